@@ -1,0 +1,57 @@
+// The services the web portal receives from server.ts on every request, through React
+// Router's context. server.ts reads `webContext` from the built entry module so both sides
+// use the same key (see app/entry.server.tsx).
+import { createContext, type RouterContextProvider } from "react-router";
+
+export interface WebConfig {
+  appUrl: string;
+  isHttps: boolean;
+  catalogueUrl: string;
+  voucherUrl: string;
+  companyProfileUrl: string;
+  onboardingVideoUrl: string;
+  howItWorksVideoUrl: string;
+  /** Site keys only; secrets never leave the server side of the API. */
+  captcha: { enabled: boolean; v3SiteKey?: string; v2SiteKey?: string };
+}
+
+export interface DevMailboxMessage {
+  id: number;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  status: string;
+  createdAt: string;
+}
+
+export interface WebLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface WebServices {
+  config: WebConfig;
+  /** Signs the CSRF cookie and the honeypot (and, later, the session cookie). */
+  secret: string;
+  /** Sends a request to the provider API: in process by default, over HTTP with PROVIDER_API_URL. */
+  apiFetch: (request: Request) => Promise<Response>;
+  /** Base URL the typed client builds API requests on. */
+  apiBaseUrl: string;
+  logger: WebLogger;
+  /** Present only while SMTP_URL is unset (DESIGN.md §3). */
+  devMailbox?: { list(): Promise<DevMailboxMessage[]> };
+}
+
+export interface RequestServices extends WebServices {
+  /** Per-request CSP nonce for the scripts React Router renders. */
+  nonce: string;
+  clientIp: string;
+}
+
+export const webContext = createContext<RequestServices>();
+
+export function services(context: Readonly<RouterContextProvider>): RequestServices {
+  return context.get(webContext);
+}

@@ -1,0 +1,64 @@
+// The process entry: configuration, database and migrations, the provider API at /api and the
+// web portal everywhere else. `node server.ts` (production build) or `node server.ts --dev`.
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { ServerBuild } from "react-router";
+
+const dev = process.argv.includes("--dev");
+// React picks its build from NODE_ENV when first loaded, so set it before importing anything that loads React.
+process.env.NODE_ENV ??= dev ? "development" : "production";
+
+const { getRequestListener } = await import("@hono/node-server");
+const { ConfigError, loadConfig } = await import("./server/config.ts");
+const { createLogger } = await import("./server/logger.ts");
+const { createApplication } = await import("./server/main.ts");
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+const logger = createLogger(config.LOG_LEVEL);
+
+let build: ServerBuild | (() => Promise<ServerBuild>);
+let viteMiddleware: ((req: IncomingMessage, res: ServerResponse, next: () => void) => void) | undefined;
+if (dev) {
+  const vite = await import("vite");
+  const viteServer = await vite.createServer({ server: { middlewareMode: true }, appType: "custom" });
+  viteMiddleware = viteServer.middlewares;
+  build = () => viteServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+} else {
+  // @ts-expect-error: the build exists only after `npm run build`.
+  build = (await import("./build/server/index.js")) as ServerBuild;
+}
+
+const running = await createApplication({
+  config,
+  logger,
+  build,
+  mode: dev ? "development" : "production",
+  trustProxy: config.TRUST_PROXY,
+});
+const listener = getRequestListener(running.app.fetch);
+const server = createServer((req, res) => {
+  if (viteMiddleware) viteMiddleware(req, res, () => listener(req, res));
+  else listener(req, res);
+});
+server.keepAliveTimeout = 65_000;
+server.listen(config.PORT, config.HOST, () => {
+  logger.info({ url: config.APP_URL, database: running.database.kind }, `listening on http://localhost:${config.PORT}`);
+});
+
+async function shutdown(signal: string) {
+  logger.info({ signal }, "shutting down");
+  server.close();
+  server.closeAllConnections();
+  await running.close();
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -1,0 +1,20 @@
+import type { Context } from "hono";
+import { DETAILS } from "../../core/public-forms.ts";
+import { ProblemError } from "../http/problem.ts";
+import type { ApiDeps, ApiEnv } from "./deps.ts";
+
+/** Refuses the call with SPEC §8's captcha detail when the token does not prove a human. */
+export async function requireCaptcha(
+  deps: ApiDeps,
+  c: Context<ApiEnv>,
+  body: { captchaToken: string; isCaptchaV3: boolean },
+  action: string,
+): Promise<void> {
+  const ok = await deps.captcha.verify({
+    token: body.captchaToken,
+    isV3: body.isCaptchaV3,
+    action,
+    remoteIp: c.get("clientIp"),
+  });
+  if (!ok) throw new ProblemError(400, DETAILS.captchaFailed);
+}

@@ -1,0 +1,22 @@
+import type { Captcha } from "../captcha/port.ts";
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
+
+/** Everything an API handler may use; built once in server.ts (or by a test). */
+export interface ApiDeps {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  captcha: Captcha;
+  /** Called after an email is queued so the worker sends it now rather than at its next poll. */
+  onEmailQueued?: () => void;
+}
+
+export interface ApiVariables {
+  /** Set by the bearer middleware on authenticated routes (the accounts issue fills it in). */
+  auth?: { userId: number; companyId: number; tokenId: number };
+  clientIp?: string;
+}
+
+export type ApiEnv = { Variables: ApiVariables };

@@ -1,0 +1,127 @@
+// Runtime configuration (DESIGN.md §3): every variable is parsed once, here, with zod.
+// A bad value stops the start with a message naming the variable.
+import { z } from "zod";
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === "" ? undefined : v))
+  .optional();
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .refine(
+      (value) => {
+        try {
+          return protocols.includes(new URL(value).protocol);
+        } catch {
+          return false;
+        }
+      },
+      `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`,
+    );
+
+const optionalUrl = (protocols: string[]) =>
+  z.preprocess((v) => (typeof v === "string" && v.trim() === "" ? undefined : v), url(protocols).optional());
+
+const httpUrl = ["http:", "https:"];
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().trim().min(1).default("0.0.0.0"),
+  APP_URL: optionalUrl(httpUrl),
+  DATABASE_URL: z.string().trim().min(1).default("./data/db"),
+  SESSION_SECRET: z
+    .string()
+    .min(32, "must be at least 32 characters")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  SMTP_URL: optionalUrl(["smtp:", "smtps:"]),
+  RATE_LIMIT_FACTOR: z.coerce.number().positive("must be a positive number").default(1),
+  MAIL_FROM: z.string().trim().min(3).default("Reward Portal <no-reply@rewards.localhost>"),
+  SUPPORT_EMAIL: z.email("must be an email address").default("support@rewards.localhost"),
+  STRIPE_SECRET_KEY: optionalString,
+  STRIPE_PUBLISHABLE_KEY: optionalString,
+  STRIPE_WEBHOOK_SECRET: optionalString,
+  RECAPTCHA_V3_SITE_KEY: optionalString,
+  RECAPTCHA_V3_SECRET_KEY: optionalString,
+  RECAPTCHA_V2_SITE_KEY: optionalString,
+  RECAPTCHA_V2_SECRET_KEY: optionalString,
+  RECAPTCHA_VERIFY_URL: url(httpUrl).default("https://www.google.com/recaptcha/api/siteverify"),
+  CATALOGUE_URL: url(httpUrl).default("https://catalogue.example.com/"),
+  VOUCHER_URL: url(httpUrl).default("https://vouchers.example.com/"),
+  ONBOARDING_VIDEO_URL: url(httpUrl).default("https://videos.example.com/onboarding.mp4"),
+  HOW_IT_WORKS_VIDEO_URL: url(httpUrl).default("https://videos.example.com/how-it-works.mp4"),
+  COMPANY_PROFILE_URL: url(httpUrl).default("https://www.linkedin.com/company/example"),
+  PROVIDER_API_URL: optionalUrl(httpUrl),
+  SUPPLIER_NAME: optionalString,
+  SUPPLIER_ABN: z
+    .string()
+    .trim()
+    .regex(/^\d{11}$/, "must be exactly 11 digits")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For (for rate limits). */
+  TRUST_PROXY: z
+    .enum(["true", "false", "1", "0", ""], { error: "must be true or false" })
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface Config extends Omit<Env, "APP_URL"> {
+  APP_URL: string;
+  /** Stricter cookies and HSTS follow the deployment (an https APP_URL), not NODE_ENV. */
+  isHttps: boolean;
+  captchaEnabled: boolean;
+  stripeEnabled: boolean;
+  supplierIsPlaceholder: boolean;
+}
+
+export class ConfigError extends Error {
+  readonly issues: string[];
+  constructor(issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join("\n")}`);
+    this.name = "ConfigError";
+    this.issues = issues;
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`),
+    );
+  }
+  const e = parsed.data;
+  const appUrl = (e.APP_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const recaptchaKeys = [
+    e.RECAPTCHA_V3_SITE_KEY,
+    e.RECAPTCHA_V3_SECRET_KEY,
+    e.RECAPTCHA_V2_SITE_KEY,
+    e.RECAPTCHA_V2_SECRET_KEY,
+  ];
+  const someRecaptcha = recaptchaKeys.some(Boolean);
+  if (someRecaptcha && !recaptchaKeys.every(Boolean)) {
+    throw new ConfigError([
+      "RECAPTCHA_V3_SITE_KEY, RECAPTCHA_V3_SECRET_KEY, RECAPTCHA_V2_SITE_KEY, RECAPTCHA_V2_SECRET_KEY: set all four or none",
+    ]);
+  }
+  const stripeKeys = [e.STRIPE_SECRET_KEY, e.STRIPE_PUBLISHABLE_KEY];
+  if (stripeKeys.some(Boolean) && !stripeKeys.every(Boolean)) {
+    throw new ConfigError(["STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY: set both or neither"]);
+  }
+  return {
+    ...e,
+    APP_URL: appUrl,
+    isHttps: appUrl.startsWith("https:"),
+    captchaEnabled: someRecaptcha,
+    stripeEnabled: Boolean(e.STRIPE_SECRET_KEY),
+    supplierIsPlaceholder: !e.SUPPLIER_NAME || !e.SUPPLIER_ABN,
+  };
+}

@@ -1,0 +1,194 @@
+// The HTTP face of the process: security headers, compression, logging, health checks, rate
+// limits, canonical paths, the provider API at /api, static assets, and the web portal.
+import { randomBytes } from "node:crypto";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { type Context, Hono } from "hono";
+import { compress } from "hono/compress";
+import { NONCE, secureHeaders } from "hono/secure-headers";
+import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
+import type { RequestServices, WebServices } from "../../app/context.ts";
+import { DETAILS } from "../../core/public-forms.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../logger.ts";
+import { problemResponse } from "./problem.ts";
+import { createRateLimiter, RATE_RULES } from "./rate-limit.ts";
+
+export const CLIENT_IP_HEADER = "x-rewards-client-ip";
+
+export interface ServerAppOptions {
+  config: Config;
+  logger: Logger;
+  api: { fetch: (request: Request) => Response | Promise<Response> };
+  web: WebServices;
+  /** The React Router build; a function in dev so each request sees the latest code. */
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  ready: () => Promise<void>;
+  mode: "production" | "development";
+  clientDir?: string;
+  trustProxy?: boolean;
+}
+
+/** First segments of web routes that SPEC spells with capitals too (/Help, /Corporate/Login, /Portal/Help). */
+const CASE_INSENSITIVE_SECTIONS = new Set(["help", "corporate", "portal", "policies", "not-ready-yet", "error"]);
+
+export function canonicalPath(pathname: string): string | null {
+  const first = pathname.split("/")[1] ?? "";
+  if (!CASE_INSENSITIVE_SECTIONS.has(first.toLowerCase())) return null;
+  const lower = pathname.toLowerCase();
+  return lower === pathname ? null : lower;
+}
+
+export function createServerApp(options: ServerAppOptions) {
+  const { config, logger, api, web, mode } = options;
+  const app = new Hono();
+  const limiter = createRateLimiter(RATE_RULES, config.RATE_LIMIT_FACTOR);
+  const handleWeb = createRequestHandler(
+    typeof options.build === "function" ? options.build : () => options.build as ServerBuild,
+    mode,
+  );
+  const getBuild = async () => (typeof options.build === "function" ? options.build() : options.build);
+
+  const clientIp = (c: Context): string => {
+    if (options.trustProxy) {
+      const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
+      if (forwarded) return forwarded;
+    }
+    try {
+      return getConnInfo(c).remote.address ?? "unknown";
+    } catch {
+      return "unknown";
+    }
+  };
+
+  // Request log: one line per request, without query strings (they can carry tokens).
+  app.use(async (c, next) => {
+    const started = performance.now();
+    await next();
+    const path = c.req.path;
+    if (path.startsWith("/assets/")) return;
+    logger.info(
+      { method: c.req.method, path, status: c.res.status, ms: Math.round(performance.now() - started) },
+      "request",
+    );
+  });
+
+  const captchaHosts = config.captchaEnabled
+    ? ["https://www.google.com/recaptcha/", "https://www.gstatic.com/recaptcha/"]
+    : [];
+  const mediaHosts = [
+    ...new Set([config.ONBOARDING_VIDEO_URL, config.HOW_IT_WORKS_VIDEO_URL].map((u) => new URL(u).origin)),
+  ];
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        // 'strict-dynamic' lets the nonced module scripts load their own chunks.
+        scriptSrc:
+          mode === "development"
+            ? ["'self'", "'unsafe-inline'", ...captchaHosts]
+            : [NONCE, "'strict-dynamic'", ...captchaHosts],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", "data:"],
+        fontSrc: ["'self'"],
+        connectSrc: mode === "development" ? ["'self'", "ws:"] : ["'self'"],
+        frameSrc: [...captchaHosts, ...mediaHosts],
+        mediaSrc: ["'self'", ...mediaHosts],
+      },
+      strictTransportSecurity: config.isHttps ? "max-age=63072000; includeSubDomains" : false,
+      referrerPolicy: "strict-origin-when-cross-origin",
+      xFrameOptions: "DENY",
+      xContentTypeOptions: true,
+      crossOriginEmbedderPolicy: false,
+      crossOriginResourcePolicy: "same-origin",
+    }),
+  );
+
+  // Compression for dynamic responses; built assets are pre-compressed (scripts/compress-assets.ts).
+  app.use(compress({ encoding: "gzip", threshold: 1024 }));
+
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get("/readyz", async (c) => {
+    try {
+      await options.ready();
+      return c.json({ status: "ready" });
+    } catch (error) {
+      logger.warn({ err: error instanceof Error ? error.message : String(error) }, "readiness check failed");
+      return c.json({ status: "unavailable" }, 503);
+    }
+  });
+
+  app.use(async (c, next) => {
+    const verdict = await limiter.check(c.req.method, c.req.path, clientIp(c));
+    if (verdict.allowed) return next();
+    const headers = { "retry-after": String(verdict.retryAfterSeconds) };
+    logger.warn({ rule: verdict.rule, path: c.req.path }, "rate limited");
+    if (c.req.path.toLowerCase().startsWith("/api/"))
+      return problemResponse(429, DETAILS.tooManyRequests, undefined, headers);
+    return c.html(tooManyRequestsPage(), 429, headers);
+  });
+
+  app.all("/api/*", (c) => {
+    const request = new Request(c.req.raw);
+    request.headers.set(CLIENT_IP_HEADER, clientIp(c));
+    return api.fetch(request);
+  });
+  app.all("/api", () => problemResponse(404, DETAILS.notFound));
+
+  if (mode === "production") {
+    const root = options.clientDir ?? "build/client";
+    app.use(
+      "/assets/*",
+      async (c, next) => {
+        await next();
+        if (c.res.status === 200) c.header("cache-control", "public, max-age=31536000, immutable");
+      },
+      serveStatic({ root, precompressed: true }),
+    );
+    app.use(
+      async (c, next) => {
+        await next();
+        // Other public files (favicon, brand tiles) change rarely but are not fingerprinted.
+        if (
+          c.res.status === 200 &&
+          !c.res.headers.has("cache-control") &&
+          /\.(svg|png|ico|webp|jpg|txt|webmanifest)$/.test(c.req.path)
+        ) {
+          c.header("cache-control", "public, max-age=86400");
+        }
+      },
+      serveStatic({ root, precompressed: true }),
+    );
+  }
+
+  app.all("*", async (c) => {
+    const url = new URL(c.req.url);
+    const canonical = canonicalPath(url.pathname);
+    if (canonical && (c.req.method === "GET" || c.req.method === "HEAD")) {
+      return c.redirect(canonical + url.search, 301);
+    }
+    const build = await getBuild();
+    const context = new RouterContextProvider();
+    const requestServices: RequestServices = {
+      ...web,
+      nonce: (c.get("secureHeadersNonce" as never) as string | undefined) ?? randomBytes(16).toString("base64"),
+      clientIp: clientIp(c),
+    };
+    const key = (build.entry.module as unknown as { webContext: Parameters<RouterContextProvider["set"]>[0] })
+      .webContext;
+    context.set(key, requestServices);
+    return handleWeb(c.req.raw, context);
+  });
+
+  return app;
+}
+
+function tooManyRequestsPage(): string {
+  return `<!doctype html><html lang="en-AU"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Too many requests</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem"><h1>Too many requests</h1>
+<p>${DETAILS.tooManyRequests}</p><p><a href="/">Go back home</a></p></body></html>`;
+}

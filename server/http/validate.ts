@@ -1,0 +1,27 @@
+import type { Context } from "hono";
+import type { z } from "zod";
+import { ProblemError, problemFromZod } from "./problem.ts";
+
+const MAX_JSON_BYTES = 1_000_000;
+
+/** Reads a JSON body and validates it; anything else is a 400 with a clear `detail`. */
+export async function jsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/(.+\+)?json\b/i.test(type)) {
+    throw new ProblemError(415, "The request body must be JSON (Content-Type: application/json).");
+  }
+  const text = await c.req.text();
+  if (text.length > MAX_JSON_BYTES) throw new ProblemError(413, "The request body is too large.");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ProblemError(400, "The request body is not valid JSON.");
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new ProblemError(400, "The request body must be a JSON object.");
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw problemFromZod(parsed.error);
+  return parsed.data;
+}

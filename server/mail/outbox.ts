@@ -1,0 +1,76 @@
+// Enqueueing is a plain insert, so it joins whatever transaction the caller is in: the email
+// exists if and only if the change that caused it was committed.
+import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { emailOutbox } from "../db/schema.ts";
+import type { EmailContent } from "./port.ts";
+
+export async function enqueueEmail(db: Db, email: EmailContent): Promise<number> {
+  const [row] = await db
+    .insert(emailOutbox)
+    .values({ toAddress: email.to, subject: email.subject, html: email.html, text: email.text })
+    .returning({ id: emailOutbox.id });
+  if (!row) throw new Error("outbox insert returned no row");
+  return row.id;
+}
+
+export type OutboxRow = typeof emailOutbox.$inferSelect;
+
+/**
+ * Claims up to `limit` due messages by moving them to `sending` with a lease. A lease that runs
+ * out (a worker that died mid-send) makes the row due again.
+ */
+export async function claimDueEmails(db: Db, now: Date, limit: number, leaseMs: number): Promise<OutboxRow[]> {
+  const lockedUntil = new Date(now.getTime() + leaseMs);
+  return db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: emailOutbox.id })
+      .from(emailOutbox)
+      .where(
+        or(
+          and(eq(emailOutbox.status, "pending"), lte(emailOutbox.nextAttemptAt, now)),
+          and(
+            eq(emailOutbox.status, "sending"),
+            or(isNull(emailOutbox.lockedUntil), lte(emailOutbox.lockedUntil, now)),
+          ),
+        ),
+      )
+      .orderBy(asc(emailOutbox.nextAttemptAt), asc(emailOutbox.id))
+      .limit(limit)
+      .for("update", { skipLocked: true });
+    if (due.length === 0) return [];
+    return tx
+      .update(emailOutbox)
+      .set({ status: "sending", lockedUntil, attempts: sql`${emailOutbox.attempts} + 1` })
+      .where(
+        inArray(
+          emailOutbox.id,
+          due.map((d) => d.id),
+        ),
+      )
+      .returning();
+  });
+}
+
+export async function markSent(db: Db, id: number, transport: string, now: Date): Promise<void> {
+  await db
+    .update(emailOutbox)
+    .set({ status: "sent", sentAt: now, lockedUntil: null, lastError: null, transport })
+    .where(eq(emailOutbox.id, id));
+}
+
+export async function markFailedAttempt(db: Db, id: number, error: string, nextAttemptAt: Date | null): Promise<void> {
+  await db
+    .update(emailOutbox)
+    .set(
+      nextAttemptAt
+        ? { status: "pending", nextAttemptAt, lockedUntil: null, lastError: error.slice(0, 1000) }
+        : { status: "failed", lockedUntil: null, lastError: error.slice(0, 1000) },
+    )
+    .where(eq(emailOutbox.id, id));
+}
+
+/** The newest messages, for the dev mailbox page and for tests. */
+export async function listRecentEmails(db: Db, limit = 50): Promise<OutboxRow[]> {
+  return db.select().from(emailOutbox).orderBy(sql`${emailOutbox.id} desc`).limit(limit);
+}

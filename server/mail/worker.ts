@@ -1,0 +1,109 @@
+// Delivers the outbox: claims due messages, hands each to the transport, and on failure
+// schedules a retry with exponential backoff (capped), giving up after MAX_ATTEMPTS.
+import type { Db } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
+import { claimDueEmails, markFailedAttempt, markSent } from "./outbox.ts";
+import type { MailTransport } from "./port.ts";
+
+export const MAX_ATTEMPTS = 12;
+const BASE_BACKOFF_MS = 5_000;
+const MAX_BACKOFF_MS = 30 * 60_000;
+
+export function backoffMs(attempt: number): number {
+  return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** Math.max(0, attempt - 1));
+}
+
+export interface MailWorkerOptions {
+  db: Db;
+  transport: MailTransport;
+  from: string;
+  logger: Logger;
+  pollMs?: number;
+  batchSize?: number;
+  leaseMs?: number;
+  /** Injected for tests that move time forward. */
+  now?: () => Date;
+  backoff?: (attempt: number) => number;
+}
+
+export interface MailWorker {
+  /** One pass over the due messages; resolves with how many were sent. */
+  runOnce(): Promise<number>;
+  /** Asks for a pass soon (after an enqueue), instead of waiting for the next poll. */
+  nudge(): void;
+  stop(): Promise<void>;
+}
+
+export function startMailWorker(options: MailWorkerOptions, autoStart = true): MailWorker {
+  const { db, transport, from, logger } = options;
+  const pollMs = options.pollMs ?? 2_000;
+  const batchSize = options.batchSize ?? 20;
+  const leaseMs = options.leaseMs ?? 60_000;
+  const now = options.now ?? (() => new Date());
+  const backoff = options.backoff ?? backoffMs;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  async function pass(): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const batch = await claimDueEmails(db, now(), batchSize, leaseMs);
+      if (batch.length === 0) return sent;
+      for (const row of batch) {
+        try {
+          await transport.send({
+            id: row.id,
+            from,
+            to: row.toAddress,
+            subject: row.subject,
+            html: row.html,
+            text: row.text,
+          });
+          await markSent(db, row.id, transport.name, now());
+          sent++;
+          logger.info({ emailId: row.id, transport: transport.name, attempt: row.attempts }, "email sent");
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          const retryAt = row.attempts >= MAX_ATTEMPTS ? null : new Date(now().getTime() + backoff(row.attempts));
+          await markFailedAttempt(db, row.id, message, retryAt);
+          logger.warn({ emailId: row.id, attempt: row.attempts, retryAt, err: message }, "email delivery failed");
+        }
+      }
+      if (batch.length < batchSize) return sent;
+    }
+  }
+
+  // Passes run one at a time: a caller during a pass waits for it, then runs its own.
+  let chain: Promise<unknown> = Promise.resolve();
+  function runOnce(): Promise<number> {
+    const next = chain.then(pass, pass);
+    chain = next.catch(() => undefined);
+    return next;
+  }
+
+  function schedule(delay: number) {
+    if (stopped) return;
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      runOnce()
+        .catch((error) =>
+          logger.error({ err: error instanceof Error ? error.message : String(error) }, "mail worker pass failed"),
+        )
+        .finally(() => schedule(pollMs));
+    }, delay);
+    timer.unref();
+  }
+
+  if (autoStart) schedule(0);
+
+  return {
+    runOnce,
+    nudge: () => schedule(0),
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await chain;
+      await transport.close?.();
+    },
+  };
+}

@@ -1,0 +1,126 @@
+// Builds the whole process from configuration: database, migrations, catalogue, mail worker,
+// captcha, the provider API and the web app. server.ts calls it; tests call it too.
+import type { ServerBuild } from "react-router";
+import type { WebServices } from "../app/context.ts";
+import { createApi } from "./api/index.ts";
+import { type Captcha, captchaOff } from "./captcha/port.ts";
+import { recaptcha } from "./captcha/recaptcha.ts";
+import type { Config } from "./config.ts";
+import { type Database, openDatabase } from "./db/client.ts";
+import { seedCatalogue } from "./domain/catalogue.ts";
+import { createServerApp } from "./http/app.ts";
+import type { Logger } from "./logger.ts";
+import { listRecentEmails } from "./mail/outbox.ts";
+import type { MailTransport } from "./mail/port.ts";
+import { devMailboxTransport, smtpTransport } from "./mail/transports.ts";
+import { type MailWorker, startMailWorker } from "./mail/worker.ts";
+import { resolveSessionSecret } from "./secret.ts";
+
+export interface AppOptions {
+  config: Config;
+  logger: Logger;
+  build: ServerBuild | (() => Promise<ServerBuild>);
+  mode: "production" | "development";
+  /** Tests may run the worker by hand. */
+  startWorker?: boolean;
+  mailTransport?: MailTransport;
+  captcha?: Captcha;
+  trustProxy?: boolean;
+}
+
+export interface RunningApp {
+  app: ReturnType<typeof createServerApp>;
+  database: Database;
+  mailWorker: MailWorker;
+  api: ReturnType<typeof createApi>;
+  close(): Promise<void>;
+}
+
+export async function createApplication(options: AppOptions): Promise<RunningApp> {
+  const { config, logger } = options;
+  const database = await openDatabase(config.DATABASE_URL);
+  await database.migrate();
+  await seedCatalogue(database.db, config.CATALOGUE_URL);
+  const { secret, generated } = await resolveSessionSecret(database.db, config.SESSION_SECRET);
+  if (generated) logger.warn("SESSION_SECRET is not set: using a generated secret kept in the database");
+
+  const transport =
+    options.mailTransport ??
+    (config.SMTP_URL ? smtpTransport(config.SMTP_URL, config.APP_URL) : devMailboxTransport(logger));
+  const mailWorker = startMailWorker(
+    { db: database.db, transport, from: config.MAIL_FROM, logger },
+    options.startWorker ?? true,
+  );
+
+  const captcha =
+    options.captcha ??
+    (config.captchaEnabled
+      ? recaptcha({
+          verifyUrl: config.RECAPTCHA_VERIFY_URL,
+          v3Secret: config.RECAPTCHA_V3_SECRET_KEY ?? "",
+          v2Secret: config.RECAPTCHA_V2_SECRET_KEY ?? "",
+          logger,
+        })
+      : captchaOff);
+
+  const api = createApi({ db: database.db, config, logger, captcha, onEmailQueued: () => mailWorker.nudge() });
+
+  const web: WebServices = {
+    config: {
+      appUrl: config.APP_URL,
+      isHttps: config.isHttps,
+      catalogueUrl: config.CATALOGUE_URL,
+      voucherUrl: config.VOUCHER_URL,
+      companyProfileUrl: config.COMPANY_PROFILE_URL,
+      onboardingVideoUrl: config.ONBOARDING_VIDEO_URL,
+      howItWorksVideoUrl: config.HOW_IT_WORKS_VIDEO_URL,
+      captcha: {
+        enabled: config.captchaEnabled,
+        v3SiteKey: config.RECAPTCHA_V3_SITE_KEY,
+        v2SiteKey: config.RECAPTCHA_V2_SITE_KEY,
+      },
+    },
+    secret,
+    apiFetch: config.PROVIDER_API_URL ? (request) => fetch(request) : async (request) => api.fetch(request),
+    apiBaseUrl: config.PROVIDER_API_URL ?? "http://api.internal",
+    logger,
+    devMailbox: config.SMTP_URL
+      ? undefined
+      : {
+          async list() {
+            const rows = await listRecentEmails(database.db, 100);
+            return rows.map((r) => ({
+              id: r.id,
+              to: r.toAddress,
+              subject: r.subject,
+              text: r.text,
+              html: r.html,
+              status: r.status,
+              createdAt: r.createdAt.toISOString(),
+            }));
+          },
+        },
+  };
+
+  const app = createServerApp({
+    config,
+    logger,
+    api,
+    web,
+    build: options.build,
+    mode: options.mode,
+    ready: () => database.ping(),
+    trustProxy: options.trustProxy,
+  });
+
+  return {
+    app,
+    database,
+    mailWorker,
+    api,
+    async close() {
+      await mailWorker.stop();
+      await database.close();
+    },
+  };
+}
