@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import {
+  data,
   isRouteErrorResponse,
   Links,
   Meta,
@@ -8,10 +9,13 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
+import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
+import { HoneypotProvider } from "remix-utils/honeypot/react";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { ErrorPage } from "./components/error-page.tsx";
 import { services } from "./context.ts";
+import { csrfToken, honeypotInputProps } from "./lib/security.server.ts";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Reward Portal: Reward your people instantly" },
@@ -24,9 +28,24 @@ export const meta: Route.MetaFunction = () => [
 
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const { nonce } = services(context);
-  return { nonce };
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { nonce, config } = services(context);
+  const [csrf, honeypot] = await Promise.all([csrfToken(context, request), honeypotInputProps(context)]);
+  return data(
+    {
+      nonce,
+      csrf: csrf.token,
+      honeypot,
+      // Only public values: the links and site keys the pages render.
+      site: {
+        catalogueUrl: config.catalogueUrl,
+        companyProfileUrl: config.companyProfileUrl,
+        howItWorksVideoUrl: config.howItWorksVideoUrl,
+        captcha: config.captcha,
+      },
+    },
+    csrf.cookieHeader ? { headers: { "set-cookie": csrf.cookieHeader } } : undefined,
+  );
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -51,8 +70,21 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-export default function App() {
-  return <Outlet />;
+export default function App({ loaderData }: Route.ComponentProps) {
+  return (
+    <AuthenticityTokenProvider token={loaderData.csrf}>
+      <HoneypotProvider {...loaderData.honeypot}>
+        <Outlet />
+      </HoneypotProvider>
+    </AuthenticityTokenProvider>
+  );
+}
+
+/** The public site settings of the root loader, for any route component. */
+export function useSite() {
+  const data = useRouteLoaderData<typeof loader>("root");
+  if (!data) throw new Error("useSite outside the root route");
+  return data.site;
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

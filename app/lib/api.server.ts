@@ -1,0 +1,58 @@
+// The one typed client the web routes use to reach the provider API (DESIGN.md §2). It calls
+// the API in process by default, or over HTTP when PROVIDER_API_URL is set; the bearer token
+// (later issues) comes from the server-held session, never from the browser.
+import type { RouterContextProvider } from "react-router";
+import type { HelpAnonymousRequest, LatestReward, WaitListRequest } from "../../core/public-forms.ts";
+import { services } from "../context.ts";
+
+export type ApiResult<T> =
+  | { ok: true; status: number; data: T }
+  | { ok: false; status: number; detail: string; errors?: Record<string, string[]> };
+
+const FALLBACK_DETAIL = "An error occurred while submitting the form. Please try again.";
+
+export function createApiClient(context: Readonly<RouterContextProvider>, options: { token?: string } = {}) {
+  const s = services(context);
+
+  async function call<T>(method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
+    const headers = new Headers({ accept: "application/json" });
+    if (body !== undefined) headers.set("content-type", "application/json");
+    if (options.token) headers.set("authorization", `Bearer ${options.token}`);
+    headers.set("x-rewards-client-ip", s.clientIp);
+    const request = new Request(new URL(`/api/${path.replace(/^\/+/, "")}`, s.apiBaseUrl), {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    let response: Response;
+    try {
+      response = await s.apiFetch(request);
+    } catch (error) {
+      s.logger.error({ err: error instanceof Error ? error.message : String(error), path }, "provider API unreachable");
+      return { ok: false, status: 503, detail: FALLBACK_DETAIL };
+    }
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (response.ok) return { ok: true, status: response.status, data: parsed as T };
+    const problem = (parsed ?? {}) as { detail?: unknown; errors?: Record<string, string[]> };
+    return {
+      ok: false,
+      status: response.status,
+      detail: typeof problem.detail === "string" ? problem.detail : FALLBACK_DETAIL,
+      errors: problem.errors,
+    };
+  }
+
+  return {
+    latestRewards: () => call<LatestReward[]>("GET", "Catalogue/latest-reward"),
+    joinWaitList: (body: WaitListRequest) => call<undefined>("POST", "WaitList", body),
+    createHelpAnonymous: (body: HelpAnonymousRequest) => call<undefined>("POST", "Help/create-help-anonymous", body),
+  };
+}
+
+export type ApiClient = ReturnType<typeof createApiClient>;
