@@ -6,4 +6,6 @@ export default defineConfig({
   plugins: [tailwindcss(), reactRouter()],
   resolve: { tsconfigPaths: true },
   build: { target: "es2022" },
+  // Separate caches let several dev servers run side by side (VITE_CACHE_DIR=...).
+  cacheDir: process.env.VITE_CACHE_DIR ?? "node_modules/.vite",
 });
