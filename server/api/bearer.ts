@@ -1,0 +1,25 @@
+// Bearer-token middleware for the authenticated calls of SPEC §7. The accounts issue supplies
+// the verifier (opaque tokens, stored hashed); this module only reads the header and answers 401.
+import { createMiddleware } from "hono/factory";
+import { DETAILS } from "../../core/public-forms.ts";
+import { problemResponse } from "../http/problem.ts";
+import type { ApiEnv, ApiVariables } from "./deps.ts";
+
+export type Auth = NonNullable<ApiVariables["auth"]>;
+
+/** Resolves a presented token to its user, or null when unknown, expired or revoked. */
+export type TokenVerifier = (token: string) => Promise<Auth | null>;
+
+const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]{16,512})$/i;
+
+export function requireBearer(verify: TokenVerifier) {
+  return createMiddleware<ApiEnv>(async (c, next) => {
+    const match = BEARER.exec(c.req.header("authorization") ?? "");
+    const auth = match?.[1] ? await verify(match[1]) : null;
+    if (!auth) {
+      return problemResponse(401, DETAILS.unauthorized, undefined, { "www-authenticate": 'Bearer realm="api"' });
+    }
+    c.set("auth", auth);
+    await next();
+  });
+}
