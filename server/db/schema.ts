@@ -54,6 +54,8 @@ export const helpRequests = pgTable("help_requests", {
   message: text("message").notNull(),
   /** Set when a signed-in user sent it (the accounts issue); null for the public form. */
   userId: bigint("user_id", { mode: "number" }),
+  /** The signed-in sender's company; null for the public form. */
+  companyId: bigint("company_id", { mode: "number" }),
   createdAt: createdAt(),
 });
 
@@ -83,4 +85,111 @@ export const emailOutbox = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("email_outbox_due_idx").on(t.status, t.nextAttemptAt)],
+);
+
+// ─── Accounts (issue 3): companies, users, email verification, password reset, access tokens ───
+
+const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
+
+/** A customer business. Its details (ABN, size, industry) are added at onboarding step 3. */
+export const companies = pgTable("companies", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  name: text("name").notNull(),
+  /** 11 digits, valid by the ABN check-digit rule; null until the company details are provided. */
+  abn: text("abn"),
+  size: text("size"),
+  industry: text("industry"),
+  /** When the company details were last saved; not null ⇔ hasProvidedCompanyDetails. */
+  detailsUpdatedAt: timestamptz("details_updated_at"),
+  createdAt: createdAt(),
+});
+
+/**
+ * Program managers (with a password) and, later, team members (no password). Removing a member
+ * marks it inactive; an address is unique among the active users, in any letter case.
+ */
+export const users = pgTable(
+  "users",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    email: text("email").notNull(),
+    phone: text("phone"),
+    /** argon2id (PHC string); null for team members, who never log in to the portal. */
+    passwordHash: text("password_hash"),
+    role: text("role", { enum: ["program_manager", "member"] }).notNull(),
+    isActive: boolean("is_active").notNull().default(true),
+    emailVerifiedAt: timestamptz("email_verified_at"),
+    hasWatchedOnboardingVideo: boolean("has_watched_onboarding_video").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("users_active_email_idx").on(sql`lower(${t.email})`).where(sql`${t.isActive}`),
+    index("users_company_idx").on(t.companyId),
+  ],
+);
+
+/**
+ * One row per emailed 6-digit code. The request token (handed to the browser) is stored as its
+ * SHA-256; the code as an HMAC keyed by the request token, so neither can be read back from the
+ * database. Valid 10 minutes, at most 5 wrong tries, single use; a newer request invalidates it.
+ */
+export const emailVerifications = pgTable(
+  "email_verifications",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    requestTokenHash: text("request_token_hash").notNull(),
+    codeHash: text("code_hash").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    consumedAt: timestamptz("consumed_at"),
+    invalidatedAt: timestamptz("invalidated_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("email_verifications_request_token_idx").on(t.requestTokenHash),
+    index("email_verifications_user_idx").on(t.userId),
+  ],
+);
+
+/** Emailed reset links: the token stored as its SHA-256, valid 1 hour, single use. */
+export const passwordResets = pgTable(
+  "password_resets",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+    usedAt: timestamptz("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("password_resets_token_idx").on(t.tokenHash), index("password_resets_user_idx").on(t.userId)],
+);
+
+/** Opaque bearer tokens of the provider API, stored as their SHA-256; fixed lifetime, revocable. */
+export const accessTokens = pgTable(
+  "access_tokens",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    tokenHash: text("token_hash").notNull(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    expiresAt: timestamptz("expires_at").notNull(),
+    revokedAt: timestamptz("revoked_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("access_tokens_token_idx").on(t.tokenHash), index("access_tokens_user_idx").on(t.userId)],
 );
