@@ -24,3 +24,20 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 }
 
 export type { Logger };
+
+/**
+ * An error as it may be logged. A failed Drizzle query's message lists every query parameter
+ * (user input, hashes, tokens): log the SQL text and the database's own error instead.
+ */
+export function errorForLog(error: unknown): { err: string; stack?: string; query?: string } {
+  if (error instanceof Error && "query" in error && "params" in error) {
+    const cause = error.cause instanceof Error ? error.cause : undefined;
+    return {
+      err: cause ? cause.message : "database query failed",
+      stack: cause?.stack,
+      query: String(error.query),
+    };
+  }
+  if (error instanceof Error) return { err: error.message, stack: error.stack };
+  return { err: String(error) };
+}

@@ -3,6 +3,7 @@
 import { Hono } from "hono";
 import { DETAILS } from "../../core/public-forms.ts";
 import { ProblemError, problemResponse } from "../http/problem.ts";
+import { errorForLog } from "../logger.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 import { publicRoutes } from "./public.ts";
 
@@ -11,7 +12,7 @@ export function createApi(deps: ApiDeps) {
 
   api.onError((error, c) => {
     if (error instanceof ProblemError) return problemResponse(error.status, error.message, error.errors);
-    deps.logger.error({ err: error.message, stack: error.stack, path: c.req.path }, "api error");
+    deps.logger.error({ ...errorForLog(error), path: c.req.path }, "api error");
     return problemResponse(500, DETAILS.internal);
   });
   api.notFound(() => problemResponse(404, DETAILS.notFound));

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.ts";
+
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error(`expected a ConfigError for ${JSON.stringify(env)}`);
+}
+
+describe("loadConfig", () => {
+  it("has a working default for every variable", () => {
+    const c = loadConfig({});
+    expect(c.PORT).toBe(3000);
+    expect(c.HOST).toBe("0.0.0.0");
+    expect(c.APP_URL).toBe("http://localhost:3000");
+    expect(c.isHttps).toBe(false);
+    expect(c.DATABASE_URL).toBe("./data/db");
+    expect(c.SESSION_SECRET).toBeUndefined();
+    expect(c.SMTP_URL).toBeUndefined();
+    expect(c.RATE_LIMIT_FACTOR).toBe(1);
+    expect(c.MAIL_FROM).toMatch(/@/);
+    expect(c.SUPPORT_EMAIL).toMatch(/^[^@\s]+@[^@\s]+$/);
+    expect(c.captchaEnabled).toBe(false);
+    expect(c.stripeEnabled).toBe(false);
+    expect(c.RECAPTCHA_VERIFY_URL).toBe("https://www.google.com/recaptcha/api/siteverify");
+    expect(c.PROVIDER_API_URL).toBeUndefined();
+    expect(c.supplierIsPlaceholder).toBe(true);
+    expect(c.TRUST_PROXY).toBe(false);
+    expect(c.LOG_LEVEL).toBe("info");
+    for (const key of ["CATALOGUE_URL", "VOUCHER_URL", "ONBOARDING_VIDEO_URL", "HOW_IT_WORKS_VIDEO_URL"] as const) {
+      expect(() => new URL(c[key])).not.toThrow();
+    }
+  });
+
+  it("derives APP_URL from PORT, strips a trailing slash, and knows https", () => {
+    expect(loadConfig({ PORT: "8080" }).APP_URL).toBe("http://localhost:8080");
+    const https = loadConfig({ APP_URL: "https://rewards.example.com/" });
+    expect(https.APP_URL).toBe("https://rewards.example.com");
+    expect(https.isHttps).toBe(true);
+  });
+
+  it("treats empty strings as unset", () => {
+    const c = loadConfig({ SMTP_URL: "", APP_URL: "", SESSION_SECRET: "", STRIPE_SECRET_KEY: "", SUPPLIER_ABN: "" });
+    expect(c.SMTP_URL).toBeUndefined();
+    expect(c.APP_URL).toBe("http://localhost:3000");
+    expect(c.SESSION_SECRET).toBeUndefined();
+    expect(c.stripeEnabled).toBe(false);
+  });
+
+  it("parses the values it is given", () => {
+    const c = loadConfig({
+      PORT: "4000",
+      SMTP_URL: "smtp://user:pass@mail.example.com:587",
+      RATE_LIMIT_FACTOR: "2.5",
+      SUPPORT_EMAIL: "help@example.com",
+      TRUST_PROXY: "true",
+      LOG_LEVEL: "warn",
+      RECAPTCHA_V3_SITE_KEY: "a",
+      RECAPTCHA_V3_SECRET_KEY: "b",
+      RECAPTCHA_V2_SITE_KEY: "c",
+      RECAPTCHA_V2_SECRET_KEY: "d",
+    });
+    expect(c.PORT).toBe(4000);
+    expect(c.SMTP_URL).toBe("smtp://user:pass@mail.example.com:587");
+    expect(c.RATE_LIMIT_FACTOR).toBe(2.5);
+    expect(c.SUPPORT_EMAIL).toBe("help@example.com");
+    expect(c.TRUST_PROXY).toBe(true);
+    expect(c.LOG_LEVEL).toBe("warn");
+    expect(c.captchaEnabled).toBe(true);
+  });
+
+  it.each([
+    ["PORT", "abc"],
+    ["PORT", "70000"],
+    ["SMTP_URL", "http://x"],
+    ["SMTP_URL", "not a url"],
+    ["RATE_LIMIT_FACTOR", "-1"],
+    ["RATE_LIMIT_FACTOR", "0"],
+    ["RATE_LIMIT_FACTOR", "lots"],
+    ["SUPPORT_EMAIL", "nope"],
+    ["APP_URL", "ftp://example.com"],
+    ["SESSION_SECRET", "too-short"],
+    ["SUPPLIER_ABN", "123"],
+    ["TRUST_PROXY", "maybe"],
+    ["LOG_LEVEL", "loud"],
+    ["CATALOGUE_URL", "javascript:alert(1)"],
+  ])("rejects %s=%s with a ConfigError naming the variable", (name, value) => {
+    const error = configError({ [name]: value });
+    expect(error.issues).toHaveLength(1);
+    expect(error.issues[0]).toMatch(new RegExp(`^${name}: `));
+    expect(error.message).toContain(name);
+  });
+
+  it("lists every bad variable at once", () => {
+    const error = configError({ PORT: "abc", SUPPORT_EMAIL: "nope" });
+    expect(error.issues.map((i) => i.split(":")[0]).sort()).toEqual(["PORT", "SUPPORT_EMAIL"]);
+  });
+
+  it("wants all four reCAPTCHA keys or none", () => {
+    const error = configError({ RECAPTCHA_V3_SITE_KEY: "site", RECAPTCHA_V3_SECRET_KEY: "secret" });
+    expect(error.message).toContain("RECAPTCHA_V2_SECRET_KEY");
+  });
+
+  it("wants both Stripe keys or neither", () => {
+    expect(configError({ STRIPE_SECRET_KEY: "sk_test_x" }).message).toContain("STRIPE_PUBLISHABLE_KEY");
+  });
+
+  it("never echoes a secret value in its message", () => {
+    const error = configError({ SMTP_URL: "http://user:hunter2-secret@mail" });
+    expect(error.message).not.toContain("hunter2-secret");
+  });
+});

@@ -1,0 +1,268 @@
+// The edge (createServerApp through createApplication): health checks, security headers, canonical
+// paths and rate limits, with a tiny React Router build in place of the real one.
+import { count } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DETAILS } from "../../core/public-forms.ts";
+import { expectProblem, postJson } from "../../tests/support/api.ts";
+import { edgeFor, startTestApplication, type TestApplication } from "../../tests/support/app.ts";
+import { waitlistEntries } from "../db/schema.ts";
+import { canonicalPath } from "./app.ts";
+
+const waitlistBody = (n: number | string) => ({
+  firstName: "Rate",
+  lastName: "Limited",
+  email: `person${n}@example.com`,
+  companyName: "Acme",
+  isOptedIn: true,
+  captchaToken: "",
+  isCaptchaV3: true,
+});
+
+function cspDirectives(response: Response): Map<string, string[]> {
+  const csp = response.headers.get("content-security-policy");
+  expect(csp, "Content-Security-Policy header").toBeTruthy();
+  return new Map(
+    (csp ?? "")
+      .split(";")
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...values]) => [name as string, values]),
+  );
+}
+
+describe("edge app", () => {
+  let running: TestApplication;
+  beforeAll(async () => {
+    running = await startTestApplication({ env: { APP_URL: "http://localhost:3000" } });
+  });
+  afterAll(() => running.close());
+
+  describe("health", () => {
+    it("/healthz answers 200 while the process is up", async () => {
+      const res = await running.app.request("/healthz");
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: "ok" });
+    });
+
+    it("/readyz answers 200 while the database answers", async () => {
+      const res = await running.app.request("/readyz");
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: "ready" });
+    });
+  });
+
+  describe("security headers (production mode)", () => {
+    it("a page gets a CSP with a fresh nonce for its scripts and no 'unsafe-inline' scripts", async () => {
+      const first = await running.app.request("/");
+      expect(first.status).toBe(200);
+      const csp = cspDirectives(first);
+      const scriptSrc = csp.get("script-src") ?? [];
+      const nonceSource = scriptSrc.find((s) => /^'nonce-[A-Za-z0-9+/=_-]{16,}'$/.test(s));
+      expect(nonceSource, `script-src ${scriptSrc.join(" ")}`).toBeDefined();
+      expect(scriptSrc).not.toContain("'unsafe-inline'");
+      expect(scriptSrc).not.toContain("'unsafe-eval'");
+      expect(csp.get("frame-ancestors")).toEqual(["'none'"]);
+      expect(csp.get("object-src")).toEqual(["'none'"]);
+      expect(csp.get("base-uri")).toEqual(["'self'"]);
+      expect(csp.get("form-action")).toEqual(["'self'"]);
+
+      // The page's own script carries the very nonce the header allows.
+      const nonce = nonceSource?.slice("'nonce-".length, -1);
+      expect(await first.text()).toContain(`<script nonce="${nonce}"`);
+
+      const second = await running.app.request("/");
+      const secondNonce = (cspDirectives(second).get("script-src") ?? []).find((s) => s.startsWith("'nonce-"));
+      expect(secondNonce).toBeDefined();
+      expect(secondNonce).not.toBe(nonceSource);
+    });
+
+    it.each(["/", "/api/Catalogue/latest-reward", "/healthz"])(
+      "%s carries nosniff, Referrer-Policy and frame protection, but no HSTS over http",
+      async (path) => {
+        const res = await running.app.request(path);
+        expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+        expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+        expect(res.headers.get("x-frame-options")).toBe("DENY");
+        expect(cspDirectives(res).get("frame-ancestors")).toEqual(["'none'"]);
+        expect(res.headers.get("strict-transport-security")).toBeNull();
+      },
+    );
+  });
+
+  describe("canonical paths", () => {
+    it.each([
+      ["/Help", "/help"],
+      ["/HELP", "/help"],
+      ["/Corporate/Login", "/corporate/login"],
+      ["/Corporate/Sign-Up", "/corporate/sign-up"],
+      ["/Portal/Help", "/portal/help"],
+      ["/Help?tab=contact", "/help?tab=contact"],
+    ])("GET %s redirects permanently to %s", async (from, to) => {
+      const res = await running.app.request(from, { redirect: "manual" });
+      expect(res.status).toBe(301);
+      expect(res.headers.get("location")).toBe(to);
+    });
+
+    it("HEAD redirects too", async () => {
+      const res = await running.app.request("/Corporate/Login", { method: "HEAD" });
+      expect(res.status).toBe(301);
+      expect(res.headers.get("location")).toBe("/corporate/login");
+    });
+
+    it.each(["/help", "/corporate/login", "/GiftCard/AbC", "/GiftCard/abc-DEF", "/"])(
+      "GET %s is served as is",
+      async (path) => {
+        running.seen.paths.length = 0;
+        const res = await running.app.request(path);
+        expect(res.status).toBe(200);
+        expect(running.seen.paths).toEqual([path]);
+      },
+    );
+
+    it("a form post to a capitalised path is not redirected (the body would be lost)", async () => {
+      running.seen.paths.length = 0;
+      const res = await running.app.request("/Help", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: "message=hi",
+      });
+      expect(res.status).not.toBe(301);
+      expect(running.seen.paths).toEqual(["/Help"]);
+    });
+
+    it("/api paths are left to the API", async () => {
+      const res = await running.app.request("/api/Catalogue/latest-reward", { redirect: "manual" });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toHaveLength(12);
+      const unknown = await running.app.request("/api/Help", { redirect: "manual" });
+      await expectProblem(unknown, 404);
+      await expectProblem(await running.app.request("/api"), 404);
+    });
+
+    it.each<[string, string | null]>([
+      ["/Help", "/help"],
+      ["/Corporate/Login", "/corporate/login"],
+      ["/Portal/Help", "/portal/help"],
+      ["/Policies/Terms-And-Conditions", "/policies/terms-and-conditions"],
+      ["/Not-Ready-Yet", "/not-ready-yet"],
+      ["/help", null],
+      ["/GiftCard/AbC", null],
+      ["/api/WaitList", null],
+      ["/API/WaitList", null],
+      ["/assets/Entry-ABC.js", null],
+      ["/", null],
+    ])("canonicalPath(%s) is %s", (path, expected) => {
+      expect(canonicalPath(path)).toBe(expected);
+    });
+  });
+
+  it("sends HSTS when APP_URL is https", async () => {
+    const { app } = edgeFor(running, { env: { APP_URL: "https://rewards.example.com" } });
+    for (const path of ["/healthz", "/", "/api/Catalogue/latest-reward"]) {
+      const hsts = (await app.request(path)).headers.get("strict-transport-security") ?? "";
+      expect(Number(/max-age=(\d+)/.exec(hsts)?.[1]), `${path}: ${hsts}`).toBeGreaterThanOrEqual(31_536_000);
+      expect(hsts).toContain("includeSubDomains");
+    }
+  });
+
+  it("/readyz answers 503 when the database ping fails", async () => {
+    const { app, logs } = edgeFor(running, { ready: () => Promise.reject(new Error("connection refused")) });
+    const res = await app.request("/readyz");
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: "unavailable" });
+    expect(logs.records().some((r) => r.msg === "readiness check failed")).toBe(true);
+    expect((await app.request("/healthz")).status).toBe(200);
+  });
+
+  describe("rate limits on public posts", () => {
+    const from = (ip: string) => ({ "x-forwarded-for": ip });
+    const stored = async () => (await running.database.db.select({ n: count() }).from(waitlistEntries))[0]?.n;
+    const helpBody = (n: number | string) => ({
+      firstName: "A",
+      lastName: "B",
+      email: `help${n}@example.com`,
+      message: "hello",
+    });
+
+    it("lets RATE_LIMIT_FACTOR × 10 waitlist posts through per IP, then answers 429 with Retry-After", async () => {
+      // 10 a minute, times 0.3: 3.
+      const { app } = edgeFor(running, { env: { RATE_LIMIT_FACTOR: "0.3" }, trustProxy: true });
+      const before = await stored();
+      for (let n = 0; n < 3; n++) {
+        const res = await postJson(app, "/api/WaitList", waitlistBody(`a${n}`), from("198.51.100.1"));
+        expect(res.status).toBe(200);
+      }
+      const limited = await postJson(app, "/api/WaitList", waitlistBody("a3"), from("198.51.100.1"));
+      const problem = await expectProblem(limited, 429);
+      expect(problem.detail).toBe(DETAILS.tooManyRequests);
+      const retryAfter = Number(limited.headers.get("retry-after"));
+      expect(Number.isInteger(retryAfter)).toBe(true);
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(await stored()).toBe((before ?? 0) + 3);
+    });
+
+    it("shares the budget with the web form, keeps other IPs and forms apart, and never limits reads", async () => {
+      const { app } = edgeFor(running, { env: { RATE_LIMIT_FACTOR: "0.3" }, trustProxy: true });
+      const ip = from("198.51.100.2");
+      for (let n = 0; n < 3; n++) {
+        expect((await postJson(app, "/api/WaitList", waitlistBody(`b${n}`), ip)).status).toBe(200);
+      }
+      // The waitlist page's own form post counts against the same budget, and gets an HTML page.
+      const page = await app.request("/not-ready-yet", {
+        method: "POST",
+        headers: { ...ip, "content-type": "application/x-www-form-urlencoded" },
+        body: "email=x@example.com",
+      });
+      expect(page.status).toBe(429);
+      expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+      expect(page.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(await page.text()).toContain(DETAILS.tooManyRequests);
+
+      // Another address still gets through; the contact form has its own budget; reads are free.
+      expect((await postJson(app, "/api/WaitList", waitlistBody("c0"), from("198.51.100.3"))).status).toBe(200);
+      expect((await postJson(app, "/api/Help/create-help-anonymous", helpBody("c"), ip)).status).toBe(200);
+      for (let n = 0; n < 5; n++) {
+        expect((await app.request("/api/Catalogue/latest-reward", { headers: ip })).status).toBe(200);
+      }
+    });
+
+    it("without TRUST_PROXY, X-Forwarded-For cannot buy a fresh budget", async () => {
+      const { app } = edgeFor(running, { env: { RATE_LIMIT_FACTOR: "0.3" }, trustProxy: false });
+      const statuses = [];
+      for (let n = 0; n < 4; n++) {
+        const res = await postJson(app, "/api/Help/create-help-anonymous", helpBody(`d${n}`), from(`192.0.2.${n}`));
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([200, 200, 200, 429]);
+    });
+
+    it.each([
+      ["1", 10],
+      ["2", 20],
+    ])("RATE_LIMIT_FACTOR=%s allows %i contact posts a minute", async (factor, allowed) => {
+      const { app } = edgeFor(running, { env: { RATE_LIMIT_FACTOR: factor } });
+      const post = (n: number) => postJson(app, "/api/Help/create-help-anonymous", helpBody(`f${factor}-${n}`));
+      for (let n = 0; n < allowed; n++) expect((await post(n)).status).toBe(200);
+      await expectProblem(await post(allowed), 429);
+    });
+  });
+});
+
+describe("/readyz when the database is gone", () => {
+  let running: TestApplication;
+  beforeAll(async () => {
+    running = await startTestApplication();
+  });
+  afterAll(() => running.mailWorker.stop());
+
+  it("answers 503 while /healthz still answers 200", async () => {
+    expect((await running.app.request("/readyz")).status).toBe(200);
+    await running.database.close();
+    const res = await running.app.request("/readyz");
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: "unavailable" });
+    expect(running.logs.records().some((r) => r.msg === "readiness check failed")).toBe(true);
+    expect((await running.app.request("/healthz")).status).toBe(200);
+  });
+});

@@ -1,0 +1,44 @@
+// Vitest global setup: one PostgreSQL server for the whole run, so the database tests run on
+// PGlite and on a real PostgreSQL server (DESIGN.md §4). Test files each create a fresh database
+// on it (tests/support/db.ts).
+//
+//   TEST_POSTGRES_URL=postgres://…  use that server instead of starting one (needs CREATE DATABASE)
+//   POSTGRES_BIN=/path/to/bin        where initdb and postgres live (else /usr/lib/postgresql/*/bin, PATH)
+//   TEST_POSTGRES=off                skip the PostgreSQL variants locally (refused when CI=true)
+import type { TestProject } from "vitest/node";
+import { findPostgresBinaries, type PostgresServer, startPostgres } from "./postgres-server.ts";
+import "./provided.ts";
+
+const isCI = /^(1|true)$/i.test(process.env.CI ?? "");
+
+export default async function setup(project: TestProject) {
+  const external = process.env.TEST_POSTGRES_URL?.trim();
+  if (external) {
+    project.provide("postgres", { url: external, version: "external server" });
+    console.info(`[db] PostgreSQL variants use TEST_POSTGRES_URL`);
+    return;
+  }
+
+  const skip = (reason: string) => {
+    if (isCI) {
+      throw new Error(`CI=true: the database tests must run on PostgreSQL too, but ${reason}.`);
+    }
+    console.warn(`\n[db] ${reason}: the PostgreSQL variants of the database tests are SKIPPED (PGlite only).\n`);
+    project.provide("postgres", { skipped: reason });
+  };
+
+  if (process.env.TEST_POSTGRES === "off") return skip("TEST_POSTGRES=off");
+  const binDir = findPostgresBinaries();
+  if (!binDir) {
+    return skip(
+      "no PostgreSQL binaries (initdb, postgres) under /usr/lib/postgresql/*/bin, POSTGRES_BIN or PATH; install Debian's `postgresql` package",
+    );
+  }
+
+  const started = performance.now();
+  // Binaries present but the server does not start: a broken setup fails the run, never hides.
+  const server: PostgresServer = await startPostgres(binDir);
+  console.info(`[db] ${server.version} started for the tests in ${Math.round(performance.now() - started)} ms`);
+  project.provide("postgres", { url: server.adminUrl, version: server.version });
+  return () => server.stop();
+}

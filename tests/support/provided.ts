@@ -1,0 +1,8 @@
+// Values the global setup hands to test files through vitest's provide/inject.
+export type PostgresProvided = { url: string; version: string } | { skipped: string };
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    postgres: PostgresProvided;
+  }
+}

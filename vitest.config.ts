@@ -1,0 +1,25 @@
+// Unit and integration tests (the end-to-end tests under tests/e2e run with Playwright).
+// The global setup starts a PostgreSQL server when its binaries are present, so the database
+// tests run on PGlite and on PostgreSQL (tests/support/db.ts).
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  test: {
+    environment: "node",
+    include: ["server/**/*.test.ts", "core/**/*.test.ts", "app/**/*.test.ts"],
+    exclude: ["tests/e2e/**", "node_modules/**", "build/**"],
+    globalSetup: ["tests/support/global-setup.ts"],
+    // Child processes, one file per worker at a time; two workers suit a 2-core machine
+    // (PGlite instances are memory-hungry, so more would only contend).
+    pool: "forks",
+    maxWorkers: process.env.VITEST_MAX_WORKERS ?? 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    teardownTimeout: 30_000,
+    watch: false,
+    restoreMocks: true,
+    unstubEnvs: true,
+  },
+});
