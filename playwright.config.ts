@@ -1,0 +1,84 @@
+// End-to-end tests: Debian's Chromium against the production build (`npm run test:e2e` builds
+// first), in four projects: desktop 1280 px and phone 360 px, each with JavaScript on and off.
+import { defineConfig } from "@playwright/test";
+import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_URLS } from "./tests/e2e/env.ts";
+
+const CI = Boolean(process.env.CI);
+/** A fixed port of its own, away from the dev servers (3000, 3201, 3202). */
+const PORT = Number(process.env.E2E_PORT ?? 3150);
+const baseURL = `http://127.0.0.1:${PORT}`;
+
+const desktop = { width: 1280, height: 800 };
+const phone = { width: 360, height: 740 };
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  testMatch: "**/*.spec.ts",
+  fullyParallel: true,
+  forbidOnly: CI,
+  // 2 cores: the server, two browsers and the runner already share them.
+  workers: 2,
+  // Locally a failure should be seen at once. In CI one retry absorbs a rare stall of a loaded
+  // 2-core runner (the carousel and smooth-scroll tests wait on real timers); a test that passes
+  // only on retry is still reported as "flaky" in the summary line and keeps its trace.
+  retries: CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [["list"]],
+  outputDir: "test-results",
+  use: {
+    baseURL,
+    browserName: "chromium",
+    launchOptions: {
+      executablePath: CHROMIUM_PATH,
+      args: CHROMIUM_ARGS,
+    },
+    actionTimeout: 10_000,
+    navigationTimeout: 15_000,
+    locale: "en-AU",
+    timezoneId: "Australia/Sydney",
+    trace: "on-first-retry",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    { name: "desktop-js", use: { viewport: desktop, javaScriptEnabled: true } },
+    { name: "desktop-nojs", use: { viewport: desktop, javaScriptEnabled: false } },
+    { name: "phone-js", use: { viewport: phone, javaScriptEnabled: true } },
+    { name: "phone-nojs", use: { viewport: phone, javaScriptEnabled: false } },
+  ],
+  webServer: {
+    // The production build, as `npm start` serves it (test:e2e runs `npm run build` first).
+    // process.execPath keeps the server on the same Node 24 that runs Playwright.
+    command: `"${process.execPath}" server.ts`,
+    url: `${baseURL}/readyz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: "ignore",
+    stderr: "pipe",
+    gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+    env: {
+      NODE_ENV: "production",
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      APP_URL: baseURL,
+      DATABASE_URL: "memory://",
+      RATE_LIMIT_FACTOR: "1000",
+      LOG_LEVEL: "warn",
+      CATALOGUE_URL: E2E_URLS.catalogue,
+      VOUCHER_URL: E2E_URLS.voucher,
+      COMPANY_PROFILE_URL: E2E_URLS.companyProfile,
+      // Hermetic: whatever the shell exports, mail goes to the dev mailbox, captcha is off and the
+      // API runs in process (empty values count as unset).
+      SMTP_URL: "",
+      PROVIDER_API_URL: "",
+      RECAPTCHA_V3_SITE_KEY: "",
+      RECAPTCHA_V3_SECRET_KEY: "",
+      RECAPTCHA_V2_SITE_KEY: "",
+      RECAPTCHA_V2_SECRET_KEY: "",
+      STRIPE_SECRET_KEY: "",
+      STRIPE_PUBLISHABLE_KEY: "",
+      STRIPE_WEBHOOK_SECRET: "",
+      TRUST_PROXY: "false",
+    },
+  },
+});

@@ -1,0 +1,342 @@
+// Lighthouse benchmark of the public pages (issue 2): `npm run bench` builds, then runs this.
+// Starts the production server on a free port with an in-memory database, runs Lighthouse 13
+// (mobile, default config) in Debian's Chromium on each page several times, prints the four
+// category scores and the compressed JavaScript bytes of the median run, lists every audit
+// that kept a category below 100, and writes it all to docs/BENCHMARKS.md.
+//
+//   node scripts/bench.ts [--runs 3] [--pages /,/help,/not-ready-yet] [--no-write] [--check]
+//
+// --check exits with status 1 when a page misses its target (landing 100/100/100/100 with at
+// most 130 KB of compressed JavaScript; the other pages performance >= 98 and 100 for the rest).
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tests/e2e/env.ts";
+
+const { values: options } = parseArgs({
+  options: {
+    runs: { type: "string", default: "3" },
+    pages: { type: "string", default: "/,/help,/not-ready-yet" },
+    "no-write": { type: "boolean", default: false },
+    check: { type: "boolean", default: false },
+  },
+});
+const RUNS = Math.max(1, Number(options.runs));
+const PAGES = options.pages.split(",").map((p) => p.trim());
+const WRITE = !options["no-write"];
+const CATEGORIES = ["performance", "accessibility", "best-practices", "seo"] as const;
+type CategoryId = (typeof CATEGORIES)[number];
+const KB = 1024;
+const LANDING_JS_BUDGET = 130 * KB;
+
+interface Audit {
+  id: string;
+  title: string;
+  score: number | null;
+  scoreDisplayMode: string;
+  displayValue?: string;
+  numericValue?: number;
+  details?: { type?: string; items?: Array<Record<string, unknown>> };
+}
+interface Lhr {
+  lighthouseVersion: string;
+  finalDisplayedUrl: string;
+  environment: { hostUserAgent: string; benchmarkIndex: number };
+  runWarnings: string[];
+  runtimeError?: { code: string; message: string };
+  categories: Record<CategoryId, { score: number | null; auditRefs: Array<{ id: string; weight: number }> }>;
+  audits: Record<string, Audit>;
+}
+
+interface Measurement {
+  page: string;
+  scores: Record<CategoryId, number>;
+  jsTransfer: number;
+  jsResource: number;
+  jsFiles: number;
+  metrics: { fcp: string; lcp: string; tbt: string; cls: string; si: string };
+  misses: Array<{ category: CategoryId; id: string; title: string; score: number; weight: number; detail: string }>;
+  lhr: Lhr;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+async function waitForReady(base: string, child: ChildProcess, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the server exited with status ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/readyz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the server was not ready within ${timeoutMs / 1000} s`);
+}
+
+function startServer(port: number): ChildProcess {
+  return spawn(process.execPath, ["server.ts"], {
+    stdio: ["ignore", "inherit", "inherit"],
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      APP_URL: `http://localhost:${port}`,
+      DATABASE_URL: "memory://",
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_FACTOR: "1000",
+      SMTP_URL: "",
+      PROVIDER_API_URL: "",
+      RECAPTCHA_V3_SITE_KEY: "",
+      RECAPTCHA_V3_SECRET_KEY: "",
+      RECAPTCHA_V2_SITE_KEY: "",
+      RECAPTCHA_V2_SECRET_KEY: "",
+    },
+  });
+}
+
+const LIGHTHOUSE_CLI = join("node_modules", "lighthouse", "cli", "index.js");
+
+function runLighthouse(url: string, outFile: string): Promise<Lhr> {
+  const chromeFlags = [...CHROMIUM_ARGS, "--headless=new"].join(" ");
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [LIGHTHOUSE_CLI, url, "--output=json", `--output-path=${outFile}`, "--quiet", `--chrome-flags=${chromeFlags}`],
+      { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, CHROME_PATH: CHROMIUM_PATH } },
+    );
+    child.once("error", reject);
+    child.once("exit", (code) => {
+      if (code !== 0) return reject(new Error(`lighthouse exited with status ${code} on ${url}`));
+      const lhr = JSON.parse(readFileSync(outFile, "utf8")) as Lhr;
+      if (lhr.runtimeError)
+        return reject(new Error(`lighthouse: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`));
+      resolve(lhr);
+    });
+  });
+}
+
+function describeItems(audit: Audit): string {
+  const items = audit.details?.items ?? [];
+  const parts = items.slice(0, 4).map((item) => {
+    const node = item.node as { selector?: string; snippet?: string } | undefined;
+    const text =
+      node?.selector ??
+      (typeof item.url === "string" ? item.url : undefined) ??
+      (typeof item.source === "object" && item.source && "url" in item.source ? String(item.source.url) : undefined) ??
+      (typeof item.description === "string" ? item.description : undefined) ??
+      (typeof item.label === "string" ? item.label : undefined);
+    return text ? text.replace(/\s+/g, " ").slice(0, 140) : undefined;
+  });
+  const shown = parts.filter(Boolean) as string[];
+  const more = items.length > shown.length && shown.length ? ` (+${items.length - shown.length} more)` : "";
+  return shown.length ? `${shown.join("; ")}${more}` : "";
+}
+
+function measure(page: string, lhr: Lhr): Measurement {
+  const scores = Object.fromEntries(
+    CATEGORIES.map((id) => [id, Math.round((lhr.categories[id]?.score ?? 0) * 100)]),
+  ) as Record<CategoryId, number>;
+  const requests = (lhr.audits["network-requests"]?.details?.items ?? []) as Array<{
+    resourceType?: string;
+    transferSize?: number;
+    resourceSize?: number;
+  }>;
+  const scripts = requests.filter((r) => r.resourceType === "Script");
+  const metric = (id: string) => lhr.audits[id]?.displayValue?.replace(/\u00a0/g, " ") ?? "n/a";
+  const misses: Measurement["misses"] = [];
+  for (const category of CATEGORIES) {
+    for (const ref of lhr.categories[category].auditRefs) {
+      const audit = lhr.audits[ref.id];
+      if (!audit || audit.score === null || audit.score >= 1) continue;
+      if (["informative", "notApplicable", "manual", "error"].includes(audit.scoreDisplayMode)) continue;
+      // Performance insights without weight only matter when the category itself misses.
+      if (ref.weight === 0 && scores[category] === 100) continue;
+      const detail = [audit.displayValue, describeItems(audit)].filter(Boolean).join(" · ");
+      misses.push({ category, id: ref.id, title: audit.title, score: audit.score, weight: ref.weight, detail });
+    }
+  }
+  return {
+    page,
+    scores,
+    jsTransfer: scripts.reduce((sum, r) => sum + (r.transferSize ?? 0), 0),
+    jsResource: scripts.reduce((sum, r) => sum + (r.resourceSize ?? 0), 0),
+    jsFiles: scripts.length,
+    metrics: {
+      fcp: metric("first-contentful-paint"),
+      lcp: metric("largest-contentful-paint"),
+      tbt: metric("total-blocking-time"),
+      cls: metric("cumulative-layout-shift"),
+      si: metric("speed-index"),
+    },
+    misses,
+    lhr,
+  };
+}
+
+function targetsMet(m: Measurement): { ok: boolean; why: string[] } {
+  const why: string[] = [];
+  const landing = m.page === "/";
+  if (m.scores.performance < (landing ? 100 : 98))
+    why.push(`performance ${m.scores.performance} < ${landing ? 100 : 98}`);
+  for (const id of ["accessibility", "best-practices", "seo"] as const) {
+    if (m.scores[id] < 100) why.push(`${id} ${m.scores[id]} < 100`);
+  }
+  if (landing && m.jsTransfer > LANDING_JS_BUDGET) why.push(`JS ${kb(m.jsTransfer)} > 130 KB`);
+  return { ok: why.length === 0, why };
+}
+
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+
+function table(rows: Measurement[]): string {
+  const header =
+    "| page | performance | accessibility | best practices | SEO | JS compressed | JS uncompressed | JS files | FCP | LCP | TBT | CLS | SI | targets |";
+  const rule = "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|";
+  const lines = rows.map((m) => {
+    const t = targetsMet(m);
+    return `| \`${m.page}\` | ${m.scores.performance} | ${m.scores.accessibility} | ${m.scores["best-practices"]} | ${m.scores.seo} | ${kb(m.jsTransfer)} | ${kb(m.jsResource)} | ${m.jsFiles} | ${m.metrics.fcp} | ${m.metrics.lcp} | ${m.metrics.tbt} | ${m.metrics.cls} | ${m.metrics.si} | ${t.ok ? "met" : `missed: ${t.why.join(", ")}`} |`;
+  });
+  return [header, rule, ...lines].join("\n");
+}
+
+function missesSection(rows: Measurement[]): string {
+  const out: string[] = [];
+  for (const m of rows) {
+    if (!m.misses.length) continue;
+    out.push(`### \`${m.page}\``, "");
+    for (const miss of m.misses) {
+      out.push(
+        `- **${miss.category}** · \`${miss.id}\` (${miss.title}) · score ${miss.score.toFixed(2)}, weight ${miss.weight}${miss.detail ? ` · ${miss.detail}` : ""}`,
+      );
+    }
+    out.push("");
+  }
+  return out.length ? out.join("\n") : "None: every scored audit passed on every page.\n";
+}
+
+function chromiumVersion(): string {
+  try {
+    return execFileSync(CHROMIUM_PATH, ["--version"], { encoding: "utf8" }).trim();
+  } catch {
+    return "unknown";
+  }
+}
+
+function median(runs: Measurement[]): Measurement {
+  const sorted = [...runs].sort((a, b) => a.scores.performance - b.scores.performance);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+// --- main -------------------------------------------------------------------------------------
+
+if (!existsSync("build/server/index.js")) {
+  console.error("No production build: run `npm run bench` (it builds first) or `npm run build`.");
+  process.exit(1);
+}
+
+const port = await freePort();
+const base = `http://localhost:${port}`;
+const server = startServer(port);
+const stopServer = () => {
+  if (server.exitCode === null) server.kill("SIGTERM");
+};
+process.on("exit", stopServer);
+process.on("SIGINT", () => process.exit(130));
+
+const tmp = mkdtempSync(join(os.tmpdir(), "rewards-bench-"));
+const startedAt = new Date();
+const results: Measurement[] = [];
+const allRuns: Record<string, number[]> = {};
+try {
+  console.log(`Starting the production server on ${base} (in-memory database)…`);
+  await waitForReady(`http://127.0.0.1:${port}`, server, 180_000);
+  // Warm up: the first render of each page compiles code paths the measured runs should not pay for.
+  for (const page of PAGES) for (let i = 0; i < 3; i++) await (await fetch(base + page)).arrayBuffer();
+
+  for (const page of PAGES) {
+    const runs: Measurement[] = [];
+    for (let run = 1; run <= RUNS; run++) {
+      const lhr = await runLighthouse(base + page, join(tmp, `run-${runs.length}.json`));
+      const m = measure(page, lhr);
+      runs.push(m);
+      console.log(
+        `  ${page} run ${run}/${RUNS}: ${CATEGORIES.map((c) => m.scores[c]).join(" / ")}, JS ${kb(m.jsTransfer)}`,
+      );
+    }
+    allRuns[page] = runs.map((r) => r.scores.performance);
+    results.push(median(runs));
+  }
+} finally {
+  stopServer();
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+const first = results[0]!.lhr;
+const cpus = os.cpus();
+const machine = `${os.type()} ${os.release()} (${os.arch()}), ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GB RAM, load average ${os
+  .loadavg()
+  .map((l) => l.toFixed(1))
+  .join(" ")} at the end`;
+const runsLine = Object.entries(allRuns)
+  .map(([page, scores]) => `\`${page}\` ${scores.join(", ")}`)
+  .join("; ");
+
+console.log("");
+console.log(table(results));
+console.log("");
+console.log("Audits below 100 in the median runs:");
+console.log(missesSection(results));
+
+if (WRITE) {
+  const md = `# Benchmarks
+
+Measured by \`scripts/bench.ts\`: the production build served by \`node server.ts\` on an in-memory
+database (\`DATABASE_URL=memory://\`), Lighthouse ${first.lighthouseVersion} with its default
+configuration (mobile: Moto G Power emulation, simulated slow 4G, 4× CPU slowdown) in Debian's
+Chromium (headless), ${RUNS} run(s) per page; the row shows the median run by performance score.
+"JS compressed" is the transfer size of every script the page loads (brotli from the pre-compressed
+build); "uncompressed" is their decoded size.
+
+- Date: ${startedAt.toISOString().replace("T", " ").slice(0, 16)} UTC
+- Machine: ${machine}
+- Browser: ${chromiumVersion()}, Lighthouse benchmark index ${Math.round(first.environment.benchmarkIndex)}
+- Node: ${process.version}
+- Command: \`npm run bench\` (= \`npm run build && node scripts/bench.ts${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(" ")}` : ""}\`)
+
+Targets (issue 2): landing page 100 / 100 / 100 / 100 with at most 130 KB of compressed
+JavaScript; the other public pages at least 98 performance and 100 for the rest.
+
+${table(results)}
+
+Performance score of every run: ${runsLine}.
+
+## Audits below 100 (median runs)
+
+${missesSection(results)}
+Lighthouse scores vary with machine load: the simulated throttling multiplies the CPU time it
+observes, so a busy machine lowers performance scores. Compare runs made on an idle machine.
+`;
+  writeFileSync("docs/BENCHMARKS.md", md);
+  console.log("Wrote docs/BENCHMARKS.md");
+}
+
+const missed = results.filter((m) => !targetsMet(m).ok);
+if (missed.length) console.log(`Targets missed on: ${missed.map((m) => m.page).join(", ")}`);
+else console.log("All targets met.");
+process.exit(options.check && missed.length ? 1 : 0);

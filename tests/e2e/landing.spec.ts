@@ -1,0 +1,151 @@
+// The landing page's behaviour (SPEC §2, issue 2): the phone drawer, anchor links and the
+// retailer carousel, with JavaScript on and off.
+import type { Page } from "@playwright/test";
+import { BRANDS, NAV_LINKS } from "./env.ts";
+import {
+  brandPattern,
+  drawer,
+  drawerOpener,
+  expect,
+  expectSectionInView,
+  imageOrText,
+  isPhone,
+  navigation,
+  openDrawer,
+  test,
+  visit,
+} from "./support.ts";
+
+test.describe("phone drawer", () => {
+  test.skip(({ viewport }) => (viewport?.width ?? 1280) >= 768, "the drawer is the navigation under 768 px");
+
+  test("is closed at first, then opens titled Navigation with the header's links", async ({ page }) => {
+    await visit(page, "/");
+    await expect(drawer(page)).toBeHidden();
+    const panel = await openDrawer(page);
+    await expect(panel.getByText("Navigation", { exact: true })).toBeVisible();
+    for (const name of NAV_LINKS) {
+      await expect(panel.getByRole("link", { name, exact: true }), name).toBeVisible();
+    }
+    await expect(panel.getByRole("link", { name: "Sign Up", exact: true })).toHaveAttribute(
+      "href",
+      "/corporate/sign-up",
+    );
+    await expect(panel.getByRole("link", { name: "Login", exact: true })).toHaveAttribute("href", "/corporate/login");
+  });
+
+  test("a link in the drawer navigates (Help → /help) and the drawer is closed there", async ({ page }) => {
+    await visit(page, "/");
+    const panel = await openDrawer(page);
+    await panel.getByRole("link", { name: "Help", exact: true }).click();
+    await expect(page).toHaveURL(/\/help$/);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Help Centre - FAQs, Terms and Contact us.");
+    await expect(drawer(page)).toBeHidden();
+  });
+});
+
+test.describe("desktop header", () => {
+  test.skip(({ viewport }) => (viewport?.width ?? 1280) < 768, "desktop width only");
+
+  test("has no drawer opener at 1280 px", async ({ page }) => {
+    await visit(page, "/");
+    await expect(drawerOpener(page)).toBeHidden();
+  });
+});
+
+test.describe("anchor links", () => {
+  async function clickNavLink(page: Page, name: string) {
+    const nav = await navigation(page);
+    await nav.getByRole("link", { name, exact: true }).click();
+  }
+
+  test("How it Works in the header brings #howItWorks into view", async ({ page }) => {
+    await visit(page, "/");
+    await clickNavLink(page, "How it Works");
+    await expect(page).toHaveURL(/#howItWorks$/);
+    await expectSectionInView(page, page.locator("#howItWorks"));
+    if (isPhone()) await expect(drawer(page)).toBeHidden();
+  });
+
+  test("About Us in the footer brings #WhyChoose into view", async ({ page }) => {
+    await visit(page, "/");
+    await page.locator("#footer").getByRole("link", { name: "About Us", exact: true }).click();
+    await expectSectionInView(page, page.locator('[id="WhyChoose"]'));
+  });
+
+  test("a hash in the address lands on its section at load (/#features)", async ({ page }) => {
+    await visit(page, "/#features");
+    await expectSectionInView(page, page.locator("#features"));
+  });
+
+  test("from another page, How it Works goes to /#howItWorks and lands on the section", async ({ page }) => {
+    await visit(page, "/help");
+    await clickNavLink(page, "How it Works");
+    await expect(page).toHaveURL(/\/#howItWorks$/);
+    await expectSectionInView(page, page.locator("#howItWorks"));
+  });
+});
+
+test.describe("retailer carousel #glanceBrands", () => {
+  test("holds the nine brands, each with an image or title", async ({ page }) => {
+    await visit(page, "/");
+    const carousel = page.locator("#glanceBrands");
+    for (const brand of BRANDS) {
+      await expect(imageOrText(carousel, brandPattern(brand)), brand).toBeAttached();
+    }
+    // At least one brand is on screen once the carousel is scrolled to.
+    await carousel.scrollIntoViewIfNeeded();
+    await expect(carousel.getByRole("img").filter({ visible: true }).first()).toBeInViewport();
+  });
+
+  test.describe("autoplay", () => {
+    test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "autoplay needs JavaScript");
+
+    /** What moves when a carousel advances: its markup, scroll offsets and where its images sit. */
+    function snapshot(page: Page) {
+      return page.locator("#glanceBrands").evaluate((root) => {
+        const offsets = [root, ...root.querySelectorAll("*")]
+          .filter((el) => el.scrollLeft !== 0)
+          .map((el) => Math.round(el.scrollLeft));
+        const places = [...root.querySelectorAll("img, svg, [role=img]")].map((el) => {
+          const box = el.getBoundingClientRect();
+          return `${Math.round(box.x)},${Math.round(box.y)}`;
+        });
+        return JSON.stringify([root.innerHTML, offsets, places]);
+      });
+    }
+
+    async function settleOnCarousel(page: Page) {
+      await visit(page, "/");
+      await page.locator("#glanceBrands").scrollIntoViewIfNeeded();
+      // Let the header's show/hide transition and any running slide finish.
+      await page.waitForTimeout(800);
+    }
+
+    test("advances by itself after about 2 s", async ({ page }) => {
+      await settleOnCarousel(page);
+      const before = await snapshot(page);
+      await expect.poll(() => snapshot(page), { timeout: 4_500, intervals: [250] }).not.toBe(before);
+    });
+
+    test("pauses while hovered and resumes after", async ({ page }) => {
+      await settleOnCarousel(page);
+      await page.locator("#glanceBrands").hover();
+      await page.waitForTimeout(1_000);
+      const paused = await snapshot(page);
+      await page.waitForTimeout(3_500);
+      expect(await snapshot(page), "no movement during 3.5 s of hover").toBe(paused);
+
+      await page.mouse.move(1, 1);
+      await expect.poll(() => snapshot(page), { timeout: 4_500, intervals: [250] }).not.toBe(paused);
+    });
+
+    test("does not autoplay when the visitor prefers reduced motion", async ({ page }) => {
+      await page.emulateMedia({ reducedMotion: "reduce" });
+      await settleOnCarousel(page);
+      const still = await snapshot(page);
+      await page.waitForTimeout(4_500);
+      expect(await snapshot(page), "no movement during 4.5 s").toBe(still);
+    });
+  });
+});
