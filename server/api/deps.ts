@@ -11,6 +11,8 @@ export interface ApiDeps {
   captcha: Captcha;
   /** Called after an email is queued so the worker sends it now rather than at its next poll. */
   onEmailQueued?: () => void;
+  /** The clock of the account rules (code, link and token lifetimes); tests inject one. */
+  now?: () => Date;
 }
 
 export interface ApiVariables {

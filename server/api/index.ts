@@ -4,20 +4,51 @@ import { Hono } from "hono";
 import { DETAILS } from "../../core/public-forms.ts";
 import { ProblemError, problemResponse } from "../http/problem.ts";
 import { errorForLog } from "../logger.ts";
+import { createAccountLimits, RateLimitedError } from "./account-limits.ts";
+import { bearerAuth } from "./auth.ts";
+import { companiesRoutes } from "./companies.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
+import { helpRoutes } from "./help.ts";
+import { identityRoutes } from "./identity.ts";
 import { publicRoutes } from "./public.ts";
+import { rewardHistoryRoutes } from "./reward-history.ts";
+import { usersRoutes } from "./users.ts";
+
+/** Set by the edge (server/http/app.ts) and by the web's API client: the caller's address. */
+const CLIENT_IP_HEADER = "x-rewards-client-ip";
 
 export function createApi(deps: ApiDeps) {
   const api = new Hono<ApiEnv>({ strict: false }).basePath("/api");
 
   api.onError((error, c) => {
+    if (error instanceof RateLimitedError) {
+      return problemResponse(error.status, error.message, undefined, {
+        "retry-after": String(error.retryAfterSeconds),
+      });
+    }
     if (error instanceof ProblemError) return problemResponse(error.status, error.message, error.errors);
     deps.logger.error({ ...errorForLog(error), path: c.req.path }, "api error");
     return problemResponse(500, DETAILS.internal);
   });
   api.notFound(() => problemResponse(404, DETAILS.notFound));
 
+  api.use(async (c, next) => {
+    const ip = c.req.header(CLIENT_IP_HEADER)?.trim();
+    if (ip) c.set("clientIp", ip.slice(0, 64));
+    await next();
+  });
+
+  const now = () => deps.now?.() ?? new Date();
+  // Every authenticated call (SPEC §6) goes through this one bearer check.
+  const auth = bearerAuth(deps.db, now);
+  const limits = createAccountLimits(deps.config.RATE_LIMIT_FACTOR);
+
   api.route("/", publicRoutes(deps));
+  api.route("/", identityRoutes(deps, auth, limits, now));
+  api.route("/", usersRoutes(deps, auth));
+  api.route("/", companiesRoutes(deps, auth, now));
+  api.route("/", helpRoutes(deps, auth));
+  api.route("/", rewardHistoryRoutes(auth));
   return api;
 }
 

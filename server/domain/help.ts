@@ -9,6 +9,8 @@ export interface HelpRequestInput {
   email: string;
   message: string;
   userId?: number;
+  /** The signed-in sender's company (the accounts issue). */
+  companyId?: number;
 }
 
 /** Stores the request and queues the email to support in one transaction: neither exists alone. */

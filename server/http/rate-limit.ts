@@ -11,13 +11,66 @@ export interface RateRule {
   durationSeconds: number;
 }
 
-/** The public posts of this issue; later issues add login, sign-up, verify and friends. */
+/**
+ * Each rule matches the API call and the web page whose form posts to it. A web path may end in
+ * `.data`: React Router's single-fetch URL for a submission made with JavaScript.
+ */
 export const RATE_RULES: RateRule[] = [
-  { name: "waitlist", method: "POST", path: /^\/(api\/waitlist|not-ready-yet)\/?$/i, points: 10, durationSeconds: 60 },
+  {
+    name: "waitlist",
+    method: "POST",
+    path: /^\/(api\/waitlist|not-ready-yet(\.data)?)\/?$/i,
+    points: 10,
+    durationSeconds: 60,
+  },
   {
     name: "contact",
     method: "POST",
-    path: /^\/(api\/help\/create-help-anonymous|help)\/?$/i,
+    path: /^\/(api\/help\/create-help-anonymous|help(\.data)?)\/?$/i,
+    points: 10,
+    durationSeconds: 60,
+  },
+  // Accounts (issue 3). The per-account limits (by email or userId) live in server/api/account-limits.ts.
+  {
+    name: "register",
+    method: "POST",
+    path: /^\/(api\/register|corporate\/sign-up(\.data)?)\/?$/i,
+    points: 10,
+    durationSeconds: 10 * 60,
+  },
+  {
+    // Verify, VerifyEmailRequest and Resend; the verify page posts both the code and "resend".
+    name: "verify",
+    method: "POST",
+    path: /^\/(api\/identity\/(verifyemail|verifyemailrequest|resendverifyemailrequest)|corporate\/verify(\.data)?)\/?$/i,
+    points: 30,
+    durationSeconds: 10 * 60,
+  },
+  {
+    name: "login",
+    method: "POST",
+    path: /^\/(api\/identity\/login|corporate\/login(\.data)?)\/?$/i,
+    points: 30,
+    durationSeconds: 5 * 60,
+  },
+  {
+    name: "reset-request",
+    method: "POST",
+    path: /^\/(api\/identity\/resetpasswordrequest|corporate\/forgot-password-request(\.data)?)\/?$/i,
+    points: 10,
+    durationSeconds: 10 * 60,
+  },
+  {
+    name: "reset",
+    method: "POST",
+    path: /^\/(api\/identity\/resetpassword|corporate\/forgot-password(\.data)?)\/?$/i,
+    points: 10,
+    durationSeconds: 10 * 60,
+  },
+  {
+    name: "contact-signed-in",
+    method: "POST",
+    path: /^\/(api\/help\/create-help|portal\/help(\.data)?)\/?$/i,
     points: 10,
     durationSeconds: 60,
   },

@@ -1,0 +1,85 @@
+// Password rules of SPEC §5, shared by the provider API (enforced on every sign-up and reset)
+// and the web forms (the live checklist). Pure code: the browser bundle imports it too.
+import { z } from "zod";
+
+/** The special characters SPEC §5 accepts: ! @ # $ % ^ & * ( ) , . ? " : { } | < > */
+export const PASSWORD_SPECIAL_CHARACTERS = '!@#$%^&*(),.?":{}|<>';
+export const PASSWORD_MIN_LENGTH = 8;
+/** Not a SPEC rule: a ceiling so a megabyte "password" cannot tie up the hasher. */
+export const PASSWORD_MAX_LENGTH = 256;
+
+/**
+ * The browser-level `pattern` SPEC §5 puts on the field as well (a digit, a lower-case letter,
+ * a non-word character, at least 6 characters). The server does not add the lower-case rule.
+ */
+export const PASSWORD_HTML_PATTERN = String.raw`(?=.*\d)(?=.*[a-z])(?=.*\W).{6,}`;
+
+export type PasswordRuleId = "minLength" | "specialChar" | "number" | "capital";
+
+export interface PasswordRule {
+  id: PasswordRuleId;
+  /** The checklist line. */
+  label: string;
+  /** The error when the rule fails. */
+  message: string;
+  test: (password: string) => boolean;
+}
+
+const special = /[!@#$%^&*(),.?":{}|<>]/;
+
+export const PASSWORD_RULES: readonly PasswordRule[] = [
+  {
+    id: "minLength",
+    label: "At least 8 characters",
+    message: "Password must be at least 8 characters.",
+    test: (p) => p.length >= PASSWORD_MIN_LENGTH,
+  },
+  {
+    id: "specialChar",
+    label: "At least one special character",
+    message: 'Password must contain at least one special character (! @ # $ % ^ & * ( ) , . ? " : { } | < >).',
+    test: (p) => special.test(p),
+  },
+  {
+    id: "number",
+    label: "At least one number",
+    message: "Password must contain at least one number.",
+    test: (p) => /\d/.test(p),
+  },
+  {
+    id: "capital",
+    label: "At least one capital letter",
+    message: "Password must contain at least one capital letter.",
+    test: (p) => /[A-Z]/.test(p),
+  },
+];
+
+export const PASSWORD_MESSAGES = {
+  required: "Password is required.",
+  tooLong: `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`,
+  confirmRequired: "Confirm Password is required.",
+  mismatch: "Passwords do not match.",
+  matchLabel: "Passwords match",
+} as const;
+
+/** Which rules the password meets, for the live checklist (minLength, specialChar, number, capital). */
+export function passwordChecklist(password: string): Record<PasswordRuleId, boolean> {
+  return Object.fromEntries(PASSWORD_RULES.map((r) => [r.id, r.test(password)])) as Record<PasswordRuleId, boolean>;
+}
+
+/** The messages of every rule the password fails, in checklist order; empty when it is acceptable. */
+export function passwordProblems(password: string): string[] {
+  if (password.length === 0) return [PASSWORD_MESSAGES.required];
+  const problems = PASSWORD_RULES.filter((r) => !r.test(password)).map((r) => r.message);
+  if (password.length > PASSWORD_MAX_LENGTH) problems.push(PASSWORD_MESSAGES.tooLong);
+  return problems;
+}
+
+export function isPasswordAcceptable(password: string): boolean {
+  return passwordProblems(password).length === 0;
+}
+
+/** A new password (sign-up, reset): required and meeting every rule. Not trimmed: spaces count. */
+export const newPasswordField = z.string({ error: PASSWORD_MESSAGES.required }).superRefine((password, ctx) => {
+  for (const message of passwordProblems(password)) ctx.addIssue({ code: "custom", message });
+});

@@ -1,0 +1,26 @@
+// The bearer check of every authenticated call: requireBearer (bearer.ts) with the verifier
+// of the accounts domain (opaque tokens stored hashed; expired, revoked or inactive → 401).
+import type { Context } from "hono";
+import { DETAILS } from "../../core/public-forms.ts";
+import type { Db } from "../db/client.ts";
+import { verifyAccessToken } from "../domain/identity.ts";
+import { ProblemError } from "../http/problem.ts";
+import { type Auth, requireBearer, type TokenVerifier } from "./bearer.ts";
+import type { ApiEnv } from "./deps.ts";
+
+export type { Auth };
+
+export function accessTokenVerifier(db: Db, now: () => Date): TokenVerifier {
+  return (token) => verifyAccessToken(db, token, now());
+}
+
+export function bearerAuth(db: Db, now: () => Date) {
+  return requireBearer(accessTokenVerifier(db, now));
+}
+
+/** The identity the bearer middleware set; a route without the middleware fails loudly. */
+export function requireAuth(c: Context<ApiEnv>): Auth {
+  const auth = c.get("auth");
+  if (!auth) throw new ProblemError(401, DETAILS.unauthorized);
+  return auth;
+}

@@ -1,0 +1,154 @@
+// Registration and the Identity calls of SPEC §7 (Register, VerifyEmailRequest,
+// ResendVerifyEmailRequest, VerifyEmail, login, ResetPasswordRequest, ResetPassword), plus what
+// the spec implies (issue 3):
+//   POST /api/Identity/logout                     (bearer) revokes the presented token → 204
+//   POST /api/Identity/onboarding-video-watched   (bearer) records hasWatchedOnboardingVideo → 204
+//   GET  /api/Identity/app-settings               (bearer) { hasProvidedCompanyDetails, hasWatchedOnboardingVideo }
+// Per-IP limits sit at the edge; the per-account limits are here (account-limits.ts).
+import { Hono, type MiddlewareHandler } from "hono";
+import {
+  loginSchema,
+  registerSchema,
+  resetPasswordRequestSchema,
+  resetPasswordSchema,
+  verifyEmailRequestSchema,
+  verifyEmailSchema,
+} from "../../core/account-forms.ts";
+import { DETAILS } from "../../core/public-forms.ts";
+import {
+  completePasswordReset,
+  findPasswordReset,
+  getAppSettings,
+  login,
+  markOnboardingVideoWatched,
+  registerProgramManager,
+  requestPasswordReset,
+  requestVerificationCode,
+  revokeAccessToken,
+  type VerifyEmailResult,
+  verifyEmail,
+} from "../domain/identity.ts";
+import { ProblemError } from "../http/problem.ts";
+import { jsonBody } from "../http/validate.ts";
+import type { AccountLimits } from "./account-limits.ts";
+import { requireAuth } from "./auth.ts";
+import { requireCaptcha } from "./captcha-guard.ts";
+import type { ApiDeps, ApiEnv } from "./deps.ts";
+
+const verifyFailures: Record<Exclude<VerifyEmailResult["status"], "verified">, string> = {
+  wrong_code: DETAILS.invalidVerificationCode,
+  too_many: DETAILS.verificationTooManyAttempts,
+  expired: DETAILS.verificationExpired,
+  used: DETAILS.verificationUsed,
+  superseded: DETAILS.verificationSuperseded,
+  invalid_request: DETAILS.verificationRequestInvalid,
+};
+
+const resetFailures = {
+  invalid: DETAILS.resetTokenInvalid,
+  expired: DETAILS.resetTokenExpired,
+  used: DETAILS.resetTokenUsed,
+} as const;
+
+export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, limits: AccountLimits, now: () => Date) {
+  const api = new Hono<ApiEnv>();
+
+  api.post("/Register", async (c) => {
+    const body = await jsonBody(c, registerSchema);
+    await limits.consume("register", body.email);
+    await requireCaptcha(deps, c, body, "signup");
+    const result = await registerProgramManager(
+      deps.db,
+      {
+        firstName: body.firstName,
+        lastName: body.lastName,
+        email: body.email,
+        companyName: body.companyName,
+        password: body.password,
+      },
+      now(),
+    );
+    if (result.status === "duplicate") throw new ProblemError(409, DETAILS.emailAlreadyUsed);
+    deps.onEmailQueued?.();
+    return c.json({ userId: result.userId, requestToken: result.requestToken });
+  });
+
+  // Both answer a new request token and email a new code; every earlier code stops working.
+  for (const path of ["/Identity/VerifyEmailRequest", "/Identity/ResendVerifyEmailRequest"]) {
+    api.post(path, async (c) => {
+      const body = await jsonBody(c, verifyEmailRequestSchema);
+      await limits.consume("verifyRequest", body.userId);
+      const result = await requestVerificationCode(deps.db, body.userId, now());
+      if (result.status === "unknown") throw new ProblemError(400, DETAILS.verificationRequestInvalid);
+      if (result.status === "already_verified") throw new ProblemError(400, DETAILS.emailAlreadyVerified);
+      deps.onEmailQueued?.();
+      return c.json({ requestToken: result.requestToken });
+    });
+  }
+
+  api.post("/Identity/VerifyEmail", async (c) => {
+    const body = await jsonBody(c, verifyEmailSchema);
+    await limits.ensureAllowed("verify", body.userId);
+    const result = await verifyEmail(
+      deps.db,
+      { userId: body.userId, requestToken: body.requestToken, code: body.verificationCode },
+      now(),
+    );
+    if (result.status === "verified") return c.json({ accessToken: result.accessToken });
+    if (result.status === "wrong_code" || result.status === "too_many" || result.status === "invalid_request") {
+      await limits.countFailure("verify", body.userId);
+    }
+    throw new ProblemError(400, verifyFailures[result.status]);
+  });
+
+  api.post("/Identity/login", async (c) => {
+    const body = await jsonBody(c, loginSchema);
+    await limits.ensureAllowed("login", body.userName);
+    await requireCaptcha(deps, c, body, "login");
+    const result = await login(deps.db, { email: body.userName, password: body.password }, now());
+    if (result.status !== "ok") {
+      if (result.status === "not_verified") throw new ProblemError(403, DETAILS.emailNotVerified);
+      await limits.countFailure("login", body.userName);
+      throw new ProblemError(400, DETAILS.invalidLoginCredentials);
+    }
+    await limits.clear("login", body.userName);
+    return c.json({ accessToken: result.accessToken, appSettings: result.appSettings });
+  });
+
+  api.post("/Identity/logout", auth, async (c) => {
+    await revokeAccessToken(deps.db, requireAuth(c).tokenId, now());
+    return c.body(null, 204);
+  });
+
+  api.post("/Identity/onboarding-video-watched", auth, async (c) => {
+    await markOnboardingVideoWatched(deps.db, requireAuth(c));
+    return c.body(null, 204);
+  });
+
+  api.get("/Identity/app-settings", auth, async (c) => {
+    const settings = await getAppSettings(deps.db, requireAuth(c));
+    if (!settings) throw new ProblemError(401, DETAILS.unauthorized);
+    return c.json(settings);
+  });
+
+  // Always 200 for a well-formed request: the answer never tells whether the address exists.
+  api.post("/Identity/ResetPasswordRequest", async (c) => {
+    const body = await jsonBody(c, resetPasswordRequestSchema);
+    await limits.consume("resetRequest", body.email);
+    const { queued } = await requestPasswordReset(deps.db, body.email, deps.config.APP_URL, now());
+    if (queued) deps.onEmailQueued?.();
+    return c.body(null, 200);
+  });
+
+  api.post("/Identity/ResetPassword", async (c) => {
+    const body = await jsonBody(c, resetPasswordSchema);
+    const reset = await findPasswordReset(deps.db, body.passwordResetToken, now());
+    if (reset.status !== "valid") throw new ProblemError(400, resetFailures[reset.status]);
+    await limits.consume("reset", reset.userId);
+    const outcome = await completePasswordReset(deps.db, reset, body.password, now());
+    if (outcome === "used") throw new ProblemError(400, DETAILS.resetTokenUsed);
+    return c.body(null, 200);
+  });
+
+  return api;
+}

@@ -1,0 +1,455 @@
+// Accounts (SPEC §3, §4; DESIGN.md §7): registration of a program manager with their company,
+// email verification with a 6-digit code, login, opaque access tokens, password reset, and the
+// two onboarding flags. Plain functions over the database; the caller passes the clock (`now`).
+//
+// Lifetimes and limits:
+//   - verification code: 10 minutes, at most 5 wrong tries per request token, single use; a new
+//     request (VerifyEmailRequest, Resend) invalidates every earlier code of the user.
+//   - reset link: 1 hour, single use; using one voids the user's other links.
+//   - access token: a FIXED 12 hours from issue (no sliding renewal, so checking a token never
+//     writes); revoked at logout, and all of a user's tokens at a password reset.
+//
+// The onboarding-video flag lives on the user (markOnboardingVideoWatched), so it follows the
+// account from browser to browser. hasProvidedCompanyDetails is derived from the company row.
+import { and, eq, gt, isNull, lt, ne, sql } from "drizzle-orm";
+import type { AppSettings, MyDetails } from "../../core/account-forms.ts";
+import type { Db } from "../db/client.ts";
+import { accessTokens, companies, emailVerifications, passwordResets, users } from "../db/schema.ts";
+import { enqueueEmail } from "../mail/outbox.ts";
+import {
+  generateVerificationCode,
+  hashVerificationCode,
+  randomToken,
+  sameDigest,
+  sha256Hex,
+} from "./identity-crypto.ts";
+import { passwordResetEmail, verificationEmail } from "./identity-emails.ts";
+import { hashPassword, verifyPassword } from "./password.ts";
+
+export const VERIFICATION_TTL_MS = 10 * 60 * 1000;
+export const MAX_VERIFICATION_ATTEMPTS = 5;
+export const RESET_TTL_MS = 60 * 60 * 1000;
+export const ACCESS_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+type Conn = Db | Tx;
+
+/** Who an access token speaks for (the shape the bearer middleware hands to handlers). */
+export interface TokenOwner {
+  userId: number;
+  companyId: number;
+  tokenId: number;
+}
+
+const later = (now: Date, ms: number) => new Date(now.getTime() + ms);
+
+/** A unique-key violation, whichever driver (node-postgres, PGlite) and wrapper raised it. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
+    if (typeof e === "object" && (e as { code?: unknown }).code === "23505") return true;
+    e = typeof e === "object" ? (e as { cause?: unknown }).cause : undefined;
+  }
+  return false;
+}
+
+const sameEmail = (email: string) => sql`lower(${users.email}) = lower(${email.trim()})`;
+
+async function findActiveUserByEmail(db: Conn, email: string) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      companyId: users.companyId,
+      firstName: users.firstName,
+      email: users.email,
+      role: users.role,
+      passwordHash: users.passwordHash,
+      emailVerifiedAt: users.emailVerifiedAt,
+      hasWatchedOnboardingVideo: users.hasWatchedOnboardingVideo,
+      companyDetailsUpdatedAt: companies.detailsUpdatedAt,
+    })
+    .from(users)
+    .innerJoin(companies, eq(companies.id, users.companyId))
+    .where(and(sameEmail(email), eq(users.isActive, true)))
+    .limit(1);
+  return row;
+}
+
+// ─── Registration and email verification ────────────────────────────────────────────────────
+
+export interface RegisterInput {
+  firstName: string;
+  lastName: string;
+  email: string;
+  companyName: string;
+  password: string;
+}
+
+export type RegisterResult = { status: "created"; userId: number; requestToken: string } | { status: "duplicate" };
+
+/**
+ * Creates the company and its program manager (email not yet verified) and queues the first
+ * verification code, all in one transaction. "duplicate" when an active user has the address.
+ */
+export async function registerProgramManager(db: Db, input: RegisterInput, now: Date): Promise<RegisterResult> {
+  if (await findActiveUserByEmail(db, input.email)) return { status: "duplicate" };
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.transaction(async (tx) => {
+      const [company] = await tx.insert(companies).values({ name: input.companyName }).returning({ id: companies.id });
+      if (!company) throw new Error("company insert returned no row");
+      const [user] = await tx
+        .insert(users)
+        .values({
+          companyId: company.id,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          email: input.email.trim(),
+          passwordHash,
+          role: "program_manager",
+        })
+        .returning({ id: users.id });
+      if (!user) throw new Error("user insert returned no row");
+      const requestToken = await issueVerification(
+        tx,
+        { id: user.id, firstName: input.firstName, email: input.email.trim() },
+        now,
+      );
+      return { status: "created" as const, userId: user.id, requestToken };
+    });
+  } catch (error) {
+    // Two sign-ups with one address at the same moment: the unique index decides.
+    if (isUniqueViolation(error)) return { status: "duplicate" };
+    throw error;
+  }
+}
+
+/** Voids the user's open codes, stores a new one and queues its email. Returns the request token. */
+async function issueVerification(
+  tx: Tx,
+  user: { id: number; firstName: string; email: string },
+  now: Date,
+): Promise<string> {
+  // Serialise concurrent requests for one user, so exactly one code is open afterwards.
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, user.id)).for("update");
+  await tx
+    .update(emailVerifications)
+    .set({ invalidatedAt: now })
+    .where(
+      and(
+        eq(emailVerifications.userId, user.id),
+        isNull(emailVerifications.consumedAt),
+        isNull(emailVerifications.invalidatedAt),
+      ),
+    );
+  const requestToken = randomToken();
+  const code = generateVerificationCode();
+  await tx.insert(emailVerifications).values({
+    userId: user.id,
+    requestTokenHash: sha256Hex(requestToken),
+    codeHash: hashVerificationCode(requestToken, code),
+    expiresAt: later(now, VERIFICATION_TTL_MS),
+  });
+  await enqueueEmail(tx as unknown as Db, verificationEmail(user.email, user.firstName, code));
+  return requestToken;
+}
+
+export type VerificationRequestResult =
+  | { status: "issued"; requestToken: string }
+  | { status: "unknown" }
+  | { status: "already_verified" };
+
+/** VerifyEmailRequest and ResendVerifyEmailRequest: a new code by email, earlier ones void. */
+export async function requestVerificationCode(db: Db, userId: number, now: Date): Promise<VerificationRequestResult> {
+  const [user] = await db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      email: users.email,
+      role: users.role,
+      emailVerifiedAt: users.emailVerifiedAt,
+    })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.isActive, true)));
+  if (user?.role !== "program_manager") return { status: "unknown" };
+  if (user.emailVerifiedAt) return { status: "already_verified" };
+  const requestToken = await db.transaction((tx) => issueVerification(tx, user, now));
+  return { status: "issued", requestToken };
+}
+
+export interface VerifyEmailInput {
+  userId: number;
+  requestToken: string;
+  code: string;
+}
+
+export type VerifyEmailResult =
+  | { status: "verified"; accessToken: string }
+  | { status: "invalid_request" | "used" | "superseded" | "too_many" | "expired" | "wrong_code" };
+
+/**
+ * Checks the code of one request token. A wrong code counts an attempt; the fifth wrong one
+ * answers "too_many", and from then on only a new code helps. A right code verifies the email,
+ * voids the user's other codes and opens a session (an access token).
+ */
+export async function verifyEmail(db: Db, input: VerifyEmailInput, now: Date): Promise<VerifyEmailResult> {
+  const [row] = await db
+    .select({
+      id: emailVerifications.id,
+      codeHash: emailVerifications.codeHash,
+      expiresAt: emailVerifications.expiresAt,
+      attempts: emailVerifications.attempts,
+      consumedAt: emailVerifications.consumedAt,
+      invalidatedAt: emailVerifications.invalidatedAt,
+      userId: users.id,
+      companyId: users.companyId,
+      isActive: users.isActive,
+    })
+    .from(emailVerifications)
+    .innerJoin(users, eq(users.id, emailVerifications.userId))
+    .where(
+      and(
+        eq(emailVerifications.requestTokenHash, sha256Hex(input.requestToken)),
+        eq(emailVerifications.userId, input.userId),
+      ),
+    );
+  if (!row?.isActive) return { status: "invalid_request" };
+  if (row.consumedAt) return { status: "used" };
+  if (row.invalidatedAt) return { status: "superseded" };
+  if (row.attempts >= MAX_VERIFICATION_ATTEMPTS) return { status: "too_many" };
+  if (row.expiresAt.getTime() <= now.getTime()) return { status: "expired" };
+
+  if (!sameDigest(row.codeHash, hashVerificationCode(input.requestToken, input.code))) {
+    const [counted] = await db
+      .update(emailVerifications)
+      .set({ attempts: sql`${emailVerifications.attempts} + 1` })
+      .where(and(eq(emailVerifications.id, row.id), lt(emailVerifications.attempts, MAX_VERIFICATION_ATTEMPTS)))
+      .returning({ attempts: emailVerifications.attempts });
+    return { status: !counted || counted.attempts >= MAX_VERIFICATION_ATTEMPTS ? "too_many" : "wrong_code" };
+  }
+
+  return db.transaction(async (tx): Promise<VerifyEmailResult> => {
+    const [claimed] = await tx
+      .update(emailVerifications)
+      .set({ consumedAt: now })
+      .where(
+        and(
+          eq(emailVerifications.id, row.id),
+          isNull(emailVerifications.consumedAt),
+          isNull(emailVerifications.invalidatedAt),
+          lt(emailVerifications.attempts, MAX_VERIFICATION_ATTEMPTS),
+        ),
+      )
+      .returning({ id: emailVerifications.id });
+    if (!claimed) return { status: "used" };
+    await tx
+      .update(emailVerifications)
+      .set({ invalidatedAt: now })
+      .where(
+        and(
+          eq(emailVerifications.userId, row.userId),
+          ne(emailVerifications.id, row.id),
+          isNull(emailVerifications.consumedAt),
+          isNull(emailVerifications.invalidatedAt),
+        ),
+      );
+    await tx
+      .update(users)
+      .set({ emailVerifiedAt: now })
+      .where(and(eq(users.id, row.userId), isNull(users.emailVerifiedAt)));
+    const accessToken = await issueAccessToken(tx, { id: row.userId, companyId: row.companyId }, now);
+    return { status: "verified", accessToken };
+  });
+}
+
+// ─── Login and access tokens ─────────────────────────────────────────────────────────────────
+
+export type LoginResult =
+  | { status: "ok"; userId: number; accessToken: string; appSettings: AppSettings }
+  | { status: "invalid" | "not_verified" };
+
+/**
+ * Email and password of an active program manager. The password is checked before anything
+ * else is revealed: "not_verified" only answers someone who knows the password.
+ */
+export async function login(db: Db, input: { email: string; password: string }, now: Date): Promise<LoginResult> {
+  const user = await findActiveUserByEmail(db, input.email);
+  const storedHash = user?.role === "program_manager" ? user.passwordHash : null;
+  const matches = await verifyPassword(storedHash, input.password);
+  if (!user || !matches) return { status: "invalid" };
+  if (!user.emailVerifiedAt) return { status: "not_verified" };
+  const accessToken = await issueAccessToken(db, user, now);
+  return {
+    status: "ok",
+    userId: user.id,
+    accessToken,
+    appSettings: {
+      hasProvidedCompanyDetails: user.companyDetailsUpdatedAt !== null,
+      hasWatchedOnboardingVideo: user.hasWatchedOnboardingVideo,
+    },
+  };
+}
+
+export async function issueAccessToken(db: Conn, user: { id: number; companyId: number }, now: Date): Promise<string> {
+  const token = randomToken();
+  await db.insert(accessTokens).values({
+    tokenHash: sha256Hex(token),
+    userId: user.id,
+    companyId: user.companyId,
+    expiresAt: later(now, ACCESS_TOKEN_TTL_MS),
+  });
+  return token;
+}
+
+/** The owner of a presented token, or null when it is unknown, expired, revoked or its user inactive. */
+export async function verifyAccessToken(db: Db, token: string, now: Date): Promise<TokenOwner | null> {
+  const [row] = await db
+    .select({ tokenId: accessTokens.id, userId: accessTokens.userId, companyId: accessTokens.companyId })
+    .from(accessTokens)
+    .innerJoin(users, eq(users.id, accessTokens.userId))
+    .where(
+      and(
+        eq(accessTokens.tokenHash, sha256Hex(token)),
+        isNull(accessTokens.revokedAt),
+        gt(accessTokens.expiresAt, now),
+        eq(users.isActive, true),
+      ),
+    );
+  return row ?? null;
+}
+
+export async function revokeAccessToken(db: Db, tokenId: number, now: Date): Promise<void> {
+  await db
+    .update(accessTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(accessTokens.id, tokenId), isNull(accessTokens.revokedAt)));
+}
+
+// ─── Password reset ──────────────────────────────────────────────────────────────────────────
+
+/**
+ * Queues a reset link when the address belongs to an active program manager; otherwise does
+ * nothing. The caller answers the same either way. An unverified manager may reset too: the
+ * emailed link proves the address, so completing the reset also verifies it.
+ */
+export async function requestPasswordReset(
+  db: Db,
+  email: string,
+  appUrl: string,
+  now: Date,
+): Promise<{ queued: boolean }> {
+  const user = await findActiveUserByEmail(db, email);
+  if (user?.role !== "program_manager" || !user.passwordHash) return { queued: false };
+  const token = randomToken();
+  const link = `${appUrl}/corporate/forgot-password?passwordResetToken=${encodeURIComponent(token)}`;
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(passwordResets)
+      .values({ userId: user.id, tokenHash: sha256Hex(token), expiresAt: later(now, RESET_TTL_MS) });
+    await enqueueEmail(tx as unknown as Db, passwordResetEmail(user.email, user.firstName, link));
+  });
+  return { queued: true };
+}
+
+export type ResetLookup =
+  | { status: "valid"; resetId: number; userId: number }
+  | { status: "invalid" | "expired" | "used" };
+
+export async function findPasswordReset(db: Db, token: string, now: Date): Promise<ResetLookup> {
+  const [row] = await db
+    .select({
+      id: passwordResets.id,
+      userId: passwordResets.userId,
+      expiresAt: passwordResets.expiresAt,
+      usedAt: passwordResets.usedAt,
+      isActive: users.isActive,
+    })
+    .from(passwordResets)
+    .innerJoin(users, eq(users.id, passwordResets.userId))
+    .where(eq(passwordResets.tokenHash, sha256Hex(token)));
+  if (!row?.isActive) return { status: "invalid" };
+  if (row.usedAt) return { status: "used" };
+  if (row.expiresAt.getTime() <= now.getTime()) return { status: "expired" };
+  return { status: "valid", resetId: row.id, userId: row.userId };
+}
+
+/**
+ * Sets the new password once per link: voids the user's other links, revokes all of the
+ * user's access tokens and marks the email verified. "used" when the link was taken meanwhile.
+ */
+export async function completePasswordReset(
+  db: Db,
+  reset: { resetId: number; userId: number },
+  password: string,
+  now: Date,
+): Promise<"done" | "used"> {
+  const passwordHash = await hashPassword(password);
+  return db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(passwordResets)
+      .set({ usedAt: now })
+      .where(
+        and(eq(passwordResets.id, reset.resetId), isNull(passwordResets.usedAt), gt(passwordResets.expiresAt, now)),
+      )
+      .returning({ id: passwordResets.id });
+    if (!claimed) return "used" as const;
+    await tx.update(users).set({ passwordHash }).where(eq(users.id, reset.userId));
+    await tx
+      .update(users)
+      .set({ emailVerifiedAt: now })
+      .where(and(eq(users.id, reset.userId), isNull(users.emailVerifiedAt)));
+    await tx
+      .update(passwordResets)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResets.userId, reset.userId), isNull(passwordResets.usedAt)));
+    await tx
+      .update(accessTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(accessTokens.userId, reset.userId), isNull(accessTokens.revokedAt)));
+    return "done" as const;
+  });
+}
+
+// ─── The signed-in user ──────────────────────────────────────────────────────────────────────
+
+/** GET /Users/MyDetails: always the token's own user, within the token's company. */
+export async function getMyDetails(db: Db, owner: TokenOwner): Promise<MyDetails | null> {
+  const [row] = await db
+    .select({
+      id: users.id,
+      companyId: users.companyId,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      phone: users.phone,
+      companyName: companies.name,
+    })
+    .from(users)
+    .innerJoin(companies, eq(companies.id, users.companyId))
+    .where(and(eq(users.id, owner.userId), eq(users.companyId, owner.companyId)));
+  if (!row) return null;
+  return { ...row, phone: row.phone ?? "", fullName: `${row.firstName} ${row.lastName}` };
+}
+
+export async function getAppSettings(db: Db, owner: TokenOwner): Promise<AppSettings | null> {
+  const [row] = await db
+    .select({
+      hasWatchedOnboardingVideo: users.hasWatchedOnboardingVideo,
+      detailsUpdatedAt: companies.detailsUpdatedAt,
+    })
+    .from(users)
+    .innerJoin(companies, eq(companies.id, users.companyId))
+    .where(and(eq(users.id, owner.userId), eq(users.companyId, owner.companyId)));
+  if (!row) return null;
+  return {
+    hasProvidedCompanyDetails: row.detailsUpdatedAt !== null,
+    hasWatchedOnboardingVideo: row.hasWatchedOnboardingVideo,
+  };
+}
+
+/** Closing the Getting Started dialog: the video is not offered again, in any browser. */
+export async function markOnboardingVideoWatched(db: Db, owner: TokenOwner): Promise<void> {
+  await db
+    .update(users)
+    .set({ hasWatchedOnboardingVideo: true })
+    .where(and(eq(users.id, owner.userId), eq(users.companyId, owner.companyId)));
+}
