@@ -9,7 +9,7 @@
 // --check exits with status 1 when a page misses its target (landing 100/100/100/100 with at
 // most 130 KB of compressed JavaScript; the other pages performance >= 98 and 100 for the rest).
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import { join } from "node:path";
@@ -132,16 +132,40 @@ function runLighthouse(url: string, outFile: string): Promise<Lhr> {
   });
 }
 
+/** Lighthouse sometimes loses its trace on a busy machine (NO_NAVSTART, NO_FCP): try again. */
+async function runWithRetries(url: string, outFile: string, attempts = 3): Promise<Lhr> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runLighthouse(url, outFile);
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      console.warn(`  ${(error as Error).message}; retrying (${attempt}/${attempts - 1})`);
+    }
+  }
+}
+
+function sourceText(source: unknown): string | undefined {
+  if (!source || typeof source !== "object") return undefined;
+  const s = source as { url?: string; value?: unknown; line?: number };
+  if (s.url) return s.line !== undefined ? `${s.url}:${s.line + 1}` : s.url;
+  return typeof s.value === "string" ? s.value : undefined;
+}
+
 function describeItems(audit: Audit): string {
-  const items = audit.details?.items ?? [];
+  // Insights nest their tables in a list; flatten one level.
+  const top = audit.details?.items ?? [];
+  const items =
+    audit.details?.type === "list"
+      ? top.flatMap((sub) => (Array.isArray(sub.items) ? (sub.items as Array<Record<string, unknown>>) : []))
+      : top;
   const parts = items.slice(0, 4).map((item) => {
     const node = item.node as { selector?: string; snippet?: string } | undefined;
     const text =
       node?.selector ??
       (typeof item.url === "string" ? item.url : undefined) ??
-      (typeof item.source === "object" && item.source && "url" in item.source ? String(item.source.url) : undefined) ??
-      (typeof item.description === "string" ? item.description : undefined) ??
-      (typeof item.label === "string" ? item.label : undefined);
+      sourceText(item.source) ??
+      (typeof item.label === "string" ? item.label : undefined) ??
+      (typeof item.groupLabel === "string" ? item.groupLabel : undefined);
     return text ? text.replace(/\s+/g, " ").slice(0, 140) : undefined;
   });
   const shown = parts.filter(Boolean) as string[];
@@ -259,7 +283,10 @@ const stopServer = () => {
 process.on("exit", stopServer);
 process.on("SIGINT", () => process.exit(130));
 
-const tmp = mkdtempSync(join(os.tmpdir(), "rewards-bench-"));
+// Every run's full Lighthouse report stays in bench-results/ (git-ignored) for digging into audits.
+const tmp = "bench-results";
+rmSync(tmp, { recursive: true, force: true });
+mkdirSync(tmp, { recursive: true });
 const startedAt = new Date();
 const results: Measurement[] = [];
 const allRuns: Record<string, number[]> = {};
@@ -272,7 +299,7 @@ try {
   for (const page of PAGES) {
     const runs: Measurement[] = [];
     for (let run = 1; run <= RUNS; run++) {
-      const lhr = await runLighthouse(base + page, join(tmp, `run-${runs.length}.json`));
+      const lhr = await runWithRetries(base + page, join(tmp, `run-${page.replace(/\W+/g, "_")}-${run}.json`));
       const m = measure(page, lhr);
       runs.push(m);
       console.log(
@@ -284,7 +311,6 @@ try {
   }
 } finally {
   stopServer();
-  rmSync(tmp, { recursive: true, force: true });
 }
 
 const first = results[0]!.lhr;
@@ -302,6 +328,7 @@ console.log(table(results));
 console.log("");
 console.log("Audits below 100 in the median runs:");
 console.log(missesSection(results));
+console.log(`Full reports: ${tmp}/*.json (open one in https://googlechrome.github.io/lighthouse/viewer/)`);
 
 if (WRITE) {
   const md = `# Benchmarks

@@ -34,6 +34,14 @@ test.describe("phone drawer", () => {
     await expect(panel.getByRole("link", { name: "Login", exact: true })).toHaveAttribute("href", "/corporate/login");
   });
 
+  test("closes again with its close control", async ({ page }) => {
+    await visit(page, "/");
+    const panel = await openDrawer(page);
+    const name = /close/i;
+    await panel.getByRole("button", { name }).or(panel.getByRole("link", { name })).first().click();
+    await expect(drawer(page)).toBeHidden();
+  });
+
   test("a link in the drawer navigates (Help → /help) and the drawer is closed there", async ({ page }) => {
     await visit(page, "/");
     const panel = await openDrawer(page);
@@ -50,6 +58,35 @@ test.describe("desktop header", () => {
   test("has no drawer opener at 1280 px", async ({ page }) => {
     await visit(page, "/");
     await expect(drawerOpener(page)).toBeHidden();
+  });
+
+  test("transparent at the top, hidden when scrolling down, a fixed bar with a shadow when scrolling up", async ({
+    page,
+    javaScriptEnabled,
+  }) => {
+    test.skip(!javaScriptEnabled, "the scroll behaviour needs JavaScript");
+    await visit(page, "/");
+    const banner = page.getByRole("banner");
+    const style = () =>
+      banner.evaluate((el) => {
+        const s = getComputedStyle(el);
+        return { position: s.position, background: s.backgroundColor, shadow: s.boxShadow };
+      });
+    const bottom = async () => {
+      const box = await banner.boundingBox();
+      return box ? box.y + box.height : 0;
+    };
+    expect(await style()).toMatchObject({ background: "rgba(0, 0, 0, 0)", shadow: "none" });
+
+    await page.mouse.move(640, 400);
+    await page.mouse.wheel(0, 1500);
+    await expect.poll(bottom, { message: "header bottom edge after scrolling down" }).toBeLessThanOrEqual(0);
+
+    await page.mouse.wheel(0, -300);
+    await expect.poll(bottom, { message: "header bottom edge after scrolling up" }).toBeGreaterThan(0);
+    await expect(banner).toBeInViewport();
+    await expect.poll(async () => (await style()).position).toBe("fixed");
+    await expect.poll(async () => (await style()).shadow).not.toBe("none");
   });
 });
 
@@ -101,18 +138,33 @@ test.describe("retailer carousel #glanceBrands", () => {
   test.describe("autoplay", () => {
     test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "autoplay needs JavaScript");
 
-    /** What moves when a carousel advances: its markup, scroll offsets and where its images sit. */
+    /** What moves when a carousel advances: scroll offsets, where its images sit, and its markup (hashed). */
     function snapshot(page: Page) {
       return page.locator("#glanceBrands").evaluate((root) => {
         const offsets = [root, ...root.querySelectorAll("*")]
           .filter((el) => el.scrollLeft !== 0)
           .map((el) => Math.round(el.scrollLeft));
-        const places = [...root.querySelectorAll("img, svg, [role=img]")].map((el) => {
-          const box = el.getBoundingClientRect();
-          return `${Math.round(box.x)},${Math.round(box.y)}`;
-        });
-        return JSON.stringify([root.innerHTML, offsets, places]);
+        const places = [...root.querySelectorAll("img, [role=img]")].map((el) =>
+          Math.round(el.getBoundingClientRect().x),
+        );
+        let hash = 0;
+        for (const ch of root.innerHTML) hash = (Math.imul(hash, 31) + ch.charCodeAt(0)) | 0;
+        return `scroll ${offsets.join(",") || "0"} | image x ${places.join(",")} | markup #${hash}`;
       });
+    }
+
+    /** Puts the pointer on a slide that is on screen (not just on the section's heading). */
+    async function hoverSlide(page: Page) {
+      const width = page.viewportSize()?.width ?? 1280;
+      const images = page.locator("#glanceBrands").getByRole("img");
+      for (const image of await images.all()) {
+        const box = await image.boundingBox();
+        if (box && box.x >= 0 && box.x + box.width / 2 <= width) {
+          await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+          return;
+        }
+      }
+      throw new Error("no brand image on screen to hover");
     }
 
     async function settleOnCarousel(page: Page) {
@@ -130,7 +182,7 @@ test.describe("retailer carousel #glanceBrands", () => {
 
     test("pauses while hovered and resumes after", async ({ page }) => {
       await settleOnCarousel(page);
-      await page.locator("#glanceBrands").hover();
+      await hoverSlide(page);
       await page.waitForTimeout(1_000);
       const paused = await snapshot(page);
       await page.waitForTimeout(3_500);
