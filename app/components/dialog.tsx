@@ -1,0 +1,137 @@
+// A modal dialog reachable by URL (?dialog=<name>), so it also works without JavaScript:
+// - without JavaScript the opener is a plain link: to ?dialog=<name> by default, where the server
+//   renders the dialog open with a close link back to the address without the parameter, or to
+//   a page of its own (`href`, e.g. the policy page the dialog shows);
+// - with JavaScript the same link opens a Headless UI Dialog in place (focus trapped, Escape
+//   and the backdrop close it, focus returns to the opener) without a page load.
+import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
+import { type MouseEvent, type ReactNode, useId, useState } from "react";
+import { useLocation, useNavigate } from "react-router";
+import { useHydrated } from "remix-utils/use-hydrated";
+
+const PARAM = "dialog";
+
+export interface UrlDialogControl {
+  name: string;
+  open: boolean;
+  /** Spread on the <a> that opens the dialog. */
+  linkProps: { href: string; onClick: (event: MouseEvent<HTMLAnchorElement>) => void };
+  /** The address without the dialog parameter (the close link without JavaScript). */
+  closeHref: string;
+  close: () => void;
+}
+
+/**
+ * State of the dialog `name`: open when the address says ?dialog=<name> or after a click (JS).
+ * `href` is where the opener leads without JavaScript (default: ?dialog=<name>); `returnHash`
+ * is added to the close link's address.
+ */
+export function useUrlDialog(name: string, options: { href?: string; returnHash?: string } = {}): UrlDialogControl {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [openedInPage, setOpenedInPage] = useState(false);
+
+  const params = new URLSearchParams(location.search);
+  const openByUrl = params.get(PARAM) === name;
+  params.set(PARAM, name);
+  const href = `${location.pathname}?${params}`;
+  params.delete(PARAM);
+  const rest = params.toString();
+  const closeHref = `${location.pathname}${rest ? `?${rest}` : ""}${options.returnHash ?? ""}`;
+
+  return {
+    name,
+    open: openByUrl || openedInPage,
+    linkProps: {
+      href: options.href ?? href,
+      onClick(event) {
+        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        setOpenedInPage(true);
+      },
+    },
+    closeHref,
+    close() {
+      setOpenedInPage(false);
+      if (openByUrl) void navigate(closeHref, { replace: true, preventScrollReset: true });
+    },
+  };
+}
+
+const panelClass =
+  "flex max-h-[85vh] w-full max-w-3xl flex-col overflow-hidden rounded-lg bg-white text-slate-900 shadow-xl";
+const closeClass =
+  "inline-flex min-h-11 min-w-11 items-center justify-center rounded-md px-3 font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
+
+function CloseIcon() {
+  return (
+    <svg viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+      <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+/** The dialog itself; its accessible name is the visible `title`. */
+export function UrlDialog({
+  control,
+  title,
+  children,
+}: {
+  control: UrlDialogControl;
+  title: string;
+  children: ReactNode;
+}) {
+  const hydrated = useHydrated();
+  const titleId = useId();
+
+  if (!hydrated) {
+    // Server render (and the first client render): plain markup, closed by a link.
+    if (!control.open) return null;
+    return (
+      <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/60 p-3 sm:p-6">
+        <div role="dialog" aria-modal="true" aria-labelledby={titleId} className={panelClass}>
+          <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-4 py-2 sm:px-6">
+            <h2 id={titleId} className="text-lg font-bold text-brand-800 sm:text-xl">
+              {title}
+            </h2>
+            <a href={control.closeHref} className={closeClass} aria-label={`Close ${title}`}>
+              <CloseIcon />
+            </a>
+          </div>
+          <div className="overflow-y-auto px-4 py-4 sm:px-6">{children}</div>
+          <div className="flex justify-end border-t border-slate-200 px-4 py-2 sm:px-6">
+            <a href={control.closeHref} className={closeClass}>
+              Close
+            </a>
+          </div>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <Dialog
+      open={control.open}
+      onClose={control.close}
+      className="fixed inset-0 z-50 flex items-center justify-center p-3 sm:p-6"
+    >
+      <DialogBackdrop className="fixed inset-0 bg-slate-900/60" />
+      <DialogPanel className={`relative ${panelClass}`}>
+        <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-4 py-2 sm:px-6">
+          <DialogTitle as="h2" className="text-lg font-bold text-brand-800 sm:text-xl">
+            {title}
+          </DialogTitle>
+          <button type="button" onClick={control.close} className={closeClass} aria-label={`Close ${title}`}>
+            <CloseIcon />
+          </button>
+        </div>
+        <div className="overflow-y-auto px-4 py-4 sm:px-6">{children}</div>
+        <div className="flex justify-end border-t border-slate-200 px-4 py-2 sm:px-6">
+          <button type="button" onClick={control.close} className={closeClass}>
+            Close
+          </button>
+        </div>
+      </DialogPanel>
+    </Dialog>
+  );
+}

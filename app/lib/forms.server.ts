@@ -1,0 +1,109 @@
+// The server half of the form conventions (see forms.ts): every route action that handles a
+// form post goes through `handleFormPost`, or through `readForm` + `replyFailure` when it needs
+// more than "validate, call the API, redirect".
+import type { Submission } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type RouterContextProvider, redirect } from "react-router";
+import { z } from "zod";
+import { DETAILS, helpAnonymousSchema, waitListSchema } from "../../core/public-forms.ts";
+import type { ApiResult } from "./api.server.ts";
+import { type FormReply, GENERIC_FORM_ERROR, TERMS_REQUIRED_MESSAGE } from "./forms.ts";
+import { checkFormPost } from "./security.server.ts";
+
+type Context = Readonly<RouterContextProvider>;
+type ApiFailure = Extract<ApiResult<unknown>, { ok: false }>;
+
+/** Posted values never echoed back into the re-rendered form. */
+const HIDDEN_FIELDS = ["csrf", "captchaToken", "isCaptchaV3"];
+
+/**
+ * The captcha fields as a form posts them (the hidden inputs of useCaptcha): the token, and
+ * "true" / "false" for isCaptchaV3. An empty token with isCaptchaV3 true is what a form sends
+ * while the captcha is off.
+ */
+export const captchaFormFields = {
+  captchaToken: z.string().max(4096).optional().default(""),
+  isCaptchaV3: z
+    .enum(["true", "false"])
+    .optional()
+    .transform((value) => value !== "false"),
+};
+
+/**
+ * The waitlist form as posted: the API's fields (isOptedIn keeps its default, true: the form has
+ * no opt-in box, DESIGN.md §8), the required terms box (not sent to the API) and the captcha inputs.
+ */
+export const waitlistFormSchema = waitListSchema
+  .extend({
+    terms: z.boolean({ error: TERMS_REQUIRED_MESSAGE }).refine((ticked) => ticked, TERMS_REQUIRED_MESSAGE),
+    ...captchaFormFields,
+  })
+  .transform(({ terms: _terms, ...request }) => request);
+
+/** The public Contact Us form as posted. */
+export const contactFormSchema = helpAnonymousSchema.extend(captchaFormFields);
+
+/** CSRF + honeypot (`checkFormPost`), then the schema; also tells whether the post used the visible captcha. */
+export async function readForm<Schema extends z.ZodType>(context: Context, request: Request, schema: Schema) {
+  const formData = await checkFormPost(context, request);
+  const submission = parseWithZod(formData, { schema });
+  const usedChallenge = formData.get("isCaptchaV3") === "false";
+  return { submission, usedChallenge };
+}
+
+type ReplyOptions = { formErrors?: string[]; fieldErrors?: Record<string, string[]>; captcha?: "v2" };
+
+/** The action data of a failed post, with its HTTP status (400 for a form the schema refused). */
+function respond(submission: Submission<unknown>, status: number, { captcha, ...errors }: ReplyOptions = {}) {
+  const result = submission.reply({ ...errors, hideFields: HIDDEN_FIELDS });
+  return data<FormReply>(captcha ? { result, captcha } : { result }, { status });
+}
+
+/** A form that did not pass the schema: field errors next to the fields. */
+export function replyInvalid(submission: Submission<unknown>, usedChallenge = false) {
+  return respond(submission, 400, usedChallenge ? { captcha: "v2" } : {});
+}
+
+/**
+ * An API failure rendered for the form (SPEC §8): the captcha detail switches the form to the
+ * visible challenge and clears the message; field errors go next to their fields; details
+ * listed in `shownDetails` appear word for word in the banner; anything else shows the
+ * generic message.
+ */
+export function replyFailure(
+  submission: Submission<unknown>,
+  failure: ApiFailure,
+  options: { shownDetails?: readonly string[]; usedChallenge?: boolean } = {},
+) {
+  const status = failure.status >= 400 ? failure.status : 500;
+  if (failure.detail === DETAILS.captchaFailed) return respond(submission, status, { captcha: "v2" });
+  const captcha = options.usedChallenge ? ("v2" as const) : undefined;
+  const posted = new Set(Object.keys(submission.payload));
+  const fieldErrors = Object.fromEntries(
+    Object.entries(failure.errors ?? {}).filter(([name, messages]) => posted.has(name) && messages.length > 0),
+  );
+  if (Object.keys(fieldErrors).length > 0) return respond(submission, status, { fieldErrors, captcha });
+  const message = options.shownDetails?.includes(failure.detail) ? failure.detail : GENERIC_FORM_ERROR;
+  return respond(submission, status, { formErrors: [message], captcha });
+}
+
+/**
+ * The whole action of a simple form: read and validate the post, call the API, then redirect
+ * (post/redirect/get) on success or answer the errors for the form on failure.
+ */
+export async function handleFormPost<Schema extends z.ZodType>(
+  context: Context,
+  request: Request,
+  options: {
+    schema: Schema;
+    send: (value: z.output<Schema>) => Promise<ApiResult<unknown>>;
+    redirectTo: string;
+    shownDetails?: readonly string[];
+  },
+) {
+  const { submission, usedChallenge } = await readForm(context, request, options.schema);
+  if (submission.status !== "success") return replyInvalid(submission, usedChallenge);
+  const result = await options.send(submission.value);
+  if (result.ok) throw redirect(options.redirectTo);
+  return replyFailure(submission, result, { shownDetails: options.shownDetails, usedChallenge });
+}
