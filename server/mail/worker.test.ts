@@ -146,16 +146,21 @@ describeEachDatabase("mail outbox worker", ({ database }) => {
     expect(smtp.messages).toHaveLength(1);
   });
 
-  it("never sends twice when passes run at the same time (one worker twice, and two workers)", async () => {
+  it("never sends twice when passes run at the same time (one worker twice, and several workers)", async () => {
     const { db } = database();
-    const ids = [];
-    for (let n = 0; n < 6; n++) ids.push(await enqueueEmail(db, email(n)));
-    const a = worker({ batchSize: 2 });
-    const b = worker({ batchSize: 2 });
+    const ids: number[] = [];
+    for (let n = 0; n < 12; n++) ids.push(await enqueueEmail(db, email(n)));
+    // Small batches make many claims, so concurrent claims collide often.
+    const pool = [
+      worker({ batchSize: 1 }),
+      worker({ batchSize: 1 }),
+      worker({ batchSize: 2 }),
+      worker({ batchSize: 3 }),
+    ];
 
-    const sent = await Promise.all([a.runOnce(), a.runOnce(), b.runOnce(), b.runOnce()]);
-    expect(sent.reduce((x, y) => x + y, 0)).toBe(6);
-    expect(smtp.messages).toHaveLength(6);
+    const sent = await Promise.all(pool.flatMap((w) => [w.runOnce(), w.runOnce()]));
+    expect(sent.reduce((x, y) => x + y, 0)).toBe(12);
+    expect(smtp.messages).toHaveLength(12);
     const messageIds = smtp.messages.map((m) => m.headers["message-id"]).sort();
     expect(messageIds).toEqual(ids.map((id) => `<outbox-${id}@rewards.test>`).sort());
 

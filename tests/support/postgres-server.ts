@@ -15,10 +15,11 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
-/** The folder holding initdb and postgres: $POSTGRES_BIN, then /usr/lib/postgresql/<newest>/bin, then PATH. */
+/** The folder holding initdb and postgres: $POSTGRES_BIN, else /usr/lib/postgresql/<newest>/bin, else PATH. */
 export function findPostgresBinaries(): string | undefined {
   const has = (dir: string) => existsSync(join(dir, "initdb")) && existsSync(join(dir, "postgres"));
-  if (process.env.POSTGRES_BIN && has(process.env.POSTGRES_BIN)) return process.env.POSTGRES_BIN;
+  // An explicit POSTGRES_BIN is the only place looked at (so a run can also prove the "absent" path).
+  if (process.env.POSTGRES_BIN) return has(process.env.POSTGRES_BIN) ? process.env.POSTGRES_BIN : undefined;
   const debianRoot = "/usr/lib/postgresql";
   if (existsSync(debianRoot)) {
     const versions = readdirSync(debianRoot)
