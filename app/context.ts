@@ -31,6 +31,14 @@ export interface WebLogger {
   error(obj: object, msg?: string): void;
 }
 
+/** The database half of the web session; the cookie half is app/lib/session.server.ts. */
+export interface WebSessionStore {
+  create(data: Record<string, unknown>, expires?: Date): Promise<string>;
+  read(id: string): Promise<Record<string, unknown> | null>;
+  update(id: string, data: Record<string, unknown>, expires?: Date): Promise<void>;
+  delete(id: string): Promise<void>;
+}
+
 export interface WebServices {
   config: WebConfig;
   /** Signs the CSRF cookie and the honeypot (and, later, the session cookie). */
@@ -40,6 +48,7 @@ export interface WebServices {
   /** Base URL the typed client builds API requests on. */
   apiBaseUrl: string;
   logger: WebLogger;
+  sessionStore: WebSessionStore;
   /** Present only while SMTP_URL is unset (DESIGN.md §3). */
   devMailbox?: { list(): Promise<DevMailboxMessage[]> };
 }

@@ -14,8 +14,10 @@ import { HoneypotProvider } from "remix-utils/honeypot/react";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { ErrorPage } from "./components/error-page.tsx";
+import { Toaster } from "./components/toaster.tsx";
 import { services } from "./context.ts";
 import { csrfToken, honeypotInputProps } from "./lib/security.server.ts";
+import { takeToast } from "./lib/toast.server.ts";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Reward Portal: Reward your people instantly" },
@@ -30,7 +32,14 @@ export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { nonce, config } = services(context);
-  const [csrf, honeypot] = await Promise.all([csrfToken(context, request), honeypotInputProps(context)]);
+  const [csrf, honeypot, flashed] = await Promise.all([
+    csrfToken(context, request),
+    honeypotInputProps(context),
+    takeToast(context, request),
+  ]);
+  const headers = new Headers();
+  if (csrf.cookieHeader) headers.append("set-cookie", csrf.cookieHeader);
+  if (flashed.setCookie) headers.append("set-cookie", flashed.setCookie);
   return data(
     {
       nonce,
@@ -43,8 +52,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         howItWorksVideoUrl: config.howItWorksVideoUrl,
         captcha: config.captcha,
       },
+      toast: flashed.toast,
     },
-    csrf.cookieHeader ? { headers: { "set-cookie": csrf.cookieHeader } } : undefined,
+    { headers },
   );
 }
 
@@ -75,6 +85,7 @@ export default function App({ loaderData }: Route.ComponentProps) {
     <AuthenticityTokenProvider token={loaderData.csrf}>
       <HoneypotProvider {...loaderData.honeypot}>
         <Outlet />
+        <Toaster toast={loaderData.toast} />
       </HoneypotProvider>
     </AuthenticityTokenProvider>
   );

@@ -8,6 +8,20 @@ export default [
   route("policies/privacy-policy", "routes/policies.privacy.tsx"),
   route("GiftCard/:code", "routes/gift-card.tsx"),
   route("error", "routes/error.tsx"),
+  ...prefix("corporate", [
+    route("sign-up", "routes/corporate.sign-up.tsx"),
+    route("verify", "routes/corporate.verify.tsx"),
+    route("login", "routes/corporate.login.tsx"),
+    route("logout", "routes/corporate.logout.tsx"),
+    route("forgot-password-request", "routes/corporate.forgot-password-request.tsx"),
+    route("forgot-password", "routes/corporate.forgot-password.tsx"),
+  ]),
+  route("portal", "routes/portal.tsx", [
+    index("routes/portal._index.tsx"),
+    route("dashboard", "routes/portal.dashboard.tsx"),
+    route("onboarding-add-company-details", "routes/portal.onboarding-add-company-details.tsx"),
+    route("help", "routes/portal.help.tsx"),
+  ]),
   route("dev/mailbox", "routes/dev.mailbox.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -15,6 +15,7 @@ import type { MailTransport } from "./mail/port.ts";
 import { devMailboxTransport, smtpTransport } from "./mail/transports.ts";
 import { type MailWorker, startMailWorker } from "./mail/worker.ts";
 import { resolveSessionSecret } from "./secret.ts";
+import { sweepExpiredSessions, webSessionStore } from "./web-sessions.ts";
 
 export interface AppOptions {
   config: Config;
@@ -41,6 +42,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
   const database = await openDatabase(config.DATABASE_URL);
   await database.migrate();
   await seedCatalogue(database.db, config.CATALOGUE_URL);
+  await sweepExpiredSessions(database.db);
   const { secret, generated } = await resolveSessionSecret(database.db, config.SESSION_SECRET);
   if (generated) logger.warn("SESSION_SECRET is not set: using a generated secret kept in the database");
 
@@ -84,6 +86,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     apiFetch: config.PROVIDER_API_URL ? (request) => fetch(request) : async (request) => api.fetch(request),
     apiBaseUrl: config.PROVIDER_API_URL ?? "http://api.internal",
     logger,
+    sessionStore: webSessionStore(database.db),
     devMailbox: config.SMTP_URL
       ? undefined
       : {

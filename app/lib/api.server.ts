@@ -2,6 +2,22 @@
 // the API in process by default, or over HTTP when PROVIDER_API_URL is set; the bearer token
 // (later issues) comes from the server-held session, never from the browser.
 import type { RouterContextProvider } from "react-router";
+import type {
+  AppSettings,
+  CompanyDetailsRequest,
+  CompanyDetailsResponse,
+  HelpRequest,
+  LoginRequest,
+  LoginResponse,
+  MyDetails,
+  RegisterRequest,
+  RegisterResponse,
+  ResetPasswordRequest,
+  RewardHistoryItem,
+  VerifyEmailRequest,
+  VerifyEmailRequestResponse,
+  VerifyEmailResponse,
+} from "../../core/account-forms.ts";
 import type { HelpAnonymousRequest, LatestReward, WaitListRequest } from "../../core/public-forms.ts";
 import { services } from "../context.ts";
 
@@ -11,7 +27,14 @@ export type ApiResult<T> =
 
 const FALLBACK_DETAIL = "An error occurred while submitting the form. Please try again.";
 
-export function createApiClient(context: Readonly<RouterContextProvider>, options: { token?: string } = {}) {
+export interface ApiClientOptions {
+  /** The bearer token from the web session. */
+  token?: string;
+  /** Called on any 401 (SPEC §8: the session ends and the browser lands on the login page). */
+  onUnauthorized?: () => Promise<never>;
+}
+
+export function createApiClient(context: Readonly<RouterContextProvider>, options: ApiClientOptions = {}) {
   const s = services(context);
 
   async function call<T>(method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
@@ -39,6 +62,7 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
       parsed = undefined;
     }
     if (response.ok) return { ok: true, status: response.status, data: parsed as T };
+    if (response.status === 401 && options.onUnauthorized) await options.onUnauthorized();
     const problem = (parsed ?? {}) as { detail?: unknown; errors?: Record<string, string[]> };
     return {
       ok: false,
@@ -52,6 +76,24 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     latestRewards: () => call<LatestReward[]>("GET", "Catalogue/latest-reward"),
     joinWaitList: (body: WaitListRequest) => call<undefined>("POST", "WaitList", body),
     createHelpAnonymous: (body: HelpAnonymousRequest) => call<undefined>("POST", "Help/create-help-anonymous", body),
+
+    // Accounts (SPEC §7). After register the code is already emailed: go straight to verify.
+    register: (body: RegisterRequest) => call<RegisterResponse>("POST", "Register", body),
+    verifyEmailRequest: (userId: number) =>
+      call<VerifyEmailRequestResponse>("POST", "Identity/VerifyEmailRequest", { userId }),
+    resendVerifyEmailRequest: (userId: number) =>
+      call<VerifyEmailRequestResponse>("POST", "Identity/ResendVerifyEmailRequest", { userId }),
+    verifyEmail: (body: VerifyEmailRequest) => call<VerifyEmailResponse>("POST", "Identity/VerifyEmail", body),
+    login: (body: LoginRequest) => call<LoginResponse>("POST", "Identity/login", body),
+    logout: () => call<undefined>("POST", "Identity/logout"),
+    appSettings: () => call<AppSettings>("GET", "Identity/app-settings"),
+    onboardingVideoWatched: () => call<undefined>("POST", "Identity/onboarding-video-watched"),
+    myDetails: () => call<MyDetails>("GET", "Users/MyDetails"),
+    resetPasswordRequest: (email: string) => call<undefined>("POST", "Identity/ResetPasswordRequest", { email }),
+    resetPassword: (body: ResetPasswordRequest) => call<undefined>("POST", "Identity/ResetPassword", body),
+    saveCompanyDetails: (body: CompanyDetailsRequest) => call<CompanyDetailsResponse>("PUT", "Companies/", body),
+    createHelp: (body: HelpRequest) => call<undefined>("POST", "Help/create-help", body),
+    rewardHistory: () => call<RewardHistoryItem[]>("GET", "RewardHistory/get-reward-history"),
   };
 }
 

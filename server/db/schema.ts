@@ -1,7 +1,7 @@
 // The database schema (DESIGN.md §4). Migrations are generated from this file with
 // `npm run db:generate` and applied in process at start.
 import { sql } from "drizzle-orm";
-import { bigint, bigserial, boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
@@ -192,4 +192,19 @@ export const accessTokens = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("access_tokens_token_idx").on(t.tokenHash), index("access_tokens_user_idx").on(t.userId)],
+);
+
+/**
+ * Web sessions (DESIGN.md §2): the browser's cookie holds only the id; the access token, the
+ * user's name and flashed toasts live here. Expired rows are ignored and swept at start.
+ */
+export const webSessions = pgTable(
+  "web_sessions",
+  {
+    id: text("id").primaryKey(),
+    data: jsonb("data").notNull().$type<Record<string, unknown>>(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("web_sessions_expires_idx").on(t.expiresAt)],
 );

@@ -4,6 +4,7 @@ import type { Captcha } from "../../server/captcha/port.ts";
 import { createServerApp } from "../../server/http/app.ts";
 import type { MailTransport } from "../../server/mail/port.ts";
 import { createApplication, type RunningApp } from "../../server/main.ts";
+import { webSessionStore } from "../../server/web-sessions.ts";
 import { testConfig } from "./config.ts";
 import { createPostgresDatabase, type DatabaseKind } from "./db.ts";
 import { captureLogs, type LogCapture } from "./logs.ts";
@@ -93,6 +94,7 @@ export function edgeFor(
       apiFetch: async (request) => running.api.fetch(request),
       apiBaseUrl: "http://api.internal",
       logger: logs.logger,
+      sessionStore: webSessionStore(running.database.db),
     },
     build,
     mode: options.mode ?? "production",

@@ -1,0 +1,76 @@
+// The web session (DESIGN.md §2): the httpOnly cookie holds only a random id; the access token,
+// the user's display details and flashed toasts live in the database row behind it.
+import { createCookie, createSessionStorage, type RouterContextProvider, type Session } from "react-router";
+import type { AppSettings, MyDetails } from "../../core/account-forms.ts";
+import { services } from "../context.ts";
+import type { Toast } from "./toast.ts";
+
+export interface SessionData {
+  accessToken: string;
+  user: Pick<MyDetails, "id" | "companyId" | "firstName" | "lastName" | "fullName" | "email" | "companyName">;
+  appSettings: AppSettings;
+}
+
+export interface SessionFlashData {
+  toast: Toast;
+}
+
+export type WebSession = Session<SessionData, SessionFlashData>;
+
+type Context = Readonly<RouterContextProvider>;
+const storages = new Map<string, ReturnType<typeof build>>();
+
+function build(context: Context) {
+  const { secret, config, sessionStore } = services(context);
+  const cookie = createCookie(config.isHttps ? "__Host-session" : "session", {
+    httpOnly: true,
+    secure: config.isHttps,
+    // Lax, not Strict: Strict would drop the session on the return from the payment page.
+    sameSite: "lax",
+    path: "/",
+    secrets: [secret],
+  });
+  return createSessionStorage<SessionData, SessionFlashData>({
+    cookie,
+    createData: (data, expires) => sessionStore.create(data, expires),
+    readData: (id) => sessionStore.read(id) as Promise<Partial<SessionData> | null>,
+    updateData: (id, data, expires) => sessionStore.update(id, data, expires),
+    deleteData: (id) => sessionStore.delete(id),
+  });
+}
+
+function storage(context: Context) {
+  const key = `${services(context).secret}:${services(context).config.isHttps}`;
+  let s = storages.get(key);
+  if (!s) {
+    s = build(context);
+    storages.set(key, s);
+  }
+  return s;
+}
+
+export function getSession(context: Context, request: Request): Promise<WebSession> {
+  return storage(context).getSession(request.headers.get("cookie"));
+}
+
+export function commitSession(context: Context, session: WebSession): Promise<string> {
+  return storage(context).commitSession(session);
+}
+
+export function destroySession(context: Context, session: WebSession): Promise<string> {
+  return storage(context).destroySession(session);
+}
+
+/**
+ * A brand-new session (new id) for a fresh login, so an id planted before login is useless
+ * afterwards. The old row is deleted; its cookie is replaced by the new one.
+ */
+export async function startNewSession(context: Context, request: Request, data: SessionData): Promise<string> {
+  const old = await getSession(context, request);
+  if (old.id) await services(context).sessionStore.delete(old.id);
+  const fresh = await storage(context).getSession();
+  fresh.set("accessToken", data.accessToken);
+  fresh.set("user", data.user);
+  fresh.set("appSettings", data.appSettings);
+  return commitSession(context, fresh);
+}
