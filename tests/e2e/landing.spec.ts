@@ -135,6 +135,30 @@ test.describe("retailer carousel #glanceBrands", () => {
     await expect(carousel.getByRole("img").filter({ visible: true }).first()).toBeInViewport();
   });
 
+  test("shows 1 slide at a time on a phone and 3 at 1280 px", async ({ page, javaScriptEnabled }) => {
+    await visit(page, "/");
+    const carousel = page.locator("#glanceBrands");
+    await carousel.getByRole("img").first().scrollIntoViewIfNeeded();
+    if (javaScriptEnabled) {
+      // Pause the autoplay (pointer on the slides) so no slide is caught half-way.
+      const box = await carousel.getByRole("img").first().boundingBox();
+      if (box) await page.mouse.move(page.viewportSize()!.width / 2, box.y + box.height / 2);
+      await page.waitForTimeout(1_000);
+    }
+    const shown = await carousel.evaluate(
+      (root) =>
+        [...root.querySelectorAll("img")].filter((img) => {
+          const r = img.getBoundingClientRect();
+          const x = r.x + r.width / 2;
+          const y = r.y + r.height / 2;
+          if (x < 0 || x > window.innerWidth || y < 0 || y > window.innerHeight) return false;
+          const hit = document.elementFromPoint(x, y);
+          return hit !== null && (hit === img || img.contains(hit));
+        }).length,
+    );
+    expect(shown, "brand images on screen").toBe(isPhone() ? 1 : 3);
+  });
+
   test.describe("autoplay", () => {
     test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "autoplay needs JavaScript");
 
