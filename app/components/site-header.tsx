@@ -1,12 +1,264 @@
+import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
+import { DRAWER_SCROLL_DELAY_MS, MOBILE_QUERY } from "../lib/smooth-scroll.ts";
+import { SectionLink } from "./landing-section-link.tsx";
 
-// Placeholder: the landing-page work replaces this with the full header and drawer.
+const SECTIONS = [
+  { id: "howItWorks", label: "How it Works" },
+  { id: "glanceCatalogue", label: "View Rewards" },
+] as const;
+
+const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2";
+
+/**
+ * The public header. Transparent over the page's dark hero or banner; on desktop it comes back as
+ * a fixed bar with a shadow when scrolling up and hides when scrolling down. Under 768 px the
+ * links live in the "Navigation" drawer: a <dialog> that opens through :target without
+ * JavaScript and as a modal dialog (focus trap, Escape) with it.
+ */
 export function SiteHeader() {
+  const headerRef = useRef<HTMLElement>(null);
+  const drawerRef = useRef<HTMLDialogElement>(null);
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  const [enhanced, setEnhanced] = useState(false);
+  const [open, setOpen] = useState(false);
+
+  useEffect(() => {
+    setEnhanced(true);
+    const header = headerRef.current;
+    if (!header) return;
+    // Written straight to a data attribute: no React render per scroll event.
+    let lastY = window.scrollY;
+    let frame = 0;
+    const update = () => {
+      frame = 0;
+      const y = window.scrollY;
+      if (y <= 0) header.dataset.state = "top";
+      else if (y < lastY) header.dataset.state = "up";
+      else if (y > lastY) header.dataset.state = "down";
+      lastY = y;
+    };
+    const onScroll = () => {
+      frame ||= window.requestAnimationFrame(update);
+    };
+    window.addEventListener("scroll", onScroll, { passive: true });
+    return () => {
+      window.removeEventListener("scroll", onScroll);
+      window.cancelAnimationFrame(frame);
+    };
+  }, []);
+
+  useEffect(() => {
+    const drawer = drawerRef.current;
+    if (!drawer) return;
+    // Opened through :target before hydration: take over as a real modal.
+    if (window.location.hash === "#navigation") {
+      window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
+      if (window.matchMedia(MOBILE_QUERY).matches) {
+        drawer.showModal();
+        setOpen(true);
+      }
+    }
+    const onClose = () => setOpen(false);
+    drawer.addEventListener("close", onClose);
+    const mobile = window.matchMedia(MOBILE_QUERY);
+    const onResize = () => {
+      if (!mobile.matches && drawer.open) drawer.close();
+    };
+    mobile.addEventListener("change", onResize);
+    return () => {
+      drawer.removeEventListener("close", onClose);
+      mobile.removeEventListener("change", onResize);
+    };
+  }, []);
+
+  const openDrawer = () => {
+    drawerRef.current?.showModal();
+    setOpen(true);
+  };
+  const closeDrawer = () => {
+    if (drawerRef.current?.open) drawerRef.current.close();
+    triggerRef.current?.focus({ preventScroll: true });
+  };
+
+  const triggerClass = `inline-flex size-11 items-center justify-center rounded-md text-white hover:bg-white/10 md:hidden ${focusRing} focus-visible:outline-white`;
+  const closeClass = `inline-flex size-11 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 ${focusRing} focus-visible:outline-brand-700`;
+  const drawerLink = `flex min-h-12 items-center rounded-md px-3 text-lg font-medium text-slate-800 hover:bg-brand-50 hover:text-brand-800 ${focusRing} focus-visible:outline-brand-700`;
+
   return (
-    <header className="absolute inset-x-0 top-0 z-40 flex h-16 items-center justify-between px-4 text-white">
-      <Link to="/" className="font-bold">
-        Reward Portal
-      </Link>
+    <header
+      ref={headerRef}
+      className="absolute inset-x-0 top-0 z-40 text-white transition-[translate,background-color,box-shadow] duration-300 md:data-[state=down]:fixed md:data-[state=down]:-translate-y-full md:data-[state=down]:bg-brand-900 md:data-[state=up]:fixed md:data-[state=up]:bg-brand-900 md:data-[state=up]:shadow-lg md:data-[state=up]:shadow-black/25"
+    >
+      <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 md:h-20 md:px-6">
+        <Link
+          to="/"
+          className={`-ml-1 flex min-h-11 items-center gap-2 rounded-md px-1 ${focusRing} focus-visible:outline-white`}
+        >
+          <LogoMark />
+          <span className="text-lg font-bold tracking-tight">Reward Portal</span>
+        </Link>
+
+        <nav aria-label="Main" className="hidden md:block">
+          <ul className="flex items-center gap-1 lg:gap-3">
+            {SECTIONS.map((s) => (
+              <li key={s.id}>
+                <SectionLink
+                  id={s.id}
+                  className={`flex min-h-11 items-center rounded-md px-3 font-medium text-white/90 hover:text-white hover:underline hover:underline-offset-4 ${focusRing} focus-visible:outline-white`}
+                >
+                  {s.label}
+                </SectionLink>
+              </li>
+            ))}
+            <li>
+              <Link
+                to="/help"
+                className={`flex min-h-11 items-center rounded-md px-3 font-medium text-white/90 hover:text-white hover:underline hover:underline-offset-4 ${focusRing} focus-visible:outline-white`}
+              >
+                Help
+              </Link>
+            </li>
+            <li className="ml-2">
+              <Link
+                to="/corporate/sign-up"
+                className={`flex min-h-11 items-center rounded-full bg-accent-400 px-5 font-semibold text-brand-900 hover:bg-accent-500 ${focusRing} focus-visible:outline-white`}
+              >
+                Sign Up
+              </Link>
+            </li>
+            <li>
+              <Link
+                to="/corporate/login"
+                className={`flex min-h-11 items-center rounded-full border-2 border-white/80 px-5 font-semibold text-white hover:bg-white hover:text-brand-900 ${focusRing} focus-visible:outline-white`}
+              >
+                Login
+              </Link>
+            </li>
+          </ul>
+        </nav>
+
+        {enhanced ? (
+          <button
+            ref={triggerRef}
+            type="button"
+            className={triggerClass}
+            aria-haspopup="dialog"
+            aria-expanded={open}
+            aria-controls="navigation"
+            onClick={openDrawer}
+          >
+            <MenuIcon />
+            <span className="sr-only">Menu</span>
+          </button>
+        ) : (
+          <a href="#navigation" className={triggerClass}>
+            <MenuIcon />
+            <span className="sr-only">Menu</span>
+          </a>
+        )}
+      </div>
+
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the pointer-only backdrop click; <dialog> handles Escape itself */}
+      <dialog
+        ref={drawerRef}
+        id="navigation"
+        aria-labelledby="navigation-title"
+        className="fixed inset-y-0 right-0 left-auto m-0 hidden h-dvh max-h-none w-80 max-w-[85vw] translate-x-full flex-col bg-white p-0 text-slate-900 shadow-2xl transition-[translate,display,overlay] transition-discrete duration-300 backdrop:bg-slate-950/60 open:flex open:translate-x-0 target:z-50 target:flex target:translate-x-0 starting:open:translate-x-full starting:target:translate-x-full md:hidden"
+        onClick={(event) => {
+          // A click on the backdrop lands on the dialog element itself.
+          if (event.target === event.currentTarget) closeDrawer();
+        }}
+      >
+        <div className="flex h-full flex-col overflow-y-auto px-4 pb-6">
+          <div className="flex h-16 shrink-0 items-center justify-between">
+            <h2 id="navigation-title" className="text-lg font-bold text-brand-900">
+              Navigation
+            </h2>
+            {enhanced ? (
+              <button type="button" className={closeClass} onClick={closeDrawer}>
+                <CloseIcon />
+                <span className="sr-only">Close navigation</span>
+              </button>
+            ) : (
+              // Without JavaScript: leave the :target (the skip-link target sits at the top of the page).
+              <a href="#main" className={closeClass}>
+                <CloseIcon />
+                <span className="sr-only">Close navigation</span>
+              </a>
+            )}
+          </div>
+          <nav aria-label="Main" className="mt-2">
+            <ul className="flex flex-col gap-1">
+              {SECTIONS.map((s) => (
+                <li key={s.id}>
+                  <SectionLink
+                    id={s.id}
+                    className={drawerLink}
+                    delay={DRAWER_SCROLL_DELAY_MS}
+                    onBeforeScroll={() => drawerRef.current?.close()}
+                  >
+                    {s.label}
+                  </SectionLink>
+                </li>
+              ))}
+              <li>
+                <Link to="/help" className={drawerLink} onClick={() => drawerRef.current?.close()}>
+                  Help
+                </Link>
+              </li>
+            </ul>
+            <div className="mt-6 flex flex-col gap-3 border-t border-slate-200 pt-6">
+              <Link
+                to="/corporate/sign-up"
+                className={`flex min-h-12 items-center justify-center rounded-full bg-brand-700 px-5 font-semibold text-white hover:bg-brand-800 ${focusRing} focus-visible:outline-brand-700`}
+                onClick={() => drawerRef.current?.close()}
+              >
+                Sign Up
+              </Link>
+              <Link
+                to="/corporate/login"
+                className={`flex min-h-12 items-center justify-center rounded-full border-2 border-brand-700 px-5 font-semibold text-brand-800 hover:bg-brand-50 ${focusRing} focus-visible:outline-brand-700`}
+                onClick={() => drawerRef.current?.close()}
+              >
+                Login
+              </Link>
+            </div>
+          </nav>
+        </div>
+      </dialog>
     </header>
+  );
+}
+
+function LogoMark() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 32 32" className="size-8 shrink-0">
+      <rect width="32" height="32" rx="8" fill="#fbbf24" />
+      <path d="M7 14h18v11a2 2 0 0 1-2 2H9a2 2 0 0 1-2-2z" fill="#2e1065" />
+      <path d="M5 10h22v4H5z M15 10h2v17h-2z" fill="#5b21b6" />
+      <path
+        d="M16 10c-2-4-7-4-6-1 1 2 4 1 6 1zm0 0c2-4 7-4 6-1-1 2-4 1-6 1z"
+        fill="none"
+        stroke="#2e1065"
+        strokeWidth="1.6"
+      />
+    </svg>
+  );
+}
+
+function MenuIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2">
+      <path strokeLinecap="round" d="M4 7h16M4 12h16M4 17h16" />
+    </svg>
+  );
+}
+
+function CloseIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2">
+      <path strokeLinecap="round" d="M6 6l12 12M18 6L6 18" />
+    </svg>
   );
 }

@@ -1,7 +1,67 @@
-export default function Page() {
+import { useEffect } from "react";
+import { useLocation } from "react-router";
+import { BrandsGlance, CatalogueGlance, type LatestRewardCard } from "../components/landing-catalogue.tsx";
+import { LandingHero } from "../components/landing-hero.tsx";
+import { Features, HowItWorks, ReadyCta, WhyChoose } from "../components/landing-sections.tsx";
+import { PublicLayout } from "../components/public-layout.tsx";
+import { services } from "../context.ts";
+import { createApiClient } from "../lib/api.server.ts";
+import { scrollToSection } from "../lib/smooth-scroll.ts";
+import { useSite } from "../root.tsx";
+import type { Route } from "./+types/home";
+
+const TITLE = "Reward Portal | Reward your people instantly with eGift cards";
+const DESCRIPTION =
+  "Reward staff and customers instantly with digital gift cards from over 100 of the best Australian retailers. Create a free account, add recipients and pay only for what you allocate.";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: TITLE },
+  { name: "description", content: DESCRIPTION },
+  { property: "og:type", content: "website" },
+  { property: "og:title", content: TITLE },
+  { property: "og:description", content: DESCRIPTION },
+  ...(loaderData ? [{ tagName: "link", rel: "canonical", href: loaderData.canonicalUrl }] : []),
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { config, logger } = services(context);
+  const canonicalUrl = new URL("/", config.appUrl).toString();
+  const result = await createApiClient(context).latestRewards();
+  // SPEC §8: a failed catalogue fetch is only logged; the glance shows no cards.
+  if (!result.ok) {
+    logger.error({ status: result.status, detail: result.detail }, "latest rewards could not be loaded");
+    return { canonicalUrl, latestRewards: [] as LatestRewardCard[] };
+  }
+  return { canonicalUrl, latestRewards: Array.isArray(result.data) ? result.data : [] };
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  const { catalogueUrl } = useSite();
+  const { hash } = useLocation();
+
+  // An address with #section (a shared link, or arriving from another page) scrolls smoothly too.
+  useEffect(() => {
+    let id = "";
+    try {
+      id = decodeURIComponent(hash.slice(1));
+    } catch {
+      return;
+    }
+    if (!id || id === "navigation") return;
+    // After the router's own jump to the hash, which runs in a layout effect.
+    const frame = window.requestAnimationFrame(() => scrollToSection(id));
+    return () => window.cancelAnimationFrame(frame);
+  }, [hash]);
+
   return (
-    <main>
-      <h1>home</h1>
-    </main>
+    <PublicLayout>
+      <LandingHero />
+      <BrandsGlance />
+      <HowItWorks />
+      <CatalogueGlance rewards={loaderData.latestRewards} catalogueUrl={catalogueUrl} />
+      <Features />
+      <WhyChoose />
+      <ReadyCta />
+    </PublicLayout>
   );
 }

@@ -1,7 +1,24 @@
-export default function Page() {
+import { Banner } from "../components/banner.tsx";
+import { PrivacyContent } from "../components/policy-content.tsx";
+import { PublicLayout } from "../components/public-layout.tsx";
+import type { Route } from "./+types/policies.privacy";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Privacy Policy | Reward Portal" },
+  {
+    name: "description",
+    content:
+      "How Reward Portal collects, uses, protects and discloses personal information, following the 13 Australian Privacy Principles.",
+  },
+];
+
+export default function PrivacyPage() {
   return (
-    <main>
-      <h1>policies.privacy</h1>
-    </main>
+    <PublicLayout>
+      <Banner eyebrow="Policies" title="Privacy Policy" />
+      <article aria-label="Privacy Policy" className="mx-auto max-w-3xl px-4 py-12 md:px-6 md:py-16">
+        <PrivacyContent />
+      </article>
+    </PublicLayout>
   );
 }

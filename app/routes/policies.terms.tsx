@@ -1,7 +1,24 @@
-export default function Page() {
+import { Banner } from "../components/banner.tsx";
+import { TermsContent } from "../components/policy-content.tsx";
+import { PublicLayout } from "../components/public-layout.tsx";
+import type { Route } from "./+types/policies.terms";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Terms and Conditions | Reward Portal" },
+  {
+    name: "description",
+    content:
+      "The terms for using Reward Portal: Reward Dollar value and fees, validity, gift card delivery, support times and accounts.",
+  },
+];
+
+export default function TermsPage() {
   return (
-    <main>
-      <h1>policies.terms</h1>
-    </main>
+    <PublicLayout>
+      <Banner eyebrow="Policies" title="Terms and Conditions" />
+      <article aria-label="Terms and Conditions" className="mx-auto max-w-3xl px-4 py-12 md:px-6 md:py-16">
+        <TermsContent />
+      </article>
+    </PublicLayout>
   );
 }
