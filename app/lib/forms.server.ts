@@ -51,17 +51,31 @@ export async function readForm<Schema extends z.ZodType>(context: Context, reque
   return { submission, usedChallenge };
 }
 
-type ReplyOptions = { formErrors?: string[]; fieldErrors?: Record<string, string[]>; captcha?: "v2" };
+type ReplyOptions = {
+  formErrors?: string[];
+  fieldErrors?: Record<string, string[]>;
+  captcha?: "v2";
+  /** Posted values never echoed back besides the captcha and CSRF inputs (e.g. passwords). */
+  hideFields?: readonly string[];
+};
 
 /** The action data of a failed post, with its HTTP status (400 for a form the schema refused). */
-function respond(submission: Submission<unknown>, status: number, { captcha, ...errors }: ReplyOptions = {}) {
-  const result = submission.reply({ ...errors, hideFields: HIDDEN_FIELDS });
+function respond(
+  submission: Submission<unknown>,
+  status: number,
+  { captcha, hideFields = [], ...errors }: ReplyOptions = {},
+) {
+  const result = submission.reply({ ...errors, hideFields: [...HIDDEN_FIELDS, ...hideFields] });
   return data<FormReply>(captcha ? { result, captcha } : { result }, { status });
 }
 
 /** A form that did not pass the schema: field errors next to the fields. */
-export function replyInvalid(submission: Submission<unknown>, usedChallenge = false) {
-  return respond(submission, 400, usedChallenge ? { captcha: "v2" } : {});
+export function replyInvalid(
+  submission: Submission<unknown>,
+  usedChallenge = false,
+  options: { hideFields?: readonly string[] } = {},
+) {
+  return respond(submission, 400, { ...(usedChallenge ? { captcha: "v2" as const } : {}), ...options });
 }
 
 /**
@@ -73,18 +87,19 @@ export function replyInvalid(submission: Submission<unknown>, usedChallenge = fa
 export function replyFailure(
   submission: Submission<unknown>,
   failure: ApiFailure,
-  options: { shownDetails?: readonly string[]; usedChallenge?: boolean } = {},
+  options: { shownDetails?: readonly string[]; usedChallenge?: boolean; hideFields?: readonly string[] } = {},
 ) {
   const status = failure.status >= 400 ? failure.status : 500;
-  if (failure.detail === DETAILS.captchaFailed) return respond(submission, status, { captcha: "v2" });
+  const { hideFields } = options;
+  if (failure.detail === DETAILS.captchaFailed) return respond(submission, status, { captcha: "v2", hideFields });
   const captcha = options.usedChallenge ? ("v2" as const) : undefined;
   const posted = new Set(Object.keys(submission.payload));
   const fieldErrors = Object.fromEntries(
     Object.entries(failure.errors ?? {}).filter(([name, messages]) => posted.has(name) && messages.length > 0),
   );
-  if (Object.keys(fieldErrors).length > 0) return respond(submission, status, { fieldErrors, captcha });
+  if (Object.keys(fieldErrors).length > 0) return respond(submission, status, { fieldErrors, captcha, hideFields });
   const message = options.shownDetails?.includes(failure.detail) ? failure.detail : GENERIC_FORM_ERROR;
-  return respond(submission, status, { formErrors: [message], captcha });
+  return respond(submission, status, { formErrors: [message], captcha, hideFields });
 }
 
 /**

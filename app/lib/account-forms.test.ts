@@ -1,0 +1,127 @@
+// The browser copy of the password rules (account-forms.ts, kept free of zod) must equal the
+// server's (core/password.ts), and the browser validators must give the server's messages.
+import { describe, expect, it } from "vitest";
+import { VERIFICATION_CODE_MESSAGE as CORE_CODE_MESSAGE } from "../../core/account-forms.ts";
+import * as core from "../../core/password.ts";
+import {
+  newPasswordProblems,
+  PASSWORD_HTML_PATTERN,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MESSAGES,
+  PASSWORD_RULES,
+  passwordChecklist,
+  VERIFICATION_CODE_MESSAGE,
+  validateForgot,
+  validateLogin,
+  validateReset,
+  validateSignUp,
+  validateVerify,
+} from "./account-forms.ts";
+
+const SAMPLES = [
+  "",
+  "a",
+  "abcdefgh",
+  "ABCDEFGH",
+  "Abcdefg1",
+  "Abcdefg!",
+  "abcdef1!",
+  "Abcdef1!",
+  "ABCDEF1!",
+  "Ab1!",
+  "Pass word 1 !",
+  'Quote"1x',
+  "Tilde~1xY",
+  "x".repeat(300),
+  `A1!${"x".repeat(260)}`,
+];
+
+function form(entries: Record<string, string>) {
+  const data = new FormData();
+  for (const [name, value] of Object.entries(entries)) data.set(name, value);
+  return data;
+}
+
+describe("password rules", () => {
+  it("are the server's: ids, labels, messages and verdicts", () => {
+    expect(PASSWORD_RULES.map(({ id, label, message }) => ({ id, label, message }))).toEqual(
+      core.PASSWORD_RULES.map(({ id, label, message }) => ({ id, label, message })),
+    );
+    for (const sample of SAMPLES) {
+      expect(passwordChecklist(sample), sample).toEqual(core.passwordChecklist(sample));
+    }
+    expect(PASSWORD_HTML_PATTERN).toBe(core.PASSWORD_HTML_PATTERN);
+    expect(PASSWORD_MAX_LENGTH).toBe(core.PASSWORD_MAX_LENGTH);
+    expect(PASSWORD_MESSAGES.required).toBe(core.PASSWORD_MESSAGES.required);
+    expect(PASSWORD_MESSAGES.mismatch).toBe(core.PASSWORD_MESSAGES.mismatch);
+    expect(PASSWORD_MESSAGES.matchLabel).toBe(core.PASSWORD_MESSAGES.matchLabel);
+    expect(VERIFICATION_CODE_MESSAGE).toBe(CORE_CODE_MESSAGE);
+  });
+
+  it("give the server's messages, plus the browser pattern's lower-case rule", () => {
+    for (const sample of SAMPLES) {
+      const server = core.passwordProblems(sample);
+      const browser = newPasswordProblems(sample);
+      if (server.length > 0) expect(browser, sample).toEqual(server);
+      else
+        expect(
+          browser.filter((m) => m !== PASSWORD_MESSAGES.lowercase),
+          sample,
+        ).toEqual([]);
+    }
+    expect(newPasswordProblems("ABCDEF1!")).toEqual([PASSWORD_MESSAGES.lowercase]);
+    expect(newPasswordProblems("Abcdef1!")).toEqual([]);
+  });
+});
+
+describe("validators", () => {
+  it("sign-up: SPEC's required messages, the password rules and the confirmation", () => {
+    const blank = validateSignUp(form({}));
+    expect(blank.error).toMatchObject({
+      firstName: ["First Name is required."],
+      lastName: ["Last Name is required."],
+      email: ["Email is required."],
+      companyName: ["Company Name is required."],
+      password: ["Password is required."],
+      confirmPassword: ["Confirm Password is required."],
+    });
+    const mismatch = validateSignUp(
+      form({
+        firstName: "Ann",
+        lastName: "Lee",
+        email: "ann@example.com",
+        companyName: "Acme",
+        password: "Abcdef1!",
+        confirmPassword: "Abcdef1?",
+      }),
+    );
+    expect(mismatch.error).toEqual({ confirmPassword: ["Passwords do not match."] });
+    const long = validateSignUp(form({ firstName: "x".repeat(65), email: "not-an-email" }));
+    expect(long.error?.firstName).toEqual(["First Name must be at most 64 characters."]);
+    expect(long.error?.email).toEqual(["The email format is incorrect."]);
+  });
+
+  it("reset: 'Confirm password is required.' for its own label", () => {
+    expect(validateReset(form({ password: "Abcdef1!" })).error).toEqual({
+      confirmPassword: ["Confirm password is required."],
+    });
+  });
+
+  it("verify: exactly 6 digits", () => {
+    for (const code of ["", "12345", "1234567", "12a456"]) {
+      expect(validateVerify(form({ verificationCode: code })).error, code).toEqual({
+        verificationCode: [VERIFICATION_CODE_MESSAGE],
+      });
+    }
+    expect(validateVerify(form({ verificationCode: " 123456 " })).error).toBeUndefined();
+  });
+
+  it("login and forgot: required; forgot has no format rule", () => {
+    expect(validateLogin(form({})).error).toEqual({
+      userName: ["Email is required."],
+      password: ["Password is required."],
+    });
+    expect(validateForgot(form({})).error).toEqual({ email: ["Email is required."] });
+    expect(validateForgot(form({ email: "not-an-email" })).error).toBeUndefined();
+  });
+});
