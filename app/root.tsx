@@ -12,7 +12,7 @@ import {
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import { HoneypotProvider } from "remix-utils/honeypot/react";
 import type { Route } from "./+types/root";
-import "./app.css";
+import appCss from "./app.css?inline";
 import { ErrorPage } from "./components/error-page.tsx";
 import { Toaster } from "./components/toaster.tsx";
 import { services } from "./context.ts";
@@ -69,6 +69,14 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#4c1d95" />
         <Meta />
+        {/* The stylesheet is inlined into the document (about 8 KB compressed): one render-blocking
+            request fewer on a phone. Only the server has the text; the browser keeps the node it
+            was sent (React leaves a hydrated element's inner HTML alone). */}
+        <style
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: our own compiled stylesheet
+          dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? appCss : "" }}
+          suppressHydrationWarning
+        />
         <Links />
       </head>
       <body className="min-h-screen bg-white font-sans text-slate-900 antialiased">
