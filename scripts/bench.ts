@@ -366,11 +366,10 @@ unthrottled load, then simulates slow 4G (150 ms round trips, 1.6 Mbit/s) and a 
 over the recorded dependency graph ("Lantern"). Two consequences matter here:
 
 - First Contentful Paint counts every high-priority script that had finished downloading and had
-  started running before the page first painted in the recorded load, plus that CPU work ×4. On
-  an idle machine the first paint comes before the module scripts finish, and FCP is about the
-  document plus the stylesheet; on a busy machine the first paint slips behind the scripts, and
-  every one of them (and its evaluation) lands in FCP and LCP. Fewer, smaller script files make
-  the score less sensitive to this.
+  started running before the first paint of the recorded load, plus that CPU work ×4. In the
+  recorded loads here the first paint comes after all the module scripts have run, so every
+  script file of a page (each a request over 150 ms round trips, six connections at a time on
+  HTTP/1.1) and its evaluation lands in FCP and LCP: fewer and smaller script files help most.
 - The CPU index above (Lighthouse's benchmarkIndex) measures how fast the machine was during the
   run; Lighthouse warns below about 1,000. Scores from runs with a low index or a high load
   average understate what a real phone sees. Compare runs made on an idle machine.
