@@ -1,6 +1,87 @@
-// Placeholder until the portal shell lands.
-import { Outlet } from "react-router";
+// The portal layout and gate (SPEC §2 Portal, §4 portal gate, §6):
+// - no session → /corporate/login (requireSignedIn; any 401 from the API does the same);
+// - company details not provided (refreshed from the API on every load) → the company-details
+//   onboarding screen in place of whichever portal page was asked for, in onboarding mode (no
+//   'Welcome <first name>'); /portal/onboarding-add-company-details renders it with its action's
+//   errors, and once the details exist that address goes to the dashboard;
+// - otherwise the header (page title from the child route's `handle.title`), the page, the footer.
+// Later pages (my-team, reward-my-team, …) add `handle = { title } satisfies PortalHandle` and
+// `meta = portalMeta(title)` (app/lib/portal.ts) and render inside <main>.
+import { data, Outlet, redirect, type UIMatch, useMatches } from "react-router";
+import { CompanyDetailsStep } from "../components/company-details-form.tsx";
+import { PortalFooter } from "../components/portal-footer.tsx";
+import { PortalHeader } from "../components/portal-header.tsx";
+import { services } from "../context.ts";
+import { catalogueUrlFor, DASHBOARD_PATH, ONBOARDING_PATH, requirePortalUser } from "../lib/portal.server.ts";
+import { ONBOARDING_TITLE, type PortalHandle } from "../lib/portal.ts";
+import type { Route } from "./+types/portal";
 
-export default function Portal() {
-  return <Outlet />;
+const ONBOARDING_ROUTE_ID = "routes/portal.onboarding-add-company-details";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const portalUser = await requirePortalUser(context, request);
+  const { user, appSettings, setCookie } = portalUser;
+  const headers = new Headers();
+  if (setCookie) headers.append("set-cookie", setCookie);
+  const onboarding = !appSettings.hasProvidedCompanyDetails;
+  const path = new URL(request.url).pathname.replace(/\/+$/, "").toLowerCase();
+  if (!onboarding && path === ONBOARDING_PATH) throw redirect(DASHBOARD_PATH, { headers });
+  return data(
+    {
+      onboarding,
+      hasWatchedOnboardingVideo: appSettings.hasWatchedOnboardingVideo,
+      // Only what the pages show: never the token or the email.
+      user: { firstName: user.firstName, companyName: user.companyName },
+      catalogueUrl: catalogueUrlFor(services(context).config.catalogueUrl, user),
+    },
+    { headers },
+  );
+}
+
+// Signed-in pages are never stored by shared or browser caches (the pages below export no headers of their own).
+export const headers: Route.HeadersFunction = () => ({ "cache-control": "private, no-store" });
+
+function pageTitle(matches: readonly ({ handle?: unknown } | undefined)[]): string {
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const handle = matches[i]?.handle as Partial<PortalHandle> | undefined;
+    if (typeof handle?.title === "string") return handle.title;
+  }
+  return "Portal";
+}
+
+// The pages' own meta (portalMeta) sets the document title; this one covers the index redirect.
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData?.onboarding ? ONBOARDING_TITLE : "Portal" },
+  { name: "robots", content: "noindex" },
+];
+
+export default function PortalLayout({ loaderData }: Route.ComponentProps) {
+  const { onboarding, user, catalogueUrl } = loaderData;
+  const matches = useMatches() as UIMatch<unknown, unknown>[];
+  const onOnboardingRoute = matches.some((match) => match.id === ONBOARDING_ROUTE_ID);
+
+  return (
+    <div className="flex min-h-screen flex-col bg-slate-50">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:text-brand-800"
+      >
+        Skip to content
+      </a>
+      {onboarding ? (
+        <PortalHeader
+          title={`Welcome, ${user.firstName}`}
+          subtitle="You're now logged in to your dashboard. One more step and you're ready to start rewarding your team."
+          greetingName={null}
+          catalogueUrl={catalogueUrl}
+        />
+      ) : (
+        <PortalHeader title={pageTitle(matches)} greetingName={user.firstName} catalogueUrl={catalogueUrl} />
+      )}
+      <main id="main" tabIndex={-1} className="flex-1 outline-none">
+        {onboarding && !onOnboardingRoute ? <CompanyDetailsStep companyName={user.companyName} /> : <Outlet />}
+      </main>
+      <PortalFooter />
+    </div>
+  );
 }

@@ -1,0 +1,177 @@
+// Company-details onboarding (SPEC §2 Company-details onboarding, §3 options, §5 rules): the
+// 'Step 3: Add Your Company Details' screen and its form, posted to the onboarding route's
+// action, which saves through PUT /api/Companies/ and redirects to the dashboard. The portal
+// layout shows this screen in place of any portal page until the details are saved.
+import { type FieldMetadata, getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { Form } from "react-router";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { constraintsOf, type FormReply, hasFieldErrors } from "../lib/forms.ts";
+import {
+  COMPANY_DETAILS_RULES,
+  COMPANY_SIZE_OPTIONS,
+  type CompanyDetailsFields,
+  INDUSTRY_OPTIONS,
+  SELECT_PLACEHOLDER,
+  validateCompanyDetails,
+} from "../lib/portal-forms.ts";
+import { ONBOARDING_STEPS } from "./auth-layout.tsx";
+import { FieldError, FormAlert, SubmitButton, TextField, useFormSubmit } from "./form-fields.tsx";
+
+export const COMPANY_DETAILS_ACTION = "/portal/onboarding-add-company-details";
+
+const constraint = constraintsOf(COMPANY_DETAILS_RULES);
+const CURRENT_STEP = 3;
+
+const controlClass =
+  "block w-full min-h-11 rounded-md border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 shadow-sm placeholder:text-slate-500 focus-visible:border-brand-700 focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-brand-700 aria-invalid:border-red-700";
+const labelClass = "mb-1 block text-sm font-semibold text-slate-800";
+
+/** The onboarding screen's body: where the person is in the four steps, and the form. */
+export function CompanyDetailsStep({ companyName, reply }: { companyName: string; reply?: FormReply }) {
+  return (
+    <div className="mx-auto grid max-w-5xl gap-8 px-4 py-8 md:grid-cols-[17rem_minmax(0,1fr)] md:py-12">
+      <OnboardingProgress />
+      <section
+        aria-labelledby="company-step-heading"
+        className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-8"
+      >
+        <h2 id="company-step-heading" className="text-2xl font-bold text-brand-800 md:text-3xl">
+          Step 3: Add Your Company Details
+        </h2>
+        <CompanyDetailsForm companyName={companyName} reply={reply} />
+      </section>
+    </div>
+  );
+}
+
+/** The four steps of SPEC §1 (the sign-up and verify pages' list), at step 3; hidden on small screens. */
+function OnboardingProgress() {
+  return (
+    <aside aria-labelledby="onboarding-steps-heading" className="hidden md:block">
+      <h2 id="onboarding-steps-heading" className="text-lg font-bold text-brand-800">
+        Your 4 easy steps
+      </h2>
+      <ol className="mt-4 space-y-5">
+        {ONBOARDING_STEPS.map((step, index) => {
+          const number = index + 1;
+          const done = number < CURRENT_STEP;
+          const active = number === CURRENT_STEP;
+          return (
+            <li key={step.title} className="flex gap-3" aria-current={active ? "step" : undefined}>
+              <span
+                aria-hidden="true"
+                className={`flex size-9 shrink-0 items-center justify-center rounded-full font-bold ${
+                  active
+                    ? "bg-brand-700 text-white"
+                    : done
+                      ? "bg-emerald-700 text-white"
+                      : "border-2 border-brand-700 text-brand-800"
+                }`}
+              >
+                {done ? "✓" : number}
+              </span>
+              <div>
+                <p className={`font-semibold ${active ? "text-brand-800" : "text-slate-900"}`}>
+                  Step {number}: {step.title}
+                  {done ? <span className="sr-only"> (done)</span> : null}
+                </p>
+                <p className="mt-1 text-sm text-slate-700">{step.text}</p>
+              </div>
+            </li>
+          );
+        })}
+      </ol>
+    </aside>
+  );
+}
+
+export function CompanyDetailsForm({ companyName, reply }: { companyName: string; reply?: FormReply }) {
+  const { onSubmit, busy } = useFormSubmit(COMPANY_DETAILS_ACTION);
+  const [form, fields] = useForm<CompanyDetailsFields>({
+    id: "company-details-form",
+    lastResult: reply?.result,
+    defaultValue: { name: companyName },
+    constraint,
+    defaultNoValidate: false,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => validateCompanyDetails(formData),
+    onSubmit,
+  });
+  const { key: abnKey, ...abnProps } = getInputProps(fields.ABN, { type: "text" });
+
+  return (
+    <Form
+      method="post"
+      action={COMPANY_DETAILS_ACTION}
+      {...getFormProps(form)}
+      aria-labelledby="company-form-heading"
+      className="mt-6 space-y-4"
+    >
+      <h3 id="company-form-heading" className="text-lg font-semibold text-slate-900">
+        Add Your Company Details
+      </h3>
+      <AuthenticityTokenInput />
+      <HoneypotInputs />
+      <FormAlert messages={form.errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
+      <TextField field={fields.name} label="Company Name" autoComplete="organization" />
+      <div>
+        <label htmlFor={fields.ABN.id} className={labelClass}>
+          ABN
+        </label>
+        <input
+          key={abnKey}
+          {...abnProps}
+          inputMode="numeric"
+          autoComplete="off"
+          aria-describedby={[abnProps["aria-describedby"], `${fields.ABN.id}-hint`].filter(Boolean).join(" ")}
+          className={controlClass}
+        />
+        <p id={`${fields.ABN.id}-hint`} className="mt-1 text-sm text-slate-600">
+          Your 11-digit Australian Business Number, digits only.
+        </p>
+        <FieldError id={fields.ABN.errorId} errors={fields.ABN.errors} />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField field={fields.size} label="Company Size" options={COMPANY_SIZE_OPTIONS} />
+        <SelectField field={fields.industry} label="Industry" options={INDUSTRY_OPTIONS} />
+      </div>
+      <div className="flex flex-col gap-3 pt-2 sm:flex-row sm:items-center sm:justify-between">
+        <SubmitButton busy={busy} className="w-full sm:w-auto">
+          Save &amp; Continue
+        </SubmitButton>
+        <p className="text-sm font-medium text-slate-700">You'll have an onboarding video on the next screen →</p>
+      </div>
+    </Form>
+  );
+}
+
+/** A labelled native select with the 'Select...' placeholder (SPEC §8 dropdown defaults). */
+function SelectField({
+  field,
+  label,
+  options,
+}: {
+  field: FieldMetadata<unknown>;
+  label: string;
+  options: readonly { value: string; label: string }[];
+}) {
+  const { key, ...props } = getSelectProps(field);
+  return (
+    <div>
+      <label htmlFor={field.id} className={labelClass}>
+        {label}
+      </label>
+      <select key={key} {...props} className={`${controlClass} cursor-pointer`}>
+        <option value="">{SELECT_PLACEHOLDER}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <FieldError id={field.errorId} errors={field.errors} />
+    </div>
+  );
+}

@@ -1,0 +1,265 @@
+// The portal header (SPEC §2 Portal): the logo to the dashboard, My Team, Reward My Team, Help,
+// View Rewards (the catalogue site, new tab) and Logout (a POST form to /corporate/logout), then the page title (the page's h1) with
+// 'Welcome' and the first name. Under 768 px the links live in the slide-out "Menu": a <dialog>
+// opened through :target without JavaScript, and as a modal dialog (focus kept inside, Escape,
+// focus back on the Menu button) with it.
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { Link, NavLink, useLocation } from "react-router";
+import { LogoutForm } from "./auth-logout-form.tsx";
+
+const MOBILE_QUERY = "(max-width: 767px)";
+const MENU_ID = "portal-menu";
+
+export const PORTAL_LINKS = [
+  { to: "/portal/my-team", label: "My Team" },
+  { to: "/portal/reward-my-team", label: "Reward My Team" },
+  { to: "/portal/help", label: "Help" },
+] as const;
+
+const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2";
+
+export interface PortalHeaderProps {
+  /** The page title: the page's only h1. */
+  title: string;
+  /** A line under the title (the onboarding screen's). */
+  subtitle?: ReactNode;
+  /** The first name for 'Welcome <first name>'; null hides the greeting (onboarding mode). */
+  greetingName: string | null;
+  /** The catalogue site with CompanyID and UniqueCode. */
+  catalogueUrl: string;
+}
+
+export function PortalHeader({ title, subtitle, greetingName, catalogueUrl }: PortalHeaderProps) {
+  const menuRef = useRef<HTMLDialogElement>(null);
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  const [enhanced, setEnhanced] = useState(false);
+  const [open, setOpen] = useState(false);
+  const location = useLocation();
+
+  useEffect(() => {
+    setEnhanced(true);
+    const menu = menuRef.current;
+    if (!menu) return;
+    // Opened through :target before hydration: take over as a real modal.
+    if (window.location.hash === `#${MENU_ID}`) {
+      window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
+      if (window.matchMedia(MOBILE_QUERY).matches) {
+        menu.showModal();
+        setOpen(true);
+      }
+    }
+    const onClose = () => setOpen(false);
+    menu.addEventListener("close", onClose);
+    const mobile = window.matchMedia(MOBILE_QUERY);
+    const onResize = () => {
+      if (!mobile.matches && menu.open) menu.close();
+    };
+    mobile.addEventListener("change", onResize);
+    return () => {
+      menu.removeEventListener("close", onClose);
+      mobile.removeEventListener("change", onResize);
+    };
+  }, []);
+
+  // A navigation (a link in the menu, or Logout) closes the menu.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the location change is the trigger
+  useEffect(() => {
+    if (menuRef.current?.open) menuRef.current.close();
+  }, [location.key]);
+
+  const openMenu = () => {
+    menuRef.current?.showModal();
+    setOpen(true);
+  };
+  const closeMenu = () => {
+    if (menuRef.current?.open) menuRef.current.close();
+    triggerRef.current?.focus({ preventScroll: true });
+  };
+
+  const barLink = `flex min-h-11 items-center rounded-md px-2 font-medium text-white/90 hover:bg-white/10 hover:text-white aria-[current=page]:bg-white/15 aria-[current=page]:text-white lg:px-3 ${focusRing} focus-visible:outline-white`;
+  const triggerClass = `inline-flex size-11 items-center justify-center rounded-md text-white hover:bg-white/10 md:hidden ${focusRing} focus-visible:outline-white`;
+  const closeClass = `inline-flex size-11 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 ${focusRing} focus-visible:outline-brand-700`;
+  const menuLink = `flex min-h-12 items-center gap-3 rounded-md px-3 text-lg font-medium text-slate-800 hover:bg-brand-50 hover:text-brand-800 aria-[current=page]:bg-brand-50 aria-[current=page]:text-brand-800 ${focusRing} focus-visible:outline-brand-700`;
+
+  return (
+    <header className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 text-white">
+      <div className="border-b border-white/10 bg-brand-900/60">
+        <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-2 px-4 md:px-6">
+          <Link
+            to="/portal/dashboard"
+            className={`-ml-1 flex min-h-11 shrink-0 items-center gap-2 rounded-md px-1 ${focusRing} focus-visible:outline-white`}
+          >
+            <LogoMark />
+            <span className="text-lg font-bold tracking-tight md:max-lg:sr-only">Reward Portal</span>
+          </Link>
+
+          <nav aria-label="Portal" className="hidden md:block">
+            <ul className="flex items-center gap-1 lg:gap-2">
+              {PORTAL_LINKS.map((link) => (
+                <li key={link.to}>
+                  <NavLink to={link.to} className={barLink}>
+                    {link.label}
+                  </NavLink>
+                </li>
+              ))}
+              <li className="ml-1">
+                <ViewRewardsLink
+                  href={catalogueUrl}
+                  className={`flex min-h-11 items-center gap-1.5 rounded-full bg-accent-400 px-4 font-semibold text-brand-900 hover:bg-accent-500 ${focusRing} focus-visible:outline-white`}
+                />
+              </li>
+              <li>
+                <LogoutForm
+                  buttonClassName={`flex min-h-11 items-center gap-1.5 rounded-full border-2 border-white/80 px-4 font-semibold text-white hover:bg-white hover:text-brand-900 ${focusRing} focus-visible:outline-white`}
+                />
+              </li>
+            </ul>
+          </nav>
+
+          {enhanced ? (
+            <button
+              ref={triggerRef}
+              type="button"
+              className={triggerClass}
+              aria-haspopup="dialog"
+              aria-expanded={open}
+              aria-controls={MENU_ID}
+              onClick={openMenu}
+            >
+              <MenuIcon />
+              <span className="sr-only">Menu</span>
+            </button>
+          ) : (
+            <a href={`#${MENU_ID}`} className={triggerClass}>
+              <MenuIcon />
+              <span className="sr-only">Menu</span>
+            </a>
+          )}
+        </div>
+      </div>
+
+      <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-6 sm:flex-row sm:items-end sm:justify-between md:px-6 md:py-10">
+        <div className="min-w-0">
+          <h1 className="break-words text-3xl font-bold md:text-4xl">{title}</h1>
+          {subtitle ? <div className="mt-2 text-base text-brand-100 md:text-lg">{subtitle}</div> : null}
+        </div>
+        {greetingName !== null ? (
+          <p className="shrink-0 text-base text-brand-100 md:text-lg">
+            Welcome <span className="font-semibold text-white">{greetingName}</span>
+          </p>
+        ) : null}
+      </div>
+
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the pointer-only backdrop click; <dialog> handles Escape itself */}
+      <dialog
+        ref={menuRef}
+        id={MENU_ID}
+        aria-labelledby={`${MENU_ID}-title`}
+        className="fixed inset-y-0 right-0 left-auto m-0 hidden h-dvh max-h-none w-80 max-w-[85vw] translate-x-full flex-col bg-white p-0 text-slate-900 shadow-2xl transition-[translate,display,overlay] transition-discrete duration-300 backdrop:bg-slate-950/60 open:flex open:translate-x-0 target:z-50 target:flex target:translate-x-0 starting:open:translate-x-full starting:target:translate-x-full md:hidden"
+        onClick={(event) => {
+          // A click on the backdrop lands on the dialog element itself.
+          if (event.target === event.currentTarget) closeMenu();
+        }}
+      >
+        <div className="flex h-full flex-col overflow-y-auto px-4 pb-6">
+          <div className="flex h-16 shrink-0 items-center justify-between">
+            <h2 id={`${MENU_ID}-title`} className="text-lg font-bold text-brand-900">
+              Menu
+            </h2>
+            {enhanced ? (
+              <button type="button" className={closeClass} onClick={closeMenu}>
+                <CloseIcon />
+                <span className="sr-only">Close menu</span>
+              </button>
+            ) : (
+              // Without JavaScript: leave the :target (the skip-link target sits under the header).
+              <a href="#main" className={closeClass}>
+                <CloseIcon />
+                <span className="sr-only">Close menu</span>
+              </a>
+            )}
+          </div>
+          <nav aria-label="Portal menu" className="mt-2">
+            <ul className="flex flex-col gap-1">
+              <li>
+                <NavLink to="/portal/dashboard" className={menuLink}>
+                  Dashboard
+                </NavLink>
+              </li>
+              {PORTAL_LINKS.map((link) => (
+                <li key={link.to}>
+                  <NavLink to={link.to} className={menuLink}>
+                    {link.label}
+                  </NavLink>
+                </li>
+              ))}
+              <li>
+                <ViewRewardsLink href={catalogueUrl} className={menuLink} />
+              </li>
+            </ul>
+            <div className="mt-6 border-t border-slate-200 pt-6">
+              <LogoutForm
+                buttonClassName={`flex min-h-12 w-full items-center justify-center gap-2 rounded-full border-2 border-brand-700 px-5 font-semibold text-brand-800 hover:bg-brand-50 ${focusRing} focus-visible:outline-brand-700`}
+              />
+            </div>
+          </nav>
+        </div>
+      </dialog>
+    </header>
+  );
+}
+
+/** View Rewards: the catalogue site in a new tab (SPEC §2). */
+function ViewRewardsLink({ href, className }: { href: string; className: string }) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer" className={className}>
+      View Rewards
+      <ExternalIcon />
+      <span className="sr-only"> (opens in a new tab)</span>
+    </a>
+  );
+}
+
+export function LogoMark() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 32 32" className="size-8 shrink-0">
+      <rect width="32" height="32" rx="8" fill="#fbbf24" />
+      <path d="M7 14h18v11a2 2 0 0 1-2 2H9a2 2 0 0 1-2-2z" fill="#2e1065" />
+      <path d="M5 10h22v4H5z M15 10h2v17h-2z" fill="#5b21b6" />
+      <path
+        d="M16 10c-2-4-7-4-6-1 1 2 4 1 6 1zm0 0c2-4 7-4 6-1-1 2-4 1-6 1z"
+        fill="none"
+        stroke="#2e1065"
+        strokeWidth="1.6"
+      />
+    </svg>
+  );
+}
+
+export function ExternalIcon({ className = "size-4 shrink-0" }: { className?: string }) {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className={className} fill="none" stroke="currentColor" strokeWidth="2">
+      <path
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        d="M11 4h5v5M16 4l-7 7M8 5H5a1 1 0 0 0-1 1v9a1 1 0 0 0 1 1h9a1 1 0 0 0 1-1v-3"
+      />
+    </svg>
+  );
+}
+
+function MenuIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2">
+      <path strokeLinecap="round" d="M4 7h16M4 12h16M4 17h16" />
+    </svg>
+  );
+}
+
+function CloseIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2">
+      <path strokeLinecap="round" d="M6 6l12 12M18 6L6 18" />
+    </svg>
+  );
+}
