@@ -2,6 +2,7 @@
 // first), in four projects: desktop 1280 px and phone 360 px, each with JavaScript on and off.
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM_ARGS, CHROMIUM_PATH, E2E_URLS } from "./tests/e2e/env.ts";
+import { MAIL_API_PORT, MAIL_APP_PORT, MAIL_APP_URL } from "./tests/e2e/mail.ts";
 
 const CI = Boolean(process.env.CI);
 /** A fixed port of its own, away from the dev servers (3000, 3201, 3202). */
@@ -10,6 +11,38 @@ const baseURL = `http://127.0.0.1:${PORT}`;
 
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 360, height: 740 };
+
+/** What both test servers share (see webServer below). */
+const serverOptions = {
+  reuseExistingServer: false,
+  timeout: 60_000,
+  stdout: "ignore",
+  stderr: "pipe",
+  gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+} as const;
+
+const serverEnv = {
+  NODE_ENV: "production",
+  HOST: "127.0.0.1",
+  DATABASE_URL: "memory://",
+  RATE_LIMIT_FACTOR: "1000",
+  LOG_LEVEL: "warn",
+  CATALOGUE_URL: E2E_URLS.catalogue,
+  VOUCHER_URL: E2E_URLS.voucher,
+  COMPANY_PROFILE_URL: E2E_URLS.companyProfile,
+  // Hermetic: whatever the shell exports, mail goes to the dev mailbox (the second server: to the
+  // run's own SMTP server), captcha is off and the API runs in process (empty values count as unset).
+  SMTP_URL: "",
+  PROVIDER_API_URL: "",
+  RECAPTCHA_V3_SITE_KEY: "",
+  RECAPTCHA_V3_SECRET_KEY: "",
+  RECAPTCHA_V2_SITE_KEY: "",
+  RECAPTCHA_V2_SECRET_KEY: "",
+  STRIPE_SECRET_KEY: "",
+  STRIPE_PUBLISHABLE_KEY: "",
+  STRIPE_WEBHOOK_SECRET: "",
+  TRUST_PROXY: "false",
+};
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -46,39 +79,27 @@ export default defineConfig({
     { name: "phone-js", use: { viewport: phone, javaScriptEnabled: true } },
     { name: "phone-nojs", use: { viewport: phone, javaScriptEnabled: false } },
   ],
-  webServer: {
-    // The production build, as `npm start` serves it (test:e2e runs `npm run build` first).
-    // process.execPath keeps the server on the same Node 24 that runs Playwright.
-    command: `"${process.execPath}" server.ts`,
-    url: `${baseURL}/readyz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    stdout: "ignore",
-    stderr: "pipe",
-    gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
-    env: {
-      NODE_ENV: "production",
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      APP_URL: baseURL,
-      DATABASE_URL: "memory://",
-      RATE_LIMIT_FACTOR: "1000",
-      LOG_LEVEL: "warn",
-      CATALOGUE_URL: E2E_URLS.catalogue,
-      VOUCHER_URL: E2E_URLS.voucher,
-      COMPANY_PROFILE_URL: E2E_URLS.companyProfile,
-      // Hermetic: whatever the shell exports, mail goes to the dev mailbox, captcha is off and the
-      // API runs in process (empty values count as unset).
-      SMTP_URL: "",
-      PROVIDER_API_URL: "",
-      RECAPTCHA_V3_SITE_KEY: "",
-      RECAPTCHA_V3_SECRET_KEY: "",
-      RECAPTCHA_V2_SITE_KEY: "",
-      RECAPTCHA_V2_SECRET_KEY: "",
-      STRIPE_SECRET_KEY: "",
-      STRIPE_PUBLISHABLE_KEY: "",
-      STRIPE_WEBHOOK_SECRET: "",
-      TRUST_PROXY: "false",
+  webServer: [
+    {
+      // The production build, as `npm start` serves it (test:e2e runs `npm run build` first).
+      // process.execPath keeps the server on the same Node 24 that runs Playwright.
+      command: `"${process.execPath}" server.ts`,
+      url: `${baseURL}/readyz`,
+      ...serverOptions,
+      env: { ...serverEnv, PORT: String(PORT), APP_URL: baseURL },
     },
-  },
+    {
+      // The same build sending REAL email by SMTP to a server the run starts (tests/e2e/smtp-app.ts),
+      // for the account specs, which read the emails (issue 3 acceptance). Its own database.
+      command: `"${process.execPath}" tests/e2e/smtp-app.ts`,
+      url: `${MAIL_APP_URL}/readyz`,
+      ...serverOptions,
+      env: {
+        ...serverEnv,
+        PORT: String(MAIL_APP_PORT),
+        APP_URL: MAIL_APP_URL,
+        E2E_MAIL_API_PORT: String(MAIL_API_PORT),
+      },
+    },
+  ],
 });

@@ -36,6 +36,11 @@ const SAMPLES = [
   `A1!${"x".repeat(260)}`,
 ];
 
+/** The errors of a browser validation, or undefined when it passed. */
+function errorsOf(submission: object): Record<string, string[] | null> | undefined {
+  return "error" in submission ? (submission.error as Record<string, string[] | null> | undefined) : undefined;
+}
+
 function form(entries: Record<string, string>) {
   const data = new FormData();
   for (const [name, value] of Object.entries(entries)) data.set(name, value);
@@ -77,7 +82,7 @@ describe("password rules", () => {
 describe("validators", () => {
   it("sign-up: SPEC's required messages, the password rules and the confirmation", () => {
     const blank = validateSignUp(form({}));
-    expect(blank.error).toMatchObject({
+    expect(errorsOf(blank)).toMatchObject({
       firstName: ["First Name is required."],
       lastName: ["Last Name is required."],
       email: ["Email is required."],
@@ -95,33 +100,33 @@ describe("validators", () => {
         confirmPassword: "Abcdef1?",
       }),
     );
-    expect(mismatch.error).toEqual({ confirmPassword: ["Passwords do not match."] });
+    expect(errorsOf(mismatch)).toEqual({ confirmPassword: ["Passwords do not match."] });
     const long = validateSignUp(form({ firstName: "x".repeat(65), email: "not-an-email" }));
-    expect(long.error?.firstName).toEqual(["First Name must be at most 64 characters."]);
-    expect(long.error?.email).toEqual(["The email format is incorrect."]);
+    expect(errorsOf(long)?.firstName).toEqual(["First Name must be at most 64 characters."]);
+    expect(errorsOf(long)?.email).toEqual(["The email format is incorrect."]);
   });
 
   it("reset: 'Confirm password is required.' for its own label", () => {
-    expect(validateReset(form({ password: "Abcdef1!" })).error).toEqual({
+    expect(errorsOf(validateReset(form({ password: "Abcdef1!" })))).toEqual({
       confirmPassword: ["Confirm password is required."],
     });
   });
 
   it("verify: exactly 6 digits", () => {
     for (const code of ["", "12345", "1234567", "12a456"]) {
-      expect(validateVerify(form({ verificationCode: code })).error, code).toEqual({
+      expect(errorsOf(validateVerify(form({ verificationCode: code }))), code).toEqual({
         verificationCode: [VERIFICATION_CODE_MESSAGE],
       });
     }
-    expect(validateVerify(form({ verificationCode: " 123456 " })).error).toBeUndefined();
+    expect(errorsOf(validateVerify(form({ verificationCode: " 123456 " })))).toBeUndefined();
   });
 
   it("login and forgot: required; forgot has no format rule", () => {
-    expect(validateLogin(form({})).error).toEqual({
+    expect(errorsOf(validateLogin(form({})))).toEqual({
       userName: ["Email is required."],
       password: ["Password is required."],
     });
-    expect(validateForgot(form({})).error).toEqual({ email: ["Email is required."] });
-    expect(validateForgot(form({ email: "not-an-email" })).error).toBeUndefined();
+    expect(errorsOf(validateForgot(form({})))).toEqual({ email: ["Email is required."] });
+    expect(errorsOf(validateForgot(form({ email: "not-an-email" })))).toBeUndefined();
   });
 });

@@ -181,7 +181,8 @@ function SignUpForm({ reply }: { reply?: FormReply }) {
             confirmation={passwords.confirmation}
           />
         ) : null}
-        <p className="text-sm text-slate-700">
+        {/* Line height = the links' 44 px hit areas, so the two never overlap when the line wraps. */}
+        <p className="text-sm leading-11 text-slate-700">
           By signing up you agree to our{" "}
           <a {...terms.linkProps} className={`${linkClass} ${inlineTargetClass}`}>
             Terms and Conditions

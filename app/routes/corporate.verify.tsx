@@ -227,7 +227,7 @@ function VerifyForm({ userId, requestToken, reply }: { userId: number; requestTo
         <SubmitButton busy={verifying} className="w-full sm:w-auto">
           Verify &amp; Login
         </SubmitButton>
-        <p className="text-sm text-slate-700">Next, you&rsquo;ll add your company details on the next screen.</p>
+        <p className="text-sm text-slate-700">On the next screen, you&rsquo;ll add your company details.</p>
       </Form>
     </>
   );

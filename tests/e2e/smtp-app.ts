@@ -1,0 +1,50 @@
+// The e2e test server that sends REAL email: starts an SMTP server (tests/support/smtp.ts, on a
+// free loopback port), serves what it receives as JSON on E2E_MAIL_API_PORT (GET /messages?to=),
+// then runs `node server.ts` with SMTP_URL pointing at it. playwright.config.ts starts it as a
+// second webServer; SIGTERM / SIGINT stop all three.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createServer } from "node:http";
+import { createSmtpServer } from "../support/smtp.ts";
+import { MAIL_API_PORT } from "./mail.ts";
+
+const smtp = await createSmtpServer();
+
+const api = createServer((request, response) => {
+  const url = new URL(request.url ?? "/", "http://127.0.0.1");
+  if (request.method !== "GET" || url.pathname !== "/messages") {
+    response.writeHead(404).end();
+    return;
+  }
+  const to = url.searchParams.get("to")?.toLowerCase();
+  const messages = smtp.messages
+    .filter((m) => !to || m.to.some((address) => address.toLowerCase() === to))
+    .map((m) => ({ to: m.to, subject: m.headers.subject ?? "", text: m.text ?? "", html: m.html ?? "" }));
+  response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(messages));
+});
+api.listen(MAIL_API_PORT, "127.0.0.1");
+await once(api, "listening");
+
+// Extra arguments go to server.ts (e.g. --dev, to try the specs against a dev build by hand).
+const app = spawn(process.execPath, ["server.ts", ...process.argv.slice(2)], {
+  env: { ...process.env, SMTP_URL: smtp.url },
+  stdio: "inherit",
+});
+
+let stopping = false;
+async function stop(signal: NodeJS.Signals) {
+  if (stopping) return;
+  stopping = true;
+  if (app.exitCode === null) {
+    app.kill(signal);
+    await once(app, "exit");
+  }
+  await smtp.stop();
+  api.close();
+  process.exit(0);
+}
+process.on("SIGTERM", () => void stop("SIGTERM"));
+process.on("SIGINT", () => void stop("SIGINT"));
+app.on("exit", (code) => {
+  if (!stopping) process.exit(code ?? 1);
+});
