@@ -3,6 +3,7 @@
 // API and the web forms. Pure code only.
 import { z } from "zod";
 import { ABN_MESSAGES, abnProblem, normaliseAbn } from "./abn.ts";
+import { COMPANY_SIZES, type CompanySize, INDUSTRIES, type Industry } from "./company.ts";
 import {
   captchaFields,
   companyNameField,
@@ -12,31 +13,14 @@ import {
   lastNameField,
   messageField,
 } from "./fields.ts";
-import { newPasswordField, PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES } from "./password.ts";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES, passwordProblems } from "./password.ts";
 
-/** Company size options (SPEC §3), shown as "<option> employees". */
-export const COMPANY_SIZES = ["1-10", "11-50", "51-200", "201-500", "501-1000", "1001-5000"] as const;
-export type CompanySize = (typeof COMPANY_SIZES)[number];
+/** A new password (sign-up, reset): required and meeting every rule. Not trimmed: spaces count. */
+export const newPasswordField = z.string({ error: PASSWORD_MESSAGES.required }).superRefine((password, ctx) => {
+  for (const message of passwordProblems(password)) ctx.addIssue({ code: "custom", message });
+});
 
-/** Industry options (SPEC §3). */
-export const INDUSTRIES = [
-  "Automotive",
-  "Construction",
-  "Consumer Service",
-  "Education",
-  "Finance",
-  "Government",
-  "Healthcare",
-  "Information Technology",
-  "Manufacturing",
-  "Real Estate",
-  "Retail",
-  "Telecommunications",
-  "Transportation and Logistics",
-  "Utilities",
-  "Other",
-] as const;
-export type Industry = (typeof INDUSTRIES)[number];
+export { COMPANY_SIZES, type CompanySize, INDUSTRIES, type Industry } from "./company.ts";
 
 export const VERIFICATION_CODE_LENGTH = 6;
 export const VERIFICATION_CODE_MESSAGE = "Verification Code must have exactly 6 digits.";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { newPasswordField } from "./account-forms.ts";
 import {
   isPasswordAcceptable,
-  newPasswordField,
   PASSWORD_HTML_PATTERN,
   PASSWORD_RULES,
   PASSWORD_SPECIAL_CHARACTERS,

@@ -1,7 +1,5 @@
 // Password rules of SPEC §5, shared by the provider API (enforced on every sign-up and reset)
 // and the web forms (the live checklist). Pure code: the browser bundle imports it too.
-import { z } from "zod";
-
 /** The special characters SPEC §5 accepts: ! @ # $ % ^ & * ( ) , . ? " : { } | < > */
 export const PASSWORD_SPECIAL_CHARACTERS = '!@#$%^&*(),.?":{}|<>';
 export const PASSWORD_MIN_LENGTH = 8;
@@ -78,8 +76,3 @@ export function passwordProblems(password: string): string[] {
 export function isPasswordAcceptable(password: string): boolean {
   return passwordProblems(password).length === 0;
 }
-
-/** A new password (sign-up, reset): required and meeting every rule. Not trimmed: spaces count. */
-export const newPasswordField = z.string({ error: PASSWORD_MESSAGES.required }).superRefine((password, ctx) => {
-  for (const message of passwordProblems(password)) ctx.addIssue({ code: "custom", message });
-});

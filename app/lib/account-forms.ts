@@ -1,72 +1,35 @@
 // Browser-side rules of the account forms (SPEC §5: sign-up, password rules, login,
 // verification code, forgot request; DESIGN.md §8 labels), in the style of forms.ts: no zod
 // here, so the public pages keep their JavaScript budget. The server stays the judge: its
-// schemas (core/account-forms.ts, core/password.ts, account-forms.server.ts) give the same
-// messages, and account-forms.test.ts proves the password rules below equal core/password.ts.
+// schemas (core/account-forms.ts, account-forms.server.ts) give the same messages; the
+// password rules themselves are core/password.ts, which both sides import.
 import { parse } from "@conform-to/react";
+import {
+  PASSWORD_MESSAGES as CORE_PASSWORD_MESSAGES,
+  PASSWORD_HTML_PATTERN,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_RULES,
+} from "../../core/password.ts";
 import { checkField, FIELD_LIMITS, type FieldRule, type FormRules } from "./forms.ts";
 
-// ─── Password rules (a copy of core/password.ts, which imports zod) ────────────────────────────
+// ─── Password rules: core/password.ts (zod-free, shared with the server) plus the browser's extras ──
 
-export type PasswordRuleId = "minLength" | "specialChar" | "number" | "capital";
-
-export interface BrowserPasswordRule {
-  id: PasswordRuleId;
-  /** The checklist line. */
-  label: string;
-  /** The error when the rule fails. */
-  message: string;
-  test: (password: string) => boolean;
-}
-
-const SPECIAL = /[!@#$%^&*(),.?":{}|<>]/;
-
-export const PASSWORD_MIN_LENGTH = 8;
-/** Not a SPEC rule: the server's ceiling (core/password.ts PASSWORD_MAX_LENGTH). */
-export const PASSWORD_MAX_LENGTH = 256;
-
-export const PASSWORD_RULES: readonly BrowserPasswordRule[] = [
-  {
-    id: "minLength",
-    label: "At least 8 characters",
-    message: "Password must be at least 8 characters.",
-    test: (p) => p.length >= PASSWORD_MIN_LENGTH,
-  },
-  {
-    id: "specialChar",
-    label: "At least one special character",
-    message: 'Password must contain at least one special character (! @ # $ % ^ & * ( ) , . ? " : { } | < >).',
-    test: (p) => SPECIAL.test(p),
-  },
-  {
-    id: "number",
-    label: "At least one number",
-    message: "Password must contain at least one number.",
-    test: (p) => /\d/.test(p),
-  },
-  {
-    id: "capital",
-    label: "At least one capital letter",
-    message: "Password must contain at least one capital letter.",
-    test: (p) => /[A-Z]/.test(p),
-  },
-];
+export {
+  PASSWORD_HTML_PATTERN,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  PASSWORD_RULES,
+  type PasswordRuleId,
+  passwordChecklist,
+} from "../../core/password.ts";
 
 export const PASSWORD_MESSAGES = {
-  required: "Password is required.",
-  tooLong: `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`,
-  mismatch: "Passwords do not match.",
-  matchLabel: "Passwords match",
+  ...CORE_PASSWORD_MESSAGES,
   /** The browser-level pattern's extra rule (SPEC §5), checked here because JavaScript turns the browser's check off. */
   lowercase: "Password must contain at least one lowercase letter.",
 } as const;
 
-/**
- * SPEC §5's browser-level `pattern` (a digit, a lower-case letter, a non-word character, at
- * least 6 characters), as core/password.ts PASSWORD_HTML_PATTERN; `title` is what the browser
- * adds to its "Please match the requested format." without JavaScript.
- */
-export const PASSWORD_HTML_PATTERN = String.raw`(?=.*\d)(?=.*[a-z])(?=.*\W).{6,}`;
+/** `title` is what the browser adds to its "Please match the requested format." without JavaScript. */
 export const PASSWORD_PATTERN_TITLE =
   "At least 8 characters, with a capital letter, a lowercase letter, a number and a special character.";
 /** The hint under the password field before anything is typed (and the whole story without JavaScript). */
@@ -74,11 +37,6 @@ export const PASSWORD_HINT =
   'Use at least 8 characters, with at least one capital letter, one number and one special character (! @ # $ % ^ & * ( ) , . ? " : { } | < >).';
 
 const patternRegExp = new RegExp(`^(?:${PASSWORD_HTML_PATTERN})$`, "s");
-
-/** Which of SPEC's checklist rules the password meets (minLength, specialChar, number, capital). */
-export function passwordChecklist(password: string): Record<PasswordRuleId, boolean> {
-  return Object.fromEntries(PASSWORD_RULES.map((r) => [r.id, r.test(password)])) as Record<PasswordRuleId, boolean>;
-}
 
 /** True when every checklist rule is met (the submit button waits for this and a matching confirmation). */
 export function meetsPasswordRules(password: string): boolean {

@@ -1,36 +1,11 @@
 // The browser rules of the portal's forms (the conventions of forms.ts): the company-details
 // onboarding form (SPEC §5 company details) and the signed-in Contact Us form (message only).
-// No zod here: the same messages as core/account-forms.ts, which the route actions parse with.
+// No zod here: the same messages as core/account-forms.ts, which the route actions parse with;
+// the option lists come from core/company.ts, which both sides import.
 import { parse } from "@conform-to/react";
 import { ABN_LENGTH, ABN_MESSAGES, abnProblem } from "../../core/abn.ts";
-import type { CompanySize, Industry } from "../../core/account-forms.ts";
+import { COMPANY_SIZES, INDUSTRIES } from "../../core/company.ts";
 import { checkField, FIELD_LIMITS, type FormRules } from "./forms.ts";
-
-// SPEC §3's option lists, repeated here because core/account-forms.ts imports zod; the types
-// below fail to compile if the two lists ever differ.
-const COMPANY_SIZES = ["1-10", "11-50", "51-200", "201-500", "501-1000", "1001-5000"] as const satisfies CompanySize[];
-const INDUSTRIES = [
-  "Automotive",
-  "Construction",
-  "Consumer Service",
-  "Education",
-  "Finance",
-  "Government",
-  "Healthcare",
-  "Information Technology",
-  "Manufacturing",
-  "Real Estate",
-  "Retail",
-  "Telecommunications",
-  "Transportation and Logistics",
-  "Utilities",
-  "Other",
-] as const satisfies Industry[];
-type Missing<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : { missing: Exclude<All, Listed> };
-const sameSizes: Missing<CompanySize, (typeof COMPANY_SIZES)[number]> = true;
-const sameIndustries: Missing<Industry, (typeof INDUSTRIES)[number]> = true;
-void sameSizes;
-void sameIndustries;
 
 export const COMPANY_SIZE_OPTIONS = COMPANY_SIZES.map((size) => ({ value: size, label: `${size} employees` }));
 export const INDUSTRY_OPTIONS = INDUSTRIES.map((industry) => ({ value: industry, label: industry }));
