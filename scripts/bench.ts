@@ -384,8 +384,8 @@ over the recorded dependency graph ("Lantern"). What that means for these pages:
   the paint", so each one that finished first is counted. LCP goes further: every request except
   low-priority images that finished before the recorded LCP is counted.
 - React Router's \`<Scripts>\` renders a \`<link rel="modulepreload">\` per script file and React 19
-  hoists them into \`<head>\`, so all script files start downloading while the HTML is parsed; on a local server they
-  arrive within milliseconds. Whether they finish before the first paint is a race: when they do,
+  hoists them into \`<head>\`, so all script files start downloading while the HTML is parsed;
+  on a local server they arrive within milliseconds. Whether they finish before the first paint is a race: when they do,
   FCP and LCP come out near 2 s (all the JavaScript over slow 4G); when the paint wins, near 1 s.
   That is why single runs of one page jump between about 94 and 100.
 - The CPU index (Lighthouse's benchmarkIndex) measures how fast the machine was during the run;
