@@ -1,7 +1,7 @@
 // The dashboard's Quick Links (SPEC §2 Dashboard): four tiles.
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { ExternalIcon } from "./portal-header.tsx";
+import { ExternalIcon } from "./icons.tsx";
 
 const tileClass =
   "group flex h-full min-h-16 items-center gap-4 rounded-lg border border-slate-200 bg-white p-3 sm:min-h-24 sm:p-4 text-left shadow-sm transition-colors hover:border-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Link } from "react-router";
 import { DRAWER_SCROLL_DELAY_MS, MOBILE_QUERY } from "../lib/smooth-scroll.ts";
+import { CloseIcon, LogoMark, MenuIcon } from "./icons.tsx";
 import { SectionLink } from "./landing-section-link.tsx";
 
 const SECTIONS = [
@@ -228,37 +229,5 @@ export function SiteHeader() {
         </div>
       </dialog>
     </header>
-  );
-}
-
-function LogoMark() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 32 32" className="size-8 shrink-0">
-      <rect width="32" height="32" rx="8" fill="#fbbf24" />
-      <path d="M7 14h18v11a2 2 0 0 1-2 2H9a2 2 0 0 1-2-2z" fill="#2e1065" />
-      <path d="M5 10h22v4H5z M15 10h2v17h-2z" fill="#5b21b6" />
-      <path
-        d="M16 10c-2-4-7-4-6-1 1 2 4 1 6 1zm0 0c2-4 7-4 6-1-1 2-4 1-6 1z"
-        fill="none"
-        stroke="#2e1065"
-        strokeWidth="1.6"
-      />
-    </svg>
-  );
-}
-
-function MenuIcon() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2">
-      <path strokeLinecap="round" d="M4 7h16M4 12h16M4 17h16" />
-    </svg>
-  );
-}
-
-function CloseIcon() {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2">
-      <path strokeLinecap="round" d="M6 6l12 12M18 6L6 18" />
-    </svg>
   );
 }
