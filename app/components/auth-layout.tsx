@@ -13,7 +13,8 @@ export const ONBOARDING_STEPS = [
   { title: "Watch Onboarding Video", text: "A short video on rewarding your team, then you're ready to go." },
 ] as const;
 
-function OnboardingSteps({ current }: { current: 1 | 2 | 3 | 4 }) {
+/** SPEC §1's four onboarding steps with the current one marked; hidden on small screens. */
+export function OnboardingSteps({ current }: { current: 1 | 2 | 3 | 4 }) {
   return (
     <aside aria-labelledby="steps-heading" className="hidden md:block">
       <h2 id="steps-heading" className="text-2xl font-bold text-brand-800">

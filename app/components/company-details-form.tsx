@@ -15,13 +15,12 @@ import {
   SELECT_PLACEHOLDER,
   validateCompanyDetails,
 } from "../lib/portal-forms.ts";
-import { ONBOARDING_STEPS } from "./auth-layout.tsx";
+import { OnboardingSteps } from "./auth-layout.tsx";
 import { FieldError, FormAlert, SubmitButton, TextField, useFormSubmit } from "./form-fields.tsx";
 
 export const COMPANY_DETAILS_ACTION = "/portal/onboarding-add-company-details";
 
 const constraint = constraintsOf(COMPANY_DETAILS_RULES);
-const CURRENT_STEP = 3;
 
 const controlClass =
   "block w-full min-h-11 rounded-md border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 shadow-sm placeholder:text-slate-500 focus-visible:border-brand-700 focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-brand-700 aria-invalid:border-red-700";
@@ -31,7 +30,7 @@ const labelClass = "mb-1 block text-sm font-semibold text-slate-800";
 export function CompanyDetailsStep({ companyName, reply }: { companyName: string; reply?: FormReply }) {
   return (
     <div className="mx-auto grid max-w-5xl gap-8 px-4 py-8 md:grid-cols-[17rem_minmax(0,1fr)] md:py-12">
-      <OnboardingProgress />
+      <OnboardingSteps current={3} />
       <section
         aria-labelledby="company-step-heading"
         className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-8"
@@ -42,47 +41,6 @@ export function CompanyDetailsStep({ companyName, reply }: { companyName: string
         <CompanyDetailsForm companyName={companyName} reply={reply} />
       </section>
     </div>
-  );
-}
-
-/** The four steps of SPEC §1 (the sign-up and verify pages' list), at step 3; hidden on small screens. */
-function OnboardingProgress() {
-  return (
-    <aside aria-labelledby="onboarding-steps-heading" className="hidden md:block">
-      <h2 id="onboarding-steps-heading" className="text-lg font-bold text-brand-800">
-        Your 4 easy steps
-      </h2>
-      <ol className="mt-4 space-y-5">
-        {ONBOARDING_STEPS.map((step, index) => {
-          const number = index + 1;
-          const done = number < CURRENT_STEP;
-          const active = number === CURRENT_STEP;
-          return (
-            <li key={step.title} className="flex gap-3" aria-current={active ? "step" : undefined}>
-              <span
-                aria-hidden="true"
-                className={`flex size-9 shrink-0 items-center justify-center rounded-full font-bold ${
-                  active
-                    ? "bg-brand-700 text-white"
-                    : done
-                      ? "bg-emerald-700 text-white"
-                      : "border-2 border-brand-700 text-brand-800"
-                }`}
-              >
-                {done ? "✓" : number}
-              </span>
-              <div>
-                <p className={`font-semibold ${active ? "text-brand-800" : "text-slate-900"}`}>
-                  Step {number}: {step.title}
-                  {done ? <span className="sr-only"> (done)</span> : null}
-                </p>
-                <p className="mt-1 text-sm text-slate-700">{step.text}</p>
-              </div>
-            </li>
-          );
-        })}
-      </ol>
-    </aside>
   );
 }
 
