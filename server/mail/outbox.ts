@@ -5,10 +5,12 @@ import type { Db } from "../db/client.ts";
 import { emailOutbox } from "../db/schema.ts";
 import type { EmailContent } from "./port.ts";
 
-export async function enqueueEmail(db: Db, email: EmailContent): Promise<number> {
+export async function enqueueEmail(db: Db, email: EmailContent, now: Date = new Date()): Promise<number> {
+  // Due time from the application's clock, the one the worker compares with: the database's
+  // now() has microseconds, so a message could look due a fraction of a millisecond too late.
   const [row] = await db
     .insert(emailOutbox)
-    .values({ toAddress: email.to, subject: email.subject, html: email.html, text: email.text })
+    .values({ toAddress: email.to, subject: email.subject, html: email.html, text: email.text, nextAttemptAt: now })
     .returning({ id: emailOutbox.id });
   if (!row) throw new Error("outbox insert returned no row");
   return row.id;
