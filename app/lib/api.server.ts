@@ -19,6 +19,7 @@ import type {
   VerifyEmailResponse,
 } from "../../core/account-forms.ts";
 import type { HelpAnonymousRequest, LatestReward, WaitListRequest } from "../../core/public-forms.ts";
+import type { BulkTeamUploadResponse, TeamListQuery, TeamMember, TeamMemberInput, TeamPage } from "../../core/team.ts";
 import { services } from "../context.ts";
 
 export type ApiResult<T> =
@@ -94,6 +95,22 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     saveCompanyDetails: (body: CompanyDetailsRequest) => call<CompanyDetailsResponse>("PUT", "Companies/", body),
     createHelp: (body: HelpRequest) => call<undefined>("POST", "Help/create-help", body),
     rewardHistory: () => call<RewardHistoryItem[]>("GET", "RewardHistory/get-reward-history"),
+
+    // My Team (SPEC §7).
+    listTeam: (query: TeamListQuery) => {
+      const params = new URLSearchParams({
+        pageNumber: String(query.pageNumber),
+        pageSize: String(query.pageSize),
+        search: query.search ?? "",
+      });
+      if (query.isRewardMyTeam) params.set("isRewardMyTeam", "true");
+      return call<TeamPage>("GET", `Users?${params}`);
+    },
+    createTeamMember: (body: TeamMemberInput) => call<TeamMember>("POST", "Users/create-user", body),
+    bulkCreateTeamMembers: (users: TeamMemberInput[]) =>
+      call<BulkTeamUploadResponse>("POST", "Users/create-user-bulk-upload", { users }),
+    updateTeamMember: (id: number, body: TeamMemberInput) => call<undefined>("PUT", `Users/${id}`, { id, ...body }),
+    removeTeamMember: (id: number) => call<undefined>("DELETE", `Users/${id}`),
   };
 }
 

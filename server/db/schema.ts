@@ -116,8 +116,8 @@ export const companies = pgTable("companies", {
 });
 
 /**
- * Program managers (with a password) and, later, team members (no password). Removing a member
- * marks it inactive; an address is unique among the active users, in any letter case.
+ * Program managers (with a password) and team members (no password). Removing a member marks it
+ * inactive (history keeps pointing at it).
  */
 export const users = pgTable(
   "users",
@@ -139,8 +139,13 @@ export const users = pgTable(
     createdAt: createdAt(),
   },
   (t) => [
-    uniqueIndex("users_active_email_idx").on(sql`lower(${t.email})`).where(sql`${t.isActive}`),
-    index("users_company_idx").on(t.companyId),
+    // A program manager's address signs in, so it is unique among active managers; a team
+    // member's is unique within the company (the same person may be rewarded by two companies).
+    uniqueIndex("users_active_manager_email_idx")
+      .on(sql`lower(${t.email})`)
+      .where(sql`${t.isActive} and ${t.role} = 'program_manager'`),
+    uniqueIndex("users_active_company_email_idx").on(t.companyId, sql`lower(${t.email})`).where(sql`${t.isActive}`),
+    index("users_company_name_idx").on(t.companyId, t.isActive, t.firstName, t.lastName, t.id),
   ],
 );
 
@@ -218,4 +223,26 @@ export const webSessions = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("web_sessions_expires_idx").on(t.expiresAt)],
+);
+
+/**
+ * A CSV upload parsed on the server for a browser without JavaScript (issues 4 and 5): the rows
+ * wait here between the preview and Save, so the file is not posted twice. Owned by one user;
+ * rows older than a day are swept.
+ */
+export const pendingUploads = pgTable(
+  "pending_uploads",
+  {
+    id: text("id").primaryKey(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    /** "team" (My Team import) or "reward" (the reward draft's bulk add). */
+    kind: text("kind", { enum: ["team", "reward"] }).notNull(),
+    fileName: text("file_name").notNull(),
+    rows: jsonb("rows").notNull().$type<unknown[]>(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("pending_uploads_user_idx").on(t.userId)],
 );

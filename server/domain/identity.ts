@@ -69,7 +69,8 @@ async function findActiveUserByEmail(db: Conn, email: string) {
     })
     .from(users)
     .innerJoin(companies, eq(companies.id, users.companyId))
-    .where(and(sameEmail(email), eq(users.isActive, true)))
+    // Only program managers sign in; a team member with the same address is someone else's record.
+    .where(and(sameEmail(email), eq(users.isActive, true), eq(users.role, "program_manager")))
     .limit(1);
   return row;
 }

@@ -1,0 +1,84 @@
+// The team calls of SPEC §7 (GET /Users, create-user, create-user-bulk-upload, PUT and DELETE
+// /Users/{id}) and their rules (SPEC §5, §9). Shared by the provider API and the web forms.
+// Pure code only: the browser bundle imports this folder.
+import { z } from "zod";
+import { emailField, firstNameField, lastNameField } from "./fields.ts";
+
+/** SPEC §9: My Team shows 8 members a page; the API accepts 1 to 100. */
+export const TEAM_PAGE_SIZE = 8;
+export const MAX_PAGE_SIZE = 100;
+/** SPEC §9: the search text is used only when longer than 2 characters. */
+export const SEARCH_MIN_LENGTH = 3;
+/** Uploads are capped in size and rows (DESIGN.md §7; issue 4). */
+export const MAX_IMPORT_ROWS = 5000;
+export const MAX_UPLOAD_BYTES = 1024 * 1024;
+
+/** The search text the API is given: blank unless longer than 2 characters (SPEC §5). */
+export function effectiveSearch(text: string | null | undefined): string {
+  const trimmed = (text ?? "").trim();
+  return trimmed.length >= SEARCH_MIN_LENGTH ? trimmed : "";
+}
+
+/** Add and update a team member (SPEC §5): trimmed names ≤ 64, a well-formed email ≤ 256. */
+export const teamMemberSchema = z.object({
+  firstName: firstNameField,
+  lastName: lastNameField,
+  email: emailField,
+});
+export type TeamMemberInput = z.input<typeof teamMemberSchema>;
+
+/** PUT /Users/{id} carries the id in the body too (SPEC §7). */
+export const updateTeamMemberSchema = teamMemberSchema.extend({
+  id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+});
+export type UpdateTeamMemberRequest = z.input<typeof updateTeamMemberSchema>;
+
+export const bulkTeamUploadSchema = z.object({
+  users: z
+    .array(teamMemberSchema, { error: "users is required." })
+    .min(1, "users must contain at least one team member.")
+    .max(MAX_IMPORT_ROWS, `A file can hold at most ${MAX_IMPORT_ROWS.toLocaleString("en-AU")} team members.`),
+});
+export type BulkTeamUploadRequest = z.input<typeof bulkTeamUploadSchema>;
+
+/** GET /Users query (SPEC §7). Page numbers start at 1. */
+export interface TeamListQuery {
+  pageNumber: number;
+  pageSize: number;
+  search?: string;
+  /** The reward flow's user search leaves out members already in the caller's draft. */
+  isRewardMyTeam?: boolean;
+}
+
+/** A team member as the API answers it (SPEC §3); phone is received but not displayed. */
+export interface TeamMember {
+  id: number;
+  firstName: string;
+  lastName: string;
+  fullName: string;
+  email: string;
+  phone: string;
+  companyId: number;
+  companyName: string;
+}
+
+export interface TeamPage {
+  items: TeamMember[];
+  totalPages: number;
+  hasPreviousPage: boolean;
+  hasNextPage: boolean;
+  /** Not in SPEC; lets the pager say "X of Y page(s)" without another call. */
+  pageNumber: number;
+  totalCount: number;
+}
+
+export interface BulkTeamUploadResponse {
+  successfullyAdded: number;
+  duplicates: number;
+}
+
+/** The API's refusals (problem+json `detail`). */
+export const TEAM_DETAILS = {
+  emailInCompany: "A team member with this email already exists in your company.",
+  notFound: "Team member not found.",
+} as const;
