@@ -5,6 +5,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  check,
   index,
   integer,
   jsonb,
@@ -245,4 +246,59 @@ export const pendingUploads = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("pending_uploads_user_idx").on(t.userId)],
+);
+
+// ─── Reward draft (issue 5): one draft per program manager, its recipient lines ───
+
+/**
+ * The reward being prepared by one program manager (SPEC §3 reward name, recipient rows). Every
+ * change to the draft or its lines bumps `version`, so a payment created for an older version
+ * can be refused.
+ */
+export const rewardDrafts = pgTable(
+  "reward_drafts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    /** The program manager who owns the draft: one draft each. */
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    /** The reward name (SPEC §3), '' until set; required for payment. */
+    name: text("name").notNull().default(""),
+    version: integer("version").notNull().default(0),
+    updatedAt: timestamptz("updated_at").notNull().defaultNow(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("reward_drafts_user_idx").on(t.userId), index("reward_drafts_company_idx").on(t.companyId)],
+);
+
+/** A recipient of a draft: a team member of the same company and a whole-dollar amount. */
+export const rewardDraftLines = pgTable(
+  "reward_draft_lines",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    draftId: bigint("draft_id", { mode: "number" })
+      .notNull()
+      .references(() => rewardDrafts.id, { onDelete: "cascade" }),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    /** The team member rewarded. */
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    /** Whole Reward Dollars, 0 to 10,000 (DESIGN.md §5). */
+    amountDollars: integer("amount_dollars").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("reward_draft_lines_draft_user_idx").on(t.draftId, t.userId),
+    // Newest first (SPEC §9): created_at desc, id desc.
+    index("reward_draft_lines_draft_order_idx").on(t.draftId, t.createdAt, t.id),
+    index("reward_draft_lines_company_user_idx").on(t.companyId, t.userId),
+    check("reward_draft_lines_amount_check", sql`${t.amountDollars} between 0 and 10000`),
+  ],
 );
