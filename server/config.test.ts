@@ -85,6 +85,7 @@ describe("loadConfig", () => {
     ["APP_URL", "ftp://example.com"],
     ["SESSION_SECRET", "too-short"],
     ["SUPPLIER_ABN", "123"],
+    ["SUPPLIER_ABN", "12345678901"],
     ["TRUST_PROXY", "maybe"],
     ["LOG_LEVEL", "loud"],
     ["CATALOGUE_URL", "javascript:alert(1)"],
@@ -103,6 +104,23 @@ describe("loadConfig", () => {
   it("wants all four reCAPTCHA keys or none", () => {
     const error = configError({ RECAPTCHA_V3_SITE_KEY: "site", RECAPTCHA_V3_SECRET_KEY: "secret" });
     expect(error.message).toContain("RECAPTCHA_V2_SECRET_KEY");
+  });
+
+  it("uses the simulated card processor without Stripe keys, Stripe with them", () => {
+    expect(loadConfig({}).payments).toBe("simulated");
+    const c = loadConfig({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" });
+    expect(c.payments).toBe("stripe");
+    expect(c.stripeEnabled).toBe(true);
+  });
+
+  it("has placeholder supplier details (a valid ABN) until SUPPLIER_NAME and SUPPLIER_ABN are set", () => {
+    const dev = loadConfig({});
+    expect(dev.supplierName).toBe("Reward Portal Pty Ltd");
+    expect(dev.supplierAbn).toMatch(/^\d{11}$/);
+    expect(dev.supplierIsPlaceholder).toBe(true);
+    const real = loadConfig({ SUPPLIER_NAME: "Rewards Co Pty Ltd", SUPPLIER_ABN: "53 004 085 616" });
+    expect(real).toMatchObject({ supplierName: "Rewards Co Pty Ltd", supplierAbn: "53004085616" });
+    expect(real.supplierIsPlaceholder).toBe(false);
   });
 
   it("wants both Stripe keys or neither", () => {

@@ -1,6 +1,7 @@
 // Runtime configuration (DESIGN.md §3): every variable is parsed once, here, with zod.
 // A bad value stops the start with a message naming the variable.
 import { z } from "zod";
+import { hasValidAbnCheckDigits, normaliseAbn } from "../core/abn.ts";
 
 const optionalString = z
   .string()
@@ -59,10 +60,15 @@ const envSchema = z.object({
   SUPPLIER_NAME: optionalString,
   SUPPLIER_ABN: z
     .string()
-    .trim()
-    .regex(/^\d{11}$/, "must be exactly 11 digits")
-    .optional()
-    .or(z.literal("").transform(() => undefined)),
+    .transform(normaliseAbn)
+    .superRefine((v, ctx) => {
+      if (v === "") return;
+      if (!/^\d{11}$/.test(v)) ctx.addIssue({ code: "custom", message: "must be exactly 11 digits" });
+      else if (!hasValidAbnCheckDigits(v))
+        ctx.addIssue({ code: "custom", message: "is not a valid ABN (check digits)" });
+    })
+    .transform((v) => (v === "" ? undefined : v))
+    .optional(),
   /** Behind a reverse proxy: take the client address from X-Forwarded-For (for rate limits). */
   TRUST_PROXY: z
     .enum(["true", "false", "1", "0", ""], { error: "must be true or false" })
@@ -78,9 +84,18 @@ export interface Config extends Omit<Env, "APP_URL"> {
   /** Stricter cookies and HSTS follow the deployment (an https APP_URL), not NODE_ENV. */
   isHttps: boolean;
   captchaEnabled: boolean;
+  /** Real card payments through Stripe; otherwise the built-in simulated processor (DESIGN.md §6). */
   stripeEnabled: boolean;
+  /** "stripe" when STRIPE_SECRET_KEY is set, else "simulated". */
+  payments: "stripe" | "simulated";
+  /** The supplier on tax invoices: SUPPLIER_NAME / SUPPLIER_ABN, or placeholders marked as such. */
+  supplierName: string;
+  supplierAbn: string;
   supplierIsPlaceholder: boolean;
 }
+
+/** Used on tax invoices while SUPPLIER_NAME / SUPPLIER_ABN are unset (the invoice says so). */
+export const PLACEHOLDER_SUPPLIER = { name: "Reward Portal Pty Ltd", abn: "51824753556" } as const;
 
 export class ConfigError extends Error {
   readonly issues: string[];
@@ -122,6 +137,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     isHttps: appUrl.startsWith("https:"),
     captchaEnabled: someRecaptcha,
     stripeEnabled: Boolean(e.STRIPE_SECRET_KEY),
+    payments: e.STRIPE_SECRET_KEY ? "stripe" : "simulated",
+    supplierName: e.SUPPLIER_NAME ?? PLACEHOLDER_SUPPLIER.name,
+    supplierAbn: e.SUPPLIER_ABN ?? PLACEHOLDER_SUPPLIER.abn,
     supplierIsPlaceholder: !e.SUPPLIER_NAME || !e.SUPPLIER_ABN,
   };
 }
