@@ -302,3 +302,193 @@ export const rewardDraftLines = pgTable(
     check("reward_draft_lines_amount_check", sql`${t.amountDollars} between 0 and 10000`),
   ],
 );
+
+// ─── Payments and release (issue 5): orders, releases, recipient accounts, ledger, audit ───
+
+/**
+ * The frozen snapshot that is paid for (DESIGN.md §5): made from a draft at one version by
+ * create-payment-intent; the payment is created for `total_cents`, never for a browser's number.
+ * pending → paid (released exactly once) or failed (declined, or superseded by a newer order).
+ */
+export const orders = pgTable(
+  "orders",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    /** The program manager who placed (and pays for) the order. */
+    placedBy: bigint("placed_by", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    /** The draft and its version the snapshot was taken from (no foreign key: history outlives drafts). */
+    draftId: bigint("draft_id", { mode: "number" }).notNull(),
+    draftVersion: integer("draft_version").notNull(),
+    rewardName: text("reward_name").notNull(),
+    rewardsCents: bigint("rewards_cents", { mode: "number" }).notNull(),
+    serviceFeeCents: bigint("service_fee_cents", { mode: "number" }).notNull(),
+    gstCents: bigint("gst_cents", { mode: "number" }).notNull(),
+    totalCents: bigint("total_cents", { mode: "number" }).notNull(),
+    currency: text("currency").notNull().default("aud"),
+    status: text("status", { enum: ["pending", "paid", "failed"] })
+      .notNull()
+      .default("pending"),
+    processor: text("processor", { enum: ["simulated", "stripe"] }).notNull(),
+    /** The processor's payment (Stripe PaymentIntent id, or pi_sim_… of the simulated one). */
+    paymentIntentId: text("payment_intent_id"),
+    /** Stripe Checkout Session of the no-JavaScript path (cs_…), when one was made. */
+    checkoutSessionId: text("checkout_session_id"),
+    failureReason: text("failure_reason"),
+    /** Given when the order is paid: INV-000123. */
+    invoiceNumber: text("invoice_number"),
+    createdAt: createdAt(),
+    paidAt: timestamptz("paid_at"),
+    releasedAt: timestamptz("released_at"),
+  },
+  (t) => [
+    uniqueIndex("orders_payment_intent_idx").on(t.paymentIntentId),
+    uniqueIndex("orders_checkout_session_idx").on(t.checkoutSessionId),
+    uniqueIndex("orders_invoice_number_idx").on(t.invoiceNumber),
+    index("orders_company_placed_by_idx").on(t.companyId, t.placedBy, t.status),
+    check("orders_amounts_check", sql`${t.totalCents} = ${t.rewardsCents} + ${t.serviceFeeCents} + ${t.gstCents}`),
+  ],
+);
+
+/** One recipient of an order, with their name and address as they were when it was placed. */
+export const orderLines = pgTable(
+  "order_lines",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    orderId: bigint("order_id", { mode: "number" })
+      .notNull()
+      .references(() => orders.id),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    email: text("email").notNull(),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+  },
+  (t) => [uniqueIndex("order_lines_order_user_idx").on(t.orderId, t.userId)],
+);
+
+/**
+ * Reward history (SPEC §3): one row per released order. The unique order_id is what makes a
+ * release happen exactly once, whichever path (check call, webhook, retry) gets there first.
+ */
+export const rewardReleases = pgTable(
+  "reward_releases",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    orderId: bigint("order_id", { mode: "number" })
+      .notNull()
+      .references(() => orders.id),
+    rewardName: text("reward_name").notNull(),
+    /** The Reward Dollars released (fee and GST excluded), in cents. */
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    releasedAt: timestamptz("released_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("reward_releases_order_idx").on(t.orderId),
+    index("reward_releases_company_idx").on(t.companyId, t.releasedAt, t.id),
+  ],
+);
+
+/**
+ * A recipient's login to the external catalogue: an access code and a random password (stored
+ * as argon2id; the password itself is only ever sent in the email). Reward Dollars expire 18
+ * months after the first congratulatory email.
+ */
+export const recipientAccounts = pgTable(
+  "recipient_accounts",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    accessCode: text("access_code").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    firstEmailAt: timestamptz("first_email_at"),
+    expiresAt: timestamptz("expires_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("recipient_accounts_company_user_idx").on(t.companyId, t.userId),
+    uniqueIndex("recipient_accounts_access_code_idx").on(t.accessCode),
+  ],
+);
+
+/** Reward Dollar movements of a recipient (DESIGN.md §4): a balance is a sum, never a stored number. */
+export const rewardLedger = pgTable(
+  "reward_ledger",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    orderId: bigint("order_id", { mode: "number" }).references(() => orders.id),
+    kind: text("kind", { enum: ["credit", "debit", "forfeit"] }).notNull(),
+    /** Always positive; the kind says which way it goes. */
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("reward_ledger_company_user_idx").on(t.companyId, t.userId),
+    // An order credits each recipient once.
+    uniqueIndex("reward_ledger_order_credit_idx").on(t.orderId, t.userId).where(sql`${t.kind} = 'credit'`),
+    check("reward_ledger_amount_check", sql`${t.amountCents} >= 0`),
+  ],
+);
+
+/**
+ * The simulated card processor's own state (DESIGN.md §6), playing Stripe's PaymentIntents:
+ * only the card's last 4 digits are ever stored.
+ */
+export const simulatedPayments = pgTable(
+  "simulated_payments",
+  {
+    id: text("id").primaryKey(),
+    clientSecret: text("client_secret").notNull(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    currency: text("currency").notNull(),
+    status: text("status", {
+      enum: ["requires_payment_method", "requires_action", "succeeded", "canceled", "failed"],
+    }).notNull(),
+    metadata: jsonb("metadata").notNull().$type<Record<string, string>>(),
+    cardLast4: text("card_last4"),
+    failureMessage: text("failure_message"),
+    createdAt: createdAt(),
+    updatedAt: timestamptz("updated_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("simulated_payments_idempotency_idx").on(t.idempotencyKey)],
+);
+
+/** Money and membership events, for support and audits. */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: bigint("company_id", { mode: "number" }).references(() => companies.id),
+    /** The user who acted; null for the processor (webhook) or the system. */
+    actorUserId: bigint("actor_user_id", { mode: "number" }).references(() => users.id),
+    action: text("action").notNull(),
+    subject: text("subject").notNull(),
+    data: jsonb("data").notNull().$type<Record<string, unknown>>().default({}),
+    createdAt: createdAt(),
+  },
+  (t) => [index("audit_log_company_idx").on(t.companyId, t.createdAt)],
+);
