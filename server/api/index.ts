@@ -12,6 +12,7 @@ import { helpRoutes } from "./help.ts";
 import { identityRoutes } from "./identity.ts";
 import { publicRoutes } from "./public.ts";
 import { rewardHistoryRoutes } from "./reward-history.ts";
+import { rewardMyTeamRoutes } from "./reward-my-team.ts";
 import { usersRoutes } from "./users.ts";
 
 /** Set by the edge (server/http/app.ts) and by the web's API client: the caller's address. */
@@ -49,6 +50,7 @@ export function createApi(deps: ApiDeps) {
   api.route("/", companiesRoutes(deps, auth, now));
   api.route("/", helpRoutes(deps, auth));
   api.route("/", rewardHistoryRoutes(auth));
+  api.route("/", rewardMyTeamRoutes(deps, auth, now));
   return api;
 }
 

@@ -1,0 +1,240 @@
+// The reward draft calls of SPEC §7 (RewardMyTeam/*) and their rules (SPEC §3, §5, §9;
+// DESIGN.md §5). Shared by the provider API and the web forms. Pure code only: the browser
+// bundle imports this folder.
+import { z } from "zod";
+import { emailField, firstNameField, lastNameField } from "./fields.ts";
+import { MAX_REWARD_DOLLARS } from "./money.ts";
+
+/** SPEC §9: the reward table shows 7 recipients a page, newest first. */
+export const REWARD_PAGE_SIZE = 7;
+/** The most recipients one draft (and one bulk upload) may hold (issue 5). */
+export const MAX_DRAFT_RECIPIENTS = 5000;
+/** The reward name is required for payment and at most this long. */
+export const REWARD_NAME_MAX = 100;
+
+/** The API's refusals (problem+json `detail`), word for word. */
+export const REWARD_DETAILS = {
+  amountFraction: "Amount must be a whole number of Reward Dollars (no cents).",
+  amountTooLarge: `Amount must be at most ${MAX_REWARD_DOLLARS.toLocaleString("en-AU")} Reward Dollars.`,
+  amountType: "Amount must be a number.",
+  nameRequired: "Reward Name is required.",
+  nameTooLong: `Reward Name must be at most ${REWARD_NAME_MAX} characters.`,
+  userIdRequired: "userId is required.",
+  memberNotFound: "Team member not found.",
+  notInDraft: "This team member is not in your reward.",
+  tooManyRecipients: `A reward can have at most ${MAX_DRAFT_RECIPIENTS.toLocaleString("en-AU")} recipients.`,
+  rewardsRequired: "rewards is required.",
+  rewardsEmpty: "rewards must contain at least one recipient.",
+  managerEmail: "This email belongs to a program manager of your company; only team members can be rewarded.",
+  /** The CSV row message of SPEC §5 (prefixed "Row N: " like the other row messages). */
+  csvWrongAmount: "Wrong Reward Amount",
+} as const;
+
+export type RewardAmountResult = { ok: true; dollars: number } | { ok: false; message: string };
+
+/** A number written as people type it: digits, one optional point, an optional exponent. */
+const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/**
+ * SPEC §5 amount inputs and DESIGN.md §5: the whole Reward Dollars a typed (or sent) value
+ * stands for. Non-numeric, empty, missing or negative → 0. A fraction ("10.5") or a value over
+ * 10,000 is refused with a clear message. A leading "$" and thousands commas ("$1,000") are
+ * tolerated; "10.00" is 10.
+ */
+export function parseRewardAmount(input: unknown): RewardAmountResult {
+  let value: number;
+  if (typeof input === "number") {
+    value = input;
+  } else if (typeof input === "string") {
+    const text = input
+      .trim()
+      .replace(/^([+-]?)\$\s*/, "$1")
+      .replace(/(\d),(?=\d{3}(\D|$))/g, "$1");
+    if (!NUMERIC.test(text)) return { ok: true, dollars: 0 };
+    value = Number(text);
+  } else {
+    return { ok: true, dollars: 0 };
+  }
+  if (Number.isNaN(value) || value <= 0) return { ok: true, dollars: 0 };
+  if (value > MAX_REWARD_DOLLARS) return { ok: false, message: REWARD_DETAILS.amountTooLarge };
+  if (!Number.isInteger(value)) return { ok: false, message: REWARD_DETAILS.amountFraction };
+  return { ok: true, dollars: value };
+}
+
+/**
+ * The Reward Amount cell of the bulk reward CSV (issue 5): a whole number from 0 to 10,000
+ * (a "$" and thousands commas tolerated, as spreadsheets write them); a blank cell is 0 (the
+ * value is optional, SPEC §3). Anything else is null: "Row N: Wrong Reward Amount".
+ */
+export function csvRewardAmount(cell: string | null | undefined): number | null {
+  const text = (cell ?? "")
+    .trim()
+    .replace(/^\$\s*/, "")
+    .replace(/(\d),(?=\d{3}(\D|$))/g, "$1");
+  if (text === "") return 0;
+  if (!/^\d+(\.0*)?$/.test(text)) return null;
+  const value = Number(text);
+  return value <= MAX_REWARD_DOLLARS ? value : null;
+}
+
+/** A `value` as the API accepts it (number, numeric text, null or missing) → whole dollars. */
+export const rewardValueField = z
+  .union([z.number(), z.string().max(64), z.null()], { error: REWARD_DETAILS.amountType })
+  .optional()
+  .transform((value, ctx) => {
+    const parsed = parseRewardAmount(value);
+    if (parsed.ok) return parsed.dollars;
+    ctx.addIssue({ code: "custom", message: parsed.message });
+    return z.NEVER;
+  });
+
+const userIdField = z
+  .number({ error: REWARD_DETAILS.userIdRequired })
+  .int(REWARD_DETAILS.userIdRequired)
+  .positive(REWARD_DETAILS.userIdRequired)
+  .max(Number.MAX_SAFE_INTEGER, REWARD_DETAILS.userIdRequired);
+
+/** POST create-reward-search and DELETE delete-reward: { userId }. */
+export const rewardUserIdSchema = z.object({ userId: userIdField });
+export type RewardUserIdRequest = z.input<typeof rewardUserIdSchema>;
+
+/** PUT update-reward: { userId, value }. */
+export const updateRewardSchema = z.object({ userId: userIdField, value: rewardValueField });
+export type UpdateRewardRequest = z.input<typeof updateRewardSchema>;
+
+/** PUT update-all-reward: { value }. */
+export const updateAllRewardSchema = z.object({ value: rewardValueField });
+export type UpdateAllRewardRequest = z.input<typeof updateAllRewardSchema>;
+
+/** The reward name (SPEC §3): trimmed, required, at most 100 characters. */
+export const rewardNameField = z
+  .string({ error: REWARD_DETAILS.nameRequired })
+  .trim()
+  .min(1, REWARD_DETAILS.nameRequired)
+  .max(REWARD_NAME_MAX, REWARD_DETAILS.nameTooLong);
+
+/** PUT update-reward-name: { name }. */
+export const updateRewardNameSchema = z.object({ name: rewardNameField });
+export type UpdateRewardNameRequest = z.input<typeof updateRewardNameSchema>;
+
+/** A new team member to reward (SPEC §3, §5 reward single add): the team rules plus a value. */
+export const newRewardUserSchema = z.object({
+  firstName: firstNameField,
+  lastName: lastNameField,
+  email: emailField,
+  value: rewardValueField,
+});
+export type NewRewardUser = z.input<typeof newRewardUserSchema>;
+export type NewRewardUserParsed = z.output<typeof newRewardUserSchema>;
+
+/**
+ * The bulk variant ({ rewards: [...] }, SPEC §7): 1 to 5,000 rows, each checked like the single
+ * form; a row's message reads "Row N: <message>" (N from 1). An email repeated within the list
+ * (any letter case) is refused ("Row N: ...") rather than guessed at: which amount was meant?
+ */
+export const bulkRewardSchema = z.object({
+  rewards: z
+    .array(z.unknown(), { error: REWARD_DETAILS.rewardsRequired })
+    .min(1, REWARD_DETAILS.rewardsEmpty)
+    .max(MAX_DRAFT_RECIPIENTS, `A file can hold at most ${MAX_DRAFT_RECIPIENTS.toLocaleString("en-AU")} recipients.`)
+    .transform((rows, ctx) => {
+      const parsed: NewRewardUserParsed[] = [];
+      const firstRowOf = new Map<string, number>();
+      rows.forEach((row, index) => {
+        const n = index + 1;
+        const result = newRewardUserSchema.safeParse(row ?? {});
+        if (!result.success) {
+          for (const issue of result.error.issues) {
+            ctx.addIssue({ code: "custom", path: [index, ...issue.path], message: `Row ${n}: ${issue.message}` });
+          }
+          return;
+        }
+        const key = result.data.email.toLowerCase();
+        const first = firstRowOf.get(key);
+        if (first !== undefined) {
+          ctx.addIssue({ code: "custom", path: [index, "email"], message: duplicateRowMessage(n, first) });
+          return;
+        }
+        firstRowOf.set(key, n);
+        parsed.push(result.data);
+      });
+      return parsed;
+    }),
+});
+export type BulkRewardRequest = { rewards: NewRewardUser[] };
+
+export function duplicateRowMessage(row: number, firstRow: number): string {
+  return `Row ${row}: Email Address repeats row ${firstRow}; list each recipient once.`;
+}
+
+/** GET get-reward-page query (not in SPEC): one page of the table, newest first. */
+export const rewardPageQuerySchema = z.object({
+  pageNumber: z.coerce.number().int().min(1).max(1_000_000).catch(1),
+  pageSize: z.coerce.number().int().min(1).max(100).catch(REWARD_PAGE_SIZE),
+});
+
+// ─── Answers ─────────────────────────────────────────────────────────────────────────────────
+
+/** A recipient row (SPEC §3): reward is whole Reward Dollars (never null from this API). */
+export interface RewardRecipient {
+  userId: number;
+  fullName: string;
+  email: string;
+  reward: number;
+}
+
+/** GET get-reward-page: a page of the table plus the footer figures. */
+export interface RewardRecipientPage {
+  items: RewardRecipient[];
+  totalPages: number;
+  hasPreviousPage: boolean;
+  hasNextPage: boolean;
+  pageNumber: number;
+  /** Total Recipients: N */
+  totalCount: number;
+  /** Total Reward Dollars (ex GST), in dollars. */
+  totalRewards: number;
+}
+
+/** PUT update-all-reward: the footer figures after the change. */
+export interface RewardDraftTotals {
+  recipientCount: number;
+  totalRewards: number;
+}
+
+/**
+ * GET get-reward-summary (SPEC §3 plus rewardName, recipientCount, version): dollars as numbers
+ * with two decimals (111 for $111.00), computed by core/money.ts.
+ */
+export interface RewardSummary {
+  rewards: Array<{ userId: number; fullName: string; reward: number }>;
+  totalRewards: number;
+  serviceFee: number;
+  gst: number;
+  total: number;
+  rewardName: string;
+  recipientCount: number;
+  /** Bumped by every change of the draft: a payment is created for one version. */
+  version: number;
+}
+
+/** POST create-reward-user (single form): the recipient row, and whether the member is new. */
+export interface CreateRewardUserResponse extends RewardRecipient {
+  firstName: string;
+  lastName: string;
+  isNewTeamMember: boolean;
+}
+
+/** POST bulk-upload-reward and create-reward-user with { rewards }. */
+export interface BulkRewardUploadResponse {
+  /** Rows now in the draft with their value: newRecipients + updatedRecipients. */
+  successfullyAdded: number;
+  /** Rows added to the draft. */
+  newRecipients: number;
+  /** Rows whose member was already in the draft: the amount was replaced. */
+  updatedRecipients: number;
+  /** Team members created because the email was new to the company. */
+  newTeamMembers: number;
+  /** The draft's recipients after the upload. */
+  recipientCount: number;
+}

@@ -1,0 +1,559 @@
+// The reward draft (SPEC §2 Reward My Team, §3, §5, §9; DESIGN.md §4, §5; issue 5): one draft
+// per program manager, holding a reward name and recipient lines (a team member of the same
+// company and a whole number of Reward Dollars, 0 to 10,000). Plain functions over the
+// database, always scoped by the caller's company and the caller's own draft.
+//
+//   - Every change runs in one transaction that locks the draft row (created on first use), so
+//     changes of one draft are serialised and the 5,000-recipient limit holds under concurrency.
+//     Rows are locked in one order everywhere: team members first (FOR SHARE), then the draft,
+//     the order the member removal of the team domain takes (member, then dropMemberFromDrafts).
+//   - Every change bumps the draft's `version`: a payment created for an older version is refused
+//     by the payments domain. A call that changes nothing (adding a recipient already in the
+//     draft, setting the amount it already has) leaves the version alone.
+//   - Lists are newest first: created_at desc, id desc. A bulk upload is inserted last row first,
+//     so the file reads top to bottom at the top of the table.
+//   - Money stays in whole dollars here; cents, fee and GST come from core/money.ts.
+import { and, desc, eq, inArray, ne, type SQL, sql } from "drizzle-orm";
+import { centsToDollars, chargesFor } from "../../core/money.ts";
+import {
+  MAX_DRAFT_RECIPIENTS,
+  type NewRewardUserParsed,
+  type RewardDraftTotals,
+  type RewardRecipient,
+  type RewardRecipientPage,
+  type RewardSummary,
+} from "../../core/rewards.ts";
+import type { Db } from "../db/client.ts";
+import { rewardDraftLines, rewardDrafts, users } from "../db/schema.ts";
+
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+type Conn = Db | Tx;
+
+/** Who is asking: the access token's user (the program manager) and company. */
+export interface DraftOwner {
+  userId: number;
+  companyId: number;
+}
+
+/** Rows per multi-row INSERT: at most 7 parameters a row, well under PostgreSQL's 65,535. */
+const INSERT_CHUNK = 1000;
+
+/** Why a change was refused; the API maps each to a status and REWARD_DETAILS message. */
+export class DraftError extends Error {
+  readonly kind: "member_not_found" | "not_in_draft" | "too_many" | "manager_email";
+  /** 1-based row of a bulk upload, when the refusal is about one row. */
+  readonly row?: number;
+  constructor(kind: DraftError["kind"], row?: number) {
+    super(kind);
+    this.name = "DraftError";
+    this.kind = kind;
+    this.row = row;
+  }
+}
+
+const fullName = sql<string>`${users.firstName} || ' ' || ${users.lastName}`;
+
+/** The caller's active team members (never a program manager, never another company's). */
+const activeMemberOf = (companyId: number) =>
+  and(eq(users.companyId, companyId), eq(users.isActive, true), eq(users.role, "member"));
+
+/** Lines of a draft joined to their (active) members. */
+const lineMember = and(
+  eq(users.id, rewardDraftLines.userId),
+  eq(users.companyId, rewardDraftLines.companyId),
+  eq(users.isActive, true),
+);
+
+const newestFirst = [desc(rewardDraftLines.createdAt), desc(rewardDraftLines.id)] as const;
+
+async function findDraft(db: Conn, owner: DraftOwner) {
+  const [row] = await db
+    .select({ id: rewardDrafts.id, version: rewardDrafts.version, name: rewardDrafts.name })
+    .from(rewardDrafts)
+    .where(and(eq(rewardDrafts.userId, owner.userId), eq(rewardDrafts.companyId, owner.companyId)));
+  return row;
+}
+
+/** The caller's draft, created on first use, locked FOR UPDATE until the transaction ends. */
+async function lockDraft(tx: Tx, owner: DraftOwner, now: Date) {
+  const where = and(eq(rewardDrafts.userId, owner.userId), eq(rewardDrafts.companyId, owner.companyId));
+  const select = () =>
+    tx
+      .select({ id: rewardDrafts.id, version: rewardDrafts.version, name: rewardDrafts.name })
+      .from(rewardDrafts)
+      .where(where)
+      .for("update");
+  const [existing] = await select();
+  if (existing) return existing;
+  await tx
+    .insert(rewardDrafts)
+    .values({ companyId: owner.companyId, userId: owner.userId, updatedAt: now, createdAt: now })
+    .onConflictDoNothing({ target: rewardDrafts.userId });
+  const [created] = await select();
+  if (!created) throw new Error("reward draft could not be created");
+  return created;
+}
+
+async function bumpVersion(tx: Tx, draftId: number, now: Date): Promise<number> {
+  const [row] = await tx
+    .update(rewardDrafts)
+    .set({ version: sql`${rewardDrafts.version} + 1`, updatedAt: now })
+    .where(eq(rewardDrafts.id, draftId))
+    .returning({ version: rewardDrafts.version });
+  return row?.version ?? 0;
+}
+
+async function lineCount(tx: Conn, draftId: number): Promise<number> {
+  const [row] = await tx
+    .select({ count: sql<number>`count(*)::int` })
+    .from(rewardDraftLines)
+    .where(eq(rewardDraftLines.draftId, draftId));
+  return row?.count ?? 0;
+}
+
+/** Locks (FOR SHARE) and answers the active member `memberId` of the company, if it is one. */
+async function lockMember(tx: Tx, companyId: number, memberId: number) {
+  const [row] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, memberId), activeMemberOf(companyId)))
+    .for("share");
+  return row;
+}
+
+async function totalsOf(db: Conn, draftId: number): Promise<RewardDraftTotals> {
+  const [row] = await db
+    .select({
+      count: sql<number>`count(*)::int`,
+      dollars: sql<string>`coalesce(sum(${rewardDraftLines.amountDollars}), 0)::text`,
+    })
+    .from(rewardDraftLines)
+    .innerJoin(users, lineMember)
+    .where(eq(rewardDraftLines.draftId, draftId));
+  return { recipientCount: row?.count ?? 0, totalRewards: Number(row?.dollars ?? 0) };
+}
+
+const recipientColumns = {
+  userId: rewardDraftLines.userId,
+  fullName,
+  email: users.email,
+  reward: rewardDraftLines.amountDollars,
+};
+
+async function recipientRow(db: Conn, draftId: number, memberId: number): Promise<RewardRecipient | undefined> {
+  const [row] = await db
+    .select(recipientColumns)
+    .from(rewardDraftLines)
+    .innerJoin(users, lineMember)
+    .where(and(eq(rewardDraftLines.draftId, draftId), eq(rewardDraftLines.userId, memberId)));
+  return row;
+}
+
+// ─── Reads ───────────────────────────────────────────────────────────────────────────────────
+
+/** GET get-reward: every recipient of the caller's draft, newest first. */
+export async function listRecipients(db: Conn, owner: DraftOwner): Promise<RewardRecipient[]> {
+  const draft = await findDraft(db, owner);
+  if (!draft) return [];
+  return db
+    .select(recipientColumns)
+    .from(rewardDraftLines)
+    .innerJoin(users, lineMember)
+    .where(eq(rewardDraftLines.draftId, draft.id))
+    .orderBy(...newestFirst);
+}
+
+/** GET get-reward-page: one page of the table (newest first) and the footer figures. */
+export async function recipientPage(
+  db: Conn,
+  owner: DraftOwner,
+  pageNumber: number,
+  pageSize: number,
+): Promise<RewardRecipientPage> {
+  const draft = await findDraft(db, owner);
+  const totals = draft ? await totalsOf(db, draft.id) : { recipientCount: 0, totalRewards: 0 };
+  const totalPages = Math.ceil(totals.recipientCount / pageSize);
+  const offset = (pageNumber - 1) * pageSize;
+  const items =
+    draft && offset < totals.recipientCount
+      ? await db
+          .select(recipientColumns)
+          .from(rewardDraftLines)
+          .innerJoin(users, lineMember)
+          .where(eq(rewardDraftLines.draftId, draft.id))
+          .orderBy(...newestFirst)
+          .limit(pageSize)
+          .offset(offset)
+      : [];
+  return {
+    items,
+    totalPages,
+    hasPreviousPage: pageNumber > 1,
+    hasNextPage: pageNumber < totalPages,
+    pageNumber,
+    totalCount: totals.recipientCount,
+    totalRewards: totals.totalRewards,
+  };
+}
+
+/** GET get-reward-summary: the recipients (newest first) and the charges of DESIGN.md §5. */
+export async function draftSummary(db: Conn, owner: DraftOwner): Promise<RewardSummary> {
+  const draft = await findDraft(db, owner);
+  const rewards = draft
+    ? await db
+        .select({ userId: rewardDraftLines.userId, fullName, reward: rewardDraftLines.amountDollars })
+        .from(rewardDraftLines)
+        .innerJoin(users, lineMember)
+        .where(eq(rewardDraftLines.draftId, draft.id))
+        .orderBy(...newestFirst)
+    : [];
+  const charges = chargesFor(rewards.map((r) => r.reward));
+  return {
+    rewards,
+    totalRewards: centsToDollars(charges.rewardsCents),
+    serviceFee: centsToDollars(charges.serviceFeeCents),
+    gst: centsToDollars(charges.gstCents),
+    total: centsToDollars(charges.totalCents),
+    rewardName: draft?.name ?? "",
+    recipientCount: rewards.length,
+    version: draft?.version ?? 0,
+  };
+}
+
+// ─── Changes ─────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * POST create-reward-search: adds the active team member `memberId` of the caller's company
+ * with amount 0. Already in the draft: nothing changes. Throws DraftError member_not_found
+ * (another company's id, a removed member, the manager) or too_many.
+ */
+export async function addRecipient(db: Db, owner: DraftOwner, memberId: number, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    if (!(await lockMember(tx, owner.companyId, memberId))) throw new DraftError("member_not_found");
+    const draft = await lockDraft(tx, owner, now);
+    const [present] = await tx
+      .select({ id: rewardDraftLines.id })
+      .from(rewardDraftLines)
+      .where(and(eq(rewardDraftLines.draftId, draft.id), eq(rewardDraftLines.userId, memberId)));
+    if (present) return;
+    if ((await lineCount(tx, draft.id)) >= MAX_DRAFT_RECIPIENTS) throw new DraftError("too_many");
+    await tx.insert(rewardDraftLines).values({
+      draftId: draft.id,
+      companyId: owner.companyId,
+      userId: memberId,
+      amountDollars: 0,
+      createdAt: now,
+    });
+    await bumpVersion(tx, draft.id, now);
+  });
+}
+
+/** PUT update-reward: the recipient's amount (whole dollars, already checked). */
+export async function setRecipientAmount(
+  db: Db,
+  owner: DraftOwner,
+  memberId: number,
+  dollars: number,
+  now: Date,
+): Promise<RewardRecipient> {
+  return db.transaction(async (tx) => {
+    const draft = await lockDraft(tx, owner, now);
+    const before = await recipientRow(tx, draft.id, memberId);
+    if (!before) throw new DraftError("not_in_draft");
+    if (before.reward === dollars) return before;
+    await tx
+      .update(rewardDraftLines)
+      .set({ amountDollars: dollars })
+      .where(and(eq(rewardDraftLines.draftId, draft.id), eq(rewardDraftLines.userId, memberId)));
+    await bumpVersion(tx, draft.id, now);
+    return { ...before, reward: dollars };
+  });
+}
+
+/** PUT update-all-reward: every recipient's amount; answers the footer figures. */
+export async function setAllAmounts(db: Db, owner: DraftOwner, dollars: number, now: Date): Promise<RewardDraftTotals> {
+  return db.transaction(async (tx) => {
+    const draft = await lockDraft(tx, owner, now);
+    const changed = await tx
+      .update(rewardDraftLines)
+      .set({ amountDollars: dollars })
+      .where(and(eq(rewardDraftLines.draftId, draft.id), ne(rewardDraftLines.amountDollars, dollars)))
+      .returning({ id: rewardDraftLines.id });
+    if (changed.length > 0) await bumpVersion(tx, draft.id, now);
+    return totalsOf(tx, draft.id);
+  });
+}
+
+/** PUT update-reward-name: the draft's reward name (trimmed and checked by core/rewards.ts). */
+export async function setRewardName(db: Db, owner: DraftOwner, name: string, now: Date): Promise<string> {
+  return db.transaction(async (tx) => {
+    const draft = await lockDraft(tx, owner, now);
+    if (draft.name !== name) {
+      await tx.update(rewardDrafts).set({ name }).where(eq(rewardDrafts.id, draft.id));
+      await bumpVersion(tx, draft.id, now);
+    }
+    return name;
+  });
+}
+
+/** DELETE delete-reward: takes the member off the draft. Throws DraftError not_in_draft. */
+export async function removeRecipient(db: Db, owner: DraftOwner, memberId: number, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    const draft = await lockDraft(tx, owner, now);
+    const removed = await tx
+      .delete(rewardDraftLines)
+      .where(and(eq(rewardDraftLines.draftId, draft.id), eq(rewardDraftLines.userId, memberId)))
+      .returning({ id: rewardDraftLines.id });
+    if (removed.length === 0) throw new DraftError("not_in_draft");
+    await bumpVersion(tx, draft.id, now);
+  });
+}
+
+/** DELETE delete-all-reward: empties the draft's table (the reward name stays). */
+export async function removeAllRecipients(db: Db, owner: DraftOwner, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    const draft = await lockDraft(tx, owner, now);
+    const removed = await tx
+      .delete(rewardDraftLines)
+      .where(eq(rewardDraftLines.draftId, draft.id))
+      .returning({ id: rewardDraftLines.id });
+    if (removed.length > 0) await bumpVersion(tx, draft.id, now);
+  });
+}
+
+export interface AddNewRecipientsResult {
+  /** Per input row: the member's id and whether this call created the member. */
+  rows: Array<{ memberId: number; firstName: string; lastName: string; isNewTeamMember: boolean; wasInDraft: boolean }>;
+  newRecipients: number;
+  updatedRecipients: number;
+  newTeamMembers: number;
+  recipientCount: number;
+}
+
+/**
+ * POST create-reward-user and bulk-upload-reward: for each row (validated, emails distinct in
+ * any letter case), the company's active member with that email, or a new member (active, role
+ * 'member', the row's names) when the email is new to the company; then the member's line with
+ * the row's value (a line already there gets the value, keeps its place). All or nothing, in
+ * one transaction, set-based: a few queries and chunked multi-row inserts whatever the size.
+ * An existing member keeps their names. Throws DraftError manager_email (row) or too_many.
+ */
+export async function addNewRecipients(
+  db: Db,
+  owner: DraftOwner,
+  input: readonly NewRewardUserParsed[],
+  now: Date,
+): Promise<AddNewRecipientsResult> {
+  if (input.length === 0) throw new Error("addNewRecipients needs at least one row");
+  return db.transaction(async (tx) => {
+    const keys = input.map((r) => r.email.toLowerCase());
+    const idByKey = new Map<string, number>();
+    /** An existing member keeps their names; a new one has the row's. */
+    const namesByKey = new Map<string, { firstName: string; lastName: string }>();
+    const memberSelect = {
+      id: users.id,
+      email: users.email,
+      role: users.role,
+      firstName: users.firstName,
+      lastName: users.lastName,
+    };
+
+    // The company's active users with these addresses, locked so a removal waits for us.
+    const existing = await tx
+      .select(memberSelect)
+      .from(users)
+      .where(
+        and(eq(users.companyId, owner.companyId), eq(users.isActive, true), inArray(sql`lower(${users.email})`, keys)),
+      )
+      .for("share");
+    for (const row of existing) {
+      const key = row.email.toLowerCase();
+      if (row.role !== "member") throw new DraftError("manager_email", keys.indexOf(key) + 1);
+      idByKey.set(key, row.id);
+      namesByKey.set(key, row);
+    }
+
+    // New addresses become team members (the team rules: active, role 'member'). A member added
+    // by another call at this very moment conflicts on the unique index and is read back below.
+    const fresh = input.filter((r) => !idByKey.has(r.email.toLowerCase()));
+    const created = new Set<string>();
+    for (let start = 0; start < fresh.length; start += INSERT_CHUNK) {
+      const chunk = fresh.slice(start, start + INSERT_CHUNK);
+      const inserted = await tx
+        .insert(users)
+        .values(
+          chunk.map((r) => ({
+            companyId: owner.companyId,
+            firstName: r.firstName,
+            lastName: r.lastName,
+            email: r.email,
+            role: "member" as const,
+            createdAt: now,
+          })),
+        )
+        .onConflictDoNothing()
+        .returning({ id: users.id, email: users.email });
+      for (const row of inserted) {
+        const key = row.email.toLowerCase();
+        idByKey.set(key, row.id);
+        created.add(key);
+      }
+    }
+    const missing = keys.filter((k) => !idByKey.has(k));
+    if (missing.length > 0) {
+      const raced = await tx
+        .select(memberSelect)
+        .from(users)
+        .where(
+          and(
+            eq(users.companyId, owner.companyId),
+            eq(users.isActive, true),
+            inArray(sql`lower(${users.email})`, missing),
+          ),
+        )
+        .for("share");
+      for (const row of raced) {
+        const key = row.email.toLowerCase();
+        if (row.role !== "member") throw new DraftError("manager_email", keys.indexOf(key) + 1);
+        idByKey.set(key, row.id);
+        namesByKey.set(key, row);
+      }
+      if (raced.length !== missing.length) throw new Error("a new team member could not be added");
+    }
+
+    const draft = await lockDraft(tx, owner, now);
+    const memberIds = keys.map((k) => idByKey.get(k) as number);
+    const present = new Set(
+      (
+        await tx
+          .select({ userId: rewardDraftLines.userId })
+          .from(rewardDraftLines)
+          .where(and(eq(rewardDraftLines.draftId, draft.id), inArray(rewardDraftLines.userId, memberIds)))
+      ).map((r) => r.userId),
+    );
+    const newRecipients = memberIds.filter((id) => !present.has(id)).length;
+    if ((await lineCount(tx, draft.id)) + newRecipients > MAX_DRAFT_RECIPIENTS) throw new DraftError("too_many");
+
+    // Last row first, so the first row of a file is the newest line (top of the table).
+    const values = input
+      .map((r, i) => ({
+        draftId: draft.id,
+        companyId: owner.companyId,
+        userId: memberIds[i] as number,
+        amountDollars: r.value,
+        createdAt: now,
+      }))
+      .reverse();
+    for (let start = 0; start < values.length; start += INSERT_CHUNK) {
+      await tx
+        .insert(rewardDraftLines)
+        .values(values.slice(start, start + INSERT_CHUNK))
+        .onConflictDoUpdate({
+          target: [rewardDraftLines.draftId, rewardDraftLines.userId],
+          set: { amountDollars: sql`excluded.amount_dollars` },
+        });
+    }
+    await bumpVersion(tx, draft.id, now);
+
+    return {
+      rows: keys.map((k, i) => ({
+        memberId: memberIds[i] as number,
+        firstName: namesByKey.get(k)?.firstName ?? (input[i] as NewRewardUserParsed).firstName,
+        lastName: namesByKey.get(k)?.lastName ?? (input[i] as NewRewardUserParsed).lastName,
+        isNewTeamMember: created.has(k),
+        wasInDraft: present.has(memberIds[i] as number),
+      })),
+      newRecipients,
+      updatedRecipients: input.length - newRecipients,
+      newTeamMembers: created.size,
+      recipientCount: await lineCount(tx, draft.id),
+    };
+  });
+}
+
+/** The recipient row of `memberId` in the caller's draft (after a change). */
+export async function findRecipient(
+  db: Conn,
+  owner: DraftOwner,
+  memberId: number,
+): Promise<RewardRecipient | undefined> {
+  const draft = await findDraft(db, owner);
+  return draft ? recipientRow(db, draft.id, memberId) : undefined;
+}
+
+// ─── For the payments and team domains ───────────────────────────────────────────────────────
+
+export interface DraftForOrder {
+  draftId: number;
+  version: number;
+  /** The reward name ('' when not set). */
+  name: string;
+  /** Newest first, as the table shows them; amounts in whole Reward Dollars. */
+  lines: Array<{ userId: number; firstName: string; lastName: string; email: string; amountDollars: number }>;
+}
+
+/**
+ * The caller's draft to freeze into an order, locked FOR UPDATE until `tx` ends (so no change
+ * slips in between reading and freezing). Null when the manager has no draft yet. Lines of
+ * members removed meanwhile are left out.
+ */
+export async function loadDraftForOrder(
+  tx: Tx,
+  owner: { companyId: number; userId: number },
+): Promise<DraftForOrder | null> {
+  const [draft] = await tx
+    .select({ id: rewardDrafts.id, version: rewardDrafts.version, name: rewardDrafts.name })
+    .from(rewardDrafts)
+    .where(and(eq(rewardDrafts.userId, owner.userId), eq(rewardDrafts.companyId, owner.companyId)))
+    .for("update");
+  if (!draft) return null;
+  const lines = await tx
+    .select({
+      userId: rewardDraftLines.userId,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      amountDollars: rewardDraftLines.amountDollars,
+    })
+    .from(rewardDraftLines)
+    .innerJoin(users, lineMember)
+    .where(eq(rewardDraftLines.draftId, draft.id))
+    .orderBy(...newestFirst);
+  return { draftId: draft.id, version: draft.version, name: draft.name, lines };
+}
+
+/**
+ * Empties a draft after its order is released: no lines, the reward name back to '', version
+ * bumped. The caller's transaction; `draftId` comes from loadDraftForOrder.
+ */
+export async function clearDraft(tx: Tx, draftId: number, now: Date = new Date()): Promise<void> {
+  await tx.delete(rewardDraftLines).where(eq(rewardDraftLines.draftId, draftId));
+  await tx.update(rewardDrafts).set({ name: "" }).where(eq(rewardDrafts.id, draftId));
+  await bumpVersion(tx, draftId, now);
+}
+
+/**
+ * Takes a removed team member off every draft of the company (bumping each draft's version),
+ * in the removal's transaction. Answers how many lines went.
+ */
+export async function dropMemberFromDrafts(
+  tx: Tx,
+  companyId: number,
+  memberId: number,
+  now: Date = new Date(),
+): Promise<number> {
+  const removed = await tx
+    .delete(rewardDraftLines)
+    .where(and(eq(rewardDraftLines.companyId, companyId), eq(rewardDraftLines.userId, memberId)))
+    .returning({ draftId: rewardDraftLines.draftId });
+  for (const draftId of new Set(removed.map((r) => r.draftId))) await bumpVersion(tx, draftId, now);
+  return removed.length;
+}
+
+/**
+ * For the reward flow's user search (GET /Users?isRewardMyTeam=true): true for a member who is
+ * NOT a line of the caller's draft. Use inside a query over `users`.
+ */
+export function notInRewardDraft(owner: DraftOwner): SQL {
+  return sql`not exists (select 1 from ${rewardDraftLines} join ${rewardDrafts} on ${rewardDrafts.id} = ${rewardDraftLines.draftId} where ${rewardDrafts.userId} = ${owner.userId} and ${rewardDrafts.companyId} = ${owner.companyId} and ${rewardDraftLines.userId} = ${users.id})`;
+}
