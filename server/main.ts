@@ -8,6 +8,7 @@ import { recaptcha } from "./captcha/recaptcha.ts";
 import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { seedCatalogue } from "./domain/catalogue.ts";
+import { pendingUploadStore } from "./domain/uploads.ts";
 import { createServerApp } from "./http/app.ts";
 import type { Logger } from "./logger.ts";
 import { listRecentEmails } from "./mail/outbox.ts";
@@ -87,6 +88,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     apiBaseUrl: config.PROVIDER_API_URL ?? "http://api.internal",
     logger,
     sessionStore: webSessionStore(database.db),
+    pendingUploads: pendingUploadStore(database.db),
     devMailbox: config.SMTP_URL
       ? undefined
       : {

@@ -1,6 +1,7 @@
 // The whole process as server.ts builds it (createApplication), on a test database, with a tiny
 // React Router build standing in for `npm run build`, and the mail worker run by hand.
 import type { Captcha } from "../../server/captcha/port.ts";
+import { pendingUploadStore } from "../../server/domain/uploads.ts";
 import { createServerApp } from "../../server/http/app.ts";
 import type { MailTransport } from "../../server/mail/port.ts";
 import { createApplication, type RunningApp } from "../../server/main.ts";
@@ -95,6 +96,7 @@ export function edgeFor(
       apiBaseUrl: "http://api.internal",
       logger: logs.logger,
       sessionStore: webSessionStore(running.database.db),
+      pendingUploads: pendingUploadStore(running.database.db),
     },
     build,
     mode: options.mode ?? "production",
