@@ -1,10 +1,83 @@
-// The Users calls of SPEC §7. This issue: GET /api/Users/MyDetails (the team issue adds the rest).
+// The Users calls of SPEC §7: GET /Users/MyDetails (accounts) and My Team (issue 4): GET /Users,
+// POST /Users/create-user, POST /Users/create-user-bulk-upload, PUT and DELETE /Users/{id}.
+// Always the caller's company; another company's member answers 404 and changes nothing.
 import { Hono, type MiddlewareHandler } from "hono";
 import { DETAILS } from "../../core/public-forms.ts";
+import {
+  bulkTeamUploadSchema,
+  MAX_PAGE_SIZE,
+  TEAM_DETAILS,
+  TEAM_PAGE_SIZE,
+  teamMemberSchema,
+  updateTeamMemberSchema,
+} from "../../core/team.ts";
 import { getMyDetails } from "../domain/identity.ts";
+import {
+  bulkCreateTeamMembers,
+  createTeamMember,
+  listTeamMembers,
+  removeTeamMember,
+  updateTeamMember,
+} from "../domain/team.ts";
 import { ProblemError } from "../http/problem.ts";
+import { jsonBody } from "../http/validate.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
+
+/** The longest search text accepted (a name or an address is far shorter). */
+const MAX_SEARCH_LENGTH = 256;
+const MAX_PAGE_NUMBER = 2_147_483_647;
+
+export const LIST_DETAILS = {
+  pageNumber: "pageNumber must be a whole number of at least 1.",
+  pageSize: `pageSize must be a whole number from 1 to ${MAX_PAGE_SIZE}.`,
+  search: `search must be at most ${MAX_SEARCH_LENGTH} characters.`,
+  isRewardMyTeam: "isRewardMyTeam must be true or false.",
+  idMismatch: "The id in the body must match the id in the address.",
+} as const;
+
+/** A whole number query parameter; absent or empty → the fallback; anything else out of range → 400. */
+function wholeNumber(value: string | undefined, min: number, max: number, fallback: number, detail: string): number {
+  const text = value?.trim() ?? "";
+  if (text === "") return fallback;
+  if (!/^\d{1,10}$/.test(text)) throw new ProblemError(400, detail);
+  const n = Number(text);
+  if (n < min || n > max) throw new ProblemError(400, detail);
+  return n;
+}
+
+function flag(value: string | undefined): boolean {
+  const text = value?.trim().toLowerCase() ?? "";
+  if (text === "" || text === "false") return false;
+  if (text === "true") return true;
+  throw new ProblemError(400, LIST_DETAILS.isRewardMyTeam);
+}
+
+/** The member id of the path; anything that cannot be an id is a member that does not exist. */
+function memberId(value: string): number {
+  const id = /^\d{1,16}$/.test(value) ? Number(value) : 0;
+  if (id < 1 || !Number.isSafeInteger(id)) throw new ProblemError(404, TEAM_DETAILS.notFound);
+  return id;
+}
+
+/**
+ * A bulk upload's validation failure names the row ("Row 3: The email format is incorrect.",
+ * rows numbered from 1 as in the file after its heading); a failure of the whole list (too many
+ * rows, none, not a list) keeps its own message.
+ */
+function numberRows(error: unknown): unknown {
+  if (!(error instanceof ProblemError) || error.status !== 400 || !error.errors) return error;
+  const entries = Object.entries(error.errors);
+  const whole = entries.find(([key]) => key === "users" || key === "body");
+  if (whole?.[1][0]) return new ProblemError(400, whole[1][0], error.errors);
+  for (const [key, messages] of entries) {
+    const row = /^users\.(\d+)(\.|$)/.exec(key);
+    if (row?.[1] && messages[0]) {
+      return new ProblemError(400, `Row ${Number(row[1]) + 1}: ${messages[0]}`, error.errors);
+    }
+  }
+  return error;
+}
 
 export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
   const api = new Hono<ApiEnv>();
@@ -14,6 +87,55 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
     const details = await getMyDetails(deps.db, requireAuth(c));
     if (!details) throw new ProblemError(401, DETAILS.unauthorized);
     return c.json(details);
+  });
+
+  /** A page of the caller's active team members: { items, totalPages, hasPreviousPage, hasNextPage, pageNumber, totalCount }. */
+  api.get("/Users", auth, async (c) => {
+    const owner = requireAuth(c);
+    const pageNumber = wholeNumber(c.req.query("pageNumber"), 1, MAX_PAGE_NUMBER, 1, LIST_DETAILS.pageNumber);
+    const pageSize = wholeNumber(c.req.query("pageSize"), 1, MAX_PAGE_SIZE, TEAM_PAGE_SIZE, LIST_DETAILS.pageSize);
+    const search = c.req.query("search") ?? "";
+    if (search.length > MAX_SEARCH_LENGTH) throw new ProblemError(400, LIST_DETAILS.search);
+    const isRewardMyTeam = flag(c.req.query("isRewardMyTeam"));
+    return c.json(await listTeamMembers(deps.db, owner, { pageNumber, pageSize, search, isRewardMyTeam }));
+  });
+
+  /** Adds one member: 200 with the TeamMember; 409 when the address is active in the company. */
+  api.post("/Users/create-user", auth, async (c) => {
+    const owner = requireAuth(c);
+    const body = await jsonBody(c, teamMemberSchema);
+    const result = await createTeamMember(deps.db, owner, body);
+    if (result.status === "duplicate") throw new ProblemError(409, TEAM_DETAILS.emailInCompany);
+    return c.json(result.member);
+  });
+
+  /** Adds up to 5,000 members at once, all or nothing: { successfullyAdded, duplicates }. */
+  api.post("/Users/create-user-bulk-upload", auth, async (c) => {
+    const owner = requireAuth(c);
+    const body = await jsonBody(c, bulkTeamUploadSchema).catch((error: unknown) => {
+      throw numberRows(error);
+    });
+    return c.json(await bulkCreateTeamMembers(deps.db, owner, body.users));
+  });
+
+  /** Changes a member of the caller's company: 204; 404 for anyone else; 409 for a taken address. */
+  api.put("/Users/:id", auth, async (c) => {
+    const owner = requireAuth(c);
+    const id = memberId(c.req.param("id"));
+    const body = await jsonBody(c, updateTeamMemberSchema);
+    if (body.id !== undefined && body.id !== id) throw new ProblemError(400, LIST_DETAILS.idMismatch);
+    const result = await updateTeamMember(deps.db, owner, id, body);
+    if (result === "not_found") throw new ProblemError(404, TEAM_DETAILS.notFound);
+    if (result === "duplicate") throw new ProblemError(409, TEAM_DETAILS.emailInCompany);
+    return c.body(null, 204);
+  });
+
+  /** Removes (inactivates) a member of the caller's company: 204; 404 for anyone else. */
+  api.delete("/Users/:id", auth, async (c) => {
+    const owner = requireAuth(c);
+    const id = memberId(c.req.param("id"));
+    if (!(await removeTeamMember(deps.db, owner, id))) throw new ProblemError(404, TEAM_DETAILS.notFound);
+    return c.body(null, 204);
   });
 
   return api;

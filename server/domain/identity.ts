@@ -44,7 +44,7 @@ export interface TokenOwner {
 const later = (now: Date, ms: number) => new Date(now.getTime() + ms);
 
 /** A unique-key violation, whichever driver (node-postgres, PGlite) and wrapper raised it. */
-function isUniqueViolation(error: unknown): boolean {
+export function isUniqueViolation(error: unknown): boolean {
   for (let e: unknown = error, depth = 0; e && depth < 4; depth++) {
     if (typeof e === "object" && (e as { code?: unknown }).code === "23505") return true;
     e = typeof e === "object" ? (e as { cause?: unknown }).cause : undefined;

@@ -1,0 +1,269 @@
+// My Team (SPEC §2, §3, §5, §6, §9; issue 4): the program manager's team members. Plain
+// functions over the database, always scoped by the caller's company (tenant isolation):
+//   - a member is a `users` row with role 'member' and no password; the program manager is not
+//     a team member (never listed, never updated or removed here);
+//   - an address is unique among the company's ACTIVE users in any letter case (the program
+//     manager's own included): the unique index users_active_company_email_idx decides, so two
+//     calls at the same moment cannot both add one address;
+//   - removing a member marks the row inactive: history keeps pointing at it.
+import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import { type BulkTeamUploadResponse, effectiveSearch, type TeamMember, type TeamPage } from "../../core/team.ts";
+import type { Db } from "../db/client.ts";
+import { companies, users } from "../db/schema.ts";
+import { isUniqueViolation } from "./identity.ts";
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
+/** Who is asking: the access token's user and company. */
+export interface TeamOwner {
+  userId: number;
+  companyId: number;
+}
+
+/** The fields of an add or update, already validated and trimmed (core/team.ts). */
+export interface TeamMemberFields {
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+/** Rows per INSERT of a bulk upload: 4 parameters a row, well under PostgreSQL's 65,535. */
+const INSERT_CHUNK = 1000;
+
+/** The caller's active team members: never the program manager, never another company's. */
+const activeMemberOf = (owner: TeamOwner) =>
+  and(eq(users.companyId, owner.companyId), eq(users.isActive, true), eq(users.role, "member"));
+
+const memberColumns = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  email: users.email,
+  phone: users.phone,
+  companyId: users.companyId,
+  companyName: companies.name,
+};
+
+function toTeamMember(row: {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string | null;
+  companyId: number;
+  companyName: string;
+}): TeamMember {
+  return {
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    fullName: `${row.firstName} ${row.lastName}`,
+    email: row.email,
+    phone: row.phone ?? "",
+    companyId: row.companyId,
+    companyName: row.companyName,
+  };
+}
+
+/** A LIKE pattern that matches `text` literally anywhere (%, _ and \ lose their meaning). */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+// ─── The list (GET /Users) ───────────────────────────────────────────────────────────────────
+
+export interface TeamListOptions {
+  /** 1-based; past the last page answers no items. */
+  pageNumber: number;
+  pageSize: number;
+  /** Used only when longer than 2 characters once trimmed (SPEC §5, §9). */
+  search?: string;
+  /** The reward flow's user search: needs a search text, and leaves out the draft's members. */
+  isRewardMyTeam?: boolean;
+}
+
+/**
+ * The condition a member must meet to be offered by the reward flow's user search: not already
+ * a line of the caller's reward draft. Undefined while the draft does not exist.
+ */
+// TODO(rewards): exclude draft members — once the draft table exists, answer
+// sql`not exists (select 1 from <draft lines> d where d.user_id = ${users.id} and <draft of owner>)`.
+export function notInRewardDraft(_owner: TeamOwner): SQL | undefined {
+  return undefined;
+}
+
+/**
+ * One page of the caller's active team members, ordered by first name, last name (in any
+ * letter case) and id, so pages never overlap or skip anyone.
+ */
+export async function listTeamMembers(db: Db, owner: TeamOwner, options: TeamListOptions): Promise<TeamPage> {
+  const { pageNumber, pageSize } = options;
+  // "Jane   Citizen" finds Jane Citizen: runs of spaces count as one.
+  const search = effectiveSearch(options.search).replace(/\s+/g, " ");
+  const empty: TeamPage = {
+    items: [],
+    totalPages: 0,
+    hasPreviousPage: pageNumber > 1,
+    hasNextPage: false,
+    pageNumber,
+    totalCount: 0,
+  };
+  // The reward search suggests people for what was typed; with nothing typed it suggests nobody.
+  if (options.isRewardMyTeam && !search) return empty;
+
+  const conditions: Array<SQL | undefined> = [activeMemberOf(owner)];
+  if (search) {
+    const pattern = containsPattern(search);
+    // The full name "first last" contains the first and the last name, so it covers both.
+    conditions.push(
+      sql`((${users.firstName} || ' ' || ${users.lastName}) ilike ${pattern} escape '\\' or ${users.email} ilike ${pattern} escape '\\')`,
+    );
+  }
+  if (options.isRewardMyTeam) conditions.push(notInRewardDraft(owner));
+  const where = and(...conditions);
+
+  const [counted] = await db.select({ count: sql<number>`count(*)::int` }).from(users).where(where);
+  const totalCount = counted?.count ?? 0;
+  const totalPages = Math.ceil(totalCount / pageSize);
+  const offset = (pageNumber - 1) * pageSize;
+  const rows =
+    offset < totalCount
+      ? await db
+          .select(memberColumns)
+          .from(users)
+          .innerJoin(companies, eq(companies.id, users.companyId))
+          .where(where)
+          .orderBy(asc(sql`lower(${users.firstName})`), asc(sql`lower(${users.lastName})`), asc(users.id))
+          .limit(pageSize)
+          .offset(offset)
+      : [];
+  return {
+    items: rows.map(toTeamMember),
+    totalPages,
+    hasPreviousPage: pageNumber > 1,
+    hasNextPage: pageNumber < totalPages,
+    pageNumber,
+    totalCount,
+  };
+}
+
+// ─── Add, update, remove ─────────────────────────────────────────────────────────────────────
+
+async function companyName(db: Db | Tx, companyId: number): Promise<string> {
+  const [row] = await db.select({ name: companies.name }).from(companies).where(eq(companies.id, companyId));
+  return row?.name ?? "";
+}
+
+export type CreateMemberResult = { status: "created"; member: TeamMember } | { status: "duplicate" };
+
+/** Adds an active member to the caller's company; "duplicate" when the address is active there. */
+export async function createTeamMember(db: Db, owner: TeamOwner, input: TeamMemberFields): Promise<CreateMemberResult> {
+  try {
+    const [row] = await db
+      .insert(users)
+      .values({
+        companyId: owner.companyId,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        email: input.email,
+        role: "member",
+      })
+      .returning({ id: users.id, phone: users.phone });
+    if (!row) throw new Error("member insert returned no row");
+    const member = toTeamMember({
+      ...input,
+      id: row.id,
+      phone: row.phone,
+      companyId: owner.companyId,
+      companyName: await companyName(db, owner.companyId),
+    });
+    return { status: "created", member };
+  } catch (error) {
+    if (isUniqueViolation(error)) return { status: "duplicate" };
+    throw error;
+  }
+}
+
+/**
+ * Adds many members in one transaction (all or nothing). A row whose address is already active
+ * in the company, or repeats an earlier row of the same upload (in any letter case), is a
+ * duplicate and is skipped; the first occurrence is added. Rows must be validated beforehand.
+ */
+export async function bulkCreateTeamMembers(
+  db: Db,
+  owner: TeamOwner,
+  rows: readonly TeamMemberFields[],
+): Promise<BulkTeamUploadResponse> {
+  const seen = new Set<string>();
+  const fresh: TeamMemberFields[] = [];
+  for (const row of rows) {
+    const key = row.email.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    fresh.push(row);
+  }
+  let successfullyAdded = 0;
+  await db.transaction(async (tx) => {
+    for (let start = 0; start < fresh.length; start += INSERT_CHUNK) {
+      const chunk = fresh.slice(start, start + INSERT_CHUNK);
+      // No conflict target: drizzle cannot name the expression index, and PostgreSQL then skips a
+      // row that conflicts with ANY unique index, here the company's active addresses (also one
+      // added at this moment by another call, which a pre-check could miss).
+      const inserted = await tx
+        .insert(users)
+        .values(
+          chunk.map((r) => ({
+            companyId: owner.companyId,
+            firstName: r.firstName,
+            lastName: r.lastName,
+            email: r.email,
+            role: "member" as const,
+          })),
+        )
+        .onConflictDoNothing()
+        .returning({ id: users.id });
+      successfullyAdded += inserted.length;
+    }
+  });
+  return { successfullyAdded, duplicates: rows.length - successfullyAdded };
+}
+
+export type UpdateMemberResult = "updated" | "not_found" | "duplicate";
+
+/** Changes a member of the caller's company; "not_found" for anyone else (nothing changes). */
+export async function updateTeamMember(
+  db: Db,
+  owner: TeamOwner,
+  memberId: number,
+  input: TeamMemberFields,
+): Promise<UpdateMemberResult> {
+  try {
+    const [row] = await db
+      .update(users)
+      .set({ firstName: input.firstName, lastName: input.lastName, email: input.email })
+      .where(and(eq(users.id, memberId), activeMemberOf(owner)))
+      .returning({ id: users.id });
+    return row ? "updated" : "not_found";
+  } catch (error) {
+    if (isUniqueViolation(error)) return "duplicate";
+    throw error;
+  }
+}
+
+/**
+ * Removes a member of the caller's company (SPEC §6): the row becomes inactive and stays, so
+ * reward history keeps its name. False when the id is not an active member of the company.
+ */
+export async function removeTeamMember(db: Db, owner: TeamOwner, memberId: number): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(users)
+      .set({ isActive: false })
+      .where(and(eq(users.id, memberId), activeMemberOf(owner)))
+      .returning({ id: users.id });
+    if (!row) return false;
+    // Rewards: forfeit the unspent balance here (ledger entry), and take the member off the
+    // caller's reward draft, in this same transaction.
+    return true;
+  });
+}
