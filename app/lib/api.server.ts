@@ -19,6 +19,15 @@ import type {
   VerifyEmailResponse,
 } from "../../core/account-forms.ts";
 import type { HelpAnonymousRequest, LatestReward, WaitListRequest } from "../../core/public-forms.ts";
+import type {
+  BulkRewardUploadResponse,
+  CreateRewardUserResponse,
+  NewRewardUser,
+  RewardDraftTotals,
+  RewardRecipient,
+  RewardRecipientPage,
+  RewardSummary,
+} from "../../core/rewards.ts";
 import type { BulkTeamUploadResponse, TeamListQuery, TeamMember, TeamMemberInput, TeamPage } from "../../core/team.ts";
 import { services } from "../context.ts";
 
@@ -111,6 +120,32 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
       call<BulkTeamUploadResponse>("POST", "Users/create-user-bulk-upload", { users }),
     updateTeamMember: (id: number, body: TeamMemberInput) => call<undefined>("PUT", `Users/${id}`, { id, ...body }),
     removeTeamMember: (id: number) => call<undefined>("DELETE", `Users/${id}`),
+
+    // ─── Reward draft (SPEC §7 RewardMyTeam; issue 5) ───
+    /** create-reward-search: adds a team member with amount 0; answers the whole list. */
+    addRewardRecipient: (userId: number) =>
+      call<RewardRecipient[]>("POST", "RewardMyTeam/create-reward-search", { userId }),
+    /** update-reward: `value` as typed (SPEC §5 conversions run on the server). */
+    updateReward: (userId: number, value: number | string) =>
+      call<RewardRecipient>("PUT", "RewardMyTeam/update-reward", { userId, value }),
+    updateAllReward: (value: number | string) =>
+      call<RewardDraftTotals>("PUT", "RewardMyTeam/update-all-reward", { value }),
+    updateRewardName: (name: string) =>
+      call<{ rewardName: string }>("PUT", "RewardMyTeam/update-reward-name", { name }),
+    deleteReward: (userId: number) => call<undefined>("DELETE", "RewardMyTeam/delete-reward", { userId }),
+    deleteAllReward: () => call<undefined>("DELETE", "RewardMyTeam/delete-all-reward"),
+    getReward: () => call<RewardRecipient[]>("GET", "RewardMyTeam/get-reward"),
+    /** Not in SPEC: one page of the table (newest first) with Total Recipients and Reward Dollars. */
+    getRewardPage: (query: { pageNumber: number; pageSize: number }) =>
+      call<RewardRecipientPage>(
+        "GET",
+        `RewardMyTeam/get-reward-page?${new URLSearchParams({ pageNumber: String(query.pageNumber), pageSize: String(query.pageSize) })}`,
+      ),
+    rewardSummary: () => call<RewardSummary>("GET", "RewardMyTeam/get-reward-summary"),
+    createRewardUser: (body: NewRewardUser) =>
+      call<CreateRewardUserResponse>("POST", "RewardMyTeam/create-reward-user", body),
+    bulkUploadReward: (rewards: NewRewardUser[]) =>
+      call<BulkRewardUploadResponse>("POST", "RewardMyTeam/bulk-upload-reward", { rewards }),
   };
 }
 
