@@ -21,7 +21,9 @@ export default [
     route("dashboard", "routes/portal.dashboard.tsx"),
     route("onboarding-add-company-details", "routes/portal.onboarding-add-company-details.tsx"),
     route("help", "routes/portal.help.tsx"),
+    route("my-team", "routes/portal.my-team.tsx"),
   ]),
+  route("portal/my-team/template.csv", "routes/portal.my-team.template.ts"),
   route("dev/mailbox", "routes/dev.mailbox.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;
