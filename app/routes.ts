@@ -22,8 +22,10 @@ export default [
     route("onboarding-add-company-details", "routes/portal.onboarding-add-company-details.tsx"),
     route("help", "routes/portal.help.tsx"),
     route("my-team", "routes/portal.my-team.tsx"),
+    route("reward-my-team", "routes/portal.reward-my-team.tsx"),
   ]),
   route("portal/my-team/template.csv", "routes/portal.my-team.template.ts"),
+  route("portal/reward-my-team/search", "routes/portal.reward-my-team.search.tsx"),
   route("dev/mailbox", "routes/dev.mailbox.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

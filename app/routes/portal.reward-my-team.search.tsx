@@ -1,0 +1,14 @@
+// The live user search of Reward My Team (SPEC §5 reward search, §7 user search, §9: 10
+// results), for the search box's fetcher: GET ?q=… answers the team members not yet in the
+// draft whose name or email matches (blank text: none). A resource route: JSON only.
+import { data } from "react-router";
+import { requireOnboardedUser } from "../lib/portal.server.ts";
+import { searchMembers } from "../lib/reward-draft.server.ts";
+import type { Route } from "./+types/portal.reward-my-team.search";
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { api } = await requireOnboardedUser(context, request);
+  const q = new URL(request.url).searchParams.get("q") ?? "";
+  const results = q.trim() ? await searchMembers(api, q) : [];
+  return data({ q: q.trim(), results }, { headers: { "cache-control": "private, no-store" } });
+}
