@@ -27,8 +27,11 @@ export interface TeamMemberFields {
   email: string;
 }
 
-/** Rows per INSERT of a bulk upload: 4 parameters a row, well under PostgreSQL's 65,535. */
-const INSERT_CHUNK = 1000;
+/** Rows per INSERT of a bulk upload (one json parameter each); the API allows 5,000 a call. */
+const INSERT_CHUNK = 5000;
+
+/** A column's name for hand-written SQL (an INSERT's column list takes no table prefix). */
+const col = (column: { name: string }) => sql.identifier(column.name);
 
 /** The caller's active team members: never the program manager, never another company's. */
 const activeMemberOf = (owner: TeamOwner) =>
@@ -205,24 +208,21 @@ export async function bulkCreateTeamMembers(
   let successfullyAdded = 0;
   await db.transaction(async (tx) => {
     for (let start = 0; start < fresh.length; start += INSERT_CHUNK) {
-      const chunk = fresh.slice(start, start + INSERT_CHUNK);
-      // No conflict target: drizzle cannot name the expression index, and PostgreSQL then skips a
-      // row that conflicts with ANY unique index, here the company's active addresses (also one
-      // added at this moment by another call, which a pre-check could miss).
-      const inserted = await tx
-        .insert(users)
-        .values(
-          chunk.map((r) => ({
-            companyId: owner.companyId,
-            firstName: r.firstName,
-            lastName: r.lastName,
-            email: r.email,
-            role: "member" as const,
-          })),
-        )
-        .onConflictDoNothing()
-        .returning({ id: users.id });
-      successfullyAdded += inserted.length;
+      const chunk = fresh
+        .slice(start, start + INSERT_CHUNK)
+        .map((r) => ({ f: r.firstName, l: r.lastName, e: r.email }));
+      // The rows travel as ONE json parameter (drizzle's multi-row VALUES binds every column of
+      // every row: 3 to 4 times slower for 5,000 rows on PGlite). No conflict target: drizzle
+      // cannot name the expression index, and PostgreSQL then skips a row that conflicts with ANY
+      // unique index, here the company's active addresses (also one another call adds at this
+      // moment, which a pre-check could miss).
+      const result = (await tx.execute(sql`
+        insert into ${users} (${col(users.companyId)}, ${col(users.firstName)}, ${col(users.lastName)}, ${col(users.email)}, ${col(users.role)})
+        select ${owner.companyId}::bigint, r.f, r.l, r.e, 'member'
+        from json_to_recordset(${JSON.stringify(chunk)}::json) as r(f text, l text, e text)
+        on conflict do nothing
+        returning ${col(users.id)}`)) as unknown as { rows: unknown[] };
+      successfullyAdded += result.rows.length;
     }
   });
   return { successfullyAdded, duplicates: rows.length - successfullyAdded };
