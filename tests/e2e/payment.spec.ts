@@ -1,0 +1,390 @@
+// The payment half of issue 5 (SPEC §2 Reward My Team Review, Payment Confirmation, dashboard
+// history; §4 payment confirmation; §8 payment errors; §9 the 2-second check; DESIGN.md §5, §6 the
+// simulated card processor, §8 labels), with JavaScript on and off, at 360 px and 1280 px.
+//
+// Runs against the test server that sends REAL email by SMTP to the server the run starts
+// (mail.ts, smtp-app.ts): the recipients' congratulation emails, with access code and password,
+// are read from it. Each test gets a fresh account (through the API, the verification code read
+// from the SMTP server) and a small draft built through the API (create-reward-user), then signs
+// in through the login page.
+import AxeBuilder from "@axe-core/playwright";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { type CaughtEmail, emailsTo, MAIL_APP_URL, verificationCodeOf, waitForEmail } from "./mail.ts";
+import {
+  expect,
+  formWith,
+  isPhone,
+  jsEnabled,
+  test,
+  uniqueEmail,
+  uniqueToken,
+  visit,
+  waitForHydration,
+} from "./support.ts";
+
+test.use({ baseURL: MAIL_APP_URL });
+
+const PASSWORD = "Passw0rd!";
+const VALID_ABN = "51824753556";
+const REVIEW = "/portal/reward-my-team-review";
+const CONFIRMATION = "/portal/payment-confirmation";
+
+const CARDS = {
+  success: "4242 4242 4242 4242",
+  declined: "4000 0000 0000 0002",
+  authentication: "4000 0025 0000 3155",
+};
+
+const TEXT = {
+  processing: "Hold tight - Your payment is currently being processed",
+  success: "Payment Successful",
+  successBody: (amount: string) =>
+    `Your payment of ${amount} has been successfully processed. You will receive an email confirmation shortly. Emails are being sent to reward recipients.`,
+  failed: "Payment Failed: Your payment could not be processed. Please try again or contact us.",
+  declined: "Your card was declined.",
+  noRewards: "No rewards to process",
+  loading: "Loading rewards...",
+};
+
+interface Recipient {
+  firstName: string;
+  lastName: string;
+  email: string;
+  value: number;
+}
+
+interface Manager {
+  email: string;
+  token: string;
+  recipients: Recipient[];
+}
+
+/** A verified, onboarded program manager (API), with a draft of the given amounts (API). */
+async function managerWithDraft(request: APIRequestContext, tag: string, amounts: number[]): Promise<Manager> {
+  const email = uniqueEmail(`pay-${tag}`);
+  const registered = await request.post("/api/Register", {
+    data: {
+      firstName: "Paula",
+      lastName: "Payer",
+      email,
+      companyName: `Payers ${uniqueToken()} Pty Ltd`,
+      password: PASSWORD,
+      captchaToken: "",
+      isCaptchaV3: true,
+    },
+  });
+  expect(registered.status(), await registered.text()).toBe(200);
+  const { userId, requestToken } = (await registered.json()) as { userId: number; requestToken: string };
+  const code = verificationCodeOf(await waitForEmail(email, "Your verification code"));
+  const verified = await request.post("/api/Identity/VerifyEmail", {
+    data: { userId, requestToken, verificationCode: code },
+  });
+  expect(verified.status(), await verified.text()).toBe(200);
+  const { accessToken: token } = (await verified.json()) as { accessToken: string };
+  const headers = { authorization: `Bearer ${token}` };
+  const company = await request.put("/api/Companies/", {
+    headers,
+    data: { name: `Payers ${uniqueToken()} Pty Ltd`, ABN: VALID_ABN, size: "11-50", industry: "Retail" },
+  });
+  expect(company.status(), await company.text()).toBe(200);
+  const watched = await request.post("/api/Identity/onboarding-video-watched", { headers });
+  expect(watched.ok(), await watched.text()).toBe(true);
+
+  const recipients: Recipient[] = [];
+  for (const [index, value] of amounts.entries()) {
+    const recipient = {
+      firstName: ["Rita", "Ravi", "Rosa", "Remy"][index % 4] ?? "Rhea",
+      lastName: `Recipient${index + 1}`,
+      email: uniqueEmail(`rcpt-${tag}-${index + 1}`),
+      value,
+    };
+    const added = await request.post("/api/RewardMyTeam/create-reward-user", { headers, data: recipient });
+    expect(added.status(), await added.text()).toBe(200);
+    recipients.push(recipient);
+  }
+  return { email, token, recipients };
+}
+
+async function logIn(page: Page, email: string) {
+  await visit(page, "/corporate/login");
+  const form = formWith(page, "Password");
+  await form.getByLabel("Email", { exact: true }).fill(email);
+  await form.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await form.getByRole("button", { name: "Login", exact: true }).click();
+  await expect(page).toHaveURL(/\/portal\/dashboard$/);
+  if (jsEnabled()) await waitForHydration(page);
+}
+
+async function fillCard(page: Page, card: string, rewardName = "Quarterly Stars") {
+  await page.getByLabel("Reward Name", { exact: true }).fill(rewardName);
+  await page.getByLabel("Card number", { exact: true }).fill(card);
+  await page.getByLabel("Expiry (MM/YY)", { exact: true }).fill("12/34");
+  await page.getByLabel("CVC", { exact: true }).fill("123");
+  await page.getByLabel("Name on card", { exact: true }).fill("Paula Payer");
+}
+
+async function pay(page: Page, total = "$111.00") {
+  await page.getByRole("button", { name: `Pay ${total} and Send Emails` }).click();
+}
+
+async function expectAccessible(page: Page) {
+  if (isPhone()) {
+    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+      scrollWidth: document.documentElement.scrollWidth,
+      innerWidth: window.innerWidth,
+    }));
+    expect(scrollWidth, `scrollWidth at innerWidth ${innerWidth}`).toBeLessThanOrEqual(innerWidth);
+  }
+  if (!jsEnabled()) return;
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map((v) => ({
+    rule: v.id,
+    help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
+  }));
+  expect(summary).toEqual([]);
+}
+
+/** The reward history rows of the dashboard whose name cell (or phone line) holds `name`. */
+async function historyRows(page: Page, name: string) {
+  await visit(page, "/portal/dashboard");
+  const table = page.getByRole("table", { name: "Most Recent Reward History" });
+  await expect(table).toBeVisible();
+  return table.getByRole("row").filter({ hasText: name });
+}
+
+/** The congratulation email to `address` (subject names the amount). */
+async function rewardEmail(address: string): Promise<CaughtEmail> {
+  let found: CaughtEmail | undefined;
+  await expect
+    .poll(
+      async () => {
+        found = (await emailsTo(address)).find((m) => /Reward Dollars/.test(m.subject));
+        return Boolean(found);
+      },
+      { message: `reward email to ${address}`, timeout: 20_000 },
+    )
+    .toBe(true);
+  if (!found) throw new Error("unreachable");
+  return found;
+}
+
+test.describe("review", () => {
+  test("$100 of rewards: recipients, fee $10.00, GST $1.00, total $111.00, the card form and its labels", async ({
+    page,
+    request,
+  }) => {
+    const manager = await managerWithDraft(request, "review", [60, 40]);
+    await logIn(page, manager.email);
+    await visit(page, REVIEW);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Reward My Team Review");
+    await expect(page.getByRole("link", { name: "Go Back & Edit" })).toHaveAttribute("href", "/portal/reward-my-team");
+
+    const name = page.getByLabel("Reward Name", { exact: true });
+    await expect(name).toHaveAttribute("placeholder", "Reward Name");
+    await expect(name).toHaveAttribute("required", "");
+    await expect(name).toHaveAccessibleDescription(/identifies the reward later in your Reward History/);
+
+    const [first, second] = manager.recipients;
+    await expect(page.getByText(`${first?.firstName} ${first?.lastName} ($60.00)`)).toBeVisible();
+    await expect(page.getByText(`${second?.firstName} ${second?.lastName} ($40.00)`)).toBeVisible();
+
+    const costs = page.getByRole("region", { name: "Cost Summary" });
+    const expected: [string, string][] = [
+      ["Reward Dollars Total", "$100.00"],
+      ["Service Fee", "$10.00"],
+      ["GST", "$1.00"],
+      ["Total Cost", "$111.00"],
+    ];
+    for (const [label, amount] of expected) {
+      await expect(costs.getByText(label, { exact: true }).locator("xpath=..")).toContainText(amount);
+    }
+    for (const label of ["Card number", "Expiry (MM/YY)", "CVC", "Name on card"]) {
+      await expect(page.getByLabel(label, { exact: true })).toBeVisible();
+    }
+    await expect(page.getByRole("button", { name: "Pay $111.00 and Send Emails" })).toBeVisible();
+    await expectAccessible(page);
+  });
+
+  test("an empty draft: 'No rewards to process'", async ({ page, request }) => {
+    const manager = await managerWithDraft(request, "empty", []);
+    await logIn(page, manager.email);
+    await visit(page, REVIEW);
+    await expect(page.getByText(TEXT.noRewards)).toBeVisible();
+    await expect(page.getByRole("button", { name: /^Pay / })).toHaveCount(0);
+  });
+
+  test("the Reward Name is required", async ({ page, request }) => {
+    const manager = await managerWithDraft(request, "name", [100]);
+    await logIn(page, manager.email);
+    await visit(page, REVIEW);
+    await fillCard(page, CARDS.success, "");
+    if (!jsEnabled()) {
+      // The browser's own check stops the post: the field is required.
+      await pay(page);
+      await expect(page).toHaveURL(new RegExp(`${REVIEW}$`));
+      expect(
+        await page
+          .getByLabel("Reward Name", { exact: true })
+          .evaluate((el: HTMLInputElement) => el.validity.valueMissing),
+      ).toBe(true);
+      return;
+    }
+    await pay(page);
+    await expect(page.getByText("Reward Name is required.")).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`${REVIEW}$`));
+  });
+
+  test("'Sample of Email': a tooltip with JavaScript, a page without", async ({ page, request }) => {
+    const manager = await managerWithDraft(request, "sample", [100]);
+    await logIn(page, manager.email);
+    await visit(page, REVIEW);
+    const link = page.getByRole("link", { name: "Sample of Email" });
+    if (jsEnabled()) {
+      await link.hover();
+      const tooltip = page.getByRole("tooltip");
+      await expect(tooltip).toContainText("Access code");
+      await expect(tooltip).toContainText("Password");
+      await page.keyboard.press("Escape");
+      await expect(tooltip).toBeHidden();
+      await link.focus();
+      await expect(page.getByRole("tooltip")).toContainText("Congratulations");
+    } else {
+      await link.click();
+      await expect(page).toHaveURL(/\/portal\/reward-email-sample$/);
+      await expect(page.getByRole("heading", { name: "Sample of Email" })).toBeVisible();
+      await expect(page.getByTitle("Sample of the email sent to recipients")).toBeVisible();
+      await expect(page.getByText(/Subject: Congratulations!/)).toBeVisible();
+    }
+  });
+
+  test("'Loading rewards...' while the review loads on a client navigation (JavaScript)", async ({ page, request }) => {
+    test.skip(!jsEnabled(), "client navigations need JavaScript; the server render has the data");
+    const manager = await managerWithDraft(request, "loading", [100]);
+    await logIn(page, manager.email);
+    await visit(page, "/portal/reward-email-sample");
+    // The summary comes from the in-process API within milliseconds, so the text shows only
+    // briefly: record every text the page shows while the navigation runs.
+    await page.evaluate(() => {
+      const seen = new Set<string>();
+      (window as unknown as { seenTexts: Set<string> }).seenTexts = seen;
+      new MutationObserver(() => {
+        const main = document.querySelector("main");
+        if (main?.textContent) seen.add(main.textContent);
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    await page.getByRole("link", { name: "Back to the review" }).click();
+    await expect(page.getByRole("button", { name: "Pay $111.00 and Send Emails" })).toBeVisible();
+    const sawLoading = await page.evaluate(() =>
+      [...(window as unknown as { seenTexts: Set<string> }).seenTexts].some((text) =>
+        text.includes("Loading rewards..."),
+      ),
+    );
+    expect(sawLoading, "'Loading rewards...' was shown during the navigation").toBe(true);
+  });
+});
+
+test.describe("payment", () => {
+  test("4242 → processing → success; recipients get access code and password; one history row, also after a reload", async ({
+    page,
+    request,
+  }) => {
+    const manager = await managerWithDraft(request, "success", [60, 40]);
+    await logIn(page, manager.email);
+    await visit(page, REVIEW);
+    const rewardName = `Stars ${uniqueToken()}`;
+    await fillCard(page, CARDS.success, rewardName);
+    await pay(page);
+
+    await expect(page).toHaveURL(/\/portal\/payment-confirmation\?payment_intent=/);
+    const status = page.getByRole("status").filter({ hasText: TEXT.processing });
+    // Without JavaScript the processing page refreshes itself to the check; with it a fetcher checks.
+    await expect(status.or(page.getByText(TEXT.success))).toBeVisible();
+    await expect(page.getByRole("heading", { name: TEXT.success })).toBeVisible({ timeout: 10_000 });
+    await expect(page.getByText(TEXT.successBody("$111.00"))).toBeVisible();
+    await expect(page.getByRole("link", { name: "Back to Dashboard" })).toHaveAttribute("href", "/portal/dashboard");
+    if (jsEnabled()) {
+      await expect(page, "the check ran without a page load").toHaveURL(/payment_intent=[^&]+$/);
+      await expectAccessible(page);
+    }
+
+    for (const recipient of manager.recipients) {
+      const email = await rewardEmail(recipient.email);
+      expect(email.subject).toContain(`$${recipient.value}.00`);
+      expect(email.text).toMatch(/Access code: \S+/);
+      expect(email.text).toMatch(/Password: \S+/);
+      expect(email.text).toContain(rewardName);
+    }
+
+    // Reload the confirmation page: success again, and still exactly one history row.
+    await page.reload();
+    await expect(page.getByRole("heading", { name: TEXT.success })).toBeVisible({ timeout: 10_000 });
+    const rows = await historyRows(page, rewardName);
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText("$100.00");
+    await expectAccessible(page);
+
+    // The draft is emptied: the review has nothing to pay for.
+    await visit(page, REVIEW);
+    await expect(page.getByText(TEXT.noRewards)).toBeVisible();
+  });
+
+  test("a declined card: 'Your card was declined.', the form stays, nothing is released", async ({ page, request }) => {
+    const manager = await managerWithDraft(request, "declined", [100]);
+    await logIn(page, manager.email);
+    await visit(page, REVIEW);
+    const rewardName = `Declined ${uniqueToken()}`;
+    await fillCard(page, CARDS.declined, rewardName);
+    await pay(page);
+    await expect(page.getByRole("alert").filter({ hasText: TEXT.declined })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`${REVIEW}$`));
+    await expect(page.getByLabel("Reward Name", { exact: true })).toHaveValue(rewardName);
+    await expectAccessible(page);
+
+    // Another card pays the same reward.
+    await fillCard(page, CARDS.success, rewardName);
+    await pay(page);
+    await expect(page.getByRole("heading", { name: TEXT.success })).toBeVisible({ timeout: 10_000 });
+    await expect(await historyRows(page, rewardName)).toHaveCount(1);
+  });
+
+  test("authentication completed → success", async ({ page, request }) => {
+    const manager = await managerWithDraft(request, "auth-ok", [100]);
+    await logIn(page, manager.email);
+    await visit(page, REVIEW);
+    const rewardName = `Authenticated ${uniqueToken()}`;
+    await fillCard(page, CARDS.authentication, rewardName);
+    await pay(page);
+    await expect(page).toHaveURL(/\/portal\/payment-authentication\?/);
+    await expect(page.getByRole("heading", { name: "Authenticate payment", level: 2 })).toBeVisible();
+    await expect(page.getByText("$111.00")).toBeVisible();
+    if (jsEnabled()) await expectAccessible(page);
+    await page.getByRole("button", { name: "Complete" }).click();
+    await expect(page).toHaveURL(/\/portal\/payment-confirmation\?payment_intent=/);
+    await expect(page.getByRole("heading", { name: TEXT.success })).toBeVisible({ timeout: 10_000 });
+    await expect(await historyRows(page, rewardName)).toHaveCount(1);
+  });
+
+  test("authentication failed → 'Payment Failed', nothing released", async ({ page, request }) => {
+    const manager = await managerWithDraft(request, "auth-fail", [100]);
+    await logIn(page, manager.email);
+    await visit(page, REVIEW);
+    const rewardName = `Unauthenticated ${uniqueToken()}`;
+    await fillCard(page, CARDS.authentication, rewardName);
+    await pay(page);
+    await expect(page).toHaveURL(/\/portal\/payment-authentication\?/);
+    await page.getByRole("button", { name: "Fail" }).click();
+    await expect(page).toHaveURL(/\/portal\/payment-confirmation\?payment_intent=/);
+    await expect(page.getByRole("alert").filter({ hasText: TEXT.failed })).toBeVisible({ timeout: 10_000 });
+    if (jsEnabled()) await expectAccessible(page);
+    await expect(await historyRows(page, rewardName)).toHaveCount(0);
+  });
+
+  test("the confirmation page without payment_intent goes to /error", async ({ page, request }) => {
+    const manager = await managerWithDraft(request, "no-intent", []);
+    await logIn(page, manager.email);
+    await visit(page, CONFIRMATION);
+    await expect(page).toHaveURL(/\/error$/);
+    await expect(page.getByRole("heading", { name: "Error", level: 1 })).toBeVisible();
+  });
+});
