@@ -13,6 +13,10 @@ export interface WebConfig {
   howItWorksVideoUrl: string;
   /** Site keys only; secrets never leave the server side of the API. */
   captcha: { enabled: boolean; v3SiteKey?: string; v2SiteKey?: string };
+  /** Where recipients and managers get help (shown in the sample reward email). */
+  supportEmail: string;
+  /** The card processor (DESIGN.md §6): Stripe's publishable key only when Stripe is in use. */
+  payments: { kind: "simulated" | "stripe"; publishableKey?: string };
 }
 
 export interface DevMailboxMessage {

@@ -15,6 +15,8 @@ import { listRecentEmails } from "./mail/outbox.ts";
 import type { MailTransport } from "./mail/port.ts";
 import { devMailboxTransport, smtpTransport } from "./mail/transports.ts";
 import { type MailWorker, startMailWorker } from "./mail/worker.ts";
+import { paymentsFor } from "./payments/index.ts";
+import type { Payments } from "./payments/port.ts";
 import { resolveSessionSecret } from "./secret.ts";
 import { sweepExpiredSessions, webSessionStore } from "./web-sessions.ts";
 
@@ -27,6 +29,8 @@ export interface AppOptions {
   startWorker?: boolean;
   mailTransport?: MailTransport;
   captcha?: Captcha;
+  /** Tests may bring their own card processor. */
+  payments?: Payments;
   trustProxy?: boolean;
 }
 
@@ -66,7 +70,20 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
         })
       : captchaOff);
 
-  const api = createApi({ db: database.db, config, logger, captcha, onEmailQueued: () => mailWorker.nudge() });
+  const payments = options.payments ?? paymentsFor(config, database.db);
+  if (payments.kind === "stripe" && !config.STRIPE_WEBHOOK_SECRET) {
+    logger.warn(
+      "STRIPE_WEBHOOK_SECRET is not set: the Stripe webhook is off (payments are released by the check call)",
+    );
+  }
+  const api = createApi({
+    db: database.db,
+    config,
+    logger,
+    captcha,
+    payments,
+    onEmailQueued: () => mailWorker.nudge(),
+  });
 
   const web: WebServices = {
     config: {
@@ -81,6 +98,11 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
         enabled: config.captchaEnabled,
         v3SiteKey: config.RECAPTCHA_V3_SITE_KEY,
         v2SiteKey: config.RECAPTCHA_V2_SITE_KEY,
+      },
+      supportEmail: config.SUPPORT_EMAIL,
+      payments: {
+        kind: config.payments,
+        ...(config.payments === "stripe" ? { publishableKey: config.STRIPE_PUBLISHABLE_KEY } : {}),
       },
     },
     secret,

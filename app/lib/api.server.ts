@@ -18,6 +18,16 @@ import type {
   VerifyEmailRequestResponse,
   VerifyEmailResponse,
 } from "../../core/account-forms.ts";
+import type {
+  CheckPaymentIntentResponse,
+  CompleteSimulatedAuthenticationRequest,
+  ConfirmSimulatedPaymentRequest,
+  CreateCheckoutSessionResponse,
+  CreatePaymentIntentRequest,
+  CreatePaymentIntentResponse,
+  SimulatedPaymentInfo,
+  SimulatedPaymentResponse,
+} from "../../core/payments.ts";
 import type { HelpAnonymousRequest, LatestReward, WaitListRequest } from "../../core/public-forms.ts";
 import type {
   BulkRewardUploadResponse,
@@ -146,6 +156,24 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
       call<CreateRewardUserResponse>("POST", "RewardMyTeam/create-reward-user", body),
     bulkUploadReward: (rewards: NewRewardUser[]) =>
       call<BulkRewardUploadResponse>("POST", "RewardMyTeam/bulk-upload-reward", { rewards }),
+
+    // ─── Payments (SPEC §7 StripePayment; issue 5; server/api/payments.ts) ───
+    /** Freezes the draft into an order; `amount` is the total in cents the page showed. */
+    createPaymentIntent: (body: CreatePaymentIntentRequest) =>
+      call<CreatePaymentIntentResponse>("POST", "StripePayment/create-payment-intent", body),
+    /** Stripe without JavaScript: the hosted Checkout page's URL (404 with the simulated processor). */
+    createCheckoutSession: (body: CreatePaymentIntentRequest) =>
+      call<CreateCheckoutSessionResponse>("POST", "StripePayment/create-checkout-session", body),
+    /** `paymentIntent` is a PaymentIntent id (pi_…) or a Checkout Session id (cs_…). */
+    checkPaymentIntent: (paymentIntent: string) =>
+      call<CheckPaymentIntentResponse>("POST", "StripePayment/check-payment-intent", { paymentIntent }),
+    /** The simulated card form: 200 with status succeeded, requires_action or failed (+ message, field). */
+    confirmSimulatedPayment: (body: ConfirmSimulatedPaymentRequest) =>
+      call<SimulatedPaymentResponse>("POST", "StripePayment/confirm-simulated-payment", body),
+    completeSimulatedAuthentication: (body: CompleteSimulatedAuthenticationRequest) =>
+      call<SimulatedPaymentResponse>("POST", "StripePayment/complete-simulated-authentication", body),
+    getSimulatedPayment: (body: { paymentIntent: string; clientSecret: string }) =>
+      call<SimulatedPaymentInfo>("POST", "StripePayment/get-simulated-payment", body),
   };
 }
 

@@ -2,6 +2,7 @@ import type { Captcha } from "../captcha/port.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
+import type { Payments } from "../payments/port.ts";
 
 /** Everything an API handler may use; built once in server.ts (or by a test). */
 export interface ApiDeps {
@@ -13,6 +14,10 @@ export interface ApiDeps {
   onEmailQueued?: () => void;
   /** The clock of the account rules (code, link and token lifetimes); tests inject one. */
   now?: () => Date;
+  /** The card processor; unset: Stripe when STRIPE_SECRET_KEY is set, else the simulated one. */
+  payments?: Payments;
+  /** Test seam of the release (server/domain/release.ts): called after each recipient is written. */
+  onReleaseLine?: (index: number) => void | Promise<void>;
 }
 
 export interface ApiVariables {

@@ -4,12 +4,14 @@ import { Hono } from "hono";
 import { DETAILS } from "../../core/public-forms.ts";
 import { ProblemError, problemResponse } from "../http/problem.ts";
 import { errorForLog } from "../logger.ts";
+import { paymentsFor } from "../payments/index.ts";
 import { createAccountLimits, RateLimitedError } from "./account-limits.ts";
 import { bearerAuth } from "./auth.ts";
 import { companiesRoutes } from "./companies.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 import { helpRoutes } from "./help.ts";
 import { identityRoutes } from "./identity.ts";
+import { paymentsRoutes } from "./payments.ts";
 import { publicRoutes } from "./public.ts";
 import { rewardHistoryRoutes } from "./reward-history.ts";
 import { rewardMyTeamRoutes } from "./reward-my-team.ts";
@@ -49,7 +51,8 @@ export function createApi(deps: ApiDeps) {
   api.route("/", usersRoutes(deps, auth));
   api.route("/", companiesRoutes(deps, auth, now));
   api.route("/", helpRoutes(deps, auth));
-  api.route("/", rewardHistoryRoutes(auth));
+  api.route("/", rewardHistoryRoutes(deps, auth));
+  api.route("/", paymentsRoutes(deps, deps.payments ?? paymentsFor(deps.config, deps.db, now), auth, now));
   api.route("/", rewardMyTeamRoutes(deps, auth, now));
   return api;
 }

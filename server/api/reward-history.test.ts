@@ -1,10 +1,13 @@
-// GET /api/RewardHistory/get-reward-history (SPEC §7): an empty list until rewards exist.
+// GET /api/RewardHistory/get-reward-history (SPEC §7): the caller's company's reward releases,
+// newest first, as { rewardReleaseId, rewardDate, rewardName, amount (Reward Dollars) }.
 import { beforeEach, expect, it } from "vitest";
 import { DETAILS } from "../../core/public-forms.ts";
 import { expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
+import { orders, rewardReleases } from "../db/schema.ts";
 import { accountsApi, call, signUpVerified } from "./accounts.testkit.ts";
+import { payingManager } from "./payments.testkit.ts";
 
 describeEachDatabase("GET /api/RewardHistory/get-reward-history", ({ database }) => {
   const config = testConfig();
@@ -29,5 +32,42 @@ describeEachDatabase("GET /api/RewardHistory/get-reward-history", ({ database })
       await call(api, "GET", "/api/RewardHistory/get-reward-history", undefined, account.accessToken),
       401,
     );
+  });
+
+  it("lists the caller's company's releases newest first, amounts in dollars; never another company's", async () => {
+    const { api } = accountsApi(database().db, { config });
+    const a = await payingManager(api, database().db, "A Co");
+    const b = await payingManager(api, database().db, "B Co");
+    const release = async (companyId: number, placedBy: number, name: string, cents: number, at: string) => {
+      const [order] = await database()
+        .db.insert(orders)
+        .values({
+          companyId,
+          placedBy,
+          draftId: 1,
+          draftVersion: 1,
+          rewardName: name,
+          rewardsCents: cents,
+          serviceFeeCents: 0,
+          gstCents: 0,
+          totalCents: cents,
+          status: "paid",
+          processor: "simulated",
+        })
+        .returning();
+      const [row] = await database()
+        .db.insert(rewardReleases)
+        .values({ companyId, orderId: order!.id, rewardName: name, amountCents: cents, releasedAt: new Date(at) })
+        .returning();
+      return row!.id;
+    };
+    const older = await release(a.companyId, a.userId, "Winter", 12_345, "2025-01-10T00:00:00Z");
+    const newer = await release(a.companyId, a.userId, "Spring", 50_000, "2025-04-10T00:00:00Z");
+    await release(b.companyId, b.userId, "Not yours", 100, "2025-05-10T00:00:00Z");
+    expect(await a.json("GET", "RewardHistory/get-reward-history")).toEqual([
+      { rewardReleaseId: newer, rewardDate: "2025-04-10T00:00:00.000Z", rewardName: "Spring", amount: 500 },
+      { rewardReleaseId: older, rewardDate: "2025-01-10T00:00:00.000Z", rewardName: "Winter", amount: 123.45 },
+    ]);
+    expect(await b.json("GET", "RewardHistory/get-reward-history")).toHaveLength(1);
   });
 });

@@ -1,17 +1,17 @@
 // GET /api/RewardHistory/get-reward-history (SPEC §7): the dashboard's "Most Recent Reward
-// History". Rewards do not exist yet (a later issue), so the caller's list is empty.
+// History": the releases of the caller's company, newest first, as { rewardReleaseId,
+// rewardDate (ISO 8601), rewardName, amount (Reward Dollars, two decimals) }.
 import { Hono, type MiddlewareHandler } from "hono";
-import type { RewardHistoryItem } from "../../core/account-forms.ts";
+import { rewardHistory } from "../domain/reward-history.ts";
 import { requireAuth } from "./auth.ts";
-import type { ApiEnv } from "./deps.ts";
+import type { ApiDeps, ApiEnv } from "./deps.ts";
 
-export function rewardHistoryRoutes(auth: MiddlewareHandler<ApiEnv>) {
+export function rewardHistoryRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
   const api = new Hono<ApiEnv>();
 
-  api.get("/RewardHistory/get-reward-history", auth, (c) => {
-    requireAuth(c);
-    const items: RewardHistoryItem[] = [];
-    return c.json(items);
+  api.get("/RewardHistory/get-reward-history", auth, async (c) => {
+    const { companyId } = requireAuth(c);
+    return c.json(await rewardHistory(deps.db, companyId));
   });
 
   return api;

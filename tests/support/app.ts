@@ -90,6 +90,8 @@ export function edgeFor(
         onboardingVideoUrl: config.ONBOARDING_VIDEO_URL,
         howItWorksVideoUrl: config.HOW_IT_WORKS_VIDEO_URL,
         captcha: { enabled: false },
+        supportEmail: config.SUPPORT_EMAIL,
+        payments: { kind: "simulated" },
       },
       secret: "test-secret-test-secret-test-secret",
       apiFetch: async (request) => running.api.fetch(request),

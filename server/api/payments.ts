@@ -1,0 +1,214 @@
+// The payment calls (SPEC §7 "/{provider}Payment/…", named after Stripe; issue 5):
+//   POST /StripePayment/create-payment-intent      { amount (cents), rewardName? } → { clientSecret, paymentIntentId, orderId, amount, processor }
+//   POST /StripePayment/check-payment-intent       { paymentIntent } → { amount (dollars), status, message? }
+//   POST /StripePayment/webhook                    Stripe's signed events (not bearer-authenticated)
+//   POST /StripePayment/create-checkout-session    Stripe only, the no-JavaScript path → { url, orderId, amount }
+// and, only while the simulated card processor is in use (404 otherwise):
+//   POST /StripePayment/confirm-simulated-payment  { paymentIntent, clientSecret, cardNumber, expiry, cvc, nameOnCard }
+//        → 200 { status: succeeded | requires_action | failed, nextAction?, message?, field? }:
+//          a declined card is failed with the processor's message ('Your card was declined.'),
+//          an invalid field also names it; a payment no longer payable (draft changed) → 409
+//   POST /StripePayment/complete-simulated-authentication { paymentIntent, clientSecret, outcome: complete | fail }
+//   POST /StripePayment/get-simulated-payment      { paymentIntent, clientSecret } → { status, amount, rewardName }
+// The web portal reaches the simulated processor through these calls (its card form posts to a
+// route action, which calls them with the session's bearer token); a success releases at once.
+import { Hono, type MiddlewareHandler } from "hono";
+import { centsToDollars } from "../../core/money.ts";
+import {
+  type CheckPaymentIntentResponse,
+  type CreateCheckoutSessionResponse,
+  type CreatePaymentIntentResponse,
+  checkPaymentIntentSchema,
+  completeSimulatedAuthenticationSchema,
+  confirmSimulatedPaymentSchema,
+  createPaymentIntentSchema,
+  PAYMENT_DETAILS,
+  type SimulatedPaymentInfo,
+  type SimulatedPaymentResponse,
+  simulatedPaymentQuerySchema,
+} from "../../core/payments.ts";
+import { DETAILS } from "../../core/public-forms.ts";
+import {
+  checkOrderPayment,
+  createOrderCheckout,
+  createOrderPayment,
+  handlePaymentEvent,
+  PaymentError,
+  type PaymentServices,
+  payableOrderForPayment,
+  settleSimulatedPayment,
+} from "../domain/orders.ts";
+import { ProblemError } from "../http/problem.ts";
+import { jsonBody } from "../http/validate.ts";
+import type { Payments } from "../payments/port.ts";
+import { WebhookSignatureError } from "../payments/port.ts";
+import {
+  completeSimulatedAuthentication,
+  confirmSimulatedCard,
+  type SimulatedConfirmResult,
+  simulatedPaymentStatus,
+} from "../payments/simulated.ts";
+import { requireAuth } from "./auth.ts";
+import type { ApiDeps, ApiEnv } from "./deps.ts";
+
+const MAX_WEBHOOK_BYTES = 512 * 1024;
+
+/** Domain refusals become problem+json. */
+async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof PaymentError) throw new ProblemError(error.status, error.message);
+    throw error;
+  }
+}
+
+export function paymentsRoutes(deps: ApiDeps, payments: Payments, auth: MiddlewareHandler<ApiEnv>, now: () => Date) {
+  const api = new Hono<ApiEnv>();
+  const services: PaymentServices = {
+    db: deps.db,
+    payments,
+    logger: deps.logger,
+    now,
+    onEmailQueued: deps.onEmailQueued,
+    release: { config: deps.config, onReleaseLine: deps.onReleaseLine },
+  };
+  const simulated = payments.kind === "simulated";
+
+  api.post("/StripePayment/create-payment-intent", auth, async (c) => {
+    const caller = requireAuth(c);
+    const body = await jsonBody(c, createPaymentIntentSchema);
+    const created = await guarded(() =>
+      createOrderPayment(services, caller, { amountCents: body.amount, rewardName: body.rewardName }),
+    );
+    const answer: CreatePaymentIntentResponse = {
+      clientSecret: created.clientSecret,
+      paymentIntentId: created.paymentIntentId,
+      orderId: created.orderId,
+      amount: created.amountCents,
+      processor: payments.kind,
+    };
+    return c.json(answer);
+  });
+
+  api.post("/StripePayment/create-checkout-session", auth, async (c) => {
+    const caller = requireAuth(c);
+    if (!payments.createCheckoutSession) throw new ProblemError(404, DETAILS.notFound);
+    const body = await jsonBody(c, createPaymentIntentSchema);
+    const created = await guarded(() =>
+      createOrderCheckout(
+        services,
+        caller,
+        { amountCents: body.amount, rewardName: body.rewardName },
+        deps.config.APP_URL,
+      ),
+    );
+    const answer: CreateCheckoutSessionResponse = {
+      url: created.url,
+      orderId: created.orderId,
+      amount: created.amountCents,
+    };
+    return c.json(answer);
+  });
+
+  api.post("/StripePayment/check-payment-intent", auth, async (c) => {
+    const caller = requireAuth(c);
+    const body = await jsonBody(c, checkPaymentIntentSchema);
+    const answer: CheckPaymentIntentResponse = await guarded(() =>
+      checkOrderPayment(services, caller, body.paymentIntent),
+    );
+    return c.json(answer);
+  });
+
+  api.post("/StripePayment/webhook", async (c) => {
+    if (!payments.verifyWebhook || !deps.config.STRIPE_WEBHOOK_SECRET) throw new ProblemError(404, DETAILS.notFound);
+    const raw = await c.req.text();
+    if (raw.length > MAX_WEBHOOK_BYTES) throw new ProblemError(413, "The request body is too large.");
+    let event: ReturnType<NonNullable<Payments["verifyWebhook"]>>;
+    try {
+      event = payments.verifyWebhook(raw, c.req.header("stripe-signature"));
+    } catch (error) {
+      if (error instanceof WebhookSignatureError) throw new ProblemError(400, PAYMENT_DETAILS.webhookSignature);
+      throw error;
+    }
+    if (event.type === "other") return c.json({ received: true, handled: false });
+    const outcome = await handlePaymentEvent(services, event);
+    deps.logger.info({ eventId: event.id, type: event.type, outcome }, "stripe webhook");
+    return c.json({ received: true, handled: outcome !== "ignored" });
+  });
+
+  // ─── The simulated card processor (DESIGN.md §6): 404 while Stripe is in use ───
+
+  const requireSimulated = () => {
+    if (!simulated) throw new ProblemError(404, DETAILS.notFound);
+  };
+
+  const answerSimulated = (result: SimulatedConfirmResult | null): SimulatedPaymentResponse => {
+    if (!result) throw new ProblemError(404, DETAILS.notFound);
+    if (result.status === "failed") {
+      return {
+        status: "failed",
+        paymentIntentId: result.paymentIntentId,
+        message: result.message,
+        ...(result.field ? { field: result.field } : {}),
+      };
+    }
+    return result.status === "requires_action"
+      ? { status: "requires_action", paymentIntentId: result.paymentIntentId, nextAction: "authenticate" }
+      : { status: "succeeded", paymentIntentId: result.paymentIntentId };
+  };
+
+  api.post("/StripePayment/confirm-simulated-payment", auth, async (c) => {
+    requireSimulated();
+    const caller = requireAuth(c);
+    const body = await jsonBody(c, confirmSimulatedPaymentSchema);
+    const order = await guarded(() => payableOrderForPayment(services, caller, body.paymentIntent));
+    const result = await confirmSimulatedCard(
+      deps.db,
+      {
+        paymentIntentId: body.paymentIntent,
+        clientSecret: body.clientSecret,
+        cardNumber: body.cardNumber,
+        expiry: body.expiry,
+        cvc: body.cvc,
+        nameOnCard: body.nameOnCard,
+      },
+      now(),
+    );
+    // A declined card leaves the order pending: another card may pay the same payment.
+    if (result?.status === "succeeded") await settleSimulatedPayment(services, caller, order);
+    return c.json(answerSimulated(result));
+  });
+
+  api.post("/StripePayment/complete-simulated-authentication", auth, async (c) => {
+    requireSimulated();
+    const caller = requireAuth(c);
+    const body = await jsonBody(c, completeSimulatedAuthenticationSchema);
+    const order = await guarded(() => payableOrderForPayment(services, caller, body.paymentIntent));
+    const result = await completeSimulatedAuthentication(
+      deps.db,
+      { paymentIntentId: body.paymentIntent, clientSecret: body.clientSecret, outcome: body.outcome },
+      now(),
+    );
+    if (result?.status === "succeeded") await settleSimulatedPayment(services, caller, order);
+    return c.json(answerSimulated(result));
+  });
+
+  api.post("/StripePayment/get-simulated-payment", auth, async (c) => {
+    requireSimulated();
+    const caller = requireAuth(c);
+    const body = await jsonBody(c, simulatedPaymentQuerySchema);
+    const order = await guarded(() => payableOrderForPayment(services, caller, body.paymentIntent));
+    const payment = await simulatedPaymentStatus(deps.db, body.paymentIntent, body.clientSecret);
+    if (!payment) throw new ProblemError(404, DETAILS.notFound);
+    const answer: SimulatedPaymentInfo = {
+      paymentIntentId: body.paymentIntent,
+      status: payment.status,
+      amount: centsToDollars(payment.amountCents),
+      rewardName: order.rewardName,
+    };
+    return c.json(answer);
+  });
+
+  return api;
+}

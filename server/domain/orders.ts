@@ -1,0 +1,401 @@
+// Orders and their payments (DESIGN.md §5, §6; issue 5). create-payment-intent freezes the
+// caller's draft into an order (lines, reward name, totals, draft version) and creates the
+// payment for the ORDER's total, never for the browser's number: the `amount` the browser sends
+// must equal it, or the call is refused (the draft changed). check-payment-intent, the webhook
+// and the simulated card form read the payment back and release the order (release.ts).
+//
+// Decisions (docs/decisions/0009-payments-and-release-once.md):
+//   - Calling create twice for an unchanged draft (a double click, a reload of the Review page)
+//     reuses the pending order and, through the idempotency key derived from the order id, the
+//     same payment. A changed draft makes a new order; the manager's older pending orders are
+//     marked failed ('superseded') and their payments cancelled, so the old amount cannot be paid.
+//   - The simulated card form refuses a payment whose order is no longer payable (superseded,
+//     or its draft moved on to another version) before touching the card.
+//   - A payment that did succeed is always released, even when the draft moved on meanwhile
+//     (the money was taken for that snapshot); the draft is then left alone.
+import { and, desc, eq } from "drizzle-orm";
+import { centsToDollars, chargesFor } from "../../core/money.ts";
+import { type CheckPaymentIntentResponse, PAYMENT_DETAILS } from "../../core/payments.ts";
+import { REWARD_NAME_MAX } from "../../core/rewards.ts";
+import type { Db } from "../db/client.ts";
+import { auditLog, orderLines, orders, rewardDrafts } from "../db/schema.ts";
+import type { Logger } from "../logger.ts";
+import { MAX_PAYMENT_CENTS, type Payments, paymentIdempotencyKey, type RetrievedPayment } from "../payments/port.ts";
+import { type ReleaseContext, type ReleaseSource, releaseOrder } from "./release.ts";
+import { loadDraftForOrder } from "./reward-draft.ts";
+
+/** A refusal the API answers as problem+json with this status and detail. */
+export class PaymentError extends Error {
+  readonly status: number;
+  constructor(status: number, detail: string) {
+    super(detail);
+    this.name = "PaymentError";
+    this.status = status;
+  }
+}
+
+export interface Caller {
+  companyId: number;
+  userId: number;
+}
+
+export interface PaymentServices {
+  db: Db;
+  payments: Payments;
+  logger: Logger;
+  release: Omit<ReleaseContext, "now">;
+  now: () => Date;
+  /** Called after a release queued emails (the mail worker sends them now). */
+  onEmailQueued?: () => void;
+}
+
+export interface OrderPayment {
+  orderId: number;
+  paymentIntentId: string;
+  clientSecret: string;
+  amountCents: number;
+  rewardName: string;
+}
+
+const LINE_CHUNK = 1000;
+
+type OrderRow = typeof orders.$inferSelect;
+
+/**
+ * Freezes the caller's draft into an order (or reuses the pending order of the same draft
+ * version) and makes sure it has a payment. `amountCents` is what the browser showed.
+ */
+export async function createOrderPayment(
+  s: PaymentServices,
+  caller: Caller,
+  input: { amountCents: number; rewardName?: string },
+): Promise<OrderPayment> {
+  const now = s.now();
+  const frozen = await s.db.transaction(async (tx) => {
+    // Locks the draft row until commit: no draft change slips in, and two creates queue up.
+    const draft = await loadDraftForOrder(tx, caller);
+    const lines = (draft?.lines ?? []).filter((l) => l.amountDollars > 0);
+    if (!draft || draft.lines.length === 0) throw new PaymentError(400, PAYMENT_DETAILS.emptyDraft);
+    const charges = chargesFor(lines.map((l) => l.amountDollars));
+    if (charges.rewardsCents === 0) throw new PaymentError(400, PAYMENT_DETAILS.zeroTotal);
+    const rewardName = (input.rewardName?.trim() || draft.name).trim();
+    if (rewardName === "") throw new PaymentError(400, PAYMENT_DETAILS.nameRequired);
+    if (rewardName.length > REWARD_NAME_MAX) {
+      throw new PaymentError(400, `Reward Name must be at most ${REWARD_NAME_MAX} characters.`);
+    }
+    if (charges.totalCents >= MAX_PAYMENT_CENTS) throw new PaymentError(400, PAYMENT_DETAILS.overLimit);
+    if (input.amountCents !== charges.totalCents) throw new PaymentError(409, PAYMENT_DETAILS.amountChanged);
+
+    const pending = await tx
+      .select()
+      .from(orders)
+      .where(
+        and(eq(orders.companyId, caller.companyId), eq(orders.placedBy, caller.userId), eq(orders.status, "pending")),
+      )
+      .orderBy(desc(orders.id))
+      .for("update");
+    const reusable = pending.find(
+      (o) =>
+        o.draftId === draft.draftId &&
+        o.draftVersion === draft.version &&
+        o.rewardName === rewardName &&
+        o.totalCents === charges.totalCents &&
+        o.processor === s.payments.kind,
+    );
+    const superseded = pending.filter((o) => o !== reusable);
+    for (const old of superseded) {
+      await tx
+        .update(orders)
+        .set({ status: "failed", failureReason: "superseded" })
+        .where(and(eq(orders.id, old.id), eq(orders.status, "pending")));
+    }
+    if (reusable) return { order: reusable, superseded };
+
+    const [order] = await tx
+      .insert(orders)
+      .values({
+        companyId: caller.companyId,
+        placedBy: caller.userId,
+        draftId: draft.draftId,
+        draftVersion: draft.version,
+        rewardName,
+        ...charges,
+        currency: "aud",
+        status: "pending",
+        processor: s.payments.kind,
+        createdAt: now,
+      })
+      .returning();
+    if (!order) throw new Error("order insert returned no row");
+    for (let i = 0; i < lines.length; i += LINE_CHUNK) {
+      await tx.insert(orderLines).values(
+        lines.slice(i, i + LINE_CHUNK).map((l) => ({
+          orderId: order.id,
+          companyId: caller.companyId,
+          userId: l.userId,
+          firstName: l.firstName,
+          lastName: l.lastName,
+          email: l.email,
+          amountCents: l.amountDollars * 100,
+        })),
+      );
+    }
+    await tx.insert(auditLog).values({
+      companyId: caller.companyId,
+      actorUserId: caller.userId,
+      action: "order.created",
+      subject: `order:${order.id}`,
+      data: { draftVersion: draft.version, recipients: lines.length, totalCents: charges.totalCents },
+      createdAt: now,
+    });
+    return { order, superseded };
+  });
+
+  // The processor is called outside the transaction (a network call must not hold locks).
+  for (const old of frozen.superseded) {
+    if (old.paymentIntentId) {
+      await s.payments.cancel(old.paymentIntentId).catch((error: unknown) => {
+        s.logger.warn({ orderId: old.id, err: String(error) }, "could not cancel a superseded payment");
+      });
+    }
+  }
+  const order = frozen.order;
+  let created: { paymentIntentId: string; clientSecret: string };
+  try {
+    created = await s.payments.createPayment({
+      orderId: order.id,
+      amountCents: order.totalCents,
+      currency: "aud",
+      idempotencyKey: paymentIdempotencyKey(order.id),
+      metadata: { orderId: String(order.id) },
+      description: `Reward Dollars: ${order.rewardName}`,
+    });
+  } catch (error) {
+    s.logger.error({ orderId: order.id, err: String(error) }, "payment creation failed");
+    throw new PaymentError(503, PAYMENT_DETAILS.processorUnavailable);
+  }
+  if (order.paymentIntentId !== created.paymentIntentId) {
+    await s.db.update(orders).set({ paymentIntentId: created.paymentIntentId }).where(eq(orders.id, order.id));
+  }
+  return {
+    orderId: order.id,
+    paymentIntentId: created.paymentIntentId,
+    clientSecret: created.clientSecret,
+    amountCents: order.totalCents,
+    rewardName: order.rewardName,
+  };
+}
+
+/** Stripe without JavaScript: the same order, paid on Stripe's hosted Checkout page. */
+export async function createOrderCheckout(
+  s: PaymentServices,
+  caller: Caller,
+  input: { amountCents: number; rewardName?: string },
+  appUrl: string,
+): Promise<{ url: string; orderId: number; amountCents: number }> {
+  if (!s.payments.createCheckoutSession) throw new PaymentError(404, PAYMENT_DETAILS.notStripe);
+  const frozen = await createOrderPayment(s, caller, input);
+  const back = `${appUrl}/portal/payment-confirmation?payment_intent={CHECKOUT_SESSION_ID}`;
+  let session: { id: string; url: string };
+  try {
+    session = await s.payments.createCheckoutSession({
+      orderId: frozen.orderId,
+      amountCents: frozen.amountCents,
+      currency: "aud",
+      rewardName: frozen.rewardName,
+      idempotencyKey: `order-${frozen.orderId}-checkout`,
+      successUrl: back,
+      cancelUrl: back,
+    });
+  } catch (error) {
+    s.logger.error({ orderId: frozen.orderId, err: String(error) }, "checkout session creation failed");
+    throw new PaymentError(503, PAYMENT_DETAILS.processorUnavailable);
+  }
+  await s.db.update(orders).set({ checkoutSessionId: session.id }).where(eq(orders.id, frozen.orderId));
+  return { url: session.url, orderId: frozen.orderId, amountCents: frozen.amountCents };
+}
+
+async function findCompanyOrder(db: Db, companyId: number, paymentIntent: string): Promise<OrderRow | undefined> {
+  const column = paymentIntent.startsWith("cs_") ? orders.checkoutSessionId : orders.paymentIntentId;
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(column, paymentIntent), eq(orders.companyId, companyId)));
+  return order;
+}
+
+/** The payment really paid this order: its id, its total, its currency, its metadata. */
+function paysFor(order: OrderRow, payment: RetrievedPayment): boolean {
+  return (
+    payment.amountCents === order.totalCents &&
+    payment.currency.toLowerCase() === order.currency &&
+    (payment.metadata.orderId === undefined || payment.metadata.orderId === String(order.id))
+  );
+}
+
+async function release(
+  s: PaymentServices,
+  order: OrderRow,
+  paymentIntentId: string,
+  source: ReleaseSource,
+  actor: number | null,
+) {
+  const result = await releaseOrder(
+    s.db,
+    { orderId: order.id, paymentIntentId, source, actorUserId: actor },
+    { ...s.release, now: s.now() },
+  );
+  if (result.released) {
+    s.logger.info({ orderId: order.id, releaseId: result.releaseId, source }, "reward released");
+    s.onEmailQueued?.();
+  }
+  return result;
+}
+
+async function markFailed(s: PaymentServices, order: OrderRow, reason: string, actor: number | null) {
+  const rows = await s.db
+    .update(orders)
+    .set({ status: "failed", failureReason: reason })
+    .where(and(eq(orders.id, order.id), eq(orders.status, "pending")))
+    .returning({ id: orders.id });
+  if (rows.length > 0) {
+    await s.db.insert(auditLog).values({
+      companyId: order.companyId,
+      actorUserId: actor,
+      action: "order.failed",
+      subject: `order:${order.id}`,
+      data: { reason },
+      createdAt: s.now(),
+    });
+  }
+}
+
+/**
+ * check-payment-intent: the payment's state for the caller's company (another company's id →
+ * 404), releasing the order when it succeeded.
+ */
+export async function checkOrderPayment(
+  s: PaymentServices,
+  caller: Caller,
+  paymentIntent: string,
+): Promise<CheckPaymentIntentResponse> {
+  const order = await findCompanyOrder(s.db, caller.companyId, paymentIntent);
+  if (!order) throw new PaymentError(404, "The requested resource was not found.");
+  const amount = centsToDollars(order.totalCents);
+  if (order.releasedAt) return { amount, status: "succeeded" };
+
+  let paymentIntentId = order.paymentIntentId;
+  if (paymentIntent.startsWith("cs_")) {
+    const session = await s.payments.retrieveCheckoutSession?.(paymentIntent).catch((error: unknown) => {
+      throw processorDown(s, order, error);
+    });
+    if (!session?.paymentIntentId) return { amount, status: "failed" };
+    paymentIntentId = session.paymentIntentId;
+    if (order.paymentIntentId !== paymentIntentId) {
+      await s.db.update(orders).set({ paymentIntentId }).where(eq(orders.id, order.id));
+    }
+  }
+  if (!paymentIntentId) return { amount, status: "failed" };
+  const payment = await s.payments.retrieve(paymentIntentId).catch((error: unknown) => {
+    throw processorDown(s, order, error);
+  });
+  if (!payment) return { amount, status: "failed" };
+  return settle(s, order, payment, "check", caller.userId);
+}
+
+function processorDown(s: PaymentServices, order: OrderRow, error: unknown): PaymentError {
+  s.logger.error({ orderId: order.id, err: String(error) }, "payment retrieval failed");
+  return new PaymentError(503, PAYMENT_DETAILS.processorUnavailable);
+}
+
+/** Acts on a payment's state as read from the processor. */
+async function settle(
+  s: PaymentServices,
+  order: OrderRow,
+  payment: RetrievedPayment,
+  source: ReleaseSource,
+  actor: number | null,
+): Promise<CheckPaymentIntentResponse> {
+  const amount = centsToDollars(order.totalCents);
+  switch (payment.status) {
+    case "succeeded": {
+      if (!paysFor(order, payment)) {
+        s.logger.error(
+          { orderId: order.id, paymentIntentId: payment.paymentIntentId, amountCents: payment.amountCents },
+          "a succeeded payment does not match its order: not released",
+        );
+        return { amount, status: "failed", message: PAYMENT_DETAILS.checkFailed };
+      }
+      await release(s, order, payment.paymentIntentId, source, actor);
+      return { amount, status: "succeeded" };
+    }
+    case "processing":
+    case "requires_capture":
+    case "requires_confirmation":
+      return { amount, status: "processing" };
+    case "requires_action":
+      return { amount, status: "requires_action" };
+    default: {
+      // requires_payment_method (never paid, or a declined attempt), canceled, failed.
+      if (payment.lastError || payment.status === "canceled" || payment.status === "failed") {
+        await markFailed(s, order, payment.lastError ?? payment.status, actor);
+      }
+      return { amount, status: "failed", ...(payment.lastError ? { message: payment.lastError } : {}) };
+    }
+  }
+}
+
+/**
+ * A verified webhook event: payment_intent.succeeded releases, payment_intent.payment_failed
+ * marks the order failed. The order comes from the metadata (and must carry the same payment id
+ * when it already has one). Unknown orders are acknowledged and ignored.
+ */
+export async function handlePaymentEvent(
+  s: PaymentServices,
+  event: { type: "payment_intent.succeeded" | "payment_intent.payment_failed"; payment: RetrievedPayment },
+): Promise<"released" | "already_released" | "failed" | "ignored"> {
+  const orderId = Number(event.payment.metadata.orderId);
+  if (!Number.isSafeInteger(orderId) || orderId <= 0) return "ignored";
+  const [order] = await s.db.select().from(orders).where(eq(orders.id, orderId));
+  if (!order) return "ignored";
+  if (order.paymentIntentId && order.paymentIntentId !== event.payment.paymentIntentId) return "ignored";
+  if (event.type === "payment_intent.succeeded") {
+    if (order.releasedAt) return "already_released";
+    if (!paysFor(order, event.payment)) {
+      s.logger.error({ orderId }, "webhook: a succeeded payment does not match its order: not released");
+      return "ignored";
+    }
+    const result = await release(s, order, event.payment.paymentIntentId, "webhook", null);
+    return result.released ? "released" : "already_released";
+  }
+  await markFailed(s, order, event.payment.lastError ?? "payment_failed", null);
+  return "failed";
+}
+
+/**
+ * The order behind a simulated payment, if the caller's company owns it and it can still be
+ * paid: a superseded order, or one whose draft moved on, is refused (409) and its payment
+ * cancelled. A paid order is fine (the form answers succeeded again).
+ */
+export async function payableOrderForPayment(s: PaymentServices, caller: Caller, paymentIntentId: string) {
+  const order = await findCompanyOrder(s.db, caller.companyId, paymentIntentId);
+  if (!order) throw new PaymentError(404, "The requested resource was not found.");
+  if (order.releasedAt) return order;
+  const [draft] = await s.db
+    .select({ version: rewardDrafts.version })
+    .from(rewardDrafts)
+    .where(eq(rewardDrafts.id, order.draftId));
+  const stale = order.failureReason === "superseded" || !draft || draft.version !== order.draftVersion;
+  if (stale) {
+    await s.payments.cancel(paymentIntentId).catch(() => {});
+    await markFailed(s, order, "superseded", caller.userId);
+    throw new PaymentError(409, PAYMENT_DETAILS.stale);
+  }
+  return order;
+}
+
+/** After the simulated card form or authentication succeeded: release now (no webhook here). */
+export async function settleSimulatedPayment(s: PaymentServices, caller: Caller, order: OrderRow) {
+  const payment = await s.payments.retrieve(order.paymentIntentId ?? "");
+  if (payment) await settle(s, order, payment, "simulated-confirm", caller.userId);
+}

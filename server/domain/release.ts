@@ -1,0 +1,346 @@
+// Releasing a paid order (DESIGN.md §5, issue 5): exactly once, in ONE transaction, whichever
+// path gets there first (the check call after the return page, the webhook, the simulated
+// confirm, a retry). The guard is the reward_releases row with its UNIQUE order_id, inserted
+// under a lock on the order row: a second caller waits for the first to commit, then finds the
+// order released and changes nothing. A failure anywhere rolls everything back (no history row,
+// no account, no credit, no email), and the next attempt releases the whole order.
+//
+// In the transaction: the order becomes paid (invoice number, times); the history row; per
+// order line a recipient account when the member has none (access code + random password,
+// stored hashed), a ledger credit, the first-email time and the 18-month expiry when not set;
+// the congratulation emails and the payer's tax invoice queued in the outbox; the manager's
+// draft emptied only if it is still the version that was paid for; audit entries.
+//
+// Passwords are hashed BEFORE the transaction begins (argon2 is the slow part, and a lock held
+// for seconds would stall the other paths): a recipient that gained an account meanwhile simply
+// keeps it, and the spare hash is dropped. See RECIPIENT_ARGON2 for the cost parameters.
+import { randomInt } from "node:crypto";
+import { hash } from "@node-rs/argon2";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import {
+  auditLog,
+  companies,
+  orderLines,
+  orders,
+  recipientAccounts,
+  rewardDrafts,
+  rewardLedger,
+  rewardReleases,
+  users,
+} from "../db/schema.ts";
+import { enqueueEmail } from "../mail/outbox.ts";
+import { addMonths, recipientRewardEmail, taxInvoiceEmail } from "../mail/reward-emails.ts";
+import { clearDraft, type Tx } from "./reward-draft.ts";
+
+/** Reward Dollars are valid 18 months from the first congratulatory email (SPEC §1). */
+export const VALIDITY_MONTHS = 18;
+
+/**
+ * argon2id for the machine-made recipient passwords: 14 characters from a 55-symbol alphabet,
+ * about 81 bits of entropy, so no guessing attack benefits from a slow hash; a small memory
+ * cost keeps a 1,000-recipient release within its time budget (the managers' own,
+ * human-chosen passwords keep the library defaults of password.ts). verifyPassword of
+ * password.ts checks these hashes too: the parameters live in the PHC string.
+ */
+export const RECIPIENT_ARGON2 = { memoryCost: 1024, timeCost: 1, parallelism: 1 } as const;
+
+const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+const PASSWORD_ALPHABET = "abcdefghijkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+
+function randomFrom(alphabet: string, length: number): string {
+  let out = "";
+  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
+  return out;
+}
+
+/** A readable access code: three groups of four from 32 unambiguous symbols (60 bits), "K7QM-4XTP-9RWB". */
+export function newAccessCode(): string {
+  return `${randomFrom(CODE_ALPHABET, 4)}-${randomFrom(CODE_ALPHABET, 4)}-${randomFrom(CODE_ALPHABET, 4)}`;
+}
+
+/** A random recipient password: 14 characters, no look-alikes (0/O, 1/l/I). */
+export function newRecipientPassword(): string {
+  return randomFrom(PASSWORD_ALPHABET, 14);
+}
+
+export function hashRecipientPassword(password: string): Promise<string> {
+  return hash(password, RECIPIENT_ARGON2);
+}
+
+export type ReleaseSource = "check" | "webhook" | "simulated-confirm" | "retry";
+
+export interface ReleaseContext {
+  config: Pick<Config, "CATALOGUE_URL" | "SUPPORT_EMAIL" | "supplierName" | "supplierAbn" | "supplierIsPlaceholder">;
+  now: Date;
+  /** Test seam: called after each order line is written; throwing aborts the release. */
+  onReleaseLine?: (index: number) => void | Promise<void>;
+}
+
+export type ReleaseResult =
+  | { released: true; releaseId: number; emails: number }
+  | { released: false; reason: "already_released" | "not_found" };
+
+const CHUNK = 1000;
+
+function chunks<T>(rows: T[], size = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
+  return out;
+}
+
+export function invoiceNumberFor(orderId: number): string {
+  return `INV-${String(orderId).padStart(6, "0")}`;
+}
+
+/**
+ * Releases order `orderId` once. The caller has already established that its payment succeeded
+ * for the order's total. Answers released: false when another path already did it.
+ */
+export async function releaseOrder(
+  db: Db,
+  input: { orderId: number; paymentIntentId?: string; source: ReleaseSource; actorUserId?: number | null },
+  ctx: ReleaseContext,
+): Promise<ReleaseResult> {
+  const [head] = await db
+    .select({ companyId: orders.companyId, draftId: orders.draftId, releasedAt: orders.releasedAt })
+    .from(orders)
+    .where(eq(orders.id, input.orderId));
+  if (!head) return { released: false, reason: "not_found" };
+  if (head.releasedAt) return { released: false, reason: "already_released" };
+
+  // Outside the transaction: fresh credentials for the recipients who have no account yet.
+  const lineUsers = await db
+    .select({ userId: orderLines.userId })
+    .from(orderLines)
+    .where(eq(orderLines.orderId, input.orderId));
+  const existing = await db
+    .select({ userId: recipientAccounts.userId })
+    .from(recipientAccounts)
+    .where(eq(recipientAccounts.companyId, head.companyId));
+  const has = new Set(existing.map((r) => r.userId));
+  const fresh = new Map<number, { accessCode: string; password: string; passwordHash: string }>();
+  await Promise.all(
+    lineUsers
+      .filter((l) => !has.has(l.userId))
+      .map(async (l) => {
+        const password = newRecipientPassword();
+        fresh.set(l.userId, {
+          accessCode: newAccessCode(),
+          password,
+          passwordHash: await hashRecipientPassword(password),
+        });
+      }),
+  );
+
+  const outcome = await db.transaction(async (tx) => {
+    // Lock order: the draft, then the order (create-payment-intent takes them in the same order).
+    await tx.select({ id: rewardDrafts.id }).from(rewardDrafts).where(eq(rewardDrafts.id, head.draftId)).for("update");
+    const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for("update");
+    if (!order) return { released: false as const, reason: "not_found" as const };
+    if (order.releasedAt) return { released: false as const, reason: "already_released" as const };
+    const now = ctx.now;
+
+    const [release] = await tx
+      .insert(rewardReleases)
+      .values({
+        companyId: order.companyId,
+        orderId: order.id,
+        rewardName: order.rewardName,
+        amountCents: order.rewardsCents,
+        releasedAt: now,
+      })
+      .onConflictDoNothing({ target: rewardReleases.orderId })
+      .returning({ id: rewardReleases.id });
+    if (!release) return { released: false as const, reason: "already_released" as const };
+
+    const invoiceNumber = invoiceNumberFor(order.id);
+    await tx
+      .update(orders)
+      .set({
+        status: "paid",
+        paidAt: now,
+        releasedAt: now,
+        invoiceNumber,
+        failureReason: null,
+        paymentIntentId: order.paymentIntentId ?? input.paymentIntentId ?? null,
+      })
+      .where(eq(orders.id, order.id));
+
+    const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, order.id)).orderBy(orderLines.id);
+    const userIds = lines.map((l) => l.userId);
+
+    // Recipient accounts: insert the missing ones; an access code that collides gets another.
+    let missing = userIds.filter((id) => fresh.has(id));
+    for (let attempt = 0; missing.length > 0 && attempt < 5; attempt++) {
+      for (const part of chunks(missing)) {
+        await tx
+          .insert(recipientAccounts)
+          .values(
+            part.map((userId) => {
+              const f = fresh.get(userId)!;
+              return { companyId: order.companyId, userId, accessCode: f.accessCode, passwordHash: f.passwordHash };
+            }),
+          )
+          .onConflictDoNothing();
+      }
+      const present = await accountsOf(tx, order.companyId, missing);
+      const got = new Set(present.map((a) => a.userId));
+      missing = missing.filter((id) => !got.has(id));
+      for (const id of missing) fresh.get(id)!.accessCode = newAccessCode();
+    }
+    if (missing.length > 0) throw new Error("could not give every recipient a unique access code");
+
+    // The first congratulatory email starts the 18-month validity.
+    for (const part of chunks(userIds)) {
+      await tx
+        .update(recipientAccounts)
+        .set({ firstEmailAt: now, expiresAt: addMonths(now, VALIDITY_MONTHS) })
+        .where(
+          and(
+            eq(recipientAccounts.companyId, order.companyId),
+            inArray(recipientAccounts.userId, part),
+            isNull(recipientAccounts.firstEmailAt),
+          ),
+        );
+    }
+    const accounts = new Map((await accountsOf(tx, order.companyId, userIds)).map((a) => [a.userId, a]));
+
+    for (const part of chunks(lines)) {
+      await tx.insert(rewardLedger).values(
+        part.map((l) => ({
+          companyId: order.companyId,
+          userId: l.userId,
+          orderId: order.id,
+          kind: "credit" as const,
+          amountCents: l.amountCents,
+          createdAt: now,
+        })),
+      );
+    }
+
+    const [company] = await tx
+      .select({ name: companies.name, abn: companies.abn })
+      .from(companies)
+      .where(eq(companies.id, order.companyId));
+    const companyName = company?.name ?? "Your company";
+
+    let emails = 0;
+    for (const [index, line] of lines.entries()) {
+      const account = accounts.get(line.userId);
+      if (!account) throw new Error(`recipient ${line.userId} has no account`);
+      const f = fresh.get(line.userId);
+      const password = f && f.accessCode === account.accessCode ? f.password : null;
+      await enqueueEmail(
+        tx,
+        recipientRewardEmail({
+          to: line.email,
+          firstName: line.firstName,
+          companyName,
+          rewardName: order.rewardName,
+          amountCents: line.amountCents,
+          accessCode: account.accessCode,
+          password,
+          expiresAt: account.expiresAt ?? addMonths(now, VALIDITY_MONTHS),
+          catalogueUrl: ctx.config.CATALOGUE_URL,
+          supportEmail: ctx.config.SUPPORT_EMAIL,
+        }),
+        now,
+      );
+      emails++;
+      await ctx.onReleaseLine?.(index);
+    }
+
+    const [payer] = await tx
+      .select({ email: users.email, firstName: users.firstName })
+      .from(users)
+      .where(eq(users.id, order.placedBy));
+    if (payer) {
+      await enqueueEmail(
+        tx,
+        taxInvoiceEmail({
+          to: payer.email,
+          firstName: payer.firstName,
+          invoiceNumber,
+          invoiceDate: now,
+          supplierName: ctx.config.supplierName,
+          supplierAbn: ctx.config.supplierAbn,
+          supplierIsPlaceholder: ctx.config.supplierIsPlaceholder,
+          buyerCompanyName: companyName,
+          buyerAbn: company?.abn ?? null,
+          rewardName: order.rewardName,
+          recipientCount: lines.length,
+          rewardsCents: order.rewardsCents,
+          serviceFeeCents: order.serviceFeeCents,
+          gstCents: order.gstCents,
+          totalCents: order.totalCents,
+        }),
+        now,
+      );
+      emails++;
+    }
+
+    // Empty the draft only if it is still what was paid for (the manager may have started anew).
+    const [draft] = await tx
+      .select({ version: rewardDrafts.version })
+      .from(rewardDrafts)
+      .where(eq(rewardDrafts.id, order.draftId));
+    const draftCleared = draft?.version === order.draftVersion;
+    if (draftCleared) await clearDraft(tx, order.draftId, now);
+
+    await tx.insert(auditLog).values([
+      {
+        companyId: order.companyId,
+        actorUserId: input.actorUserId ?? null,
+        action: "order.paid",
+        subject: `order:${order.id}`,
+        data: {
+          source: input.source,
+          paymentIntentId: order.paymentIntentId ?? input.paymentIntentId ?? null,
+          totalCents: order.totalCents,
+          invoiceNumber,
+        },
+        createdAt: now,
+      },
+      {
+        companyId: order.companyId,
+        actorUserId: input.actorUserId ?? null,
+        action: "reward.released",
+        subject: `release:${release.id}`,
+        data: { orderId: order.id, recipients: lines.length, rewardsCents: order.rewardsCents, draftCleared },
+        createdAt: now,
+      },
+    ]);
+    return { released: true as const, releaseId: release.id, emails };
+  });
+  return outcome;
+}
+
+async function accountsOf(tx: Tx, companyId: number, userIds: number[]) {
+  const out: Array<{ userId: number; accessCode: string; expiresAt: Date | null }> = [];
+  for (const part of chunks(userIds)) {
+    out.push(
+      ...(await tx
+        .select({
+          userId: recipientAccounts.userId,
+          accessCode: recipientAccounts.accessCode,
+          expiresAt: recipientAccounts.expiresAt,
+        })
+        .from(recipientAccounts)
+        .where(and(eq(recipientAccounts.companyId, companyId), inArray(recipientAccounts.userId, part)))),
+    );
+  }
+  return out;
+}
+
+/** A recipient's Reward Dollar balance in cents: credits less debits and forfeits. */
+export async function recipientBalanceCents(db: Db, companyId: number, userId: number): Promise<number> {
+  const [row] = await db
+    .select({
+      balance: sql<string>`coalesce(sum(case when ${rewardLedger.kind} = 'credit' then ${rewardLedger.amountCents} else -${rewardLedger.amountCents} end), 0)`,
+    })
+    .from(rewardLedger)
+    .where(and(eq(rewardLedger.companyId, companyId), eq(rewardLedger.userId, userId)));
+  return Number(row?.balance ?? 0);
+}

@@ -1,0 +1,160 @@
+// The emails of a released reward (issue 5): each recipient's congratulation with their access
+// code and password, and the payer's Australian tax invoice. HTML and plain text from the one
+// template (renderEmail). The recipient's password appears only here, never in logs.
+import { formatDollars } from "../../core/money.ts";
+import type { EmailContent } from "./port.ts";
+import { renderEmail } from "./templates.ts";
+
+const dateFormat = new Intl.DateTimeFormat("en-AU", {
+  day: "numeric",
+  month: "long",
+  year: "numeric",
+  timeZone: "Australia/Sydney",
+});
+
+/** A date as Australians read it, in Sydney's time zone: "22 May 2028". */
+export function formatAuDate(date: Date): string {
+  return dateFormat.format(date);
+}
+
+/** "51824753556" → "51 824 753 556". */
+export function formatAbn(abn: string): string {
+  const d = abn.replace(/\D/g, "");
+  return d.length === 11 ? `${d.slice(0, 2)} ${d.slice(2, 5)} ${d.slice(5, 8)} ${d.slice(8)}` : abn;
+}
+
+export interface RecipientEmailInput {
+  to: string;
+  firstName: string;
+  companyName: string;
+  rewardName: string;
+  amountCents: number;
+  accessCode: string;
+  /** The new account's password; null when the recipient already has an account (sent before). */
+  password: string | null;
+  expiresAt: Date;
+  catalogueUrl: string;
+  supportEmail: string;
+}
+
+export function recipientRewardEmail(input: RecipientEmailInput): EmailContent {
+  const amount = formatDollars(input.amountCents);
+  const expiry = formatAuDate(input.expiresAt);
+  return {
+    to: input.to,
+    subject: `Congratulations! You have received ${amount} in Reward Dollars`,
+    ...renderEmail({
+      heading: `Congratulations, ${input.firstName}!`,
+      paragraphs: [
+        `${input.companyName} has rewarded you with ${amount} in Reward Dollars for "${input.rewardName}".`,
+        "Each Reward Dollar is worth $1 AUD and can be redeemed for digital gift cards from over 100 Australian retailers. Reward Dollars cannot be transferred or exchanged for cash.",
+        `How to redeem: open the reward catalogue (${input.catalogueUrl}), log in with the access code and password below, choose your gift cards and confirm your order.`,
+        input.password === null
+          ? "You already have a reward account: log in with your access code and the password sent in your first reward email. These Reward Dollars have been added to your balance."
+          : "Keep this email: the password is not stored anywhere we can read it back.",
+        `Your Reward Dollars are valid until ${expiry} (18 months from your first reward email); any unused Reward Dollars are then forfeited.`,
+        "Gift cards are delivered by email the next business day after your order is acknowledged (typically within 24 hours). If a gift card has not arrived within 3 business days, please contact support; report any problem with quantities within 24 hours of receiving your gift cards.",
+        `Support replies within 24 business hours: ${input.supportEmail}.`,
+      ],
+      details: [
+        ["Reward", input.rewardName],
+        ["Reward Dollars", amount],
+        ["Access code", input.accessCode],
+        ["Password", input.password ?? "The password sent in your first reward email"],
+        ["Valid until", expiry],
+      ],
+      action: { label: "Choose Your Rewards", url: input.catalogueUrl },
+    }),
+  };
+}
+
+/** The recipient email with sample values: the Review page's 'Sample of Email'. */
+export function sampleRecipientEmail(options: {
+  companyName: string;
+  catalogueUrl: string;
+  supportEmail: string;
+  now?: Date;
+}): EmailContent {
+  const now = options.now ?? new Date();
+  return recipientRewardEmail({
+    to: "alex.sample@example.com",
+    firstName: "Alex",
+    companyName: options.companyName,
+    rewardName: "Employee of the Month",
+    amountCents: 10_000,
+    accessCode: "K7QM-4XTP-9RWB",
+    password: "Sample-Pa55word",
+    expiresAt: addMonths(now, 18),
+    catalogueUrl: options.catalogueUrl,
+    supportEmail: options.supportEmail,
+  });
+}
+
+export interface TaxInvoiceInput {
+  to: string;
+  firstName: string;
+  invoiceNumber: string;
+  invoiceDate: Date;
+  supplierName: string;
+  supplierAbn: string;
+  supplierIsPlaceholder: boolean;
+  buyerCompanyName: string;
+  buyerAbn: string | null;
+  rewardName: string;
+  recipientCount: number;
+  rewardsCents: number;
+  serviceFeeCents: number;
+  gstCents: number;
+  totalCents: number;
+}
+
+/**
+ * The payer's confirmation, an Australian tax invoice: the words 'Tax Invoice', the supplier's
+ * name and ABN, invoice number and date, the buyer's company and ABN, the lines, the GST amount
+ * (on the service fee only) and the total.
+ */
+export function taxInvoiceEmail(input: TaxInvoiceInput): EmailContent {
+  const supplierNote = input.supplierIsPlaceholder
+    ? ["Supplier details are placeholders: SUPPLIER_NAME and SUPPLIER_ABN are not configured on this server."]
+    : [];
+  return {
+    to: input.to,
+    subject: `Tax Invoice ${input.invoiceNumber}: ${input.rewardName}`,
+    ...renderEmail({
+      heading: "Tax Invoice",
+      paragraphs: [
+        `Hi ${input.firstName},`,
+        `Thank you for your payment of ${formatDollars(input.totalCents)}. Emails are being sent to your ${input.recipientCount} reward ${input.recipientCount === 1 ? "recipient" : "recipients"}.`,
+        ...supplierNote,
+      ],
+      details: [
+        ["Supplier", input.supplierName + (input.supplierIsPlaceholder ? " (placeholder)" : "")],
+        ["Supplier ABN", formatAbn(input.supplierAbn) + (input.supplierIsPlaceholder ? " (placeholder)" : "")],
+        ["Invoice number", input.invoiceNumber],
+        ["Invoice date", formatAuDate(input.invoiceDate)],
+        ["Bill to", input.buyerCompanyName],
+        ["Buyer ABN", input.buyerAbn ? formatAbn(input.buyerAbn) : "Not provided"],
+        ["Reward", input.rewardName],
+        [
+          `Reward Dollars (${input.recipientCount} ${input.recipientCount === 1 ? "recipient" : "recipients"}; no GST)`,
+          formatDollars(input.rewardsCents),
+        ],
+        ["Service fee (10%)", formatDollars(input.serviceFeeCents)],
+        ["GST (10% of the service fee)", formatDollars(input.gstCents)],
+        ["Total (including GST)", formatDollars(input.totalCents)],
+        ["Amount paid", formatDollars(input.totalCents)],
+      ],
+    }),
+  };
+}
+
+/** `date` plus whole calendar months (the day clamps to the month's end: 31 Aug + 18 → 28/29 Feb). */
+export function addMonths(date: Date, months: number): Date {
+  const result = new Date(date.getTime());
+  const day = result.getUTCDate();
+  result.setUTCDate(1);
+  result.setUTCMonth(result.getUTCMonth() + months);
+  const lastDay = new Date(Date.UTC(result.getUTCFullYear(), result.getUTCMonth() + 1, 0)).getUTCDate();
+  result.setUTCDate(Math.min(day, lastDay));
+  return result;
+}

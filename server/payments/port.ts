@@ -1,0 +1,107 @@
+// The payments port (DESIGN.md §6): Stripe PaymentIntents in production (stripe.ts), the
+// built-in simulated card processor by default (simulated.ts). The domain only ever sees this
+// shape: a payment made for an order's frozen total, with the order id in its metadata and an
+// idempotency key derived from it, and its status read back from the processor.
+
+/** Stripe's statuses, plus `failed` for a declined attempt (Stripe says requires_payment_method + an error). */
+export type PaymentStatus =
+  | "requires_payment_method"
+  | "requires_confirmation"
+  | "requires_action"
+  | "processing"
+  | "requires_capture"
+  | "succeeded"
+  | "canceled"
+  | "failed";
+
+export interface CreatePaymentInput {
+  orderId: number;
+  amountCents: number;
+  currency: "aud";
+  /** Derived from the order id: creating twice for one order gives the same payment. */
+  idempotencyKey: string;
+  metadata: { orderId: string };
+  description?: string;
+}
+
+export interface CreatedPayment {
+  paymentIntentId: string;
+  clientSecret: string;
+}
+
+export interface RetrievedPayment {
+  paymentIntentId: string;
+  status: PaymentStatus;
+  amountCents: number;
+  currency: string;
+  metadata: Record<string, string>;
+  /** The processor's message for the last failed attempt (e.g. 'Your card was declined.'). */
+  lastError?: string;
+}
+
+export interface CheckoutSessionInput {
+  orderId: number;
+  amountCents: number;
+  currency: "aud";
+  rewardName: string;
+  idempotencyKey: string;
+  /** May contain Stripe's literal `{CHECKOUT_SESSION_ID}` placeholder. */
+  successUrl: string;
+  cancelUrl: string;
+}
+
+export interface CheckoutSession {
+  id: string;
+  url: string;
+}
+
+export interface RetrievedCheckoutSession {
+  id: string;
+  paymentIntentId: string | null;
+  /** Stripe's payment_status: paid | unpaid | no_payment_required. */
+  paymentStatus: string;
+  metadata: Record<string, string>;
+}
+
+/** A verified webhook event, reduced to what the domain acts on. */
+export type PaymentEvent =
+  | { type: "payment_intent.succeeded"; id: string; payment: RetrievedPayment }
+  | { type: "payment_intent.payment_failed"; id: string; payment: RetrievedPayment }
+  | { type: "other"; id: string; eventType: string };
+
+export class WebhookSignatureError extends Error {
+  constructor(message = "The webhook signature is not valid.") {
+    super(message);
+    this.name = "WebhookSignatureError";
+  }
+}
+
+/** The processor could not be reached or refused the request (not a card decline). */
+export class PaymentProcessorError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "PaymentProcessorError";
+  }
+}
+
+export interface Payments {
+  kind: "simulated" | "stripe";
+  createPayment(input: CreatePaymentInput): Promise<CreatedPayment>;
+  /** Null when the processor does not know the id. */
+  retrieve(paymentIntentId: string): Promise<RetrievedPayment | null>;
+  /** Cancels a payment that can no longer be paid (its order was superseded); no-op when final. */
+  cancel(paymentIntentId: string): Promise<void>;
+  /** Stripe only: the hosted Checkout page of the no-JavaScript path. */
+  createCheckoutSession?(input: CheckoutSessionInput): Promise<CheckoutSession>;
+  retrieveCheckoutSession?(sessionId: string): Promise<RetrievedCheckoutSession | null>;
+  /** Stripe only: verifies the `stripe-signature` header over the raw body; throws WebhookSignatureError. */
+  verifyWebhook?(rawBody: string, signature: string | undefined): PaymentEvent;
+}
+
+/** The idempotency key of an order's payment: one order, one payment. */
+export function paymentIdempotencyKey(orderId: number): string {
+  return `order-${orderId}-payment`;
+}
+
+/** Stripe's largest amount for a card payment in AUD: $999,999.99. An order must stay below it. */
+export const MAX_PAYMENT_CENTS = 99_999_999;
