@@ -408,13 +408,24 @@ describeEachDatabase("My Team API", ({ database }) => {
       });
       expect(await res.json()).toEqual({ successfullyAdded: 3, duplicates: 4 });
       const active = (await memberRows(a.companyId)).filter((r) => r.isActive);
-      expect(active.map((r) => `${r.firstName} ${r.lastName}`)).toEqual([
-        "Old Member",
+      expect(active.map((r) => `${r.firstName} ${r.lastName}`).sort()).toEqual([
         "First Copy",
-        "Removed Back",
+        "Old Member",
         "Other Here",
+        "Removed Back",
       ]);
       expect((await memberRows(b.companyId)).map((r) => r.firstName)).toEqual(["Other"]);
+    });
+
+    it("two uploads of the same addresses at the same moment add each address once", async () => {
+      const { api, a } = await twoCompanies();
+      const rows = Array.from({ length: 50 }, (_, i) => person(`Same${i}`, "Person"));
+      const answers = (await Promise.all(
+        [rows, [...rows].reverse()].map(async (users) => (await bulk(api, a.accessToken, { users })).json()),
+      )) as Array<{ successfullyAdded: number; duplicates: number }>;
+      expect(answers.reduce((n, x) => n + x.successfullyAdded, 0)).toBe(50);
+      expect(answers.reduce((n, x) => n + x.duplicates, 0)).toBe(50);
+      expect(await memberCount()).toBe(50);
     });
 
     it.each([

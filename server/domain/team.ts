@@ -205,6 +205,9 @@ export async function bulkCreateTeamMembers(
     seen.add(key);
     fresh.push(row);
   }
+  // Two uploads sharing addresses take the index entries' locks in the same order, so one waits
+  // for the other instead of deadlocking.
+  fresh.sort((x, y) => (x.email.toLowerCase() < y.email.toLowerCase() ? -1 : 1));
   let successfullyAdded = 0;
   await db.transaction(async (tx) => {
     for (let start = 0; start < fresh.length; start += INSERT_CHUNK) {
