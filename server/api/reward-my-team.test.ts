@@ -567,6 +567,39 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
     expect(await lineCount()).toBe(5000);
   });
 
+  it("concurrent changes of one draft: each is applied once, the version counts them, the limit holds", async () => {
+    const { api } = accountsApi(db(), { config });
+    const pm = await manager(api);
+    const ids = await Promise.all(Array.from({ length: 12 }, () => member(pm.companyId)));
+    // The first calls race to create the draft row too.
+    const added = await Promise.all(ids.map((userId) => pm.go("POST", "create-reward-search", { userId })));
+    expect(added.map((r) => r.status)).toEqual(ids.map(() => 200));
+    const updated = await Promise.all(ids.map((userId, i) => pm.go("PUT", "update-reward", { userId, value: i + 1 })));
+    expect(updated.map((r) => r.status)).toEqual(ids.map(() => 200));
+    expect((await draftOf(pm.userId))?.version).toBe(24);
+    expect(await pm.json<RewardSummary>("GET", "get-reward-summary")).toMatchObject({
+      recipientCount: 12,
+      totalRewards: 78,
+    });
+
+    // Two uploads of 2,500 new members each at once onto 12 lines: only one fits under 5,000.
+    const upload = (prefix: string) =>
+      pm.go("POST", "bulk-upload-reward", {
+        rewards: Array.from({ length: 2500 }, (_, i) => ({
+          firstName: "F",
+          lastName: "L",
+          email: `${prefix}${i}@example.com`,
+          value: 1,
+        })),
+      });
+    const statuses = (await Promise.all([upload("x"), upload("y")])).map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 400]);
+    expect(await lineCount()).toBe(2512);
+    const [members] = await db().select({ n: sql<number>`count(*)::int` }).from(users).where(eq(users.role, "member"));
+    // The refused upload left no member behind.
+    expect(members?.n).toBe(12 + 2500);
+  });
+
   it("domain: loadDraftForOrder, clearDraft, dropMemberFromDrafts and notInRewardDraft", async () => {
     const { api } = accountsApi(db(), { config });
     const pm = await manager(api);

@@ -383,6 +383,9 @@ export async function addNewRecipients(
     // New addresses become team members (the team rules: active, role 'member'). A member added
     // by another call at this very moment conflicts on the unique index and is read back below.
     const fresh = input.filter((r) => !idByKey.has(r.email.toLowerCase()));
+    // In address order (as the team import does): two uploads sharing new addresses take the
+    // unique index's locks in the same order, so one waits for the other instead of deadlocking.
+    fresh.sort((x, y) => (x.email.toLowerCase() < y.email.toLowerCase() ? -1 : 1));
     const created = new Set<string>();
     if (fresh.length > 0) {
       // One INSERT ... SELECT FROM unnest(arrays): 3 array parameters whatever the row count
