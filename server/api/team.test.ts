@@ -9,7 +9,7 @@ import { MAX_IMPORT_ROWS, TEAM_DETAILS, type TeamMember, type TeamPage } from ".
 import { expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
-import { users } from "../db/schema.ts";
+import { auditLog, rewardLedger, users } from "../db/schema.ts";
 import { accountsApi, call, logIn, registration, signUpVerified } from "./accounts.testkit.ts";
 import { LIST_DETAILS } from "./users.ts";
 
@@ -371,6 +371,25 @@ describeEachDatabase("My Team API", ({ database }) => {
         expect(names(page)).toEqual(["Jane Citizen", "Janet Smith", "Mark Janeway"]);
         expect(names(await list(api, a.accessToken, { search: "jane", isRewardMyTeam: "false" }))).toHaveLength(3);
       });
+
+      it("with isRewardMyTeam=true leaves out the members already in the caller's reward draft", async () => {
+        const { api, a } = await team();
+        const all = await list(api, a.accessToken, { search: "jane" });
+        const jane = all.items.find((m) => m.fullName === "Jane Citizen")!;
+        const res = await call(
+          api,
+          "POST",
+          "/api/RewardMyTeam/create-reward-search",
+          { userId: jane.id },
+          a.accessToken,
+        );
+        expect(res.status, await res.clone().text()).toBe(200);
+        const page = await list(api, a.accessToken, { search: "jane", isRewardMyTeam: "true", pageSize: 10 });
+        expect(names(page)).toEqual(["Janet Smith", "Mark Janeway"]);
+        expect(page.totalCount).toBe(2);
+        // My Team itself still lists everyone.
+        expect(names(await list(api, a.accessToken, { search: "jane" }))).toHaveLength(3);
+      });
     });
   });
 
@@ -585,6 +604,47 @@ describeEachDatabase("My Team API", ({ database }) => {
       expect(names(await list(api, a.accessToken))).toEqual(["Tom Lee"]);
       expect((await expectProblem(await remove(api, a.accessToken, jane.id), 404)).detail).toBe(TEAM_DETAILS.notFound);
       expect((await db().select().from(users).where(eq(users.id, tom.id)))[0]?.isActive).toBe(true);
+    });
+
+    it("takes the member off the reward draft and forfeits the unspent Reward Dollars with a ledger entry", async () => {
+      const { api, a } = await twoCompanies();
+      const jane = await addOk(api, a.accessToken, person("Jane", "Citizen"));
+      const tom = await addOk(api, a.accessToken, person("Tom", "Lee"));
+      for (const member of [jane, tom]) {
+        const res = await call(
+          api,
+          "POST",
+          "/api/RewardMyTeam/create-reward-search",
+          { userId: member.id },
+          a.accessToken,
+        );
+        expect(res.status, await res.clone().text()).toBe(200);
+      }
+      await db()
+        .insert(rewardLedger)
+        .values([
+          { companyId: a.companyId, userId: jane.id, kind: "credit", amountCents: 5000 },
+          { companyId: a.companyId, userId: jane.id, kind: "debit", amountCents: 1250 },
+        ]);
+      expect((await remove(api, a.accessToken, jane.id)).status).toBe(204);
+      expect((await remove(api, a.accessToken, tom.id)).status).toBe(204);
+      const ledger = await db().select().from(rewardLedger).orderBy(rewardLedger.id);
+      expect(ledger.map((l) => [l.userId, l.kind, l.amountCents])).toEqual([
+        [jane.id, "credit", 5000],
+        [jane.id, "debit", 1250],
+        [jane.id, "forfeit", 3750],
+      ]);
+      const draft = await call(api, "GET", "/api/RewardMyTeam/get-reward", undefined, a.accessToken);
+      expect(await draft.json()).toEqual([]);
+      const audit = await db()
+        .select()
+        .from(auditLog)
+        .where(eq(auditLog.action, "member.removed"))
+        .orderBy(auditLog.id);
+      expect(audit.map((r) => [r.subject, r.data])).toEqual([
+        [`user:${jane.id}`, { forfeitedCents: 3750, draftLines: 1 }],
+        [`user:${tom.id}`, { forfeitedCents: 0, draftLines: 1 }],
+      ]);
     });
 
     it("answers 404 for another company's member, the caller, another manager, unknown and non-numeric ids; nothing changes", async () => {

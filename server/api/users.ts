@@ -134,7 +134,8 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
   api.delete("/Users/:id", auth, async (c) => {
     const owner = requireAuth(c);
     const id = memberId(c.req.param("id"));
-    if (!(await removeTeamMember(deps.db, owner, id))) throw new ProblemError(404, TEAM_DETAILS.notFound);
+    const now = deps.now?.() ?? new Date();
+    if (!(await removeTeamMember(deps.db, owner, id, now))) throw new ProblemError(404, TEAM_DETAILS.notFound);
     return c.body(null, 204);
   });
 

@@ -9,8 +9,10 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { type BulkTeamUploadResponse, effectiveSearch, type TeamMember, type TeamPage } from "../../core/team.ts";
 import type { Db } from "../db/client.ts";
-import { companies, users } from "../db/schema.ts";
+import { auditLog, companies, rewardLedger, users } from "../db/schema.ts";
 import { isUniqueViolation } from "./identity.ts";
+import { recipientBalanceCents } from "./release.ts";
+import { dropMemberFromDrafts, notInRewardDraft } from "./reward-draft.ts";
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
@@ -83,16 +85,6 @@ export interface TeamListOptions {
   search?: string;
   /** The reward flow's user search: needs a search text, and leaves out the draft's members. */
   isRewardMyTeam?: boolean;
-}
-
-/**
- * The condition a member must meet to be offered by the reward flow's user search: not already
- * a line of the caller's reward draft. Undefined while the draft does not exist.
- */
-// TODO(rewards): exclude draft members — once the draft table exists, answer
-// sql`not exists (select 1 from <draft lines> d where d.user_id = ${users.id} and <draft of owner>)`.
-export function notInRewardDraft(_owner: TeamOwner): SQL | undefined {
-  return undefined;
 }
 
 /**
@@ -255,18 +247,44 @@ export async function updateTeamMember(
 
 /**
  * Removes a member of the caller's company (SPEC §6): the row becomes inactive and stays, so
- * reward history keeps its name. False when the id is not an active member of the company.
+ * reward history keeps its name; the member leaves every reward draft of the company, and their
+ * unspent Reward Dollars are forfeited by a ledger entry (DESIGN.md §5), all in one transaction.
+ * False when the id is not an active member of the company (nothing changes).
  */
-export async function removeTeamMember(db: Db, owner: TeamOwner, memberId: number): Promise<boolean> {
+export async function removeTeamMember(
+  db: Db,
+  owner: TeamOwner,
+  memberId: number,
+  now: Date = new Date(),
+): Promise<boolean> {
   return db.transaction(async (tx) => {
+    // The member row first, then the drafts: the lock order of server/domain/reward-draft.ts.
     const [row] = await tx
       .update(users)
       .set({ isActive: false })
       .where(and(eq(users.id, memberId), activeMemberOf(owner)))
       .returning({ id: users.id });
     if (!row) return false;
-    // Rewards: forfeit the unspent balance here (ledger entry), and take the member off the
-    // caller's reward draft, in this same transaction.
+    const draftLines = await dropMemberFromDrafts(tx, owner.companyId, memberId, now);
+    const forfeitedCents = await forfeitBalance(tx, owner.companyId, memberId, now);
+    await tx.insert(auditLog).values({
+      companyId: owner.companyId,
+      actorUserId: owner.userId,
+      action: "member.removed",
+      subject: `user:${memberId}`,
+      data: { forfeitedCents, draftLines },
+      createdAt: now,
+    });
     return true;
   });
+}
+
+/** Writes off a member's unspent Reward Dollars with a ledger entry; answers the cents. */
+async function forfeitBalance(tx: Tx, companyId: number, memberId: number, now: Date): Promise<number> {
+  const balance = await recipientBalanceCents(tx as unknown as Db, companyId, memberId);
+  if (balance <= 0) return 0;
+  await tx
+    .insert(rewardLedger)
+    .values({ companyId, userId: memberId, kind: "forfeit", amountCents: balance, createdAt: now });
+  return balance;
 }
