@@ -5,7 +5,8 @@
 //   - an address is unique among the company's ACTIVE users in any letter case (the program
 //     manager's own included): the unique index users_active_company_email_idx decides, so two
 //     calls at the same moment cannot both add one address;
-//   - removing a member marks the row inactive: history keeps pointing at it.
+//   - removing a member marks the row inactive (history keeps pointing at it), takes them off the
+//     company's reward drafts and forfeits their unspent Reward Dollars (a ledger entry).
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { type BulkTeamUploadResponse, effectiveSearch, type TeamMember, type TeamPage } from "../../core/team.ts";
 import type { Db } from "../db/client.ts";
