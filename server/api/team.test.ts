@@ -10,7 +10,7 @@ import { expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { auditLog, rewardLedger, users } from "../db/schema.ts";
-import { accountsApi, call, logIn, registration, signUpVerified } from "./accounts.testkit.ts";
+import { accountsApi, call, emailsTo, logIn, registration, signUpVerified } from "./accounts.testkit.ts";
 import { LIST_DETAILS } from "./users.ts";
 
 type Api = ReturnType<typeof accountsApi>["api"];
@@ -712,6 +712,14 @@ describeEachDatabase("My Team API", ({ database }) => {
           .sort(),
       ).toEqual(["member", "program_manager"]);
       expect(names(await list(api, a.accessToken))).toEqual(["Mia Member"]);
+    });
+
+    it("a team member's address gets no password-reset link (only program managers sign in)", async () => {
+      const { api, a } = await twoCompanies();
+      await addOk(api, a.accessToken, person("Mia", "Member", "mia@example.com"));
+      const res = await call(api, "POST", "/api/Identity/ResetPasswordRequest", { email: "mia@example.com" });
+      expect(res.status).toBe(200);
+      expect(await emailsTo(db(), "mia@example.com")).toEqual([]);
     });
   });
 });
