@@ -18,7 +18,13 @@ import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import type { Db } from "../db/client.ts";
 import { rewardDraftLines, rewardDrafts, users } from "../db/schema.ts";
-import { clearDraft, dropMemberFromDrafts, loadDraftForOrder, notInRewardDraft } from "../domain/reward-draft.ts";
+import {
+  clearDraft,
+  clearDraftIfUnchanged,
+  dropMemberFromDrafts,
+  loadDraftForOrder,
+  notInRewardDraft,
+} from "../domain/reward-draft.ts";
 import { accountsApi, call, signUpVerified } from "./accounts.testkit.ts";
 
 const BASE = "/api/RewardMyTeam";
@@ -646,8 +652,49 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
     expect(after?.version).toBe(5);
     expect(after?.lines.map((l) => l.userId)).toEqual([ann]);
 
-    await db().transaction((tx) => clearDraft(tx, draft?.draftId as number));
+    // clearDraftIfUnchanged refuses an older version and changes nothing.
+    const draftId = draft?.draftId as number;
+    expect(await db().transaction((tx) => clearDraftIfUnchanged(tx, draftId, 4, new Date()))).toBe(false);
+    expect((await pm.json<RewardSummary>("GET", "get-reward-summary")).recipientCount).toBe(1);
+    expect(await db().transaction((tx) => clearDraftIfUnchanged(tx, draftId, 5, new Date()))).toBe(true);
+    expect(await pm.json<RewardSummary>("GET", "get-reward-summary")).toMatchObject({
+      rewards: [],
+      rewardName: "",
+      recipientCount: 0,
+      version: 6,
+    });
+
+    await pm.json("POST", "create-reward-search", { userId: cat });
+    await pm.json("PUT", "update-reward-name", { name: "Again" });
+    await db().transaction((tx) => clearDraft(tx, draftId));
     const cleared = await pm.json<RewardSummary>("GET", "get-reward-summary");
-    expect(cleared).toMatchObject({ rewards: [], rewardName: "", recipientCount: 0, version: 6 });
+    expect(cleared).toMatchObject({ rewards: [], rewardName: "", recipientCount: 0, version: 9 });
+  });
+
+  it("removing members, clearing and editing the same draft at once never deadlocks", async () => {
+    const { api } = accountsApi(db(), { config });
+    const pm = await manager(api);
+    const ids = await Promise.all(Array.from({ length: 8 }, () => member(pm.companyId)));
+    for (const userId of ids) await pm.json("POST", "create-reward-search", { userId });
+    const draftId = (await draftOf(pm.userId))?.id as number;
+    const remove = (memberId: number) =>
+      db().transaction(async (tx) => {
+        await tx.update(users).set({ isActive: false }).where(eq(users.id, memberId));
+        return dropMemberFromDrafts(tx, pm.companyId, memberId);
+      });
+    const results = await Promise.all([
+      pm.go("PUT", "update-all-reward", { value: 5 }),
+      remove(ids[0] as number),
+      pm.go("PUT", "update-reward", { userId: ids[1], value: 9 }),
+      remove(ids[2] as number),
+      pm.go("PUT", "update-all-reward", { value: 6 }),
+      db().transaction((tx) => clearDraft(tx, draftId)),
+      pm.go("DELETE", "delete-reward", { userId: ids[3] }),
+    ]);
+    for (const r of results) if (r instanceof Response) expect([200, 204, 404]).toContain(r.status);
+    // Whatever the order, removed members are not in the draft.
+    const left = (await pm.json<RewardRecipient[]>("GET", "get-reward")).map((r) => r.userId);
+    expect(left).not.toContain(ids[0]);
+    expect(left).not.toContain(ids[2]);
   });
 });

@@ -5,8 +5,9 @@
 //
 //   - Every change runs in one transaction that locks the draft row (created on first use), so
 //     changes of one draft are serialised and the 5,000-recipient limit holds under concurrency.
-//     Rows are locked in one order everywhere: team members first (FOR SHARE), then the draft,
-//     the order the member removal of the team domain takes (member, then dropMemberFromDrafts).
+//     Rows are locked in one order everywhere: team members (FOR SHARE), then the draft row,
+//     then its lines; the member removal of the team domain takes the same order (member, then
+//     dropMemberFromDrafts: drafts, then lines), and so does clearDraft (draft, then lines).
 //   - Every change bumps the draft's `version`: a payment created for an older version is refused
 //     by the payments domain. A call that changes nothing (adding a recipient already in the
 //     draft, setting the amount it already has) leaves the version alone.
@@ -534,9 +535,27 @@ export async function loadDraftForOrder(
  * bumped. The caller's transaction; `draftId` comes from loadDraftForOrder.
  */
 export async function clearDraft(tx: Tx, draftId: number, now: Date = new Date()): Promise<void> {
+  // The draft row first, then its lines: the lock order of every draft change (no deadlock).
+  await tx
+    .update(rewardDrafts)
+    .set({ name: "", version: sql`${rewardDrafts.version} + 1`, updatedAt: now })
+    .where(eq(rewardDrafts.id, draftId));
   await tx.delete(rewardDraftLines).where(eq(rewardDraftLines.draftId, draftId));
-  await tx.update(rewardDrafts).set({ name: "" }).where(eq(rewardDrafts.id, draftId));
-  await bumpVersion(tx, draftId, now);
+}
+
+/**
+ * clearDraft only while the draft is still at `version` (what an order was frozen from): the
+ * check and the change under one row lock. True when it was cleared.
+ */
+export async function clearDraftIfUnchanged(tx: Tx, draftId: number, version: number, now: Date): Promise<boolean> {
+  const [row] = await tx
+    .update(rewardDrafts)
+    .set({ name: "", version: sql`${rewardDrafts.version} + 1`, updatedAt: now })
+    .where(and(eq(rewardDrafts.id, draftId), eq(rewardDrafts.version, version)))
+    .returning({ id: rewardDrafts.id });
+  if (!row) return false;
+  await tx.delete(rewardDraftLines).where(eq(rewardDraftLines.draftId, draftId));
+  return true;
 }
 
 /**
@@ -549,6 +568,21 @@ export async function dropMemberFromDrafts(
   memberId: number,
   now: Date = new Date(),
 ): Promise<number> {
+  // The drafts first (in id order), then the lines: the lock order of every draft change, so a
+  // concurrent change of the same draft waits instead of deadlocking. No line of the member can
+  // appear meanwhile: adding one needs a share lock on the member row the removal holds.
+  const drafts = await tx
+    .selectDistinct({ draftId: rewardDraftLines.draftId })
+    .from(rewardDraftLines)
+    .where(and(eq(rewardDraftLines.companyId, companyId), eq(rewardDraftLines.userId, memberId)));
+  if (drafts.length === 0) return 0;
+  const ids = drafts.map((d) => d.draftId).sort((a, b) => a - b);
+  await tx
+    .select({ id: rewardDrafts.id })
+    .from(rewardDrafts)
+    .where(sql`${rewardDrafts.id} = any(${sql.param(ids)}::bigint[])`)
+    .orderBy(rewardDrafts.id)
+    .for("update");
   const removed = await tx
     .delete(rewardDraftLines)
     .where(and(eq(rewardDraftLines.companyId, companyId), eq(rewardDraftLines.userId, memberId)))
