@@ -134,13 +134,13 @@ function Preview({ preview }: { preview: UploadPreview }) {
           </caption>
           <thead className="bg-slate-100">
             <tr>
-              <th scope="col" className="px-2 py-1 text-left font-semibold">
+              <th scope="col" className="w-1/4 px-2 py-1 text-left font-semibold">
                 First Name
               </th>
-              <th scope="col" className="px-2 py-1 text-left font-semibold">
+              <th scope="col" className="w-1/4 px-2 py-1 text-left font-semibold">
                 Last Name
               </th>
-              <th scope="col" className="px-2 py-1 text-left font-semibold">
+              <th scope="col" className="w-1/2 px-2 py-1 text-left font-semibold">
                 Email Address
               </th>
             </tr>
@@ -149,9 +149,15 @@ function Preview({ preview }: { preview: UploadPreview }) {
             {sample.map((row, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: rows of a file have no identity
               <tr key={index}>
-                <td className="truncate px-2 py-1">{row.firstName}</td>
-                <td className="truncate px-2 py-1">{row.lastName}</td>
-                <td className="truncate px-2 py-1">{row.email}</td>
+                <td className="truncate px-2 py-1" title={row.firstName}>
+                  {row.firstName}
+                </td>
+                <td className="truncate px-2 py-1" title={row.lastName}>
+                  {row.lastName}
+                </td>
+                <td className="truncate px-2 py-1" title={row.email}>
+                  {row.email}
+                </td>
               </tr>
             ))}
           </tbody>
