@@ -1,0 +1,496 @@
+// Reward My Team (issue 5; SPEC §2 Reward My Team, §3 recipient row, §4 reward flow, §5 reward
+// single add, bulk CSV, amount inputs and reward search, §8 reward add toasts, §9 7 a page newest
+// first and 10 search results), in the four projects: JavaScript on and off, 360 px and 1280 px.
+// Each test gets a fresh account (registered, verified and given company details through the
+// API, then signed in through the login page); the team members and draft lines a test needs
+// beforehand are created through the API.
+//
+// The bulk pane is shown at every width (unlike My Team's): a phone can pick a file too.
+import AxeBuilder from "@axe-core/playwright";
+import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import { REWARD_DETAILS } from "../../core/rewards.ts";
+import {
+  expect,
+  formWith,
+  isPhone,
+  jsEnabled,
+  test,
+  uniqueEmail,
+  uniqueToken,
+  visit,
+  waitForHydration,
+} from "./support.ts";
+
+const PASSWORD = "Passw0rd!";
+const VALID_ABN = "51824753556";
+const PAGE = "/portal/reward-my-team";
+const SCREENSHOTS = Boolean(process.env.E2E_SCREENSHOTS);
+
+interface Account {
+  email: string;
+  accessToken: string;
+}
+
+interface Member {
+  id?: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+async function verificationCode(request: APIRequestContext, email: string): Promise<string> {
+  let code = "";
+  await expect
+    .poll(
+      async () => {
+        const html = await (await request.get("/dev/mailbox")).text();
+        const message = html.split("<article").find((part) => part.includes(email));
+        code = message?.match(/Verification code:\s*(\d{6})/)?.[1] ?? "";
+        return code;
+      },
+      { message: `verification email to ${email}`, timeout: 15_000 },
+    )
+    .toMatch(/^\d{6}$/);
+  return code;
+}
+
+/** A verified account with company details and the onboarding video watched. */
+async function createAccount(request: APIRequestContext, tag: string): Promise<Account> {
+  const email = uniqueEmail(`reward-${tag}`);
+  const companyName = `Reward ${uniqueToken()} Pty Ltd`;
+  const registered = await request.post("/api/Register", {
+    data: { firstName: "Penny", lastName: "Manager", email, companyName, password: PASSWORD, captchaToken: "" },
+  });
+  expect(registered.status(), await registered.text()).toBe(200);
+  const { userId, requestToken } = (await registered.json()) as { userId: number; requestToken: string };
+  const verified = await request.post("/api/Identity/VerifyEmail", {
+    data: { userId, requestToken, verificationCode: await verificationCode(request, email) },
+  });
+  expect(verified.status(), await verified.text()).toBe(200);
+  const { accessToken } = (await verified.json()) as { accessToken: string };
+  const headers = { authorization: `Bearer ${accessToken}` };
+  const saved = await request.put("/api/Companies/", {
+    headers,
+    data: { name: companyName, ABN: VALID_ABN, size: "11-50", industry: "Retail" },
+  });
+  expect(saved.status(), await saved.text()).toBe(200);
+  const watched = await request.post("/api/Identity/onboarding-video-watched", { headers });
+  expect(watched.ok(), await watched.text()).toBe(true);
+  return { email, accessToken };
+}
+
+function member(firstName: string, lastName: string): Member {
+  return { firstName, lastName, email: `${firstName}.${lastName}.${uniqueToken()}@example.com`.toLowerCase() };
+}
+
+/** Creates the team members through the API and answers them with their ids. */
+async function addMembers(request: APIRequestContext, account: Account, users: Member[]): Promise<Member[]> {
+  const headers = { authorization: `Bearer ${account.accessToken}` };
+  const res = await request.post("/api/Users/create-user-bulk-upload", { headers, data: { users } });
+  expect(res.status(), await res.text()).toBe(200);
+  const list = await request.get("/api/Users?pageNumber=1&pageSize=100&search=", { headers });
+  const { items } = (await list.json()) as { items: Array<{ id: number; email: string }> };
+  return users.map((user) => ({ ...user, id: items.find((item) => item.email === user.email)?.id }));
+}
+
+/** Puts members into the draft through the API (create-reward-search), then sets their amounts. */
+async function addToDraft(request: APIRequestContext, account: Account, members: Member[], amounts: number[] = []) {
+  const headers = { authorization: `Bearer ${account.accessToken}` };
+  for (const [index, m] of members.entries()) {
+    const added = await request.post("/api/RewardMyTeam/create-reward-search", { headers, data: { userId: m.id } });
+    expect(added.status(), await added.text()).toBe(200);
+    if (amounts[index] !== undefined) {
+      const set = await request.put("/api/RewardMyTeam/update-reward", {
+        headers,
+        data: { userId: m.id, value: amounts[index] },
+      });
+      expect(set.status(), await set.text()).toBe(200);
+    }
+  }
+}
+
+async function signedIn(
+  page: Page,
+  request: APIRequestContext,
+  tag: string,
+  setup: (account: Account) => Promise<void> = async () => {},
+) {
+  const account = await createAccount(request, tag);
+  await setup(account);
+  await visit(page, "/corporate/login");
+  const form = formWith(page, "Password");
+  await form.getByLabel("Email", { exact: true }).fill(account.email);
+  await form.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await form.getByRole("button", { name: "Login", exact: true }).click();
+  await expect(page).toHaveURL(/\/portal\/dashboard$/);
+  await visit(page, PAGE);
+  return account;
+}
+
+function table(page: Page): Locator {
+  return page.getByRole("table", { name: "Recipients" });
+}
+
+function bodyRows(page: Page): Locator {
+  return table(page).locator("tbody tr");
+}
+
+function totals(page: Page): Locator {
+  return page.getByText(/^Total Recipients: /);
+}
+
+function toast(page: Page): Locator {
+  return page.getByRole("region", { name: /Notifications/ });
+}
+
+function amountInput(page: Page, fullName: string): Locator {
+  return page.getByRole("textbox", { name: `Amount for ${fullName}`, exact: true });
+}
+
+/** Review & Pay: a link when allowed; otherwise a control marked aria-disabled that leads nowhere. */
+async function expectReviewDisabled(page: Page) {
+  await expect(page.getByRole("link", { name: "Review & Pay" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Review & Pay" })).toHaveAttribute("aria-disabled", "true");
+}
+
+async function expectReviewEnabled(page: Page) {
+  await expect(page.getByRole("link", { name: "Review & Pay" })).toHaveAttribute(
+    "href",
+    "/portal/reward-my-team-review",
+  );
+}
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map((v) => ({
+    rule: v.id,
+    impact: v.impact,
+    nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join(" ")}`),
+  }));
+  expect(summary, "axe violations").toEqual([]);
+}
+
+async function expectNoHorizontalScroll(page: Page) {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, "horizontal scroll").toBeLessThanOrEqual(0);
+}
+
+async function shoot(page: Page, name: string) {
+  if (SCREENSHOTS) await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+}
+
+/** Sets an amount the way a person would: type, then leave the field (JS) or press Enter (no JS: 'Save amounts'). */
+async function setAmount(page: Page, fullName: string, value: string) {
+  const input = amountInput(page, fullName);
+  await input.fill(value);
+  if (jsEnabled()) {
+    await input.blur();
+  } else {
+    const loaded = page.waitForEvent("load");
+    await input.press("Enter");
+    await loaded;
+  }
+}
+
+async function openAdd(page: Page): Promise<Locator> {
+  await page.getByRole("link", { name: "Add", exact: true }).click();
+  const add = page.getByRole("dialog", { name: "Add and Reward Team Members" });
+  await expect(add).toBeVisible();
+  if (!jsEnabled()) await expect(page).toHaveURL(/dialog=add/);
+  return add;
+}
+
+test("the empty page: heading, search box, table, totals, Review & Pay disabled, axe", async ({ page, request }) => {
+  await signedIn(page, request, "empty");
+  await expect(page).toHaveTitle("Reward My Team");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Reward My Team");
+  await expect(page.getByRole("heading", { level: 2, name: "Select Recipients to Reward" })).toBeVisible();
+  const box = jsEnabled() ? page.getByRole("combobox") : page.getByRole("searchbox");
+  await expect(box).toHaveAttribute("placeholder", "Start typing to search & add...");
+  await expect(bodyRows(page)).toHaveText(["No data to display"]);
+  await expect(page.getByText("1 of 1 page(s)")).toBeVisible();
+  await expect(totals(page)).toHaveText("Total Recipients: 0 | Total Reward Dollars (ex GST): $0.00");
+  await expectReviewDisabled(page);
+  const name = table(page).getByRole("columnheader", { name: "Name" });
+  if (isPhone()) await expect(name).toBeHidden();
+  else await expect(name).toBeVisible();
+  for (const heading of ["Email", "Amount ($)", "Remove"]) {
+    await expect(table(page).getByRole("columnheader", { name: heading, exact: true })).toBeVisible();
+  }
+  await expect(page.getByRole("button", { name: "Apply amount to everyone" })).toBeVisible();
+  // A draft at 0 cannot be reviewed: the review page is the payments helper's, the link is ours.
+  await shoot(page, "empty");
+  if (isPhone()) await expectNoHorizontalScroll(page);
+  if (jsEnabled()) await expectNoAxeViolations(page);
+});
+
+test("search and add: results by name, added on click or Enter, members in the draft left out", async ({
+  page,
+  request,
+}) => {
+  const jane = member("Jane", "Citizen");
+  const janet = member("Janet", "Jones");
+  const bob = member("Bob", "Builder");
+  await signedIn(page, request, "search", async (account) => {
+    await addMembers(request, account, [jane, janet, bob]);
+  });
+
+  if (jsEnabled()) {
+    const box = page.getByRole("combobox", { name: "Search team members to add" });
+    // Blank text searches nothing.
+    await box.fill("   ");
+    await expect(page.getByRole("listbox")).toBeHidden();
+    await box.fill("Jan");
+    const options = page.getByRole("listbox").getByRole("option");
+    await expect(options).toHaveCount(2);
+    await expect(options.first()).toContainText(/Jane Citizen|Janet Jones/);
+    await shoot(page, "search-results");
+    await expectNoAxeViolations(page);
+    // Enter adds the active (first) result; a click adds another.
+    const first = (await options.first().locator("span").first().textContent()) ?? "";
+    await box.press("Enter");
+    await expect(table(page)).toContainText(first === "Jane Citizen" ? jane.email : janet.email);
+    await expect(options).toHaveCount(1);
+    await options.first().click();
+    await expect(bodyRows(page)).toHaveCount(2);
+    await expect(totals(page)).toHaveText("Total Recipients: 2 | Total Reward Dollars (ex GST): $0.00");
+    // Both are in the draft now: the same search finds nobody.
+    await box.fill("Jane");
+    await expect(page.getByText("No team members found who are not already in the list.")).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`${PAGE}$`));
+  } else {
+    const box = page.getByRole("searchbox", { name: "Search team members to add" });
+    await box.fill("Jan");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect(page).toHaveURL(/q=Jan/);
+    await expect(page.getByRole("button", { name: /^Add (Jane Citizen|Janet Jones)$/ })).toHaveCount(2);
+    await shoot(page, "search-results");
+    await page.getByRole("button", { name: "Add Jane Citizen" }).click();
+    await expect(table(page)).toContainText(jane.email);
+    // The same search comes back, without the person just added.
+    await expect(page.getByRole("button", { name: "Add Jane Citizen" })).toHaveCount(0);
+    await page.getByRole("button", { name: "Add Janet Jones" }).click();
+    await expect(bodyRows(page)).toHaveCount(2);
+    await expect(totals(page)).toHaveText("Total Recipients: 2 | Total Reward Dollars (ex GST): $0.00");
+    await expect(page.getByText("No team members found who are not already in the list.")).toBeVisible();
+  }
+  // Newest first: Janet (added last) above Jane, or the other way round with JS: the last added is on top.
+  await expect(bodyRows(page)).toHaveCount(2);
+  await expectReviewDisabled(page);
+  if (isPhone()) await expectNoHorizontalScroll(page);
+});
+
+test("amounts: edit, conversions and messages, apply to everyone, totals, Review & Pay", async ({ page, request }) => {
+  const people = [member("Amy", "Adams"), member("Ben", "Brown"), member("Cat", "Chan")];
+  await signedIn(page, request, "amounts", async (account) => {
+    const created = await addMembers(request, account, people);
+    await addToDraft(request, account, created);
+  });
+  await expect(bodyRows(page)).toHaveCount(3);
+  await expect(totals(page)).toHaveText("Total Recipients: 3 | Total Reward Dollars (ex GST): $0.00");
+  await expectReviewDisabled(page);
+
+  await setAmount(page, "Amy Adams", "100");
+  await expect(totals(page)).toHaveText("Total Recipients: 3 | Total Reward Dollars (ex GST): $100.00");
+  await expectReviewEnabled(page);
+
+  // A fraction and a value over 10,000 are refused with their message next to the field.
+  await setAmount(page, "Ben Brown", "10.5");
+  await expect(page.getByText(REWARD_DETAILS.amountFraction)).toBeVisible();
+  await expect(amountInput(page, "Ben Brown")).toHaveAttribute("aria-invalid", "true");
+  await setAmount(page, "Ben Brown", "20000");
+  await expect(page.getByText(REWARD_DETAILS.amountTooLarge)).toBeVisible();
+  await expect(totals(page)).toHaveText("Total Recipients: 3 | Total Reward Dollars (ex GST): $100.00");
+  await shoot(page, "amount-message");
+  if (jsEnabled()) await expectNoAxeViolations(page);
+
+  // Non-numeric or negative → 0 (SPEC §5).
+  await setAmount(page, "Ben Brown", "abc");
+  await expect(amountInput(page, "Ben Brown")).toHaveValue("0");
+  await expect(page.getByText(REWARD_DETAILS.amountTooLarge)).toHaveCount(0);
+  await setAmount(page, "Amy Adams", "-5");
+  await expect(amountInput(page, "Amy Adams")).toHaveValue("0");
+  await expect(totals(page)).toHaveText("Total Recipients: 3 | Total Reward Dollars (ex GST): $0.00");
+  await expectReviewDisabled(page);
+
+  // Apply amount to everyone.
+  const applyBox = page.getByLabel("Amount for everyone ($)");
+  await applyBox.fill("1250");
+  await page.getByRole("button", { name: "Apply amount to everyone" }).click();
+  await expect(totals(page)).toHaveText("Total Recipients: 3 | Total Reward Dollars (ex GST): $3,750.00");
+  for (const name of ["Amy Adams", "Ben Brown", "Cat Chan"]) await expect(amountInput(page, name)).toHaveValue("1250");
+  await expectReviewEnabled(page);
+  await applyBox.fill("5.5");
+  await page.getByRole("button", { name: "Apply amount to everyone" }).click();
+  await expect(page.getByText(REWARD_DETAILS.amountFraction)).toBeVisible();
+  await expect(totals(page)).toHaveText("Total Recipients: 3 | Total Reward Dollars (ex GST): $3,750.00");
+  await shoot(page, "applied");
+
+  // Reload: the amounts were saved on the server.
+  await visit(page, PAGE);
+  await expect(amountInput(page, "Cat Chan")).toHaveValue("1250");
+  await page.getByRole("link", { name: "Review & Pay" }).click();
+  await expect(page).toHaveURL(/\/portal\/reward-my-team-review$/);
+});
+
+test("remove one, then Remove All with its confirmation", async ({ page, request }) => {
+  const people = [member("Dan", "Dune"), member("Eve", "Evans")];
+  await signedIn(page, request, "remove", async (account) => {
+    const created = await addMembers(request, account, people);
+    await addToDraft(request, account, created, [10, 20]);
+  });
+  await expect(totals(page)).toHaveText("Total Recipients: 2 | Total Reward Dollars (ex GST): $30.00");
+
+  await page.getByRole("button", { name: "Remove Dan Dune" }).click();
+  await expect(table(page)).not.toContainText(people[0]?.email ?? "");
+  await expect(totals(page)).toHaveText("Total Recipients: 1 | Total Reward Dollars (ex GST): $20.00");
+  // Enter in an amount field saves the amounts; it never removes anyone (DESIGN.md §8).
+  await setAmount(page, "Eve Evans", "25");
+  await expect(bodyRows(page)).toHaveCount(1);
+  await expect(totals(page)).toHaveText("Total Recipients: 1 | Total Reward Dollars (ex GST): $25.00");
+
+  await page.getByRole("link", { name: "Remove All" }).click();
+  const confirm = page.getByRole("dialog", { name: "Remove All Recipients" });
+  await expect(confirm).toBeVisible();
+  if (!jsEnabled()) await expect(page).toHaveURL(/dialog=remove-all/);
+  await expect(confirm).toContainText("Remove all 1 recipient from this reward?");
+  await shoot(page, "remove-all");
+  if (jsEnabled()) await expectNoAxeViolations(page);
+  await confirm.getByRole("button", { name: "Remove All", exact: true }).click();
+  await expect(confirm).toBeHidden();
+  await expect(bodyRows(page)).toHaveText(["No data to display"]);
+  await expect(totals(page)).toHaveText("Total Recipients: 0 | Total Reward Dollars (ex GST): $0.00");
+  await expectReviewDisabled(page);
+});
+
+test("paging: 7 a page, newest first, Previous and Next", async ({ page, request }) => {
+  const people = Array.from({ length: 9 }, (_, i) => member(`P${i + 1}`, "Person"));
+  await signedIn(page, request, "paging", async (account) => {
+    const created = await addMembers(request, account, people);
+    await addToDraft(
+      request,
+      account,
+      created,
+      people.map((_, i) => i + 1),
+    );
+  });
+  await expect(page.getByText("1 of 2 page(s)")).toBeVisible();
+  await expect(bodyRows(page)).toHaveCount(7);
+  // Newest first: P9 (added last) leads.
+  await expect(bodyRows(page).first()).toContainText(people[8]?.email ?? "");
+  await expect(totals(page)).toHaveText("Total Recipients: 9 | Total Reward Dollars (ex GST): $45.00");
+  await page.getByRole("link", { name: "Next" }).click();
+  await expect(page).toHaveURL(/\?page=2$/);
+  await expect(page.getByText("2 of 2 page(s)")).toBeVisible();
+  await expect(bodyRows(page)).toHaveCount(2);
+  await expect(bodyRows(page).last()).toContainText(people[0]?.email ?? "");
+  await expect(page.getByRole("link", { name: "Next" })).toHaveCount(0);
+  // Edits on page 2 stay on page 2.
+  await setAmount(page, "P1 Person", "101");
+  await expect(totals(page)).toHaveText("Total Recipients: 9 | Total Reward Dollars (ex GST): $145.00");
+  await expect(page.getByText("2 of 2 page(s)")).toBeVisible();
+  await shoot(page, "page-2");
+  await page.getByRole("link", { name: "Previous" }).click();
+  await expect(page.getByText("1 of 2 page(s)")).toBeVisible();
+  if (isPhone()) await expectNoHorizontalScroll(page);
+});
+
+test("Add dialog, single form: messages, the server's detail, then the toast and the row", async ({
+  page,
+  request,
+}) => {
+  const account = await signedIn(page, request, "single");
+  let add = await openAdd(page);
+  await expect(add.getByRole("heading", { name: "Bulk Upload" })).toBeVisible();
+  await expect(add.getByRole("heading", { name: "Add an Individual" })).toBeVisible();
+  await shoot(page, "add-dialog");
+  if (jsEnabled()) await expectNoAxeViolations(page);
+
+  await add.getByLabel("First Name", { exact: true }).fill("   ");
+  await add.getByLabel("Last Name", { exact: true }).fill("Lee");
+  await add.getByLabel("Email", { exact: true }).fill("ann@example");
+  await add.getByRole("button", { name: "Add Recipient" }).click();
+  await expect(add.getByText("First Name is required.")).toBeVisible();
+  await expect(add.getByText("The email format is incorrect.")).toBeVisible();
+
+  // The program manager's own email: the API refuses it; its detail shows in red above the form.
+  await add.getByLabel("First Name", { exact: true }).fill("Penny");
+  await add.getByLabel("Email", { exact: true }).fill(account.email);
+  await add.getByRole("button", { name: "Add Recipient" }).click();
+  await expect(add.getByRole("alert")).toContainText(REWARD_DETAILS.managerEmail);
+  await shoot(page, "single-detail");
+
+  const ann = member("Ann", "Lee");
+  add = page.getByRole("dialog", { name: "Add and Reward Team Members" });
+  await add.getByLabel("First Name", { exact: true }).fill(ann.firstName);
+  await add.getByLabel("Last Name", { exact: true }).fill(ann.lastName);
+  await add.getByLabel("Email", { exact: true }).fill(ann.email);
+  await add.getByLabel("Reward Amount", { exact: true }).fill("40");
+  await add.getByRole("button", { name: "Add Recipient" }).click();
+  await expect(toast(page)).toContainText("Ann successfully added");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(table(page)).toContainText(ann.email);
+  await expect(amountInput(page, "Ann Lee")).toHaveValue("40");
+  await expect(totals(page)).toHaveText("Total Recipients: 1 | Total Reward Dollars (ex GST): $40.00");
+
+  // An empty amount is 0.
+  const bo = member("Bo", "Ng");
+  add = await openAdd(page);
+  await add.getByLabel("First Name", { exact: true }).fill(bo.firstName);
+  await add.getByLabel("Last Name", { exact: true }).fill(bo.lastName);
+  await add.getByLabel("Email", { exact: true }).fill(bo.email);
+  await add.getByRole("button", { name: "Add Recipient" }).click();
+  await expect(toast(page)).toContainText("Bo successfully added");
+  await expect(amountInput(page, "Bo Ng")).toHaveValue("0");
+  await expect(totals(page)).toHaveText("Total Recipients: 2 | Total Reward Dollars (ex GST): $40.00");
+});
+
+test("Add dialog, bulk CSV: type, headings and row messages, then Save and the toast", async ({ page, request }) => {
+  await signedIn(page, request, "bulk");
+  const add = await openAdd(page);
+  const fileInput = add.getByLabel("CSV file", { exact: true });
+
+  async function pick(name: string, text: string, mimeType = "text/csv") {
+    await fileInput.setInputFiles({ name, mimeType, buffer: Buffer.from(text) });
+    if (!jsEnabled()) await add.getByRole("button", { name: "Check file" }).click();
+  }
+  const dialog = () => page.getByRole("dialog", { name: "Add and Reward Team Members" });
+
+  await pick("notes.txt", "hello", "text/plain");
+  await expect(dialog().getByRole("alert")).toContainText("Invalid file type; please upload a CSV file.");
+  await expect(dialog().getByRole("button", { name: "Save" })).toHaveCount(0);
+
+  await pick("missing.csv", "First Name,Last Name,Email Address\r\nA,B,a@example.com\r\n");
+  await expect(dialog().getByRole("alert")).toContainText(
+    'Reward Amount: Column heading is missing or incorrect; please update to "Reward Amount".',
+  );
+
+  const a = member("Cara", "Diaz");
+  const b = member("Eli", "Fox");
+  await pick(
+    "rows.csv",
+    `First Name,Last Name,Email Address,Reward Amount\r\n${a.firstName},${a.lastName},${a.email},50\r\n,${b.lastName},not-an-email,12.5\r\n`,
+  );
+  const alert = dialog().getByRole("alert");
+  await expect(alert).toContainText("Row 2: First Name is missing or incorrect");
+  await expect(alert).toContainText("Row 2: Email is missing or incorrect");
+  await expect(alert).toContainText("Row 2: Wrong Reward Amount");
+  await expect(dialog().getByRole("button", { name: "Save" })).toHaveCount(0);
+  await shoot(page, "bulk-errors");
+
+  await pick(
+    "good.csv",
+    `\uFEFFFirst Name,Last Name,Email Address,Reward Amount\r\n${a.firstName},${a.lastName},${a.email},50\r\n${b.firstName},${b.lastName},${b.email},"1,000"\r\n`,
+  );
+  await expect(dialog().getByText("2 recipients ready to add, $1,050.00 in total.")).toBeVisible();
+  await shoot(page, "bulk-preview");
+  if (jsEnabled()) await expectNoAxeViolations(page);
+  await dialog().getByRole("button", { name: "Save" }).click();
+  await expect(toast(page)).toContainText("Successfully added");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+  await expect(bodyRows(page)).toHaveCount(2);
+  await expect(amountInput(page, "Eli Fox")).toHaveValue("1000");
+  await expect(totals(page)).toHaveText("Total Recipients: 2 | Total Reward Dollars (ex GST): $1,050.00");
+  await expectReviewEnabled(page);
+  if (jsEnabled()) await waitForHydration(page);
+});
