@@ -8,7 +8,7 @@ import { sampleRecipientEmail } from "../../server/mail/reward-emails.ts";
 import { EmailSampleText } from "../components/payment-email-sample.tsx";
 import { services } from "../context.ts";
 import { requireSignedIn } from "../lib/auth.server.ts";
-import { PAYMENT_TEXT, REVIEW_PATH } from "../lib/payment.ts";
+import { REVIEW_PATH } from "../lib/payment.ts";
 import { type PortalHandle, portalMeta } from "../lib/portal.ts";
 import type { Route } from "./+types/portal.reward-email-sample";
 
@@ -39,7 +39,7 @@ export default function RewardEmailSample({ loaderData }: Route.ComponentProps) 
       </Link>
       <section aria-labelledby="sample-heading" className="space-y-4">
         <h2 id="sample-heading" className="text-2xl font-bold text-brand-800">
-          {PAYMENT_TEXT.sampleOfEmail}
+          The email each recipient receives
         </h2>
         <p className="text-slate-700">
           Each recipient receives an email like this one, with their own amount, access code and password.

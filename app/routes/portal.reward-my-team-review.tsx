@@ -14,7 +14,7 @@
 // 'Loading rewards...': on a client navigation the loader answers a promise (Suspense shows the
 // text while it resolves); a document request awaits it, so the server render has the data.
 import { getFormProps, useForm } from "@conform-to/react";
-import { lazy, type ReactNode, Suspense } from "react";
+import { lazy, Suspense } from "react";
 import { Await, data, Form, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
@@ -165,23 +165,23 @@ export function shouldRevalidate({ formMethod, actionStatus, defaultShouldRevali
 
 export default function RewardMyTeamReview({ loaderData, actionData }: Route.ComponentProps) {
   const { review, payments } = loaderData;
+  const reply = isFormReply(actionData) ? actionData : undefined;
+  const render = (resolved: ReviewData | null) =>
+    resolved ? <ReviewPage review={resolved} payments={payments} reply={reply} /> : <NoRewards />;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 md:px-6 md:py-12">
-      <Suspense fallback={<Loading />}>
-        <Await resolve={review} errorElement={<NoRewards />}>
-          {(resolved) =>
-            resolved ? (
-              <ReviewPage
-                review={resolved}
-                payments={payments}
-                reply={isFormReply(actionData) ? actionData : undefined}
-              />
-            ) : (
-              <NoRewards />
-            )
-          }
-        </Await>
-      </Suspense>
+      {/* Suspense only around a promise: React's server renderer moves a large finished boundary
+          to the end of the stream and reveals it with a script, which a browser without
+          JavaScript never runs. */}
+      {review instanceof Promise ? (
+        <Suspense fallback={<Loading />}>
+          <Await resolve={review} errorElement={<NoRewards />}>
+            {render}
+          </Await>
+        </Suspense>
+      ) : (
+        render(review)
+      )}
     </div>
   );
 }
@@ -353,6 +353,7 @@ function StripePayment({
   errors?: string[];
   payLabel: string;
 }) {
+  const hydrated = useHydrated();
   const fallback = (
     <Form method="post" action={REVIEW_PATH} {...formProps} aria-label="Card payment" className="mt-4 space-y-4">
       <AuthenticityTokenInput />
@@ -364,22 +365,19 @@ function StripePayment({
       <SubmitButton className="w-full">{payLabel}</SubmitButton>
     </Form>
   );
+  // The server render (and a browser without JavaScript) gets the Checkout form; once hydrated,
+  // the Payment Element replaces it (no Suspense boundary in the server's stream, see above).
+  if (!hydrated) return fallback;
   return (
     <Suspense fallback={fallback}>
-      <HydratedOnly fallback={fallback}>
-        <StripePaymentForm
-          formId={FORM_ID}
-          publishableKey={payments.publishableKey}
-          returnUrl={payments.returnUrl}
-          totalCents={review.totalCents}
-          payLabel={payLabel}
-          serverErrors={errors}
-        />
-      </HydratedOnly>
+      <StripePaymentForm
+        formId={FORM_ID}
+        publishableKey={payments.publishableKey}
+        returnUrl={payments.returnUrl}
+        totalCents={review.totalCents}
+        payLabel={payLabel}
+        serverErrors={errors}
+      />
     </Suspense>
   );
-}
-
-function HydratedOnly({ children, fallback }: { children: ReactNode; fallback: ReactNode }) {
-  return useHydrated() ? children : fallback;
 }
