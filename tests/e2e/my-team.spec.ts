@@ -315,6 +315,38 @@ test("edit a member, then remove them", async ({ page, request }) => {
   await expect(bodyRows(page)).toHaveText(["No data to display"]);
 });
 
+test("failures: an update to a taken address, a removal the API refuses", async ({ page, request }) => {
+  const gus = member("Gus", "Hill");
+  const hal = member("Hal", "Hill");
+  const account = await signedIn(page, request, "failures", [gus, hal]);
+  await page.getByRole("link", { name: "Edit Gus Hill" }).click();
+  const update = dialog(page, "Update Gus Hill");
+  await update.getByLabel("Email", { exact: true }).fill(hal.email);
+  await update.getByRole("button", { name: "Save" }).click();
+  await expect(update.getByRole("alert").filter({ hasText: TEAM_DETAILS.emailInCompany })).toBeVisible();
+  await expect(update.getByRole("button", { name: "Save" })).toBeEnabled();
+
+  // Someone else removed Gus meanwhile: the API answers 404.
+  await visit(page, "/portal/my-team");
+  await page.getByRole("link", { name: "Edit Gus Hill" }).click();
+  await dialog(page, "Update Gus Hill").getByRole("link", { name: "Remove Gus Hill" }).click();
+  const remove = dialog(page, "Remove Gus Hill");
+  await expect(remove).toBeVisible();
+  const list = await request.get("/api/Users?pageNumber=1&pageSize=8&search=gus", {
+    headers: { authorization: `Bearer ${account.accessToken}` },
+  });
+  const id = ((await list.json()) as { items: { id: number }[] }).items[0]?.id;
+  const gone = await request.delete(`/api/Users/${id}`, {
+    headers: { authorization: `Bearer ${account.accessToken}` },
+  });
+  expect(gone.status()).toBe(204);
+  await remove.getByRole("button", { name: "Remove", exact: true }).click();
+  await expect(toast(page)).toContainText("Sorry, we were unable to delete the user.");
+  await settled(page);
+  await expect(bodyRows(page)).toHaveCount(1);
+  await expect(table(page)).toContainText("Hal Hill");
+});
+
 test("every dialog opens from its address", async ({ page, request }) => {
   const cy = member("Cy", "Young");
   await signedIn(page, request, "urls", [cy]);
@@ -398,7 +430,18 @@ test.describe("bulk upload", () => {
     await expect(add.getByText("team.csv: 3 team member(s) ready to add.")).toBeVisible();
     await expect(add.getByRole("table")).toContainText(fresh[0]?.email ?? "");
     await shoot(page, "bulk-preview");
+    if (jsEnabled()) {
+      // Slow the save down to see the progress indicator (SPEC §4: busy while saving).
+      await page.route("**/portal/my-team**", async (route) => {
+        if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await route.continue();
+      });
+    }
     await add.getByRole("button", { name: "Save" }).click();
+    if (jsEnabled()) {
+      await expect(add.getByRole("progressbar", { name: "Saving team members" })).toBeVisible();
+      await expect(add.getByRole("button", { name: "Please wait" })).toHaveAttribute("aria-busy", "true");
+    }
     await expect(toast(page)).toContainText("Successfully added: 2 user(s)");
     await expect(toast(page)).toContainText("Duplicates (not added): 1 user(s)");
     await expect(dialog(page, "Add New")).toBeHidden();
