@@ -669,6 +669,25 @@ describeEachDatabase("My Team API", ({ database }) => {
     });
   });
 
+  it("records each membership change in the audit log, with the acting manager and the test clock's time", async () => {
+    const { api, a, b } = await twoCompanies();
+    const jane = await addOk(api, a.accessToken, person("Jane", "Citizen"));
+    await bulk(api, a.accessToken, { users: [person("Tom", "Lee"), person("Jane", "Again", jane.email)] });
+    await update(api, a.accessToken, jane.id, person("Janet", "Citizen"));
+    await remove(api, a.accessToken, jane.id);
+    // Refusals write nothing.
+    await add(api, a.accessToken, person("Tom", "Lee"));
+    await remove(api, b.accessToken, jane.id);
+    const rows = await db().select().from(auditLog).orderBy(auditLog.id);
+    expect(rows.map((r) => [r.companyId, r.actorUserId, r.action, r.subject, r.data])).toEqual([
+      [a.companyId, a.userId, "member.added", `user:${jane.id}`, {}],
+      [a.companyId, a.userId, "members.imported", `company:${a.companyId}`, { successfullyAdded: 1, duplicates: 1 }],
+      [a.companyId, a.userId, "member.updated", `user:${jane.id}`, {}],
+      [a.companyId, a.userId, "member.removed", `user:${jane.id}`, { forfeitedCents: 0, draftLines: 0 }],
+    ]);
+    expect(rows.every((r) => r.createdAt.toISOString() === "2025-03-01T09:00:00.000Z")).toBe(true);
+  });
+
   it("answers 401 without a token or with a revoked one on every team call", async () => {
     const { api, a } = await twoCompanies();
     const jane = await addOk(api, a.accessToken, person("Jane", "Citizen"));

@@ -81,6 +81,7 @@ function numberRows(error: unknown): unknown {
 
 export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
   const api = new Hono<ApiEnv>();
+  const now = () => deps.now?.() ?? new Date();
 
   /** { id, companyId, firstName, lastName, email, phone, companyName, fullName } of the token's user. */
   api.get("/Users/MyDetails", auth, async (c) => {
@@ -104,7 +105,7 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
   api.post("/Users/create-user", auth, async (c) => {
     const owner = requireAuth(c);
     const body = await jsonBody(c, teamMemberSchema);
-    const result = await createTeamMember(deps.db, owner, body);
+    const result = await createTeamMember(deps.db, owner, body, now());
     if (result.status === "duplicate") throw new ProblemError(409, TEAM_DETAILS.emailInCompany);
     return c.json(result.member);
   });
@@ -115,7 +116,7 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
     const body = await jsonBody(c, bulkTeamUploadSchema).catch((error: unknown) => {
       throw numberRows(error);
     });
-    return c.json(await bulkCreateTeamMembers(deps.db, owner, body.users));
+    return c.json(await bulkCreateTeamMembers(deps.db, owner, body.users, now()));
   });
 
   /** Changes a member of the caller's company: 204; 404 for anyone else; 409 for a taken address. */
@@ -124,7 +125,7 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
     const id = memberId(c.req.param("id"));
     const body = await jsonBody(c, updateTeamMemberSchema);
     if (body.id !== undefined && body.id !== id) throw new ProblemError(400, LIST_DETAILS.idMismatch);
-    const result = await updateTeamMember(deps.db, owner, id, body);
+    const result = await updateTeamMember(deps.db, owner, id, body, now());
     if (result === "not_found") throw new ProblemError(404, TEAM_DETAILS.notFound);
     if (result === "duplicate") throw new ProblemError(409, TEAM_DETAILS.emailInCompany);
     return c.body(null, 204);
@@ -134,8 +135,7 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
   api.delete("/Users/:id", auth, async (c) => {
     const owner = requireAuth(c);
     const id = memberId(c.req.param("id"));
-    const now = deps.now?.() ?? new Date();
-    if (!(await removeTeamMember(deps.db, owner, id, now))) throw new ProblemError(404, TEAM_DETAILS.notFound);
+    if (!(await removeTeamMember(deps.db, owner, id, now()))) throw new ProblemError(404, TEAM_DETAILS.notFound);
     return c.body(null, 204);
   });
 

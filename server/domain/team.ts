@@ -145,35 +145,55 @@ export async function listTeamMembers(db: Db, owner: TeamOwner, options: TeamLis
 
 // ─── Add, update, remove ─────────────────────────────────────────────────────────────────────
 
-async function companyName(db: Db | Tx, companyId: number): Promise<string> {
+async function companyName(db: Tx, companyId: number): Promise<string> {
   const [row] = await db.select({ name: companies.name }).from(companies).where(eq(companies.id, companyId));
   return row?.name ?? "";
 }
 
 export type CreateMemberResult = { status: "created"; member: TeamMember } | { status: "duplicate" };
 
+/** A membership event in the audit log (DESIGN.md §4), in the change's transaction. */
+async function audit(tx: Tx, owner: TeamOwner, action: string, subject: string, data: object, now: Date) {
+  await tx.insert(auditLog).values({
+    companyId: owner.companyId,
+    actorUserId: owner.userId,
+    action,
+    subject,
+    data: { ...data },
+    createdAt: now,
+  });
+}
+
 /** Adds an active member to the caller's company; "duplicate" when the address is active there. */
-export async function createTeamMember(db: Db, owner: TeamOwner, input: TeamMemberFields): Promise<CreateMemberResult> {
+export async function createTeamMember(
+  db: Db,
+  owner: TeamOwner,
+  input: TeamMemberFields,
+  now: Date = new Date(),
+): Promise<CreateMemberResult> {
   try {
-    const [row] = await db
-      .insert(users)
-      .values({
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(users)
+        .values({
+          companyId: owner.companyId,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          email: input.email,
+          role: "member",
+        })
+        .returning({ id: users.id, phone: users.phone });
+      if (!row) throw new Error("member insert returned no row");
+      await audit(tx, owner, "member.added", `user:${row.id}`, {}, now);
+      const member = toTeamMember({
+        ...input,
+        id: row.id,
+        phone: row.phone,
         companyId: owner.companyId,
-        firstName: input.firstName,
-        lastName: input.lastName,
-        email: input.email,
-        role: "member",
-      })
-      .returning({ id: users.id, phone: users.phone });
-    if (!row) throw new Error("member insert returned no row");
-    const member = toTeamMember({
-      ...input,
-      id: row.id,
-      phone: row.phone,
-      companyId: owner.companyId,
-      companyName: await companyName(db, owner.companyId),
+        companyName: await companyName(tx, owner.companyId),
+      });
+      return { status: "created" as const, member };
     });
-    return { status: "created", member };
   } catch (error) {
     if (isUniqueViolation(error)) return { status: "duplicate" };
     throw error;
@@ -189,6 +209,7 @@ export async function bulkCreateTeamMembers(
   db: Db,
   owner: TeamOwner,
   rows: readonly TeamMemberFields[],
+  now: Date = new Date(),
 ): Promise<BulkTeamUploadResponse> {
   const seen = new Set<string>();
   const fresh: TeamMemberFields[] = [];
@@ -220,6 +241,8 @@ export async function bulkCreateTeamMembers(
         returning ${col(users.id)}`)) as unknown as { rows: unknown[] };
       successfullyAdded += result.rows.length;
     }
+    const counts = { successfullyAdded, duplicates: rows.length - successfullyAdded };
+    await audit(tx, owner, "members.imported", `company:${owner.companyId}`, counts, now);
   });
   return { successfullyAdded, duplicates: rows.length - successfullyAdded };
 }
@@ -232,14 +255,19 @@ export async function updateTeamMember(
   owner: TeamOwner,
   memberId: number,
   input: TeamMemberFields,
+  now: Date = new Date(),
 ): Promise<UpdateMemberResult> {
   try {
-    const [row] = await db
-      .update(users)
-      .set({ firstName: input.firstName, lastName: input.lastName, email: input.email })
-      .where(and(eq(users.id, memberId), activeMemberOf(owner)))
-      .returning({ id: users.id });
-    return row ? "updated" : "not_found";
+    return await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(users)
+        .set({ firstName: input.firstName, lastName: input.lastName, email: input.email })
+        .where(and(eq(users.id, memberId), activeMemberOf(owner)))
+        .returning({ id: users.id });
+      if (!row) return "not_found" as const;
+      await audit(tx, owner, "member.updated", `user:${memberId}`, {}, now);
+      return "updated" as const;
+    });
   } catch (error) {
     if (isUniqueViolation(error)) return "duplicate";
     throw error;
@@ -268,14 +296,7 @@ export async function removeTeamMember(
     if (!row) return false;
     const draftLines = await dropMemberFromDrafts(tx, owner.companyId, memberId, now);
     const forfeitedCents = await forfeitBalance(tx, owner.companyId, memberId, now);
-    await tx.insert(auditLog).values({
-      companyId: owner.companyId,
-      actorUserId: owner.userId,
-      action: "member.removed",
-      subject: `user:${memberId}`,
-      data: { forfeitedCents, draftLines },
-      createdAt: now,
-    });
+    await audit(tx, owner, "member.removed", `user:${memberId}`, { forfeitedCents, draftLines }, now);
     return true;
   });
 }
