@@ -21,6 +21,8 @@ export interface ReleaseFigures {
   recipients: number;
   /** The check call end to end: retrieve the payment, password hashing, the release transaction. */
   releaseMs: number;
+  /** CPU time of the whole process (all threads) during the release: less sensitive to a busy machine. */
+  cpuMs: number;
   emails: number;
 }
 
@@ -100,13 +102,15 @@ export async function benchRelease(recipients = 1000): Promise<ReleaseFigures> {
       .where(eq(simulatedPayments.id, order.paymentIntentId));
     const before = await db.$count(emailOutbox);
 
+    const cpu0 = process.cpuUsage();
     const t0 = performance.now();
     const answer = await checkOrderPayment(services, caller, order.paymentIntentId);
     const t1 = performance.now();
+    const cpu = process.cpuUsage(cpu0);
     if (answer.status !== "succeeded") throw new Error(`the release answered ${JSON.stringify(answer)}`);
     const emails = (await db.$count(emailOutbox)) - before;
     if (emails !== recipients + 1) throw new Error(`expected ${recipients + 1} emails, found ${emails}`);
-    return { recipients, releaseMs: round(t1 - t0), emails };
+    return { recipients, releaseMs: round(t1 - t0), cpuMs: round((cpu.user + cpu.system) / 1000), emails };
   } finally {
     await database.close();
   }
@@ -117,6 +121,6 @@ if (import.meta.main) {
   const figures = await benchRelease(Number(values.recipients));
   const target = 3000;
   console.log(
-    `release of an order of ${figures.recipients} recipients (PGlite, in memory): ${figures.releaseMs} ms, ${figures.emails} emails queued (target < ${target} ms: ${figures.releaseMs < target ? "met" : "MISSED"})`,
+    `release of an order of ${figures.recipients} recipients (PGlite, in memory): ${figures.releaseMs} ms (CPU ${figures.cpuMs} ms), ${figures.emails} emails queued (target < ${target} ms: ${figures.releaseMs < target ? "met" : "MISSED"})`,
   );
 }
