@@ -223,6 +223,33 @@ describeEachDatabase("StripePayment calls with Stripe", ({ database }) => {
     expect(await count(rewardReleases)).toBe(1);
   });
 
+  it("a Checkout payment is released by its webhook; the Review page's earlier PaymentIntent is cancelled", async () => {
+    const { api, manager } = await setup([100]);
+    const intent = await manager.json<CreatePaymentIntentResponse>("POST", "StripePayment/create-payment-intent", {
+      amount: 11100,
+    });
+    const session = await manager.json<{ url: string; orderId: number }>(
+      "POST",
+      "StripePayment/create-checkout-session",
+      { amount: 11100 },
+    );
+    expect(session.orderId).toBe(intent.orderId);
+    expect(stripe.intents.get(intent.paymentIntentId)?.status).toBe("canceled");
+    const [order] = await db().select().from(orders);
+    expect(order?.paymentIntentId).toBeNull();
+    const pi = stripe.completeSession(order?.checkoutSessionId as string);
+    const event = signedEvent("payment_intent.succeeded", pi);
+    expect(await (await webhook(api, event.payload, event.header)).json()).toEqual({ received: true, handled: true });
+    const [paid] = await db().select().from(orders);
+    expect(paid).toMatchObject({ status: "paid", paymentIntentId: pi.id });
+    expect(await count(rewardReleases)).toBe(1);
+    // The return page then checks with the session id: already released, nothing more.
+    expect(
+      await manager.json("POST", "StripePayment/check-payment-intent", { paymentIntent: paid?.checkoutSessionId }),
+    ).toEqual({ amount: 111, status: "succeeded" });
+    expect(await count(rewardLedger)).toBe(1);
+  });
+
   it("has no simulated-processor calls while Stripe is in use", async () => {
     const { manager } = await setup([100]);
     const body = { paymentIntent: "pi_x", clientSecret: "pi_x_secret", cardNumber: "4242424242424242" };

@@ -62,14 +62,14 @@ const LINE_CHUNK = 1000;
 type OrderRow = typeof orders.$inferSelect;
 
 /**
- * Freezes the caller's draft into an order (or reuses the pending order of the same draft
- * version) and makes sure it has a payment. `amountCents` is what the browser showed.
+ * Freezes the caller's draft into an order, or reuses the pending order of the same draft
+ * version; older pending orders of the caller are superseded and their payments cancelled.
  */
-export async function createOrderPayment(
+async function freezeOrder(
   s: PaymentServices,
   caller: Caller,
   input: { amountCents: number; rewardName?: string },
-): Promise<OrderPayment> {
+): Promise<OrderRow> {
   const now = s.now();
   const frozen = await s.db.transaction(async (tx) => {
     // Locks the draft row until commit: no draft change slips in, and two creates queue up.
@@ -159,7 +159,19 @@ export async function createOrderPayment(
       });
     }
   }
-  const order = frozen.order;
+  return frozen.order;
+}
+
+/**
+ * Freezes the caller's draft into an order (or reuses the pending order of the same draft
+ * version) and makes sure it has a payment. `amountCents` is what the browser showed.
+ */
+export async function createOrderPayment(
+  s: PaymentServices,
+  caller: Caller,
+  input: { amountCents: number; rewardName?: string },
+): Promise<OrderPayment> {
+  const order = await freezeOrder(s, caller, input);
   let created: { paymentIntentId: string; clientSecret: string };
   try {
     created = await s.payments.createPayment({
@@ -194,25 +206,31 @@ export async function createOrderCheckout(
   appUrl: string,
 ): Promise<{ url: string; orderId: number; amountCents: number }> {
   if (!s.payments.createCheckoutSession) throw new PaymentError(404, PAYMENT_DETAILS.notStripe);
-  const frozen = await createOrderPayment(s, caller, input);
+  const order = await freezeOrder(s, caller, input);
+  // The Checkout Session makes its own PaymentIntent (with the order id in its metadata): a
+  // PaymentIntent the Review page made earlier for this order is cancelled.
+  if (order.paymentIntentId) {
+    await s.payments.cancel(order.paymentIntentId).catch(() => {});
+    await s.db.update(orders).set({ paymentIntentId: null }).where(eq(orders.id, order.id));
+  }
   const back = `${appUrl}/portal/payment-confirmation?payment_intent={CHECKOUT_SESSION_ID}`;
   let session: { id: string; url: string };
   try {
     session = await s.payments.createCheckoutSession({
-      orderId: frozen.orderId,
-      amountCents: frozen.amountCents,
+      orderId: order.id,
+      amountCents: order.totalCents,
       currency: "aud",
-      rewardName: frozen.rewardName,
-      idempotencyKey: `order-${frozen.orderId}-checkout`,
+      rewardName: order.rewardName,
+      idempotencyKey: `order-${order.id}-checkout`,
       successUrl: back,
       cancelUrl: back,
     });
   } catch (error) {
-    s.logger.error({ orderId: frozen.orderId, err: String(error) }, "checkout session creation failed");
+    s.logger.error({ orderId: order.id, err: String(error) }, "checkout session creation failed");
     throw new PaymentError(503, PAYMENT_DETAILS.processorUnavailable);
   }
-  await s.db.update(orders).set({ checkoutSessionId: session.id }).where(eq(orders.id, frozen.orderId));
-  return { url: session.url, orderId: frozen.orderId, amountCents: frozen.amountCents };
+  await s.db.update(orders).set({ checkoutSessionId: session.id }).where(eq(orders.id, order.id));
+  return { url: session.url, orderId: order.id, amountCents: order.totalCents };
 }
 
 async function findCompanyOrder(db: Db, companyId: number, paymentIntent: string): Promise<OrderRow | undefined> {
@@ -358,7 +376,10 @@ export async function handlePaymentEvent(
   if (!Number.isSafeInteger(orderId) || orderId <= 0) return "ignored";
   const [order] = await s.db.select().from(orders).where(eq(orders.id, orderId));
   if (!order) return "ignored";
-  if (order.paymentIntentId && order.paymentIntentId !== event.payment.paymentIntentId) return "ignored";
+  // A Checkout order learns its PaymentIntent id from the session (or from this event).
+  if (order.paymentIntentId && order.paymentIntentId !== event.payment.paymentIntentId && !order.checkoutSessionId) {
+    return "ignored";
+  }
   if (event.type === "payment_intent.succeeded") {
     if (order.releasedAt) return "already_released";
     if (!paysFor(order, event.payment)) {
