@@ -7,7 +7,7 @@
 //   the same reader: the same problems, or a redirect to ?dialog=add&upload=<id>, where the
 //   preview's Save (intent save-upload) sends the rows the server kept.
 import { type ChangeEvent, useRef, useState } from "react";
-import { Form, useFetcher, useLocation } from "react-router";
+import { Form, useFetcher } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
 import type { TeamCsvRow } from "../../core/csv.ts";
@@ -21,6 +21,7 @@ import {
 } from "../lib/team.ts";
 import { HiddenHoneypot } from "./auth-fields.tsx";
 import { SubmitButton } from "./form-fields.tsx";
+import { useTeamFormAction } from "./team-dialogs.tsx";
 
 type PendingUpload = (UploadPreview & { id: string }) | { id: string; expired: true } | null;
 
@@ -49,11 +50,6 @@ export function TeamBulkPane({ upload, actionData }: { upload: PendingUpload; ac
       {hydrated && !upload ? <BrowserUpload /> : <ServerUpload upload={upload} errors={serverErrors} />}
     </section>
   );
-}
-
-function useFormAction() {
-  const location = useLocation();
-  return `${location.pathname}${location.search}`;
 }
 
 function HiddenInputs({ intent }: { intent: string }) {
@@ -170,7 +166,7 @@ function Preview({ preview }: { preview: UploadPreview }) {
 
 /** Without JavaScript: check on the server, then the preview of the kept rows with Save. */
 function ServerUpload({ upload, errors }: { upload: PendingUpload; errors: string[] }) {
-  const action = useFormAction();
+  const action = useTeamFormAction();
   const ready = upload && !("expired" in upload) ? upload : null;
   return (
     <div className="mt-4 space-y-4">
@@ -208,7 +204,7 @@ type Checked =
 
 /** With JavaScript: check in the browser; Save posts the file with a progress bar. */
 function BrowserUpload() {
-  const action = useFormAction();
+  const action = useTeamFormAction();
   const fetcher = useFetcher<TeamActionData>();
   const [checked, setChecked] = useState<Checked>({ phase: "idle" });
   // The server's answer about an earlier file is not shown once another file is chosen.

@@ -99,7 +99,7 @@ export function editButtonId(memberId: number) {
 }
 
 /** The posted form's action: the current address, so a failure re-renders the same dialog (no JavaScript). */
-function useFormAction() {
+export function useTeamFormAction() {
   const location = useLocation();
   return `${location.pathname}${location.search}`;
 }
@@ -176,7 +176,7 @@ export function TeamDialogs({
         )}
       </UrlDialog>
       <UrlDialog control={dialogs.control("remove")} title={member ? `Remove ${fullName}` : "Remove Team Member"}>
-        {member ? <RemoveForm member={member} onCancel={dialogs.close} cancelHref={listHref("")} /> : <MemberGone />}
+        {member ? <RemoveForm member={member} onCancel={dialogs.close} /> : <MemberGone />}
       </UrlDialog>
     </>
   );
@@ -207,7 +207,7 @@ function TeamMemberForm({
   footer?: ReactNode;
 }) {
   const fetcher = useFetcher<TeamActionData>();
-  const action = useFormAction();
+  const action = useTeamFormAction();
   const current = formReplyOf(fetcher.data) ?? reply;
   const [form, fields] = useForm<TeamMemberFields>({
     id,
@@ -243,21 +243,13 @@ function TeamMemberForm({
  * SPEC §2 Remove dialog: the warning, Remove (destructive) and Cancel. The form has no text
  * field, so Enter cannot submit it by accident (DESIGN.md §8).
  */
-function RemoveForm({
-  member,
-  onCancel,
-  cancelHref,
-}: {
-  member: TeamMember;
-  onCancel: () => void;
-  cancelHref: string;
-}) {
+function RemoveForm({ member, onCancel }: { member: TeamMember; onCancel: () => void }) {
   const fetcher = useFetcher();
-  const action = useFormAction();
+  const action = useTeamFormAction();
   const hydrated = useHydrated();
   const busy = fetcher.state !== "idle";
   const location = useLocation();
-  const back = listHref(location.search) || cancelHref;
+  const back = listHref(location.search);
 
   return (
     <fetcher.Form method="post" action={action} className="space-y-6">

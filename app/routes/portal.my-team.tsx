@@ -9,7 +9,7 @@
 // SPEC's toast; failures answer the form's errors.
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, useLocation } from "react-router";
+import { data, redirect } from "react-router";
 import { z } from "zod";
 import { readTeamCsv, type TeamCsvRow } from "../../core/csv.ts";
 import { effectiveSearch, TEAM_DETAILS, TEAM_PAGE_SIZE, type TeamPage, teamMemberSchema } from "../../core/team.ts";
@@ -45,6 +45,7 @@ export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 const MAX_SEARCH_LENGTH = 256;
+const UPLOAD_EXPIRED_MESSAGE = "This file is no longer waiting to be saved; please choose it again.";
 
 function pageNumberOf(raw: string | null): number {
   const page = Number(raw);
@@ -83,9 +84,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
   // Without JavaScript, a checked file waits here for its Save (?dialog=add&upload=<id>).
   let upload: (UploadPreview & { id: string }) | { id: string; expired: true } | null = null;
-  const uploadId = url.searchParams.get("upload");
+  const uploadId = url.searchParams.get("upload")?.slice(0, 64);
   if (url.searchParams.get("dialog") === "add" && uploadId) {
-    const pending = await pendingUploads.read(uploadId.slice(0, 64), user.id, "team");
+    const pending = await pendingUploads.read(uploadId, user.id, "team");
     upload = pending
       ? {
           id: uploadId,
@@ -205,8 +206,6 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
 }
 
-const UPLOAD_EXPIRED_MESSAGE = "This file is no longer waiting to be saved; please choose it again.";
-
 /** SPEC §8: update failures only re-enable the button; the API's known refusals are also said. */
 function updateFailure(submission: Submission<unknown>, failure: Extract<ApiResult<unknown>, { ok: false }>) {
   return replyFailure(submission, failure, { shownDetails: [TEAM_DETAILS.emailInCompany, TEAM_DETAILS.notFound] });
@@ -214,7 +213,6 @@ function updateFailure(submission: Submission<unknown>, failure: Extract<ApiResu
 
 export default function MyTeam({ loaderData, actionData }: Route.ComponentProps) {
   const { search, page, upload } = loaderData;
-  const location = useLocation();
   const dialogs = useTeamDialogs();
 
   return (
@@ -234,7 +232,7 @@ export default function MyTeam({ loaderData, actionData }: Route.ComponentProps)
           </a>
         </div>
         <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-          <TeamSearch key={location.pathname} search={search} />
+          <TeamSearch search={search} />
           <a
             {...dialogs.opener("add")}
             id="team-add-new"
