@@ -19,7 +19,7 @@ export const NO_FILE_MESSAGE = "Please choose a CSV file.";
  * The request with its body read into memory, or null when the body is larger than `maxBytes`
  * (the rest is drained, up to a point, so the browser still receives the answer).
  */
-async function bufferBody(request: Request, maxBytes: number): Promise<Request | null> {
+export async function bufferBody(request: Request, maxBytes: number): Promise<Request | null> {
   const declared = Number(request.headers.get("content-length") ?? "");
   const reader = request.body?.getReader();
   if (!reader) return request;
