@@ -98,7 +98,7 @@ function SingleForm({ reply, onDone }: { reply?: SingleAddReply; onDone: () => v
   const headingId = useId();
 
   return (
-    <section aria-labelledby={headingId} className="order-first md:order-none">
+    <section aria-labelledby={headingId}>
       <h3 id={headingId} className={paneHeading}>
         Add an Individual
       </h3>

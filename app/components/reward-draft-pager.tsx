@@ -5,9 +5,9 @@ import { Link } from "react-router";
 import { pageHref } from "../lib/reward-draft.ts";
 
 const pagerLinkClass =
-  "inline-flex min-h-11 min-w-24 items-center justify-center rounded-md border border-slate-300 bg-white px-4 py-2 font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
+  "inline-flex min-h-11 min-w-20 items-center justify-center rounded-md border border-slate-300 bg-white px-3 sm:min-w-24 sm:px-4 py-2 font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
 const pagerDisabledClass =
-  "inline-flex min-h-11 min-w-24 cursor-not-allowed items-center justify-center rounded-md border border-slate-200 bg-slate-100 px-4 py-2 font-semibold text-slate-600";
+  "inline-flex min-h-11 min-w-20 cursor-not-allowed items-center justify-center rounded-md border border-slate-200 bg-slate-100 px-3 sm:min-w-24 sm:px-4 py-2 font-semibold text-slate-600";
 
 function PagerLink({ to, enabled, children }: { to: string; enabled: boolean; children: ReactNode }) {
   if (!enabled) {
@@ -43,7 +43,7 @@ export function RewardDraftPager({
       <PagerLink to={pageHref(current - 1, search)} enabled={current > 1}>
         Previous
       </PagerLink>
-      <p className="text-slate-700">
+      <p className="whitespace-nowrap text-slate-700">
         {current} of {pages} page(s)
       </p>
       <PagerLink to={pageHref(current + 1, search)} enabled={current < pages}>

@@ -38,14 +38,14 @@ export interface AmountsReply {
   errors: Record<string, string>;
 }
 
-const th = "px-3 py-3 text-left text-sm font-semibold text-slate-800 sm:px-4";
-const td = "px-3 py-2 align-top text-slate-800 sm:px-4";
+const th = "px-2 py-3 text-left text-sm font-semibold text-slate-800 sm:px-4";
+const td = "px-2 py-2 align-top text-slate-800 sm:px-4";
 const amountInputClass =
-  "block w-28 min-h-11 rounded-md border border-slate-400 bg-white px-3 py-2 text-right text-base tabular-nums text-slate-900 shadow-sm focus-visible:border-brand-700 focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-brand-700 aria-invalid:border-red-700";
+  "block w-24 min-h-11 rounded-md border border-slate-400 bg-white px-3 py-2 text-right text-base tabular-nums text-slate-900 shadow-sm focus-visible:border-brand-700 focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-brand-700 aria-invalid:border-red-700";
 export const secondaryButtonClass =
   "inline-flex min-h-11 items-center justify-center gap-2 rounded-md border border-brand-700 bg-white px-4 py-2 font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:opacity-60";
 const removeButtonClass =
-  "inline-flex min-h-11 items-center justify-center rounded-md px-3 py-2 font-semibold text-red-700 underline-offset-2 hover:bg-red-50 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700 disabled:cursor-not-allowed disabled:opacity-60";
+  "inline-flex min-h-11 items-center justify-center rounded-md px-2 py-2 sm:px-3 font-semibold text-red-700 underline-offset-2 hover:bg-red-50 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700 disabled:cursor-not-allowed disabled:opacity-60";
 
 export function RewardDraftTable({
   view,
@@ -197,7 +197,7 @@ function RecipientRow({
     <tr className={removing ? "opacity-50" : undefined}>
       <td className={`${td} hidden pt-4 break-words md:table-cell`}>{row.fullName}</td>
       <td className={`${td} pt-4`}>
-        <span className="block break-all">{row.email}</span>
+        <span className="block text-sm [overflow-wrap:anywhere] sm:text-base">{row.email}</span>
         <span className="mt-0.5 block break-words text-sm text-slate-600 md:hidden">{row.fullName}</span>
       </td>
       <td className={td}>

@@ -359,7 +359,7 @@ export default function RewardMyTeam({ loaderData, actionData }: Route.Component
         {totalsLine(view)}
       </p>
 
-      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-between">
+      <div className="flex flex-col gap-3 sm:flex-row sm:justify-between">
         {view.totalRecipients > 0 ? (
           <a {...removeAllDialog.linkProps} className={dangerLinkClass} aria-haspopup="dialog">
             Remove All
