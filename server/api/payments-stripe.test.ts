@@ -223,7 +223,7 @@ describeEachDatabase("StripePayment calls with Stripe", ({ database }) => {
     expect(await count(rewardReleases)).toBe(1);
   });
 
-  it("a Checkout payment is released by its webhook; the Review page's earlier PaymentIntent is cancelled", async () => {
+  it("a Checkout payment is released by its webhook; switching from the Payment Element supersedes its order", async () => {
     const { api, manager } = await setup([100]);
     const intent = await manager.json<CreatePaymentIntentResponse>("POST", "StripePayment/create-payment-intent", {
       amount: 11100,
@@ -233,14 +233,26 @@ describeEachDatabase("StripePayment calls with Stripe", ({ database }) => {
       "StripePayment/create-checkout-session",
       { amount: 11100 },
     );
-    expect(session.orderId).toBe(intent.orderId);
+    // Switching to Checkout supersedes the Payment Element's order and cancels its PaymentIntent.
+    expect(session.orderId).not.toBe(intent.orderId);
     expect(stripe.intents.get(intent.paymentIntentId)?.status).toBe("canceled");
-    const [order] = await db().select().from(orders);
+    const [old] = await db().select().from(orders).where(eq(orders.id, intent.orderId));
+    expect(old).toMatchObject({ status: "failed", failureReason: "superseded" });
+    const [order] = await db().select().from(orders).where(eq(orders.id, session.orderId));
     expect(order?.paymentIntentId).toBeNull();
+    // The same Checkout call again reuses its order and session.
+    const again = await manager.json<{ url: string; orderId: number }>(
+      "POST",
+      "StripePayment/create-checkout-session",
+      {
+        amount: 11100,
+      },
+    );
+    expect(again).toEqual(session);
     const pi = stripe.completeSession(order?.checkoutSessionId as string);
     const event = signedEvent("payment_intent.succeeded", pi);
     expect(await (await webhook(api, event.payload, event.header)).json()).toEqual({ received: true, handled: true });
-    const [paid] = await db().select().from(orders);
+    const [paid] = await db().select().from(orders).where(eq(orders.id, session.orderId));
     expect(paid).toMatchObject({ status: "paid", paymentIntentId: pi.id });
     expect(await count(rewardReleases)).toBe(1);
     // The return page then checks with the session id: already released, nothing more.

@@ -69,6 +69,7 @@ async function freezeOrder(
   s: PaymentServices,
   caller: Caller,
   input: { amountCents: number; rewardName?: string },
+  path: "intent" | "checkout",
 ): Promise<OrderRow> {
   const now = s.now();
   const frozen = await s.db.transaction(async (tx) => {
@@ -100,7 +101,10 @@ async function freezeOrder(
         o.draftVersion === draft.version &&
         o.rewardName === rewardName &&
         o.totalCents === charges.totalCents &&
-        o.processor === s.payments.kind,
+        o.processor === s.payments.kind &&
+        // One way of paying per order: the Payment Element's PaymentIntent, or a Checkout
+        // Session (which makes its own); switching supersedes the other way's order.
+        (path === "intent" ? o.checkoutSessionId === null : o.paymentIntentId === null),
     );
     const superseded = pending.filter((o) => o !== reusable);
     for (const old of superseded) {
@@ -171,7 +175,7 @@ export async function createOrderPayment(
   caller: Caller,
   input: { amountCents: number; rewardName?: string },
 ): Promise<OrderPayment> {
-  const order = await freezeOrder(s, caller, input);
+  const order = await freezeOrder(s, caller, input, "intent");
   let created: { paymentIntentId: string; clientSecret: string };
   try {
     created = await s.payments.createPayment({
@@ -206,13 +210,7 @@ export async function createOrderCheckout(
   appUrl: string,
 ): Promise<{ url: string; orderId: number; amountCents: number }> {
   if (!s.payments.createCheckoutSession) throw new PaymentError(404, PAYMENT_DETAILS.notStripe);
-  const order = await freezeOrder(s, caller, input);
-  // The Checkout Session makes its own PaymentIntent (with the order id in its metadata): a
-  // PaymentIntent the Review page made earlier for this order is cancelled.
-  if (order.paymentIntentId) {
-    await s.payments.cancel(order.paymentIntentId).catch(() => {});
-    await s.db.update(orders).set({ paymentIntentId: null }).where(eq(orders.id, order.id));
-  }
+  const order = await freezeOrder(s, caller, input, "checkout");
   const back = `${appUrl}/portal/payment-confirmation?payment_intent={CHECKOUT_SESSION_ID}`;
   let session: { id: string; url: string };
   try {
@@ -376,10 +374,8 @@ export async function handlePaymentEvent(
   if (!Number.isSafeInteger(orderId) || orderId <= 0) return "ignored";
   const [order] = await s.db.select().from(orders).where(eq(orders.id, orderId));
   if (!order) return "ignored";
-  // A Checkout order learns its PaymentIntent id from the session (or from this event).
-  if (order.paymentIntentId && order.paymentIntentId !== event.payment.paymentIntentId && !order.checkoutSessionId) {
-    return "ignored";
-  }
+  // A Checkout order learns its PaymentIntent id from the session's return or from this event.
+  if (order.paymentIntentId && order.paymentIntentId !== event.payment.paymentIntentId) return "ignored";
   if (event.type === "payment_intent.succeeded") {
     if (order.releasedAt) return "already_released";
     if (!paysFor(order, event.payment)) {

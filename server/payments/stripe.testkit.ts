@@ -102,6 +102,8 @@ export function fakeStripe() {
     }),
     http.post(`${STRIPE_API}/checkout/sessions`, async ({ request }) => {
       const r = await record(request, "/checkout/sessions");
+      const existing = r.idempotencyKey ? byKey.get(r.idempotencyKey) : undefined;
+      if (existing) return HttpResponse.json(sessions.get(existing));
       n++;
       const id = `cs_test_${n}`;
       const session = {
@@ -117,6 +119,7 @@ export function fakeStripe() {
         cancel_url: r.form.get("cancel_url"),
       };
       sessions.set(id, session);
+      if (r.idempotencyKey) byKey.set(r.idempotencyKey, id);
       return HttpResponse.json(session);
     }),
     http.get(`${STRIPE_API}/checkout/sessions/:id`, async ({ request, params }) => {
