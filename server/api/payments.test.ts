@@ -274,6 +274,25 @@ describeEachDatabase("StripePayment calls with the simulated processor", ({ data
     expect(await count(rewardReleases)).toBe(1);
   });
 
+  it("after a decline, paying again makes a new order and the declined payment can no longer be used", async () => {
+    const { manager } = await setup([100]);
+    const first = await createIntent(manager, 11100);
+    await confirm(manager, first, { ...CARD, cardNumber: "4000000000000002" });
+    expect((await check(manager, first.paymentIntentId)).status).toBe("failed");
+    const second = await createIntent(manager, 11100);
+    expect(second.orderId).not.toBe(first.orderId);
+    const [old] = await db().select().from(orders).where(eq(orders.id, first.orderId));
+    expect(old).toMatchObject({ status: "failed", failureReason: "superseded" });
+    const [oldPayment] = await db()
+      .select()
+      .from(simulatedPayments)
+      .where(eq(simulatedPayments.id, first.paymentIntentId));
+    expect(oldPayment?.status).toBe("canceled");
+    expect(await confirm(manager, first, CARD, 409)).toMatchObject({ detail: PAYMENT_DETAILS.stale });
+    expect((await confirm(manager, second)).status).toBe("succeeded");
+    expect(await count(rewardReleases)).toBe(1);
+  });
+
   it("4000 0025 0000 3155 asks for authentication: complete → paid; fail → the processor's message", async () => {
     const { manager } = await setup([100]);
     const created = await createIntent(manager, 11100);

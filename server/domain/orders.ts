@@ -13,7 +13,7 @@
 //     or its draft moved on to another version) before touching the card.
 //   - A payment that did succeed is always released, even when the draft moved on meanwhile
 //     (the money was taken for that snapshot); the draft is then left alone.
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, isNotNull, ne, or } from "drizzle-orm";
 import { centsToDollars, chargesFor } from "../../core/money.ts";
 import { type CheckPaymentIntentResponse, PAYMENT_DETAILS } from "../../core/payments.ts";
 import { REWARD_NAME_MAX } from "../../core/rewards.ts";
@@ -91,12 +91,21 @@ async function freezeOrder(
       .select()
       .from(orders)
       .where(
-        and(eq(orders.companyId, caller.companyId), eq(orders.placedBy, caller.userId), eq(orders.status, "pending")),
+        and(
+          eq(orders.companyId, caller.companyId),
+          eq(orders.placedBy, caller.userId),
+          // Pending orders, and declined ones whose payment could still be retried in an old tab.
+          or(
+            eq(orders.status, "pending"),
+            and(eq(orders.status, "failed"), ne(orders.failureReason, "superseded"), isNotNull(orders.paymentIntentId)),
+          ),
+        ),
       )
       .orderBy(desc(orders.id))
       .for("update");
     const reusable = pending.find(
       (o) =>
+        o.status === "pending" &&
         o.draftId === draft.draftId &&
         o.draftVersion === draft.version &&
         o.rewardName === rewardName &&
@@ -111,7 +120,7 @@ async function freezeOrder(
       await tx
         .update(orders)
         .set({ status: "failed", failureReason: "superseded" })
-        .where(and(eq(orders.id, old.id), eq(orders.status, "pending")));
+        .where(and(eq(orders.id, old.id), ne(orders.status, "paid")));
     }
     if (reusable) return { order: reusable, superseded };
 
