@@ -14,7 +14,13 @@ export function TeamSearch({ search }: { search: string }) {
   const hydrated = useHydrated();
   const navigate = useNavigate();
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const input = useRef<HTMLInputElement>(null);
   useEffect(() => () => clearTimeout(timer.current), []);
+  // The address changed some other way (Back, a link): the box shows its text, unless the person is typing.
+  useEffect(() => {
+    const box = input.current;
+    if (box && document.activeElement !== box && box.value !== search) box.value = search;
+  }, [search]);
 
   function follow(text: string) {
     clearTimeout(timer.current);
@@ -30,6 +36,7 @@ export function TeamSearch({ search }: { search: string }) {
         {SEARCH_LABEL}
       </label>
       <input
+        ref={input}
         id="team-search"
         type="search"
         name="search"
