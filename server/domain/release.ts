@@ -100,6 +100,36 @@ export async function releaseOrder(
   input: { orderId: number; paymentIntentId?: string; source: ReleaseSource; actorUserId?: number | null },
   ctx: ReleaseContext,
 ): Promise<ReleaseResult> {
+  // Callers in this process that arrive while a release of the same order runs wait for it
+  // instead of hashing passwords for nothing; the database guard still decides (and covers
+  // other processes).
+  let inFlight = inFlightByDb.get(db);
+  if (!inFlight) {
+    inFlight = new Map();
+    inFlightByDb.set(db, inFlight);
+  }
+  const key = input.orderId;
+  const running = inFlight.get(key);
+  if (running) {
+    await running.catch(() => undefined);
+    return releaseOnce(db, input, ctx);
+  }
+  const attempt = releaseOnce(db, input, ctx);
+  inFlight.set(key, attempt);
+  try {
+    return await attempt;
+  } finally {
+    inFlight.delete(key);
+  }
+}
+
+const inFlightByDb = new WeakMap<Db, Map<number, Promise<ReleaseResult>>>();
+
+async function releaseOnce(
+  db: Db,
+  input: { orderId: number; paymentIntentId?: string; source: ReleaseSource; actorUserId?: number | null },
+  ctx: ReleaseContext,
+): Promise<ReleaseResult> {
   const [head] = await db
     .select({ companyId: orders.companyId, draftId: orders.draftId, releasedAt: orders.releasedAt })
     .from(orders)
