@@ -5,7 +5,7 @@ import { useId } from "react";
 import { useFetcher } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { type ApplyAllReply, INTENTS, REWARD_MY_TEAM_PATH, VIA_FETCHER } from "../lib/reward-draft.ts";
+import { type ApplyAllReply, INTENTS, pageHref, VIA_FETCHER } from "../lib/reward-draft.ts";
 import { secondaryButtonClass } from "./reward-draft-table.tsx";
 
 export const APPLY_ALL_LABEL = "Amount for everyone ($)";
@@ -22,7 +22,8 @@ export function RewardDraftApplyAll({ reply, pageParam }: { reply?: ApplyAllRepl
   return (
     <fetcher.Form
       method="post"
-      action={REWARD_MY_TEAM_PATH}
+      // The page number in the address too: a refused value re-renders this same page (no JavaScript).
+      action={pageHref(pageParam)}
       aria-label="Apply amount to everyone"
       className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
     >

@@ -15,7 +15,7 @@ import { useHydrated } from "remix-utils/use-hydrated";
 import {
   amountLabel,
   INTENTS,
-  REWARD_MY_TEAM_PATH,
+  pageHref,
   type RewardDraftRow,
   type RewardDraftView,
   VIA_FETCHER,
@@ -64,7 +64,8 @@ export function RewardDraftTable({
       <Form
         id={AMOUNTS_FORM_ID}
         method="post"
-        action={REWARD_MY_TEAM_PATH}
+        // The page number in the address too: refused amounts re-render this same page (no JavaScript).
+        action={pageHref(pageParam)}
         // With JavaScript each field saves itself; nothing is posted as a whole.
         onSubmit={hydrated ? (event) => event.preventDefault() : undefined}
         aria-label="Recipient amounts"
@@ -257,7 +258,7 @@ function RemoveForm({ userId, pageParam }: { userId: number; pageParam: number }
   const hydrated = useHydrated();
   const remover = useFetcher({ key: removeFetcherKey(userId) });
   return (
-    <remover.Form id={removeFormId(userId)} method="post" action={REWARD_MY_TEAM_PATH} hidden>
+    <remover.Form id={removeFormId(userId)} method="post" action={pageHref(pageParam)} hidden>
       <AuthenticityTokenInput />
       <input type="hidden" name="intent" value={INTENTS.remove} />
       <input type="hidden" name="userId" value={userId} />

@@ -389,6 +389,11 @@ test("paging: 7 a page, newest first, Previous and Next", async ({ page, request
   await setAmount(page, "P1 Person", "101");
   await expect(totals(page)).toHaveText("Total Recipients: 9 | Total Reward Dollars (ex GST): $145.00");
   await expect(page.getByText("2 of 2 page(s)")).toBeVisible();
+  // A refused amount on page 2 is shown on page 2, next to its field.
+  await setAmount(page, "P2 Person", "10.5");
+  await expect(page.getByText(REWARD_DETAILS.amountFraction)).toBeVisible();
+  await expect(page.getByText("2 of 2 page(s)")).toBeVisible();
+  await expect(amountInput(page, "P2 Person")).toHaveValue("10.5");
   await shoot(page, "page-2");
   await page.getByRole("link", { name: "Previous" }).click();
   await expect(page.getByText("1 of 2 page(s)")).toBeVisible();
