@@ -45,7 +45,7 @@ import {
   setRewardName,
 } from "../domain/reward-draft.ts";
 import { ProblemError, problemFromZod } from "../http/problem.ts";
-import { jsonBody } from "../http/validate.ts";
+import { BULK_JSON_BYTES, jsonBody } from "../http/validate.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 
@@ -154,7 +154,7 @@ export function rewardMyTeamRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv
 
   api.post("/RewardMyTeam/create-reward-user", auth, async (c) => {
     const who = owner(c);
-    const body = await jsonBody(c, bodyObject);
+    const body = await jsonBody(c, bodyObject, { maxBytes: BULK_JSON_BYTES });
     if ("rewards" in body) {
       const { rewards } = parseOrThrow(bulkRewardSchema, body);
       return c.json(await bulkAdd(who, rewards));
@@ -176,7 +176,7 @@ export function rewardMyTeamRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv
 
   api.post("/RewardMyTeam/bulk-upload-reward", auth, async (c) => {
     const who = owner(c);
-    const { rewards } = await jsonBody(c, bulkRewardSchema);
+    const { rewards } = await jsonBody(c, bulkRewardSchema, { maxBytes: BULK_JSON_BYTES });
     return c.json(await bulkAdd(who, rewards));
   });
 

@@ -479,6 +479,23 @@ describeEachDatabase("My Team API", ({ database }) => {
       expect(page.items).toHaveLength(8);
     });
 
+    it("accepts a full upload of maximum-length fields (a body over 2 MB)", async () => {
+      const { api, a } = await twoCompanies();
+      const rows = Array.from({ length: MAX_IMPORT_ROWS }, (_, i) => {
+        const local = `${i}.`.padEnd(64, "x");
+        return {
+          firstName: "F".repeat(64),
+          lastName: "L".repeat(64),
+          email: `${local}@${"d".repeat(60)}.${"e".repeat(60)}.${"f".repeat(50)}.example.com`,
+        };
+      });
+      const body = JSON.stringify({ users: rows });
+      expect(body.length).toBeGreaterThan(2_000_000);
+      const res = await bulk(api, a.accessToken, body);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ successfullyAdded: MAX_IMPORT_ROWS, duplicates: 0 });
+    });
+
     it.each([
       ["not JSON", "{users:", "The request body is not valid JSON."],
       ["a list", JSON.stringify([person("A", "B")]), "The request body must be a JSON object."],

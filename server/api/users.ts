@@ -20,7 +20,7 @@ import {
   updateTeamMember,
 } from "../domain/team.ts";
 import { ProblemError } from "../http/problem.ts";
-import { jsonBody } from "../http/validate.ts";
+import { BULK_JSON_BYTES, jsonBody } from "../http/validate.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 
@@ -113,7 +113,7 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
   /** Adds up to 5,000 members at once, all or nothing: { successfullyAdded, duplicates }. */
   api.post("/Users/create-user-bulk-upload", auth, async (c) => {
     const owner = requireAuth(c);
-    const body = await jsonBody(c, bulkTeamUploadSchema).catch((error: unknown) => {
+    const body = await jsonBody(c, bulkTeamUploadSchema, { maxBytes: BULK_JSON_BYTES }).catch((error: unknown) => {
       throw numberRows(error);
     });
     return c.json(await bulkCreateTeamMembers(deps.db, owner, body.users, now()));
