@@ -450,4 +450,20 @@ test.describe("bulk upload", () => {
     await expect(table(page)).toContainText("Eve Bulk");
     await shoot(page, "bulk-saved");
   });
+  test("a file of 5,000 rows, the most a file may hold, is saved", async ({ page, request }) => {
+    await signedIn(page, request, "bulk-5000");
+    const tag = uniqueToken();
+    const rows = Array.from({ length: 5000 }, (_, i) => `Person${i},Surname${i},person.${i}.${tag}@example.com`);
+    const add = await openAddNew(page);
+    const started = Date.now();
+    await choose(add, "everyone.csv", `First Name,Last Name,Email Address\r\n${rows.join("\r\n")}\r\n`);
+    await expect(add.getByText("everyone.csv: 5000 team member(s) ready to add.")).toBeVisible();
+    await add.getByRole("button", { name: "Save" }).click();
+    await expect(toast(page)).toContainText("Successfully added: 5000 user(s)", { timeout: 20_000 });
+    test
+      .info()
+      .annotations.push({ type: "5,000-row upload, check to toast", description: `${Date.now() - started} ms` });
+    await settled(page);
+    await expect(page.getByText("1 of 625 page(s)")).toBeVisible();
+  });
 });
