@@ -89,7 +89,7 @@ export async function startSignedInBench(buildDir = "build"): Promise<SignedInBe
     running,
     manager,
     cookie,
-    get: (path, { compressed = true } = {}) =>
+    get: async (path, { compressed = true } = {}) =>
       running.app.fetch(
         new Request(new URL(path, "http://bench.local"), {
           headers: { cookie, ...(compressed ? { "accept-encoding": "gzip, br" } : {}) },
