@@ -8,8 +8,14 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "remix-utils/use-hydrated";
-import { SEARCH_MIN_LENGTH } from "../../core/team.ts";
-import { INTENTS, REWARD_MY_TEAM_PATH, REWARD_SEARCH_PATH, type RewardSearchResult } from "../lib/reward-draft.ts";
+import {
+  INTENTS,
+  NO_MATCHES_TEXT,
+  REWARD_MY_TEAM_PATH,
+  REWARD_SEARCH_PATH,
+  type RewardSearchAnswer,
+  type RewardSearchResult,
+} from "../lib/reward-draft.ts";
 import { useDraftPost } from "../lib/reward-draft-hooks.ts";
 
 const PLACEHOLDER = "Start typing to search & add...";
@@ -25,20 +31,14 @@ export function fullNameOf(result: Pick<RewardSearchResult, "firstName" | "lastN
   return `${result.firstName} ${result.lastName}`.trim();
 }
 
-export interface NoJsSearch {
-  /** The text of the GET search (?q=…), '' when none. */
-  q: string;
-  /** Its results, or null when no search was made. */
-  results: RewardSearchResult[] | null;
-}
-
-export function RewardDraftSearch({ search, page }: { search: NoJsSearch; page: number }) {
+/** The GET search (?q=…) without JavaScript: null when none was made. */
+export function RewardDraftSearch({ search, page }: { search: RewardSearchAnswer | null; page: number }) {
   const hydrated = useHydrated();
   return hydrated ? <LiveSearch /> : <FormSearch search={search} page={page} />;
 }
 
 /** Without JavaScript: a GET form, then one Add form per result. */
-function FormSearch({ search, page }: { search: NoJsSearch; page: number }) {
+function FormSearch({ search, page }: { search: RewardSearchAnswer | null; page: number }) {
   const inputId = useId();
   const resultsId = useId();
   return (
@@ -51,7 +51,7 @@ function FormSearch({ search, page }: { search: NoJsSearch; page: number }) {
           id={inputId}
           type="search"
           name="q"
-          defaultValue={search.q}
+          defaultValue={search?.q ?? ""}
           placeholder={PLACEHOLDER}
           autoComplete="off"
           maxLength={100}
@@ -62,10 +62,10 @@ function FormSearch({ search, page }: { search: NoJsSearch; page: number }) {
           Search
         </button>
       </Form>
-      {search.results ? (
+      {search ? (
         <section aria-labelledby={resultsId} className="mt-2 rounded-md border border-slate-200 bg-white shadow-sm">
           <h3 id={resultsId} className="border-b border-slate-200 px-3 py-2 text-sm font-semibold text-slate-800">
-            {search.results.length === 0 ? noResultsText(search.q) : `Results for “${search.q}”`}
+            {search.hint ?? (search.results.length === 0 ? NO_MATCHES_TEXT : `Results for “${search.q}”`)}
           </h3>
           {search.results.length > 0 ? (
             <ul className="divide-y divide-slate-200">
@@ -94,16 +94,11 @@ function FormSearch({ search, page }: { search: NoJsSearch; page: number }) {
   );
 }
 
-function noResultsText(q: string): string {
-  if (q.trim().length < SEARCH_MIN_LENGTH) return `Type at least ${SEARCH_MIN_LENGTH} characters to search.`;
-  return "No team members found who are not already in the list.";
-}
-
 /** With JavaScript: a combobox (ARIA 1.2 pattern) with live results. */
 function LiveSearch() {
   const inputId = useId();
   const listId = useId();
-  const searchFetcher = useFetcher<{ q: string; results: RewardSearchResult[] }>();
+  const searchFetcher = useFetcher<RewardSearchAnswer>();
   const addFetcher = useFetcher<{ ok: boolean; message?: string }>({ key: "reward-draft-add-from-search" });
   const post = useDraftPost();
   const [text, setText] = useState("");
@@ -126,7 +121,8 @@ function LiveSearch() {
     return () => clearTimeout(timer);
   }, [query]);
 
-  const fresh = searchFetcher.data && searchFetcher.data.q === query ? searchFetcher.data.results : null;
+  const answer = searchFetcher.data && searchFetcher.data.q === query ? searchFetcher.data : null;
+  const fresh = answer?.results ?? null;
   const results = query ? (fresh ?? []) : [];
   const loading = Boolean(query) && (fresh === null || searchFetcher.state === "loading");
 
@@ -180,9 +176,9 @@ function LiveSearch() {
 
   let status = "";
   if (expanded) {
-    if (query.length < SEARCH_MIN_LENGTH) status = `Type at least ${SEARCH_MIN_LENGTH} characters to search.`;
+    if (answer?.hint) status = answer.hint;
     else if (loading && results.length === 0) status = "Searching…";
-    else if (results.length === 0) status = "No team members found who are not already in the list.";
+    else if (results.length === 0) status = NO_MATCHES_TEXT;
   }
 
   return (

@@ -23,7 +23,9 @@ import {
 import { useDraftPost } from "../lib/reward-draft-hooks.ts";
 
 export const AMOUNTS_FORM_ID = "reward-amounts";
+const TABLE_ID = "reward-recipients";
 const removeFormId = (userId: number) => `reward-remove-${userId}`;
+const removeButtonId = (userId: number) => `reward-remove-button-${userId}`;
 const amountFetcherKey = (userId: number) => `reward-amount-${userId}`;
 const removeFetcherKey = (userId: number) => `reward-remove-${userId}`;
 
@@ -58,6 +60,22 @@ export function RewardDraftTable({
   pageParam: number;
 }) {
   const hydrated = useHydrated();
+  // With JavaScript a removed row takes its Remove button with it: the focus goes to the next
+  // row's (or the previous row's) Remove button, or to the table once it is empty.
+  const focusAfterRemove = useRef<{ removed: number; target: string } | null>(null);
+  useEffect(() => {
+    const pending = focusAfterRemove.current;
+    if (!pending || view.rows.some((row) => row.userId === pending.removed)) return;
+    focusAfterRemove.current = null;
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    (document.getElementById(pending.target) ?? document.getElementById(TABLE_ID))?.focus();
+  }, [view.rows]);
+  function onRemove(index: number) {
+    const row = view.rows[index];
+    const next = view.rows[index + 1] ?? view.rows[index - 1];
+    if (row) focusAfterRemove.current = { removed: row.userId, target: next ? removeButtonId(next.userId) : TABLE_ID };
+  }
   const hasErrors = Boolean(amountsReply && Object.keys(amountsReply.errors).length > 0);
   return (
     <>
@@ -82,7 +100,7 @@ export function RewardDraftTable({
           </p>
         ) : null}
         <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-          <table className="w-full border-collapse" aria-label="Recipients">
+          <table id={TABLE_ID} tabIndex={-1} className="w-full border-collapse outline-none" aria-label="Recipients">
             <thead className="bg-slate-100">
               <tr>
                 <th scope="col" className={`${th} hidden md:table-cell`}>
@@ -107,11 +125,12 @@ export function RewardDraftTable({
                   </td>
                 </tr>
               ) : (
-                view.rows.map((row) => (
+                view.rows.map((row, index) => (
                   <RecipientRow
                     key={row.userId}
                     row={row}
                     hydrated={hydrated}
+                    onRemove={() => onRemove(index)}
                     postedValue={amountsReply?.values[String(row.userId)]}
                     postedError={amountsReply?.errors[String(row.userId)]}
                   />
@@ -141,11 +160,13 @@ export function RewardDraftTable({
 function RecipientRow({
   row,
   hydrated,
+  onRemove,
   postedValue,
   postedError,
 }: {
   row: RewardDraftRow;
   hydrated: boolean;
+  onRemove: () => void;
   postedValue?: string;
   postedError?: string;
 }) {
@@ -241,7 +262,9 @@ function RecipientRow({
       <td className={`${td} text-right`}>
         <button
           type="submit"
+          id={removeButtonId(row.userId)}
           form={removeFormId(row.userId)}
+          onClick={hydrated ? onRemove : undefined}
           disabled={removing}
           aria-label={`Remove ${row.fullName}`}
           className={removeButtonClass}

@@ -4,10 +4,10 @@
 import { randomBytes } from "node:crypto";
 import { data, type RouterContextProvider } from "react-router";
 import { REWARD_PAGE_SIZE } from "../../core/rewards.ts";
-import { effectiveSearch } from "../../core/team.ts";
+import { effectiveSearch, SEARCH_MIN_LENGTH } from "../../core/team.ts";
 import type { ApiClient } from "./api.server.ts";
 import type { PortalUser } from "./portal.server.ts";
-import type { RewardDraftView, RewardSearchResult } from "./reward-draft.ts";
+import type { RewardDraftView, RewardSearchAnswer } from "./reward-draft.ts";
 import { type RewardCsvResult, readRewardCsv } from "./reward-draft-csv.ts";
 import { commitSession } from "./session.server.ts";
 import type { ToastInput } from "./toast.server.ts";
@@ -52,13 +52,23 @@ export async function loadDraftView(api: ApiClient, pageNumber: number): Promise
   };
 }
 
-/** SPEC §5 reward search: blank (or too short) text searches nothing; 10 results. */
-export async function searchMembers(api: ApiClient, text: string): Promise<RewardSearchResult[]> {
-  const search = effectiveSearch(text);
-  if (!search) return [];
+/**
+ * SPEC §5 reward search: blank text searches nothing (and the API, like the team search, needs
+ * more than 2 characters: SPEC §9); 10 results, team members not yet in the draft.
+ */
+export async function searchMembers(api: ApiClient, text: string): Promise<RewardSearchAnswer> {
+  const q = text.trim();
+  const search = effectiveSearch(q);
+  if (!search) {
+    return { q, results: [], hint: q ? `Type at least ${SEARCH_MIN_LENGTH} characters to search.` : null };
+  }
   const result = await api.listTeam({ pageNumber: 1, pageSize: SEARCH_PAGE_SIZE, search, isRewardMyTeam: true });
-  if (!result.ok) return [];
-  return result.data.items.map(({ id, firstName, lastName, email }) => ({ id, firstName, lastName, email }));
+  const items = result.ok ? result.data.items : [];
+  return {
+    q,
+    results: items.map(({ id, firstName, lastName, email }) => ({ id, firstName, lastName, email })),
+    hint: null,
+  };
 }
 
 /** The posted bulk file (field `file`), checked like the browser checks it. */

@@ -59,6 +59,16 @@ export interface RewardSearchResult {
   email: string;
 }
 
+/** What the user search answers (the loader without JavaScript, the search route with it). */
+export interface RewardSearchAnswer {
+  q: string;
+  results: RewardSearchResult[];
+  /** Why nothing was searched (text too short), else null. */
+  hint: string | null;
+}
+
+export const NO_MATCHES_TEXT = "No team members found who are not already in the list.";
+
 /** SPEC §2: exactly 'Total Recipients: N | Total Reward Dollars (ex GST): $X'. */
 export function totalsLine(view: Pick<RewardDraftView, "totalRecipients" | "totalRewardsCents">): string {
   return `Total Recipients: ${view.totalRecipients.toLocaleString("en-AU")} | Total Reward Dollars (ex GST): ${formatDollars(view.totalRewardsCents)}`;

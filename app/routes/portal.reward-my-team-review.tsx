@@ -296,7 +296,7 @@ function ReviewPage({
             <PaymentField
               field={fields.cardNumber}
               label={CARD_LABELS.cardNumber}
-              placeholder="4242 4242 4242 4242"
+              placeholder="1234 1234 1234 1234"
               autoComplete="cc-number"
               inputMode="numeric"
               maxLength={23}

@@ -9,6 +9,5 @@ import type { Route } from "./+types/portal.reward-my-team.search";
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { api } = await requireOnboardedUser(context, request);
   const q = new URL(request.url).searchParams.get("q") ?? "";
-  const results = q.trim() ? await searchMembers(api, q) : [];
-  return data({ q: q.trim(), results }, { headers: { "cache-control": "private, no-store" } });
+  return data(await searchMembers(api, q), { headers: { "cache-control": "private, no-store" } });
 }

@@ -73,7 +73,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const page = pageOf(url.searchParams.get("page"));
   const q = url.searchParams.get("q");
   const uploadId = url.searchParams.get("upload");
-  const [view, results, upload] = await Promise.all([
+  const [view, search, upload] = await Promise.all([
     loadDraftView(user.api, page),
     q !== null && q.trim() !== "" ? searchMembers(user.api, q) : null,
     uploadId ? readPendingUpload(context, user, uploadId) : null,
@@ -82,7 +82,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     {
       view: view ?? EMPTY_VIEW,
       loadFailed: view === null,
-      search: { q: q ?? "", results },
+      search,
       upload,
     },
     user.setCookie ? { headers: { "set-cookie": user.setCookie } } : undefined,

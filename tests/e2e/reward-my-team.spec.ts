@@ -240,6 +240,8 @@ test("search and add: results by name, added on click or Enter, members in the d
     // Blank text searches nothing.
     await box.fill("   ");
     await expect(page.getByRole("listbox")).toBeHidden();
+    await box.fill("Ja");
+    await expect(page.getByText("Type at least 3 characters to search.")).toBeVisible();
     await box.fill("Jan");
     const options = page.getByRole("listbox").getByRole("option");
     await expect(options).toHaveCount(2);
@@ -260,6 +262,9 @@ test("search and add: results by name, added on click or Enter, members in the d
     await expect(page).toHaveURL(new RegExp(`${PAGE}$`));
   } else {
     const box = page.getByRole("searchbox", { name: "Search team members to add" });
+    await box.fill("Ja");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await expect(page.getByText("Type at least 3 characters to search.")).toBeVisible();
     await box.fill("Jan");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await expect(page).toHaveURL(/q=Jan/);
@@ -344,6 +349,8 @@ test("remove one, then Remove All with its confirmation", async ({ page, request
   await page.getByRole("button", { name: "Remove Dan Dune" }).click();
   await expect(table(page)).not.toContainText(people[0]?.email ?? "");
   await expect(totals(page)).toHaveText("Total Recipients: 1 | Total Reward Dollars (ex GST): $20.00");
+  // The focus does not fall back to the top of the page: it lands on the remaining row's Remove.
+  if (jsEnabled()) await expect(page.getByRole("button", { name: "Remove Eve Evans" })).toBeFocused();
   // Enter in an amount field saves the amounts; it never removes anyone (DESIGN.md §8).
   await setAmount(page, "Eve Evans", "25");
   await expect(bodyRows(page)).toHaveCount(1);
