@@ -14,6 +14,13 @@ export const redactPaths = [
   "*.verificationCode",
   "passwordResetToken",
   "*.passwordResetToken",
+  // Payments (issue 5): the simulated card form's fields and a payment's client secret.
+  "cardNumber",
+  "*.cardNumber",
+  "cvc",
+  "*.cvc",
+  "clientSecret",
+  "*.clientSecret",
   "req.headers.authorization",
   "req.headers.cookie",
   "res.headers['set-cookie']",

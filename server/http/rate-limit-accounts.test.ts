@@ -36,6 +36,16 @@ describe("account rate rules", () => {
     ],
     ["reset", ["/api/Identity/ResetPassword", "/corporate/forgot-password", "/corporate/forgot-password.data"]],
     ["contact-signed-in", ["/api/Help/create-help", "/portal/help", "/Portal/Help", "/portal/help.data"]],
+    [
+      "card-payment",
+      [
+        "/api/StripePayment/confirm-simulated-payment",
+        "/api/StripePayment/create-payment-intent",
+        "/api/StripePayment/create-checkout-session",
+        "/portal/reward-my-team-review",
+        "/portal/reward-my-team-review.data",
+      ],
+    ],
     ["waitlist", ["/api/WaitList", "/not-ready-yet", "/not-ready-yet.data"]],
     ["contact", ["/api/Help/create-help-anonymous", "/help", "/Help", "/help.data"]],
   ])("%s covers its API call and its page", (name, paths) => {

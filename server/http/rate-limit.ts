@@ -68,6 +68,14 @@ export const RATE_RULES: RateRule[] = [
     durationSeconds: 10 * 60,
   },
   {
+    // Card payments (issue 5): slows down anyone testing stolen card numbers through the form.
+    name: "card-payment",
+    method: "POST",
+    path: /^\/(api\/stripepayment\/(confirm-simulated-payment|create-payment-intent|create-checkout-session)|portal\/reward-my-team-review(\.data)?)\/?$/i,
+    points: 20,
+    durationSeconds: 10 * 60,
+  },
+  {
     name: "contact-signed-in",
     method: "POST",
     path: /^\/(api\/help\/create-help|portal\/help(\.data)?)\/?$/i,
