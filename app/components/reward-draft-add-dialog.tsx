@@ -131,7 +131,7 @@ function SingleForm({ reply, onDone }: { reply?: SingleAddReply; onDone: () => v
             max={10000}
             step={1}
             inputMode="numeric"
-            placeholder="0"
+            placeholder="Optional"
             className={controlClass}
           />
           <FieldError id={fields.value.errorId} errors={fields.value.errors} />

@@ -105,6 +105,7 @@ function LiveSearch() {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const [announcement, setAnnouncement] = useState("");
+  const [addError, setAddError] = useState("");
   const lastAdded = useRef<string>("");
   const inputRef = useRef<HTMLInputElement>(null);
 
@@ -126,16 +127,25 @@ function LiveSearch() {
   const results = query ? (fresh ?? []) : [];
   const loading = Boolean(query) && (fresh === null || searchFetcher.state === "loading");
 
-  // After an add: say so, and refresh the results (the person now in the draft drops out).
+  // After an add (once per answer): say so, and refresh the results (the person now in the
+  // draft drops out); a refusal (e.g. a full draft) shows its message under the box.
+  const handled = useRef<unknown>(null);
+  const queryRef = useRef(query);
+  queryRef.current = query;
   useEffect(() => {
-    if (addFetcher.state !== "idle" || !addFetcher.data) return;
-    if (addFetcher.data.ok) {
+    const reply = addFetcher.data;
+    if (addFetcher.state !== "idle" || !reply || handled.current === reply) return;
+    handled.current = reply;
+    if (reply.ok) {
+      setAddError("");
       setAnnouncement(`${lastAdded.current} added`);
-      if (query) void loadRef.current(`${REWARD_SEARCH_PATH}?${new URLSearchParams({ q: query })}`);
+      const q = queryRef.current;
+      if (q) void loadRef.current(`${REWARD_SEARCH_PATH}?${new URLSearchParams({ q })}`);
     } else {
-      setAnnouncement(addFetcher.data.message ?? "Sorry, we could not add that person.");
+      setAnnouncement("");
+      setAddError(reply.message || "Sorry, we could not add that person.");
     }
-  }, [addFetcher.state, addFetcher.data, query]);
+  }, [addFetcher.state, addFetcher.data]);
 
   useEffect(() => {
     if (active >= results.length) setActive(0);
@@ -241,6 +251,9 @@ function LiveSearch() {
           {status}
         </p>
       ) : null}
+      <p role="alert" className="mt-1 text-sm font-medium text-red-700 empty:hidden">
+        {addError}
+      </p>
       <p role="status" className="sr-only">
         {announcement ||
           (expanded && results.length > 0 ? `${results.length} result${results.length === 1 ? "" : "s"}` : "")}

@@ -151,7 +151,10 @@ export async function action({ context, request }: Route.ActionArgs) {
       }
       const q = String(form.get("q") ?? "").trim();
       // Back to the same search, so the next person can be added; the new row is on page 1.
-      return redirect(q ? `${REWARD_MY_TEAM_PATH}?${new URLSearchParams({ q })}` : REWARD_MY_TEAM_PATH);
+      const to = q ? `${REWARD_MY_TEAM_PATH}?${new URLSearchParams({ q })}` : REWARD_MY_TEAM_PATH;
+      if (result && !result.ok)
+        return redirectWithSession(context, user, to, { type: "destructive", title: result.detail });
+      return redirect(to);
     }
 
     case INTENTS.saveAmount: {
