@@ -22,7 +22,6 @@ import type { Db } from "../db/client.ts";
 import {
   auditLog,
   companies,
-  emailOutbox,
   orderLines,
   orders,
   recipientAccounts,
@@ -31,7 +30,7 @@ import {
   rewardReleases,
   users,
 } from "../db/schema.ts";
-import { enqueueEmail } from "../mail/outbox.ts";
+import { enqueueEmail, enqueueEmails } from "../mail/outbox.ts";
 import type { EmailContent } from "../mail/port.ts";
 import { addMonths, recipientRewardEmail, taxInvoiceEmail } from "../mail/reward-emails.ts";
 import { clearDraftIfUnchanged, type Tx } from "./reward-draft.ts";
@@ -355,20 +354,8 @@ async function accountsOf(tx: Tx, companyId: number, orderId: number) {
     .where(and(eq(recipientAccounts.companyId, companyId), eq(orderLines.orderId, orderId)));
 }
 
+/** A column's name as an SQL identifier, for the set-based inserts above. */
 const col = (column: { name: string }) => sql.identifier(column.name);
-
-/**
- * Queues many emails in one statement: the same row enqueueEmail (mail/outbox.ts) writes,
- * due now, in the caller's transaction.
- */
-async function enqueueEmails(tx: Tx, emails: EmailContent[], now: Date): Promise<void> {
-  if (emails.length === 0) return;
-  const rows = emails.map((e) => ({ t: e.to, s: e.subject, h: e.html, x: e.text }));
-  await tx.execute(sql`
-    insert into ${emailOutbox} (${col(emailOutbox.toAddress)}, ${col(emailOutbox.subject)}, ${col(emailOutbox.html)}, ${col(emailOutbox.text)}, ${col(emailOutbox.nextAttemptAt)})
-    select r.t, r.s, r.h, r.x, ${now.toISOString()}::timestamptz
-    from json_to_recordset(${JSON.stringify(rows)}::json) as r(t text, s text, h text, x text)`);
-}
 
 /** A recipient's Reward Dollar balance in cents: credits less debits and forfeits. */
 export async function recipientBalanceCents(db: Db, companyId: number, userId: number): Promise<number> {

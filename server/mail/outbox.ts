@@ -16,6 +16,22 @@ export async function enqueueEmail(db: Db, email: EmailContent, now: Date = new 
   return row.id;
 }
 
+const col = (column: { name: string }) => sql.identifier(column.name);
+
+/**
+ * Queues many emails in one statement (a release queues one per recipient): the rows
+ * enqueueEmail writes, due at `now`, in the caller's transaction. Callers batch a few hundred
+ * at a time to keep the one JSON parameter small.
+ */
+export async function enqueueEmails(db: Db, emails: readonly EmailContent[], now: Date = new Date()): Promise<void> {
+  if (emails.length === 0) return;
+  const rows = emails.map((e) => ({ t: e.to, s: e.subject, h: e.html, x: e.text }));
+  await db.execute(sql`
+    insert into ${emailOutbox} (${col(emailOutbox.toAddress)}, ${col(emailOutbox.subject)}, ${col(emailOutbox.html)}, ${col(emailOutbox.text)}, ${col(emailOutbox.nextAttemptAt)})
+    select r.t, r.s, r.h, r.x, ${now.toISOString()}::timestamptz
+    from json_to_recordset(${JSON.stringify(rows)}::json) as r(t text, s text, h text, x text)`);
+}
+
 export type OutboxRow = typeof emailOutbox.$inferSelect;
 
 /**
