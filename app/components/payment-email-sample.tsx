@@ -37,9 +37,19 @@ export function EmailSampleTooltip() {
       void fetcher.load(EMAIL_SAMPLE_PATH);
     }
   }
+  const hideTimer = useRef<number>(undefined);
   function hide() {
     if (!pinned) setOpen(false);
   }
+  // Leaving the link for the tooltip (or back) keeps it open: the hide waits a moment.
+  function hideSoon() {
+    window.clearTimeout(hideTimer.current);
+    hideTimer.current = window.setTimeout(hide, 150);
+  }
+  function keepOpen() {
+    window.clearTimeout(hideTimer.current);
+  }
+  useEffect(() => () => window.clearTimeout(hideTimer.current), []);
 
   useEffect(() => {
     if (!open) return;
@@ -65,23 +75,21 @@ export function EmailSampleTooltip() {
 
   const sample = fetcher.data?.sample;
   return (
-    // The wrapper only groups the link and its tooltip for hover (moving onto the tooltip keeps it
-    // open); the keyboard reaches the link, which carries the focus handling.
-    // biome-ignore lint/a11y/noStaticElementInteractions: hover grouping of a focusable link and its tooltip
-    <div
-      ref={wrapper}
-      className="relative inline-block"
-      onMouseEnter={show}
-      onMouseLeave={hide}
-      onFocus={show}
-      onBlur={(event) => {
-        if (!wrapper.current?.contains(event.relatedTarget as Node | null)) hide();
-      }}
-    >
+    // The tooltip spans the payment card's width (phone) or opens leftwards from its right edge.
+    <div ref={wrapper} className="relative">
       <Link
         to={EMAIL_SAMPLE_PATH}
         aria-describedby={open ? tooltipId : undefined}
         aria-expanded={open}
+        onMouseEnter={() => {
+          keepOpen();
+          show();
+        }}
+        onMouseLeave={hideSoon}
+        onFocus={show}
+        onBlur={(event) => {
+          if (!wrapper.current?.contains(event.relatedTarget as Node | null)) hide();
+        }}
         onClick={(event) => {
           if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
           event.preventDefault();
@@ -101,7 +109,9 @@ export function EmailSampleTooltip() {
         <div
           id={tooltipId}
           role="tooltip"
-          className="absolute right-0 bottom-full z-30 mb-2 block max-h-[60vh] w-[min(34rem,calc(100vw-2rem))] overflow-y-auto rounded-lg border border-slate-300 bg-white p-4 text-left shadow-xl"
+          onMouseEnter={keepOpen}
+          onMouseLeave={hideSoon}
+          className="absolute inset-x-0 bottom-full z-30 mb-2 max-h-[60vh] overflow-y-auto rounded-lg border border-slate-300 bg-white p-4 text-left shadow-xl lg:left-auto lg:w-[34rem]"
         >
           {sample ? (
             <EmailSampleText sample={sample} />

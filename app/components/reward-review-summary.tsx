@@ -20,23 +20,31 @@ export interface ReviewCosts {
 export function ReviewRecipients({ recipients, total }: { recipients: ReviewRecipient[]; total: number }) {
   const more = total - recipients.length;
   return (
-    <section aria-labelledby="review-recipients-heading">
+    <div>
       <h2 id="review-recipients-heading" className="text-lg font-bold text-brand-800">
         Recipients ({total.toLocaleString("en-AU")})
       </h2>
-      <ul className="mt-2 max-h-80 divide-y divide-slate-100 overflow-y-auto rounded-md border border-slate-200 bg-white">
-        {recipients.map((recipient) => (
-          <li key={recipient.userId} className="break-words px-3 py-2 text-slate-800">
-            {recipientLabel(recipient.fullName, recipient.reward)}
-          </li>
-        ))}
-      </ul>
+      {/* A long list scrolls within its box; the box takes the focus so a keyboard can scroll it. */}
+      <section
+        aria-labelledby="review-recipients-heading"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
+        tabIndex={0}
+        className="mt-2 max-h-80 overflow-y-auto rounded-md border border-slate-200 bg-white focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+      >
+        <ul className="divide-y divide-slate-100">
+          {recipients.map((recipient) => (
+            <li key={recipient.userId} className="break-words px-3 py-2 text-slate-800">
+              {recipientLabel(recipient.fullName, recipient.reward)}
+            </li>
+          ))}
+        </ul>
+      </section>
       {more > 0 ? (
         <p className="mt-2 text-sm text-slate-700">
           and {more.toLocaleString("en-AU")} more {more === 1 ? "recipient" : "recipients"}
         </p>
       ) : null}
-    </section>
+    </div>
   );
 }
 
