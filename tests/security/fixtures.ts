@@ -1,0 +1,91 @@
+// Shared fixtures of the security suite: company A (a manager with company details, team members,
+// a paid and released order, a draft with a pending payment) and company B (another manager),
+// plus a snapshot of every row so a test can prove that a refused call changed nothing.
+import { sql } from "drizzle-orm";
+import { expect } from "vitest";
+import { call } from "../../server/api/accounts.testkit.ts";
+import { payingManager, paymentsApi, seedDraft } from "../../server/api/payments.testkit.ts";
+import type { Db } from "../../server/db/client.ts";
+import { testConfig } from "../support/config.ts";
+
+export const CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", nameOnCard: "Jane Citizen" };
+
+export type Api = ReturnType<typeof paymentsApi>["api"];
+type Manager = Awaited<ReturnType<typeof payingManager>>;
+
+export interface Intent {
+  paymentIntentId: string;
+  clientSecret: string;
+  orderId: number;
+}
+
+export interface World {
+  api: Api;
+  a: Manager;
+  b: Manager;
+  /** A's members that were paid and released (in A's reward history). */
+  paidMembers: number[];
+  /** A's members in A's current draft. */
+  draftMembers: number[];
+  /** A's pending payment for the current draft. */
+  pending: Intent;
+  paid: Intent;
+}
+
+export async function buildWorld(db: Db): Promise<World> {
+  const config = testConfig({ CATALOGUE_URL: "https://catalogue.test/", SUPPORT_EMAIL: "help@rewards.test" });
+  const { api } = paymentsApi(db, { config });
+  const a = await payingManager(api, db, "Alpha Pty Ltd");
+  const b = await payingManager(api, db, "Bravo Pty Ltd");
+  const paidMembers = await seedDraft(db, a, [60, 40], "Paid Thanks");
+  const paid = await a.json<Intent>("POST", "StripePayment/create-payment-intent", { amount: 11100 });
+  const confirmed = await a.json<{ status: string }>("POST", "StripePayment/confirm-simulated-payment", {
+    paymentIntent: paid.paymentIntentId,
+    clientSecret: paid.clientSecret,
+    ...CARD,
+  });
+  expect(confirmed.status).toBe("succeeded");
+  const draftMembers = await seedDraft(db, a, [100, 20], "Pending Thanks");
+  const pending = await a.json<Intent>("POST", "StripePayment/create-payment-intent", { amount: 13320 });
+  // B has a draft of its own too, so B's calls act on real rows.
+  await seedDraft(db, b, [10], "Bravo Thanks");
+  return { api, a, b, paidMembers, draftMembers, pending, paid };
+}
+
+/** Every application table with its rows (sorted), as text: equal snapshots mean nothing changed. */
+export async function snapshot(db: Db, ignore: string[] = []): Promise<Record<string, string>> {
+  const tables = rowsOf<{ tablename: string }>(
+    await db.execute(sql`select tablename from pg_tables where schemaname = 'public' order by tablename`),
+  )
+    .map((r) => r.tablename)
+    .filter((t) => !ignore.includes(t));
+  const out: Record<string, string> = {};
+  for (const t of tables) {
+    const rows = rowsOf<Record<string, unknown>>(await db.execute(sql.raw(`select * from "public"."${t}"`)));
+    out[t] = rows
+      .map((r) => JSON.stringify(r, (_k, v) => (typeof v === "bigint" ? v.toString() : v)))
+      .sort()
+      .join("\n");
+  }
+  return out;
+}
+
+export async function rowCounts(db: Db): Promise<Record<string, number>> {
+  const tables = rowsOf<{ tablename: string }>(
+    await db.execute(sql`select tablename from pg_tables where schemaname = 'public' order by tablename`),
+  ).map((r) => r.tablename);
+  const out: Record<string, number> = {};
+  for (const t of tables) {
+    const [row] = rowsOf<{ n: number | string }>(
+      await db.execute(sql.raw(`select count(*) as n from "public"."${t}"`)),
+    );
+    out[t] = Number(row?.n ?? 0);
+  }
+  return out;
+}
+
+function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
+}
+
+export { call };
