@@ -32,6 +32,8 @@ export interface AppOptions {
   /** Tests may bring their own card processor. */
   payments?: Payments;
   trustProxy?: boolean;
+  /** Test seam (fault tests): called after each line of a release, inside its transaction. */
+  onReleaseLine?: (index: number) => void | Promise<void>;
 }
 
 export interface RunningApp {
@@ -83,6 +85,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     captcha,
     payments,
     onEmailQueued: () => mailWorker.nudge(),
+    onReleaseLine: options.onReleaseLine,
   });
 
   const web: WebServices = {
