@@ -8,7 +8,7 @@ export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   test: {
     environment: "node",
-    include: ["server/**/*.test.ts", "core/**/*.test.ts", "app/**/*.test.ts", "tests/security/**/*.test.ts"],
+    include: ["server/**/*.test.ts", "core/**/*.test.ts", "app/**/*.test.ts", "tests/security/**/*.test.ts", "tests/fault/**/*.test.ts"],
     exclude: ["tests/e2e/**", "node_modules/**", "build/**"],
     globalSetup: ["tests/support/global-setup.ts"],
     // Child processes, one file per worker at a time; two workers suit a 2-core machine
