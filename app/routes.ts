@@ -30,6 +30,7 @@ export default [
   ]),
   route("portal/my-team/template.csv", "routes/portal.my-team.template.ts"),
   route("portal/reward-my-team/search", "routes/portal.reward-my-team.search.tsx"),
+  route("portal/reward-my-team/template.csv", "routes/portal.reward-my-team.template.ts"),
   route("dev/mailbox", "routes/dev.mailbox.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

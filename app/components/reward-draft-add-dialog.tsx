@@ -23,6 +23,7 @@ import {
   type PendingRewardUpload,
   REWARD_MY_TEAM_PATH,
   REWARD_SINGLE_RULES,
+  REWARD_TEMPLATE_PATH,
   type RewardSingleFields,
   type SingleAddReply,
   VIA_FETCHER,
@@ -36,7 +37,6 @@ import { secondaryButtonClass } from "./reward-draft-table.tsx";
 export const ADD_DIALOG_TITLE = "Add and Reward Team Members";
 const SINGLE_FORM_ID = "reward-single-form";
 const DIALOG_ACTION = `${REWARD_MY_TEAM_PATH}?dialog=${ADD_DIALOG}`;
-const REWARD_CSV_TEMPLATE = "First Name,Last Name,Email Address,Reward Amount\r\n";
 
 const paneHeading = "text-lg font-bold text-brand-800";
 const labelClass = "mb-1 block text-sm font-semibold text-slate-800";
@@ -165,8 +165,8 @@ function BulkPane({
       <p className="mt-1 mb-4 text-sm text-slate-700">
         Upload a CSV file with the columns First Name, Last Name, Email Address and Reward Amount.{" "}
         <a
-          href={`data:text/csv;charset=utf-8,${encodeURIComponent(REWARD_CSV_TEMPLATE)}`}
-          download="reward-recipients-template.csv"
+          href={REWARD_TEMPLATE_PATH}
+          download
           className="font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900"
         >
           Download the CSV template

@@ -35,6 +35,10 @@ export const REWARD_CSV_COLUMNS = [
 
 export const REWARD_CSV_HEADINGS = REWARD_CSV_COLUMNS.map((column) => column.heading);
 
+/** The downloadable template (portal/reward-my-team/template.csv): the four headings. */
+export const REWARD_CSV_TEMPLATE = `${REWARD_CSV_HEADINGS.join(",")}\r\n`;
+export const REWARD_CSV_TEMPLATE_FILE_NAME = "reward-recipients-template.csv";
+
 export type RewardCsvResult = { ok: true; rows: RewardCsvRow[] } | { ok: false; errors: string[] };
 
 /** Reads the text of a bulk reward file: the rows, or the heading and 'Row N:' messages. */

@@ -7,6 +7,7 @@ import { FIELD_LIMITS, type FormRules } from "./forms.ts";
 
 export const REWARD_MY_TEAM_PATH = "/portal/reward-my-team";
 export const REWARD_SEARCH_PATH = "/portal/reward-my-team/search";
+export const REWARD_TEMPLATE_PATH = "/portal/reward-my-team/template.csv";
 export const REWARD_REVIEW_PATH = "/portal/reward-my-team-review";
 
 /** The dialogs reachable by URL (?dialog=…). */

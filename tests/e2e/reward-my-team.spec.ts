@@ -462,6 +462,13 @@ test("Add dialog, bulk CSV: type, headings and row messages, then Save and the t
   const add = await openAdd(page);
   const fileInput = add.getByLabel("CSV file", { exact: true });
 
+  const template = add.getByRole("link", { name: "Download the CSV template" });
+  const res = await page.request.get((await template.getAttribute("href")) ?? "");
+  expect(res.status()).toBe(200);
+  expect(res.headers()["content-type"]).toMatch(/^text\/csv/);
+  expect(res.headers()["content-disposition"]).toMatch(/^attachment; filename=".+\.csv"$/);
+  expect(await res.text()).toBe("First Name,Last Name,Email Address,Reward Amount\r\n");
+
   async function pick(name: string, text: string, mimeType = "text/csv") {
     await fileInput.setInputFiles({ name, mimeType, buffer: Buffer.from(text) });
     if (!jsEnabled()) await add.getByRole("button", { name: "Check file" }).click();
