@@ -322,6 +322,20 @@ test.describe("payment", () => {
     const rows = await historyRows(page, rewardName);
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText("$100.00");
+    // Date in en-AU (Sydney); on a phone the Date and name columns are hidden and the row repeats them.
+    const today = new Intl.DateTimeFormat("en-AU", {
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      timeZone: "Australia/Sydney",
+    }).format(new Date());
+    await expect(rows.first()).toContainText(today);
+    const headers = page.getByRole("table", { name: "Most Recent Reward History" }).getByRole("columnheader");
+    await expect(headers.filter({ hasText: "Released" })).toBeVisible();
+    for (const hidden of ["Date", "Campaign / Reward Name"]) {
+      if (isPhone()) await expect(headers.filter({ hasText: hidden })).toBeHidden();
+      else await expect(headers.filter({ hasText: hidden })).toBeVisible();
+    }
     await expectAccessible(page);
 
     // The draft is emptied: the review has nothing to pay for.
@@ -341,11 +355,43 @@ test.describe("payment", () => {
     await expect(page.getByLabel("Reward Name", { exact: true })).toHaveValue(rewardName);
     await expectAccessible(page);
 
-    // Another card pays the same reward.
+    // Nothing was released; another card then pays the same reward.
+    await expect(await historyRows(page, rewardName)).toHaveCount(0);
+    await visit(page, REVIEW);
     await fillCard(page, CARDS.success, rewardName);
     await pay(page);
     await expect(page.getByRole("heading", { name: TEXT.success })).toBeVisible({ timeout: 10_000 });
     await expect(await historyRows(page, rewardName)).toHaveCount(1);
+  });
+
+  test("the Pay button shows 'Please wait' while the payment runs, and a second click sends nothing (JavaScript)", async ({
+    page,
+    request,
+  }) => {
+    test.skip(!jsEnabled(), "the busy state is a JavaScript enhancement");
+    const manager = await managerWithDraft(request, "busy", [100]);
+    await logIn(page, manager.email);
+    await visit(page, REVIEW);
+    await fillCard(page, CARDS.success, `Busy ${uniqueToken()}`);
+    const posts: string[] = [];
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/portal/reward-my-team-review*", async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      posts.push(route.request().url());
+      await held;
+      await route.continue();
+    });
+    await pay(page);
+    const busy = page.getByRole("button", { name: "Please wait" });
+    await expect(busy).toBeDisabled();
+    await expect(busy).toHaveAttribute("aria-busy", "true");
+    await busy.click({ force: true });
+    release();
+    await expect(page.getByRole("heading", { name: TEXT.success })).toBeVisible({ timeout: 10_000 });
+    expect(posts).toHaveLength(1);
   });
 
   test("authentication completed → success", async ({ page, request }) => {
