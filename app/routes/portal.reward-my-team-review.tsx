@@ -107,10 +107,15 @@ type Context = Route.ActionArgs["context"];
 /** Saves the reward name, then creates the payment for the total the page showed. */
 async function createPayment(api: Api, rewardName: string, amountCents: number) {
   const named = await api.updateRewardName(rewardName);
-  if (!named.ok) return { ok: false as const, message: named.detail };
+  if (!named.ok) return { ok: false as const, message: named.detail, status: 400 };
   const created = await api.createPaymentIntent({ amount: amountCents, rewardName });
-  if (!created.ok) return { ok: false as const, message: created.detail };
+  if (!created.ok) return { ok: false as const, message: created.detail, status: refusalStatus(created.status) };
   return { ok: true as const, payment: created.data };
+}
+
+/** 409 (the draft changed since the page was shown) is kept: it makes the page reload its figures. */
+function refusalStatus(status: number) {
+  return status === 409 ? 409 : 400;
 }
 
 async function paySimulated(context: Context, request: Request, api: Api) {
@@ -118,14 +123,17 @@ async function paySimulated(context: Context, request: Request, api: Api) {
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS });
   const { amount, rewardName } = submission.value;
   const created = await createPayment(api, rewardName.trim(), amount);
-  if (!created.ok) return bannerReply(submission, created.message);
+  if (!created.ok) return bannerReply(submission, created.message, created.status);
   const { paymentIntentId, clientSecret } = created.payment;
   const confirmed = await api.confirmSimulatedPayment({
     paymentIntent: paymentIntentId,
     clientSecret,
     ...normalisedCard(submission.value),
   });
-  if (!confirmed.ok) return bannerReply(submission, confirmed.detail || PAYMENT_TEXT.paymentError, 402);
+  if (!confirmed.ok) {
+    const status = confirmed.status === 409 ? 409 : 402;
+    return bannerReply(submission, confirmed.detail || PAYMENT_TEXT.paymentError, status);
+  }
   // A declined card (or a field the processor refused) is answered 200 with status failed.
   const outcome = confirmed.data as typeof confirmed.data & { status: string; message?: string; field?: string };
   const query = new URLSearchParams({ payment_intent: paymentIntentId });
@@ -145,13 +153,15 @@ async function payWithStripe(context: Context, request: Request, api: Api) {
   const { amount, rewardName, intent } = submission.value;
   if (intent === PAY_INTENTS.stripeIntent) {
     const created = await createPayment(api, rewardName.trim(), amount);
-    if (!created.ok) return bannerReply(submission, created.message);
+    if (!created.ok) return bannerReply(submission, created.message, created.status);
     return { clientSecret: created.payment.clientSecret };
   }
   const named = await api.updateRewardName(rewardName.trim());
   if (!named.ok) return bannerReply(submission, named.detail);
   const session = await api.createCheckoutSession({ amount, rewardName: rewardName.trim() });
-  if (!session.ok) return bannerReply(submission, session.detail || PAYMENT_TEXT.paymentError);
+  if (!session.ok) {
+    return bannerReply(submission, session.detail || PAYMENT_TEXT.paymentError, refusalStatus(session.status));
+  }
   throw redirect(session.data.url);
 }
 
