@@ -1,0 +1,42 @@
+// The application as its own process for the fault tests (tests/fault): what server.ts does
+// (configuration from the environment, createApplication, an HTTP server), but with the small
+// test ServerBuild, so the tests need no `npm run build`. A process the tests can SIGKILL.
+//
+//   FAULT_RELEASE_LINE_DELAY_MS=n   sleep n ms after each line of a release, inside its
+//                                   transaction, and report progress on stderr as
+//                                   "fault:release-line <index>" (only this test entry reads it)
+import { createServer } from "node:http";
+import { getRequestListener } from "@hono/node-server";
+import { loadConfig } from "../../server/config.ts";
+import { createLogger } from "../../server/logger.ts";
+import { createApplication } from "../../server/main.ts";
+import { fakeServerBuild } from "../support/server-build.ts";
+
+const config = loadConfig();
+const logger = createLogger(config.LOG_LEVEL);
+const delay = Number(process.env.FAULT_RELEASE_LINE_DELAY_MS ?? 0);
+
+const running = await createApplication({
+  config,
+  logger,
+  build: fakeServerBuild().build,
+  mode: "production",
+  onReleaseLine:
+    delay > 0
+      ? async (index) => {
+          if (index % 10 === 0) process.stderr.write(`fault:release-line ${index}\n`);
+          await new Promise((resolve) => setTimeout(resolve, delay));
+        }
+      : undefined,
+});
+const server = createServer(getRequestListener(running.app.fetch));
+server.listen(config.PORT, config.HOST, () => process.stderr.write(`fault:listening ${config.PORT}\n`));
+
+async function shutdown() {
+  server.close();
+  server.closeAllConnections();
+  await running.close();
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown());
+process.on("SIGINT", () => void shutdown());
