@@ -394,6 +394,28 @@ test.describe("payment", () => {
     expect(posts).toHaveLength(1);
   });
 
+  test("the draft changed after the review was shown: the API's refusal, then the new total", async ({
+    page,
+    request,
+  }) => {
+    const manager = await managerWithDraft(request, "changed", [100]);
+    await logIn(page, manager.email);
+    await visit(page, REVIEW);
+    await fillCard(page, CARDS.success, `Changed ${uniqueToken()}`);
+    // Meanwhile (another tab, say) a recipient of $50 is added: the total becomes $166.50.
+    const added = await request.post("/api/RewardMyTeam/create-reward-user", {
+      headers: { authorization: `Bearer ${manager.token}` },
+      data: { firstName: "Late", lastName: "Addition", email: uniqueEmail("rcpt-late"), value: 50 },
+    });
+    expect(added.status(), await added.text()).toBe(200);
+    await pay(page);
+    await expect(
+      page.getByRole("alert").filter({ hasText: "The reward list has changed; please review the new total." }),
+    ).toBeVisible();
+    await expect(page.getByRole("button", { name: "Pay $166.50 and Send Emails" })).toBeVisible();
+    await expect(page.getByText("Late Addition ($50.00)")).toBeVisible();
+  });
+
   test("authentication completed → success", async ({ page, request }) => {
     const manager = await managerWithDraft(request, "auth-ok", [100]);
     await logIn(page, manager.email);
