@@ -47,6 +47,8 @@ export function startMailWorker(options: MailWorkerOptions, autoStart = true): M
   async function pass(): Promise<number> {
     let sent = 0;
     for (;;) {
+      // A stop (shutdown) ends the pass after the batch in hand, not after the whole outbox.
+      if (stopped) return sent;
       const batch = await claimDueEmails(db, now(), batchSize, leaseMs);
       if (batch.length === 0) return sent;
       for (const row of batch) {
