@@ -165,6 +165,22 @@ describe("edge app", () => {
     }
   });
 
+  it("allows Stripe's Payment Element and Checkout redirect only when Stripe is the processor", async () => {
+    const stripe = edgeFor(running, {
+      env: { STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" },
+    });
+    const csp = cspDirectives(await stripe.app.request("/"));
+    expect(csp.get("frame-src")).toEqual(expect.arrayContaining(["https://js.stripe.com", "https://hooks.stripe.com"]));
+    expect(csp.get("connect-src")).toEqual(["'self'", "https://api.stripe.com"]);
+    expect(csp.get("form-action")).toEqual(["'self'", "https://checkout.stripe.com"]);
+    expect(csp.get("script-src")).not.toContain("'unsafe-inline'");
+
+    const simulated = cspDirectives(await running.app.request("/"));
+    for (const directive of ["frame-src", "connect-src", "form-action", "script-src", "img-src"]) {
+      expect((simulated.get(directive) ?? []).join(" "), directive).not.toContain("stripe");
+    }
+  });
+
   it("/readyz answers 503 when the database ping fails", async () => {
     const { app, logs } = edgeFor(running, { ready: () => Promise.reject(new Error("connection refused")) });
     const res = await app.request("/readyz");

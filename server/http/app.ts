@@ -4,13 +4,13 @@ import { randomBytes } from "node:crypto";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { type Context, Hono } from "hono";
-import { compress } from "hono/compress";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { RequestServices, WebServices } from "../../app/context.ts";
 import { DETAILS } from "../../core/public-forms.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
+import { compress } from "./compress.ts";
 import { problemResponse } from "./problem.ts";
 import { createRateLimiter, RATE_RULES } from "./rate-limit.ts";
 
@@ -79,6 +79,10 @@ export function createServerApp(options: ServerAppOptions) {
   const mediaHosts = [
     ...new Set([config.ONBOARDING_VIDEO_URL, config.HOW_IT_WORKS_VIDEO_URL].map((u) => new URL(u).origin)),
   ];
+  // Stripe's Payment Element (its script, frames and API) and the Checkout redirect after the
+  // no-JavaScript form post (Chrome applies form-action to the redirect). Only when Stripe is on.
+  const stripe = config.payments === "stripe";
+  const stripeFrames = stripe ? ["https://js.stripe.com", "https://hooks.stripe.com"] : [];
   app.use(
     secureHeaders({
       contentSecurityPolicy: {
@@ -86,17 +90,21 @@ export function createServerApp(options: ServerAppOptions) {
         baseUri: ["'self'"],
         objectSrc: ["'none'"],
         frameAncestors: ["'none'"],
-        formAction: ["'self'"],
+        formAction: stripe ? ["'self'", "https://checkout.stripe.com"] : ["'self'"],
         // 'strict-dynamic' lets the nonced module scripts load their own chunks.
         scriptSrc:
           mode === "development"
             ? ["'self'", "'unsafe-inline'", ...captchaHosts]
-            : [NONCE, "'strict-dynamic'", ...captchaHosts],
+            : [NONCE, "'strict-dynamic'", ...captchaHosts, ...(stripe ? ["https://js.stripe.com"] : [])],
         styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", "data:"],
+        imgSrc: stripe ? ["'self'", "data:", "https://*.stripe.com"] : ["'self'", "data:"],
         fontSrc: ["'self'"],
-        connectSrc: mode === "development" ? ["'self'", "ws:"] : ["'self'"],
-        frameSrc: [...captchaHosts, ...mediaHosts],
+        connectSrc: [
+          "'self'",
+          ...(mode === "development" ? ["ws:"] : []),
+          ...(stripe ? ["https://api.stripe.com"] : []),
+        ],
+        frameSrc: [...captchaHosts, ...mediaHosts, ...stripeFrames],
         mediaSrc: ["'self'", ...mediaHosts],
       },
       strictTransportSecurity: config.isHttps ? "max-age=63072000; includeSubDomains" : false,
@@ -108,8 +116,9 @@ export function createServerApp(options: ServerAppOptions) {
     }),
   );
 
-  // Compression for dynamic responses; built assets are pre-compressed (scripts/compress-assets.ts).
-  app.use(compress({ encoding: "gzip", threshold: 1024 }));
+  // Compression for dynamic responses (zstd, brotli or gzip; ./compress.ts); built assets are
+  // pre-compressed (scripts/compress-assets.ts).
+  app.use(compress({ threshold: 1024 }));
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {
