@@ -30,7 +30,23 @@ export async function jsonBody<S extends z.ZodType>(
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new ProblemError(400, "The request body must be a JSON object.");
   }
+  if (!storableText(value)) {
+    throw new ProblemError(400, "The request body contains characters that are not allowed.");
+  }
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw problemFromZod(parsed.error);
   return parsed.data;
+}
+
+/**
+ * False when any string (key or value) holds a NUL character or a lone surrogate: PostgreSQL
+ * cannot store either in a text column, so such input would otherwise fail as a 500 (issue 6 fuzzing).
+ */
+function storableText(value: unknown): boolean {
+  if (typeof value === "string") return value.isWellFormed() && !value.includes("\u0000");
+  if (Array.isArray(value)) return value.every(storableText);
+  if (value !== null && typeof value === "object") {
+    return Object.entries(value).every(([k, v]) => storableText(k) && storableText(v));
+  }
+  return true;
 }

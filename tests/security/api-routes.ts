@@ -1,0 +1,276 @@
+// The classification of every /api route for the security suite (authorization matrix, fuzzing):
+// public, bearer-protected or webhook, with a valid request for each (the owner's, company A's).
+// A route of the API app missing here fails api-authorization.test.ts.
+import type { Api, World } from "./fixtures.ts";
+
+export type Req = { path: string; body?: unknown; status?: number };
+export type Entry =
+  | {
+      kind: "public";
+      /** A well-formed body (for the fuzzer to mutate); none for GET. */
+      body?: (w: World) => unknown;
+    }
+  | { kind: "webhook" }
+  | {
+      kind: "bearer";
+      /** "ids": the call names A's rows (B must get 404); "self": it acts on the caller's own company only. */
+      scope: "ids" | "self";
+      owner: (w: World) => Req | Promise<Req>;
+      /** Owner calls run in this order (destructive ones last). */
+      order?: number;
+    };
+
+const member = (w: World) => ({ firstName: "Zed", lastName: "Newman", email: `zed.${w.a.userId}@example.com` });
+
+export const API_ROUTES: Record<string, Entry> = {
+  "GET /api/Catalogue/latest-reward": { kind: "public" },
+  "POST /api/Register": {
+    kind: "public",
+    body: () => ({
+      firstName: "Fuzz",
+      lastName: "Tester",
+      email: "fuzz.register@example.com",
+      companyName: "Fuzz Pty Ltd",
+      password: "Fuzzing#2024",
+      captchaToken: "captcha-token",
+      isCaptchaV3: true,
+    }),
+  },
+  "POST /api/WaitList": {
+    kind: "public",
+    body: () => ({
+      firstName: "Fuzz",
+      lastName: "Tester",
+      email: "fuzz.waitlist@example.com",
+      companyName: "Fuzz Pty Ltd",
+      isOptedIn: true,
+      captchaToken: "captcha-token",
+      isCaptchaV3: true,
+    }),
+  },
+  "POST /api/Help/create-help-anonymous": {
+    kind: "public",
+    body: () => ({
+      firstName: "Fuzz",
+      lastName: "Tester",
+      email: "fuzz.help@example.com",
+      message: "Hello",
+      captchaToken: "captcha-token",
+      isCaptchaV3: true,
+    }),
+  },
+  "POST /api/Identity/login": {
+    kind: "public",
+    body: (w) => ({
+      userName: w.a.email,
+      password: "Wrong#Password1",
+      captchaToken: "captcha-token",
+      isCaptchaV3: true,
+    }),
+  },
+  "POST /api/Identity/VerifyEmail": {
+    kind: "public",
+    body: (w) => ({ userId: w.a.userId, requestToken: "0123456789abcdef", verificationCode: "000000" }),
+  },
+  "POST /api/Identity/VerifyEmailRequest": { kind: "public", body: (w) => ({ userId: w.a.userId }) },
+  "POST /api/Identity/ResendVerifyEmailRequest": { kind: "public", body: (w) => ({ userId: w.a.userId }) },
+  "POST /api/Identity/ResetPasswordRequest": { kind: "public", body: () => ({ email: "nobody@example.com" }) },
+  "POST /api/Identity/ResetPassword": {
+    kind: "public",
+    body: () => ({ passwordResetToken: "0123456789abcdef0123456789abcdef", password: "Another$2025" }),
+  },
+  "POST /api/StripePayment/webhook": { kind: "webhook" },
+
+  "GET /api/Users/MyDetails": { kind: "bearer", scope: "self", owner: () => ({ path: "Users/MyDetails" }) },
+  "GET /api/Users": { kind: "bearer", scope: "self", owner: () => ({ path: "Users?pageNumber=1&pageSize=8" }) },
+  "GET /api/Identity/app-settings": { kind: "bearer", scope: "self", owner: () => ({ path: "Identity/app-settings" }) },
+  "GET /api/RewardHistory/get-reward-history": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "RewardHistory/get-reward-history" }),
+  },
+  "GET /api/RewardMyTeam/get-reward": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "RewardMyTeam/get-reward" }),
+  },
+  "GET /api/RewardMyTeam/get-reward-page": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "RewardMyTeam/get-reward-page?pageNumber=1&pageSize=7" }),
+  },
+  "GET /api/RewardMyTeam/get-reward-summary": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "RewardMyTeam/get-reward-summary" }),
+  },
+  "PUT /api/Companies": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({
+      path: "Companies",
+      body: { name: "Alpha Two Pty Ltd", ABN: "53004085616", size: "11-50", industry: "Retail" },
+    }),
+  },
+  "POST /api/Help/create-help": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "Help/create-help", body: { message: "Hello there" } }),
+  },
+  "POST /api/Identity/onboarding-video-watched": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "Identity/onboarding-video-watched", status: 204 }),
+  },
+  "POST /api/Users/create-user": {
+    kind: "bearer",
+    scope: "self",
+    owner: (w) => ({ path: "Users/create-user", body: member(w) }),
+  },
+  "POST /api/Users/create-user-bulk-upload": {
+    kind: "bearer",
+    scope: "self",
+    owner: (w) => ({
+      path: "Users/create-user-bulk-upload",
+      body: { users: [{ ...member(w), email: `bulk.${w.a.userId}@example.com` }] },
+    }),
+  },
+  "PUT /api/Users/:id": {
+    kind: "bearer",
+    scope: "ids",
+    owner: (w) => ({
+      path: `Users/${w.paidMembers[0]}`,
+      body: { firstName: "Renamed", lastName: "Person", email: `renamed.${w.a.userId}@example.com` },
+      status: 204,
+    }),
+  },
+  "DELETE /api/Users/:id": {
+    kind: "bearer",
+    scope: "ids",
+    owner: (w) => ({ path: `Users/${w.paidMembers[1]}`, status: 204 }),
+    order: 5,
+  },
+  "POST /api/RewardMyTeam/create-reward-search": {
+    kind: "bearer",
+    scope: "ids",
+    owner: (w) => ({ path: "RewardMyTeam/create-reward-search", body: { userId: w.paidMembers[0] } }),
+  },
+  "PUT /api/RewardMyTeam/update-reward": {
+    kind: "bearer",
+    scope: "ids",
+    // After create-reward-search (order 0) put this member back into A's draft.
+    owner: (w) => ({ path: "RewardMyTeam/update-reward", body: { userId: w.paidMembers[0], value: 150 } }),
+    order: 1,
+  },
+  "DELETE /api/RewardMyTeam/delete-reward": {
+    kind: "bearer",
+    scope: "ids",
+    owner: (w) => ({ path: "RewardMyTeam/delete-reward", body: { userId: w.paidMembers[0] } }),
+    order: 4,
+  },
+  "PUT /api/RewardMyTeam/update-all-reward": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "RewardMyTeam/update-all-reward", body: { value: 25 } }),
+  },
+  "PUT /api/RewardMyTeam/update-reward-name": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "RewardMyTeam/update-reward-name", body: { name: "Renamed Thanks" } }),
+  },
+  "DELETE /api/RewardMyTeam/delete-all-reward": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "RewardMyTeam/delete-all-reward" }),
+    order: 8,
+  },
+  "POST /api/RewardMyTeam/create-reward-user": {
+    kind: "bearer",
+    scope: "self",
+    owner: (w) => ({
+      path: "RewardMyTeam/create-reward-user",
+      body: { firstName: "Rita", lastName: "Reward", email: `rita.${w.a.userId}@example.com`, value: 30 },
+    }),
+  },
+  "POST /api/RewardMyTeam/bulk-upload-reward": {
+    kind: "bearer",
+    scope: "self",
+    owner: (w) => ({
+      path: "RewardMyTeam/bulk-upload-reward",
+      body: { rewards: [{ firstName: "Bo", lastName: "Bulk", email: `bo.${w.a.userId}@example.com`, value: 12 }] },
+    }),
+  },
+  "POST /api/StripePayment/check-payment-intent": {
+    kind: "bearer",
+    scope: "ids",
+    owner: (w) => ({ path: "StripePayment/check-payment-intent", body: { paymentIntent: w.paid.paymentIntentId } }),
+  },
+  "POST /api/StripePayment/get-simulated-payment": {
+    kind: "bearer",
+    scope: "ids",
+    owner: (w) => ({
+      path: "StripePayment/get-simulated-payment",
+      body: { paymentIntent: w.pending.paymentIntentId, clientSecret: w.pending.clientSecret },
+    }),
+    order: -3,
+  },
+  "POST /api/StripePayment/confirm-simulated-payment": {
+    kind: "bearer",
+    scope: "ids",
+    // A card that asks for authentication, so complete-simulated-authentication has work next.
+    owner: (w) => ({
+      path: "StripePayment/confirm-simulated-payment",
+      body: {
+        paymentIntent: w.pending.paymentIntentId,
+        clientSecret: w.pending.clientSecret,
+        cardNumber: "4000 0025 0000 3155",
+        expiry: "12/34",
+        cvc: "123",
+        nameOnCard: "Jane Citizen",
+      },
+    }),
+    order: -2,
+  },
+  "POST /api/StripePayment/complete-simulated-authentication": {
+    kind: "bearer",
+    scope: "ids",
+    owner: (w) => ({
+      path: "StripePayment/complete-simulated-authentication",
+      body: { paymentIntent: w.pending.paymentIntentId, clientSecret: w.pending.clientSecret, outcome: "complete" },
+    }),
+    order: -1,
+  },
+  "POST /api/StripePayment/create-payment-intent": {
+    kind: "bearer",
+    scope: "self",
+    // Runs after the draft was rebuilt by the calls of order 0 and 1: pays its current total.
+    owner: async (w) => {
+      const summary = await w.a.json<{ total: number }>("GET", "RewardMyTeam/get-reward-summary");
+      return { path: "StripePayment/create-payment-intent", body: { amount: Math.round(summary.total * 100) } };
+    },
+    order: 2,
+  },
+  "POST /api/StripePayment/create-checkout-session": {
+    kind: "bearer",
+    scope: "self",
+    // Only with Stripe: the simulated processor answers 404 to everyone (checked below).
+    owner: () => ({ path: "StripePayment/create-checkout-session", body: { amount: 100 }, status: 404 }),
+  },
+  "POST /api/Identity/logout": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "Identity/logout", status: 204 }),
+    order: 9,
+  },
+};
+
+/** Every route the API app answers (middleware entries, method ALL, are not routes). */
+export function apiRoutes(api: Api): Array<{ method: string; path: string; key: string }> {
+  const seen = new Map<string, { method: string; path: string; key: string }>();
+  for (const r of api.routes) {
+    if (r.method === "ALL") continue;
+    const key = `${r.method} ${r.path.replace(/\/+$/, "")}`;
+    seen.set(key, { method: r.method, path: r.path, key });
+  }
+  return [...seen.values()];
+}
