@@ -152,6 +152,8 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
         `RewardMyTeam/get-reward-page?${new URLSearchParams({ pageNumber: String(query.pageNumber), pageSize: String(query.pageSize) })}`,
       ),
     rewardSummary: () => call<RewardSummary>("GET", "RewardMyTeam/get-reward-summary"),
+    /** Not in SPEC: the recipient email with sample values ('Sample of Email' on the Review page). */
+    rewardEmailSample: () => call<{ subject: string; html: string; text: string }>("GET", "RewardMyTeam/email-sample"),
     createRewardUser: (body: NewRewardUser) =>
       call<CreateRewardUserResponse>("POST", "RewardMyTeam/create-reward-user", body),
     bulkUploadReward: (rewards: NewRewardUser[]) =>

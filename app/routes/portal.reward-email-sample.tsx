@@ -1,12 +1,10 @@
 // 'Sample of Email' (SPEC §2 Reward My Team Review): the email each recipient receives, with sample
-// values, from the same template as the real one (server/mail/reward-emails.ts). The Review page's
+// values, from the same template as the real one (GET /api/RewardMyTeam/email-sample). The Review page's
 // link leads here without JavaScript; with JavaScript its tooltip loads this route's data.
 // The HTML version is shown in a sandboxed frame (srcdoc: no scripts, no same-origin access, and
 // the page's CSP still applies to it); the text version is shown as text.
 import { Link } from "react-router";
-import { sampleRecipientEmail } from "../../server/mail/reward-emails.ts";
 import { EmailSampleText } from "../components/payment-email-sample.tsx";
-import { services } from "../context.ts";
 import { requireSignedIn } from "../lib/auth.server.ts";
 import { REVIEW_PATH } from "../lib/payment.ts";
 import { type PortalHandle, portalMeta } from "../lib/portal.ts";
@@ -17,14 +15,10 @@ export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { user } = await requireSignedIn(context, request);
-  const { config } = services(context);
-  const email = sampleRecipientEmail({
-    companyName: user.companyName || "Your company",
-    catalogueUrl: config.catalogueUrl,
-    supportEmail: config.supportEmail,
-  });
-  return { sample: { subject: email.subject, text: email.text, html: email.html } };
+  const { api } = await requireSignedIn(context, request);
+  const sample = await api.rewardEmailSample();
+  if (!sample.ok) throw new Response(sample.detail, { status: sample.status });
+  return { sample: sample.data };
 }
 
 export default function RewardEmailSample({ loaderData }: Route.ComponentProps) {

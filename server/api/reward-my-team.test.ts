@@ -91,6 +91,7 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
       ["GET", "get-reward"],
       ["GET", "get-reward-page"],
       ["GET", "get-reward-summary"],
+      ["GET", "email-sample"],
       ["POST", "create-reward-user", { firstName: "A", lastName: "B", email: "a@example.com" }],
       ["POST", "bulk-upload-reward", { rewards: [] }],
     ];
@@ -253,6 +254,18 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
     const past = await pm.json<RewardRecipientPage>("GET", "get-reward-page?pageNumber=9&pageSize=abc");
     expect(past.items).toEqual([]);
     expect(past.totalPages).toBe(2);
+  });
+
+  it("email-sample: the recipient email with sample values and the caller's company, HTML and text", async () => {
+    const { api } = accountsApi(db(), { config });
+    const pm = await manager(api, "Sample Co");
+    const sample = await pm.json<{ subject: string; html: string; text: string }>("GET", "email-sample");
+    expect(sample.subject).toBeTruthy();
+    for (const part of [sample.html, sample.text]) {
+      expect(part).toContain("Sample Co");
+      expect(part).toContain("Employee of the Month");
+      expect(part).toContain(config.CATALOGUE_URL);
+    }
   });
 
   it("get-reward-summary: $100 → fee 10.00, GST 1.00, total 111.00; several recipients add up", async () => {

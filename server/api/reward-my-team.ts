@@ -29,6 +29,7 @@ import {
   updateRewardNameSchema,
   updateRewardSchema,
 } from "../../core/rewards.ts";
+import { getMyDetails } from "../domain/identity.ts";
 import {
   addNewRecipients,
   addRecipient,
@@ -46,6 +47,7 @@ import {
 } from "../domain/reward-draft.ts";
 import { ProblemError, problemFromZod } from "../http/problem.ts";
 import { BULK_JSON_BYTES, jsonBody } from "../http/validate.ts";
+import { sampleRecipientEmail } from "../mail/reward-emails.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 
@@ -148,6 +150,18 @@ export function rewardMyTeamRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv
       pageSize: c.req.query("pageSize"),
     });
     return c.json(await recipientPage(deps.db, who, pageNumber, pageSize));
+  });
+
+  /** Not in SPEC: the recipient email with sample values, for the Review page's 'Sample of Email'. */
+  api.get("/RewardMyTeam/email-sample", auth, async (c) => {
+    const me = await getMyDetails(deps.db, requireAuth(c));
+    const email = sampleRecipientEmail({
+      companyName: me?.companyName || "Your company",
+      catalogueUrl: deps.config.CATALOGUE_URL,
+      supportEmail: deps.config.SUPPORT_EMAIL,
+      now: now(),
+    });
+    return c.json({ subject: email.subject, html: email.html, text: email.text });
   });
 
   api.get("/RewardMyTeam/get-reward-summary", auth, async (c) => c.json(await draftSummary(deps.db, owner(c))));
