@@ -7,7 +7,7 @@
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
 import { type MouseEvent, type ReactNode, useId, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { useHydrated } from "../lib/use-hydrated.ts";
 
 const PARAM = "dialog";
 
