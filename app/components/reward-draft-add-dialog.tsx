@@ -13,7 +13,7 @@ import { type ChangeEvent, useEffect, useId, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import { formatDollars } from "../../core/money.ts";
 import { constraintsOf, hasFieldErrors, validateWithRules } from "../lib/forms.ts";
 import {

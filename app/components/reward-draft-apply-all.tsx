@@ -4,7 +4,7 @@
 import { useId } from "react";
 import { useFetcher } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import { type ApplyAllReply, INTENTS, pageHref, VIA_FETCHER } from "../lib/reward-draft.ts";
 import { secondaryButtonClass } from "./reward-draft-table.tsx";
 

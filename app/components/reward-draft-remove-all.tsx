@@ -3,7 +3,7 @@
 import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import { type DoneReply, INTENTS, REWARD_MY_TEAM_PATH, VIA_FETCHER } from "../lib/reward-draft.ts";
 import { UrlDialog, type UrlDialogControl } from "./dialog.tsx";
 import { secondaryButtonClass } from "./reward-draft-table.tsx";

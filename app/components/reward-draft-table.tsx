@@ -11,7 +11,7 @@
 import { type FocusEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import {
   amountLabel,
   INTENTS,

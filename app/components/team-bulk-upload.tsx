@@ -9,7 +9,7 @@
 import { type ChangeEvent, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import type { TeamCsvRow } from "../../core/csv.ts";
 import {
   isUploadReply,

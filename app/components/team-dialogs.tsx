@@ -9,7 +9,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { type MouseEvent, type ReactNode, useState } from "react";
 import { useFetcher, useLocation, useNavigate, useRevalidator } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import type { TeamMember } from "../../core/team.ts";
 import { constraintsOf, type FormReply, hasFieldErrors, validateWithRules } from "../lib/forms.ts";
 import {

@@ -18,7 +18,7 @@ import { lazy, Suspense } from "react";
 import { Await, data, Form, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import { FormAlert, SubmitButton, useFormSubmit } from "../components/form-fields.tsx";
 import { EmailSampleTooltip } from "../components/payment-email-sample.tsx";
 import { PaymentField } from "../components/payment-fields.tsx";
