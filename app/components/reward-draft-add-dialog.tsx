@@ -13,7 +13,6 @@ import { type ChangeEvent, useEffect, useId, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
-import { useHydrated } from "../lib/use-hydrated.ts";
 import { formatDollars } from "../../core/money.ts";
 import { constraintsOf, hasFieldErrors, validateWithRules } from "../lib/forms.ts";
 import {
@@ -30,6 +29,7 @@ import {
 } from "../lib/reward-draft.ts";
 import type { RewardCsvRow } from "../lib/reward-draft-csv.ts";
 import { useDraftPost } from "../lib/reward-draft-hooks.ts";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import { UrlDialog, type UrlDialogControl } from "./dialog.tsx";
 import { FieldError, FormAlert, SubmitButton, TextField } from "./form-fields.tsx";
 import { secondaryButtonClass } from "./reward-draft-table.tsx";

@@ -4,8 +4,8 @@
 import { useId } from "react";
 import { useFetcher } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useHydrated } from "../lib/use-hydrated.ts";
 import { type ApplyAllReply, INTENTS, pageHref, VIA_FETCHER } from "../lib/reward-draft.ts";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import { secondaryButtonClass } from "./reward-draft-table.tsx";
 
 export const APPLY_ALL_LABEL = "Amount for everyone ($)";

@@ -3,8 +3,8 @@
 import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useHydrated } from "../lib/use-hydrated.ts";
 import { type DoneReply, INTENTS, REWARD_MY_TEAM_PATH, VIA_FETCHER } from "../lib/reward-draft.ts";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import { UrlDialog, type UrlDialogControl } from "./dialog.tsx";
 import { secondaryButtonClass } from "./reward-draft-table.tsx";
 

@@ -7,7 +7,6 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useHydrated } from "../lib/use-hydrated.ts";
 import {
   INTENTS,
   NO_MATCHES_TEXT,
@@ -17,6 +16,7 @@ import {
   type RewardSearchResult,
 } from "../lib/reward-draft.ts";
 import { useDraftPost } from "../lib/reward-draft-hooks.ts";
+import { useHydrated } from "../lib/use-hydrated.ts";
 
 const PLACEHOLDER = "Start typing to search & add...";
 const LABEL = "Search team members to add";

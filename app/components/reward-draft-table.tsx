@@ -11,7 +11,6 @@
 import { type FocusEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useHydrated } from "../lib/use-hydrated.ts";
 import {
   amountLabel,
   INTENTS,
@@ -21,6 +20,7 @@ import {
   VIA_FETCHER,
 } from "../lib/reward-draft.ts";
 import { useDraftPost } from "../lib/reward-draft-hooks.ts";
+import { useHydrated } from "../lib/use-hydrated.ts";
 
 export const AMOUNTS_FORM_ID = "reward-amounts";
 const TABLE_ID = "reward-recipients";

@@ -9,7 +9,6 @@
 import { type ChangeEvent, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useHydrated } from "../lib/use-hydrated.ts";
 import type { TeamCsvRow } from "../../core/csv.ts";
 import {
   isUploadReply,
@@ -19,6 +18,7 @@ import {
   type TeamActionData,
   type UploadPreview,
 } from "../lib/team.ts";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import { HiddenHoneypot } from "./auth-fields.tsx";
 import { SubmitButton } from "./form-fields.tsx";
 import { useTeamFormAction } from "./team-dialogs.tsx";

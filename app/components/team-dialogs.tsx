@@ -9,7 +9,6 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { type MouseEvent, type ReactNode, useState } from "react";
 import { useFetcher, useLocation, useNavigate, useRevalidator } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { useHydrated } from "../lib/use-hydrated.ts";
 import type { TeamMember } from "../../core/team.ts";
 import { constraintsOf, type FormReply, hasFieldErrors, validateWithRules } from "../lib/forms.ts";
 import {
@@ -24,6 +23,7 @@ import {
   type TeamDialogName,
   type TeamMemberFields,
 } from "../lib/team.ts";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import { HiddenHoneypot } from "./auth-fields.tsx";
 import { UrlDialog, type UrlDialogControl } from "./dialog.tsx";
 import { FormAlert, SubmitButton, TextField } from "./form-fields.tsx";

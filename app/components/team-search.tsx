@@ -4,8 +4,8 @@
 // loader sends the text to the API only when longer than 2 characters.
 import { useEffect, useRef } from "react";
 import { Form, useNavigate } from "react-router";
-import { useHydrated } from "../lib/use-hydrated.ts";
 import { MY_TEAM_PATH } from "../lib/team.ts";
+import { useHydrated } from "../lib/use-hydrated.ts";
 
 const SEARCH_LABEL = "Type Name to Search";
 const DEBOUNCE_MS = 300;

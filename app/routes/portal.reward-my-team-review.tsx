@@ -18,7 +18,6 @@ import { lazy, Suspense } from "react";
 import { Await, data, Form, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
-import { useHydrated } from "../lib/use-hydrated.ts";
 import { FormAlert, SubmitButton, useFormSubmit } from "../components/form-fields.tsx";
 import { EmailSampleTooltip } from "../components/payment-email-sample.tsx";
 import { PaymentField } from "../components/payment-fields.tsx";
@@ -51,6 +50,7 @@ import {
 } from "../lib/payment.ts";
 import { requireOnboardedUser } from "../lib/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../lib/portal.ts";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import type { Route } from "./+types/portal.reward-my-team-review";
 
 const TITLE = "Reward My Team Review";
