@@ -1,0 +1,53 @@
+import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from "node:zlib";
+import { Hono } from "hono";
+import { describe, expect, it } from "vitest";
+import { compress, selectEncoding } from "./compress.ts";
+
+const html = `<!doctype html><p>${"Reward your people instantly. ".repeat(200)}</p>`;
+
+function app() {
+  const a = new Hono();
+  a.use(compress({ threshold: 1024 }));
+  a.get("/page", (c) => c.html(html));
+  a.get("/small", (c) => c.body("short", 200, { "content-type": "text/plain", "content-length": "5" }));
+  a.get("/image", (c) => c.body(new Uint8Array(4096), 200, { "content-type": "image/png" }));
+  return a;
+}
+
+describe("compress", () => {
+  it("prefers zstd, then brotli, then gzip, honouring q-values", () => {
+    expect(selectEncoding("gzip, deflate, br, zstd")).toBe("zstd");
+    expect(selectEncoding("gzip, deflate, br")).toBe("br");
+    expect(selectEncoding("gzip")).toBe("gzip");
+    expect(selectEncoding("zstd;q=0, br;q=0.5, gzip")).toBe("gzip");
+    expect(selectEncoding("*")).toBe("zstd");
+    expect(selectEncoding("identity")).toBeUndefined();
+    expect(selectEncoding(undefined)).toBeUndefined();
+  });
+
+  it.each([
+    ["zstd", (b: Buffer) => zstdDecompressSync(b)],
+    ["br", (b: Buffer) => brotliDecompressSync(b)],
+    ["gzip", (b: Buffer) => gunzipSync(b)],
+  ] as const)("answers %s that decodes to the page", async (encoding, decode) => {
+    const res = await app().request("/page", { headers: { "accept-encoding": encoding } });
+    expect(res.headers.get("content-encoding")).toBe(encoding);
+    expect(res.headers.get("vary")).toMatch(/accept-encoding/i);
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(body.length).toBeLessThan(html.length / 5);
+    expect(decode(body).toString()).toBe(html);
+  });
+
+  it("leaves small bodies, images and clients without a shared encoding alone", async () => {
+    const a = app();
+    for (const [path, accept] of [
+      ["/small", "zstd"],
+      ["/image", "zstd"],
+      ["/page", "identity"],
+    ]) {
+      const res = await a.request(path as string, { headers: { "accept-encoding": accept as string } });
+      expect(res.headers.get("content-encoding")).toBeNull();
+    }
+    expect(await (await a.request("/page")).text()).toBe(html);
+  });
+});
