@@ -1,6 +1,12 @@
 // The web session (DESIGN.md §2): the httpOnly cookie holds only a random id; the access token,
 // the user's display details and flashed toasts live in the database row behind it.
-import { createCookie, createSessionStorage, type RouterContextProvider, type Session } from "react-router";
+import {
+  createCookie,
+  createSession,
+  createSessionStorage,
+  type RouterContextProvider,
+  type Session,
+} from "react-router";
 import type { AppSettings, MyDetails } from "../../core/account-forms.ts";
 import { services } from "../context.ts";
 import type { Toast } from "./toast.ts";
@@ -49,8 +55,25 @@ function storage(context: Context) {
   return s;
 }
 
-export function getSession(context: Context, request: Request): Promise<WebSession> {
-  return storage(context).getSession(request.headers.get("cookie"));
+/**
+ * The session row is read once per GET: the root, portal and page loaders all ask for it, in
+ * parallel, for the same request. Each caller gets its own copy (what one sets or flashes is
+ * only written when that caller commits). Posts read it afresh: their loaders run after the
+ * action, which may have changed it.
+ */
+const readsOfRequest = new WeakMap<Request, Promise<WebSession>>();
+
+export async function getSession(context: Context, request: Request): Promise<WebSession> {
+  const cookie = request.headers.get("cookie");
+  if (request.method !== "GET" && request.method !== "HEAD") return storage(context).getSession(cookie);
+  let read = readsOfRequest.get(request);
+  if (!read) {
+    read = storage(context).getSession(cookie);
+    readsOfRequest.set(request, read);
+  }
+  const session = await read;
+  // session.data holds the flashed keys too (`__flash_toast__`); createSession keeps them.
+  return createSession<SessionData, SessionFlashData>(structuredClone(session.data) as SessionData, session.id);
 }
 
 export function commitSession(context: Context, session: WebSession): Promise<string> {

@@ -83,14 +83,37 @@ export async function seedCatalogue(db: Db, catalogueUrl: string): Promise<void>
         position: sql`excluded.position`,
       },
     });
+  cached.delete(db);
 }
 
+/**
+ * The catalogue changes only when a process seeds it (at start), yet the landing page reads it
+ * on every request: each process keeps what it read for a minute (another process's reseed shows
+ * within that), and its own seeding empties its copy at once.
+ */
+const CATALOGUE_CACHE_MS = 60_000;
+const cached = new WeakMap<Db, Map<string, { rows: Promise<LatestReward[]>; until: number }>>();
+
 async function listKind(db: Db, kind: "brand" | "latest"): Promise<LatestReward[]> {
-  const rows = await db
+  let byKind = cached.get(db);
+  if (!byKind) {
+    byKind = new Map();
+    cached.set(db, byKind);
+  }
+  const hit = byKind.get(kind);
+  if (hit && hit.until > Date.now()) return hit.rows;
+  const rows = db
     .select({ brand: catalogueItems.brand, imageURL: catalogueItems.imageUrl, clickURL: catalogueItems.clickUrl })
     .from(catalogueItems)
     .where(and(eq(catalogueItems.kind, kind)))
-    .orderBy(asc(catalogueItems.position));
+    .orderBy(asc(catalogueItems.position))
+    .then((r) => r as LatestReward[]);
+  const entry = { rows, until: Date.now() + CATALOGUE_CACHE_MS };
+  byKind.set(kind, entry);
+  // A failed read is not kept.
+  rows.catch(() => {
+    if (byKind.get(kind) === entry) byKind.delete(kind);
+  });
   return rows;
 }
 
