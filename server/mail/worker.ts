@@ -83,10 +83,20 @@ export function startMailWorker(options: MailWorkerOptions, autoStart = true): M
     return next;
   }
 
+  // When the pending timer fires; a later request never postpones a sooner one. (Replacing it
+  // unconditionally let the end of a pass, which schedules the next poll, cancel a nudge that had
+  // not fired yet: the new mail then waited for the next poll, ~2 s; seen while looking into
+  // slow verification emails under load, issue 6.)
+  let timerDue = Number.POSITIVE_INFINITY;
   function schedule(delay: number) {
     if (stopped) return;
+    const due = Date.now() + delay;
+    if (timer && due >= timerDue) return;
     clearTimeout(timer);
+    timerDue = due;
     timer = setTimeout(() => {
+      timer = undefined;
+      timerDue = Number.POSITIVE_INFINITY;
       runOnce()
         .catch((error) =>
           logger.error({ err: error instanceof Error ? error.message : String(error) }, "mail worker pass failed"),
