@@ -8,9 +8,17 @@ export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   test: {
     environment: "node",
-    include: ["server/**/*.test.ts", "core/**/*.test.ts", "app/**/*.test.ts", "tests/security/**/*.test.ts", "tests/fault/**/*.test.ts"],
+    include: [
+      "server/**/*.test.ts",
+      "core/**/*.test.ts",
+      "app/**/*.test.ts",
+      "tests/security/**/*.test.ts",
+      "tests/fault/**/*.test.ts",
+    ],
     exclude: ["tests/e2e/**", "node_modules/**", "build/**"],
     globalSetup: ["tests/support/global-setup.ts"],
+    // Scans every captured log line of every test file for secrets (issue 6).
+    setupFiles: ["tests/security/log-scan.setup.ts"],
     // Child processes, one file per worker at a time; two workers suit a 2-core machine
     // (PGlite instances are memory-hungry, so more would only contend).
     pool: "forks",

@@ -15,12 +15,24 @@ export interface LogCapture {
   clear(): void;
 }
 
+/**
+ * Set by the security suite's setup file (tests/security/log-scan.setup.ts): receives every line
+ * any captured logger writes, at every level, so the whole run can be scanned for secrets.
+ */
+type LogSink = (line: string) => void;
+const sinkKey = Symbol.for("rewards.test.logSink");
+const PINO_LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 };
+
 export function captureLogs(level = "trace"): LogCapture {
   const lines: string[] = [];
-  // pino writes synchronously to a destination with a write() method.
-  const logger = createLogger(level, {
+  const sink = (globalThis as Record<symbol, LogSink | undefined>)[sinkKey];
+  const threshold = PINO_LEVELS[level] ?? Number.POSITIVE_INFINITY;
+  // pino writes synchronously to a destination with a write() method. With a sink, the logger
+  // logs everything; `lines` still keeps only what `level` asks for.
+  const logger = createLogger(sink ? "trace" : level, {
     write(line: string) {
-      lines.push(line);
+      sink?.(line);
+      if (!sink || ((JSON.parse(line) as { level?: number }).level ?? 0) >= threshold) lines.push(line);
     },
   });
   return {
