@@ -7,6 +7,7 @@
 //   node scripts/bench.ts [--runs 3] [--pages /,/help,/not-ready-yet] [--no-write] [--check]
 //                         [--only lighthouse,server,http] [--skip-lighthouse]
 //                         [--http-duration 10] [--http-databases pglite,postgres]
+//                         [--http-node-flags=--max-semi-space-size=8]  (flags for the app's node)
 //
 // After Lighthouse it measures the server-side figures of issues 4 and 5 (scripts/bench/*.ts):
 // a 5,000-row team import, the release of a 1,000-recipient order, and the Review page of a
@@ -41,6 +42,7 @@ const { values: options } = parseArgs({
     "skip-lighthouse": { type: "boolean", default: false },
     "http-duration": { type: "string", default: "10" },
     "http-databases": { type: "string", default: "pglite,postgres" },
+    "http-node-flags": { type: "string", default: "" },
   },
 });
 const PARTS = ["lighthouse", "server", "http"] as const;
@@ -396,6 +398,7 @@ if (parts.has("http")) {
   http = await benchHttp({
     durationSeconds: Number(options["http-duration"]),
     databases: options["http-databases"].split(",").map((d) => d.trim()) as HttpFigures["runs"][number]["database"][],
+    nodeFlags: options["http-node-flags"].split(" ").filter(Boolean),
   });
   console.log(httpTable(http));
 }
@@ -420,8 +423,8 @@ if (results.length) {
 
 const httpSection = http
   ? `Measured by \`scripts/bench/http-load.ts\` on ${startedAt.toISOString().replace("T", " ").slice(0, 16)} UTC
-(machine as above${parts.has("lighthouse") ? "" : `: ${machine}`}). For each database the production build runs as its own
-process (\`node server.ts\`, \`LOG_LEVEL=warn\`, rate limits ×1,000,000); the signed-in program
+(${parts.has("lighthouse") ? "machine as above" : `machine: ${machine}`}). For each database the production build runs as its own
+process (\`${["node", ...http.nodeFlags, "server.ts"].join(" ")}\`, \`LOG_LEVEL=warn\`, rate limits ×1,000,000); the signed-in program
 manager is made over HTTP (sign-up, the code from the email an SMTP server in the script received,
 company details, ${TEAM_MEMBERS} team members, then the web login form). autocannon ${http.connections} connections,
 ${http.durationSeconds} s per target after a 2 s warm-up, in the benchmark's own process. Every request sends
