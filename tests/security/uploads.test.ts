@@ -1,0 +1,147 @@
+// Issue 6, security: CSV uploads through the real edge and the real My Team action. Oversized
+// files and wrong types are refused with their messages and store nothing; spreadsheet formula
+// payloads (=, +, -, @ at a cell's start) are stored as plain text — and the product writes no
+// CSV containing user data (only the two static templates), so they are never handed back to a
+// spreadsheet. A new CSV writer fails the last test until it neutralises such cells.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CSV_MAX_BYTES, FILE_TOO_LARGE_MESSAGE, INVALID_FILE_TYPE_MESSAGE, TEAM_CSV_TEMPLATE } from "../../core/csv.ts";
+import { PASSWORD } from "../../server/api/accounts.testkit.ts";
+import { payingManager } from "../../server/api/payments.testkit.ts";
+import { databases } from "../support/db.ts";
+import { rowCounts } from "./fixtures.ts";
+import { Jar, rendered, startWebApplication, type WebApplication } from "./web.ts";
+
+const FORMULAS = ['=HYPERLINK("http://evil.example","click")', "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1:A9)", "=1+1"];
+
+for (const { kind, skipped } of databases) {
+  (skipped ? describe.skip : describe)(`CSV uploads [${kind}]`, () => {
+    let app: WebApplication;
+    let jar: Jar;
+    let csrf: string;
+    let honeypot: string;
+    let manager: Awaited<ReturnType<typeof payingManager>>;
+
+    beforeAll(async () => {
+      app = await startWebApplication({ kind, env: { RATE_LIMIT_FACTOR: "100" } });
+      manager = await payingManager(app.api, app.database.db);
+      jar = new Jar();
+      const page = await app.request("/corporate/login");
+      jar.take(page);
+      const root = (await rendered(page)).loaderData.root as { csrf: string; honeypot: { nameFieldName: string } };
+      csrf = root.csrf;
+      honeypot = root.honeypot.nameFieldName;
+      const res = await app.request("/corporate/login", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.header(), origin: app.origin },
+        body: new URLSearchParams({ userName: manager.email, password: PASSWORD, csrf, [honeypot]: "" }),
+      });
+      expect(res.status).toBe(302);
+      jar.take(res);
+    });
+    afterAll(async () => {
+      await app?.close();
+    });
+
+    function upload(name: string, content: BlobPart, type = "text/csv", intent = "save-file") {
+      const form = new FormData();
+      form.set("csrf", csrf);
+      form.set(honeypot, "");
+      form.set("intent", intent);
+      form.set("file", new File([content], name, { type }));
+      return app.request("/portal/my-team", {
+        method: "POST",
+        headers: { cookie: jar.header(), origin: app.origin },
+        body: form,
+      });
+    }
+
+    const replyText = async (res: Response) => JSON.stringify((await rendered(res)).actionData);
+
+    it("refuses an oversized file (over 1 MB) and stores nothing", async () => {
+      const before = await rowCounts(app.database.db);
+      const row = "Ann,Lee,ann.lee@example.com\r\n";
+      const big = `First Name,Last Name,Email\r\n${row.repeat(Math.ceil((CSV_MAX_BYTES + 10) / row.length))}`;
+      for (const intent of ["save-file", "check-upload"]) {
+        const res = await upload("team.csv", big, "text/csv", intent);
+        expect(res.status).toBeGreaterThanOrEqual(400);
+        expect(await replyText(res)).toContain(FILE_TOO_LARGE_MESSAGE);
+      }
+      // A body far beyond the cap is not even read to the end, and still refused.
+      const huge = await upload("team.csv", new Uint8Array(5 * 1024 * 1024).fill(65));
+      expect(huge.status).toBeGreaterThanOrEqual(400);
+      expect(await rowCounts(app.database.db)).toEqual(before);
+    });
+
+    it("refuses wrong file types (name) and unreadable content, and stores nothing", async () => {
+      const before = await rowCounts(app.database.db);
+      for (const [name, type] of [
+        ["team.exe", "application/octet-stream"],
+        ["team.csv.html", "text/html"],
+        ["team.xlsx", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"],
+        ["team", "text/plain"],
+      ] as const) {
+        const res = await upload(name, "First Name,Last Name,Email\r\nAnn,Lee,ann@example.com\r\n", type);
+        expect(res.status, name).toBeGreaterThanOrEqual(400);
+        expect(await replyText(res), name).toContain(INVALID_FILE_TYPE_MESSAGE);
+      }
+      // A binary file with a .csv name: refused by the reader, never a 500.
+      const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0, 0, 0, 0, 0xff, 0xfe, 0, 1, 2, 3]);
+      const res = await upload("team.csv", zip);
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(await rowCounts(app.database.db)).toEqual(before);
+    });
+
+    it("formula payloads at a cell's start are stored as plain text, exactly as typed", async () => {
+      const lines = FORMULAS.map((f, i) => `"${f.replace(/"/g, '""')}",Lee${i},formula${i}@example.com`);
+      const res = await upload("formulas.csv", `${TEAM_CSV_TEMPLATE}${lines.join("\r\n")}\r\n`);
+      expect(res.status, await res.clone().text()).toBeLessThan(400);
+      const list = await manager.json<{ items: Array<{ firstName: string; email: string }> }>(
+        "GET",
+        "Users?pageNumber=1&pageSize=100&search=formula",
+      );
+      const names = list.items.map((u) => u.firstName).sort();
+      expect(names).toEqual([...FORMULAS].sort());
+    });
+
+    it("the only CSV the product writes is the static template, the same for everyone", async () => {
+      const res = await app.request("/portal/my-team/template.csv", { headers: { cookie: jar.header() } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/^text\/csv/);
+      expect(res.headers.get("content-disposition")).toMatch(/^attachment;/);
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(await res.text()).toBe(TEAM_CSV_TEMPLATE);
+      const anonymous = await app.request("/portal/my-team/template.csv");
+      expect(anonymous.status).toBe(302);
+    });
+  });
+}
+
+describe("CSV writers in the source", () => {
+  it("only the static templates answer text/csv; anything else writing CSV must neutralise formula cells", () => {
+    const roots = ["app", "server", "core"];
+    const writers: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const path = join(dir, name);
+        if (statSync(path).isDirectory()) {
+          if (name !== "+types") walk(path);
+        } else if (/\.(ts|tsx)$/.test(name) && !/\.test\.ts$|\.testkit\.ts$/.test(name)) {
+          const text = readFileSync(path, "utf8");
+          // A response or a download of CSV: a text/csv content type (header or Blob) or a CSV writer library.
+          if (/content-type["']?\s*[:,]\s*["']text\/csv|type:\s*["']text\/csv|csv-stringify|papaparse/i.test(text))
+            writers.push(path);
+        }
+      }
+    };
+    for (const root of roots) walk(root);
+    // Both serve a constant (TEAM_CSV_TEMPLATE, REWARD_CSV_TEMPLATE): headings only, no user data.
+    const known = ["app/routes/portal.my-team.template.ts", "app/routes/portal.reward-my-team.template.ts"];
+    expect(
+      writers.sort(),
+      "a new CSV writer: if it writes user data, prefix cells starting with = + - @ (or tab, CR) with ' and list it here",
+    ).toEqual(known.sort());
+  });
+});
