@@ -36,7 +36,14 @@ export async function openDatabase(databaseUrl: string): Promise<Database> {
   if (isPostgresUrl(databaseUrl)) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
     // A dropped connection must not crash the process; the pool reconnects on the next query.
+    // The pool's "error" covers idle clients only: a client checked out when the server goes
+    // away (a restart, an administrator's termination) emits "error" on itself, and with no
+    // listener that is an uncaught exception that kills the process (tests/fault/
+    // postgres-restart.test.ts). The query in flight still fails, and the pool drops the client.
     pool.on("error", () => {});
+    pool.on("connect", (client) => {
+      client.on("error", () => {});
+    });
     const db = drizzlePg({ client: pool, schema }) as unknown as Db;
     return {
       db,

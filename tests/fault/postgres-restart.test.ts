@@ -20,7 +20,10 @@ import {
 let app: AppProcess | undefined;
 let postgres: OwnPostgres | undefined;
 let smtp: TestSmtpServer | undefined;
-afterEach(async () => {
+afterEach(async (context) => {
+  if (context.task.result?.state === "fail" && app) {
+    console.error(`app exit: ${app.child.exitCode} ${app.child.signalCode}\napp output:\n${app.output().slice(-4000)}`);
+  }
   await app?.kill("SIGKILL");
   await postgres?.remove();
   await smtp?.stop();
@@ -41,7 +44,8 @@ it.skipIf(!postgresBinaries)(
       return /Verification code: (\d{6})\b/.exec(m?.text ?? "")?.[1] ?? "";
     });
 
-    // Load: 8 clients reading and writing in a loop, recording every status.
+    // Load: 12 clients reading and writing in a loop, recording every status (many clients are
+    // checked out of the pool when PostgreSQL goes: that used to crash the process).
     const statuses = new Map<number, number>();
     let running = true;
     let added = 0;
@@ -70,10 +74,10 @@ it.skipIf(!postgresBinaries)(
           status = 0; // the connection itself failed
         }
         statuses.set(status, (statuses.get(status) ?? 0) + 1);
-        await sleep(20);
+        await sleep(5);
       }
     };
-    const clients = Array.from({ length: 8 }, (_, n) => client(n));
+    const clients = Array.from({ length: 12 }, (_, n) => client(n));
     await sleep(1500);
     expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
 
