@@ -3,6 +3,7 @@
 // the CSRF token (or with another session's token) is refused and changes nothing; the honeypot
 // refuses bots; anonymous visitors are sent to the login page; another company's manager using
 // A's ids through the web forms and page addresses gets nothing of A's and changes nothing.
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PASSWORD } from "../../server/api/accounts.testkit.ts";
 import { databases } from "../support/db.ts";
@@ -279,6 +280,96 @@ for (const { kind, skipped } of databases) {
         expect(res.status, address).toBeLessThan(500);
         for (const s of secrets) expect(text, `${address} shows A's ${s}`).not.toContain(s);
       }
+    });
+
+    it("fuzzing every form action with hostile fields (with a valid token): never a 5xx", {
+      timeout: 300_000,
+    }, async () => {
+      const c = await logIn(app, w.b.email);
+      const names = [
+        "intent",
+        "firstName",
+        "lastName",
+        "email",
+        "userName",
+        "password",
+        "confirmPassword",
+        "companyName",
+        "message",
+        "id",
+        "userId",
+        "value",
+        "name",
+        "rewardName",
+        "ABN",
+        "size",
+        "industry",
+        "outcome",
+        "cardNumber",
+        "expiry",
+        "cvc",
+        "nameOnCard",
+        "amount",
+        "uploadId",
+        "verificationCode",
+        "requestToken",
+        "passwordResetToken",
+        "isOptedIn",
+        "__proto__",
+        "constructor",
+      ];
+      const intents = [
+        "add",
+        "update",
+        "remove",
+        "save-amount",
+        "save-amounts",
+        "apply-all",
+        "remove-all",
+        "add-single",
+        "add-from-search",
+        "bulk-save",
+        "bulk-preview",
+        "pay",
+        "checkout",
+        "verify",
+        "resend",
+        "video-watched",
+      ];
+      const value = fc.oneof(
+        fc.constantFrom(
+          "' OR 1=1 --",
+          "<script>alert(1)</script>",
+          "=1+1",
+          "a\u0000b",
+          "😀",
+          "-1",
+          "1e308",
+          "",
+          " ",
+          "x".repeat(5000),
+        ),
+        fc.string({ unit: "grapheme", maxLength: 30 }),
+        fc.constantFrom(...intents),
+        fc.integer().map(String),
+      );
+      const fields = fc.dictionary(fc.constantFrom(...names), value, { minKeys: 1, maxKeys: 8 });
+      for (const r of actions()) {
+        if (r.id === "routes/corporate.logout") continue;
+        await fc.assert(
+          fc.asyncProperty(fields, fc.boolean(), async (f, single) => {
+            const res = await post(
+              app,
+              urlOf(r, single),
+              { ...f, csrf: c.csrf, [c.honeypot]: "" },
+              { cookie: c.jar.header(), origin },
+            );
+            expect(res.status, `${r.id} ${JSON.stringify(f).slice(0, 200)}`).toBeLessThan(500);
+          }),
+          { numRuns: Number(process.env.SECURITY_FUZZ_RUNS ?? 30) },
+        );
+      }
+      await stillSignedIn(c);
     });
 
     it("logout needs the token too; with it, the session is gone", async () => {
