@@ -13,6 +13,7 @@ import type { Logger } from "../logger.ts";
 import { compress } from "./compress.ts";
 import { problemResponse } from "./problem.ts";
 import { createRateLimiter, RATE_RULES } from "./rate-limit.ts";
+import { inWebRequestScope } from "./request-scope.ts";
 
 export const CLIENT_IP_HEADER = "x-rewards-client-ip";
 
@@ -190,6 +191,9 @@ export function createServerApp(options: ServerAppOptions) {
     const key = (build.entry.module as unknown as { webContext: Parameters<RouterContextProvider["set"]>[0] })
       .webContext;
     context.set(key, requestServices);
+    // One token lookup per page even though the layout and the page each call the API (./request-scope.ts).
+    if (c.req.method === "GET" || c.req.method === "HEAD")
+      return inWebRequestScope(() => handleWeb(c.req.raw, context));
     return handleWeb(c.req.raw, context);
   });
 
