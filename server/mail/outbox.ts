@@ -77,6 +77,15 @@ export async function markSent(db: Db, id: number, transport: string, now: Date)
     .where(eq(emailOutbox.id, id));
 }
 
+/** Marks several delivered messages at once (one statement for a batch). */
+export async function markSentMany(db: Db, ids: number[], transport: string, now: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(emailOutbox)
+    .set({ status: "sent", sentAt: now, lockedUntil: null, lastError: null, transport })
+    .where(inArray(emailOutbox.id, ids));
+}
+
 export async function markFailedAttempt(db: Db, id: number, error: string, nextAttemptAt: Date | null): Promise<void> {
   await db
     .update(emailOutbox)

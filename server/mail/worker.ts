@@ -2,7 +2,7 @@
 // schedules a retry with exponential backoff (capped), giving up after MAX_ATTEMPTS.
 import type { Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
-import { claimDueEmails, markFailedAttempt, markSent } from "./outbox.ts";
+import { claimDueEmails, markFailedAttempt, markSentMany } from "./outbox.ts";
 import type { MailTransport } from "./port.ts";
 
 export const MAX_ATTEMPTS = 12;
@@ -21,6 +21,8 @@ export interface MailWorkerOptions {
   pollMs?: number;
   batchSize?: number;
   leaseMs?: number;
+  /** Messages of a batch in flight at once (default 4; the SMTP transport pools 5 connections). */
+  concurrency?: number;
   /** Injected for tests that move time forward. */
   now?: () => Date;
   backoff?: (attempt: number) => number;
@@ -39,6 +41,7 @@ export function startMailWorker(options: MailWorkerOptions, autoStart = true): M
   const pollMs = options.pollMs ?? 2_000;
   const batchSize = options.batchSize ?? 20;
   const leaseMs = options.leaseMs ?? 60_000;
+  const concurrency = Math.max(1, options.concurrency ?? 4);
   const now = options.now ?? (() => new Date());
   const backoff = options.backoff ?? backoffMs;
   let timer: NodeJS.Timeout | undefined;
@@ -51,26 +54,41 @@ export function startMailWorker(options: MailWorkerOptions, autoStart = true): M
       if (stopped) return sent;
       const batch = await claimDueEmails(db, now(), batchSize, leaseMs);
       if (batch.length === 0) return sent;
-      for (const row of batch) {
-        try {
-          await transport.send({
-            id: row.id,
-            from,
-            to: row.toAddress,
-            subject: row.subject,
-            html: row.html,
-            text: row.text,
-          });
-          await markSent(db, row.id, transport.name, now());
-          sent++;
-          logger.info({ emailId: row.id, transport: transport.name, attempt: row.attempts }, "email sent");
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          const retryAt = row.attempts >= MAX_ATTEMPTS ? null : new Date(now().getTime() + backoff(row.attempts));
-          await markFailedAttempt(db, row.id, message, retryAt);
-          logger.warn({ emailId: row.id, attempt: row.attempts, retryAt, err: message }, "email delivery failed");
+      // The batch goes out a few messages at a time over the transport's pooled connections,
+      // and the delivered ones are marked in ONE statement. Under load every database query
+      // waits its turn (PGlite serialises them on the main thread): sending one message at a
+      // time with a query each, delivery fell to ~1 message a second while 200 managers were
+      // busy, and verification codes took over a minute (issue 6, scripts/load.ts). A crash
+      // between sending and marking re-sends those messages after the lease, as before (for one).
+      const delivered: number[] = [];
+      let next = 0;
+      const lane = async () => {
+        while (next < batch.length) {
+          const row = batch[next++] as (typeof batch)[number];
+          try {
+            await transport.send({
+              id: row.id,
+              from,
+              to: row.toAddress,
+              subject: row.subject,
+              html: row.html,
+              text: row.text,
+            });
+            delivered.push(row.id);
+            logger.info({ emailId: row.id, transport: transport.name, attempt: row.attempts }, "email sent");
+          } catch (error) {
+            const message = error instanceof Error ? error.message : String(error);
+            const retryAt = row.attempts >= MAX_ATTEMPTS ? null : new Date(now().getTime() + backoff(row.attempts));
+            await markFailedAttempt(db, row.id, message, retryAt);
+            logger.warn({ emailId: row.id, attempt: row.attempts, retryAt, err: message }, "email delivery failed");
+          }
         }
-      }
+      };
+      const lanes = await Promise.allSettled(Array.from({ length: Math.min(concurrency, batch.length) }, lane));
+      await markSentMany(db, delivered, transport.name, now());
+      sent += delivered.length;
+      const failed = lanes.find((l): l is PromiseRejectedResult => l.status === "rejected");
+      if (failed) throw failed.reason;
       if (batch.length < batchSize) return sent;
     }
   }
