@@ -22,7 +22,7 @@ const HOSTILE = [
   "<script>alert(1)</script>",
   '<img src=x onerror="alert(1)">',
   "javascript:alert(1)",
-  "{{7*7}}${7*7}",
+  "{{7*7}}$" + "{7*7}",
   "../../../../etc/passwd",
   '=HYPERLINK("http://evil.example")',
   "+1+1",

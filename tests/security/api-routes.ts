@@ -104,6 +104,11 @@ export const API_ROUTES: Record<string, Entry> = {
     scope: "self",
     owner: () => ({ path: "RewardMyTeam/get-reward-summary" }),
   },
+  "GET /api/RewardMyTeam/email-sample": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "RewardMyTeam/email-sample" }),
+  },
   "PUT /api/Companies": {
     kind: "bearer",
     scope: "self",
