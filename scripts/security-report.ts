@@ -78,6 +78,7 @@ try {
       return JSON.parse(e.stdout ?? "") as {
         metadata?: { vulnerabilities?: Record<string, number> };
         error?: { summary?: string };
+        message?: string;
       };
     } catch {
       return undefined;
@@ -85,7 +86,7 @@ try {
   })();
   audit = parsed?.metadata?.vulnerabilities
     ? `npm audit --omit=dev: ${JSON.stringify(parsed.metadata.vulnerabilities)}`
-    : `npm audit --omit=dev could not run: ${(parsed?.error?.summary ?? e.stderr ?? "unknown error").split("\n").find((l) => l.trim() && !l.includes("nodedir")) ?? "unknown error"}`;
+    : `npm audit --omit=dev could not run: ${(parsed?.message ?? parsed?.error?.summary ?? e.stderr ?? "unknown error").split("\n").find((l) => l.trim() && !l.includes("nodedir")) ?? "unknown error"}`;
 }
 
 const when = new Date()
