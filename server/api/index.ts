@@ -2,6 +2,7 @@
 // portal calls it in process through its `fetch`, or over HTTP when PROVIDER_API_URL is set.
 import { Hono } from "hono";
 import { DETAILS } from "../../core/public-forms.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { ProblemError, problemResponse } from "../http/problem.ts";
 import { errorForLog } from "../logger.ts";
 import { paymentsFor } from "../payments/index.ts";
@@ -30,6 +31,10 @@ export function createApi(deps: ApiDeps) {
       });
     }
     if (error instanceof ProblemError) return problemResponse(error.status, error.message, error.errors);
+    if (isDatabaseUnavailable(error)) {
+      deps.logger.warn({ ...errorForLog(error), path: c.req.path }, "database unavailable");
+      return problemResponse(503, DETAILS.unavailable, undefined, { "retry-after": "5" });
+    }
     deps.logger.error({ ...errorForLog(error), path: c.req.path }, "api error");
     return problemResponse(500, DETAILS.internal);
   });
