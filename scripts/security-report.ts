@@ -41,7 +41,6 @@ const report = JSON.parse(readFileSync(jsonFile, "utf8")) as {
   numPassedTests: number;
   numFailedTests: number;
   numPendingTests: number;
-  numTotalTestSuites: number;
   testResults: FileResult[];
 };
 
@@ -97,7 +96,7 @@ const section = [
   "<!-- results:start (written by scripts/security-report.ts; do not edit by hand) -->",
   `Run on ${when} with \`node scripts/security-report.ts${all ? " --all" : ""}\` (\`${command}\`, ${seconds} s; PostgreSQL ${databaseNote(report)}).`,
   "",
-  `**${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped** of ${report.numTotalTests} tests in ${report.numTotalTestSuites} files${all ? " (the whole unit suite)" : ""}; the security files:`,
+  `**${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped** of ${report.numTotalTests} tests in ${report.testResults.length} files${all ? " (the whole unit suite)" : ""}; the security files:`,
   "",
   "| File | Passed | Failed | Skipped |",
   "|---|---:|---:|---:|",
