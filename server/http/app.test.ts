@@ -156,13 +156,16 @@ describe("edge app", () => {
     });
   });
 
-  it("sends HSTS when APP_URL is https", async () => {
+  it("sends HSTS when APP_URL is https, in production only", async () => {
     const { app } = edgeFor(running, { env: { APP_URL: "https://rewards.example.com" } });
     for (const path of ["/healthz", "/", "/api/Catalogue/latest-reward"]) {
       const hsts = (await app.request(path)).headers.get("strict-transport-security") ?? "";
       expect(Number(/max-age=(\d+)/.exec(hsts)?.[1]), `${path}: ${hsts}`).toBeGreaterThanOrEqual(31_536_000);
       expect(hsts).toContain("includeSubDomains");
     }
+
+    const dev = edgeFor(running, { env: { APP_URL: "https://rewards.example.com" }, mode: "development" });
+    expect((await dev.app.request("/healthz")).headers.get("strict-transport-security")).toBeNull();
   });
 
   it("allows Stripe's Payment Element and Checkout redirect only when Stripe is the processor", async () => {

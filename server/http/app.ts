@@ -108,7 +108,8 @@ export function createServerApp(options: ServerAppOptions) {
         frameSrc: [...captchaHosts, ...mediaHosts, ...stripeFrames],
         mediaSrc: ["'self'", ...mediaHosts],
       },
-      strictTransportSecurity: config.isHttps ? "max-age=63072000; includeSubDomains" : false,
+      // HSTS in production only: a developer's https dev server must not pin the host for two years.
+      strictTransportSecurity: config.isHttps && mode === "production" ? "max-age=63072000; includeSubDomains" : false,
       referrerPolicy: "strict-origin-when-cross-origin",
       xFrameOptions: "DENY",
       xContentTypeOptions: true,
