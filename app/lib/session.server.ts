@@ -24,7 +24,8 @@ export interface SessionFlashData {
 export type WebSession = Session<SessionData, SessionFlashData>;
 
 type Context = Readonly<RouterContextProvider>;
-const storages = new Map<string, ReturnType<typeof build>>();
+/** One storage per running application, keyed by its session store (tests and benchmarks run several). */
+const storages = new WeakMap<object, ReturnType<typeof build>>();
 
 function build(context: Context) {
   const { secret, config, sessionStore } = services(context);
@@ -46,7 +47,7 @@ function build(context: Context) {
 }
 
 function storage(context: Context) {
-  const key = `${services(context).secret}:${services(context).config.isHttps}`;
+  const key = services(context).sessionStore;
   let s = storages.get(key);
   if (!s) {
     s = build(context);
