@@ -2,9 +2,9 @@
 // under 768 px) and Action (an edit icon named "Edit <first> <last>", DESIGN.md §8); 'No data to
 // display' when empty; 'X of Y page(s)' with Previous and Next, which keep the search text.
 import type { MouseEvent } from "react";
-import { Link } from "react-router";
 import type { TeamMember, TeamPage } from "../../core/team.ts";
 import { pageHref } from "../lib/team.ts";
+import { Pager } from "./pager.tsx";
 import { editButtonId } from "./team-dialogs.tsx";
 
 const th = "px-4 py-3 text-left text-sm font-semibold text-slate-800";
@@ -78,42 +78,15 @@ function PencilIcon() {
   );
 }
 
-const pagerLinkClass =
-  "inline-flex min-h-11 items-center justify-center rounded-md border border-slate-400 bg-white px-4 font-semibold text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
-const pagerDisabledClass =
-  "inline-flex min-h-11 cursor-not-allowed items-center justify-center rounded-md border border-slate-300 bg-slate-100 px-4 font-semibold text-slate-600";
-
-function PagerLink({ to, enabled, children }: { to: string; enabled: boolean; children: string }) {
-  if (!enabled) {
-    // Nowhere to go: plain text that looks like a disabled button, not focusable.
-    return (
-      <span className={pagerDisabledClass}>
-        {children}
-        <span className="sr-only"> (unavailable)</span>
-      </span>
-    );
-  }
-  return (
-    <Link to={to} preventScrollReset className={pagerLinkClass}>
-      {children}
-    </Link>
-  );
-}
-
 export function TeamPager({ search, page }: { search: string; page: TeamPage }) {
-  const totalPages = Math.max(page.totalPages, 1);
-  const current = Math.min(Math.max(page.pageNumber, 1), totalPages);
   return (
-    <nav aria-label="Team pages" className="flex items-center justify-between gap-3">
-      <PagerLink to={pageHref(search, current - 1)} enabled={page.hasPreviousPage}>
-        Previous
-      </PagerLink>
-      <p className="text-slate-700" aria-live="polite">
-        {current} of {totalPages} page(s)
-      </p>
-      <PagerLink to={pageHref(search, current + 1)} enabled={page.hasNextPage}>
-        Next
-      </PagerLink>
-    </nav>
+    <Pager
+      label="Team pages"
+      pageNumber={page.pageNumber}
+      totalPages={page.totalPages}
+      hrefFor={(pageNumber) => pageHref(search, pageNumber)}
+      hasPreviousPage={page.hasPreviousPage}
+      hasNextPage={page.hasNextPage}
+    />
   );
 }
