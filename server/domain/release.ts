@@ -30,6 +30,7 @@ import {
   rewardReleases,
   users,
 } from "../db/schema.ts";
+import { col } from "../db/sql.ts";
 import { enqueueEmail, enqueueEmails } from "../mail/outbox.ts";
 import type { EmailContent } from "../mail/port.ts";
 import { addMonths, recipientRewardEmail, taxInvoiceEmail } from "../mail/reward-emails.ts";
@@ -353,9 +354,6 @@ async function accountsOf(tx: Tx, companyId: number, orderId: number) {
     )
     .where(and(eq(recipientAccounts.companyId, companyId), eq(orderLines.orderId, orderId)));
 }
-
-/** A column's name as an SQL identifier, for the set-based inserts above. */
-const col = (column: { name: string }) => sql.identifier(column.name);
 
 /** A recipient's Reward Dollar balance in cents: credits less debits and forfeits. */
 export async function recipientBalanceCents(db: Db, companyId: number, userId: number): Promise<number> {

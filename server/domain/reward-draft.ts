@@ -26,6 +26,7 @@ import {
 } from "../../core/rewards.ts";
 import type { Db } from "../db/client.ts";
 import { rewardDraftLines, rewardDrafts, users } from "../db/schema.ts";
+import { col, unnestRows } from "../db/sql.ts";
 
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type Conn = Db | Tx;
@@ -393,16 +394,16 @@ export async function addNewRecipients(
       // (3× faster than multi-row VALUES on PGlite for 5,000 rows).
       const inserted = rowsOf<{ id: string | number; email: string }>(
         await tx.execute(sql`
-          insert into ${users} (company_id, first_name, last_name, email, role, created_at)
+          insert into ${users} (${col(users.companyId)}, ${col(users.firstName)}, ${col(users.lastName)}, ${col(users.email)}, ${col(users.role)}, ${col(users.createdAt)})
           select ${owner.companyId}, t.first_name, t.last_name, t.email, 'member', ${now.toISOString()}::timestamptz
-          from unnest(
-            ${sql.param(fresh.map((r) => r.firstName))}::text[],
-            ${sql.param(fresh.map((r) => r.lastName))}::text[],
-            ${sql.param(fresh.map((r) => r.email))}::text[]
-          ) with ordinality as t(first_name, last_name, email, n)
+          from ${unnestRows("t", {
+            first_name: { type: "text", values: fresh.map((r) => r.firstName) },
+            last_name: { type: "text", values: fresh.map((r) => r.lastName) },
+            email: { type: "text", values: fresh.map((r) => r.email) },
+          })}
           order by t.n
           on conflict do nothing
-          returning id, email`),
+          returning ${col(users.id)}, ${col(users.email)}`),
       );
       for (const row of inserted) {
         const key = row.email.toLowerCase();
@@ -453,14 +454,14 @@ export async function addNewRecipients(
     // Last row first, so the first row of a file is the newest line (top of the table). An
     // existing line gets the row's value and keeps its place.
     await tx.execute(sql`
-      insert into ${rewardDraftLines} (draft_id, company_id, user_id, amount_dollars, created_at)
+      insert into ${rewardDraftLines} (${col(rewardDraftLines.draftId)}, ${col(rewardDraftLines.companyId)}, ${col(rewardDraftLines.userId)}, ${col(rewardDraftLines.amountDollars)}, ${col(rewardDraftLines.createdAt)})
       select ${draft.id}, ${owner.companyId}, t.user_id, t.amount, ${now.toISOString()}::timestamptz
-      from unnest(
-        ${sql.param([...memberIds].reverse())}::bigint[],
-        ${sql.param(input.map((r) => r.value).reverse())}::integer[]
-      ) with ordinality as t(user_id, amount, n)
+      from ${unnestRows("t", {
+        user_id: { type: "bigint", values: [...memberIds].reverse() },
+        amount: { type: "integer", values: input.map((r) => r.value).reverse() },
+      })}
       order by t.n
-      on conflict (draft_id, user_id) do update set amount_dollars = excluded.amount_dollars`);
+      on conflict (${col(rewardDraftLines.draftId)}, ${col(rewardDraftLines.userId)}) do update set ${col(rewardDraftLines.amountDollars)} = excluded.${col(rewardDraftLines.amountDollars)}`);
     await bumpVersion(tx, draft.id, now);
 
     return {

@@ -3,6 +3,7 @@
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { emailOutbox } from "../db/schema.ts";
+import { col } from "../db/sql.ts";
 import type { EmailContent } from "./port.ts";
 
 export async function enqueueEmail(db: Db, email: EmailContent, now: Date = new Date()): Promise<number> {
@@ -15,8 +16,6 @@ export async function enqueueEmail(db: Db, email: EmailContent, now: Date = new 
   if (!row) throw new Error("outbox insert returned no row");
   return row.id;
 }
-
-const col = (column: { name: string }) => sql.identifier(column.name);
 
 /**
  * Queues many emails in one statement (a release queues one per recipient): the rows
