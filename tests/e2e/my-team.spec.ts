@@ -1,107 +1,27 @@
 // My Team (issue 4; SPEC §2 My Team, §4 team list, §5 add/update member, team CSV upload and
 // team search, §6 removal, §8 messages, §9 page size 8), in the four projects: JavaScript on and
-// off, 360 px and 1280 px. Each test gets a fresh account (registered, verified and given company
-// details through the API, then signed in through the login page) so the lists are its own;
-// members a test needs beforehand are created through the API's bulk call.
+// off, 360 px and 1280 px. Each test gets a fresh onboarded, signed-in manager (the `manager`
+// fixture, fixtures.ts) so the lists are its own; members a test needs beforehand are created
+// through the API's bulk call.
 //
 // The bulk upload pane is hidden under 768 px (SPEC §2), so the upload tests run at 1280 px only.
-import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Locator, Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { TEAM_DETAILS } from "../../core/team.ts";
+import { addMembers, expect, member, test } from "./fixtures.ts";
 import {
-  expect,
-  formWith,
+  expectNoAxeViolations,
+  expectNoHorizontalScroll,
   isPhone,
   jsEnabled,
-  test,
-  uniqueEmail,
   uniqueToken,
   visit,
   waitForHydration,
 } from "./support.ts";
 
-const PASSWORD = "Passw0rd!";
-const VALID_ABN = "51824753556";
+const PAGE = "/portal/my-team";
 const REMOVE_WARNING =
   "Removing this team member will inactivate their access to the product, forfeiting any unspent Reward Dollars.";
 const SCREENSHOTS = Boolean(process.env.E2E_SCREENSHOTS);
-
-interface Account {
-  email: string;
-  accessToken: string;
-}
-
-interface Member {
-  firstName: string;
-  lastName: string;
-  email: string;
-}
-
-async function verificationCode(request: APIRequestContext, email: string): Promise<string> {
-  let code = "";
-  await expect
-    .poll(
-      async () => {
-        const html = await (await request.get("/dev/mailbox")).text();
-        const message = html.split("<article").find((part) => part.includes(email));
-        code = message?.match(/Verification code:\s*(\d{6})/)?.[1] ?? "";
-        return code;
-      },
-      { message: `verification email to ${email}`, timeout: 15_000 },
-    )
-    .toMatch(/^\d{6}$/);
-  return code;
-}
-
-/** A verified account with company details and the onboarding video watched (straight to the portal). */
-async function createAccount(request: APIRequestContext, tag: string): Promise<Account> {
-  const email = uniqueEmail(`team-${tag}`);
-  const companyName = `Team ${uniqueToken()} Pty Ltd`;
-  const registered = await request.post("/api/Register", {
-    data: { firstName: "Penny", lastName: "Manager", email, companyName, password: PASSWORD, captchaToken: "" },
-  });
-  expect(registered.status(), await registered.text()).toBe(200);
-  const { userId, requestToken } = (await registered.json()) as { userId: number; requestToken: string };
-  const verified = await request.post("/api/Identity/VerifyEmail", {
-    data: { userId, requestToken, verificationCode: await verificationCode(request, email) },
-  });
-  expect(verified.status(), await verified.text()).toBe(200);
-  const { accessToken } = (await verified.json()) as { accessToken: string };
-  const headers = { authorization: `Bearer ${accessToken}` };
-  const saved = await request.put("/api/Companies/", {
-    headers,
-    data: { name: companyName, ABN: VALID_ABN, size: "11-50", industry: "Retail" },
-  });
-  expect(saved.status(), await saved.text()).toBe(200);
-  const watched = await request.post("/api/Identity/onboarding-video-watched", { headers });
-  expect(watched.ok(), await watched.text()).toBe(true);
-  return { email, accessToken };
-}
-
-async function addMembers(request: APIRequestContext, account: Account, users: Member[]) {
-  const res = await request.post("/api/Users/create-user-bulk-upload", {
-    headers: { authorization: `Bearer ${account.accessToken}` },
-    data: { users },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-}
-
-async function signedIn(page: Page, request: APIRequestContext, tag: string, members: Member[] = []) {
-  const account = await createAccount(request, tag);
-  if (members.length > 0) await addMembers(request, account, members);
-  await visit(page, "/corporate/login");
-  const form = formWith(page, "Password");
-  await form.getByLabel("Email", { exact: true }).fill(account.email);
-  await form.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await form.getByRole("button", { name: "Login", exact: true }).click();
-  await expect(page).toHaveURL(/\/portal\/dashboard$/);
-  await visit(page, "/portal/my-team");
-  return account;
-}
-
-function member(firstName: string, lastName: string): Member {
-  return { firstName, lastName, email: `${firstName}.${lastName}.${uniqueToken()}@example.com`.toLowerCase() };
-}
 
 function table(page: Page): Locator {
   return page.getByRole("table", { name: "Add to or Edit Your Team" });
@@ -124,21 +44,6 @@ async function settled(page: Page) {
   if (jsEnabled()) await waitForHydration(page);
 }
 
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map((v) => ({
-    rule: v.id,
-    impact: v.impact,
-    nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join(" ")}`),
-  }));
-  expect(summary, "axe violations").toEqual([]);
-}
-
-async function expectNoHorizontalScroll(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, "horizontal scroll").toBeLessThanOrEqual(0);
-}
-
 async function shoot(page: Page, name: string) {
   if (SCREENSHOTS) await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 }
@@ -151,8 +56,8 @@ async function openAddNew(page: Page): Promise<Locator> {
   return add;
 }
 
-test("the page: heading, template, empty list, pager, search box and axe", async ({ page, request }) => {
-  await signedIn(page, request, "page");
+test("the page: heading, template, empty list, pager, search box and axe", async ({ page, manager: _ }) => {
+  await visit(page, PAGE);
   await expect(page).toHaveTitle("My Team");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("My Team");
   await expect(page.getByRole("heading", { name: "Add to or Edit Your Team" })).toBeVisible();
@@ -179,8 +84,8 @@ test("the page: heading, template, empty list, pager, search box and axe", async
   if (jsEnabled()) await expectNoAxeViolations(page);
 });
 
-test("add a member: validation errors, the API's detail, then the toast and the row", async ({ page, request }) => {
-  await signedIn(page, request, "add");
+test("add a member: validation errors, the API's detail, then the toast and the row", async ({ page, manager: _ }) => {
+  await visit(page, PAGE);
   let add = await openAddNew(page);
   const bulk = add.getByRole("heading", { name: "Bulk Upload Team Members" });
   if (isPhone()) await expect(bulk).toBeHidden();
@@ -220,13 +125,14 @@ test("add a member: validation errors, the API's detail, then the toast and the 
   await shoot(page, "add-detail");
 });
 
-test("search and paging across pages", async ({ page, request }) => {
+test("search and paging across pages", async ({ page, request, manager }) => {
   const members = [
     ...Array.from({ length: 9 }, (_, i) => member(`Alex${String.fromCharCode(97 + i)}`, "Brown")),
     member("Zelda", "Quartz"),
     member("Zack", "Quartz"),
   ];
-  await signedIn(page, request, "paging", members);
+  await addMembers(request, manager, members);
+  await visit(page, PAGE);
   await expect(page.getByText("1 of 2 page(s)")).toBeVisible();
   await expect(bodyRows(page)).toHaveCount(8);
   await expect(page.getByRole("link", { name: "Previous" })).toHaveCount(0);
@@ -269,9 +175,10 @@ test("search and paging across pages", async ({ page, request }) => {
   await expect(page.getByText("1 of 2 page(s)")).toBeVisible();
 });
 
-test("edit a member, then remove them", async ({ page, request }) => {
+test("edit a member, then remove them", async ({ page, request, manager }) => {
   const bo = member("Bo", "Tan");
-  await signedIn(page, request, "edit", [bo]);
+  await addMembers(request, manager, [bo]);
+  await visit(page, PAGE);
   await page.getByRole("link", { name: "Edit Bo Tan" }).click();
   let update = dialog(page, "Update Bo Tan");
   await expect(update).toBeVisible();
@@ -315,10 +222,11 @@ test("edit a member, then remove them", async ({ page, request }) => {
   await expect(bodyRows(page)).toHaveText(["No data to display"]);
 });
 
-test("failures: an update to a taken address, a removal the API refuses", async ({ page, request }) => {
+test("failures: an update to a taken address, a removal the API refuses", async ({ page, request, manager }) => {
   const gus = member("Gus", "Hill");
   const hal = member("Hal", "Hill");
-  const account = await signedIn(page, request, "failures", [gus, hal]);
+  await addMembers(request, manager, [gus, hal]);
+  await visit(page, PAGE);
   await page.getByRole("link", { name: "Edit Gus Hill" }).click();
   const update = dialog(page, "Update Gus Hill");
   await update.getByLabel("Email", { exact: true }).fill(hal.email);
@@ -333,11 +241,11 @@ test("failures: an update to a taken address, a removal the API refuses", async 
   const remove = dialog(page, "Remove Gus Hill");
   await expect(remove).toBeVisible();
   const list = await request.get("/api/Users?pageNumber=1&pageSize=8&search=gus", {
-    headers: { authorization: `Bearer ${account.accessToken}` },
+    headers: manager.headers,
   });
   const id = ((await list.json()) as { items: { id: number }[] }).items[0]?.id;
   const gone = await request.delete(`/api/Users/${id}`, {
-    headers: { authorization: `Bearer ${account.accessToken}` },
+    headers: manager.headers,
   });
   expect(gone.status()).toBe(204);
   await remove.getByRole("button", { name: "Remove", exact: true }).click();
@@ -347,9 +255,10 @@ test("failures: an update to a taken address, a removal the API refuses", async 
   await expect(table(page)).toContainText("Hal Hill");
 });
 
-test("every dialog opens from its address", async ({ page, request }) => {
+test("every dialog opens from its address", async ({ page, request, manager }) => {
   const cy = member("Cy", "Young");
-  await signedIn(page, request, "urls", [cy]);
+  await addMembers(request, manager, [cy]);
+  await visit(page, PAGE);
   const href = (await page.getByRole("link", { name: "Edit Cy Young" }).getAttribute("href")) ?? "";
   expect(href).toMatch(/dialog=edit&member=\d+/);
   await visit(page, "/portal/my-team?dialog=add");
@@ -366,9 +275,10 @@ test("every dialog opens from its address", async ({ page, request }) => {
   await expect(page).not.toHaveURL(/dialog=/);
 });
 
-test("with JavaScript a dialog opens in place, traps the focus and gives it back", async ({ page, request }) => {
+test("with JavaScript a dialog opens in place, traps the focus and gives it back", async ({ page, newManager }) => {
   test.skip(!jsEnabled(), "JavaScript only");
-  await signedIn(page, request, "focus");
+  await newManager();
+  await visit(page, PAGE);
   const url = page.url();
   const addNew = page.getByRole("link", { name: "Add New" });
   await addNew.click();
@@ -392,9 +302,14 @@ test.describe("bulk upload", () => {
     if (!jsEnabled()) await add.getByRole("button", { name: /^Check (Another )?File$/ }).click();
   }
 
-  test("a missing heading, a bad row, a wrong file type; then a file with a duplicate", async ({ page, request }) => {
+  test("a missing heading, a bad row, a wrong file type; then a file with a duplicate", async ({
+    page,
+    request,
+    manager,
+  }) => {
     const existing = member("Dee", "Dupe");
-    await signedIn(page, request, "bulk", [existing]);
+    await addMembers(request, manager, [existing]);
+    await visit(page, PAGE);
     let add = await openAddNew(page);
 
     await choose(add, "team.csv", "First Name,Surname,Email Address\r\nA,B,a@example.com\r\n");
@@ -450,8 +365,8 @@ test.describe("bulk upload", () => {
     await expect(table(page)).toContainText("Eve Bulk");
     await shoot(page, "bulk-saved");
   });
-  test("a file of 5,000 rows, the most a file may hold, is saved", async ({ page, request }) => {
-    await signedIn(page, request, "bulk-5000");
+  test("a file of 5,000 rows, the most a file may hold, is saved", async ({ page, manager: _ }) => {
+    await visit(page, PAGE);
     const tag = uniqueToken();
     const rows = Array.from({ length: 5000 }, (_, i) => `Person${i},Surname${i},person.${i}.${tag}@example.com`);
     const add = await openAddNew(page);

@@ -4,28 +4,24 @@
 //
 // Runs against the test server that sends REAL email by SMTP to the server the run starts
 // (mail.ts, smtp-app.ts): the recipients' congratulation emails, with access code and password,
-// are read from it. Each test gets a fresh account (through the API, the verification code read
-// from the SMTP server) and a small draft built through the API (create-reward-user), then signs
-// in through the login page.
-import AxeBuilder from "@axe-core/playwright";
+// are read from it. Each test gets a fresh onboarded, signed-in manager (fixtures.ts: on this
+// server the verification code is read from the SMTP server) and a small draft built through the
+// API (create-reward-user).
 import type { APIRequestContext, Page } from "@playwright/test";
-import { type CaughtEmail, emailsTo, MAIL_APP_URL, verificationCodeOf, waitForEmail } from "./mail.ts";
+import { expect, type Manager, test } from "./fixtures.ts";
+import { type CaughtEmail, emailsTo, MAIL_APP_URL } from "./mail.ts";
 import {
-  expect,
-  formWith,
+  expectNoAxeViolations,
+  expectNoHorizontalScroll,
   isPhone,
   jsEnabled,
-  test,
   uniqueEmail,
   uniqueToken,
   visit,
-  waitForHydration,
 } from "./support.ts";
 
 test.use({ baseURL: MAIL_APP_URL });
 
-const PASSWORD = "Passw0rd!";
-const VALID_ABN = "51824753556";
 const REVIEW = "/portal/reward-my-team-review";
 const CONFIRMATION = "/portal/payment-confirmation";
 
@@ -53,66 +49,24 @@ interface Recipient {
   value: number;
 }
 
-interface Manager {
-  email: string;
-  token: string;
-  recipients: Recipient[];
-}
-
-/** A verified, onboarded program manager (API), with a draft of the given amounts (API). */
-async function managerWithDraft(request: APIRequestContext, tag: string, amounts: number[]): Promise<Manager> {
-  const email = uniqueEmail(`pay-${tag}`);
-  const registered = await request.post("/api/Register", {
-    data: {
-      firstName: "Paula",
-      lastName: "Payer",
-      email,
-      companyName: `Payers ${uniqueToken()} Pty Ltd`,
-      password: PASSWORD,
-      captchaToken: "",
-      isCaptchaV3: true,
-    },
-  });
-  expect(registered.status(), await registered.text()).toBe(200);
-  const { userId, requestToken } = (await registered.json()) as { userId: number; requestToken: string };
-  const code = verificationCodeOf(await waitForEmail(email, "Your verification code"));
-  const verified = await request.post("/api/Identity/VerifyEmail", {
-    data: { userId, requestToken, verificationCode: code },
-  });
-  expect(verified.status(), await verified.text()).toBe(200);
-  const { accessToken: token } = (await verified.json()) as { accessToken: string };
-  const headers = { authorization: `Bearer ${token}` };
-  const company = await request.put("/api/Companies/", {
-    headers,
-    data: { name: `Payers ${uniqueToken()} Pty Ltd`, ABN: VALID_ABN, size: "11-50", industry: "Retail" },
-  });
-  expect(company.status(), await company.text()).toBe(200);
-  const watched = await request.post("/api/Identity/onboarding-video-watched", { headers });
-  expect(watched.ok(), await watched.text()).toBe(true);
-
+/** Builds the manager's draft through the API: one recipient per amount. */
+async function withDraft(request: APIRequestContext, manager: Manager, amounts: number[]): Promise<Recipient[]> {
   const recipients: Recipient[] = [];
   for (const [index, value] of amounts.entries()) {
     const recipient = {
       firstName: ["Rita", "Ravi", "Rosa", "Remy"][index % 4] ?? "Rhea",
       lastName: `Recipient${index + 1}`,
-      email: uniqueEmail(`rcpt-${tag}-${index + 1}`),
+      email: uniqueEmail(`rcpt-${index + 1}`),
       value,
     };
-    const added = await request.post("/api/RewardMyTeam/create-reward-user", { headers, data: recipient });
+    const added = await request.post("/api/RewardMyTeam/create-reward-user", {
+      headers: manager.headers,
+      data: recipient,
+    });
     expect(added.status(), await added.text()).toBe(200);
     recipients.push(recipient);
   }
-  return { email, token, recipients };
-}
-
-async function logIn(page: Page, email: string) {
-  await visit(page, "/corporate/login");
-  const form = formWith(page, "Password");
-  await form.getByLabel("Email", { exact: true }).fill(email);
-  await form.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await form.getByRole("button", { name: "Login", exact: true }).click();
-  await expect(page).toHaveURL(/\/portal\/dashboard$/);
-  if (jsEnabled()) await waitForHydration(page);
+  return recipients;
 }
 
 async function fillCard(page: Page, card: string, rewardName = "Quarterly Stars") {
@@ -128,21 +82,8 @@ async function pay(page: Page, total = "$111.00") {
 }
 
 async function expectAccessible(page: Page) {
-  if (isPhone()) {
-    const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-      scrollWidth: document.documentElement.scrollWidth,
-      innerWidth: window.innerWidth,
-    }));
-    expect(scrollWidth, `scrollWidth at innerWidth ${innerWidth}`).toBeLessThanOrEqual(innerWidth);
-  }
-  if (!jsEnabled()) return;
-  const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map((v) => ({
-    rule: v.id,
-    help: v.help,
-    nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
-  }));
-  expect(summary).toEqual([]);
+  if (isPhone()) await expectNoHorizontalScroll(page);
+  if (jsEnabled()) await expectNoAxeViolations(page);
 }
 
 /** The reward history rows of the dashboard whose name cell (or phone line) holds `name`. */
@@ -173,9 +114,9 @@ test.describe("review", () => {
   test("$100 of rewards: recipients, fee $10.00, GST $1.00, total $111.00, the card form and its labels", async ({
     page,
     request,
+    manager,
   }) => {
-    const manager = await managerWithDraft(request, "review", [60, 40]);
-    await logIn(page, manager.email);
+    const recipients = await withDraft(request, manager, [60, 40]);
     await visit(page, REVIEW);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Reward My Team Review");
     await expect(page.getByRole("link", { name: "Go Back & Edit" })).toHaveAttribute("href", "/portal/reward-my-team");
@@ -185,7 +126,7 @@ test.describe("review", () => {
     await expect(name).toHaveAttribute("required", "");
     await expect(name).toHaveAccessibleDescription(/identifies the reward later in your Reward History/);
 
-    const [first, second] = manager.recipients;
+    const [first, second] = recipients;
     await expect(page.getByText(`${first?.firstName} ${first?.lastName} ($60.00)`)).toBeVisible();
     await expect(page.getByText(`${second?.firstName} ${second?.lastName} ($40.00)`)).toBeVisible();
 
@@ -206,17 +147,14 @@ test.describe("review", () => {
     await expectAccessible(page);
   });
 
-  test("an empty draft: 'No rewards to process'", async ({ page, request }) => {
-    const manager = await managerWithDraft(request, "empty", []);
-    await logIn(page, manager.email);
+  test("an empty draft: 'No rewards to process'", async ({ page, manager: _ }) => {
     await visit(page, REVIEW);
     await expect(page.getByText(TEXT.noRewards)).toBeVisible();
     await expect(page.getByRole("button", { name: /^Pay / })).toHaveCount(0);
   });
 
-  test("the Reward Name is required", async ({ page, request }) => {
-    const manager = await managerWithDraft(request, "name", [100]);
-    await logIn(page, manager.email);
+  test("the Reward Name is required", async ({ page, request, manager }) => {
+    await withDraft(request, manager, [100]);
     await visit(page, REVIEW);
     await fillCard(page, CARDS.success, "");
     if (!jsEnabled()) {
@@ -235,9 +173,8 @@ test.describe("review", () => {
     await expect(page).toHaveURL(new RegExp(`${REVIEW}$`));
   });
 
-  test("'Sample of Email': a tooltip with JavaScript, a page without", async ({ page, request }) => {
-    const manager = await managerWithDraft(request, "sample", [100]);
-    await logIn(page, manager.email);
+  test("'Sample of Email': a tooltip with JavaScript, a page without", async ({ page, request, manager }) => {
+    await withDraft(request, manager, [100]);
     await visit(page, REVIEW);
     const link = page.getByRole("link", { name: "Sample of Email" });
     if (jsEnabled()) {
@@ -258,10 +195,14 @@ test.describe("review", () => {
     }
   });
 
-  test("'Loading rewards...' while the review loads on a client navigation (JavaScript)", async ({ page, request }) => {
+  test("'Loading rewards...' while the review loads on a client navigation (JavaScript)", async ({
+    page,
+    request,
+    newManager,
+  }) => {
     test.skip(!jsEnabled(), "client navigations need JavaScript; the server render has the data");
-    const manager = await managerWithDraft(request, "loading", [100]);
-    await logIn(page, manager.email);
+    const manager = await newManager();
+    await withDraft(request, manager, [100]);
     await visit(page, "/portal/reward-email-sample");
     // The summary comes from the in-process API within milliseconds, so the text shows only
     // briefly: record every text the page shows while the navigation runs.
@@ -288,9 +229,9 @@ test.describe("payment", () => {
   test("4242 → processing → success; recipients get access code and password; one history row, also after a reload", async ({
     page,
     request,
+    manager,
   }) => {
-    const manager = await managerWithDraft(request, "success", [60, 40]);
-    await logIn(page, manager.email);
+    const recipients = await withDraft(request, manager, [60, 40]);
     await visit(page, REVIEW);
     const rewardName = `Stars ${uniqueToken()}`;
     await fillCard(page, CARDS.success, rewardName);
@@ -308,7 +249,7 @@ test.describe("payment", () => {
       await expectAccessible(page);
     }
 
-    for (const recipient of manager.recipients) {
+    for (const recipient of recipients) {
       const email = await rewardEmail(recipient.email);
       expect(email.subject).toContain(`$${recipient.value}.00`);
       expect(email.text).toMatch(/Access code: \S+/);
@@ -343,9 +284,12 @@ test.describe("payment", () => {
     await expect(page.getByText(TEXT.noRewards)).toBeVisible();
   });
 
-  test("a declined card: 'Your card was declined.', the form stays, nothing is released", async ({ page, request }) => {
-    const manager = await managerWithDraft(request, "declined", [100]);
-    await logIn(page, manager.email);
+  test("a declined card: 'Your card was declined.', the form stays, nothing is released", async ({
+    page,
+    request,
+    manager,
+  }) => {
+    await withDraft(request, manager, [100]);
     await visit(page, REVIEW);
     const rewardName = `Declined ${uniqueToken()}`;
     await fillCard(page, CARDS.declined, rewardName);
@@ -367,10 +311,11 @@ test.describe("payment", () => {
   test("the Pay button shows 'Please wait' while the payment runs, and a second click sends nothing (JavaScript)", async ({
     page,
     request,
+    newManager,
   }) => {
     test.skip(!jsEnabled(), "the busy state is a JavaScript enhancement");
-    const manager = await managerWithDraft(request, "busy", [100]);
-    await logIn(page, manager.email);
+    const manager = await newManager();
+    await withDraft(request, manager, [100]);
     await visit(page, REVIEW);
     await fillCard(page, CARDS.success, `Busy ${uniqueToken()}`);
     const posts: string[] = [];
@@ -397,14 +342,14 @@ test.describe("payment", () => {
   test("the draft changed after the review was shown: the API's refusal, then the new total", async ({
     page,
     request,
+    manager,
   }) => {
-    const manager = await managerWithDraft(request, "changed", [100]);
-    await logIn(page, manager.email);
+    await withDraft(request, manager, [100]);
     await visit(page, REVIEW);
     await fillCard(page, CARDS.success, `Changed ${uniqueToken()}`);
     // Meanwhile (another tab, say) a recipient of $50 is added: the total becomes $166.50.
     const added = await request.post("/api/RewardMyTeam/create-reward-user", {
-      headers: { authorization: `Bearer ${manager.token}` },
+      headers: manager.headers,
       data: { firstName: "Late", lastName: "Addition", email: uniqueEmail("rcpt-late"), value: 50 },
     });
     expect(added.status(), await added.text()).toBe(200);
@@ -416,9 +361,8 @@ test.describe("payment", () => {
     await expect(page.getByText("Late Addition ($50.00)")).toBeVisible();
   });
 
-  test("authentication completed → success", async ({ page, request }) => {
-    const manager = await managerWithDraft(request, "auth-ok", [100]);
-    await logIn(page, manager.email);
+  test("authentication completed → success", async ({ page, request, manager }) => {
+    await withDraft(request, manager, [100]);
     await visit(page, REVIEW);
     const rewardName = `Authenticated ${uniqueToken()}`;
     await fillCard(page, CARDS.authentication, rewardName);
@@ -433,9 +377,8 @@ test.describe("payment", () => {
     await expect(await historyRows(page, rewardName)).toHaveCount(1);
   });
 
-  test("authentication failed → 'Payment Failed', nothing released", async ({ page, request }) => {
-    const manager = await managerWithDraft(request, "auth-fail", [100]);
-    await logIn(page, manager.email);
+  test("authentication failed → 'Payment Failed', nothing released", async ({ page, request, manager }) => {
+    await withDraft(request, manager, [100]);
     await visit(page, REVIEW);
     const rewardName = `Unauthenticated ${uniqueToken()}`;
     await fillCard(page, CARDS.authentication, rewardName);
@@ -448,9 +391,7 @@ test.describe("payment", () => {
     await expect(await historyRows(page, rewardName)).toHaveCount(0);
   });
 
-  test("the confirmation page without payment_intent goes to /error", async ({ page, request }) => {
-    const manager = await managerWithDraft(request, "no-intent", []);
-    await logIn(page, manager.email);
+  test("the confirmation page without payment_intent goes to /error", async ({ page, manager: _ }) => {
     await visit(page, CONFIRMATION);
     await expect(page).toHaveURL(/\/error$/);
     await expect(page.getByRole("heading", { name: "Error", level: 1 })).toBeVisible();

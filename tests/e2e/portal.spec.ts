@@ -3,150 +3,32 @@
 // the dashboard with its Getting Started video, Quick Links and reward history, the header and
 // its phone menu, portal Help, logout; with JavaScript on and off, at 360 px and 1280 px.
 //
-// Every test gets a fresh account: registered and verified through the API (the code comes from
-// the dev mailbox), optionally given company details and the watched-video flag through the API,
-// then signed in through the login page like a person would.
-import AxeBuilder from "@axe-core/playwright";
-import type { APIRequestContext, Locator, Page } from "@playwright/test";
+// Every test gets a fresh signed-in manager (fixtures.ts): onboarded (`manager`), or stopped
+// before Step 3 or the video (`newManager`), then opens the dashboard where the login lands.
+import type { Locator, Page } from "@playwright/test";
 import { ABN_MESSAGES } from "../../core/abn.ts";
+import { COMPANY_SIZES, INDUSTRIES } from "../../core/company.ts";
 import { E2E_URLS } from "./env.ts";
+import { expect, type Manager, test, VALID_ABN } from "./fixtures.ts";
 import {
-  expect,
+  expectNoAxeViolations,
+  expectNoHorizontalScroll,
   formWith,
   isPhone,
   jsEnabled,
   submitButton,
-  test,
-  uniqueEmail,
   uniqueToken,
   visit,
   waitForHydration,
   watchPosts,
 } from "./support.ts";
 
-const PASSWORD = "Passw0rd!";
-const VALID_ABN = "51824753556";
 /** 11 digits whose check digits are wrong. */
 const WRONG_CHECK_DIGITS_ABN = "12345678901";
 const SUPPORT_EMAIL = "support@rewards.localhost";
-
-const COMPANY_SIZES = ["1-10", "11-50", "51-200", "201-500", "501-1000", "1001-5000"];
-const INDUSTRIES = [
-  "Automotive",
-  "Construction",
-  "Consumer Service",
-  "Education",
-  "Finance",
-  "Government",
-  "Healthcare",
-  "Information Technology",
-  "Manufacturing",
-  "Real Estate",
-  "Retail",
-  "Telecommunications",
-  "Transportation and Logistics",
-  "Utilities",
-  "Other",
-];
-
-interface Account {
-  email: string;
-  firstName: string;
-  companyName: string;
-  userId: number;
-  companyId: number;
-}
-
-/** The 6-digit code of the newest verification email to `email`, read from the dev mailbox. */
-async function verificationCode(request: APIRequestContext, email: string): Promise<string> {
-  let code = "";
-  await expect
-    .poll(
-      async () => {
-        const html = await (await request.get("/dev/mailbox")).text();
-        // Newest first: the first message to this address holds the current code.
-        const message = html.split("<article").find((part) => part.includes(email));
-        code = message?.match(/Verification code:\s*(\d{6})/)?.[1] ?? "";
-        return code;
-      },
-      { message: `verification email to ${email}`, timeout: 15_000 },
-    )
-    .toMatch(/^\d{6}$/);
-  return code;
-}
-
-/**
- * A verified account, made through the provider API. `companyDetails` saves Step 3 and
- * `videoWatched` records the onboarding video, so a test can start further along the journey.
- */
-async function createAccount(
-  request: APIRequestContext,
-  tag: string,
-  options: { companyDetails?: boolean; videoWatched?: boolean } = {},
-): Promise<Account> {
-  const email = uniqueEmail(`portal-${tag}`);
-  const firstName = "Penny";
-  const companyName = `Acme ${uniqueToken()} Pty Ltd`;
-  const registered = await request.post("/api/Register", {
-    data: {
-      firstName,
-      lastName: "Manager",
-      email,
-      companyName,
-      password: PASSWORD,
-      captchaToken: "",
-      isCaptchaV3: true,
-    },
-  });
-  expect(registered.status(), await registered.text()).toBe(200);
-  const { userId, requestToken } = (await registered.json()) as { userId: number; requestToken: string };
-
-  const verified = await request.post("/api/Identity/VerifyEmail", {
-    data: { userId, requestToken, verificationCode: await verificationCode(request, email) },
-  });
-  expect(verified.status(), await verified.text()).toBe(200);
-  const { accessToken } = (await verified.json()) as { accessToken: string };
-  const headers = { authorization: `Bearer ${accessToken}` };
-
-  if (options.companyDetails) {
-    const saved = await request.put("/api/Companies/", {
-      headers,
-      data: { name: companyName, ABN: VALID_ABN, size: "11-50", industry: "Retail" },
-    });
-    expect(saved.status(), await saved.text()).toBe(200);
-  }
-  if (options.videoWatched) {
-    const watched = await request.post("/api/Identity/onboarding-video-watched", { headers });
-    expect(watched.ok(), await watched.text()).toBe(true);
-  }
-  const me = (await (await request.get("/api/Users/MyDetails", { headers })).json()) as {
-    id: number;
-    companyId: number;
-  };
-  return { email, firstName, companyName, userId: me.id, companyId: me.companyId };
-}
-
-/** Signs in through the login page (SPEC §2 Login): success lands on the dashboard. */
-async function logIn(page: Page, account: Account) {
-  await visit(page, "/corporate/login");
-  const form = formWith(page, "Password");
-  await form.getByLabel("Email", { exact: true }).fill(account.email);
-  await form.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await form.getByRole("button", { name: "Login", exact: true }).click();
-  await expect(page).toHaveURL(/\/portal\/dashboard$/);
-  if (jsEnabled()) await waitForHydration(page);
-}
-
-async function signedIn(
-  page: Page,
-  request: APIRequestContext,
-  tag: string,
-  options: { companyDetails?: boolean; videoWatched?: boolean } = {},
-): Promise<Account> {
-  const account = await createAccount(request, tag, options);
-  await logIn(page, account);
-  return account;
-}
+const DASHBOARD = "/portal/dashboard";
+/** A manager who has saved neither Step 3 nor seen the Getting Started video. */
+const BEFORE_STEP_3 = { companyDetails: false, videoWatched: false };
 
 function companyForm(page: Page): Locator {
   return formWith(page, "ABN");
@@ -163,7 +45,7 @@ async function fillCompanyDetails(
   if (values.industry !== undefined) await form.getByLabel("Industry", { exact: true }).selectOption(values.industry);
 }
 
-async function expectOnboardingScreen(page: Page, account: Account) {
+async function expectOnboardingScreen(page: Page, account: Manager) {
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Welcome, ${account.firstName}`);
   await expect(page.getByRole("heading", { name: "Step 3: Add Your Company Details" })).toBeVisible();
   await expect(page.getByRole("form", { name: "Add Your Company Details" })).toBeVisible();
@@ -198,25 +80,7 @@ async function closeGettingStarted(page: Page) {
   await expect(page.getByRole("heading", { name: "Getting Started" })).toHaveCount(0);
 }
 
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map((v) => ({
-    rule: v.id,
-    impact: v.impact,
-    nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join(" ")}`),
-  }));
-  expect(summary, "axe violations").toEqual([]);
-}
-
-async function expectNoHorizontalScroll(page: Page) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
-  expect(scrollWidth, `scrollWidth at innerWidth ${innerWidth}`).toBeLessThanOrEqual(innerWidth);
-}
-
-function catalogueHref(account: Account): RegExp {
+function catalogueHref(account: Manager): RegExp {
   const base = E2E_URLS.catalogue.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`^${base}\\?CompanyID=${account.companyId}&UniqueCode=${account.userId}$`);
 }
@@ -229,8 +93,12 @@ test.describe("portal gate", () => {
     }
   });
 
-  test("without company details every portal page shows Step 3, company name prefilled", async ({ page, request }) => {
-    const account = await signedIn(page, request, "gate");
+  test("without company details every portal page shows Step 3, company name prefilled", async ({
+    page,
+    newManager,
+  }) => {
+    const account = await newManager(BEFORE_STEP_3);
+    await visit(page, DASHBOARD);
     await expectOnboardingScreen(page, account);
     const form = companyForm(page);
     await expect(form.getByLabel("Company Name", { exact: true })).toHaveValue(account.companyName);
@@ -246,9 +114,10 @@ test.describe("portal gate", () => {
 
   test("Step 3 fields: Company Size as 'N employees', SPEC's industries, 'Select...' placeholders", async ({
     page,
-    request,
+    newManager,
   }) => {
-    await signedIn(page, request, "fields");
+    await newManager(BEFORE_STEP_3);
+    await visit(page, DASHBOARD);
     const form = companyForm(page);
     const abn = form.getByLabel("ABN", { exact: true });
     await expect(abn).toHaveAttribute("maxlength", "11");
@@ -263,8 +132,9 @@ test.describe("portal gate", () => {
 });
 
 test.describe("company details (Step 3)", () => {
-  test("blank fields are refused before anything is posted", async ({ page, request }) => {
-    await signedIn(page, request, "blank");
+  test("blank fields are refused before anything is posted", async ({ page, newManager }) => {
+    await newManager(BEFORE_STEP_3);
+    await visit(page, DASHBOARD);
     await fillCompanyDetails(page, { name: "" });
     const posts = watchPosts(page);
     await submitButton(companyForm(page)).click();
@@ -286,8 +156,9 @@ test.describe("company details (Step 3)", () => {
     expect(posts, "POST requests sent").toEqual([]);
   });
 
-  test("SPEC's messages: a blank company name and an ABN that is not 11 digits", async ({ page, request }) => {
-    await signedIn(page, request, "messages");
+  test("SPEC's messages: a blank company name and an ABN that is not 11 digits", async ({ page, newManager }) => {
+    await newManager(BEFORE_STEP_3);
+    await visit(page, DASHBOARD);
     // A space passes the browser's required check; the form and the server trim it.
     await fillCompanyDetails(page, { name: " ", abn: "1234", size: "1-10", industry: "Education" });
     await submitButton(companyForm(page)).click();
@@ -296,8 +167,9 @@ test.describe("company details (Step 3)", () => {
     await expect(page.getByRole("heading", { name: "Step 3: Add Your Company Details" })).toBeVisible();
   });
 
-  test("an ABN with wrong check digits is refused with a clear message", async ({ page, request }) => {
-    await signedIn(page, request, "bad-abn");
+  test("an ABN with wrong check digits is refused with a clear message", async ({ page, newManager }) => {
+    await newManager(BEFORE_STEP_3);
+    await visit(page, DASHBOARD);
     await fillCompanyDetails(page, { abn: WRONG_CHECK_DIGITS_ABN, size: "51-200", industry: "Finance" });
     await submitButton(companyForm(page)).click();
     await expect(page.getByText(ABN_MESSAGES.checkDigits, { exact: true })).toBeVisible();
@@ -306,8 +178,13 @@ test.describe("company details (Step 3)", () => {
     await expect(page.getByRole("heading", { name: "Step 3: Add Your Company Details" })).toBeVisible();
   });
 
-  test("Save & Continue leads to the dashboard; the Getting Started video shows once", async ({ page, request }) => {
-    const account = await signedIn(page, request, "save");
+  test("Save & Continue leads to the dashboard; the Getting Started video shows once", async ({
+    page,
+    request,
+    newManager,
+  }) => {
+    const account = await newManager(BEFORE_STEP_3);
+    await visit(page, DASHBOARD);
     await fillCompanyDetails(page, { name: "Penny's Widgets", abn: VALID_ABN, size: "201-500", industry: "Retail" });
     await submitButton(companyForm(page)).click();
 
@@ -344,7 +221,7 @@ test.describe("company details (Step 3)", () => {
       await expect(page.getByRole("heading", { name: "Getting Started" })).toHaveCount(0, { timeout: 1_000 });
     }).toPass({ timeout: 10_000 });
     const watched = await request.post("/api/Identity/login", {
-      data: { userName: account.email, password: PASSWORD, captchaToken: "", isCaptchaV3: true },
+      data: { userName: account.email, password: account.password, captchaToken: "", isCaptchaV3: true },
     });
     expect((await watched.json()).appSettings).toEqual({
       hasProvidedCompanyDetails: true,
@@ -357,8 +234,9 @@ test.describe("company details (Step 3)", () => {
   });
 });
 
-test("a toast confirms the save when the onboarding video was already watched", async ({ page, request }) => {
-  await signedIn(page, request, "toast", { videoWatched: true });
+test("a toast confirms the save when the onboarding video was already watched", async ({ page, newManager }) => {
+  await newManager({ companyDetails: false });
+  await visit(page, DASHBOARD);
   await fillCompanyDetails(page, { abn: VALID_ABN, size: "1-10", industry: "Other" });
   await submitButton(companyForm(page)).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Dashboard");
@@ -372,8 +250,8 @@ test("a toast confirms the save when the onboarding video was already watched", 
 });
 
 test.describe("dashboard", () => {
-  test("Quick Links: four tiles", async ({ page, request }) => {
-    const account = await signedIn(page, request, "quick", { companyDetails: true, videoWatched: true });
+  test("Quick Links: four tiles", async ({ page, manager: account }) => {
+    await visit(page, DASHBOARD);
     await expect(page.getByRole("heading", { name: "Getting Started" })).toHaveCount(0);
     const tiles = page.getByRole("region", { name: "Quick Links" }).getByRole("link");
     await expect(tiles).toHaveCount(4);
@@ -388,8 +266,8 @@ test.describe("dashboard", () => {
     await expect(tiles.nth(3)).toHaveAttribute("target", "_blank");
   });
 
-  test("Most Recent Reward History: a table, empty until rewards exist", async ({ page, request }) => {
-    await signedIn(page, request, "history", { companyDetails: true, videoWatched: true });
+  test("Most Recent Reward History: a table, empty until rewards exist", async ({ page, manager: _ }) => {
+    await visit(page, DASHBOARD);
     await expect(page.getByRole("heading", { name: "Most Recent Reward History" })).toBeVisible();
     await expect(page.getByText("Here are all of your most recent rewards")).toBeVisible();
     const table = page.getByRole("table", { name: "Most Recent Reward History" });
@@ -406,8 +284,8 @@ test.describe("dashboard", () => {
 });
 
 test.describe("header and menu", () => {
-  test("logo, My Team, Reward My Team, Help, View Rewards (new tab) and Logout", async ({ page, request }) => {
-    const account = await signedIn(page, request, "header", { companyDetails: true, videoWatched: true });
+  test("logo, My Team, Reward My Team, Help, View Rewards (new tab) and Logout", async ({ page, manager: account }) => {
+    await visit(page, DASHBOARD);
     await expect(page.getByRole("banner").getByRole("link", { name: "Reward Portal" })).toHaveAttribute(
       "href",
       "/portal/dashboard",
@@ -433,9 +311,10 @@ test.describe("header and menu", () => {
     await expect(page.getByRole("dialog", { name: "Menu" })).toBeHidden();
   });
 
-  test("the phone menu opens as a dialog and closes again", async ({ page, request }) => {
+  test("the phone menu opens as a dialog and closes again", async ({ page, newManager }) => {
     test.skip(!isPhone(), "under 768 px only");
-    await signedIn(page, request, "menu", { companyDetails: true, videoWatched: true });
+    await newManager();
+    await visit(page, DASHBOARD);
     const menu = await portalNavigation(page);
     await expectNoHorizontalScroll(page);
     await menu.getByRole(jsEnabled() ? "button" : "link", { name: "Close menu" }).click();
@@ -443,8 +322,8 @@ test.describe("header and menu", () => {
     if (jsEnabled()) await expect(page.getByRole("button", { name: "Menu", exact: true })).toBeFocused();
   });
 
-  test("Logout ends the session", async ({ page, request }) => {
-    await signedIn(page, request, "logout", { companyDetails: true, videoWatched: true });
+  test("Logout ends the session", async ({ page, manager: _ }) => {
+    await visit(page, DASHBOARD);
     const nav = await portalNavigation(page);
     await nav.getByRole("button", { name: "Logout" }).click();
     await expect(page).toHaveURL(/\/corporate\/login$/);
@@ -452,21 +331,15 @@ test.describe("header and menu", () => {
     await expect(page).toHaveURL(/\/corporate\/login$/);
   });
 
-  test("the footer carries the licence line", async ({ page, request }) => {
-    await signedIn(page, request, "footer", { companyDetails: true, videoWatched: true });
+  test("the footer carries the licence line", async ({ page, manager: _ }) => {
+    await visit(page, DASHBOARD);
     await expect(page.getByRole("contentinfo")).toContainText("licensed exclusively to a marketing company");
   });
 });
 
 test.describe("portal Help", () => {
-  async function openHelp(page: Page, request: APIRequestContext, tag: string) {
-    const account = await signedIn(page, request, tag, { companyDetails: true, videoWatched: true });
+  test("title 'Help', the How It Works video and the ten FAQs", async ({ page, manager: _ }) => {
     await visit(page, "/portal/help");
-    return account;
-  }
-
-  test("title 'Help', the How It Works video and the ten FAQs", async ({ page, request }) => {
-    await openHelp(page, request, "help");
     await expect(page).toHaveTitle("Help");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Help");
     const howItWorks = page.getByRole("region", { name: "How It Works" });
@@ -474,8 +347,8 @@ test.describe("portal Help", () => {
     await expect(page.getByRole("main").locator("details")).toHaveCount(10);
   });
 
-  test("Contact Us: the message only, SPEC's messages, then the thank-you state", async ({ page, request }) => {
-    await openHelp(page, request, "contact");
+  test("Contact Us: the message only, SPEC's messages, then the thank-you state", async ({ page, manager: _ }) => {
+    await visit(page, "/portal/help");
     const form = formWith(page, "Message");
     const message = form.getByLabel("Message", { exact: true });
     await expect(message).toHaveAttribute("maxlength", "256");
@@ -510,14 +383,16 @@ test.describe("portal Help", () => {
 });
 
 test.describe("portal pages at 360 px and with axe", () => {
-  test("Step 3", async ({ page, request }) => {
-    await signedIn(page, request, "a11y-step3");
+  test("Step 3", async ({ page, newManager }) => {
+    await newManager(BEFORE_STEP_3);
+    await visit(page, DASHBOARD);
     if (isPhone()) await expectNoHorizontalScroll(page);
     if (jsEnabled()) await expectNoAxeViolations(page);
   });
 
-  test("dashboard with the Getting Started video, then without", async ({ page, request }) => {
-    await signedIn(page, request, "a11y-dash", { companyDetails: true });
+  test("dashboard with the Getting Started video, then without", async ({ page, newManager }) => {
+    await newManager({ videoWatched: false });
+    await visit(page, DASHBOARD);
     await expect(page.getByText("Getting Started", { exact: true })).toBeVisible();
     if (isPhone()) await expectNoHorizontalScroll(page);
     if (jsEnabled()) await expectNoAxeViolations(page);
@@ -526,16 +401,16 @@ test.describe("portal pages at 360 px and with axe", () => {
     if (jsEnabled()) await expectNoAxeViolations(page);
   });
 
-  test("Help", async ({ page, request }) => {
-    await signedIn(page, request, "a11y-help", { companyDetails: true, videoWatched: true });
+  test("Help", async ({ page, manager: _ }) => {
     await visit(page, "/portal/help");
     if (isPhone()) await expectNoHorizontalScroll(page);
     if (jsEnabled()) await expectNoAxeViolations(page);
   });
 
-  test("the phone menu open", async ({ page, request }) => {
+  test("the phone menu open", async ({ page, newManager }) => {
     test.skip(!isPhone() || !jsEnabled(), "phone with JavaScript (axe hangs without it)");
-    await signedIn(page, request, "a11y-menu", { companyDetails: true, videoWatched: true });
+    await newManager();
+    await visit(page, DASHBOARD);
     await portalNavigation(page);
     await page.waitForTimeout(500); // the slide-in transition
     await expectNoAxeViolations(page);

@@ -1,101 +1,28 @@
 // Reward My Team (issue 5; SPEC §2 Reward My Team, §3 recipient row, §4 reward flow, §5 reward
 // single add, bulk CSV, amount inputs and reward search, §8 reward add toasts, §9 7 a page newest
 // first and 10 search results), in the four projects: JavaScript on and off, 360 px and 1280 px.
-// Each test gets a fresh account (registered, verified and given company details through the
-// API, then signed in through the login page); the team members and draft lines a test needs
-// beforehand are created through the API.
+// Each test gets a fresh onboarded, signed-in manager (the `manager` fixture, fixtures.ts); the
+// team members and draft lines a test needs beforehand are created through the API.
 //
 // The bulk pane is shown at every width (unlike My Team's): a phone can pick a file too.
-import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { REWARD_DETAILS } from "../../core/rewards.ts";
+import { addMembers, expect, type Manager, type Member, member, test } from "./fixtures.ts";
 import {
-  expect,
-  formWith,
+  expectNoAxeViolations,
+  expectNoHorizontalScroll,
   isPhone,
   jsEnabled,
-  test,
-  uniqueEmail,
-  uniqueToken,
   visit,
   waitForHydration,
 } from "./support.ts";
 
-const PASSWORD = "Passw0rd!";
-const VALID_ABN = "51824753556";
 const PAGE = "/portal/reward-my-team";
 const SCREENSHOTS = Boolean(process.env.E2E_SCREENSHOTS);
 
-interface Account {
-  email: string;
-  accessToken: string;
-}
-
-interface Member {
-  id?: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-}
-
-async function verificationCode(request: APIRequestContext, email: string): Promise<string> {
-  let code = "";
-  await expect
-    .poll(
-      async () => {
-        const html = await (await request.get("/dev/mailbox")).text();
-        const message = html.split("<article").find((part) => part.includes(email));
-        code = message?.match(/Verification code:\s*(\d{6})/)?.[1] ?? "";
-        return code;
-      },
-      { message: `verification email to ${email}`, timeout: 15_000 },
-    )
-    .toMatch(/^\d{6}$/);
-  return code;
-}
-
-/** A verified account with company details and the onboarding video watched. */
-async function createAccount(request: APIRequestContext, tag: string): Promise<Account> {
-  const email = uniqueEmail(`reward-${tag}`);
-  const companyName = `Reward ${uniqueToken()} Pty Ltd`;
-  const registered = await request.post("/api/Register", {
-    data: { firstName: "Penny", lastName: "Manager", email, companyName, password: PASSWORD, captchaToken: "" },
-  });
-  expect(registered.status(), await registered.text()).toBe(200);
-  const { userId, requestToken } = (await registered.json()) as { userId: number; requestToken: string };
-  const verified = await request.post("/api/Identity/VerifyEmail", {
-    data: { userId, requestToken, verificationCode: await verificationCode(request, email) },
-  });
-  expect(verified.status(), await verified.text()).toBe(200);
-  const { accessToken } = (await verified.json()) as { accessToken: string };
-  const headers = { authorization: `Bearer ${accessToken}` };
-  const saved = await request.put("/api/Companies/", {
-    headers,
-    data: { name: companyName, ABN: VALID_ABN, size: "11-50", industry: "Retail" },
-  });
-  expect(saved.status(), await saved.text()).toBe(200);
-  const watched = await request.post("/api/Identity/onboarding-video-watched", { headers });
-  expect(watched.ok(), await watched.text()).toBe(true);
-  return { email, accessToken };
-}
-
-function member(firstName: string, lastName: string): Member {
-  return { firstName, lastName, email: `${firstName}.${lastName}.${uniqueToken()}@example.com`.toLowerCase() };
-}
-
-/** Creates the team members through the API and answers them with their ids. */
-async function addMembers(request: APIRequestContext, account: Account, users: Member[]): Promise<Member[]> {
-  const headers = { authorization: `Bearer ${account.accessToken}` };
-  const res = await request.post("/api/Users/create-user-bulk-upload", { headers, data: { users } });
-  expect(res.status(), await res.text()).toBe(200);
-  const list = await request.get("/api/Users?pageNumber=1&pageSize=100&search=", { headers });
-  const { items } = (await list.json()) as { items: Array<{ id: number; email: string }> };
-  return users.map((user) => ({ ...user, id: items.find((item) => item.email === user.email)?.id }));
-}
-
 /** Puts members into the draft through the API (create-reward-search), then sets their amounts. */
-async function addToDraft(request: APIRequestContext, account: Account, members: Member[], amounts: number[] = []) {
-  const headers = { authorization: `Bearer ${account.accessToken}` };
+async function addToDraft(request: APIRequestContext, manager: Manager, members: Member[], amounts: number[] = []) {
+  const { headers } = manager;
   for (const [index, m] of members.entries()) {
     const added = await request.post("/api/RewardMyTeam/create-reward-search", { headers, data: { userId: m.id } });
     expect(added.status(), await added.text()).toBe(200);
@@ -107,24 +34,6 @@ async function addToDraft(request: APIRequestContext, account: Account, members:
       expect(set.status(), await set.text()).toBe(200);
     }
   }
-}
-
-async function signedIn(
-  page: Page,
-  request: APIRequestContext,
-  tag: string,
-  setup: (account: Account) => Promise<void> = async () => {},
-) {
-  const account = await createAccount(request, tag);
-  await setup(account);
-  await visit(page, "/corporate/login");
-  const form = formWith(page, "Password");
-  await form.getByLabel("Email", { exact: true }).fill(account.email);
-  await form.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await form.getByRole("button", { name: "Login", exact: true }).click();
-  await expect(page).toHaveURL(/\/portal\/dashboard$/);
-  await visit(page, PAGE);
-  return account;
 }
 
 function table(page: Page): Locator {
@@ -160,21 +69,6 @@ async function expectReviewEnabled(page: Page) {
   );
 }
 
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map((v) => ({
-    rule: v.id,
-    impact: v.impact,
-    nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join(" ")}`),
-  }));
-  expect(summary, "axe violations").toEqual([]);
-}
-
-async function expectNoHorizontalScroll(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, "horizontal scroll").toBeLessThanOrEqual(0);
-}
-
 async function shoot(page: Page, name: string) {
   if (SCREENSHOTS) await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 }
@@ -200,8 +94,8 @@ async function openAdd(page: Page): Promise<Locator> {
   return add;
 }
 
-test("the empty page: heading, search box, table, totals, Review & Pay disabled, axe", async ({ page, request }) => {
-  await signedIn(page, request, "empty");
+test("the empty page: heading, search box, table, totals, Review & Pay disabled, axe", async ({ page, manager: _ }) => {
+  await visit(page, PAGE);
   await expect(page).toHaveTitle("Reward My Team");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Reward My Team");
   await expect(page.getByRole("heading", { level: 2, name: "Select Recipients to Reward" })).toBeVisible();
@@ -227,13 +121,13 @@ test("the empty page: heading, search box, table, totals, Review & Pay disabled,
 test("search and add: results by name, added on click or Enter, members in the draft left out", async ({
   page,
   request,
+  manager,
 }) => {
   const jane = member("Jane", "Citizen");
   const janet = member("Janet", "Jones");
   const bob = member("Bob", "Builder");
-  await signedIn(page, request, "search", async (account) => {
-    await addMembers(request, account, [jane, janet, bob]);
-  });
+  await addMembers(request, manager, [jane, janet, bob]);
+  await visit(page, PAGE);
 
   if (jsEnabled()) {
     const box = page.getByRole("combobox", { name: "Search team members to add" });
@@ -285,12 +179,14 @@ test("search and add: results by name, added on click or Enter, members in the d
   if (isPhone()) await expectNoHorizontalScroll(page);
 });
 
-test("amounts: edit, conversions and messages, apply to everyone, totals, Review & Pay", async ({ page, request }) => {
+test("amounts: edit, conversions and messages, apply to everyone, totals, Review & Pay", async ({
+  page,
+  request,
+  manager,
+}) => {
   const people = [member("Amy", "Adams"), member("Ben", "Brown"), member("Cat", "Chan")];
-  await signedIn(page, request, "amounts", async (account) => {
-    const created = await addMembers(request, account, people);
-    await addToDraft(request, account, created);
-  });
+  await addToDraft(request, manager, await addMembers(request, manager, people));
+  await visit(page, PAGE);
   await expect(bodyRows(page)).toHaveCount(3);
   await expect(totals(page)).toHaveText("Total Recipients: 3 | Total Reward Dollars (ex GST): $0.00");
   await expectReviewDisabled(page);
@@ -338,12 +234,10 @@ test("amounts: edit, conversions and messages, apply to everyone, totals, Review
   await expect(page).toHaveURL(/\/portal\/reward-my-team-review$/);
 });
 
-test("remove one, then Remove All with its confirmation", async ({ page, request }) => {
+test("remove one, then Remove All with its confirmation", async ({ page, request, manager }) => {
   const people = [member("Dan", "Dune"), member("Eve", "Evans")];
-  await signedIn(page, request, "remove", async (account) => {
-    const created = await addMembers(request, account, people);
-    await addToDraft(request, account, created, [10, 20]);
-  });
+  await addToDraft(request, manager, await addMembers(request, manager, people), [10, 20]);
+  await visit(page, PAGE);
   await expect(totals(page)).toHaveText("Total Recipients: 2 | Total Reward Dollars (ex GST): $30.00");
 
   await page.getByRole("button", { name: "Remove Dan Dune" }).click();
@@ -370,17 +264,15 @@ test("remove one, then Remove All with its confirmation", async ({ page, request
   await expectReviewDisabled(page);
 });
 
-test("paging: 7 a page, newest first, Previous and Next", async ({ page, request }) => {
+test("paging: 7 a page, newest first, Previous and Next", async ({ page, request, manager }) => {
   const people = Array.from({ length: 9 }, (_, i) => member(`P${i + 1}`, "Person"));
-  await signedIn(page, request, "paging", async (account) => {
-    const created = await addMembers(request, account, people);
-    await addToDraft(
-      request,
-      account,
-      created,
-      people.map((_, i) => i + 1),
-    );
-  });
+  await addToDraft(
+    request,
+    manager,
+    await addMembers(request, manager, people),
+    people.map((_, i) => i + 1),
+  );
+  await visit(page, PAGE);
   await expect(page.getByText("1 of 2 page(s)")).toBeVisible();
   await expect(bodyRows(page)).toHaveCount(7);
   // Newest first: P9 (added last) leads.
@@ -409,9 +301,9 @@ test("paging: 7 a page, newest first, Previous and Next", async ({ page, request
 
 test("Add dialog, single form: messages, the server's detail, then the toast and the row", async ({
   page,
-  request,
+  manager,
 }) => {
-  const account = await signedIn(page, request, "single");
+  await visit(page, PAGE);
   let add = await openAdd(page);
   await expect(add.getByRole("heading", { name: "Bulk Upload" })).toBeVisible();
   await expect(add.getByRole("heading", { name: "Add an Individual" })).toBeVisible();
@@ -427,7 +319,7 @@ test("Add dialog, single form: messages, the server's detail, then the toast and
 
   // The program manager's own email: the API refuses it; its detail shows in red above the form.
   await add.getByLabel("First Name", { exact: true }).fill("Penny");
-  await add.getByLabel("Email", { exact: true }).fill(account.email);
+  await add.getByLabel("Email", { exact: true }).fill(manager.email);
   await add.getByRole("button", { name: "Add Recipient" }).click();
   await expect(add.getByRole("alert")).toContainText(REWARD_DETAILS.managerEmail);
   await shoot(page, "single-detail");
@@ -457,8 +349,8 @@ test("Add dialog, single form: messages, the server's detail, then the toast and
   await expect(totals(page)).toHaveText("Total Recipients: 2 | Total Reward Dollars (ex GST): $40.00");
 });
 
-test("Add dialog, bulk CSV: type, headings and row messages, then Save and the toast", async ({ page, request }) => {
-  await signedIn(page, request, "bulk");
+test("Add dialog, bulk CSV: type, headings and row messages, then Save and the toast", async ({ page, manager: _ }) => {
+  await visit(page, PAGE);
   const add = await openAdd(page);
   const fileInput = add.getByLabel("CSV file", { exact: true });
 

@@ -1,6 +1,7 @@
 // Helpers shared by the end-to-end specs. Selectors go through roles and accessible names
 // (DESIGN.md §8) so the specs describe what a visitor sees, not how a page is built.
 import { randomBytes } from "node:crypto";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
 
 export { expect, test };
@@ -130,4 +131,25 @@ export function brandPattern(brand: string): RegExp {
 /** Finds an item by its image's alternative text or its visible title. */
 export function imageOrText(scope: Locator, name: RegExp | string): Locator {
   return scope.getByRole("img", { name }).or(scope.getByText(name)).first();
+}
+
+/** axe finds nothing on the page as it stands (each violation listed with its first nodes). */
+export async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map((v) => ({
+    rule: v.id,
+    impact: v.impact,
+    help: v.help,
+    nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(" ")}: ${n.failureSummary?.split("\n").slice(1).join(" ")}`),
+  }));
+  expect(summary, "axe violations").toEqual([]);
+}
+
+/** The page is no wider than the viewport: nothing scrolls sideways (the 360 px checks). */
+export async function expectNoHorizontalScroll(page: Page) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `scrollWidth at innerWidth ${innerWidth}`).toBeLessThanOrEqual(innerWidth);
 }
