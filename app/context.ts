@@ -2,6 +2,8 @@
 // Router's context. server.ts reads `webContext` from the built entry module so both sides
 // use the same key (see app/entry.server.tsx).
 import { createContext, type RouterContextProvider } from "react-router";
+import type { CSRF } from "remix-utils/csrf/server";
+import type { Honeypot } from "remix-utils/honeypot/server";
 
 export interface WebConfig {
   appUrl: string;
@@ -56,8 +58,10 @@ export interface PendingUploadStore {
 
 export interface WebServices {
   config: WebConfig;
-  /** Signs the CSRF cookie and the honeypot (and, later, the session cookie). */
+  /** Signs the session cookie. */
   secret: string;
+  /** The CSRF token and honeypot of every form, one pair per application (server/http/form-guards.ts). */
+  formGuards: { csrf: CSRF; honeypot: Honeypot };
   /** Sends a request to the provider API: in process by default, over HTTP with PROVIDER_API_URL. */
   apiFetch: (request: Request) => Promise<Response>;
   /** Base URL the typed client builds API requests on. */
@@ -73,7 +77,16 @@ export interface RequestServices extends WebServices {
   /** Per-request CSP nonce for the scripts React Router renders. */
   nonce: string;
   clientIp: string;
+  /**
+   * Set while the edge renders a page once for every anonymous visitor (server/http/shared-pages.ts):
+   * the nonce is then SHARED_PAGE_SLOTS.nonce and the CSRF token SHARED_PAGE_SLOTS.csrf, and the
+   * edge splices each visitor's own values into those places.
+   */
+  sharedPageRender?: boolean;
 }
+
+/** Placeholders in a shared page; letters and digits only, so no encoding changes them. */
+export const SHARED_PAGE_SLOTS = { nonce: "nonceSlot0sharedPage0", csrf: "csrfSlot0sharedPage0" } as const;
 
 export const webContext = createContext<RequestServices>();
 

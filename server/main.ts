@@ -10,6 +10,7 @@ import { type Database, openDatabase } from "./db/client.ts";
 import { seedCatalogue } from "./domain/catalogue.ts";
 import { pendingUploadStore } from "./domain/uploads.ts";
 import { createServerApp } from "./http/app.ts";
+import { createFormGuards } from "./http/form-guards.ts";
 import type { Logger } from "./logger.ts";
 import { listRecentEmails } from "./mail/outbox.ts";
 import type { MailTransport } from "./mail/port.ts";
@@ -109,6 +110,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
       },
     },
     secret,
+    formGuards: createFormGuards(secret, config.isHttps),
     apiFetch: config.PROVIDER_API_URL ? (request) => fetch(request) : async (request) => api.fetch(request),
     apiBaseUrl: config.PROVIDER_API_URL ?? "http://api.internal",
     logger,

@@ -6,6 +6,7 @@
 // the total the page showed, and that the API's refusal (the draft changed) is shown word for word.
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
+import { createFormGuards } from "../../server/http/form-guards.ts";
 import { type RequestServices, webContext } from "../context.ts";
 import { action, loader } from "../routes/portal.reward-my-team-review.tsx";
 import { CONFIRMATION_PATH } from "./payment.ts";
@@ -49,6 +50,7 @@ function harness(answers: Record<string, { status?: number; body: unknown }> = {
       payments: { kind: "stripe", publishableKey: "pk_test_123" },
     },
     secret: "a-test-secret-of-enough-length-0123456789",
+    formGuards: createFormGuards("a-test-secret-of-enough-length-0123456789", false),
     apiBaseUrl: "http://api.internal",
     async apiFetch(request) {
       const path = new URL(request.url).pathname.replace(/^\/api\//, "");

@@ -1,40 +1,17 @@
-// CSRF and honeypot for every form post (remix-utils). Both are keyed by the process secret,
-// which comes from server.ts through the request context.
-import { createCookie, data, type RouterContextProvider } from "react-router";
-import { CSRF, CSRFError } from "remix-utils/csrf/server";
-import { Honeypot, SpamError } from "remix-utils/honeypot/server";
-import { services } from "../context.ts";
-
-const cache = new Map<string, { csrf: CSRF; honeypot: Honeypot }>();
-
-function forSecret(secret: string, secure: boolean) {
-  const key = `${secret}:${secure}`;
-  let entry = cache.get(key);
-  if (!entry) {
-    const cookie = createCookie(secure ? "__Host-csrf" : "csrf", {
-      path: "/",
-      httpOnly: true,
-      secure,
-      sameSite: "lax",
-      secrets: [secret],
-    });
-    entry = {
-      csrf: new CSRF({ cookie, secret, formDataKey: "csrf" }),
-      // validFrom stays off: a person may fill a form as fast as they like; the name field catches bots.
-      honeypot: new Honeypot({ encryptionSeed: secret, validFromFieldName: null }),
-    };
-    cache.set(key, entry);
-  }
-  return entry;
-}
+// CSRF and honeypot for every form post (remix-utils). The guards come from server.ts through
+// the request context (server/http/form-guards.ts), signed with the process secret.
+import { data, type RouterContextProvider } from "react-router";
+import { CSRFError } from "remix-utils/csrf/server";
+import { SpamError } from "remix-utils/honeypot/server";
+import { SHARED_PAGE_SLOTS, services } from "../context.ts";
 
 function tools(context: Readonly<RouterContextProvider>) {
-  const s = services(context);
-  return forSecret(s.secret, s.config.isHttps);
+  return services(context).formGuards;
 }
 
 /** For the root loader: the token for forms and the cookie header to set when it is new. */
 export async function csrfToken(context: Readonly<RouterContextProvider>, request: Request) {
+  if (services(context).sharedPageRender) return { token: SHARED_PAGE_SLOTS.csrf, cookieHeader: null };
   const [token, cookieHeader] = await tools(context).csrf.commitToken(request);
   return { token, cookieHeader };
 }

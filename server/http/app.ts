@@ -6,7 +6,7 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { type Context, Hono } from "hono";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
-import type { RequestServices, WebServices } from "../../app/context.ts";
+import { type RequestServices, SHARED_PAGE_SLOTS, type WebServices } from "../../app/context.ts";
 import { DETAILS } from "../../core/public-forms.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
@@ -14,6 +14,7 @@ import { compress } from "./compress.ts";
 import { problemResponse } from "./problem.ts";
 import { createRateLimiter, RATE_RULES } from "./rate-limit.ts";
 import { inWebRequestScope } from "./request-scope.ts";
+import { createSharedPages, sharedPageEligible } from "./shared-pages.ts";
 
 export const CLIENT_IP_HEADER = "x-rewards-client-ip";
 
@@ -160,21 +161,52 @@ export function createServerApp(options: ServerAppOptions) {
       },
       serveStatic({ root, precompressed: true }),
     );
-    app.use(
-      async (c, next) => {
-        await next();
-        // Other public files (favicon, brand tiles) change rarely but are not fingerprinted.
-        if (
-          c.res.status === 200 &&
-          !c.res.headers.has("cache-control") &&
-          /\.(svg|png|ico|webp|jpg|txt|webmanifest)$/.test(c.req.path)
-        ) {
-          c.header("cache-control", "public, max-age=86400");
-        }
-      },
-      serveStatic({ root, precompressed: true }),
-    );
+    const publicFiles = serveStatic({ root, precompressed: true });
+    app.use(async (c, next) => {
+      // Only a path that names a file can be one (favicon, brand tiles): pages skip the file-system lookup.
+      if (!/\.[A-Za-z0-9]+$/.test(c.req.path)) return next();
+      const found = await publicFiles(c, next);
+      if (found) c.res = found;
+      // Public files change rarely but are not fingerprinted.
+      if (
+        c.res.status === 200 &&
+        !c.res.headers.has("cache-control") &&
+        /\.(svg|png|ico|webp|jpg|txt|webmanifest)$/.test(c.req.path)
+      ) {
+        c.header("cache-control", "public, max-age=86400");
+      }
+    });
   }
+
+  /** React Router's answer to `request`, with the services every loader and action receives. */
+  const renderWeb = async (
+    request: Request,
+    extra: Pick<RequestServices, "nonce" | "clientIp" | "sharedPageRender">,
+  ) => {
+    const build = await getBuild();
+    const context = new RouterContextProvider();
+    const key = (build.entry.module as unknown as { webContext: Parameters<RouterContextProvider["set"]>[0] })
+      .webContext;
+    context.set(key, { ...web, ...extra } satisfies RequestServices);
+    // One token lookup per page even though the layout and the page each call the API (./request-scope.ts).
+    if (request.method === "GET" || request.method === "HEAD")
+      return inWebRequestScope(() => handleWeb(request, context));
+    return handleWeb(request, context);
+  };
+
+  // The public pages every anonymous visitor sees alike, rendered once a minute (./shared-pages.ts).
+  // Not in development, where each request must see the latest code.
+  const sharedPages =
+    mode === "production"
+      ? createSharedPages({
+          render: (path) =>
+            renderWeb(new Request(new URL(path, config.APP_URL)), {
+              nonce: SHARED_PAGE_SLOTS.nonce,
+              clientIp: "127.0.0.1",
+              sharedPageRender: true,
+            }),
+        })
+      : null;
 
   app.all("*", async (c) => {
     const url = new URL(c.req.url);
@@ -182,20 +214,19 @@ export function createServerApp(options: ServerAppOptions) {
     if (canonical && (c.req.method === "GET" || c.req.method === "HEAD")) {
       return c.redirect(canonical + url.search, 301);
     }
-    const build = await getBuild();
-    const context = new RouterContextProvider();
-    const requestServices: RequestServices = {
-      ...web,
-      nonce: (c.get("secureHeadersNonce" as never) as string | undefined) ?? randomBytes(16).toString("base64"),
-      clientIp: clientIp(c),
-    };
-    const key = (build.entry.module as unknown as { webContext: Parameters<RouterContextProvider["set"]>[0] })
-      .webContext;
-    context.set(key, requestServices);
-    // One token lookup per page even though the layout and the page each call the API (./request-scope.ts).
-    if (c.req.method === "GET" || c.req.method === "HEAD")
-      return inWebRequestScope(() => handleWeb(c.req.raw, context));
-    return handleWeb(c.req.raw, context);
+    const nonce = (c.get("secureHeadersNonce" as never) as string | undefined) ?? randomBytes(16).toString("base64");
+    if (sharedPages && sharedPageEligible(c.req.method, url, c.req.header("cookie"))) {
+      // The visitor's own CSRF token: the one their cookie holds, or a new one with its cookie.
+      const [csrf, setCookie] = await web.formGuards.csrf.commitToken(c.req.raw);
+      const shared = await sharedPages.respond(
+        url.pathname,
+        { nonce, csrf },
+        c.req.header("accept-encoding"),
+        setCookie,
+      );
+      if (shared) return shared;
+    }
+    return renderWeb(c.req.raw, { nonce, clientIp: clientIp(c) });
   });
 
   return app;

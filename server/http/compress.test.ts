@@ -10,6 +10,8 @@ function app() {
   a.use(compress({ threshold: 1024 }));
   a.get("/page", (c) => c.html(html));
   a.get("/small", (c) => c.body("short", 200, { "content-type": "text/plain", "content-length": "5" }));
+  a.get("/api/small", (c) => c.json({ status: "ok" }));
+  a.get("/api/large", (c) => c.json({ rows: html.split(" ") }, 201));
   a.get("/image", (c) => c.body(new Uint8Array(4096), 200, { "content-type": "image/png" }));
   return a;
 }
@@ -36,6 +38,26 @@ describe("compress", () => {
     const body = Buffer.from(await res.arrayBuffer());
     expect(body.length).toBeLessThan(html.length / 5);
     expect(decode(body).toString()).toBe(html);
+  });
+
+  it("reads a JSON answer whole: left as it is when small, compressed in one piece when large", async () => {
+    const a = app();
+    const small = await a.request("/api/small", { headers: { "accept-encoding": "zstd" } });
+    expect(small.headers.get("content-encoding")).toBeNull();
+    expect(small.headers.get("content-length")).toBe(String('{"status":"ok"}'.length));
+    expect(await small.json()).toEqual({ status: "ok" });
+    for (const [encoding, decode] of [
+      ["zstd", zstdDecompressSync],
+      ["br", brotliDecompressSync],
+      ["gzip", gunzipSync],
+    ] as const) {
+      const large = await a.request("/api/large", { headers: { "accept-encoding": encoding } });
+      expect(large.status).toBe(201);
+      expect(large.headers.get("content-encoding")).toBe(encoding);
+      const body = Buffer.from(await large.arrayBuffer());
+      expect(large.headers.get("content-length")).toBe(String(body.length));
+      expect(JSON.parse(decode(body).toString())).toEqual({ rows: html.split(" ") });
+    }
   });
 
   it("leaves small bodies, images and clients without a shared encoding alone", async () => {

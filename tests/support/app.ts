@@ -3,6 +3,7 @@
 import type { Captcha } from "../../server/captcha/port.ts";
 import { pendingUploadStore } from "../../server/domain/uploads.ts";
 import { createServerApp } from "../../server/http/app.ts";
+import { createFormGuards } from "../../server/http/form-guards.ts";
 import type { MailTransport } from "../../server/mail/port.ts";
 import { createApplication, type RunningApp } from "../../server/main.ts";
 import { webSessionStore } from "../../server/web-sessions.ts";
@@ -94,6 +95,7 @@ export function edgeFor(
         payments: { kind: "simulated" },
       },
       secret: "test-secret-test-secret-test-secret",
+      formGuards: createFormGuards("test-secret-test-secret-test-secret", false),
       apiFetch: async (request) => running.api.fetch(request),
       apiBaseUrl: "http://api.internal",
       logger: logs.logger,
