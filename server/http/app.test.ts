@@ -181,6 +181,28 @@ describe("edge app", () => {
     });
   });
 
+  it("serves public files with a day's caching, and leaves a path that names no file to the web app", async () => {
+    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const clientDir = mkdtempSync(join(tmpdir(), "client-"));
+    writeFileSync(join(clientDir, "favicon.svg"), "<svg xmlns='http://www.w3.org/2000/svg'/>");
+    const edge = edgeFor(running, { clientDir });
+    const file = await edge.app.request("/favicon.svg");
+    expect(file.status).toBe(200);
+    expect(file.headers.get("cache-control")).toBe("public, max-age=86400");
+    expect(await file.text()).toContain("<svg");
+    for (const path of ["/robots.txt", "/portal/my-team/template.csv", "/help"]) {
+      edge.seen.paths.length = 0;
+      const res = await edge.app.request(path);
+      expect(res.status, path).toBe(200);
+      expect(
+        edge.seen.paths.filter((seen) => seen !== path),
+        path,
+      ).toEqual([]);
+    }
+  });
+
   it("sends HSTS when APP_URL is https, in production only", async () => {
     const { app } = edgeFor(running, { env: { APP_URL: "https://rewards.example.com" } });
     for (const path of ["/healthz", "/", "/api/Catalogue/latest-reward"]) {

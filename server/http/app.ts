@@ -165,8 +165,9 @@ export function createServerApp(options: ServerAppOptions) {
     app.use(async (c, next) => {
       // Only a path that names a file can be one (favicon, brand tiles): pages skip the file-system lookup.
       if (!/\.[A-Za-z0-9]+$/.test(c.req.path)) return next();
+      // serveStatic answers the file's Response, or what next() gave when there is no such file.
       const found = await publicFiles(c, next);
-      if (found) c.res = found;
+      if (found instanceof Response) c.res = found;
       // Public files change rarely but are not fingerprinted.
       if (
         c.res.status === 200 &&

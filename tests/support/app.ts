@@ -72,6 +72,8 @@ export function edgeFor(
     ready?: () => Promise<void>;
     trustProxy?: boolean;
     mode?: "production" | "development";
+    /** The built client files (production mode serves them); default build/client. */
+    clientDir?: string;
   } = {},
 ) {
   const config = testConfig(options.env);
@@ -104,6 +106,7 @@ export function edgeFor(
     },
     build,
     mode: options.mode ?? "production",
+    clientDir: options.clientDir,
     ready: options.ready ?? (() => running.database.ping()),
     trustProxy: options.trustProxy,
   });
