@@ -5,9 +5,9 @@
 //   the visible v2 checkbox replaces it, the badge hides, and submit waits until it is solved.
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { useRouteLoaderData } from "react-router";
-import { useHydrated } from "remix-utils/use-hydrated";
 import { executeV3, loadRecaptcha, renderV2, resetV2 } from "../lib/captcha.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../lib/forms.ts";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import { type loader as rootLoader, useSite } from "../root.tsx";
 import type { SubmitPreparer } from "./form-fields.tsx";
 

@@ -8,7 +8,7 @@
 //   it loads once the page is idle after hydration (issue 2: less work before the page is ready).
 import { lazy, type MouseEvent, type ReactNode, Suspense, useEffect, useId, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
-import { useHydrated } from "remix-utils/use-hydrated";
+import { useHydrated } from "../lib/use-hydrated.ts";
 
 const PARAM = "dialog";
 

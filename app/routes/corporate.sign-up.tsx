@@ -5,7 +5,6 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { Form, Link, redirect } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
-import { useHydrated } from "remix-utils/use-hydrated";
 import { DETAILS } from "../../core/public-forms.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../components/auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "../components/auth-layout.tsx";
@@ -30,6 +29,7 @@ import {
 import { createApiClient } from "../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../lib/forms.server.ts";
 import { constraintsOf, type FormReply, hasFieldErrors } from "../lib/forms.ts";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import type { Route } from "./+types/corporate.sign-up";
 
 const ACTION = "/corporate/sign-up";

@@ -5,7 +5,6 @@ import { useState } from "react";
 import { Form, useSearchParams } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
-import { useHydrated } from "remix-utils/use-hydrated";
 import { DETAILS } from "../../core/public-forms.ts";
 import { Banner } from "../components/banner.tsx";
 import { useCaptcha } from "../components/captcha.tsx";
@@ -30,6 +29,7 @@ import {
   WAITLIST_RULES,
   type WaitlistFields,
 } from "../lib/forms.ts";
+import { useHydrated } from "../lib/use-hydrated.ts";
 import { useSite } from "../root.tsx";
 import type { Route } from "./+types/not-ready-yet";
 
