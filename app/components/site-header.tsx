@@ -29,8 +29,13 @@ export function SiteHeader() {
     const header = headerRef.current;
     if (!header) return;
     // Written straight to a data attribute: no React render per scroll event.
-    let lastY = window.scrollY;
-    let frame = 0;
+    // The first reading waits for a frame: read in this effect, right after the hydration commit
+    // changed the page, it forced a layout of the whole page inside that long task (issue 2, TBT).
+    let lastY = 0;
+    let frame = window.requestAnimationFrame(() => {
+      frame = 0;
+      lastY = window.scrollY;
+    });
     const update = () => {
       frame = 0;
       const y = window.scrollY;
