@@ -1,18 +1,10 @@
 import type { ReactNode } from "react";
-import {
-  data,
-  isRouteErrorResponse,
-  Links,
-  Meta,
-  Outlet,
-  Scripts,
-  ScrollRestoration,
-  useRouteLoaderData,
-} from "react-router";
+import { data, isRouteErrorResponse, Links, Meta, Outlet, ScrollRestoration, useRouteLoaderData } from "react-router";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import { HoneypotProvider } from "remix-utils/honeypot/react";
 import type { Route } from "./+types/root";
 import appCss from "./app.css?inline";
+import { DeferredScripts } from "./components/deferred-scripts.tsx";
 import { ErrorPage } from "./components/error-page.tsx";
 import { Toaster } from "./components/toaster.tsx";
 import { services } from "./context.ts";
@@ -82,7 +74,8 @@ export function Layout({ children }: { children: ReactNode }) {
       <body className="min-h-screen bg-white font-sans text-slate-900 antialiased">
         {children}
         <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {/* <Scripts> without preload hints, loaded after the first paint: see the component. */}
+        <DeferredScripts nonce={nonce} />
       </body>
     </html>
   );

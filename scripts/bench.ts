@@ -501,11 +501,14 @@ over the recorded dependency graph ("Lantern"). What that means for these pages:
   module scripts are high priority and, being modules, are never recognised as "evaluated after
   the paint", so each one that finished first is counted. LCP goes further: every request except
   low-priority images that finished before the recorded LCP is counted.
-- React Router's \`<Scripts>\` renders a \`<link rel="modulepreload">\` per script file and React 19
-  hoists them into \`<head>\`, so all script files start downloading while the HTML is parsed;
-  on a local server they arrive within milliseconds. Whether they finish before the first paint is a race: when they do,
-  FCP and LCP come out near 2 s (all the JavaScript over slow 4G); when the paint wins, near 1 s.
-  That is why single runs of one page jump between about 94 and 100.
+- React Router's \`<Scripts>\` would render a \`<link rel="modulepreload">\` per script file, which
+  React hoists into \`<head>\`; on a local server the files then finish before the first paint and
+  all of them count for FCP and LCP (near 2.2 s instead of 0.9 s). The app renders
+  \`app/components/deferred-scripts.tsx\` instead: no preload hints, and the scripts are imported
+  after the first frame, so FCP and LCP are the HTML's alone.
+- The other side of that: all hydration work now comes after FCP, so it all counts towards Total
+  Blocking Time (30 % of the score), which Lighthouse takes from the recorded tasks times 4. On a
+  busy machine the recorded tasks stretch and TBT goes from tens to hundreds of milliseconds.
 - The CPU index (Lighthouse's benchmarkIndex) measures how fast the machine was during the run;
   Lighthouse warns below about 1,000. A loaded machine also slows the recorded main-thread work
   (TBT). Compare runs made on an idle machine.

@@ -3,19 +3,28 @@
 //   renders the dialog open with a close link back to the address without the parameter, or to
 //   a page of its own (`href`, e.g. the policy page the dialog shows);
 // - with JavaScript the same link opens a Headless UI Dialog in place (focus trapped, Escape
-//   and the backdrop close it, focus returns to the opener) without a page load.
-import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
-import { type MouseEvent, type ReactNode, useId, useState } from "react";
+//   and the backdrop close it, focus returns to the opener) without a page load. That half
+//   (./dialog-modal.tsx, Headless UI: about 15 KB compressed) is not part of the page's scripts:
+//   it loads once the page is idle after hydration (issue 2: less work before the page is ready).
+import { lazy, type MouseEvent, type ReactNode, Suspense, useEffect, useId, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { useHydrated } from "../lib/use-hydrated.ts";
 
 const PARAM = "dialog";
 
+const loadModal = () => import("./dialog-modal.tsx");
+const DialogModal = lazy(loadModal);
+
 export interface UrlDialogControl {
   name: string;
   open: boolean;
   /** Spread on the <a> that opens the dialog. */
-  linkProps: { href: string; onClick: (event: MouseEvent<HTMLAnchorElement>) => void };
+  linkProps: {
+    href: string;
+    onClick: (event: MouseEvent<HTMLAnchorElement>) => void;
+    onPointerEnter: () => void;
+    onFocus: () => void;
+  };
   /** The address without the dialog parameter (the close link without JavaScript). */
   closeHref: string;
   close: () => void;
@@ -24,12 +33,26 @@ export interface UrlDialogControl {
 /**
  * State of the dialog `name`: open when the address says ?dialog=<name> or after a click (JS).
  * `href` is where the opener leads without JavaScript (default: ?dialog=<name>); `returnHash`
- * is added to the close link's address.
+ * is added to the close link's address; `preload` starts loading what the dialog shows (with the
+ * dialog's own code, when the opener is pointed at or focused).
  */
-export function useUrlDialog(name: string, options: { href?: string; returnHash?: string } = {}): UrlDialogControl {
+export function useUrlDialog(
+  name: string,
+  options: { href?: string; returnHash?: string; preload?: () => void } = {},
+): UrlDialogControl {
+  const preload = () => {
+    void loadModal();
+    options.preload?.();
+  };
   const location = useLocation();
   const navigate = useNavigate();
   const [openedInPage, setOpenedInPage] = useState(false);
+  // Loaded before any click: Headless UI returns focus to the element focused before the dialog
+  // opened, which it only knows when it was already running then.
+  useEffect(() => {
+    const whenIdle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
+    whenIdle(() => void loadModal());
+  }, []);
 
   const params = new URLSearchParams(location.search);
   const openByUrl = params.get(PARAM) === name;
@@ -47,8 +70,11 @@ export function useUrlDialog(name: string, options: { href?: string; returnHash?
       onClick(event) {
         if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
         event.preventDefault();
+        preload();
         setOpenedInPage(true);
       },
+      onPointerEnter: preload,
+      onFocus: preload,
     },
     closeHref,
     close() {
@@ -58,12 +84,12 @@ export function useUrlDialog(name: string, options: { href?: string; returnHash?
   };
 }
 
-const panelClass =
+export const panelClass =
   "flex max-h-[85vh] w-full max-w-3xl flex-col overflow-hidden rounded-lg bg-white text-slate-900 shadow-xl";
-const closeClass =
+export const closeClass =
   "inline-flex min-h-11 min-w-11 items-center justify-center rounded-md px-3 font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
 
-function CloseIcon() {
+export function CloseIcon() {
   return (
     <svg viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
       <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
@@ -83,55 +109,61 @@ export function UrlDialog({
 }) {
   const hydrated = useHydrated();
   const titleId = useId();
-
-  if (!hydrated) {
-    // Server render (and the first client render): plain markup, closed by a link.
-    if (!control.open) return null;
-    return (
-      <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/60 p-3 sm:p-6">
-        <div role="dialog" aria-modal="true" aria-labelledby={titleId} className={panelClass}>
-          <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-4 py-2 sm:px-6">
-            <h2 id={titleId} className="text-lg font-bold text-brand-800 sm:text-xl">
-              {title}
-            </h2>
-            <a href={control.closeHref} className={closeClass} aria-label={`Close ${title}`}>
-              <CloseIcon />
-            </a>
-          </div>
-          <div className="overflow-y-auto px-4 py-4 sm:px-6">{children}</div>
-          <div className="flex justify-end border-t border-slate-200 px-4 py-2 sm:px-6">
-            <a href={control.closeHref} className={closeClass}>
-              Close
-            </a>
-          </div>
-        </div>
-      </div>
-    );
-  }
-
+  // Once opened, the Headless UI dialog stays mounted (closed), so closing returns focus to the opener.
+  const [opened, setOpened] = useState(control.open);
+  const [openAtStart] = useState(control.open);
+  if (control.open && !opened) setOpened(true);
+  if (!control.open && !(hydrated && opened)) return null;
+  // The content may be lazy (the policy texts load when a dialog opens). No boundary on the
+  // server: React would stream a large boundary's content after the shell, revealed by a script.
+  const content = hydrated ? <Suspense fallback={<p>Loading…</p>}>{children}</Suspense> : children;
+  // Server render (and the first client render): plain markup, closed by a link.
+  const markup = (
+    <StaticDialog control={control} title={title} titleId={titleId}>
+      {content}
+    </StaticDialog>
+  );
+  if (!hydrated) return markup;
+  // Until the Headless UI half has loaded, a dialog the server rendered open stays as it was; one
+  // opened by a click appears when it can also be closed (Escape), a moment later.
   return (
-    <Dialog
-      open={control.open}
-      onClose={control.close}
-      className="fixed inset-0 z-50 flex items-center justify-center p-3 sm:p-6"
-    >
-      <DialogBackdrop className="fixed inset-0 bg-slate-900/60" />
-      <DialogPanel className={`relative ${panelClass}`}>
+    <Suspense fallback={control.open && openAtStart ? markup : null}>
+      <DialogModal control={control} title={title}>
+        {content}
+      </DialogModal>
+    </Suspense>
+  );
+}
+
+function StaticDialog({
+  control,
+  title,
+  titleId,
+  children,
+}: {
+  control: UrlDialogControl;
+  title: string;
+  titleId: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900/60 p-3 sm:p-6">
+      <div role="dialog" aria-modal="true" aria-labelledby={titleId} className={panelClass}>
         <div className="flex items-center justify-between gap-2 border-b border-slate-200 px-4 py-2 sm:px-6">
-          <DialogTitle as="h2" className="text-lg font-bold text-brand-800 sm:text-xl">
+          <h2 id={titleId} className="text-lg font-bold text-brand-800 sm:text-xl">
             {title}
-          </DialogTitle>
-          <button type="button" onClick={control.close} className={closeClass} aria-label={`Close ${title}`}>
+          </h2>
+          <a href={control.closeHref} className={closeClass} aria-label={`Close ${title}`}>
             <CloseIcon />
-          </button>
+          </a>
         </div>
         <div className="overflow-y-auto px-4 py-4 sm:px-6">{children}</div>
         <div className="flex justify-end border-t border-slate-200 px-4 py-2 sm:px-6">
-          <button type="button" onClick={control.close} className={closeClass}>
+          <a href={control.closeHref} className={closeClass}>
             Close
-          </button>
+          </a>
         </div>
-      </DialogPanel>
-    </Dialog>
+      </div>
+    </div>
   );
 }

@@ -1,0 +1,20 @@
+// The policy texts as dialog content (sign-up and waitlist forms). The server renders them
+// directly (a dialog opened by ?dialog=terms is in the HTML, JavaScript or not); in the browser
+// they are a chunk of their own, loaded when a dialog is about to open, not with the page
+// (issue 2: about 6 KB compressed that every visit would otherwise download and parse).
+// A static import would keep the chunk in the page (the bundler cannot prove it free of side
+// effects), hence the import() the client build drops.
+import { lazy } from "react";
+
+const load = () => import("./policy-content.tsx");
+const onServer = import.meta.env.SSR ? await load() : null;
+
+export const preloadPolicies = () => void load();
+
+export const TermsContent = onServer
+  ? onServer.TermsContent
+  : lazy(() => load().then((m) => ({ default: m.TermsContent })));
+
+export const PrivacyContent = onServer
+  ? onServer.PrivacyContent
+  : lazy(() => load().then((m) => ({ default: m.PrivacyContent })));
