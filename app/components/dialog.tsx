@@ -30,6 +30,23 @@ export interface UrlDialogControl {
   close: () => void;
 }
 
+/** Starts loading the dialogs' Headless UI half (when a dialog's opener is pointed at or focused). */
+export function preloadDialogs() {
+  void loadModal();
+}
+
+/**
+ * Loads the dialogs' Headless UI half once the page is idle, before any click: Headless UI
+ * returns focus to the element focused before the dialog opened, which it only knows when it
+ * was already running then. Every page with dialogs calls this (useUrlDialog does).
+ */
+export function usePreloadedDialogs() {
+  useEffect(() => {
+    const whenIdle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
+    whenIdle(preloadDialogs);
+  }, []);
+}
+
 /**
  * State of the dialog `name`: open when the address says ?dialog=<name> or after a click (JS).
  * `href` is where the opener leads without JavaScript (default: ?dialog=<name>); `returnHash`
@@ -47,12 +64,7 @@ export function useUrlDialog(
   const location = useLocation();
   const navigate = useNavigate();
   const [openedInPage, setOpenedInPage] = useState(false);
-  // Loaded before any click: Headless UI returns focus to the element focused before the dialog
-  // opened, which it only knows when it was already running then.
-  useEffect(() => {
-    const whenIdle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
-    whenIdle(() => void loadModal());
-  }, []);
+  usePreloadedDialogs();
 
   const params = new URLSearchParams(location.search);
   const openByUrl = params.get(PARAM) === name;

@@ -25,7 +25,7 @@ import {
 } from "../lib/team.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
 import { HiddenHoneypot } from "./auth-fields.tsx";
-import { UrlDialog, type UrlDialogControl } from "./dialog.tsx";
+import { preloadDialogs, UrlDialog, type UrlDialogControl, usePreloadedDialogs } from "./dialog.tsx";
 import { FormAlert, SubmitButton, TextField } from "./form-fields.tsx";
 
 interface OpenDialog {
@@ -37,7 +37,7 @@ export interface TeamDialogState {
   /** The dialog shown now, if any. */
   active: OpenDialog | null;
   /** Props for the <a> that opens `name` (for a member). */
-  opener(name: TeamDialogName, memberId?: number): { href: string; onClick: (event: MouseEvent) => void };
+  opener(name: TeamDialogName, memberId?: number): UrlDialogControl["linkProps"];
   control(name: TeamDialogName): UrlDialogControl;
   close(): void;
 }
@@ -52,6 +52,7 @@ export function useTeamDialogs(): TeamDialogState {
   const navigate = useNavigate();
   const revalidator = useRevalidator();
   const [inPage, setInPage] = useState<(OpenDialog & { key: string }) | null>(null);
+  usePreloadedDialogs();
 
   const params = new URLSearchParams(location.search);
   const urlName = params.get("dialog");
@@ -78,11 +79,14 @@ export function useTeamDialogs(): TeamDialogState {
   function opener(name: TeamDialogName, memberId?: number) {
     return {
       href: dialogHref(location.search, name, memberId),
-      onClick(event: MouseEvent) {
+      onClick(event: MouseEvent<HTMLAnchorElement>) {
         if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
         event.preventDefault();
+        preloadDialogs();
         setInPage({ key: location.key, name, memberId });
       },
+      onPointerEnter: preloadDialogs,
+      onFocus: preloadDialogs,
     };
   }
 

@@ -1,9 +1,9 @@
 // The My Team table and pager (SPEC §2 My Team, §9 page size 8): columns Name, Email (hidden
 // under 768 px) and Action (an edit icon named "Edit <first> <last>", DESIGN.md §8); 'No data to
 // display' when empty; 'X of Y page(s)' with Previous and Next, which keep the search text.
-import type { MouseEvent } from "react";
 import type { TeamMember, TeamPage } from "../../core/team.ts";
 import { pageHref } from "../lib/team.ts";
+import type { UrlDialogControl } from "./dialog.tsx";
 import { Pager } from "./pager.tsx";
 import { editButtonId } from "./team-dialogs.tsx";
 
@@ -15,7 +15,7 @@ export function TeamTable({
   editOpener,
 }: {
   items: TeamMember[];
-  editOpener: (member: TeamMember) => { href: string; onClick: (event: MouseEvent) => void };
+  editOpener: (member: TeamMember) => UrlDialogControl["linkProps"];
 }) {
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
