@@ -58,8 +58,6 @@ export interface PendingUploadStore {
 
 export interface WebServices {
   config: WebConfig;
-  /** Signs the session cookie. */
-  secret: string;
   /** The CSRF token and honeypot of every form, one pair per application (server/http/form-guards.ts). */
   formGuards: { csrf: CSRF; honeypot: Honeypot };
   /** Sends a request to the provider API: in process by default, over HTTP with PROVIDER_API_URL. */

@@ -28,14 +28,16 @@ type Context = Readonly<RouterContextProvider>;
 const storages = new WeakMap<object, ReturnType<typeof build>>();
 
 function build(context: Context) {
-  const { secret, config, sessionStore } = services(context);
+  const { config, sessionStore } = services(context);
   const cookie = createCookie(config.isHttps ? "__Host-session" : "session", {
     httpOnly: true,
     secure: config.isHttps,
     // Lax, not Strict: Strict would drop the session on the return from the payment page.
     sameSite: "lax",
     path: "/",
-    secrets: [secret],
+    // Not signed: the cookie holds only a random 256-bit id (server/web-sessions.ts), which a
+    // signature would not make any harder to guess, and React Router's signing costs an async
+    // WebCrypto call on every signed-in request (ADR 0011).
   });
   return createSessionStorage<SessionData, SessionFlashData>({
     cookie,

@@ -96,7 +96,6 @@ export function edgeFor(
         supportEmail: config.SUPPORT_EMAIL,
         payments: { kind: "simulated" },
       },
-      secret: "test-secret-test-secret-test-secret",
       formGuards: createFormGuards("test-secret-test-secret-test-secret", false),
       apiFetch: async (request) => running.api.fetch(request),
       apiBaseUrl: "http://api.internal",
