@@ -58,6 +58,8 @@ export interface PendingUploadStore {
 
 export interface WebServices {
   config: WebConfig;
+  /** Signs the session cookie's id (SESSION_SECRET). */
+  secret: string;
   /** The CSRF token and honeypot of every form, one pair per application (server/http/form-guards.ts). */
   formGuards: { csrf: CSRF; honeypot: Honeypot };
   /** Sends a request to the provider API: in process by default, over HTTP with PROVIDER_API_URL. */

@@ -109,6 +109,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
         ...(config.payments === "stripe" ? { publishableKey: config.STRIPE_PUBLISHABLE_KEY } : {}),
       },
     },
+    secret,
     formGuards: createFormGuards(secret, config.isHttps),
     apiFetch: config.PROVIDER_API_URL ? (request) => fetch(request) : async (request) => api.fetch(request),
     apiBaseUrl: config.PROVIDER_API_URL ?? "http://api.internal",

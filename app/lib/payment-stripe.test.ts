@@ -49,6 +49,7 @@ function harness(answers: Record<string, { status?: number; body: unknown }> = {
       supportEmail: "support@portal.test",
       payments: { kind: "stripe", publishableKey: "pk_test_123" },
     },
+    secret: "a-test-secret-of-enough-length-0123456789",
     formGuards: createFormGuards("a-test-secret-of-enough-length-0123456789", false),
     apiBaseUrl: "http://api.internal",
     async apiFetch(request) {

@@ -1,5 +1,7 @@
 // The web session (DESIGN.md §2): the httpOnly cookie holds only a random id; the access token,
 // the user's display details and flashed toasts live in the database row behind it.
+
+import { createHmac, timingSafeEqual } from "node:crypto";
 import {
   createCookie,
   createSession,
@@ -27,24 +29,52 @@ type Context = Readonly<RouterContextProvider>;
 /** One storage per running application, keyed by its session store (tests and benchmarks run several). */
 const storages = new WeakMap<object, ReturnType<typeof build>>();
 
-function build(context: Context) {
-  const { config, sessionStore } = services(context);
-  const cookie = createCookie(config.isHttps ? "__Host-session" : "session", {
+/**
+ * The session cookie. React Router does not sign it: its signing is an async WebCrypto call on
+ * every request; the id inside is signed by `signSessionId` instead (synchronous HMAC).
+ */
+export function sessionCookie(isHttps: boolean) {
+  return createCookie(isHttps ? "__Host-session" : "session", {
     httpOnly: true,
-    secure: config.isHttps,
+    secure: isHttps,
     // Lax, not Strict: Strict would drop the session on the return from the payment page.
     sameSite: "lax",
     path: "/",
-    // Not signed: the cookie holds only a random 256-bit id (server/web-sessions.ts), which a
-    // signature would not make any harder to guess, and React Router's signing costs an async
-    // WebCrypto call on every signed-in request (ADR 0011).
   });
+}
+
+/** `<id>.<HMAC-SHA256 of the id with SESSION_SECRET>`: what the cookie holds (DESIGN.md §3: the secret signs cookies). */
+export function signSessionId(secret: string, id: string): string {
+  return `${id}.${createHmac("sha256", secret).update(id).digest("base64url")}`;
+}
+
+/** The session id from a cookie value, or null when its signature is not ours. */
+export function verifiedSessionId(secret: string, value: string): string | null {
+  const id = value.slice(0, value.lastIndexOf("."));
+  if (!id) return null;
+  const expected = Buffer.from(signSessionId(secret, id));
+  const given = Buffer.from(value);
+  return expected.length === given.length && timingSafeEqual(expected, given) ? id : null;
+}
+
+function build(context: Context) {
+  const { config, secret, sessionStore } = services(context);
+  const known = (value: string) => verifiedSessionId(secret, value);
   return createSessionStorage<SessionData, SessionFlashData>({
-    cookie,
-    createData: (data, expires) => sessionStore.create(data, expires),
-    readData: (id) => sessionStore.read(id) as Promise<Partial<SessionData> | null>,
-    updateData: (id, data, expires) => sessionStore.update(id, data, expires),
-    deleteData: (id) => sessionStore.delete(id),
+    cookie: sessionCookie(config.isHttps),
+    createData: async (data, expires) => signSessionId(secret, await sessionStore.create(data, expires)),
+    readData: async (value) => {
+      const id = known(value);
+      return id ? ((await sessionStore.read(id)) as Partial<SessionData> | null) : null;
+    },
+    updateData: async (value, data, expires) => {
+      const id = known(value);
+      if (id) await sessionStore.update(id, data, expires);
+    },
+    deleteData: async (value) => {
+      const id = known(value);
+      if (id) await sessionStore.delete(id);
+    },
   });
 }
 
@@ -93,7 +123,7 @@ export function destroySession(context: Context, session: WebSession): Promise<s
  */
 export async function startNewSession(context: Context, request: Request, data: SessionData): Promise<string> {
   const old = await getSession(context, request);
-  if (old.id) await services(context).sessionStore.delete(old.id);
+  if (old.id) await storage(context).destroySession(old);
   const fresh = await storage(context).getSession();
   fresh.set("accessToken", data.accessToken);
   fresh.set("user", data.user);

@@ -4,8 +4,8 @@
 // through the domain functions, not the forms, so the figures measure the page, not the set-up.
 import { pathToFileURL } from "node:url";
 import { eq } from "drizzle-orm";
-import { createCookie, type ServerBuild } from "react-router";
-import type { SessionData } from "../../app/lib/session.server.ts";
+import type { ServerBuild } from "react-router";
+import { type SessionData, sessionCookie, signSessionId } from "../../app/lib/session.server.ts";
 import { loadConfig } from "../../server/config.ts";
 import { users } from "../../server/db/schema.ts";
 import { saveCompanyDetails } from "../../server/domain/company.ts";
@@ -82,8 +82,8 @@ export async function startSignedInBench(buildDir = "build"): Promise<SignedInBe
     appSettings: { hasProvidedCompanyDetails: true, hasWatchedOnboardingVideo: true },
   };
   const sessionId = await webSessionStore(db).create(data as unknown as Record<string, unknown>);
-  // The same cookie app/lib/session.server.ts signs (APP_URL is http: the plain name).
-  const cookie = (await createCookie("session", { secrets: [SESSION_SECRET] }).serialize(sessionId)).split(";")[0];
+  // The cookie app/lib/session.server.ts gives after a login (APP_URL is http: the plain name).
+  const cookie = (await sessionCookie(false).serialize(signSessionId(SESSION_SECRET, sessionId))).split(";")[0];
   if (!cookie) throw new Error("no session cookie");
   return {
     running,

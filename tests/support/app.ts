@@ -96,6 +96,7 @@ export function edgeFor(
         supportEmail: config.SUPPORT_EMAIL,
         payments: { kind: "simulated" },
       },
+      secret: "test-secret-test-secret-test-secret",
       formGuards: createFormGuards("test-secret-test-secret-test-secret", false),
       apiFetch: async (request) => running.api.fetch(request),
       apiBaseUrl: "http://api.internal",
