@@ -429,13 +429,15 @@ manager is made over HTTP (sign-up, the code from the email an SMTP server in th
 company details, ${TEAM_MEMBERS} team members, then the web login form). autocannon ${http.connections} connections,
 ${http.durationSeconds} s per target after a 2 s warm-up, in the benchmark's own process. Every request sends
 \`accept-encoding: ${http.acceptEncoding}\` like a browser, so the app compresses as it would for one
-(zstd for this header; server/http/compress.ts) and the figures include that work. The ceiling is a
+(zstd for this header, server/http/compress.ts; the public pages kept by server/http/shared-pages.ts
+answer gzip spliced per visitor) and the figures include that work. The ceiling is a
 bare \`node:http\` server in its own process answering the same compressed bytes of \`/\`
 (${http.landingBytes.toLocaleString("en-AU")} bytes) with the same content-type and content-encoding.
 "Server CPU per request" is the app process's user + system time during the measured run divided by
 the requests completed (steadier than requests/s on a shared machine). Memory: the app's peak
 resident set (VmHWM) under the load, reset after the set-up; the start's own peak (PGlite runs
-initdb in memory at start) is shown apart.
+initdb in its new data directory at start) is shown apart. PGlite runs on a data directory, as the
+app does by default.
 
 Targets (issue 6): the landing page at least 40 % of the ceiling; the signed-in pages p99 under
 100 ms at ${http.connections} connections; memory under 250 MB.

@@ -1,5 +1,5 @@
 // HTTP load benchmark (issue 6, Performance): throughput and p50 / p99 latency of the real server
-// under autocannon (50 connections, 10 s per target), on PGlite in memory and on a PostgreSQL
+// under autocannon (50 connections, 10 s per target), on PGlite (a data directory, as by default) and on a PostgreSQL
 // server, with a bare Node HTTP server answering the same bytes as `/` as the ceiling, and the
 // app's peak resident memory (VmHWM of its process). Needs `npm run build` (run first if missing).
 //
@@ -20,7 +20,7 @@
 //   app and the ceiling each in their own process.
 // --profile starts the app with `--cpu-prof` (profiles in bench-results/profiles/) for digging.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { type IncomingHttpHeaders, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -68,14 +68,14 @@ export interface LoadFigures {
 
 export interface DatabaseRun {
   database: DatabaseKind;
-  /** e.g. "PGlite (in memory)" or "postgres (PostgreSQL) 17.6". */
+  /** e.g. "PGlite (data directory)" or "postgres (PostgreSQL) 17.6". */
   description: string;
   targets: LoadFigures[];
   /** The app process's peak resident memory under the load (VmHWM reset after the set-up), in MB. */
   peakRssMb: number;
   /** True when the peak could not be reset (then peakRssMb covers the start too). */
   peakIncludesStart: boolean;
-  /** Its peak over the start and the set-up (migrations; PGlite's initdb for memory://), in MB. */
+  /** Its peak over the start and the set-up (migrations; PGlite's initdb for a new directory), in MB. */
   startPeakRssMb: number;
   /** Its resident memory right after the last target, in MB. */
   rssAfterMb: number;
@@ -450,11 +450,14 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpFigures>
         continue;
       }
       const pgServer = kind === "postgres" ? await postgresDatabase() : undefined;
+      // PGlite as the app runs by default: on a data directory (memory:// keeps every table file
+      // in the JavaScript heap as well, which is not what a deployment measures).
+      const pgliteDir = kind === "pglite" ? mkdtempSync(join(tmpdir(), "rewards-bench-pglite-")) : undefined;
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
       const app = startApp(
         port,
-        pgServer?.url ?? "memory://",
+        pgServer?.url ?? (pgliteDir as string),
         smtp.url,
         options.profile ?? false,
         options.nodeFlags ?? [],
@@ -466,7 +469,7 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpFigures>
         if (!pid) throw new Error("no pid for the app process");
         const started = memoryOf(pid);
         log(`  ${kind} app memory after start and set-up: peak ${started.peakMb} MB, ${started.rssMb} MB now`);
-        // The start (PGlite's initdb in memory) has its own peak: measure the load's from here.
+        // The start (PGlite's initdb) has its own peak: measure the load's from here.
         const peakReset = resetPeak(pid);
 
         if (!ceiling) {
@@ -518,7 +521,7 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpFigures>
         log(`  ${kind} app memory: peak ${memory.peakMb} MB, ${memory.rssMb} MB after the load`);
         runs.push({
           database: kind,
-          description: kind === "pglite" ? "PGlite (in memory)" : (pgServer?.description ?? "PostgreSQL"),
+          description: kind === "pglite" ? "PGlite (data directory)" : (pgServer?.description ?? "PostgreSQL"),
           targets,
           peakRssMb: memory.peakMb,
           peakIncludesStart: !peakReset,
@@ -528,6 +531,7 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpFigures>
       } finally {
         await stopProcess(app);
         await pgServer?.stop();
+        if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
       }
     }
   } finally {
