@@ -3,6 +3,7 @@
 
 import { createHmac, timingSafeEqual } from "node:crypto";
 import {
+  type Cookie,
   createCookie,
   createSession,
   createSessionStorage,
@@ -30,20 +31,34 @@ type Context = Readonly<RouterContextProvider>;
 const storages = new WeakMap<object, ReturnType<typeof build>>();
 
 /**
- * The session cookie. React Router does not sign it: its signing is an async WebCrypto call on
- * every request; the id inside is signed by `signSessionId` instead (synchronous HMAC).
+ * The session cookie, holding `<id>.<HMAC-SHA256 of the id with SESSION_SECRET>` (DESIGN.md §3:
+ * the secret signs cookies). Signed here with node:crypto, synchronously, rather than by React
+ * Router's `secrets`, whose signing is an async WebCrypto call on every request (ADR 0011).
  */
-export function sessionCookie(isHttps: boolean) {
-  return createCookie(isHttps ? "__Host-session" : "session", {
+export function sessionCookie(isHttps: boolean, secret: string): Cookie {
+  const plain = createCookie(isHttps ? "__Host-session" : "session", {
     httpOnly: true,
     secure: isHttps,
     // Lax, not Strict: Strict would drop the session on the return from the payment page.
     sameSite: "lax",
     path: "/",
   });
+  return {
+    name: plain.name,
+    isSigned: true,
+    get expires() {
+      return plain.expires;
+    },
+    async parse(header, options) {
+      const value = await plain.parse(header, options);
+      return typeof value === "string" ? verifiedSessionId(secret, value) : null;
+    },
+    serialize(id, options) {
+      return plain.serialize(typeof id === "string" && id !== "" ? signSessionId(secret, id) : id, options);
+    },
+  };
 }
 
-/** `<id>.<HMAC-SHA256 of the id with SESSION_SECRET>`: what the cookie holds (DESIGN.md §3: the secret signs cookies). */
 export function signSessionId(secret: string, id: string): string {
   return `${id}.${createHmac("sha256", secret).update(id).digest("base64url")}`;
 }
@@ -59,22 +74,12 @@ export function verifiedSessionId(secret: string, value: string): string | null 
 
 function build(context: Context) {
   const { config, secret, sessionStore } = services(context);
-  const known = (value: string) => verifiedSessionId(secret, value);
   return createSessionStorage<SessionData, SessionFlashData>({
-    cookie: sessionCookie(config.isHttps),
-    createData: async (data, expires) => signSessionId(secret, await sessionStore.create(data, expires)),
-    readData: async (value) => {
-      const id = known(value);
-      return id ? ((await sessionStore.read(id)) as Partial<SessionData> | null) : null;
-    },
-    updateData: async (value, data, expires) => {
-      const id = known(value);
-      if (id) await sessionStore.update(id, data, expires);
-    },
-    deleteData: async (value) => {
-      const id = known(value);
-      if (id) await sessionStore.delete(id);
-    },
+    cookie: sessionCookie(config.isHttps, secret),
+    createData: (data, expires) => sessionStore.create(data, expires),
+    readData: (id) => sessionStore.read(id) as Promise<Partial<SessionData> | null>,
+    updateData: (id, data, expires) => sessionStore.update(id, data, expires),
+    deleteData: (id) => sessionStore.delete(id),
   });
 }
 
@@ -123,7 +128,7 @@ export function destroySession(context: Context, session: WebSession): Promise<s
  */
 export async function startNewSession(context: Context, request: Request, data: SessionData): Promise<string> {
   const old = await getSession(context, request);
-  if (old.id) await storage(context).destroySession(old);
+  if (old.id) await services(context).sessionStore.delete(old.id);
   const fresh = await storage(context).getSession();
   fresh.set("accessToken", data.accessToken);
   fresh.set("user", data.user);

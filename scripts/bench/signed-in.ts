@@ -5,7 +5,7 @@
 import { pathToFileURL } from "node:url";
 import { eq } from "drizzle-orm";
 import type { ServerBuild } from "react-router";
-import { type SessionData, sessionCookie, signSessionId } from "../../app/lib/session.server.ts";
+import { type SessionData, sessionCookie } from "../../app/lib/session.server.ts";
 import { loadConfig } from "../../server/config.ts";
 import { users } from "../../server/db/schema.ts";
 import { saveCompanyDetails } from "../../server/domain/company.ts";
@@ -83,7 +83,7 @@ export async function startSignedInBench(buildDir = "build"): Promise<SignedInBe
   };
   const sessionId = await webSessionStore(db).create(data as unknown as Record<string, unknown>);
   // The cookie app/lib/session.server.ts gives after a login (APP_URL is http: the plain name).
-  const cookie = (await sessionCookie(false).serialize(signSessionId(SESSION_SECRET, sessionId))).split(";")[0];
+  const cookie = (await sessionCookie(false, SESSION_SECRET).serialize(sessionId)).split(";")[0];
   if (!cookie) throw new Error("no session cookie");
   return {
     running,

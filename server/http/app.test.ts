@@ -8,6 +8,7 @@ import { expectProblem, postJson } from "../../tests/support/api.ts";
 import { edgeFor, startTestApplication, type TestApplication } from "../../tests/support/app.ts";
 import { waitlistEntries } from "../db/schema.ts";
 import { canonicalPath } from "./app.ts";
+import { BULK_JSON_BYTES } from "./validate.ts";
 
 const waitlistBody = (n: number | string) => ({
   firstName: "Rate",
@@ -201,6 +202,36 @@ describe("edge app", () => {
         path,
       ).toEqual([]);
     }
+  });
+
+  it("refuses an API body longer than the largest call allows while it arrives, declared or streamed", async () => {
+    const tooLong = BULK_JSON_BYTES + 1;
+    const before = await running.database.db.select({ n: count() }).from(waitlistEntries);
+    const declared = await running.app.request("/api/WaitList", {
+      method: "POST",
+      headers: { "content-type": "application/json", "content-length": String(tooLong) },
+      body: "{}",
+    });
+    expect((await expectProblem(declared, 413)).detail).toBe("The request body is too large.");
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent > 3 * tooLong) return controller.close();
+        const chunk = new Uint8Array(256 * 1024).fill(0x20);
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const streamed = await running.app.request("/api/WaitList", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    expect((await expectProblem(streamed, 413)).detail).toBe("The request body is too large.");
+    // A chunk or two may be pulled ahead; a body read whole would be three times the limit.
+    expect(sent, "refused before the whole body was read").toBeLessThanOrEqual(tooLong + 4 * 256 * 1024);
+    expect(await running.database.db.select({ n: count() }).from(waitlistEntries)).toEqual(before);
   });
 
   it("sends HSTS when APP_URL is https, in production only", async () => {

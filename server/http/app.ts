@@ -4,6 +4,7 @@ import { randomBytes } from "node:crypto";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { NONCE, secureHeaders } from "hono/secure-headers";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import { type RequestServices, SHARED_PAGE_SLOTS, type WebServices } from "../../app/context.ts";
@@ -15,6 +16,7 @@ import { problemResponse } from "./problem.ts";
 import { createRateLimiter, RATE_RULES } from "./rate-limit.ts";
 import { inWebRequestScope } from "./request-scope.ts";
 import { createSharedPages, sharedPageEligible } from "./shared-pages.ts";
+import { BODY_TOO_LARGE, BULK_JSON_BYTES } from "./validate.ts";
 
 export const CLIENT_IP_HEADER = "x-rewards-client-ip";
 
@@ -143,6 +145,10 @@ export function createServerApp(options: ServerAppOptions) {
       return problemResponse(429, DETAILS.tooManyRequests, undefined, headers);
     return c.html(tooManyRequestsPage(), 429, headers);
   });
+
+  // No API body is longer than a 5,000-row bulk upload: a longer one is refused while it arrives,
+  // before it is held in memory whole (jsonBody then applies each call's own, smaller limit).
+  app.use("/api/*", bodyLimit({ maxSize: BULK_JSON_BYTES, onError: () => problemResponse(413, BODY_TOO_LARGE) }));
 
   app.all("/api/*", (c) => {
     const request = new Request(c.req.raw);

@@ -9,6 +9,8 @@ const MAX_JSON_BYTES = 1_000_000;
  */
 export const BULK_JSON_BYTES = 4_000_000;
 
+export const BODY_TOO_LARGE = "The request body is too large.";
+
 /** Reads a JSON body and validates it; anything else is a 400 with a clear `detail`. */
 export async function jsonBody<S extends z.ZodType>(
   c: Context,
@@ -20,7 +22,7 @@ export async function jsonBody<S extends z.ZodType>(
     throw new ProblemError(415, "The request body must be JSON (Content-Type: application/json).");
   }
   const text = await c.req.text();
-  if (text.length > maxBytes) throw new ProblemError(413, "The request body is too large.");
+  if (text.length > maxBytes) throw new ProblemError(413, BODY_TOO_LARGE);
   let value: unknown;
   try {
     value = JSON.parse(text);
