@@ -11,6 +11,7 @@ import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { type BulkTeamUploadResponse, effectiveSearch, type TeamMember, type TeamPage } from "../../core/team.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog, companies, rewardLedger, users } from "../db/schema.ts";
+import { col } from "../db/sql.ts";
 import { isUniqueViolation } from "./identity.ts";
 import { recipientBalanceCents } from "./release.ts";
 import { dropMemberFromDrafts, notInRewardDraft } from "./reward-draft.ts";
@@ -32,9 +33,6 @@ export interface TeamMemberFields {
 
 /** Rows per INSERT of a bulk upload (one json parameter each); the API allows 5,000 a call. */
 const INSERT_CHUNK = 5000;
-
-/** A column's name for hand-written SQL (an INSERT's column list takes no table prefix). */
-const col = (column: { name: string }) => sql.identifier(column.name);
 
 /** The caller's active team members: never the program manager, never another company's. */
 const activeMemberOf = (owner: TeamOwner) =>
