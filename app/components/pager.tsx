@@ -2,11 +2,12 @@
 // Previous and Next). Previous and Next are real links to the list's address with ?page=N, so
 // paging works the same with and without JavaScript; where there is nowhere to go they are plain
 // text that looks like a disabled button (not focusable, "(unavailable)" for screen readers).
+// Enabled links wear the outline style of the pages' other secondary buttons (Search, Add).
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 
 const linkClass =
-  "inline-flex min-h-11 min-w-20 items-center justify-center rounded-md border border-slate-400 bg-white px-3 py-2 font-semibold text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 sm:min-w-24 sm:px-4";
+  "inline-flex min-h-11 min-w-20 items-center justify-center rounded-md border border-brand-700 bg-white px-3 py-2 font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 sm:min-w-24 sm:px-4";
 const disabledClass =
   "inline-flex min-h-11 min-w-20 cursor-not-allowed items-center justify-center rounded-md border border-slate-300 bg-slate-100 px-3 py-2 font-semibold text-slate-600 sm:min-w-24 sm:px-4";
 
