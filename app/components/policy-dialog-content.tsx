@@ -5,6 +5,7 @@
 // A static import would keep the chunk in the page (the bundler cannot prove it free of side
 // effects), hence the import() the client build drops.
 import { lazy } from "react";
+import { useUrlDialog } from "./dialog.tsx";
 
 const load = () => import("./policy-content.tsx");
 const onServer = import.meta.env.SSR ? await load() : null;
@@ -18,3 +19,13 @@ export const TermsContent = onServer
 export const PrivacyContent = onServer
   ? onServer.PrivacyContent
   : lazy(() => load().then((m) => ({ default: m.PrivacyContent })));
+
+/**
+ * The Terms and Privacy dialogs of a form that asks to accept them. Without JavaScript their
+ * openers lead to the policy pages; closing returns to `returnHash` (the form's heading).
+ */
+export function usePolicyDialogs(returnHash: string) {
+  const terms = useUrlDialog("terms", { href: "/policies/terms-and-conditions", preload: preloadPolicies, returnHash });
+  const privacy = useUrlDialog("privacy", { href: "/policies/privacy-policy", preload: preloadPolicies, returnHash });
+  return { terms, privacy };
+}

@@ -9,10 +9,10 @@ import { DETAILS } from "../../core/public-forms.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../components/auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "../components/auth-layout.tsx";
 import { useCaptcha } from "../components/captcha.tsx";
-import { UrlDialog, useUrlDialog } from "../components/dialog.tsx";
+import { UrlDialog } from "../components/dialog.tsx";
 import { SubmitButton, useFormSubmit } from "../components/form-fields.tsx";
 import { PasswordChecklist, usePasswordPair } from "../components/password-checklist.tsx";
-import { PrivacyContent, preloadPolicies, TermsContent } from "../components/policy-dialog-content.tsx";
+import { PrivacyContent, TermsContent, usePolicyDialogs } from "../components/policy-dialog-content.tsx";
 import { PASSWORD_FIELDS, signUpFormSchema, verifyHref } from "../lib/account-forms.server.ts";
 import {
   ACCOUNT_MESSAGES,
@@ -72,16 +72,8 @@ const constraint = { ...constraintsOf(SIGN_UP_RULES), ...PASSWORD_PAIR_CONSTRAIN
 
 function SignUpForm({ reply }: { reply?: FormReply }) {
   const hydrated = useHydrated();
-  const terms = useUrlDialog("terms", {
-    href: "/policies/terms-and-conditions",
-    preload: preloadPolicies,
-    returnHash: "#sign-up-heading",
-  });
-  const privacy = useUrlDialog("privacy", {
-    href: "/policies/privacy-policy",
-    preload: preloadPolicies,
-    returnHash: "#sign-up-heading",
-  });
+  // Without JavaScript the links lead to the policy pages; ?dialog=terms also opens the dialog here.
+  const { terms, privacy } = usePolicyDialogs("#sign-up-heading");
   const captcha = useCaptcha({ action: "signup", reply });
   const { onSubmit, busy, clientError } = useFormSubmit(ACTION, captcha);
   const [form, fields] = useForm<SignUpFields>({

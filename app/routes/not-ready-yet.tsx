@@ -8,7 +8,7 @@ import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { DETAILS } from "../../core/public-forms.ts";
 import { Banner } from "../components/banner.tsx";
 import { useCaptcha } from "../components/captcha.tsx";
-import { UrlDialog, useUrlDialog } from "../components/dialog.tsx";
+import { UrlDialog } from "../components/dialog.tsx";
 import {
   CheckboxField,
   FormAlert,
@@ -17,7 +17,7 @@ import {
   TextField,
   useFormSubmit,
 } from "../components/form-fields.tsx";
-import { PrivacyContent, preloadPolicies, TermsContent } from "../components/policy-dialog-content.tsx";
+import { PrivacyContent, TermsContent, usePolicyDialogs } from "../components/policy-dialog-content.tsx";
 import { PublicLayout } from "../components/public-layout.tsx";
 import { createApiClient } from "../lib/api.server.ts";
 import { handleFormPost, waitlistFormSchema } from "../lib/forms.server.ts";
@@ -76,16 +76,7 @@ const constraint = constraintsOf(WAITLIST_RULES);
 function WaitlistForm({ reply }: { reply?: FormReply }) {
   const hydrated = useHydrated();
   // Without JavaScript the links lead to the policy pages; ?dialog=terms also opens the dialog here.
-  const terms = useUrlDialog("terms", {
-    href: "/policies/terms-and-conditions",
-    preload: preloadPolicies,
-    returnHash: "#waitlist-heading",
-  });
-  const privacy = useUrlDialog("privacy", {
-    href: "/policies/privacy-policy",
-    preload: preloadPolicies,
-    returnHash: "#waitlist-heading",
-  });
+  const { terms, privacy } = usePolicyDialogs("#waitlist-heading");
   const captcha = useCaptcha({ action: "waitlist", reply });
   const { onSubmit, busy, clientError } = useFormSubmit(ACTION, captcha);
   const [form, fields] = useForm<WaitlistFields>({
