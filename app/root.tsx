@@ -1,9 +1,19 @@
-import type { ReactNode } from "react";
-import { data, isRouteErrorResponse, Links, Meta, Outlet, ScrollRestoration, useRouteLoaderData } from "react-router";
+import { type ReactNode, useState } from "react";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  ScrollRestoration,
+  useMatches,
+  useRouteLoaderData,
+} from "react-router";
 import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import { HoneypotProvider } from "remix-utils/honeypot/react";
 import type { Route } from "./+types/root";
 import appCss from "./app.css?inline";
+import appCssHref from "./app.css?url";
 import { DeferredScripts } from "./components/deferred-scripts.tsx";
 import { ErrorPage } from "./components/error-page.tsx";
 import { Toaster } from "./components/toaster.tsx";
@@ -54,6 +64,8 @@ export function Layout({ children }: { children: ReactNode }) {
   // The nonce comes from the root loader; on an error render it may be missing (then scripts are skipped by CSP).
   const data = useRouteLoaderData<typeof loader>("root");
   const nonce = data?.nonce;
+  const matches = useMatches();
+  const [linkStylesheet] = useState(() => matches.some((match) => match.id === "routes/portal"));
   return (
     <html lang="en-AU">
       <head>
@@ -61,14 +73,21 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#4c1d95" />
         <Meta />
-        {/* The stylesheet is inlined into the document (about 8 KB compressed): one render-blocking
-            request fewer on a phone. Only the server has the text; the browser keeps the node it
-            was sent (React leaves a hydrated element's inner HTML alone). */}
-        <style
-          // biome-ignore lint/security/noDangerouslySetInnerHtml: our own compiled stylesheet
-          dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? appCss : "" }}
-          suppressHydrationWarning
-        />
+        {/* Public pages (first visits, measured by Lighthouse) inline the stylesheet: one
+            render-blocking request fewer on a phone. Portal pages (signed in, visited again and
+            again) link it: cached once, and each page is about 8 KB lighter to compress and send.
+            The first document decides and keeps its choice for its client-side navigations, so
+            the styles are never removed. Only the server has the inline text; the browser keeps
+            the node it was sent (React leaves a hydrated element's inner HTML alone). */}
+        {linkStylesheet ? (
+          <link rel="stylesheet" href={appCssHref} />
+        ) : (
+          <style
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: our own compiled stylesheet
+            dangerouslySetInnerHTML={{ __html: import.meta.env.SSR ? appCss : "" }}
+            suppressHydrationWarning
+          />
+        )}
         <Links />
       </head>
       <body className="min-h-screen bg-white font-sans text-slate-900 antialiased">
