@@ -21,6 +21,16 @@ describe("the CSRF guard", () => {
     expect(none).toBeNull();
   });
 
+  it("makes unpredictable tokens of 32 random bytes, in characters no page needs to escape", async () => {
+    const tokens = new Set<string>();
+    for (let i = 0; i < 50; i++) {
+      const [token] = await guards.csrf.commitToken(new Request("http://localhost/"));
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43}=?$/);
+      tokens.add(token);
+    }
+    expect(tokens.size).toBe(50);
+  });
+
   // The cookie is not signed on its own (form-guards.ts): the token's own signature must stop forgeries.
   it("refuses a token the attacker made up, even when cookie and form agree", async () => {
     const [token, setCookie] = await guards.csrf.commitToken(new Request("http://localhost/"));

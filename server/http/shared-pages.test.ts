@@ -1,7 +1,16 @@
-import { gunzipSync } from "node:zlib";
+import { crc32, gunzipSync } from "node:zlib";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { SHARED_PAGE_SLOTS } from "../../app/context.ts";
-import { assemble, createSharedPages, type SharedEncoding, sharedPageEligible, templateFrom } from "./shared-pages.ts";
+import {
+  assemble,
+  crc32Combine,
+  crc32Shift,
+  createSharedPages,
+  type SharedEncoding,
+  sharedPageEligible,
+  templateFrom,
+} from "./shared-pages.ts";
 
 const { nonce: N, csrf: T } = SHARED_PAGE_SLOTS;
 const page = (extra = "") =>
@@ -50,6 +59,21 @@ describe("assembling a shared page", () => {
         `${visitor.nonce}<a title="${visitor.csrf.replaceAll("&", "&amp;")}${visitor.nonce}">x</a>${visitor.csrf.replaceAll("&", "&amp;")}`,
       );
     }
+  });
+});
+
+describe("the CRC of joined pieces", () => {
+  it("equals the CRC of the joined bytes, for any pieces", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 3000 }), fc.uint8Array({ maxLength: 3000 }), (a, b) => {
+        const joined = Buffer.concat([a, b]);
+        expect(crc32Combine(crc32(a), crc32(b), crc32Shift(b.length))).toBe(crc32(joined));
+      }),
+    );
+    const big = Buffer.alloc(200_000, 0x61);
+    expect(crc32Combine(crc32("x"), crc32(big), crc32Shift(big.length))).toBe(
+      crc32(Buffer.concat([Buffer.from("x"), big])),
+    );
   });
 });
 

@@ -3,7 +3,7 @@
 // whose rewards the landing page shows. Each visitor still gets their own CSP nonce and CSRF token:
 // the page is kept in pieces around those places, each piece compressed on its own, and a
 // visitor's values go in between as stored (uncompressed) deflate blocks of one gzip stream. A
-// visitor then costs no React render and no compression, only a CRC over the page. Only gzip:
+// visitor then costs no React render and no compression; the page's CRC comes from the pieces'. Only gzip:
 // zstd would allow a frame per piece, but decoders that stop after the first frame exist (Node's
 // own), and gzip is understood by every client. ADR 0011.
 import { promisify } from "node:util";
@@ -27,7 +27,9 @@ type Slot = keyof typeof SHARED_PAGE_SLOTS;
 /** Where a slot sits: inside a script (React Router's data) or in markup (an attribute). */
 type Within = "script" | "markup";
 
-type Piece = { kind: "text"; raw: Buffer; deflate: Buffer } | { kind: "slot"; slot: Slot; within: Within };
+type Piece =
+  | { kind: "text"; raw: Buffer; deflate: Buffer; crc: number; shift: number }
+  | { kind: "slot"; slot: Slot; within: Within };
 
 interface Template {
   pieces: Piece[];
@@ -97,7 +99,7 @@ export async function templateFrom(html: string, headers: [string, string][]): P
       const raw = Buffer.from(part, "utf8");
       // Sync flush: the piece ends on a byte boundary without closing the stream.
       const deflate = await deflateRawAsync(raw, { level: 9, finishFlush: constants.Z_SYNC_FLUSH });
-      return { kind: "text", raw, deflate };
+      return { kind: "text", raw, deflate, crc: crc32(raw), shift: crc32Shift(raw.length) };
     }),
   );
   return { pieces: pieces.filter((p) => p !== null), headers };
@@ -125,13 +127,17 @@ export function assemble(template: Template, values: SlotValues, encoding: Share
   let checksum = 0;
   let size = 0;
   for (const piece of template.pieces) {
-    const raw = piece.kind === "text" ? piece.raw : Buffer.from(encodeFor(piece.within, values[piece.slot]), "latin1");
-    if (encoding === "identity") out.push(raw);
-    else {
-      out.push(piece.kind === "text" ? piece.deflate : storedBlock(raw));
-      checksum = crc32(raw, checksum);
-      size += raw.length;
+    if (piece.kind === "text") {
+      out.push(encoding === "gzip" ? piece.deflate : piece.raw);
+      // The page's CRC from the pieces' own, kept with them: no pass over the whole page per visit.
+      checksum = crc32Combine(checksum, piece.crc, piece.shift);
+      size += piece.raw.length;
+      continue;
     }
+    const raw = Buffer.from(encodeFor(piece.within, values[piece.slot]), "latin1");
+    out.push(encoding === "gzip" ? storedBlock(raw) : raw);
+    checksum = crc32Combine(checksum, crc32(raw), crc32Shift(raw.length));
+    size += raw.length;
   }
   if (encoding === "gzip") {
     const trailer = Buffer.alloc(8);
@@ -140,6 +146,47 @@ export function assemble(template: Template, values: SlotValues, encoding: Share
     out.push(DEFLATE_END, trailer);
   }
   return Buffer.concat(out);
+}
+
+// CRC-32 of joined pieces from each piece's CRC (zlib's crc32_combine, in its x^n mod p form):
+// crc(a ‖ b) = crc(a) · x^(8·len(b)) mod p  ⊕  crc(b), in the reflected bit order of CRC-32.
+const CRC_POLY = 0xedb88320;
+
+/** a · b modulo the CRC-32 polynomial (reflected). */
+function multModP(a: number, b: number): number {
+  let m = 0x80000000;
+  let p = 0;
+  let x = b >>> 0;
+  for (;;) {
+    if (a & m) {
+      p ^= x;
+      if ((a & (m - 1)) === 0) break;
+    }
+    m >>>= 1;
+    x = x & 1 ? (x >>> 1) ^ CRC_POLY : x >>> 1;
+  }
+  return p >>> 0;
+}
+
+/** x^(2^k) modulo the polynomial, k = 0..31. */
+const X2N: number[] = [];
+for (let k = 0, p = 0x40000000; k < 32; k++) {
+  X2N.push(p);
+  p = multModP(p, p);
+}
+
+/** x^(8·bytes) modulo the polynomial: what appending `bytes` bytes does to a CRC. */
+export function crc32Shift(bytes: number): number {
+  let p = 0x80000000;
+  for (let n = bytes, k = 3; n > 0; n = Math.floor(n / 2), k++) {
+    if (n % 2 === 1) p = multModP(X2N[k % 32]!, p);
+  }
+  return p;
+}
+
+/** The CRC-32 of a ‖ b from crc(a), crc(b) and crc32Shift(len(b)). */
+export function crc32Combine(crcA: number, crcB: number, shiftB: number): number {
+  return (multModP(shiftB, crcA) ^ crcB) >>> 0;
 }
 
 export interface SharedPagesOptions {
