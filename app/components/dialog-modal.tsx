@@ -3,7 +3,7 @@
 // Headless UI is about 14 KB compressed, too much to load and hydrate on every page that has a dialog).
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
 import type { ReactNode } from "react";
-import { CloseIcon, closeClass, panelClass, type UrlDialogControl } from "./dialog.tsx";
+import { CloseIcon, closeClass, panelClass, returnFocusToOpener, type UrlDialogControl } from "./dialog.tsx";
 
 export default function DialogModal({
   control,
@@ -14,10 +14,14 @@ export default function DialogModal({
   title: string;
   children: ReactNode;
 }) {
+  const close = () => {
+    control.close();
+    returnFocusToOpener();
+  };
   return (
     <Dialog
       open={control.open}
-      onClose={control.close}
+      onClose={close}
       className="fixed inset-0 z-50 flex items-center justify-center p-3 sm:p-6"
     >
       <DialogBackdrop className="fixed inset-0 bg-slate-900/60" />
@@ -26,13 +30,13 @@ export default function DialogModal({
           <DialogTitle as="h2" className="text-lg font-bold text-brand-800 sm:text-xl">
             {title}
           </DialogTitle>
-          <button type="button" onClick={control.close} className={closeClass} aria-label={`Close ${title}`}>
+          <button type="button" onClick={close} className={closeClass} aria-label={`Close ${title}`}>
             <CloseIcon />
           </button>
         </div>
         <div className="overflow-y-auto px-4 py-4 sm:px-6">{children}</div>
         <div className="flex justify-end border-t border-slate-200 px-4 py-2 sm:px-6">
-          <button type="button" onClick={control.close} className={closeClass}>
+          <button type="button" onClick={close} className={closeClass}>
             Close
           </button>
         </div>

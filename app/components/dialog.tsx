@@ -30,6 +30,32 @@ export interface UrlDialogControl {
   close: () => void;
 }
 
+/** The element that opened the last dialog (JavaScript): where the focus goes back on close. */
+let lastOpener: { element: HTMLElement; id: string } | null = null;
+
+/** Every opener's click calls this with its element. */
+export function rememberOpener(element: HTMLElement) {
+  lastOpener = { element, id: element.id };
+}
+
+/**
+ * After a dialog closed: Headless UI gives the focus back to the element focused when its
+ * dialog mounted, but a dialog opened in the moment before its lazy half had loaded may find the
+ * focus already gone. Then the opener (or the element that now has its id) gets it here.
+ */
+export function returnFocusToOpener() {
+  setTimeout(() => {
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    const opener = lastOpener?.element.isConnected
+      ? lastOpener.element
+      : lastOpener?.id
+        ? document.getElementById(lastOpener.id)
+        : null;
+    opener?.focus({ preventScroll: true });
+  }, 50);
+}
+
 /** Starts loading the dialogs' Headless UI half (when a dialog's opener is pointed at or focused). */
 export function preloadDialogs() {
   void loadModal();
@@ -82,6 +108,7 @@ export function useUrlDialog(
       onClick(event) {
         if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
         event.preventDefault();
+        rememberOpener(event.currentTarget);
         preload();
         setOpenedInPage(true);
       },

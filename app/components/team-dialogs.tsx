@@ -25,7 +25,7 @@ import {
 } from "../lib/team.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
 import { HiddenHoneypot } from "./auth-fields.tsx";
-import { preloadDialogs, UrlDialog, type UrlDialogControl, usePreloadedDialogs } from "./dialog.tsx";
+import { preloadDialogs, rememberOpener, UrlDialog, type UrlDialogControl, usePreloadedDialogs } from "./dialog.tsx";
 import { FormAlert, SubmitButton, TextField } from "./form-fields.tsx";
 
 interface OpenDialog {
@@ -82,6 +82,7 @@ export function useTeamDialogs(): TeamDialogState {
       onClick(event: MouseEvent<HTMLAnchorElement>) {
         if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
         event.preventDefault();
+        rememberOpener(event.currentTarget);
         preloadDialogs();
         setInPage({ key: location.key, name, memberId });
       },
