@@ -2,10 +2,10 @@
 // payment.ts, checked with zod), the Review page's data (the API's summary cut to what the page
 // shows) and the confirmation page's check (SPEC §2, §4, §8; DESIGN.md §5, §6).
 import { z } from "zod";
+import { cardDigits } from "../../core/card.ts";
 import type { ApiClient } from "./api.server.ts";
 import {
   type CardFields,
-  cardDigits,
   cardFieldErrors,
   dollarsToCents,
   PAY_INTENTS,

@@ -3,6 +3,7 @@
 // labels): the texts, the card form's rules (no zod: the browser bundle stays small; the server
 // checks the same rules with zod in payment.server.ts) and the money display.
 import { parse } from "@conform-to/react";
+import { cardDigits, isCardNumber } from "../../core/card.ts";
 import { formatDollars } from "../../core/money.ts";
 
 export const REVIEW_PATH = "/portal/reward-my-team-review";
@@ -101,24 +102,6 @@ export const CARD_MESSAGES = {
   nameOnCardTooLong: "Name on card must be at most 64 characters.",
 } as const;
 
-/** The Luhn check every real card number passes (Stripe's test cards do). */
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let digit = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return digits.length > 0 && sum % 10 === 0;
-}
-
-export function cardDigits(cardNumber: string): string {
-  return cardNumber.replace(/[\s-]/g, "");
-}
-
 /** MM/YY (also MM / YY, MMYY) → month and four-digit year, or null. */
 export function parseExpiry(expiry: string): { month: number; year: number } | null {
   const match = /^\s*(\d{1,2})\s*\/?\s*(\d{2}|\d{4})\s*$/.exec(expiry);
@@ -142,7 +125,7 @@ export function cardFieldErrors(values: Partial<Record<keyof CardFields, unknown
 
   const digits = cardDigits(text("cardNumber"));
   if (!digits) errors.cardNumber = [CARD_MESSAGES.cardNumberRequired];
-  else if (!/^\d{12,19}$/.test(digits) || !luhnValid(digits)) errors.cardNumber = [CARD_MESSAGES.cardNumberInvalid];
+  else if (!isCardNumber(digits)) errors.cardNumber = [CARD_MESSAGES.cardNumberInvalid];
 
   const expiryText = text("expiry");
   const expiry = parseExpiry(expiryText);

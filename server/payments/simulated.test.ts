@@ -2,6 +2,7 @@
 // payment's states in its own table (idempotent creation, cancel, authentication).
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
+import { luhnValid } from "../../core/card.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { simulatedPayments } from "../db/schema.ts";
 import {
@@ -9,7 +10,6 @@ import {
   checkCard,
   completeSimulatedAuthentication,
   confirmSimulatedCard,
-  luhnValid,
   simulatedProcessor,
   TEST_CARDS,
 } from "./simulated.ts";

@@ -6,6 +6,7 @@
 // Luhn check. Only the card's last 4 digits are stored, and the number is never logged.
 import { randomBytes } from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
+import { cardDigits, isCardNumber } from "../../core/card.ts";
 import type { Db } from "../db/client.ts";
 import { simulatedPayments } from "../db/schema.ts";
 import type { CreatedPayment, CreatePaymentInput, PaymentStatus, Payments, RetrievedPayment } from "./port.ts";
@@ -48,24 +49,10 @@ export interface SimulatedCard {
 
 export type CardCheck = { ok: true; digits: string } | { ok: false; field: keyof SimulatedCard; message: string };
 
-export function luhnValid(digits: string): boolean {
-  if (!/^\d+$/.test(digits)) return false;
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
 /** Checks the card form the way a processor would, before any state changes. */
 export function checkCard(card: SimulatedCard, now: Date): CardCheck {
-  const digits = card.cardNumber.replace(/[\s-]/g, "");
-  if (!/^\d{12,19}$/.test(digits) || !luhnValid(digits)) {
+  const digits = cardDigits(card.cardNumber);
+  if (!isCardNumber(digits)) {
     return { ok: false, field: "cardNumber", message: CARD_MESSAGES.invalidNumber };
   }
   const expiry = /^(\d{1,2})\s*\/\s*(\d{2}|\d{4})$/.exec(card.expiry.trim());

@@ -1,6 +1,7 @@
 // Finds secrets in log lines (issue 6: "no secret, token, code or password appears in any log
 // line during the whole test suite"). Used by log-scan.setup.ts on every line any captured logger
 // writes in every test file, and tested with deliberate leaks in secret-scan.test.ts.
+import { luhnValid } from "../../core/card.ts";
 import { NEW_PASSWORD, PASSWORD } from "../../server/api/accounts.testkit.ts";
 
 export interface Finding {
@@ -34,19 +35,6 @@ const PATTERNS: Array<{ kind: string; re: RegExp }> = [
 /** Card numbers: 13–19 digits (spaces or dashes between), Luhn-valid, starting like a card brand. */
 const CARD = /(?<![\d.])[2-6](?:[ -]?\d){12,18}(?![\d.])/g;
 
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      d *= 2;
-      if (d > 9) d -= 9;
-    }
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
 const short = (s: string) => (s.length > 12 ? `${s.slice(0, 6)}…(${s.length} chars)` : `${s.slice(0, 3)}…`);
 
 export function findSecrets(line: string, extra: string[] = []): Finding[] {
@@ -60,7 +48,7 @@ export function findSecrets(line: string, extra: string[] = []): Finding[] {
   }
   for (const m of line.matchAll(CARD)) {
     const digits = m[0].replace(/\D/g, "");
-    if (luhn(digits)) found.push({ kind: "card number", sample: short(digits) });
+    if (luhnValid(digits)) found.push({ kind: "card number", sample: short(digits) });
   }
   for (const secret of [...TEST_PASSWORDS, ...extra]) {
     if (secret && line.includes(secret))
