@@ -11,7 +11,15 @@ export async function enqueueEmail(db: Db, email: EmailContent, now: Date = new 
   // now() has microseconds, so a message could look due a fraction of a millisecond too late.
   const [row] = await db
     .insert(emailOutbox)
-    .values({ toAddress: email.to, subject: email.subject, html: email.html, text: email.text, nextAttemptAt: now })
+    // createdAt from the same clock: the retry window (worker.ts) counts from it.
+    .values({
+      toAddress: email.to,
+      subject: email.subject,
+      html: email.html,
+      text: email.text,
+      nextAttemptAt: now,
+      createdAt: now,
+    })
     .returning({ id: emailOutbox.id });
   if (!row) throw new Error("outbox insert returned no row");
   return row.id;
@@ -26,8 +34,8 @@ export async function enqueueEmails(db: Db, emails: readonly EmailContent[], now
   if (emails.length === 0) return;
   const rows = emails.map((e) => ({ t: e.to, s: e.subject, h: e.html, x: e.text }));
   await db.execute(sql`
-    insert into ${emailOutbox} (${col(emailOutbox.toAddress)}, ${col(emailOutbox.subject)}, ${col(emailOutbox.html)}, ${col(emailOutbox.text)}, ${col(emailOutbox.nextAttemptAt)})
-    select r.t, r.s, r.h, r.x, ${now.toISOString()}::timestamptz
+    insert into ${emailOutbox} (${col(emailOutbox.toAddress)}, ${col(emailOutbox.subject)}, ${col(emailOutbox.html)}, ${col(emailOutbox.text)}, ${col(emailOutbox.nextAttemptAt)}, ${col(emailOutbox.createdAt)})
+    select r.t, r.s, r.h, r.x, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
     from json_to_recordset(${JSON.stringify(rows)}::json) as r(t text, s text, h text, x text)`);
 }
 
@@ -69,30 +77,60 @@ export async function claimDueEmails(db: Db, now: Date, limit: number, leaseMs: 
   });
 }
 
-export async function markSent(db: Db, id: number, transport: string, now: Date): Promise<void> {
-  await db
-    .update(emailOutbox)
-    .set({ status: "sent", sentAt: now, lockedUntil: null, lastError: null, transport })
-    .where(eq(emailOutbox.id, id));
-}
+/**
+ * What a delivered message's html and text become when its transport does not keep bodies
+ * (DESIGN.md §7): recipient, subject, status and times stay; codes, links and passwords go.
+ */
+export const REDACTED_AFTER_DELIVERY = "[redacted after delivery]";
+/** The same for a message given up on: it will never be sent, so its secrets have no job left. */
+export const REDACTED_NOT_DELIVERED = "[redacted: not delivered]";
 
-/** Marks several delivered messages at once (one statement for a batch). */
-export async function markSentMany(db: Db, ids: number[], transport: string, now: Date): Promise<void> {
+/**
+ * Marks delivered messages sent (one statement for a batch); with `redact`, their bodies are
+ * blanked in that same statement, so no moment exists where a sent row still holds its secrets.
+ */
+export async function markSentMany(
+  db: Db,
+  ids: number[],
+  transport: string,
+  now: Date,
+  options: { redact: boolean },
+): Promise<void> {
   if (ids.length === 0) return;
   await db
     .update(emailOutbox)
-    .set({ status: "sent", sentAt: now, lockedUntil: null, lastError: null, transport })
+    .set({
+      status: "sent",
+      sentAt: now,
+      lockedUntil: null,
+      lastError: null,
+      transport,
+      ...(options.redact ? { html: REDACTED_AFTER_DELIVERY, text: REDACTED_AFTER_DELIVERY } : {}),
+    })
     .where(inArray(emailOutbox.id, ids));
 }
 
-export async function markFailedAttempt(db: Db, id: number, error: string, nextAttemptAt: Date | null): Promise<void> {
+/** A transient failure: the message waits in `pending` until `nextAttemptAt`. */
+export async function scheduleRetry(db: Db, id: number, error: string, nextAttemptAt: Date): Promise<void> {
   await db
     .update(emailOutbox)
-    .set(
-      nextAttemptAt
-        ? { status: "pending", nextAttemptAt, lockedUntil: null, lastError: error.slice(0, 1000) }
-        : { status: "failed", lockedUntil: null, lastError: error.slice(0, 1000) },
-    )
+    .set({ status: "pending", nextAttemptAt, lockedUntil: null, lastError: error.slice(0, 1000) })
+    .where(eq(emailOutbox.id, id));
+}
+
+/**
+ * Gives up on a message: `failed` with the reason in `lastError`, for the manager to see. Never
+ * claimed again (claimDueEmails takes only pending and expired sending rows).
+ */
+export async function markFailed(db: Db, id: number, error: string, options: { redact: boolean }): Promise<void> {
+  await db
+    .update(emailOutbox)
+    .set({
+      status: "failed",
+      lockedUntil: null,
+      lastError: error.slice(0, 1000),
+      ...(options.redact ? { html: REDACTED_NOT_DELIVERED, text: REDACTED_NOT_DELIVERED } : {}),
+    })
     .where(eq(emailOutbox.id, id));
 }
 

@@ -11,8 +11,24 @@ export interface OutgoingEmail {
 
 export interface MailTransport {
   readonly name: "smtp" | "dev-mailbox";
+  /**
+   * True when the outbox row itself is where the message is read (the dev mailbox): its body must
+   * stay readable after delivery. Otherwise the body (codes, reset links, recipient passwords) is
+   * redacted once delivered (DESIGN.md §7: no secret stays in a table after it has done its job).
+   */
+  readonly keepsBodies: boolean;
+  /**
+   * Delivers the message, or throws. A PermanentMailError means this message will never be
+   * accepted (a 5xx reply to it, an address the transport refuses); anything else is transient
+   * and retried with backoff (DESIGN.md §6: an outage delays mail, never loses it).
+   */
   send(email: OutgoingEmail): Promise<void>;
   close?(): Promise<void>;
+}
+
+/** A delivery failure that retrying the same message cannot fix. `message` is kept in the row. */
+export class PermanentMailError extends Error {
+  override name = "PermanentMailError";
 }
 
 /** What a feature hands to the outbox; html and text are both required (DESIGN.md §6). */

@@ -52,6 +52,9 @@ describe("reward emails", () => {
       expect(part).toMatch(/within 24 hours of receiving/);
       expect(part).toMatch(/24 business hours/);
       expect(part).toMatch(/cannot be transferred or exchanged for cash/);
+      // Only the hash is kept, and the outbox redacts the body once delivered: no claim beyond that.
+      expect(part).toContain("we only keep a scrambled form of your password, so we cannot send it to you again");
+      expect(part).not.toMatch(/not stored anywhere/);
     }
     expect(mail.html).toContain("Acme &lt;Pty&gt; Ltd");
     expect(mail.html).not.toContain("<Pty>");

@@ -51,7 +51,9 @@ export function recipientRewardEmail(input: RecipientEmailInput): EmailContent {
         `How to redeem: open the reward catalogue (${input.catalogueUrl}), log in with the access code and password below, choose your gift cards and confirm your order.`,
         input.password === null
           ? "You already have a reward account: log in with your access code and the password sent in your first reward email. These Reward Dollars have been added to your balance."
-          : "Keep this email: the password is not stored anywhere we can read it back.",
+          : // True to the letter: the account keeps only the password's hash, and the outbox
+            // redacts this email's body once it is delivered (DESIGN.md §7).
+            "Keep this email: we only keep a scrambled form of your password, so we cannot send it to you again.",
         `Your Reward Dollars are valid until ${expiry} (18 months from your first reward email); any unused Reward Dollars are then forfeited.`,
         "Gift cards are delivered by email the next business day after your order is acknowledged (typically within 24 hours). If a gift card has not arrived within 3 business days, please contact support; report any problem with quantities within 24 hours of receiving your gift cards.",
         `Support replies within 24 business hours: ${input.supportEmail}.`,

@@ -1,5 +1,7 @@
 // The mail outbox against a real SMTP server (smtp-server on a loopback port): delivered once,
-// retried with backoff while the server is down, delivered once it is back, never twice.
+// retried with backoff while the server is down (for 72 hours since queued), delivered once it is
+// back, never twice; a message the server refuses for good is marked failed at once; a delivered
+// message's body is redacted unless the transport is the dev mailbox (the row is its mailbox).
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
@@ -7,10 +9,10 @@ import { captureLogs } from "../../tests/support/logs.ts";
 import { createSmtpServer, type TestSmtpServer } from "../../tests/support/smtp.ts";
 import type { Db } from "../db/client.ts";
 import { emailOutbox } from "../db/schema.ts";
-import { enqueueEmail } from "./outbox.ts";
+import { enqueueEmail, REDACTED_AFTER_DELIVERY, REDACTED_NOT_DELIVERED } from "./outbox.ts";
 import { renderEmail } from "./templates.ts";
-import { devMailboxTransport, smtpTransport } from "./transports.ts";
-import { backoffMs, MAX_ATTEMPTS, type MailWorker, type MailWorkerOptions, startMailWorker } from "./worker.ts";
+import { devMailboxTransport, isPermanentSmtpFailure, smtpTransport } from "./transports.ts";
+import { backoffMs, type MailWorker, type MailWorkerOptions, RETRY_WINDOW_MS, startMailWorker } from "./worker.ts";
 
 const APP_URL = "http://rewards.test:3000";
 const FROM = "Reward Portal <no-reply@rewards.test>";
@@ -50,6 +52,8 @@ describeEachDatabase("mail outbox worker", ({ database }) => {
   beforeEach(async () => {
     await truncateAll(database().db);
     smtp.messages.length = 0;
+    smtp.refuseConnections = undefined;
+    smtp.rejectRecipient = undefined;
     logs.clear();
     await smtp.start();
   });
@@ -93,14 +97,21 @@ describeEachDatabase("mail outbox worker", ({ database }) => {
     expect(message?.html?.trim()).toBe(content.html.trim());
     expect(message?.text).toContain("café ünïcode ✓");
 
-    expect(await row(db, id)).toMatchObject({
+    // Delivered: the body (here the access code) is gone from the row; who, what and when stay.
+    const sent = await row(db, id);
+    expect(sent).toMatchObject({
       status: "sent",
       attempts: 1,
       lastError: null,
       lockedUntil: null,
       transport: "smtp",
       sentAt: clock.now(),
+      toAddress: "recipient1@example.com",
+      subject: "Your reward #1",
+      html: REDACTED_AFTER_DELIVERY,
+      text: REDACTED_AFTER_DELIVERY,
     });
+    expect(JSON.stringify(sent)).not.toContain("CODE-1");
 
     // Nothing is due any more: a second pass sends nothing.
     expect(await w.runOnce()).toBe(0);
@@ -188,26 +199,121 @@ describeEachDatabase("mail outbox worker", ({ database }) => {
     expect(await row(db, id)).toMatchObject({ status: "sent", attempts: 2 });
   });
 
-  it(`gives up after ${MAX_ATTEMPTS} attempts and leaves the message marked failed`, async () => {
+  it("retries transient failures for 72 hours since the message was queued, then marks it failed", async () => {
     const { db } = database();
     await smtp.stop();
     const clock = testClock();
-    const id = await enqueueEmail(db, email(4));
-    const w = worker({ now: clock.now, backoff: () => 1_000 });
+    const queuedAt = clock.now().getTime();
+    const id = await enqueueEmail(db, email(4), clock.now());
+    const w = worker({ now: clock.now });
 
-    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+    // The production backoff, followed attempt by attempt: the clock jumps to each retry.
+    let attempts = 0;
+    for (;;) {
       expect(await w.runOnce()).toBe(0);
-      expect((await row(db, id))?.attempts).toBe(attempt);
-      clock.advance(1_000);
+      attempts++;
+      const r = await row(db, id);
+      expect(r?.attempts).toBe(attempts);
+      if (r?.status !== "pending") break;
+      expect(r.lastError).toMatch(/ECONNREFUSED/);
+      expect(r.html).toBe(email(4).html);
+      const wait = r.nextAttemptAt.getTime() - clock.now().getTime();
+      expect(wait).toBeGreaterThan(0);
+      expect(wait).toBeLessThanOrEqual(30 * 60_000);
+      clock.advance(wait);
     }
+    // The attempt that gave up was the first one at or after 72 hours, not a fixed count: about
+    // two tries an hour once the backoff reached its 30-minute cap.
+    const elapsed = clock.now().getTime() - queuedAt;
+    expect(RETRY_WINDOW_MS).toBe(72 * 60 * 60_000);
+    expect(elapsed).toBeGreaterThanOrEqual(RETRY_WINDOW_MS);
+    expect(elapsed).toBeLessThan(RETRY_WINDOW_MS + 30 * 60_000);
+    expect(attempts).toBeGreaterThan(140);
     const gaveUp = await row(db, id);
-    expect(gaveUp).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS });
-    expect(gaveUp?.lastError).toMatch(/ECONNREFUSED/);
+    expect(gaveUp).toMatchObject({
+      status: "failed",
+      toAddress: "recipient4@example.com",
+      subject: "Your reward #4",
+      sentAt: null,
+      lockedUntil: null,
+      html: REDACTED_NOT_DELIVERED,
+      text: REDACTED_NOT_DELIVERED,
+    });
+    expect(gaveUp?.lastError).toMatch(/^No delivery within 72 hours; last error: .*ECONNREFUSED/);
 
     await smtp.start();
     clock.advance(24 * 60 * 60_000);
     expect(await w.runOnce()).toBe(0);
     expect(smtp.messages).toHaveLength(0);
+  });
+
+  it("marks a message refused with a 5xx failed at once, with the reason, redacted, and never retries it", async () => {
+    const { db } = database();
+    const clock = testClock();
+    smtp.rejectRecipient = (address) =>
+      address === "recipient8@example.com" ? { code: 550, message: "5.1.1 No such user here" } : undefined;
+    const refused = await enqueueEmail(db, email(8), clock.now());
+    const fine = await enqueueEmail(db, email(9), clock.now());
+    const w = worker({ now: clock.now });
+
+    expect(await w.runOnce()).toBe(1);
+    const failed = await row(db, refused);
+    expect(failed).toMatchObject({
+      status: "failed",
+      attempts: 1,
+      sentAt: null,
+      toAddress: "recipient8@example.com",
+      subject: "Your reward #8",
+      html: REDACTED_NOT_DELIVERED,
+      text: REDACTED_NOT_DELIVERED,
+    });
+    expect(failed?.lastError).toMatch(/550 5\.1\.1 No such user here/);
+    expect(await row(db, fine)).toMatchObject({ status: "sent", html: REDACTED_AFTER_DELIVERY });
+    expect(smtp.messages.map((m) => m.to)).toEqual([["recipient9@example.com"]]);
+    // The log says why, without the body.
+    expect(logs.text()).toMatch(/email refused for good/);
+    expect(logs.leaked("CODE-8")).toEqual([]);
+
+    // Even once the server would accept it, a failed message is not tried again.
+    smtp.rejectRecipient = undefined;
+    clock.advance(RETRY_WINDOW_MS);
+    expect(await w.runOnce()).toBe(0);
+    expect(smtp.messages).toHaveLength(1);
+    expect((await row(db, refused))?.attempts).toBe(1);
+  });
+
+  it("marks an address the transport refuses outright failed at once", async () => {
+    const { db } = database();
+    const id = await enqueueEmail(db, { ...email(10), to: "not an address" });
+    expect(await worker().runOnce()).toBe(0);
+    const failed = await row(db, id);
+    expect(failed).toMatchObject({ status: "failed", attempts: 1, html: REDACTED_NOT_DELIVERED });
+    expect(failed?.lastError).toMatch(/No recipients defined/);
+  });
+
+  it("treats 4xx replies (421 at connect, 450 at RCPT TO) as transient: retried, then delivered once", async () => {
+    const { db } = database();
+    const clock = testClock();
+    const id = await enqueueEmail(db, email(11), clock.now());
+    const w = worker({ now: clock.now });
+
+    smtp.refuseConnections = { code: 421, message: "4.3.2 Service not available, try later" };
+    expect(await w.runOnce()).toBe(0);
+    expect(await row(db, id)).toMatchObject({ status: "pending", attempts: 1, html: email(11).html });
+    expect((await row(db, id))?.lastError).toMatch(/421 4\.3\.2/);
+
+    smtp.refuseConnections = undefined;
+    smtp.rejectRecipient = () => ({ code: 450, message: "4.2.1 Mailbox busy" });
+    clock.advance(backoffMs(1));
+    expect(await w.runOnce()).toBe(0);
+    expect(await row(db, id)).toMatchObject({ status: "pending", attempts: 2 });
+    expect((await row(db, id))?.lastError).toMatch(/450 4\.2\.1 Mailbox busy/);
+
+    smtp.rejectRecipient = undefined;
+    clock.advance(backoffMs(2));
+    expect(await w.runOnce()).toBe(1);
+    expect(await row(db, id)).toMatchObject({ status: "sent", attempts: 3, lastError: null });
+    expect(smtp.messages).toHaveLength(1);
   });
 
   it("sends due messages in order and leaves later ones for later", async () => {
@@ -227,16 +333,52 @@ describeEachDatabase("mail outbox worker", ({ database }) => {
     expect(smtp.messages).toHaveLength(2);
   });
 
-  it("the dev mailbox transport keeps the message and logs no body", async () => {
+  it("the dev mailbox transport keeps the message readable (the row is the mailbox) and logs no body", async () => {
     const { db } = database();
     const content = email(7);
     const id = await enqueueEmail(db, content);
     const w = worker({ transport: devMailboxTransport(logs.logger) });
     expect(await w.runOnce()).toBe(1);
-    expect(await row(db, id)).toMatchObject({ status: "sent", transport: "dev-mailbox" });
+    expect(await row(db, id)).toMatchObject({
+      status: "sent",
+      transport: "dev-mailbox",
+      html: content.html,
+      text: content.text,
+    });
+    expect((await row(db, id))?.text).toContain("CODE-7");
     expect(smtp.messages).toHaveLength(0);
     expect(logs.text()).toContain("recipient7@example.com");
     expect(logs.leaked("CODE-7")).toEqual([]);
+  });
+});
+
+describe("isPermanentSmtpFailure", () => {
+  it("is true only for a refusal of this message, not of our own setup or a passing condition", () => {
+    // Shapes of nodemailer's errors (seen against smtp-server; nodemailer sets `permanent`).
+    expect(isPermanentSmtpFailure({ code: "EENVELOPE", command: "RCPT TO", responseCode: 550, permanent: true })).toBe(
+      true,
+    );
+    expect(isPermanentSmtpFailure({ code: "EMESSAGE", command: "DATA", responseCode: 554, permanent: true })).toBe(
+      true,
+    );
+    expect(isPermanentSmtpFailure({ code: "EENVELOPE", command: "API" })).toBe(true);
+    expect(isPermanentSmtpFailure({ code: "EENVELOPE", command: "RCPT TO", responseCode: 450, permanent: false })).toBe(
+      false,
+    );
+    expect(isPermanentSmtpFailure({ code: "EPROTOCOL", command: "CONN", responseCode: 421, permanent: false })).toBe(
+      false,
+    );
+    expect(isPermanentSmtpFailure({ code: "ESOCKET", originalCode: "ECONNREFUSED" })).toBe(false);
+    expect(isPermanentSmtpFailure({ code: "ETIMEDOUT" })).toBe(false);
+    // Wrong credentials or a refused sender: every message would fail, and an operator can fix it.
+    expect(isPermanentSmtpFailure({ code: "EAUTH", command: "AUTH PLAIN", responseCode: 535, permanent: true })).toBe(
+      false,
+    );
+    expect(
+      isPermanentSmtpFailure({ code: "EENVELOPE", command: "MAIL FROM", responseCode: 550, permanent: true }),
+    ).toBe(false);
+    expect(isPermanentSmtpFailure(new Error("boom"))).toBe(false);
+    expect(isPermanentSmtpFailure("boom")).toBe(false);
   });
 });
 

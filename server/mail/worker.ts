@@ -1,16 +1,36 @@
-// Delivers the outbox: claims due messages, hands each to the transport, and on failure
-// schedules a retry with exponential backoff (capped), giving up after MAX_ATTEMPTS.
+// Delivers the outbox: claims due messages, hands each to the transport, and on a transient
+// failure schedules a retry with exponential backoff (capped), for as long as the retry window
+// since the message was queued lasts. A permanent failure (the message itself was refused) is
+// marked failed at once. Either way the reason stays in the row for the manager to see.
 import type { Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
-import { claimDueEmails, markFailedAttempt, markSentMany } from "./outbox.ts";
-import type { MailTransport } from "./port.ts";
+import { claimDueEmails, markFailed, markSentMany, scheduleRetry } from "./outbox.ts";
+import { type MailTransport, PermanentMailError } from "./port.ts";
 
-export const MAX_ATTEMPTS = 12;
+/**
+ * How long transient failures are retried, counted from when the message was queued. A time, not
+ * a number of attempts: an SMTP outage over a weekend must not lose a recipient's only copy of
+ * their password (DESIGN.md §6), and with the 30-minute cap a count would mean a few hours.
+ */
+export const RETRY_WINDOW_MS = 72 * 60 * 60_000;
 const BASE_BACKOFF_MS = 5_000;
 const MAX_BACKOFF_MS = 30 * 60_000;
 
 export function backoffMs(attempt: number): number {
   return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** Math.max(0, attempt - 1));
+}
+
+/**
+ * The reason kept in the row and the log: the error's message only (never the message body),
+ * without any credentials a connection URL in it might carry.
+ */
+function failureText(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.replace(/\/\/[^/\s@]+@/g, "//***@").slice(0, 1000);
+}
+
+function windowText(ms: number): string {
+  return ms % 3_600_000 === 0 ? `${ms / 3_600_000} hours` : `${Math.round(ms / 60_000)} minutes`;
 }
 
 export interface MailWorkerOptions {
@@ -26,6 +46,7 @@ export interface MailWorkerOptions {
   /** Injected for tests that move time forward. */
   now?: () => Date;
   backoff?: (attempt: number) => number;
+  retryWindowMs?: number;
 }
 
 export interface MailWorker {
@@ -44,6 +65,8 @@ export function startMailWorker(options: MailWorkerOptions, autoStart = true): M
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const now = options.now ?? (() => new Date());
   const backoff = options.backoff ?? backoffMs;
+  const retryWindowMs = options.retryWindowMs ?? RETRY_WINDOW_MS;
+  const redact = !transport.keepsBodies;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
 
@@ -77,15 +100,28 @@ export function startMailWorker(options: MailWorkerOptions, autoStart = true): M
             delivered.push(row.id);
             logger.info({ emailId: row.id, transport: transport.name, attempt: row.attempts }, "email sent");
           } catch (error) {
-            const message = error instanceof Error ? error.message : String(error);
-            const retryAt = row.attempts >= MAX_ATTEMPTS ? null : new Date(now().getTime() + backoff(row.attempts));
-            await markFailedAttempt(db, row.id, message, retryAt);
-            logger.warn({ emailId: row.id, attempt: row.attempts, retryAt, err: message }, "email delivery failed");
+            const reason = failureText(error);
+            const at = now();
+            if (error instanceof PermanentMailError) {
+              await markFailed(db, row.id, reason, { redact });
+              logger.error({ emailId: row.id, attempt: row.attempts, err: reason }, "email refused for good");
+            } else if (at.getTime() - row.createdAt.getTime() >= retryWindowMs) {
+              // Only an attempt made after the whole window gives up, so every message is tried for
+              // at least the window.
+              await markFailed(db, row.id, `No delivery within ${windowText(retryWindowMs)}; last error: ${reason}`, {
+                redact,
+              });
+              logger.error({ emailId: row.id, attempt: row.attempts, err: reason }, "email delivery given up");
+            } else {
+              const retryAt = new Date(at.getTime() + backoff(row.attempts));
+              await scheduleRetry(db, row.id, reason, retryAt);
+              logger.warn({ emailId: row.id, attempt: row.attempts, retryAt, err: reason }, "email delivery failed");
+            }
           }
         }
       };
       const lanes = await Promise.allSettled(Array.from({ length: Math.min(concurrency, batch.length) }, lane));
-      await markSentMany(db, delivered, transport.name, now());
+      await markSentMany(db, delivered, transport.name, now(), { redact });
       sent += delivered.length;
       const failed = lanes.find((l): l is PromiseRejectedResult => l.status === "rejected");
       if (failed) throw failed.reason;

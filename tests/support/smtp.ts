@@ -30,6 +30,20 @@ export interface TestSmtpServer {
   start(): Promise<void>;
   /** Stops listening: connections are then refused on `port`. */
   stop(): Promise<void>;
+  /** While set, every new connection is answered with this reply (e.g. 421) and closed. */
+  refuseConnections: SmtpReply | undefined;
+  /** While set, a recipient it returns a reply for is refused at RCPT TO (e.g. 550). */
+  rejectRecipient: ((address: string) => SmtpReply | undefined) | undefined;
+}
+
+export interface SmtpReply {
+  code: number;
+  message: string;
+}
+
+function replyError(reply: SmtpReply): Error {
+  // smtp-server answers a callback error with its responseCode and message.
+  return Object.assign(new Error(reply.message), { responseCode: reply.code });
 }
 
 /** Creates the server on a free port; it listens only once `start()` is called (or with `listen`). */
@@ -43,6 +57,8 @@ export async function createSmtpServer(options: { listen?: boolean } = {}): Prom
     url: `smtp://127.0.0.1:${port}`,
     messages,
     running: false,
+    refuseConnections: undefined,
+    rejectRecipient: undefined,
     async start() {
       if (server) return;
       const s = new SMTPServer({
@@ -52,6 +68,14 @@ export async function createSmtpServer(options: { listen?: boolean } = {}): Prom
         disableReverseLookup: true,
         authOptional: true,
         disabledCommands: ["STARTTLS", "AUTH"],
+        onConnect(_session, callback) {
+          const refusal = handle.refuseConnections;
+          callback(refusal ? replyError(refusal) : undefined);
+        },
+        onRcptTo(address, _session, callback) {
+          const rejection = handle.rejectRecipient?.(address.address);
+          callback(rejection ? replyError(rejection) : undefined);
+        },
         onData(stream, session, callback) {
           const chunks: Buffer[] = [];
           stream.on("data", (c: Buffer) => chunks.push(c));
