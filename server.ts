@@ -11,6 +11,7 @@ const { getRequestListener } = await import("@hono/node-server");
 const { ConfigError, loadConfig } = await import("./server/config.ts");
 const { createLogger } = await import("./server/logger.ts");
 const { createApplication } = await import("./server/main.ts");
+const { DatabaseInUseError } = await import("./server/db/client.ts");
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -42,6 +43,13 @@ const running = await createApplication({
   build,
   mode: dev ? "development" : "production",
   trustProxy: config.TRUST_PROXY,
+}).catch((error: unknown) => {
+  // Another process has the PGlite directory: say so plainly and stop (no stack trace).
+  if (error instanceof DatabaseInUseError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
 });
 const listener = getRequestListener(running.app.fetch);
 const server = createServer((req, res) => {

@@ -11,7 +11,10 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { type DirectoryLock, lockDirectory } from "./directory-lock.ts";
 import * as schema from "./schema.ts";
+
+export { DatabaseInUseError } from "./directory-lock.ts";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -19,7 +22,10 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
-  /** Applies pending migrations; safe to call on every start. */
+  /**
+   * Applies pending migrations; safe to call on every start, and from several processes at once
+   * on PostgreSQL (they take turns under an advisory lock, so each migration runs once).
+   */
   migrate(): Promise<void>;
   /** A cheap round trip, for /readyz. */
   ping(): Promise<void>;
@@ -27,6 +33,10 @@ export interface Database {
 }
 
 const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url));
+
+// The advisory lock key of migrations: any fixed bigint, the same in every process and release.
+// Advisory locks are per database, so instances of other databases on one server never wait.
+const MIGRATION_LOCK_KEY = 7_146_823_519_370_112_601n;
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
@@ -48,7 +58,7 @@ export async function openDatabase(databaseUrl: string): Promise<Database> {
     return {
       db,
       kind: "postgres",
-      migrate: () => migratePg(drizzlePg({ client: pool, schema }), { migrationsFolder }),
+      migrate: () => migratePostgres(pool),
       ping: async () => {
         await db.execute(sql`select 1`);
       },
@@ -61,14 +71,24 @@ export async function openDatabase(databaseUrl: string): Promise<Database> {
   // and saves about 280 MB of resident memory (scripts/bench/http-load.ts measures it).
   const options = { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"] };
   let client: PGlite;
+  // `memory://` is this process's own database: nothing to share, nothing to lock.
+  let lock: DirectoryLock | undefined;
   if (databaseUrl === "memory://") {
     client = new PGlite(options);
   } else {
-    const dir = resolve(databaseUrl.replace(/^file:\/\//, ""));
+    const shown = databaseUrl.replace(/^file:\/\//, "");
+    const dir = resolve(shown);
     mkdirSync(dir, { recursive: true });
+    // Before PGlite touches a file: a second process stops here (DatabaseInUseError).
+    lock = lockDirectory(dir, shown);
     client = new PGlite(dir, options);
   }
-  await client.waitReady;
+  try {
+    await client.waitReady;
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const pgliteDb = drizzlePglite({ client, schema });
   const db = pgliteDb as unknown as Db;
   return {
@@ -78,6 +98,39 @@ export async function openDatabase(databaseUrl: string): Promise<Database> {
     ping: async () => {
       await db.execute(sql`select 1`);
     },
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        // After PGlite has flushed and closed its files; process exit releases it too (the kernel).
+        lock?.release();
+      }
+    },
   };
+}
+
+/**
+ * Migrations on PostgreSQL, one instance at a time: instances starting together would otherwise
+ * each see the same pending migrations and run them at once (a failed start, or worse, a
+ * migration applied twice). The session-level advisory lock is held on one dedicated connection,
+ * which also runs the migrations; PostgreSQL drops it by itself if that connection or the process
+ * dies, so a crashed instance never blocks the others. Whoever comes second finds the work done.
+ */
+async function migratePostgres(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY.toString()]);
+    try {
+      await migratePg(drizzlePg({ client, schema }), { migrationsFolder });
+    } finally {
+      await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY.toString()]);
+    }
+  } catch (error) {
+    // A connection in an unknown state (the unlock may not have run) is not given back to the pool.
+    broken = true;
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }

@@ -8,6 +8,7 @@
 import { createServer } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import { loadConfig } from "../../server/config.ts";
+import { DatabaseInUseError } from "../../server/db/client.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createApplication } from "../../server/main.ts";
 import { fakeServerBuild } from "../support/server-build.ts";
@@ -28,6 +29,13 @@ const running = await createApplication({
           await new Promise((resolve) => setTimeout(resolve, delay));
         }
       : undefined,
+}).catch((error: unknown) => {
+  // As server.ts: the plain message and a failed exit when the PGlite directory is taken.
+  if (error instanceof DatabaseInUseError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
 });
 const server = createServer(getRequestListener(running.app.fetch));
 server.listen(config.PORT, config.HOST, () => process.stderr.write(`fault:listening ${config.PORT}\n`));
