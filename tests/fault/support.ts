@@ -12,6 +12,7 @@ import { findPostgresBinaries } from "../support/postgres-server.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const entry = fileURLToPath(new URL("./app-process.ts", import.meta.url));
+const serverEntry = fileURLToPath(new URL("../../server.ts", import.meta.url));
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -26,11 +27,15 @@ export interface AppProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts the application on `databaseUrl` on a free port; resolves once /readyz answers 200. */
-export async function startApp(env: Record<string, string>): Promise<AppProcess> {
+/**
+ * Starts the application on `databaseUrl` on a free port; resolves once /readyz answers 200.
+ * `production: true` runs the real process entry (server.ts) on the real `npm run build`
+ * instead of the test entry with its tiny build.
+ */
+export async function startApp(env: Record<string, string>, options: { production?: boolean } = {}): Promise<AppProcess> {
   const port = env.PORT ?? String(await freePort());
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [entry], {
+  const child = spawn(process.execPath, [options.production ? serverEntry : entry], {
     cwd: root,
     env: {
       PATH: process.env.PATH,
