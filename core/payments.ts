@@ -16,6 +16,10 @@ export const PAYMENT_DETAILS = {
   notSimulated: "The simulated card processor is not in use.",
   notStripe: "Stripe payments are not in use.",
   webhookSignature: "The webhook signature is not valid.",
+  webhookNotConfigured: "The webhook is not configured.",
+  paymentMismatch: "The payment does not match its order (amount, currency or company); nothing was released.",
+  /** The portal sends such a manager to the company-details screen (SPEC §4 portal gate). */
+  companyDetailsRequired: "Please add your company details (including your ABN) before paying for rewards.",
   /** SPEC §8: the payment form's fallback and the check failure. */
   paymentError: "There was an error with your payment",
   checkFailed: "An error occurred while processing the payment. Please try again.",

@@ -18,6 +18,7 @@ import { devMailboxTransport, smtpTransport } from "./mail/transports.ts";
 import { type MailWorker, startMailWorker } from "./mail/worker.ts";
 import { paymentsFor } from "./payments/index.ts";
 import type { Payments } from "./payments/port.ts";
+import { type Reconciler, type ReconcilerOptions, startReconciler } from "./payments/reconciler.ts";
 import { resolveSessionSecret } from "./secret.ts";
 import { sweepExpiredSessions, webSessionStore } from "./web-sessions.ts";
 
@@ -35,12 +36,15 @@ export interface AppOptions {
   trustProxy?: boolean;
   /** Test seam (fault tests): called after each line of a release, inside its transaction. */
   onReleaseLine?: (index: number) => void | Promise<void>;
+  /** The payment reconciler: false leaves it to the test (runOnce by hand); timings for tests. */
+  reconciler?: false | Pick<ReconcilerOptions, "intervalMs" | "minAgeMs" | "maxAgeMs" | "batchSize">;
 }
 
 export interface RunningApp {
   app: ReturnType<typeof createServerApp>;
   database: Database;
   mailWorker: MailWorker;
+  reconciler: Reconciler;
   api: ReturnType<typeof createApi>;
   close(): Promise<void>;
 }
@@ -74,11 +78,21 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
       : captchaOff);
 
   const payments = options.payments ?? paymentsFor(config, database.db);
-  if (payments.kind === "stripe" && !config.STRIPE_WEBHOOK_SECRET) {
-    logger.warn(
-      "STRIPE_WEBHOOK_SECRET is not set: the Stripe webhook is off (payments are released by the check call)",
-    );
-  }
+  const reconciler = startReconciler(
+    {
+      ...(options.reconciler || {}),
+      services: {
+        db: database.db,
+        payments,
+        logger,
+        now: () => new Date(),
+        onEmailQueued: () => mailWorker.nudge(),
+        release: { config, onReleaseLine: options.onReleaseLine },
+      },
+      advisoryLocks: database.kind === "postgres",
+    },
+    options.reconciler !== false,
+  );
   const api = createApi({
     db: database.db,
     config,
@@ -149,8 +163,10 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     app,
     database,
     mailWorker,
+    reconciler,
     api,
     async close() {
+      await reconciler.stop();
       await mailWorker.stop();
       await database.close();
     },

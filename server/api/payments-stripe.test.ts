@@ -25,6 +25,9 @@ describeEachDatabase("StripePayment calls with Stripe", ({ database }) => {
     STRIPE_PUBLISHABLE_KEY: "pk_test_key",
     STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
     APP_URL: "https://rewards.test",
+    // A deployment URL: it starts only with real mail and a session secret (DESIGN §3).
+    SMTP_URL: "smtp://127.0.0.1:2525",
+    SESSION_SECRET: "payments-stripe-test-session-secret-0123456789",
   });
   const db = (): Db => database().db;
   let stripe: ReturnType<typeof fakeStripe>;
@@ -182,15 +185,66 @@ describeEachDatabase("StripePayment calls with Stripe", ({ database }) => {
     expect(await count(rewardReleases)).toBe(0);
   });
 
-  it("does not release a succeeded payment whose amount differs from the order's total", async () => {
-    const { api, manager } = await setup([100]);
+  it("a succeeded payment whose amount, currency, company or id differs from the order's: 400, logged, nothing released", async () => {
+    const { api, manager, logs } = await setup([100]);
     const created = await manager.json<CreatePaymentIntentResponse>("POST", "StripePayment/create-payment-intent", {
       amount: 11100,
     });
-    const pi = { ...stripe.succeed(created.paymentIntentId), amount: 100 };
-    const event = signedEvent("payment_intent.succeeded", pi);
-    expect(await (await webhook(api, event.payload, event.header)).json()).toEqual({ received: true, handled: false });
+    // The PaymentIntent names its order and company (what the webhook checks against).
+    expect(stripe.requests[0]?.form.get("metadata[companyId]")).toBe(String(manager.companyId));
+    const paid = stripe.succeed(created.paymentIntentId);
+    const variants = [
+      { ...paid, amount: 100 },
+      { ...paid, amount: 11101 },
+      { ...paid, currency: "usd" },
+      { ...paid, metadata: { ...paid.metadata, companyId: String(manager.companyId + 1) } },
+      { ...paid, metadata: { orderId: paid.metadata.orderId ?? "" } },
+      { ...paid, id: "pi_someone_elses" },
+    ];
+    for (const pi of variants) {
+      const event = signedEvent("payment_intent.succeeded", pi);
+      const res = await webhook(api, event.payload, event.header);
+      expect((await expectProblem(res, 400)).detail).toBe(PAYMENT_DETAILS.paymentMismatch);
+    }
     expect(await count(rewardReleases)).toBe(0);
+    expect(await count(rewardLedger)).toBe(0);
+    expect(await rewardEmails()).toHaveLength(0);
+    const [order] = await db().select().from(orders);
+    expect(order).toMatchObject({ status: "pending", releasedAt: null });
+    const logged = logs.records().filter((r) => /does not match its order|is not this order's/.test(String(r.msg)));
+    expect(logged).toHaveLength(variants.length);
+    expect(logged[0]).toMatchObject({ orderId: created.orderId, amountCents: 100, orderTotalCents: 11100 });
+    // The true payment still releases it.
+    const event = signedEvent("payment_intent.succeeded", paid);
+    expect(await (await webhook(api, event.payload, event.header)).json()).toEqual({ received: true, handled: true });
+    expect(await count(rewardReleases)).toBe(1);
+  });
+
+  it("without STRIPE_WEBHOOK_SECRET the webhook refuses every event (503) and releases nothing", async () => {
+    const payments = stripeProcessor({ secretKey: "sk_test_key", maxNetworkRetries: 0 });
+    const { api } = paymentsApi(db(), { config: { ...config, STRIPE_WEBHOOK_SECRET: undefined }, payments });
+    const manager = await payingManager(api, db());
+    await seedDraft(db(), manager, [100]);
+    const created = await manager.json<CreatePaymentIntentResponse>("POST", "StripePayment/create-payment-intent", {
+      amount: 11100,
+    });
+    const event = signedEvent("payment_intent.succeeded", stripe.succeed(created.paymentIntentId));
+    const res = await webhook(api, event.payload, event.header);
+    expect((await expectProblem(res, 503)).detail).toBe(PAYMENT_DETAILS.webhookNotConfigured);
+    expect(await count(rewardReleases)).toBe(0);
+  });
+
+  it("refuses a Checkout Session for a company without company details (400, nothing stored, Stripe not called)", async () => {
+    const payments = stripeProcessor({ secretKey: "sk_test_key", webhookSecret: TEST_WEBHOOK_SECRET });
+    const { api } = paymentsApi(db(), { config, payments });
+    const manager = await payingManager(api, db(), "No Details Pty Ltd", false);
+    await seedDraft(db(), manager, [100]);
+    for (const path of ["StripePayment/create-checkout-session", "StripePayment/create-payment-intent"]) {
+      const res = await manager.go("POST", path, { amount: 11100 });
+      expect((await expectProblem(res, 400)).detail).toBe(PAYMENT_DETAILS.companyDetailsRequired);
+    }
+    expect(await count(orders)).toBe(0);
+    expect(stripe.requests).toHaveLength(0);
   });
 
   it("without JavaScript: a Checkout Session returning to the confirmation page; check with its id releases", async () => {

@@ -22,32 +22,38 @@ export interface PaymentsApiOptions {
 export function paymentsApi(db: Db, options: PaymentsApiOptions) {
   const clock = options.clock ?? testClock();
   const onEmailQueued = vi.fn();
+  const logs = captureLogs("warn");
   const api = createApi({
     db,
     config: options.config,
-    logger: captureLogs("silent").logger,
+    logger: logs.logger,
     captcha: { enabled: false, verify: async () => true },
     onEmailQueued,
     now: clock.now,
     payments: options.payments,
     onReleaseLine: options.onReleaseLine,
   });
-  return { api, clock, onEmailQueued };
+  return { api, clock, onEmailQueued, logs };
 }
 
 type Api = ReturnType<typeof createApi>;
 
-/** A verified manager whose company has details (ABN 51 824 753 556); `json` calls the API as them. */
-export async function payingManager(api: Api, db: Db, companyName = "Acme Pty Ltd") {
+/**
+ * A verified manager whose company has details (ABN 53 004 085 616), or none with
+ * `withDetails: false`; `json` calls the API as them.
+ */
+export async function payingManager(api: Api, db: Db, companyName = "Acme Pty Ltd", withDetails = true) {
   const account = await signUpVerified(api, db, { companyName });
-  const res = await call(
-    api,
-    "PUT",
-    "/api/Companies/",
-    { name: companyName, ABN: "53004085616", size: "11-50", industry: "Retail" },
-    account.accessToken,
-  );
-  expect(res.status, await res.clone().text()).toBe(200);
+  if (withDetails) {
+    const res = await call(
+      api,
+      "PUT",
+      "/api/Companies/",
+      { name: companyName, ABN: "53004085616", size: "11-50", industry: "Retail" },
+      account.accessToken,
+    );
+    expect(res.status, await res.clone().text()).toBe(200);
+  }
   const [row] = await db.select({ companyId: users.companyId }).from(users).where(eq(users.id, account.userId));
   const companyId = row?.companyId as number;
   const go = (method: string, path: string, body?: unknown) =>

@@ -1,7 +1,8 @@
 // The payment calls (SPEC §7 "/{provider}Payment/…", named after Stripe; issue 5):
 //   POST /StripePayment/create-payment-intent      { amount (cents), rewardName? } → { clientSecret, paymentIntentId, orderId, amount, processor }
 //   POST /StripePayment/check-payment-intent       { paymentIntent } → { amount (dollars), status, message? }
-//   POST /StripePayment/webhook                    Stripe's signed events (not bearer-authenticated)
+//   POST /StripePayment/webhook                    Stripe's signed events (not bearer-authenticated); 503 without
+//                                                  STRIPE_WEBHOOK_SECRET, 400 for a payment that does not match its order
 //   POST /StripePayment/create-checkout-session    Stripe only, the no-JavaScript path → { url, orderId, amount }
 // and, only while the simulated card processor is in use (404 otherwise):
 //   POST /StripePayment/confirm-simulated-payment  { paymentIntent, clientSecret, cardNumber, expiry, cvc, nameOnCard }
@@ -12,6 +13,8 @@
 //   POST /StripePayment/get-simulated-payment      { paymentIntent, clientSecret } → { status, amount, rewardName }
 // The web portal reaches the simulated processor through these calls (its card form posts to a
 // route action, which calls them with the session's bearer token); a success releases at once.
+// Every call that makes, pays or releases an order answers 400 for a company without company
+// details (no ABN), as the portal sends such a manager to onboarding first.
 import { Hono, type MiddlewareHandler } from "hono";
 import { centsToDollars } from "../../core/money.ts";
 import {
@@ -121,7 +124,9 @@ export function paymentsRoutes(deps: ApiDeps, payments: Payments, auth: Middlewa
   });
 
   api.post("/StripePayment/webhook", async (c) => {
-    if (!payments.verifyWebhook || !deps.config.STRIPE_WEBHOOK_SECRET) throw new ProblemError(404, DETAILS.notFound);
+    if (!payments.verifyWebhook) throw new ProblemError(404, DETAILS.notFound);
+    // Fail closed: without the signing secret no event can be verified, so none is acted on.
+    if (!deps.config.STRIPE_WEBHOOK_SECRET) throw new ProblemError(503, PAYMENT_DETAILS.webhookNotConfigured);
     const raw = await c.req.text();
     if (raw.length > MAX_WEBHOOK_BYTES) throw new ProblemError(413, "The request body is too large.");
     let event: ReturnType<NonNullable<Payments["verifyWebhook"]>>;
@@ -134,6 +139,8 @@ export function paymentsRoutes(deps: ApiDeps, payments: Payments, auth: Middlewa
     if (event.type === "other") return c.json({ received: true, handled: false });
     const outcome = await handlePaymentEvent(services, event);
     deps.logger.info({ eventId: event.id, type: event.type, outcome }, "stripe webhook");
+    // A payment that does not match its frozen order (amount, currency, company) releases nothing.
+    if (outcome === "mismatch") throw new ProblemError(400, PAYMENT_DETAILS.paymentMismatch);
     return c.json({ received: true, handled: outcome !== "ignored" });
   });
 

@@ -13,12 +13,19 @@
 //     or its draft moved on to another version) before touching the card.
 //   - A payment that did succeed is always released, even when the draft moved on meanwhile
 //     (the money was taken for that snapshot); the draft is then left alone.
+//   - A payment releases its order only when it matches the frozen order: its amount in cents,
+//     its currency (aud), and the order and company named in its metadata (paysFor). The
+//     webhook answers a mismatch 400 and releases nothing.
+//   - The API enforces what the portal enforces (SPEC §4 portal gate): no order, payment or
+//     release for a company without company details (no ABN).
+//   - A buyer who paid but never came back (no check call, no webhook) is found by the
+//     reconciler (reconcileOrder here, the job in server/payments/reconciler.ts).
 import { and, desc, eq, isNotNull, ne, or } from "drizzle-orm";
 import { centsToDollars, chargesFor } from "../../core/money.ts";
 import { type CheckPaymentIntentResponse, PAYMENT_DETAILS } from "../../core/payments.ts";
 import { REWARD_NAME_MAX } from "../../core/rewards.ts";
 import type { Db } from "../db/client.ts";
-import { auditLog, orderLines, orders, rewardDrafts } from "../db/schema.ts";
+import { auditLog, companies, orderLines, orders, rewardDrafts } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { MAX_PAYMENT_CENTS, type Payments, paymentIdempotencyKey, type RetrievedPayment } from "../payments/port.ts";
 import { type ReleaseContext, type ReleaseSource, releaseOrder } from "./release.ts";
@@ -58,6 +65,19 @@ export interface OrderPayment {
 }
 
 const LINE_CHUNK = 1000;
+
+/**
+ * The portal sends a manager without company details to onboarding (SPEC §4 portal gate); the
+ * API refuses the same manager's orders, payments and releases, so that no tax invoice is
+ * issued to a buyer without an ABN.
+ */
+export async function requireCompanyDetails(db: Db, companyId: number): Promise<void> {
+  const [company] = await db
+    .select({ abn: companies.abn, detailsUpdatedAt: companies.detailsUpdatedAt })
+    .from(companies)
+    .where(eq(companies.id, companyId));
+  if (!company?.abn || !company.detailsUpdatedAt) throw new PaymentError(400, PAYMENT_DETAILS.companyDetailsRequired);
+}
 
 type OrderRow = typeof orders.$inferSelect;
 
@@ -184,6 +204,7 @@ export async function createOrderPayment(
   caller: Caller,
   input: { amountCents: number; rewardName?: string },
 ): Promise<OrderPayment> {
+  await requireCompanyDetails(s.db, caller.companyId);
   const order = await freezeOrder(s, caller, input, "intent");
   let created: { paymentIntentId: string; clientSecret: string };
   try {
@@ -192,7 +213,7 @@ export async function createOrderPayment(
       amountCents: order.totalCents,
       currency: "aud",
       idempotencyKey: paymentIdempotencyKey(order.id),
-      metadata: { orderId: String(order.id) },
+      metadata: { orderId: String(order.id), companyId: String(order.companyId) },
       description: `Reward Dollars: ${order.rewardName}`,
     });
   } catch (error) {
@@ -219,12 +240,14 @@ export async function createOrderCheckout(
   appUrl: string,
 ): Promise<{ url: string; orderId: number; amountCents: number }> {
   if (!s.payments.createCheckoutSession) throw new PaymentError(404, PAYMENT_DETAILS.notStripe);
+  await requireCompanyDetails(s.db, caller.companyId);
   const order = await freezeOrder(s, caller, input, "checkout");
   const back = `${appUrl}/portal/payment-confirmation?payment_intent={CHECKOUT_SESSION_ID}`;
   let session: { id: string; url: string };
   try {
     session = await s.payments.createCheckoutSession({
       orderId: order.id,
+      companyId: order.companyId,
       amountCents: order.totalCents,
       currency: "aud",
       rewardName: order.rewardName,
@@ -249,13 +272,33 @@ async function findCompanyOrder(db: Db, companyId: number, paymentIntent: string
   return order;
 }
 
-/** The payment really paid this order: its id, its total, its currency, its metadata. */
-function paysFor(order: OrderRow, payment: RetrievedPayment): boolean {
+/**
+ * The payment really paid this order: the frozen total in cents, its currency, and metadata
+ * naming this order and its company (every payment is created with both).
+ */
+export function paysFor(
+  order: Pick<OrderRow, "id" | "companyId" | "totalCents" | "currency">,
+  payment: RetrievedPayment,
+): boolean {
   return (
     payment.amountCents === order.totalCents &&
     payment.currency.toLowerCase() === order.currency &&
-    (payment.metadata.orderId === undefined || payment.metadata.orderId === String(order.id))
+    payment.metadata.orderId === String(order.id) &&
+    payment.metadata.companyId === String(order.companyId)
   );
+}
+
+function mismatchOf(order: OrderRow, payment: RetrievedPayment) {
+  return {
+    orderId: order.id,
+    paymentIntentId: payment.paymentIntentId,
+    amountCents: payment.amountCents,
+    orderTotalCents: order.totalCents,
+    currency: payment.currency,
+    metadataOrderId: payment.metadata.orderId ?? null,
+    metadataCompanyId: payment.metadata.companyId ?? null,
+    orderCompanyId: order.companyId,
+  };
 }
 
 async function release(
@@ -304,6 +347,7 @@ export async function checkOrderPayment(
   caller: Caller,
   paymentIntent: string,
 ): Promise<CheckPaymentIntentResponse> {
+  await requireCompanyDetails(s.db, caller.companyId);
   const order = await findCompanyOrder(s.db, caller.companyId, paymentIntent);
   if (!order) throw new PaymentError(404, "The requested resource was not found.");
   const amount = centsToDollars(order.totalCents);
@@ -345,10 +389,7 @@ async function settle(
   switch (payment.status) {
     case "succeeded": {
       if (!paysFor(order, payment)) {
-        s.logger.error(
-          { orderId: order.id, paymentIntentId: payment.paymentIntentId, amountCents: payment.amountCents },
-          "a succeeded payment does not match its order: not released",
-        );
+        s.logger.error(mismatchOf(order, payment), "a succeeded payment does not match its order: not released");
         return { amount, status: "failed", message: PAYMENT_DETAILS.checkFailed };
       }
       await release(s, order, payment.paymentIntentId, source, actor);
@@ -378,18 +419,25 @@ async function settle(
 export async function handlePaymentEvent(
   s: PaymentServices,
   event: { type: "payment_intent.succeeded" | "payment_intent.payment_failed"; payment: RetrievedPayment },
-): Promise<"released" | "already_released" | "failed" | "ignored"> {
+): Promise<"released" | "already_released" | "failed" | "ignored" | "mismatch"> {
   const orderId = Number(event.payment.metadata.orderId);
   if (!Number.isSafeInteger(orderId) || orderId <= 0) return "ignored";
   const [order] = await s.db.select().from(orders).where(eq(orders.id, orderId));
   if (!order) return "ignored";
-  // A Checkout order learns its PaymentIntent id from the session's return or from this event.
-  if (order.paymentIntentId && order.paymentIntentId !== event.payment.paymentIntentId) return "ignored";
+  // A Checkout order learns its PaymentIntent id from the session's return or from this event;
+  // an order that already has another payment is not paid by this one.
+  if (order.paymentIntentId && order.paymentIntentId !== event.payment.paymentIntentId) {
+    s.logger.error(mismatchOf(order, event.payment), "webhook: the payment is not this order's: not released");
+    return "mismatch";
+  }
   if (event.type === "payment_intent.succeeded") {
     if (order.releasedAt) return "already_released";
     if (!paysFor(order, event.payment)) {
-      s.logger.error({ orderId }, "webhook: a succeeded payment does not match its order: not released");
-      return "ignored";
+      s.logger.error(
+        mismatchOf(order, event.payment),
+        "webhook: a succeeded payment does not match its order: not released",
+      );
+      return "mismatch";
     }
     const result = await release(s, order, event.payment.paymentIntentId, "webhook", null);
     return result.released ? "released" : "already_released";
@@ -404,6 +452,7 @@ export async function handlePaymentEvent(
  * cancelled. A paid order is fine (the form answers succeeded again).
  */
 export async function payableOrderForPayment(s: PaymentServices, caller: Caller, paymentIntentId: string) {
+  await requireCompanyDetails(s.db, caller.companyId);
   const order = await findCompanyOrder(s.db, caller.companyId, paymentIntentId);
   if (!order) throw new PaymentError(404, "The requested resource was not found.");
   if (order.releasedAt) return order;
@@ -424,4 +473,45 @@ export async function payableOrderForPayment(s: PaymentServices, caller: Caller,
 export async function settleSimulatedPayment(s: PaymentServices, caller: Caller, order: OrderRow) {
   const payment = await s.payments.retrieve(order.paymentIntentId ?? "");
   if (payment) await settle(s, order, payment, "simulated-confirm", caller.userId);
+}
+
+export type ReconcileOutcome = "released" | "already_released" | "unpaid" | "mismatch" | "not_found";
+
+/**
+ * The reconciler's step for one order (server/payments/reconciler.ts): asks the processor
+ * whether the order's payment succeeded and releases the order when it did and matches it.
+ * Releasing is exactly once (release.ts), so a race with the check call, the webhook or
+ * another process changes nothing. It never marks an order failed: a buyer may still be
+ * completing an authentication step, and the check call reports declines to the buyer.
+ */
+export async function reconcileOrder(s: PaymentServices, orderId: number): Promise<ReconcileOutcome> {
+  const [order] = await s.db.select().from(orders).where(eq(orders.id, orderId));
+  if (!order) return "not_found";
+  if (order.releasedAt) return "already_released";
+  let paymentIntentId = order.paymentIntentId;
+  if (!paymentIntentId && order.checkoutSessionId) {
+    // Checkout without a return to the confirmation page: the session names its PaymentIntent.
+    const session = await s.payments.retrieveCheckoutSession?.(order.checkoutSessionId);
+    if (!session?.paymentIntentId) return "unpaid";
+    if (session.metadata.orderId !== String(order.id)) {
+      s.logger.error(
+        { orderId: order.id, sessionId: session.id },
+        "reconciler: the Checkout Session is not this order's",
+      );
+      return "mismatch";
+    }
+    paymentIntentId = session.paymentIntentId;
+  }
+  if (!paymentIntentId) return "unpaid";
+  const payment = await s.payments.retrieve(paymentIntentId);
+  if (!payment || payment.status !== "succeeded") return "unpaid";
+  if (payment.paymentIntentId !== paymentIntentId || !paysFor(order, payment)) {
+    s.logger.error(
+      mismatchOf(order, payment),
+      "reconciler: a succeeded payment does not match its order: not released",
+    );
+    return "mismatch";
+  }
+  const result = await release(s, order, paymentIntentId, "reconcile", null);
+  return result.released ? "released" : "already_released";
 }

@@ -71,7 +71,7 @@ export function hashRecipientPassword(password: string): Promise<string> {
   return hash(password, RECIPIENT_ARGON2);
 }
 
-export type ReleaseSource = "check" | "webhook" | "simulated-confirm" | "retry";
+export type ReleaseSource = "check" | "webhook" | "simulated-confirm" | "retry" | "reconcile";
 
 export interface ReleaseContext {
   config: Pick<Config, "CATALOGUE_URL" | "SUPPORT_EMAIL" | "supplierName" | "supplierAbn" | "supplierIsPlaceholder">;

@@ -20,9 +20,16 @@ export interface CreatePaymentInput {
   currency: "aud";
   /** Derived from the order id: creating twice for one order gives the same payment. */
   idempotencyKey: string;
-  metadata: { orderId: string };
+  /** Read back by the webhook, the check call and the reconciler: the payment must name its order and company. */
+  metadata: PaymentMetadata;
   description?: string;
 }
+
+/** What a payment carries about the order it pays (Stripe metadata values are strings). */
+export type PaymentMetadata = {
+  orderId: string;
+  companyId: string;
+};
 
 export interface CreatedPayment {
   paymentIntentId: string;
@@ -41,6 +48,7 @@ export interface RetrievedPayment {
 
 export interface CheckoutSessionInput {
   orderId: number;
+  companyId: number;
   amountCents: number;
   currency: "aud";
   rewardName: string;

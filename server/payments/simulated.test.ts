@@ -52,7 +52,7 @@ describeEachDatabase("simulatedProcessor", ({ database }) => {
     amountCents: 11100,
     currency: "aud" as const,
     idempotencyKey: "order-7-payment",
-    metadata: { orderId: "7" },
+    metadata: { orderId: "7", companyId: "1" },
   };
 
   it("creates one payment per idempotency key, like Stripe", async () => {
@@ -65,7 +65,7 @@ describeEachDatabase("simulatedProcessor", ({ database }) => {
       status: "requires_payment_method",
       amountCents: 11100,
       currency: "aud",
-      metadata: { orderId: "7" },
+      metadata: { orderId: "7", companyId: "1" },
     });
     await expect(payments.createPayment({ ...input, amountCents: 1 })).rejects.toThrow(/different amount/);
     expect(await payments.retrieve("pi_sim_unknown")).toBeNull();

@@ -23,7 +23,7 @@ describe("stripeProcessor", () => {
     amountCents: 5550,
     currency: "aud" as const,
     idempotencyKey: "order-3-payment",
-    metadata: { orderId: "3" },
+    metadata: { orderId: "3", companyId: "1" },
   };
 
   it("creates and retrieves a PaymentIntent; a decline carries Stripe's message", async () => {
@@ -35,7 +35,7 @@ describe("stripeProcessor", () => {
       status: "requires_payment_method",
       amountCents: 5550,
       currency: "aud",
-      metadata: { orderId: "3" },
+      metadata: { orderId: "3", companyId: "1" },
       lastError: "Your card was declined.",
     });
     expect(await payments.retrieve("pi_missing")).toBeNull();
@@ -72,7 +72,7 @@ describe("stripeProcessor", () => {
         status: "succeeded",
         amountCents: 5550,
         currency: "aud",
-        metadata: { orderId: "3" },
+        metadata: { orderId: "3", companyId: "1" },
       },
     });
     expect(() => payments.verifyWebhook?.(event.payload, undefined)).toThrow(WebhookSignatureError);

@@ -39,6 +39,16 @@ function notFound(id: string) {
   );
 }
 
+/** The `prefix[key]=value` fields of a form-encoded Stripe request, as an object. */
+function formMetadata(form: URLSearchParams, pattern: RegExp): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of form) {
+    const m = pattern.exec(k);
+    if (m?.[1]) out[m[1]] = v;
+  }
+  return out;
+}
+
 /** A small in-memory Stripe: the handlers to `server.use(...)`, its state and the requests it saw. */
 export function fakeStripe() {
   const intents = new Map<string, FakePaymentIntent>();
@@ -69,11 +79,7 @@ export function fakeStripe() {
       if (existing) return HttpResponse.json(intents.get(existing));
       n++;
       const id = `pi_test_${n}`;
-      const metadata: Record<string, string> = {};
-      for (const [k, v] of r.form) {
-        const m = /^metadata\[(.+)\]$/.exec(k);
-        if (m?.[1]) metadata[m[1]] = v;
-      }
+      const metadata = formMetadata(r.form, /^metadata\[(.+)\]$/);
       const pi: FakePaymentIntent = {
         id,
         object: "payment_intent",
@@ -112,7 +118,8 @@ export function fakeStripe() {
         url: `https://checkout.stripe.test/c/pay/${id}`,
         payment_intent: null as string | null,
         payment_status: "unpaid",
-        metadata: { orderId: r.form.get("metadata[orderId]") ?? "" },
+        metadata: formMetadata(r.form, /^metadata\[(.+)\]$/),
+        payment_intent_metadata: formMetadata(r.form, /^payment_intent_data\[metadata\]\[(.+)\]$/),
         amount_total: Number(r.form.get("line_items[0][price_data][unit_amount]")),
         currency: r.form.get("line_items[0][price_data][currency]"),
         success_url: r.form.get("success_url"),
@@ -152,13 +159,12 @@ export function fakeStripe() {
       pi.last_payment_error = { message };
       return pi;
     },
-    /** Completes a Checkout Session with a new succeeded PaymentIntent carrying the order id. */
+    /** Completes a Checkout Session with a new succeeded PaymentIntent carrying payment_intent_data's metadata. */
     completeSession(sessionId: string) {
       const s = sessions.get(sessionId);
       if (!s) throw new Error(`no session ${sessionId}`);
       n++;
       const id = `pi_test_${n}`;
-      const orderId = (s.metadata as Record<string, string>).orderId ?? "";
       const pi: FakePaymentIntent = {
         id,
         object: "payment_intent",
@@ -166,7 +172,7 @@ export function fakeStripe() {
         currency: String(s.currency),
         status: "succeeded",
         client_secret: `${id}_secret_abc`,
-        metadata: { orderId },
+        metadata: { ...(s.payment_intent_metadata as Record<string, string>) },
         last_payment_error: null,
       };
       intents.set(id, pi);

@@ -106,6 +106,8 @@ export function stripeProcessor(options: StripeOptions, client: Stripe = createS
     },
 
     async createCheckoutSession(input: CheckoutSessionInput): Promise<CheckoutSession> {
+      // The PaymentIntent Checkout makes carries the same metadata as the Payment Element's.
+      const metadata = { orderId: String(input.orderId), companyId: String(input.companyId) };
       try {
         const session = await client.checkout.sessions.create(
           {
@@ -120,8 +122,8 @@ export function stripeProcessor(options: StripeOptions, client: Stripe = createS
                 },
               },
             ],
-            metadata: { orderId: String(input.orderId) },
-            payment_intent_data: { metadata: { orderId: String(input.orderId) } },
+            metadata,
+            payment_intent_data: { metadata },
             success_url: input.successUrl,
             cancel_url: input.cancelUrl,
           },

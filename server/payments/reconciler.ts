@@ -1,0 +1,155 @@
+// The payment reconciler (DESIGN.md §5 "releasing a paid order happens exactly once, whichever
+// comes first"): a buyer who paid but never came back to the confirmation page, whose webhook
+// never arrived (or whose process died between the processor's success and the release), still
+// gets the reward. At start and every few minutes it asks the processor about recent unreleased
+// orders (Stripe: the PaymentIntent; the simulated processor: its own record) and releases each
+// one whose payment succeeded and matches the frozen order (domain/orders.ts reconcileOrder).
+//
+// Safe with several processes on one PostgreSQL database: each order is claimed with a
+// transaction-scoped advisory lock (pg_try_advisory_xact_lock), so two processes do not ask the
+// processor and hash passwords for the same order at once; the claim holds no row lock, so the
+// release's own transaction (which locks the draft and the order) is not blocked by it. The
+// release itself is exactly once whatever happens (release.ts), so a claim that is lost, or a
+// race with the check call or the webhook, changes nothing. PGlite is one process, and a pass
+// never overlaps another pass of the same reconciler.
+//
+// Bounded: only orders older than minAgeMs (a buyer in the middle of paying is not raced) and
+// younger than maxAgeMs, at most batchSize per pass, walking the ids from pass to pass.
+import { and, asc, eq, gt, gte, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { orders } from "../db/schema.ts";
+import { type PaymentServices, type ReconcileOutcome, reconcileOrder } from "../domain/orders.ts";
+
+export interface ReconcilerOptions {
+  services: PaymentServices;
+  /** PostgreSQL: claim each order with an advisory lock (several processes share one database). */
+  advisoryLocks: boolean;
+  /** Between passes; default 5 minutes. */
+  intervalMs?: number;
+  /** Orders younger than this are left to the buyer's own return and the webhook; default 2 minutes. */
+  minAgeMs?: number;
+  /** Orders older than this are not looked at any more; default 3 days. */
+  maxAgeMs?: number;
+  /** Orders per pass; default 100. */
+  batchSize?: number;
+}
+
+export interface ReconcileSummary {
+  scanned: number;
+  released: number;
+  /** Claimed by another process at the moment (it reconciles them). */
+  skipped: number;
+  mismatched: number;
+  errors: number;
+}
+
+export interface Reconciler {
+  /** One pass; a call while a pass runs joins it. */
+  runOnce(): Promise<ReconcileSummary>;
+  stop(): Promise<void>;
+}
+
+export const RECONCILE_DEFAULTS = {
+  intervalMs: 5 * 60_000,
+  minAgeMs: 2 * 60_000,
+  maxAgeMs: 3 * 24 * 60 * 60_000,
+  batchSize: 100,
+} as const;
+
+/** The advisory-lock namespace of the reconciler (the first key of the two-key form). */
+const LOCK_NAMESPACE = 0x5245_4331; // "REC1"
+
+/** Runs `work` for the order only while this process holds its claim; null when another holds it. */
+async function withClaim<T>(db: Db, orderId: number, work: () => Promise<T>): Promise<T | null> {
+  return db.transaction(async (tx) => {
+    const result = (await tx.execute(
+      sql`select pg_try_advisory_xact_lock(${LOCK_NAMESPACE}::int, (${orderId}::bigint % 2147483647)::int) as claimed`,
+    )) as unknown as { rows: { claimed: boolean }[] };
+    if (!result.rows[0]?.claimed) return null;
+    return work();
+  });
+}
+
+export function startReconciler(options: ReconcilerOptions, autoStart = true): Reconciler {
+  const s = options.services;
+  const intervalMs = options.intervalMs ?? RECONCILE_DEFAULTS.intervalMs;
+  const minAgeMs = options.minAgeMs ?? RECONCILE_DEFAULTS.minAgeMs;
+  const maxAgeMs = options.maxAgeMs ?? RECONCILE_DEFAULTS.maxAgeMs;
+  const batchSize = options.batchSize ?? RECONCILE_DEFAULTS.batchSize;
+  let cursor = 0;
+  let running: Promise<ReconcileSummary> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  async function pass(): Promise<ReconcileSummary> {
+    const summary: ReconcileSummary = { scanned: 0, released: 0, skipped: 0, mismatched: 0, errors: 0 };
+    const now = s.now().getTime();
+    const candidates = await s.db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(
+        and(
+          isNull(orders.releasedAt),
+          eq(orders.processor, s.payments.kind),
+          or(isNotNull(orders.paymentIntentId), isNotNull(orders.checkoutSessionId)),
+          lte(orders.createdAt, new Date(now - minAgeMs)),
+          gte(orders.createdAt, new Date(now - maxAgeMs)),
+          gt(orders.id, cursor),
+        ),
+      )
+      .orderBy(asc(orders.id))
+      .limit(batchSize);
+    // The next pass goes on after this batch; a short batch means the walk starts over.
+    cursor = candidates.length < batchSize ? 0 : (candidates.at(-1)?.id ?? 0);
+    for (const { id } of candidates) {
+      if (stopped) break;
+      summary.scanned++;
+      try {
+        const step = () => reconcileOrder(s, id);
+        const outcome: ReconcileOutcome | null = options.advisoryLocks ? await withClaim(s.db, id, step) : await step();
+        if (outcome === null) summary.skipped++;
+        else if (outcome === "released") summary.released++;
+        else if (outcome === "mismatch") summary.mismatched++;
+      } catch (error) {
+        // The processor unreachable or a database hiccup: the next pass tries again.
+        summary.errors++;
+        s.logger.warn({ orderId: id, err: String(error) }, "reconciler: could not reconcile an order");
+      }
+    }
+    if (summary.released > 0 || summary.errors > 0 || summary.mismatched > 0) {
+      s.logger.info({ ...summary }, "reconciler pass");
+    }
+    return summary;
+  }
+
+  function runOnce(): Promise<ReconcileSummary> {
+    if (!running) {
+      running = pass().finally(() => {
+        running = undefined;
+      });
+    }
+    return running;
+  }
+
+  function schedule(delayMs: number) {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      runOnce()
+        .catch((error: unknown) => s.logger.warn({ err: String(error) }, "reconciler: pass failed"))
+        .finally(() => schedule(intervalMs));
+    }, delayMs);
+    // A pending pass never keeps the process alive on its own.
+    timer.unref();
+  }
+
+  if (autoStart) schedule(0);
+
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}
