@@ -13,6 +13,7 @@ import {
   text,
   timestamp,
   uniqueIndex,
+  uuid,
 } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
@@ -124,6 +125,11 @@ export const users = pgTable(
   "users",
   {
     id: bigserial("id", { mode: "number" }).primaryKey(),
+    /**
+     * The id the verification calls take (SPEC §7 `userId`): random, so nobody can aim a code
+     * request at a stranger by counting. The sequential `id` stays internal.
+     */
+    publicId: uuid("public_id").notNull().defaultRandom().unique(),
     companyId: bigint("company_id", { mode: "number" })
       .notNull()
       .references(() => companies.id),
