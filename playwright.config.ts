@@ -41,7 +41,7 @@ const serverEnv = {
   STRIPE_SECRET_KEY: "",
   STRIPE_PUBLISHABLE_KEY: "",
   STRIPE_WEBHOOK_SECRET: "",
-  TRUST_PROXY: "false",
+  TRUST_PROXY: "0",
 };
 
 export default defineConfig({

@@ -19,6 +19,8 @@ export interface WebConfig {
   supportEmail: string;
   /** The card processor (DESIGN.md §6): Stripe's publishable key only when Stripe is in use. */
   payments: { kind: "simulated" | "stripe"; publishableKey?: string };
+  /** DEMO_MODE: a deployment on the simulated services; every page says so (DESIGN.md §3). */
+  demoMode: boolean;
 }
 
 export interface DevMailboxMessage {
@@ -70,7 +72,11 @@ export interface WebServices {
   sessionStore: WebSessionStore;
   pendingUploads: PendingUploadStore;
   /** Present only while SMTP_URL is unset (DESIGN.md §3). */
-  devMailbox?: { list(): Promise<DevMailboxMessage[]> };
+  devMailbox?: {
+    /** Outside demo mode only loopback clients may read it: it holds codes, reset links and passwords. */
+    isOpenTo(clientIp: string): boolean;
+    list(): Promise<DevMailboxMessage[]>;
+  };
 }
 
 export interface RequestServices extends WebServices {

@@ -53,6 +53,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         companyProfileUrl: config.companyProfileUrl,
         howItWorksVideoUrl: config.howItWorksVideoUrl,
         captcha: config.captcha,
+        demoMode: config.demoMode,
       },
       toast: flashed.toast,
     },
@@ -91,6 +92,11 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen bg-white font-sans text-slate-900 antialiased">
+        {data?.site.demoMode ? (
+          <p className="bg-amber-300 px-4 py-2 text-center text-sm font-semibold text-slate-900">
+            Demo: no real payments or emails
+          </p>
+        ) : null}
         {children}
         <ScrollRestoration nonce={nonce} />
         {/* <Scripts> without preload hints, loaded after the first paint: see the component. */}

@@ -69,11 +69,24 @@ const envSchema = z.object({
     })
     .transform((v) => (v === "" ? undefined : v))
     .optional(),
-  /** Behind a reverse proxy: take the client address from X-Forwarded-For (for rate limits). */
-  TRUST_PROXY: z
-    .enum(["true", "false", "1", "0", ""], { error: "must be true or false" })
+  /**
+   * Reverse-proxy hops in front of the app: the client is that many entries from the right of
+   * X-Forwarded-For (the leftmost entries are whatever the client wrote).
+   */
+  TRUST_PROXY: z.preprocess(
+    (v) => (typeof v === "string" && v.trim() === "" ? undefined : v),
+    z.coerce
+      .number({ error: "must be a whole number of proxy hops (0 or more)" })
+      .int("must be a whole number of proxy hops (0 or more)")
+      .min(0, "must be a whole number of proxy hops (0 or more)")
+      .max(10, "must be at most 10 proxy hops")
+      .default(0),
+  ),
+  /** The one explicit way to run a deployment on the simulated card processor and the dev mailbox. */
+  DEMO_MODE: z
+    .enum(["true", "false", ""], { error: "must be true or false" })
     .default("false")
-    .transform((v) => v === "true" || v === "1"),
+    .transform((v) => v === "true"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -81,6 +94,8 @@ export type Env = z.infer<typeof envSchema>;
 
 export interface Config extends Omit<Env, "APP_URL"> {
   APP_URL: string;
+  /** APP_URL's host is not a loopback name or address (DESIGN.md §3): the deployment fails closed. */
+  isDeployment: boolean;
   /** Stricter cookies and HSTS follow the deployment (an https APP_URL), not NODE_ENV. */
   isHttps: boolean;
   captchaEnabled: boolean;
@@ -96,6 +111,20 @@ export interface Config extends Omit<Env, "APP_URL"> {
 
 /** Used on tax invoices while SUPPLIER_NAME / SUPPLIER_ABN are unset (the invoice says so). */
 export const PLACEHOLDER_SUPPLIER = { name: "Reward Portal Pty Ltd", abn: "51824753556" } as const;
+
+/** DESIGN.md §3: a local run is one whose APP_URL host is a loopback name or address. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (host === "::1") return true;
+  return /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** A client address on this machine (127.0.0.0/8, ::1, or IPv4-mapped loopback). */
+export function isLoopbackAddress(address: string): boolean {
+  const ip = address.trim().toLowerCase();
+  return ip === "::1" || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(ip);
+}
 
 export class ConfigError extends Error {
   readonly issues: string[];
@@ -127,13 +156,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       "RECAPTCHA_V3_SITE_KEY, RECAPTCHA_V3_SECRET_KEY, RECAPTCHA_V2_SITE_KEY, RECAPTCHA_V2_SECRET_KEY: set all four or none",
     ]);
   }
-  const stripeKeys = [e.STRIPE_SECRET_KEY, e.STRIPE_PUBLISHABLE_KEY];
+  const stripeKeys = [e.STRIPE_SECRET_KEY, e.STRIPE_PUBLISHABLE_KEY, e.STRIPE_WEBHOOK_SECRET];
   if (stripeKeys.some(Boolean) && !stripeKeys.every(Boolean)) {
-    throw new ConfigError(["STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY: set both or neither"]);
+    // Without the webhook a buyer who never returns from the payment page is released only by the reconciler's poll.
+    throw new ConfigError([
+      "STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: set all three or none",
+    ]);
+  }
+  const isDeployment = !isLoopbackHost(new URL(appUrl).hostname);
+  if (isDeployment && !e.DEMO_MODE) {
+    const required = {
+      SMTP_URL: e.SMTP_URL,
+      STRIPE_SECRET_KEY: e.STRIPE_SECRET_KEY,
+      STRIPE_PUBLISHABLE_KEY: e.STRIPE_PUBLISHABLE_KEY,
+      STRIPE_WEBHOOK_SECRET: e.STRIPE_WEBHOOK_SECRET,
+      SESSION_SECRET: e.SESSION_SECRET,
+    };
+    const missing = Object.entries(required)
+      .filter(([, value]) => !value)
+      .map(([name]) => name);
+    if (missing.length > 0) {
+      throw new ConfigError([
+        `APP_URL ${appUrl} is a deployment (not a loopback host), which refuses to start without real mail, payments and a session secret. Missing: ${missing.join(", ")}. Set them, or set DEMO_MODE=true to run on the simulated card processor and the dev mailbox with a demo banner on every page.`,
+      ]);
+    }
   }
   return {
     ...e,
     APP_URL: appUrl,
+    isDeployment,
     isHttps: appUrl.startsWith("https:"),
     captchaEnabled: someRecaptcha,
     stripeEnabled: Boolean(e.STRIPE_SECRET_KEY),

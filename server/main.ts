@@ -5,7 +5,7 @@ import type { WebServices } from "../app/context.ts";
 import { createApi } from "./api/index.ts";
 import { type Captcha, captchaOff } from "./captcha/port.ts";
 import { recaptcha } from "./captcha/recaptcha.ts";
-import type { Config } from "./config.ts";
+import { type Config, isLoopbackAddress } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { seedCatalogue } from "./domain/catalogue.ts";
 import { pendingUploadStore } from "./domain/uploads.ts";
@@ -33,7 +33,7 @@ export interface AppOptions {
   captcha?: Captcha;
   /** Tests may bring their own card processor. */
   payments?: Payments;
-  trustProxy?: boolean;
+  trustProxy?: number;
   /** Test seam (fault tests): called after each line of a release, inside its transaction. */
   onReleaseLine?: (index: number) => void | Promise<void>;
   /** The payment reconciler: false leaves it to the test (runOnce by hand); timings for tests. */
@@ -122,17 +122,19 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
         kind: config.payments,
         ...(config.payments === "stripe" ? { publishableKey: config.STRIPE_PUBLISHABLE_KEY } : {}),
       },
+      demoMode: config.DEMO_MODE,
     },
     secret,
     formGuards: createFormGuards(secret, config.isHttps),
     apiFetch: config.PROVIDER_API_URL ? (request) => fetch(request) : async (request) => api.fetch(request),
     apiBaseUrl: config.PROVIDER_API_URL ?? "http://api.internal",
     logger,
-    sessionStore: webSessionStore(database.db),
+    sessionStore: webSessionStore(database.db, secret),
     pendingUploads: pendingUploadStore(database.db),
     devMailbox: config.SMTP_URL
       ? undefined
       : {
+          isOpenTo: (clientIp) => config.DEMO_MODE || isLoopbackAddress(clientIp),
           async list() {
             const rows = await listRecentEmails(database.db, 100);
             return rows.map((r) => ({

@@ -1,8 +1,10 @@
 // The database half of the web session (DESIGN.md §2): rows keyed by a random id that the
 // browser's httpOnly cookie carries. The web app turns this into a React Router SessionStorage
-// (app/lib/session.server.ts).
-import { randomBytes } from "node:crypto";
-import { and, eq, gt, lte } from "drizzle-orm";
+// (app/lib/session.server.ts). A session holds the manager's bearer token, so its data is kept
+// sealed (AES-256-GCM, with a key derived from SESSION_SECRET): no raw token stays in the table
+// (DESIGN.md §7), and a copy of the table alone opens no account.
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import { and, eq, gt, lte, or, sql } from "drizzle-orm";
 import type { WebSessionStore } from "../app/context.ts";
 import type { Db } from "./db/client.ts";
 import { webSessions } from "./db/schema.ts";
@@ -10,12 +12,51 @@ import { webSessions } from "./db/schema.ts";
 /** How long a session lives without a new login: the access token's lifetime (12 h). */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
-export function webSessionStore(db: Db, now: () => Date = () => new Date()): WebSessionStore {
+/** What a row's data column holds: the session data, encrypted and authenticated. */
+type Sealed = {
+  sealed: string;
+};
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+export function sessionSealer(secret: string) {
+  const key = Buffer.from(hkdfSync("sha256", secret, "", "rewards web session data", 32));
+  return {
+    seal(data: Record<string, unknown>, id: string): Sealed {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv("aes-256-gcm", key, iv);
+      // The row's id is authenticated with the data: sealed data moved to another row does not open.
+      cipher.setAAD(Buffer.from(id));
+      const body = Buffer.concat([cipher.update(JSON.stringify(data), "utf8"), cipher.final()]);
+      return { sealed: Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url") };
+    },
+    /** The data, or null for a row that is not sealed with this secret (then there is no session). */
+    open(stored: unknown, id: string): Record<string, unknown> | null {
+      const text = (stored as Partial<Sealed> | null)?.sealed;
+      if (typeof text !== "string") return null;
+      const raw = Buffer.from(text, "base64url");
+      if (raw.length < IV_BYTES + TAG_BYTES) return null;
+      try {
+        const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, IV_BYTES));
+        decipher.setAAD(Buffer.from(id));
+        decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+        const json = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
+        return JSON.parse(json.toString("utf8")) as Record<string, unknown>;
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+export function webSessionStore(db: Db, secret: string, now: () => Date = () => new Date()): WebSessionStore {
   const expiry = (expires?: Date) => expires ?? new Date(now().getTime() + SESSION_TTL_MS);
+  const sealer = sessionSealer(secret);
   return {
     async create(data, expires) {
       const id = randomBytes(32).toString("base64url");
-      await db.insert(webSessions).values({ id, data, expiresAt: expiry(expires) });
+      await db.insert(webSessions).values({ id, data: sealer.seal(data, id), expiresAt: expiry(expires) });
       return id;
     },
     async read(id) {
@@ -23,14 +64,15 @@ export function webSessionStore(db: Db, now: () => Date = () => new Date()): Web
         .select({ data: webSessions.data })
         .from(webSessions)
         .where(and(eq(webSessions.id, id), gt(webSessions.expiresAt, now())));
-      return row?.data ?? null;
+      return row ? sealer.open(row.data, id) : null;
     },
     async update(id, data, expires) {
+      const sealed = sealer.seal(data, id);
       // Upsert: a session flashed after its row expired is recreated under the same id.
       await db
         .insert(webSessions)
-        .values({ id, data, expiresAt: expiry(expires) })
-        .onConflictDoUpdate({ target: webSessions.id, set: { data, expiresAt: expiry(expires) } });
+        .values({ id, data: sealed, expiresAt: expiry(expires) })
+        .onConflictDoUpdate({ target: webSessions.id, set: { data: sealed, expiresAt: expiry(expires) } });
     },
     async delete(id) {
       await db.delete(webSessions).where(eq(webSessions.id, id));
@@ -38,7 +80,12 @@ export function webSessionStore(db: Db, now: () => Date = () => new Date()): Web
   };
 }
 
-/** Removes expired sessions; run at start and now and then. */
+/**
+ * Removes expired sessions, and any session stored unsealed (an earlier version kept the bearer
+ * token in the clear); run at start and now and then.
+ */
 export async function sweepExpiredSessions(db: Db, now = new Date()): Promise<void> {
-  await db.delete(webSessions).where(lte(webSessions.expiresAt, now));
+  await db
+    .delete(webSessions)
+    .where(or(lte(webSessions.expiresAt, now), sql`not (${webSessions.data} ? 'sealed')`));
 }

@@ -98,7 +98,9 @@ export function replyFailure(
     Object.entries(failure.errors ?? {}).filter(([name, messages]) => posted.has(name) && messages.length > 0),
   );
   if (Object.keys(fieldErrors).length > 0) return respond(submission, status, { fieldErrors, captcha, hideFields });
-  const message = options.shownDetails?.includes(failure.detail) ? failure.detail : GENERIC_FORM_ERROR;
+  // The rate limits' answers (DESIGN.md §7) say what happened on every form, word for word.
+  const shown = failure.status === 429 || options.shownDetails?.includes(failure.detail);
+  const message = shown ? failure.detail : GENERIC_FORM_ERROR;
   return respond(submission, status, { formErrors: [message], captcha, hideFields });
 }
 

@@ -48,6 +48,7 @@ function harness(answers: Record<string, { status?: number; body: unknown }> = {
       captcha: { enabled: false },
       supportEmail: "support@portal.test",
       payments: { kind: "stripe", publishableKey: "pk_test_123" },
+      demoMode: false,
     },
     secret: "a-test-secret-of-enough-length-0123456789",
     formGuards: createFormGuards("a-test-secret-of-enough-length-0123456789", false),

@@ -97,7 +97,11 @@ export async function action({ context, request }: Route.ActionArgs) {
     services(context).logger.warn({ status: details.status }, "login: MyDetails failed");
   }
   const cookie = await startNewSession(context, request, { accessToken, user, appSettings });
-  throw redirect(DASHBOARD, { headers: { "set-cookie": cookie } });
+  // A new CSRF token too: one planted in the browser before login must not outlive it.
+  const [, csrfCookie] = await services(context).formGuards.csrf.commitToken();
+  const headers = new Headers({ "set-cookie": cookie });
+  if (csrfCookie) headers.append("set-cookie", csrfCookie);
+  throw redirect(DASHBOARD, { headers });
 }
 
 export default function Login({ actionData }: Route.ComponentProps) {

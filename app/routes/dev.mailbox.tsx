@@ -1,5 +1,6 @@
 // The dev mailbox (DESIGN.md §3, §6): the outbox as the local mail adapter holds it. It exists
-// only while SMTP_URL is unset; with real mail configured the route answers 404.
+// only while SMTP_URL is unset, and outside demo mode only for loopback clients; otherwise the
+// route answers 404.
 import { data } from "react-router";
 import { services } from "../context.ts";
 import type { Route } from "./+types/dev.mailbox";
@@ -7,8 +8,8 @@ import type { Route } from "./+types/dev.mailbox";
 export const meta: Route.MetaFunction = () => [{ title: "Dev mailbox" }, { name: "robots", content: "noindex" }];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const mailbox = services(context).devMailbox;
-  if (!mailbox) throw data("Not Found", { status: 404 });
+  const { devMailbox: mailbox, clientIp } = services(context);
+  if (!mailbox?.isOpenTo(clientIp)) throw data("Not Found", { status: 404 });
   const messages = await mailbox.list();
   return data({ messages }, { headers: { "cache-control": "no-store", "x-robots-tag": "noindex" } });
 }

@@ -81,7 +81,7 @@ export async function startSignedInBench(buildDir = "build"): Promise<SignedInBe
     },
     appSettings: { hasProvidedCompanyDetails: true, hasWatchedOnboardingVideo: true },
   };
-  const sessionId = await webSessionStore(db).create(data as unknown as Record<string, unknown>);
+  const sessionId = await webSessionStore(db, SESSION_SECRET).create(data as unknown as Record<string, unknown>);
   // The cookie app/lib/session.server.ts gives after a login (APP_URL is http: the plain name).
   const cookie = (await sessionCookie(false, SESSION_SECRET).serialize(sessionId)).split(";")[0];
   if (!cookie) throw new Error("no session cookie");

@@ -33,7 +33,7 @@ describeEachDatabase("captcha on the public calls", ({ kind }) => {
   beforeAll(async () => {
     running = await startTestApplication({
       kind,
-      trustProxy: true,
+      trustProxy: 1,
       env: {
         RECAPTCHA_V3_SITE_KEY: "v3-site",
         RECAPTCHA_V3_SECRET_KEY: V3_SECRET,

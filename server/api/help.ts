@@ -10,11 +10,12 @@ import { ProblemError } from "../http/problem.ts";
 import { jsonBody } from "../http/validate.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
+import type { RateLimits } from "./rate-limits.ts";
 
-export function helpRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
+export function helpRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, limits: RateLimits) {
   const api = new Hono<ApiEnv>();
 
-  api.post("/Help/create-help", auth, async (c) => {
+  api.post("/Help/create-help", limits.perClient("contactSignedIn"), auth, async (c) => {
     const owner = requireAuth(c);
     const body = await jsonBody(c, helpSchema);
     const me = await getMyDetails(deps.db, owner);

@@ -4,7 +4,7 @@
 //   POST /api/Identity/logout                     (bearer) revokes the presented token → 204
 //   POST /api/Identity/onboarding-video-watched   (bearer) records hasWatchedOnboardingVideo → 204
 //   GET  /api/Identity/app-settings               (bearer) { hasProvidedCompanyDetails, hasWatchedOnboardingVideo }
-// Per-IP limits sit at the edge; the per-account limits are here (account-limits.ts).
+// Every call here is rate-limited per client address and per account (rate-limits.ts), counted on arrival.
 import { Hono, type MiddlewareHandler } from "hono";
 import {
   loginSchema,
@@ -30,10 +30,10 @@ import {
 } from "../domain/identity.ts";
 import { ProblemError } from "../http/problem.ts";
 import { jsonBody } from "../http/validate.ts";
-import type { AccountLimits } from "./account-limits.ts";
 import { requireAuth } from "./auth.ts";
 import { requireCaptcha } from "./captcha-guard.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
+import type { RateLimits } from "./rate-limits.ts";
 
 const verifyFailures: Record<Exclude<VerifyEmailResult["status"], "verified">, string> = {
   wrong_code: DETAILS.invalidVerificationCode,
@@ -50,12 +50,12 @@ const resetFailures = {
   used: DETAILS.resetTokenUsed,
 } as const;
 
-export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, limits: AccountLimits, now: () => Date) {
+export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, limits: RateLimits, now: () => Date) {
   const api = new Hono<ApiEnv>();
 
-  api.post("/Register", async (c) => {
+  api.post("/Register", limits.perClient("register"), async (c) => {
     const body = await jsonBody(c, registerSchema);
-    await limits.consume("register", body.email);
+    await limits.perAccount("registerEmail", body.email);
     await requireCaptcha(deps, c, body, "signup");
     const result = await registerProgramManager(
       deps.db,
@@ -75,9 +75,9 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
 
   // Both answer a new request token and email a new code; every earlier code stops working.
   for (const path of ["/Identity/VerifyEmailRequest", "/Identity/ResendVerifyEmailRequest"]) {
-    api.post(path, async (c) => {
+    api.post(path, limits.perClient("verify"), async (c) => {
       const body = await jsonBody(c, verifyEmailRequestSchema);
-      await limits.consume("verifyRequest", body.userId);
+      await limits.perAccount("verifyRequestUser", body.userId);
       const result = await requestVerificationCode(deps.db, body.userId, now());
       if (result.status === "unknown") throw new ProblemError(400, DETAILS.verificationRequestInvalid);
       if (result.status === "already_verified") throw new ProblemError(400, DETAILS.emailAlreadyVerified);
@@ -86,32 +86,28 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
     });
   }
 
-  api.post("/Identity/VerifyEmail", async (c) => {
+  api.post("/Identity/VerifyEmail", limits.perClient("verify"), async (c) => {
     const body = await jsonBody(c, verifyEmailSchema);
-    await limits.ensureAllowed("verify", body.userId);
+    await limits.perAccount("verifyUser", body.userId);
     const result = await verifyEmail(
       deps.db,
       { userId: body.userId, requestToken: body.requestToken, code: body.verificationCode },
       now(),
     );
     if (result.status === "verified") return c.json({ accessToken: result.accessToken });
-    if (result.status === "wrong_code" || result.status === "too_many" || result.status === "invalid_request") {
-      await limits.countFailure("verify", body.userId);
-    }
     throw new ProblemError(400, verifyFailures[result.status]);
   });
 
-  api.post("/Identity/login", async (c) => {
+  api.post("/Identity/login", limits.perClient("login"), async (c) => {
     const body = await jsonBody(c, loginSchema);
-    await limits.ensureAllowed("login", body.userName);
+    await limits.loginAttempt(body.userName, c.get("clientIp"));
     await requireCaptcha(deps, c, body, "login");
     const result = await login(deps.db, { email: body.userName, password: body.password }, now());
     if (result.status !== "ok") {
       if (result.status === "not_verified") throw new ProblemError(403, DETAILS.emailNotVerified);
-      await limits.countFailure("login", body.userName);
       throw new ProblemError(400, DETAILS.invalidLoginCredentials);
     }
-    await limits.clear("login", body.userName);
+    await limits.loginSucceeded(body.userName, c.get("clientIp"));
     return c.json({ accessToken: result.accessToken, appSettings: result.appSettings });
   });
 
@@ -132,19 +128,19 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
   });
 
   // Always 200 for a well-formed request: the answer never tells whether the address exists.
-  api.post("/Identity/ResetPasswordRequest", async (c) => {
+  api.post("/Identity/ResetPasswordRequest", limits.perClient("resetRequest"), async (c) => {
     const body = await jsonBody(c, resetPasswordRequestSchema);
-    await limits.consume("resetRequest", body.email);
+    await limits.perAccount("resetRequestEmail", body.email);
     const { queued } = await requestPasswordReset(deps.db, body.email, deps.config.APP_URL, now());
     if (queued) deps.onEmailQueued?.();
     return c.body(null, 200);
   });
 
-  api.post("/Identity/ResetPassword", async (c) => {
+  api.post("/Identity/ResetPassword", limits.perClient("reset"), async (c) => {
     const body = await jsonBody(c, resetPasswordSchema);
     const reset = await findPasswordReset(deps.db, body.passwordResetToken, now());
     if (reset.status !== "valid") throw new ProblemError(400, resetFailures[reset.status]);
-    await limits.consume("reset", reset.userId);
+    await limits.perAccount("resetUser", reset.userId);
     const outcome = await completePasswordReset(deps.db, reset, body.password, now());
     if (outcome === "used") throw new ProblemError(400, DETAILS.resetTokenUsed);
     return c.body(null, 200);

@@ -6,7 +6,6 @@ import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { ProblemError, problemResponse } from "../http/problem.ts";
 import { errorForLog } from "../logger.ts";
 import { paymentsFor } from "../payments/index.ts";
-import { createAccountLimits, RateLimitedError } from "./account-limits.ts";
 import { bearerAuth } from "./auth.ts";
 import { companiesRoutes } from "./companies.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
@@ -14,6 +13,7 @@ import { helpRoutes } from "./help.ts";
 import { identityRoutes } from "./identity.ts";
 import { paymentsRoutes } from "./payments.ts";
 import { publicRoutes } from "./public.ts";
+import { createRateLimits, RateLimitedError } from "./rate-limits.ts";
 import { rewardHistoryRoutes } from "./reward-history.ts";
 import { rewardMyTeamRoutes } from "./reward-my-team.ts";
 import { usersRoutes } from "./users.ts";
@@ -49,15 +49,15 @@ export function createApi(deps: ApiDeps) {
   const now = () => deps.now?.() ?? new Date();
   // Every authenticated call (SPEC §6) goes through this one bearer check.
   const auth = bearerAuth(deps.db, now);
-  const limits = createAccountLimits(deps.config.RATE_LIMIT_FACTOR);
+  const limits = createRateLimits(deps.config.RATE_LIMIT_FACTOR);
 
-  api.route("/", publicRoutes(deps));
+  api.route("/", publicRoutes(deps, limits));
   api.route("/", identityRoutes(deps, auth, limits, now));
   api.route("/", usersRoutes(deps, auth));
   api.route("/", companiesRoutes(deps, auth, now));
-  api.route("/", helpRoutes(deps, auth));
+  api.route("/", helpRoutes(deps, auth, limits));
   api.route("/", rewardHistoryRoutes(deps, auth));
-  api.route("/", paymentsRoutes(deps, deps.payments ?? paymentsFor(deps.config, deps.db, now), auth, now));
+  api.route("/", paymentsRoutes(deps, deps.payments ?? paymentsFor(deps.config, deps.db, now), auth, now, limits));
   api.route("/", rewardMyTeamRoutes(deps, auth, now));
   return api;
 }

@@ -53,6 +53,7 @@ import {
 } from "../payments/simulated.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
+import type { RateLimits } from "./rate-limits.ts";
 
 const MAX_WEBHOOK_BYTES = 512 * 1024;
 
@@ -66,7 +67,15 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export function paymentsRoutes(deps: ApiDeps, payments: Payments, auth: MiddlewareHandler<ApiEnv>, now: () => Date) {
+export function paymentsRoutes(
+  deps: ApiDeps,
+  payments: Payments,
+  auth: MiddlewareHandler<ApiEnv>,
+  now: () => Date,
+  limits: RateLimits,
+) {
+  // Card attempts (DESIGN.md §7): counted whatever path reached the call, before anything else.
+  const cardAttempt = limits.perClient("cardPayment");
   const api = new Hono<ApiEnv>();
   const services: PaymentServices = {
     db: deps.db,
@@ -78,7 +87,7 @@ export function paymentsRoutes(deps: ApiDeps, payments: Payments, auth: Middlewa
   };
   const simulated = payments.kind === "simulated";
 
-  api.post("/StripePayment/create-payment-intent", auth, async (c) => {
+  api.post("/StripePayment/create-payment-intent", cardAttempt, auth, async (c) => {
     const caller = requireAuth(c);
     const body = await jsonBody(c, createPaymentIntentSchema);
     const created = await guarded(() =>
@@ -94,7 +103,7 @@ export function paymentsRoutes(deps: ApiDeps, payments: Payments, auth: Middlewa
     return c.json(answer);
   });
 
-  api.post("/StripePayment/create-checkout-session", auth, async (c) => {
+  api.post("/StripePayment/create-checkout-session", cardAttempt, auth, async (c) => {
     const caller = requireAuth(c);
     if (!payments.createCheckoutSession) throw new ProblemError(404, DETAILS.notFound);
     const body = await jsonBody(c, createPaymentIntentSchema);
@@ -165,7 +174,7 @@ export function paymentsRoutes(deps: ApiDeps, payments: Payments, auth: Middlewa
       : { status: "succeeded", paymentIntentId: result.paymentIntentId };
   };
 
-  api.post("/StripePayment/confirm-simulated-payment", auth, async (c) => {
+  api.post("/StripePayment/confirm-simulated-payment", cardAttempt, auth, async (c) => {
     requireSimulated();
     const caller = requireAuth(c);
     const body = await jsonBody(c, confirmSimulatedPaymentSchema);

@@ -8,15 +8,16 @@ import { ProblemError } from "../http/problem.ts";
 import { jsonBody } from "../http/validate.ts";
 import { requireCaptcha } from "./captcha-guard.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
+import type { RateLimits } from "./rate-limits.ts";
 
-export function publicRoutes(deps: ApiDeps) {
+export function publicRoutes(deps: ApiDeps, limits: RateLimits) {
   const api = new Hono<ApiEnv>();
 
   api.get("/Catalogue/latest-reward", async (c) => {
     return c.json(await listLatestRewards(deps.db));
   });
 
-  api.post("/WaitList", async (c) => {
+  api.post("/WaitList", limits.perClient("waitlist"), async (c) => {
     const body = await jsonBody(c, waitListSchema);
     await requireCaptcha(deps, c, body, "waitlist");
     const result = await joinWaitlist(deps.db, {
@@ -30,7 +31,7 @@ export function publicRoutes(deps: ApiDeps) {
     return c.body(null, 200);
   });
 
-  api.post("/Help/create-help-anonymous", async (c) => {
+  api.post("/Help/create-help-anonymous", limits.perClient("contact"), async (c) => {
     const body = await jsonBody(c, helpAnonymousSchema);
     await requireCaptcha(deps, c, body, "help");
     await createHelpRequest(deps.db, deps.config.SUPPORT_EMAIL, {

@@ -283,7 +283,7 @@ describe("edge app", () => {
 
     it("lets RATE_LIMIT_FACTOR × 10 waitlist posts through per IP, then answers 429 with Retry-After", async () => {
       // 10 a minute, times 0.3: 3.
-      const { app } = edgeFor(running, { env: { RATE_LIMIT_FACTOR: "0.3" }, trustProxy: true });
+      const { app } = edgeFor(running, { env: { RATE_LIMIT_FACTOR: "0.3" }, trustProxy: 1 });
       const before = await stored();
       for (let n = 0; n < 3; n++) {
         const res = await postJson(app, "/api/WaitList", waitlistBody(`a${n}`), from("198.51.100.1"));
@@ -300,7 +300,7 @@ describe("edge app", () => {
     });
 
     it("shares the budget with the web form, keeps other IPs and forms apart, and never limits reads", async () => {
-      const { app } = edgeFor(running, { env: { RATE_LIMIT_FACTOR: "0.3" }, trustProxy: true });
+      const { app } = edgeFor(running, { env: { RATE_LIMIT_FACTOR: "0.3" }, trustProxy: 1 });
       const ip = from("198.51.100.2");
       for (let n = 0; n < 3; n++) {
         expect((await postJson(app, "/api/WaitList", waitlistBody(`b${n}`), ip)).status).toBe(200);
@@ -325,7 +325,7 @@ describe("edge app", () => {
     });
 
     it("without TRUST_PROXY, X-Forwarded-For cannot buy a fresh budget", async () => {
-      const { app } = edgeFor(running, { env: { RATE_LIMIT_FACTOR: "0.3" }, trustProxy: false });
+      const { app } = edgeFor(running, { env: { RATE_LIMIT_FACTOR: "0.3" }, trustProxy: 0 });
       const statuses = [];
       for (let n = 0; n < 4; n++) {
         const res = await postJson(app, "/api/Help/create-help-anonymous", helpBody(`d${n}`), from(`192.0.2.${n}`));

@@ -1,5 +1,6 @@
-// The HTTP face of the process: security headers, compression, logging, health checks, rate
-// limits, canonical paths, the provider API at /api, static assets, and the web portal.
+// The HTTP face of the process: security headers, compression, logging, health checks, body
+// limits, the client's address, canonical paths, the provider API at /api, static assets, and the
+// web portal. Rate limits belong to the API operations they guard (server/api/rate-limits.ts).
 import { randomBytes } from "node:crypto";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
@@ -13,7 +14,6 @@ import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { compress } from "./compress.ts";
 import { problemResponse } from "./problem.ts";
-import { createRateLimiter, RATE_RULES } from "./rate-limit.ts";
 import { inWebRequestScope } from "./request-scope.ts";
 import { createSharedPages, sharedPageEligible } from "./shared-pages.ts";
 import { BODY_TOO_LARGE, BULK_JSON_BYTES } from "./validate.ts";
@@ -30,7 +30,30 @@ export interface ServerAppOptions {
   ready: () => Promise<void>;
   mode: "production" | "development";
   clientDir?: string;
-  trustProxy?: boolean;
+  /** Reverse-proxy hops in front of the app (TRUST_PROXY): the client is that many entries from the right of X-Forwarded-For. */
+  trustProxy?: number;
+}
+
+/** A web form post longer than this is refused while it arrives (DESIGN.md §7). */
+export const WEB_FORM_MAX_BYTES = 256 * 1024;
+/** Multipart posts carry a CSV file: the upload routes apply their own 1 MB cap and message under this one. */
+export const WEB_MULTIPART_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The client's address: the socket's, or with `hops` trusted proxies in front, the entry that
+ * many places from the right of X-Forwarded-For (the entries further left are the client's own
+ * words). Fewer entries than hops: the leftmost one, the furthest any proxy vouches for.
+ */
+export function clientAddress(socketAddress: string | undefined, forwardedFor: string | undefined, hops: number): string {
+  if (hops > 0 && forwardedFor) {
+    const entries = forwardedFor
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    const vouched = entries[Math.max(0, entries.length - hops)];
+    if (vouched) return vouched;
+  }
+  return socketAddress ?? "unknown";
 }
 
 /** First segments of web routes that SPEC spells with capitals too (/Help, /Corporate/Login, /Portal/Help). */
@@ -46,7 +69,6 @@ export function canonicalPath(pathname: string): string | null {
 export function createServerApp(options: ServerAppOptions) {
   const { config, logger, api, web, mode } = options;
   const app = new Hono();
-  const limiter = createRateLimiter(RATE_RULES, config.RATE_LIMIT_FACTOR);
   const handleWeb = createRequestHandler(
     typeof options.build === "function" ? options.build : () => options.build as ServerBuild,
     mode,
@@ -54,15 +76,13 @@ export function createServerApp(options: ServerAppOptions) {
   const getBuild = async () => (typeof options.build === "function" ? options.build() : options.build);
 
   const clientIp = (c: Context): string => {
-    if (options.trustProxy) {
-      const forwarded = c.req.header("x-forwarded-for")?.split(",")[0]?.trim();
-      if (forwarded) return forwarded;
-    }
+    let socket: string | undefined;
     try {
-      return getConnInfo(c).remote.address ?? "unknown";
+      socket = getConnInfo(c).remote.address;
     } catch {
-      return "unknown";
+      socket = undefined;
     }
+    return clientAddress(socket, c.req.header("x-forwarded-for"), options.trustProxy ?? 0);
   };
 
   // Request log: one line per request, without query strings (they can carry tokens).
@@ -136,16 +156,6 @@ export function createServerApp(options: ServerAppOptions) {
     }
   });
 
-  app.use(async (c, next) => {
-    const verdict = await limiter.check(c.req.method, c.req.path, clientIp(c));
-    if (verdict.allowed) return next();
-    const headers = { "retry-after": String(verdict.retryAfterSeconds) };
-    logger.warn({ rule: verdict.rule, path: c.req.path }, "rate limited");
-    if (c.req.path.toLowerCase().startsWith("/api/"))
-      return problemResponse(429, DETAILS.tooManyRequests, undefined, headers);
-    return c.html(tooManyRequestsPage(), 429, headers);
-  });
-
   // No API body is longer than a 5,000-row bulk upload: a longer one is refused while it arrives,
   // before it is held in memory whole (jsonBody then applies each call's own, smaller limit).
   app.use("/api/*", bodyLimit({ maxSize: BULK_JSON_BYTES, onError: () => problemResponse(413, BODY_TOO_LARGE) }));
@@ -156,6 +166,16 @@ export function createServerApp(options: ServerAppOptions) {
     return api.fetch(request);
   });
   app.all("/api", () => problemResponse(404, DETAILS.notFound));
+
+  // Web form posts: refused while they arrive once longer than a form can be, before anything
+  // holds them (the web routes never see a body past these limits).
+  const formLimit = bodyLimit({ maxSize: WEB_FORM_MAX_BYTES, onError: (c) => c.html(tooLargePage(), 413) });
+  const multipartLimit = bodyLimit({ maxSize: WEB_MULTIPART_MAX_BYTES, onError: (c) => c.html(tooLargePage(), 413) });
+  app.use(async (c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    const multipart = /^multipart\/form-data/i.test(c.req.header("content-type") ?? "");
+    return (multipart ? multipartLimit : formLimit)(c, next);
+  });
 
   if (mode === "production") {
     const root = options.clientDir ?? "build/client";
@@ -233,14 +253,18 @@ export function createServerApp(options: ServerAppOptions) {
       );
       if (shared) return shared;
     }
-    return renderWeb(c.req.raw, { nonce, clientIp: clientIp(c) });
+    const response = await renderWeb(c.req.raw, { nonce, clientIp: clientIp(c) });
+    // Every page and data answer carries the visitor's CSRF token (the root loader): never cached
+    // by anyone else, nor kept by the browser.
+    if (!response.headers.has("cache-control")) response.headers.set("cache-control", "private, no-store");
+    return response;
   });
 
   return app;
 }
 
-function tooManyRequestsPage(): string {
-  return `<!doctype html><html lang="en-AU"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Too many requests</title></head>
-<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem"><h1>Too many requests</h1>
-<p>${DETAILS.tooManyRequests}</p><p><a href="/">Go back home</a></p></body></html>`;
+function tooLargePage(): string {
+  return `<!doctype html><html lang="en-AU"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Form too large</title></head>
+<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem"><h1>Form too large</h1>
+<p>What was sent is larger than this form accepts. Please go back and try again with less.</p><p><a href="/">Go back home</a></p></body></html>`;
 }

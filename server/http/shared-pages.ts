@@ -256,6 +256,8 @@ export function createSharedPages(options: SharedPagesOptions) {
       headers.set("vary", "Accept-Encoding");
       if (encoding !== "identity") headers.set("content-encoding", encoding);
       if (setCookie) headers.append("set-cookie", setCookie);
+      // The visitor's own nonce and CSRF token are in it: no shared cache may keep it.
+      headers.set("cache-control", "private, no-store");
       return new Response(body as Uint8Array<ArrayBuffer>, { status: 200, headers });
     },
   };

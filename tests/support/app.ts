@@ -24,7 +24,7 @@ export async function startTestApplication(
     mode?: "production" | "development";
     captcha?: Captcha;
     mailTransport?: MailTransport;
-    trustProxy?: boolean;
+    trustProxy?: number;
   } = {},
 ): Promise<TestApplication> {
   const logs = captureLogs("trace");
@@ -70,7 +70,7 @@ export function edgeFor(
   options: {
     env?: Record<string, string>;
     ready?: () => Promise<void>;
-    trustProxy?: boolean;
+    trustProxy?: number;
     mode?: "production" | "development";
     /** The built client files (production mode serves them); default build/client. */
     clientDir?: string;
@@ -95,13 +95,14 @@ export function edgeFor(
         captcha: { enabled: false },
         supportEmail: config.SUPPORT_EMAIL,
         payments: { kind: "simulated" },
+        demoMode: false,
       },
       secret: "test-secret-test-secret-test-secret",
       formGuards: createFormGuards("test-secret-test-secret-test-secret", false),
       apiFetch: async (request) => running.api.fetch(request),
       apiBaseUrl: "http://api.internal",
       logger: logs.logger,
-      sessionStore: webSessionStore(running.database.db),
+      sessionStore: webSessionStore(running.database.db, "test-secret-test-secret-test-secret"),
       pendingUploads: pendingUploadStore(running.database.db),
     },
     build,

@@ -1,0 +1,157 @@
+// The rate limits of DESIGN.md §7, bound to the API operation they guard rather than to a URL:
+// the web forms reach the same operations through the typed client, so a limit holds whatever
+// path (`/_.data`, `.data`, a trailing slash, other letter case, percent-encoding) reached it.
+// Every attempt is counted the moment it arrives, before the work it guards, so N concurrent
+// attempts are N attempts. RATE_LIMIT_FACTOR multiplies every budget (tests and load runs).
+import type { MiddlewareHandler } from "hono";
+import ipaddr from "ipaddr.js";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { DETAILS } from "../../core/public-forms.ts";
+import { ProblemError } from "../http/problem.ts";
+import type { ApiEnv } from "./deps.ts";
+
+export interface RateRule {
+  points: number;
+  durationSeconds: number;
+  /** What the key is: the client's address, or the account the call is about. */
+  per: "client" | "account" | "account+client";
+}
+
+export const RATE_RULES = {
+  // Per client address (IPv6 clients by their /64).
+  waitlist: { points: 10, durationSeconds: 60, per: "client" },
+  contact: { points: 10, durationSeconds: 60, per: "client" },
+  contactSignedIn: { points: 10, durationSeconds: 60, per: "client" },
+  register: { points: 10, durationSeconds: 10 * 60, per: "client" },
+  /** VerifyEmail, VerifyEmailRequest and ResendVerifyEmailRequest share it. */
+  verify: { points: 30, durationSeconds: 10 * 60, per: "client" },
+  login: { points: 30, durationSeconds: 5 * 60, per: "client" },
+  resetRequest: { points: 10, durationSeconds: 10 * 60, per: "client" },
+  reset: { points: 10, durationSeconds: 10 * 60, per: "client" },
+  /** Slows down anyone testing stolen card numbers. */
+  cardPayment: { points: 20, durationSeconds: 10 * 60, per: "client" },
+
+  // Per account (lower-cased email, or the user).
+  /** Sign-ups per address. */
+  registerEmail: { points: 5, durationSeconds: 60 * 60, per: "account" },
+  /** Code emails per user: VerifyEmailRequest and ResendVerifyEmailRequest share the budget. */
+  verifyRequestUser: { points: 5, durationSeconds: 10 * 60, per: "account" },
+  /** Code attempts per user across all of their codes (each code also allows at most 5). */
+  verifyUser: { points: 10, durationSeconds: 10 * 60, per: "account" },
+  /** Reset links per address (counted whether or not the address exists, so 429 reveals nothing). */
+  resetRequestEmail: { points: 5, durationSeconds: 60 * 60, per: "account" },
+  /** Password resets per user. */
+  resetUser: { points: 5, durationSeconds: 60 * 60, per: "account" },
+  /** Password attempts per account from one client address; a successful login clears it. */
+  loginAccountClient: { points: 10, durationSeconds: 15 * 60, per: "account+client" },
+  /**
+   * Password attempts per account from everywhere. Past it a login is not refused but slowed
+   * (loginTrickle): a flood from many addresses cannot lock the owner out, only make them wait.
+   */
+  loginAccount: { points: 50, durationSeconds: 60 * 60, per: "account" },
+} as const satisfies Record<string, RateRule>;
+
+export type RateRuleName = keyof typeof RATE_RULES;
+
+/** Past loginAccount's budget: one password check per account every LOGIN_TRICKLE_SECONDS. */
+export const LOGIN_TRICKLE_SECONDS = 2;
+/** How long a login waits for its turn past loginAccount's budget before it is refused. */
+const LOGIN_TRICKLE_MAX_WAIT_MS = 6_000;
+
+/** A 429 problem with a Retry-After header (the API's error handler adds it). */
+export class RateLimitedError extends ProblemError {
+  readonly retryAfterSeconds: number;
+  constructor(detail: string, retryAfterSeconds: number) {
+    super(429, detail);
+    this.name = "RateLimitedError";
+    this.retryAfterSeconds = Math.max(1, retryAfterSeconds);
+  }
+}
+
+/**
+ * The key of a client address: IPv4 as it is, IPv4-mapped IPv6 as the IPv4 address, other IPv6
+ * by its /64 (one subscriber's whole allocation), anything unparsable as one shared key.
+ */
+export function clientKey(address: string | undefined): string {
+  const text = address?.trim() ?? "";
+  if (!ipaddr.isValid(text)) return "unknown";
+  const parsed = ipaddr.process(text);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  return `${ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/64`).toString()}/64`;
+}
+
+export function createRateLimits(factor: number) {
+  const limiters = Object.fromEntries(
+    Object.entries(RATE_RULES).map(([name, rule]) => [
+      name,
+      new RateLimiterMemory({
+        keyPrefix: name,
+        points: Math.max(1, Math.round(rule.points * factor)),
+        duration: rule.durationSeconds,
+      }),
+    ]),
+  ) as Record<RateRuleName, RateLimiterMemory>;
+  const trickle = new RateLimiterMemory({ keyPrefix: "loginTrickle", points: 1, duration: LOGIN_TRICKLE_SECONDS });
+
+  const normalise = (key: string | number) => String(key).trim().toLowerCase();
+
+  /** Counts one attempt; throws RateLimitedError (with `detail`) once the budget is spent. */
+  async function consume(name: RateRuleName, key: string | number, detail: string): Promise<void> {
+    try {
+      await limiters[name].consume(normalise(key));
+    } catch (error) {
+      if (error instanceof RateLimiterRes) throw new RateLimitedError(detail, Math.ceil(error.msBeforeNext / 1000));
+      throw error;
+    }
+  }
+
+  return {
+    /** Hono middleware: one attempt of the client's budget for `name`, before the handler runs. */
+    perClient(name: RateRuleName): MiddlewareHandler<ApiEnv> {
+      return async (c, next) => {
+        await consume(name, clientKey(c.get("clientIp")), DETAILS.tooManyRequests);
+        await next();
+      };
+    },
+
+    /** One attempt of the account's budget for `name` (an email or a user id). */
+    perAccount(name: RateRuleName, account: string | number): Promise<void> {
+      return consume(name, account, DETAILS.tooManyAttempts);
+    },
+
+    /**
+     * A password attempt for `account` from `clientIp`, counted before the password is checked.
+     * Refused once this address has spent its budget for the account; past the account's
+     * overall budget, waits its turn (one check every LOGIN_TRICKLE_SECONDS) instead.
+     */
+    async loginAttempt(account: string, clientIp: string | undefined): Promise<void> {
+      const email = normalise(account);
+      await consume("loginAccountClient", `${email} ${clientKey(clientIp)}`, DETAILS.tooManyAttempts);
+      try {
+        await limiters.loginAccount.consume(email);
+        return;
+      } catch (error) {
+        if (!(error instanceof RateLimiterRes)) throw error;
+      }
+      const deadline = Date.now() + LOGIN_TRICKLE_MAX_WAIT_MS;
+      for (;;) {
+        try {
+          await trickle.consume(email);
+          return;
+        } catch (error) {
+          if (!(error instanceof RateLimiterRes)) throw error;
+          const wait = Math.max(50, error.msBeforeNext);
+          if (Date.now() + wait > deadline) throw new RateLimitedError(DETAILS.tooManyAttempts, LOGIN_TRICKLE_SECONDS);
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+      }
+    },
+
+    /** After a successful login: this address's failures for the account are forgotten. */
+    async loginSucceeded(account: string, clientIp: string | undefined): Promise<void> {
+      await limiters.loginAccountClient.delete(`${normalise(account)} ${clientKey(clientIp)}`);
+    },
+  };
+}
+
+export type RateLimits = ReturnType<typeof createRateLimits>;
