@@ -101,9 +101,9 @@ describe.skipIf(!postgresAdminUrl)("migrations on PostgreSQL", () => {
       const results = await Promise.allSettled(instances.map((d) => d.migrate()));
       expect(results.filter((r) => r.status === "rejected")).toEqual([]);
       const [first, second] = instances as [Database, Database];
-      const journal = (await first.db.execute(
-        sql`select hash from drizzle.__drizzle_migrations`,
-      )) as unknown as { rows: Array<{ hash: string }> };
+      const journal = (await first.db.execute(sql`select hash from drizzle.__drizzle_migrations`)) as unknown as {
+        rows: Array<{ hash: string }>;
+      };
       expect(journal.rows).toHaveLength(migrationFiles.length);
       // The lock is released afterwards: a later start migrates (nothing to do) without waiting.
       await second.migrate();

@@ -11,10 +11,16 @@ import { closeSync, ftruncateSync, openSync, readFileSync, writeSync } from "nod
 import { createRequire } from "node:module";
 import { join } from "node:path";
 
-// The package is CommonJS without type declarations; tryLock is its documented API.
-const { tryLock } = createRequire(import.meta.url)("fs-native-extensions") as {
+interface NativeLocks {
   /** An exclusive, non-blocking lock on the whole file: false when another holder has it. */
   tryLock(fd: number): boolean;
+}
+let native: NativeLocks | undefined;
+// Loaded on first use, so a process on PostgreSQL or `memory://` never loads the native addon.
+// The package is CommonJS without type declarations; tryLock is its documented API.
+const nativeLocks = (): NativeLocks => {
+  native ??= createRequire(import.meta.url)("fs-native-extensions") as NativeLocks;
+  return native;
 };
 
 export const LOCK_FILE = "rewards-portal.lock";
@@ -50,7 +56,7 @@ export function lockDirectory(dir: string, shown: string = dir): DirectoryLock {
   const fd = openSync(path, "a+");
   let locked: boolean;
   try {
-    locked = tryLock(fd);
+    locked = nativeLocks().tryLock(fd);
   } catch (error) {
     closeSync(fd);
     throw error;

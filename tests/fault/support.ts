@@ -32,7 +32,23 @@ export interface AppProcess {
  * `production: true` runs the real process entry (server.ts) on the real `npm run build`
  * instead of the test entry with its tiny build.
  */
-export async function startApp(env: Record<string, string>, options: { production?: boolean } = {}): Promise<AppProcess> {
+export async function startApp(
+  env: Record<string, string>,
+  options: { production?: boolean } = {},
+): Promise<AppProcess> {
+  const app = await launchApp(env, options);
+  await waitUntilReady(app);
+  return app;
+}
+
+/**
+ * Starts the application as startApp does but returns at once, ready or not: for a start that is
+ * expected to fail (await `exited`), or several started together (then `waitUntilReady` each).
+ */
+export async function launchApp(
+  env: Record<string, string>,
+  options: { production?: boolean } = {},
+): Promise<AppProcess> {
   const port = env.PORT ?? String(await freePort());
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [options.production ? serverEntry : entry], {
@@ -97,17 +113,22 @@ export async function startApp(env: Record<string, string>, options: { productio
       await exited;
     },
   };
+  return app;
+}
+
+/** Resolves once the app's /readyz answers 200; throws (and kills it) if it exits or takes 60 s. */
+export async function waitUntilReady(app: AppProcess): Promise<void> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the app exited (${child.exitCode}):\n${out}`);
+    if (app.child.exitCode !== null) throw new Error(`the app exited (${app.child.exitCode}):\n${app.output()}`);
     try {
-      if ((await fetch(`${base}/readyz`)).ok) return app;
+      if ((await fetch(`${app.base}/readyz`)).ok) return;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
       await app.kill("SIGKILL");
-      throw new Error(`the app did not get ready within 60 s:\n${out}`);
+      throw new Error(`the app did not get ready within 60 s:\n${app.output()}`);
     }
     await sleep(100);
   }
