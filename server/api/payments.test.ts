@@ -20,6 +20,7 @@ import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import type { Db } from "../db/client.ts";
 import {
   auditLog,
+  companies,
   emailOutbox,
   orderLines,
   orders,
@@ -578,5 +579,36 @@ describeEachDatabase("StripePayment calls with the simulated processor", ({ data
     await expectProblem(await manager.go("POST", "StripePayment/create-checkout-session", { amount: 11100 }), 404);
     const res = await manager.go("POST", "StripePayment/webhook", {});
     expect(res.status).toBe(404);
+  });
+
+  it("refuses every payment call for a company without company details: 400, nothing stored", async () => {
+    const ctx = paymentsApi(db(), { config });
+    const manager = await payingManager(ctx.api, db(), "No Details Pty Ltd", false);
+    await seedDraft(db(), manager, [60, 40]);
+    const refused = async (res: Response) =>
+      expect((await expectProblem(res, 400)).detail).toBe(PAYMENT_DETAILS.companyDetailsRequired);
+    await refused(await manager.go("POST", "StripePayment/create-payment-intent", { amount: 11100 }));
+    for (const table of [orders, orderLines, simulatedPayments, rewardReleases, auditLog]) {
+      expect(await count(table)).toBe(0);
+    }
+
+    // A company that lost its details after ordering (a row from before this rule) can neither
+    // pay nor release through the API.
+    const { manager: other } = await setup([100]);
+    const intent = await createIntent(other, 11100);
+    await db().update(companies).set({ abn: null, detailsUpdatedAt: null }).where(eq(companies.id, other.companyId));
+    const payment = { paymentIntent: intent.paymentIntentId, clientSecret: intent.clientSecret };
+    await refused(await other.go("POST", "StripePayment/confirm-simulated-payment", { ...payment, ...CARD }));
+    await refused(
+      await other.go("POST", "StripePayment/complete-simulated-authentication", { ...payment, outcome: "complete" }),
+    );
+    await refused(await other.go("POST", "StripePayment/get-simulated-payment", payment));
+    await refused(
+      await other.go("POST", "StripePayment/check-payment-intent", { paymentIntent: intent.paymentIntentId }),
+    );
+    const [row] = await db().select().from(simulatedPayments).where(eq(simulatedPayments.id, intent.paymentIntentId));
+    expect(row?.status).toBe("requires_payment_method");
+    expect(await count(rewardReleases)).toBe(0);
+    expect(await count(rewardLedger)).toBe(0);
   });
 });

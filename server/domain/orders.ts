@@ -504,7 +504,7 @@ export async function reconcileOrder(s: PaymentServices, orderId: number): Promi
   }
   if (!paymentIntentId) return "unpaid";
   const payment = await s.payments.retrieve(paymentIntentId);
-  if (!payment || payment.status !== "succeeded") return "unpaid";
+  if (payment?.status !== "succeeded") return "unpaid";
   if (payment.paymentIntentId !== paymentIntentId || !paysFor(order, payment)) {
     s.logger.error(
       mismatchOf(order, payment),

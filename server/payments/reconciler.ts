@@ -116,7 +116,7 @@ export function startReconciler(options: ReconcilerOptions, autoStart = true): R
         s.logger.warn({ orderId: id, err: String(error) }, "reconciler: could not reconcile an order");
       }
     }
-    if (summary.released > 0 || summary.errors > 0 || summary.mismatched > 0) {
+    if (summary.released + summary.skipped + summary.errors + summary.mismatched > 0) {
       s.logger.info({ ...summary }, "reconciler pass");
     }
     return summary;

@@ -5,6 +5,8 @@
 //   FAULT_RELEASE_LINE_DELAY_MS=n   sleep n ms after each line of a release, inside its
 //                                   transaction, and report progress on stderr as
 //                                   "fault:release-line <index>" (only this test entry reads it)
+//   FAULT_RECONCILE_INTERVAL_MS=n   run the payment reconciler every n ms (default: its own)
+//   FAULT_RECONCILE_MIN_AGE_MS=n    let it look at orders n ms old (default: its own)
 import { createServer } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import { loadConfig } from "../../server/config.ts";
@@ -16,12 +18,18 @@ import { fakeServerBuild } from "../support/server-build.ts";
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL);
 const delay = Number(process.env.FAULT_RELEASE_LINE_DELAY_MS ?? 0);
+const { FAULT_RECONCILE_INTERVAL_MS: reconcileEvery, FAULT_RECONCILE_MIN_AGE_MS: reconcileAge } = process.env;
+const reconciler = {
+  ...(reconcileEvery ? { intervalMs: Number(reconcileEvery) } : {}),
+  ...(reconcileAge ? { minAgeMs: Number(reconcileAge) } : {}),
+};
 
 const running = await createApplication({
   config,
   logger,
   build: fakeServerBuild().build,
   mode: "production",
+  reconciler,
   onReleaseLine:
     delay > 0
       ? async (index) => {
