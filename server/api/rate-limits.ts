@@ -107,11 +107,13 @@ export function createRateLimits(factor: number) {
 
   return {
     /** Hono middleware: one attempt of the client's budget for `name`, before the handler runs. */
-    perClient(name: RateRuleName): MiddlewareHandler<ApiEnv> {
-      return async (c, next) => {
+    perClient(name: RateRuleName): MiddlewareHandler<ApiEnv> & { rateRule: RateRuleName } {
+      const middleware: MiddlewareHandler<ApiEnv> = async (c, next) => {
         await consume(name, clientKey(c.get("clientIp")), DETAILS.tooManyRequests);
         await next();
       };
+      // Named, so the route table tells which operations a rule guards (tests/security/rate-limits.test.ts).
+      return Object.assign(middleware, { rateRule: name });
     },
 
     /** One attempt of the account's budget for `name` (an email or a user id). */

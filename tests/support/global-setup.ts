@@ -5,6 +5,8 @@
 //   TEST_POSTGRES_URL=postgres://…  use that server instead of starting one (needs CREATE DATABASE)
 //   POSTGRES_BIN=/path/to/bin        where initdb and postgres live (else /usr/lib/postgresql/*/bin, PATH)
 //   TEST_POSTGRES=off                skip the PostgreSQL variants locally (refused when CI=true)
+// It also builds the web app when its sources are newer than the build (scripts/build-if-needed.ts).
+import { execFileSync } from "node:child_process";
 import type { TestProject } from "vitest/node";
 import { findPostgresBinaries, type PostgresServer, startPostgres } from "./postgres-server.ts";
 import "./provided.ts";
@@ -12,6 +14,8 @@ import "./provided.ts";
 const isCI = /^(1|true)$/i.test(process.env.CI ?? "");
 
 export default async function setup(project: TestProject) {
+  // The security tests drive the real process entry on the production build (tests/security/http.ts).
+  execFileSync(process.execPath, ["scripts/build-if-needed.ts"], { stdio: "inherit" });
   const external = process.env.TEST_POSTGRES_URL?.trim();
   if (external) {
     project.provide("postgres", { url: external, version: "external server" });

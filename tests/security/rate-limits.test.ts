@@ -1,0 +1,382 @@
+// DESIGN.md §7, tried as an attacker would, through the real process (server.ts on the
+// production build, over HTTP): every rate-limited operation holds its budget whatever URL
+// reaches it (its page, React Router's `.data` and `_.data` URLs, a trailing slash, other letter
+// case, percent-encoding, and the API), and under concurrency. The operations come from the API's
+// own route table (the limits are named middleware there) and the pages from app/routes.ts.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import appRoutes from "../../app/routes.ts";
+import { createApi } from "../../server/api/index.ts";
+import { RATE_RULES, type RateRuleName } from "../../server/api/rate-limits.ts";
+import { captchaOff } from "../../server/captcha/port.ts";
+import { loadConfig } from "../../server/config.ts";
+import { createLogger } from "../../server/logger.ts";
+import { type AppProcess, signUpOverHttp, startApp, until } from "../fault/support.ts";
+import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
+import { type FormSession, openForm, postForm, postJson, urlVariants } from "./http.ts";
+
+const FACTOR = 0.2;
+const PASSWORD = "Limits#Test-2026-pass";
+const budget = (name: RateRuleName) => Math.max(1, Math.round(RATE_RULES[name].points * FACTOR));
+
+/** Which API operations each per-client rule guards, read from the API's own route table. */
+function operationsByRule(): Map<string, string[]> {
+  const api = createApi({
+    db: null as never,
+    config: loadConfig({}),
+    logger: createLogger("silent"),
+    captcha: captchaOff,
+  });
+  const out = new Map<string, string[]>();
+  for (const route of api.routes) {
+    const rule = (route.handler as { rateRule?: string }).rateRule;
+    if (rule) out.set(rule, [...(out.get(rule) ?? []), `${route.method} ${route.path}`]);
+  }
+  return out;
+}
+
+interface ConfigEntry {
+  path?: string;
+  file: string;
+  children?: ConfigEntry[];
+}
+
+/** The URL of the page whose module is `file` in app/routes.ts. */
+function pageOf(file: string): string {
+  const walk = (entries: ConfigEntry[], base: string): string | undefined => {
+    for (const e of entries) {
+      const url = e.path ? `${base}/${e.path}` : base;
+      if (e.file === file) return url;
+      const found = e.children && walk(e.children, url);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const url = walk(appRoutes as unknown as ConfigEntry[], "");
+  if (!url) throw new Error(`${file} is not in app/routes.ts`);
+  return url;
+}
+
+/** For each rule: the page whose form reaches it, and a valid request of each kind (i makes it unique). */
+interface Operation {
+  page?: {
+    file: string;
+    fields: (i: number) => Record<string, string>;
+    signedIn?: boolean;
+    /** What the page's address needs to show the form. */
+    query?: () => string;
+  };
+  api: (path: string, i: number) => unknown;
+  signedIn?: boolean;
+}
+
+const captcha = { captchaToken: "", isCaptchaV3: "true" };
+const person = (i: number, tag: string) => ({ firstName: "Rate", lastName: "Limit", email: `${tag}.${i}@example.com` });
+
+const OPERATIONS: Record<string, Operation> = {
+  waitlist: {
+    page: {
+      file: "routes/not-ready-yet.tsx",
+      fields: (i) => ({ ...person(i, "wl"), companyName: "Acme", terms: "on", ...captcha }),
+    },
+    api: (_, i) => ({
+      ...person(i, "wl-api"),
+      companyName: "Acme",
+      isOptedIn: true,
+      captchaToken: "",
+      isCaptchaV3: true,
+    }),
+  },
+  contact: {
+    page: { file: "routes/help.tsx", fields: (i) => ({ ...person(i, "help"), message: "Hello", ...captcha }) },
+    api: (_, i) => ({ ...person(i, "help-api"), message: "Hello", captchaToken: "", isCaptchaV3: true }),
+  },
+  register: {
+    page: {
+      file: "routes/corporate.sign-up.tsx",
+      fields: (i) => ({
+        ...person(i, "reg"),
+        companyName: "Acme",
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+        ...captcha,
+      }),
+    },
+    api: (_, i) => ({
+      ...person(i, "reg-api"),
+      companyName: "Acme",
+      password: PASSWORD,
+      captchaToken: "",
+      isCaptchaV3: true,
+    }),
+  },
+  login: {
+    page: {
+      file: "routes/corporate.login.tsx",
+      fields: (i) => ({ userName: `nobody.${i}@example.com`, password: PASSWORD, ...captcha }),
+    },
+    api: (_, i) => ({
+      userName: `nobody.api.${i}@example.com`,
+      password: PASSWORD,
+      captchaToken: "",
+      isCaptchaV3: true,
+    }),
+  },
+  verify: {
+    page: {
+      file: "routes/corporate.verify.tsx",
+      query: () => `?userId=${randomUUID()}&requestToken=${"x".repeat(43)}`,
+      fields: () => ({
+        intent: "verify",
+        userId: randomUUID(),
+        requestToken: "x".repeat(43),
+        verificationCode: "123456",
+      }),
+    },
+    api: (path) =>
+      path.endsWith("/VerifyEmail")
+        ? { userId: randomUUID(), requestToken: "x".repeat(43), verificationCode: "123456" }
+        : { userId: randomUUID() },
+  },
+  resetRequest: {
+    page: {
+      file: "routes/corporate.forgot-password-request.tsx",
+      fields: (i) => ({ email: `reset.${i}@example.com` }),
+    },
+    api: (_, i) => ({ email: `reset.api.${i}@example.com` }),
+  },
+  reset: {
+    page: {
+      file: "routes/corporate.forgot-password.tsx",
+      query: () => `?passwordResetToken=${"y".repeat(43)}`,
+      fields: () => ({ passwordResetToken: "y".repeat(43), password: PASSWORD, confirmPassword: PASSWORD }),
+    },
+    api: () => ({ passwordResetToken: "y".repeat(43), password: PASSWORD }),
+  },
+  contactSignedIn: {
+    page: { file: "routes/portal.help.tsx", fields: () => ({ message: "Hello from the portal" }), signedIn: true },
+    api: () => ({ message: "Hello from the API" }),
+    signedIn: true,
+  },
+  cardPayment: {
+    // The card form's page posts several intents; the API's three card calls are what the rule guards.
+    api: (path) =>
+      path.endsWith("confirm-simulated-payment")
+        ? {
+            paymentIntent: "pi_unknown",
+            clientSecret: "x",
+            cardNumber: "4242424242424242",
+            expiry: "12/34",
+            cvc: "123",
+          }
+        : { amount: 111 },
+    signedIn: true,
+  },
+};
+
+describe("rate limits through the real process", () => {
+  let app: AppProcess;
+  let smtp: TestSmtpServer;
+  let token: string;
+  let portal: FormSession;
+  const email = "limits.owner@example.com";
+  let ipCounter = 0;
+  /** A client address of its own for each scenario, so budgets do not mix. */
+  const freshIp = () => `198.51.100.${++ipCounter}`;
+
+  beforeAll(async () => {
+    smtp = await createSmtpServer({ listen: true });
+    app = await startApp(
+      { DATABASE_URL: "memory://", SMTP_URL: smtp.url, TRUST_PROXY: "1", RATE_LIMIT_FACTOR: String(FACTOR) },
+      { production: true },
+    );
+    const codeOf = async (address: string) => {
+      let code: string | undefined;
+      await until(
+        () => {
+          const m = smtp.messages.find((x) => x.to.includes(address));
+          code = m?.text && /Verification code: (\d{6})\b/.exec(m.text)?.[1];
+          return Boolean(code);
+        },
+        30_000,
+        `the verification email to ${address}`,
+      );
+      return code as string;
+    };
+    ({ accessToken: token } = await signUpOverHttp(app.base, email, codeOf));
+    // A signed-in browser: the login form's session cookie, then the portal page's CSRF token.
+    const login = await openForm(app.base, "/corporate/login");
+    const res = await postForm(app.base, "/corporate/login", login, {
+      userName: email,
+      password: "Fault#Test-2026-pass",
+      ...captcha,
+    });
+    expect(res.status).toBe(302);
+    const session = res.headers
+      .getSetCookie()
+      .map((c) => c.split(";")[0])
+      .join("; ");
+    portal = await openForm(app.base, pageOf("routes/portal.help.tsx"), session);
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.kill();
+    await smtp?.stop();
+  });
+
+  it("the API's route table names a limit for every operation DESIGN.md §7 lists, and this test covers each", () => {
+    const byRule = operationsByRule();
+    for (const name of Object.keys(RATE_RULES) as RateRuleName[]) {
+      if (RATE_RULES[name].per === "client") expect(byRule.get(name), name).toBeDefined();
+    }
+    expect([...byRule.keys()].sort()).toEqual(Object.keys(OPERATIONS).sort());
+    // Resend and the code request share the verify budget.
+    expect(byRule.get("verify")).toEqual(
+      expect.arrayContaining(["POST /api/Identity/ResendVerifyEmailRequest", "POST /api/Identity/VerifyEmailRequest"]),
+    );
+  });
+
+  for (const [rule, operation] of Object.entries(OPERATIONS)) {
+    it(`${rule}: its budget holds across every URL that reaches it, sent all at once`, async () => {
+      const query = operation.page?.query?.() ?? "";
+      const name = rule as RateRuleName;
+      const apiPaths = (operationsByRule().get(rule) ?? []).map((op) => op.split(" ")[1] as string);
+      const ip = freshIp();
+      const sends: (() => Promise<Response>)[] = [];
+      let i = 0;
+      for (const apiPath of apiPaths) {
+        for (const url of urlVariants(apiPath, false)) {
+          const n = ++i;
+          sends.push(() =>
+            postJson(app.base, url, operation.api(apiPath, n), {
+              clientIp: ip,
+              token: operation.signedIn ? token : undefined,
+            }),
+          );
+        }
+      }
+      const page = operation.page;
+      if (page) {
+        // The page's own form posts to its address with the same query (verify, reset).
+        const session = page.signedIn ? portal : await openForm(app.base, pageOf(page.file) + query);
+        for (const url of urlVariants(pageOf(page.file), true)) {
+          const n = ++i;
+          sends.push(() => postForm(app.base, url + query, session, page.fields(n), ip));
+        }
+      }
+      // More attempts than the budget, whatever it is.
+      while (sends.length < budget(name) * 2 + 2)
+        sends.push(sends[sends.length % Math.max(1, i)] as () => Promise<Response>);
+
+      const statuses = await Promise.all(sends.map(async (send) => (await send()).status));
+      const reached = statuses.filter((s) => s !== 429);
+      expect(reached.length, `statuses ${statuses.join(",")}`).toBe(budget(name));
+      expect(
+        reached.every((s) => s < 500 && s !== 403 && s !== 413),
+        `statuses ${statuses.join(",")}`,
+      ).toBe(true);
+
+      // Another address still has its own budget.
+      const other = page
+        ? await postForm(
+            app.base,
+            pageOf(page.file) + query,
+            page.signedIn ? portal : await openForm(app.base, pageOf(page.file) + query),
+            page.fields(++i),
+            freshIp(),
+          )
+        : await postJson(app.base, apiPaths[0] as string, operation.api(apiPaths[0] as string, ++i), {
+            clientIp: freshIp(),
+            token,
+          });
+      expect(other.status).not.toBe(429);
+    });
+  }
+
+  it("a limited answer says so: 429 with Retry-After on the API, the message on the page", async () => {
+    const ip = freshIp();
+    const body = OPERATIONS.waitlist?.api("", 0);
+    for (let n = 0; n < budget("waitlist"); n++) await postJson(app.base, "/api/WaitList", body, { clientIp: ip });
+    const limited = await postJson(app.base, "/api/WaitList", body, { clientIp: ip });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(((await limited.json()) as { detail: string }).detail).toBe(
+      "Too many requests. Please wait a minute and try again.",
+    );
+    const page = await postForm(
+      app.base,
+      "/not-ready-yet",
+      await openForm(app.base, "/not-ready-yet"),
+      OPERATIONS.waitlist?.page?.fields(99) ?? {},
+      ip,
+    );
+    expect(page.status).toBe(429);
+    expect(await page.text()).toContain("Too many requests. Please wait a minute and try again.");
+  });
+
+  it("X-Forwarded-For entries the client writes buy no fresh budget; one IPv6 /64 is one client", async () => {
+    const proxied = "203.0.113.50";
+    const statuses: number[] = [];
+    for (let n = 0; n < budget("contact") + 3; n++) {
+      const res = await fetch(`${app.base}/api/Help/create-help-anonymous`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": `192.0.2.${n}, ${proxied}` },
+        body: JSON.stringify(OPERATIONS.contact?.api("", n)),
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses.filter((s) => s !== 429)).toHaveLength(budget("contact"));
+
+    const v6: number[] = [];
+    for (let n = 0; n < budget("contact") + 3; n++) {
+      const res = await postJson(app.base, "/api/Help/create-help-anonymous", OPERATIONS.contact?.api("", 100 + n), {
+        clientIp: `2001:db8:5:7::${(n + 1).toString(16)}`,
+      });
+      v6.push(res.status);
+    }
+    expect(v6.filter((s) => s !== 429)).toHaveLength(budget("contact"));
+    // Another /64 is another client.
+    const elsewhere = await postJson(app.base, "/api/Help/create-help-anonymous", OPERATIONS.contact?.api("", 200), {
+      clientIp: "2001:db8:5:8::1",
+    });
+    expect(elsewhere.status).toBe(200);
+  });
+
+  it("50 concurrent wrong passwords for one account are 50 attempts; the owner still logs in from another address", async () => {
+    const attacker = freshIp();
+    const wrong = { userName: email, password: "Wrong#Guess-2026-pass", captchaToken: "", isCaptchaV3: true };
+    const statuses = await Promise.all(
+      Array.from(
+        { length: 50 },
+        async () => (await postJson(app.base, "/api/Identity/login", wrong, { clientIp: attacker })).status,
+      ),
+    );
+    // A 400 is a password checked; the rest were refused before any check.
+    const checked = statuses.filter((s) => s === 400).length;
+    expect(checked).toBe(budget("loginAccountClient"));
+    expect(statuses.filter((s) => s === 429)).toHaveLength(50 - checked);
+
+    // A slower flood from many addresses spends the account's own budget: it slows, never locks.
+    const flood = await Promise.all(
+      Array.from({ length: budget("loginAccount") + 6 }, async (_, n) => {
+        const res = await postJson(app.base, "/api/Identity/login", wrong, { clientIp: `192.0.2.${n + 1}` });
+        return res.status;
+      }),
+    );
+    const floodChecked = flood.filter((s) => s === 400).length;
+    // The budget, and at most one more check per trickle slot while the rest waited (6 s, one every 2 s).
+    // (The checks above already spent part of the account's budget.)
+    const left = budget("loginAccount") - checked;
+    expect(floodChecked).toBeGreaterThanOrEqual(left);
+    expect(floodChecked).toBeLessThanOrEqual(left + 4);
+
+    const owner = await postJson(
+      app.base,
+      "/api/Identity/login",
+      { userName: email, password: "Fault#Test-2026-pass", captchaToken: "", isCaptchaV3: true },
+      { clientIp: freshIp() },
+    );
+    expect(owner.status).toBe(200);
+    expect(((await owner.json()) as { accessToken?: string }).accessToken).toBeTruthy();
+  }, 60_000);
+});
