@@ -35,23 +35,24 @@ export const registerSchema = z.object({
 });
 export type RegisterRequest = z.input<typeof registerSchema>;
 export interface RegisterResponse {
-  userId: number;
+  /**
+   * The user's public id, a random UUID (SPEC §7 does not make it a number): the id the
+   * verification calls take, so they cannot be aimed at a stranger by counting.
+   */
+  userId: string;
   /** Identifies the code just emailed; the verify page carries it with userId. */
   requestToken: string;
 }
 
-/** userId as the API gives it (a number), or as the verify page's address carries it (digits). */
-export const userIdField = z.union(
-  [
-    z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-    z
-      .string()
-      .trim()
-      .regex(/^[1-9]\d{0,15}$/)
-      .transform(Number),
-  ],
-  { error: "userId is required." },
-);
+/**
+ * userId as Register answered it: a UUID, in either letter case (normalised to lower case).
+ * Any other value, a number included, is refused with the message a missing one gets.
+ */
+export const userIdField = z
+  .string({ error: "userId is required." })
+  .trim()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "userId is required.")
+  .transform((id) => id.toLowerCase());
 
 const requestTokenField = z
   .string({ error: "requestToken is required." })

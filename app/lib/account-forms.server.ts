@@ -68,7 +68,7 @@ export const resetFormSchema = resetPasswordSchema
   .transform(({ confirmPassword: _confirm, ...request }) => request);
 
 /** The verify page's address: both parameters present and well formed, or undefined. */
-export function verifyParams(url: URL): { userId: number; requestToken: string } | undefined {
+export function verifyParams(url: URL): { userId: string; requestToken: string } | undefined {
   const parsed = z.object({ userId: userIdField, requestToken: requestTokenField }).safeParse({
     userId: url.searchParams.get("userId") ?? undefined,
     requestToken: url.searchParams.get("requestToken") ?? undefined,
@@ -77,7 +77,7 @@ export function verifyParams(url: URL): { userId: number; requestToken: string }
 }
 
 /** The address of the verify page for this request. */
-export function verifyHref(userId: number, requestToken: string, extra: Record<string, string> = {}): string {
-  const params = new URLSearchParams({ userId: String(userId), requestToken, ...extra });
+export function verifyHref(userId: string, requestToken: string, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams({ userId, requestToken, ...extra });
   return `/corporate/verify?${params}`;
 }

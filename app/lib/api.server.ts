@@ -99,9 +99,9 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
 
     // Accounts (SPEC §7). After register the code is already emailed: go straight to verify.
     register: (body: RegisterRequest) => call<RegisterResponse>("POST", "Register", body),
-    verifyEmailRequest: (userId: number) =>
+    verifyEmailRequest: (userId: string) =>
       call<VerifyEmailRequestResponse>("POST", "Identity/VerifyEmailRequest", { userId }),
-    resendVerifyEmailRequest: (userId: number) =>
+    resendVerifyEmailRequest: (userId: string) =>
       call<VerifyEmailRequestResponse>("POST", "Identity/ResendVerifyEmailRequest", { userId }),
     verifyEmail: (body: VerifyEmailRequest) => call<VerifyEmailResponse>("POST", "Identity/VerifyEmail", body),
     login: (body: LoginRequest) => call<LoginResponse>("POST", "Identity/login", body),

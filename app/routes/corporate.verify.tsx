@@ -136,7 +136,7 @@ const RESEND_FORM_ID = "resend-form";
 const resendButtonClass =
   "font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait disabled:text-slate-600";
 
-function VerifyForm({ userId, requestToken, reply }: { userId: number; requestToken: string; reply?: VerifyReply }) {
+function VerifyForm({ userId, requestToken, reply }: { userId: string; requestToken: string; reply?: VerifyReply }) {
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const posting = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
@@ -159,7 +159,7 @@ function VerifyForm({ userId, requestToken, reply }: { userId: number; requestTo
   const invalidCode = reply?.problem === "invalidCode";
   // Only this reply's messages: conform keeps the last ones after a redirect (e.g. the resend).
   const otherErrors = reply && !invalidCode && !resendFailed ? (form.errors ?? []) : [];
-  const action = `${PATH}?${new URLSearchParams({ userId: String(userId), requestToken })}`;
+  const action = `${PATH}?${new URLSearchParams({ userId, requestToken })}`;
   const resendButton = (label: string) => (
     <button
       type="submit"

@@ -51,7 +51,7 @@ export async function benchRelease(recipients = 1000): Promise<ReleaseFigures> {
     const [manager] = await db
       .select({ id: users.id, companyId: users.companyId })
       .from(users)
-      .where(eq(users.id, registered.userId));
+      .where(eq(users.publicId, registered.userId));
     if (!manager) throw new Error("the bench manager is missing");
     const caller = { companyId: manager.companyId, userId: manager.id };
 

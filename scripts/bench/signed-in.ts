@@ -58,7 +58,7 @@ export async function startSignedInBench(buildDir = "build"): Promise<SignedInBe
   const [manager] = await db
     .update(users)
     .set({ emailVerifiedAt: now, hasWatchedOnboardingVideo: true })
-    .where(eq(users.id, registered.userId))
+    .where(eq(users.publicId, registered.userId))
     .returning({ userId: users.id, companyId: users.companyId });
   if (!manager) throw new Error("the bench manager is missing");
   await saveCompanyDetails(

@@ -51,7 +51,7 @@ export async function benchTeamImport(rows = MAX_IMPORT_ROWS): Promise<TeamImpor
     );
     if (registered.status !== "created") throw new Error("could not register the bench manager");
     const [manager] = await database.db.query.users.findMany({
-      where: (u, { eq }) => eq(u.id, registered.userId),
+      where: (u, { eq }) => eq(u.publicId, registered.userId),
       columns: { id: true, companyId: true },
     });
     if (!manager) throw new Error("the bench manager is missing");

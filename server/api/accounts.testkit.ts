@@ -7,7 +7,7 @@ import { captureLogs } from "../../tests/support/logs.ts";
 import type { Captcha } from "../captcha/port.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import { emailOutbox } from "../db/schema.ts";
+import { emailOutbox, users } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { createApi } from "./index.ts";
 
@@ -106,20 +106,27 @@ export function registration(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/**
+ * Registers a manager. `publicId` is the userId Register answered (a UUID: the id the
+ * verification calls take); `userId` is the internal users.id, the id the other tables and the
+ * domain's callers use.
+ */
 export async function signUp(api: Fetchable, db: Db, overrides: Record<string, unknown> = {}) {
   const body = registration(overrides);
   const res = await call(api, "POST", "/api/Register", body);
   expect(res.status, await res.clone().text()).toBe(200);
-  const { userId, requestToken } = (await res.json()) as { userId: number; requestToken: string };
+  const answer = (await res.json()) as { userId: string; requestToken: string };
+  const [user] = await db.select({ id: users.id }).from(users).where(eq(users.publicId, answer.userId));
+  if (!user) throw new Error(`Register answered ${answer.userId}, which is no user's public id`);
   const code = await latestCode(db, body.email);
-  return { ...body, userId, requestToken, code };
+  return { ...body, userId: user.id, publicId: answer.userId, requestToken: answer.requestToken, code };
 }
 
 /** Signs up and verifies: answers the access token of the verification too. */
 export async function signUpVerified(api: Fetchable, db: Db, overrides: Record<string, unknown> = {}) {
   const account = await signUp(api, db, overrides);
   const res = await call(api, "POST", "/api/Identity/VerifyEmail", {
-    userId: account.userId,
+    userId: account.publicId,
     requestToken: account.requestToken,
     verificationCode: account.code,
   });

@@ -28,6 +28,7 @@ import {
 const APP_URL = "https://rewards.test";
 const MINUTE = 60 * 1000;
 const HOUR = 60 * MINUTE;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 describeEachDatabase("accounts API", ({ database }) => {
   const config = testConfig({ APP_URL });
@@ -43,12 +44,15 @@ describeEachDatabase("accounts API", ({ database }) => {
       const body = registration({ email: "  Jane.Citizen@Example.com ", companyName: "Acme Pty Ltd" });
       const res = await call(api, "POST", "/api/Register", body);
       expect(res.status).toBe(200);
-      const answer = (await res.json()) as { userId: number; requestToken: string };
+      const answer = (await res.json()) as { userId: string; requestToken: string };
       expect(Object.keys(answer).sort()).toEqual(["requestToken", "userId"]);
-      expect(answer.userId).toBeTypeOf("number");
+      // userId is the user's random public id, never the sequential internal one.
+      expect(answer.userId).toMatch(UUID);
       expect(answer.requestToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
-      const [user] = await db().select().from(users).where(eq(users.id, answer.userId));
+      const [user] = await db().select().from(users).where(eq(users.publicId, answer.userId));
+      expect(user).toBeDefined();
+      expect(String(user?.id)).not.toBe(answer.userId);
       expect(user).toMatchObject({
         firstName: "Jane",
         lastName: "Citizen",
@@ -181,7 +185,7 @@ describeEachDatabase("accounts API", ({ database }) => {
       async (path) => {
         const { api, onEmailQueued } = setup();
         const account = await signUp(api, db());
-        const res = await call(api, "POST", path, { userId: account.userId });
+        const res = await call(api, "POST", path, { userId: account.publicId });
         expect(res.status).toBe(200);
         const { requestToken } = (await res.json()) as { requestToken: string };
         expect(requestToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -191,21 +195,21 @@ describeEachDatabase("accounts API", ({ database }) => {
         const newCode = await latestCode(db(), account.email);
 
         const old = await call(api, "POST", "/api/Identity/VerifyEmail", {
-          userId: account.userId,
+          userId: account.publicId,
           requestToken: account.requestToken,
           verificationCode: account.code,
         });
         expect((await expectProblem(old, 400)).detail).toBe(DETAILS.verificationSuperseded);
         // The new code with the old token is no good either.
         const mixed = await call(api, "POST", "/api/Identity/VerifyEmail", {
-          userId: account.userId,
+          userId: account.publicId,
           requestToken: account.requestToken,
           verificationCode: newCode,
         });
         expect((await expectProblem(mixed, 400)).detail).toBe(DETAILS.verificationSuperseded);
 
         const ok = await call(api, "POST", "/api/Identity/VerifyEmail", {
-          userId: account.userId,
+          userId: account.publicId,
           requestToken,
           verificationCode: newCode,
         });
@@ -213,16 +217,70 @@ describeEachDatabase("accounts API", ({ database }) => {
       },
     );
 
-    it("accepts userId as the digits the verify page's address carries", async () => {
+    it("accepts userId in upper case and with spaces around it (the same UUID)", async () => {
       const { api } = setup();
       const account = await signUp(api, db());
-      const res = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: String(account.userId) });
+      const upper = ` ${account.publicId.toUpperCase()} `;
+      const res = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: upper });
       expect(res.status).toBe(200);
+      const { requestToken } = (await res.json()) as { requestToken: string };
+      const verified = await call(api, "POST", "/api/Identity/VerifyEmail", {
+        userId: upper,
+        requestToken,
+        verificationCode: await latestCode(db(), account.email),
+      });
+      expect(verified.status).toBe(200);
+    });
+
+    it("cannot be aimed at a stranger: their internal id or a random UUID is a 400, no code voided or emailed", async () => {
+      const { api, onEmailQueued } = setup();
+      const victim = await signUp(api, db());
+      onEmailQueued.mockClear();
+      const guesses: unknown[] = [
+        victim.userId,
+        String(victim.userId),
+        victim.userId + 1,
+        crypto.randomUUID(),
+        "00000000-0000-0000-0000-000000000000",
+      ];
+      for (const path of ["/api/Identity/VerifyEmailRequest", "/api/Identity/ResendVerifyEmailRequest"]) {
+        for (const userId of guesses) {
+          const problem = await expectProblem(await call(api, "POST", path, { userId }), 400);
+          expect([DETAILS.verificationRequestInvalid, "userId is required."], `${path} ${userId}`).toContain(
+            problem.detail,
+          );
+        }
+      }
+      expect((await db().select({ n: count() }).from(emailOutbox))[0]?.n).toBe(1);
+      expect(onEmailQueued).not.toHaveBeenCalled();
+      // Nothing was voided: the victim's first code still works.
+      const ok = await call(api, "POST", "/api/Identity/VerifyEmail", {
+        userId: victim.publicId,
+        requestToken: victim.requestToken,
+        verificationCode: victim.code,
+      });
+      expect(ok.status).toBe(200);
+    });
+
+    it("VerifyEmail with the right token and code is refused under the internal id or another user's UUID", async () => {
+      const { api } = setup();
+      const a = await signUp(api, db());
+      const b = await signUp(api, db());
+      for (const userId of [a.userId, String(a.userId), b.publicId, crypto.randomUUID()]) {
+        const res = await call(api, "POST", "/api/Identity/VerifyEmail", {
+          userId,
+          requestToken: a.requestToken,
+          verificationCode: a.code,
+        });
+        expect(res.status, String(userId)).toBe(400);
+      }
+      const [user] = await db().select().from(users).where(eq(users.id, a.userId));
+      expect(user?.emailVerifiedAt).toBeNull();
     });
 
     it("refuses an unknown user, a team member and a missing userId", async () => {
       const { api } = setup();
-      const unknown = await call(api, "POST", "/api/Identity/VerifyEmailRequest", { userId: 999999 });
+      const unknown = await call(api, "POST", "/api/Identity/VerifyEmailRequest", { userId: crypto.randomUUID() });
       expect((await expectProblem(unknown, 400)).detail).toBe(DETAILS.verificationRequestInvalid);
       const manager = await signUp(api, db());
       const [member] = await db()
@@ -235,18 +293,20 @@ describeEachDatabase("accounts API", ({ database }) => {
           role: "member",
         })
         .returning();
-      const asMember = await call(api, "POST", "/api/Identity/VerifyEmailRequest", { userId: member?.id });
+      const asMember = await call(api, "POST", "/api/Identity/VerifyEmailRequest", { userId: member?.publicId });
       expect((await expectProblem(asMember, 400)).detail).toBe(DETAILS.verificationRequestInvalid);
       const missing = await call(api, "POST", "/api/Identity/VerifyEmailRequest", {});
       expect((await expectProblem(missing, 400)).detail).toBe("userId is required.");
-      const bad = await call(api, "POST", "/api/Identity/VerifyEmailRequest", { userId: "12abc" });
-      expect((await expectProblem(bad, 400)).detail).toBe("userId is required.");
+      for (const bad of ["12abc", "", 42, `${crypto.randomUUID()}x`, "{00000000-0000-0000-0000-000000000000}"]) {
+        const res = await call(api, "POST", "/api/Identity/VerifyEmailRequest", { userId: bad });
+        expect((await expectProblem(res, 400)).detail, String(bad)).toBe("userId is required.");
+      }
     });
 
     it("refuses a user whose email is already verified", async () => {
       const { api } = setup();
       const account = await signUpVerified(api, db());
-      const res = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: account.userId });
+      const res = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: account.publicId });
       expect((await expectProblem(res, 400)).detail).toBe("This email address is already verified. Please log in.");
     });
 
@@ -256,13 +316,13 @@ describeEachDatabase("accounts API", ({ database }) => {
       const other = await signUp(api, db());
       for (let i = 0; i < 5; i++) {
         const path = i % 2 ? "/api/Identity/ResendVerifyEmailRequest" : "/api/Identity/VerifyEmailRequest";
-        expect((await call(api, "POST", path, { userId: account.userId })).status).toBe(200);
+        expect((await call(api, "POST", path, { userId: account.publicId })).status).toBe(200);
       }
-      const limited = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: account.userId });
+      const limited = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: account.publicId });
       expect((await expectProblem(limited, 429)).detail).toBe(DETAILS.tooManyAttempts);
       expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
       expect(await emailsTo(db(), account.email)).toHaveLength(6);
-      const fine = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: other.userId });
+      const fine = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: other.publicId });
       expect(fine.status).toBe(200);
     });
   });
@@ -275,7 +335,7 @@ describeEachDatabase("accounts API", ({ database }) => {
       const { api, clock } = setup();
       const account = await signUp(api, db());
       const res = await verify(api, {
-        userId: account.userId,
+        userId: account.publicId,
         requestToken: account.requestToken,
         verificationCode: account.code,
       });
@@ -298,7 +358,7 @@ describeEachDatabase("accounts API", ({ database }) => {
       const account = await signUp(api, db());
       const wrong = account.code === "000000" ? "111111" : "000000";
       const res = await verify(api, {
-        userId: account.userId,
+        userId: account.publicId,
         requestToken: account.requestToken,
         verificationCode: wrong,
       });
@@ -313,7 +373,7 @@ describeEachDatabase("accounts API", ({ database }) => {
         const { api } = setup();
         const account = await signUp(api, db());
         const res = await verify(api, {
-          userId: account.userId,
+          userId: account.publicId,
           requestToken: account.requestToken,
           verificationCode: code,
         });
@@ -327,7 +387,7 @@ describeEachDatabase("accounts API", ({ database }) => {
       const { api } = setup();
       const account = await signUp(api, db());
       const wrong = account.code === "000000" ? "111111" : "000000";
-      const body = { userId: account.userId, requestToken: account.requestToken };
+      const body = { userId: account.publicId, requestToken: account.requestToken };
       for (let i = 0; i < 4; i++) {
         expect((await expectProblem(await verify(api, { ...body, verificationCode: wrong }), 400)).detail).toBe(
           DETAILS.invalidVerificationCode,
@@ -340,7 +400,7 @@ describeEachDatabase("accounts API", ({ database }) => {
       const { api } = setup();
       const account = await signUp(api, db());
       const wrong = account.code === "000000" ? "111111" : "000000";
-      const body = { userId: account.userId, requestToken: account.requestToken };
+      const body = { userId: account.publicId, requestToken: account.requestToken };
       for (let i = 0; i < 4; i++) await verify(api, { ...body, verificationCode: wrong });
       const fifth = await verify(api, { ...body, verificationCode: wrong });
       expect((await expectProblem(fifth, 400)).detail).toBe(
@@ -353,10 +413,10 @@ describeEachDatabase("accounts API", ({ database }) => {
       expect(row?.consumedAt).toBeNull();
 
       // Resend, and the new code works.
-      const resend = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: account.userId });
+      const resend = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: account.publicId });
       const { requestToken } = (await resend.json()) as { requestToken: string };
       const ok = await verify(api, {
-        userId: account.userId,
+        userId: account.publicId,
         requestToken,
         verificationCode: await latestCode(db(), account.email),
       });
@@ -366,7 +426,7 @@ describeEachDatabase("accounts API", ({ database }) => {
     it("expires the code after 10 minutes", async () => {
       const { api, clock } = setup();
       const account = await signUp(api, db());
-      const body = { userId: account.userId, requestToken: account.requestToken, verificationCode: account.code };
+      const body = { userId: account.publicId, requestToken: account.requestToken, verificationCode: account.code };
       clock.advance(10 * MINUTE);
       expect((await expectProblem(await verify(api, body), 400)).detail).toBe(
         "This verification code has expired. Please resend code to get a new one.",
@@ -378,7 +438,7 @@ describeEachDatabase("accounts API", ({ database }) => {
       const account = await signUp(api, db());
       clock.advance(10 * MINUTE - 1000);
       const res = await verify(api, {
-        userId: account.userId,
+        userId: account.publicId,
         requestToken: account.requestToken,
         verificationCode: account.code,
       });
@@ -389,7 +449,7 @@ describeEachDatabase("accounts API", ({ database }) => {
       const { api } = setup();
       const account = await signUpVerified(api, db());
       const again = await verify(api, {
-        userId: account.userId,
+        userId: account.publicId,
         requestToken: account.requestToken,
         verificationCode: account.code,
       });
@@ -403,11 +463,11 @@ describeEachDatabase("accounts API", ({ database }) => {
       const { api } = setup();
       const a = await signUp(api, db());
       const b = await signUp(api, db());
-      const crossed = await verify(api, { userId: b.userId, requestToken: a.requestToken, verificationCode: a.code });
+      const crossed = await verify(api, { userId: b.publicId, requestToken: a.requestToken, verificationCode: a.code });
       expect((await expectProblem(crossed, 400)).detail).toBe(DETAILS.verificationRequestInvalid);
-      const unknown = await verify(api, { userId: a.userId, requestToken: "x".repeat(43), verificationCode: a.code });
+      const unknown = await verify(api, { userId: a.publicId, requestToken: "x".repeat(43), verificationCode: a.code });
       expect((await expectProblem(unknown, 400)).detail).toBe(DETAILS.verificationRequestInvalid);
-      const missing = await verify(api, { userId: a.userId, verificationCode: a.code });
+      const missing = await verify(api, { userId: a.publicId, verificationCode: a.code });
       expect((await expectProblem(missing, 400)).detail).toBe("requestToken is required.");
     });
 
@@ -417,21 +477,21 @@ describeEachDatabase("accounts API", ({ database }) => {
       const wrongFor = (code: string) => (code === "000000" ? "111111" : "000000");
       for (let i = 0; i < 5; i++) {
         await verify(api, {
-          userId: account.userId,
+          userId: account.publicId,
           requestToken: account.requestToken,
           verificationCode: wrongFor(account.code),
         });
       }
-      const resend = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: account.userId });
+      const resend = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: account.publicId });
       const { requestToken } = (await resend.json()) as { requestToken: string };
       const code = await latestCode(db(), account.email);
       for (let i = 0; i < 5; i++) {
-        await verify(api, { userId: account.userId, requestToken, verificationCode: wrongFor(code) });
+        await verify(api, { userId: account.publicId, requestToken, verificationCode: wrongFor(code) });
       }
-      const resend2 = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: account.userId });
+      const resend2 = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: account.publicId });
       const { requestToken: third } = (await resend2.json()) as { requestToken: string };
       const limited = await verify(api, {
-        userId: account.userId,
+        userId: account.publicId,
         requestToken: third,
         verificationCode: await latestCode(db(), account.email),
       });
@@ -827,7 +887,7 @@ describeEachDatabase("accounts API", ({ database }) => {
       ).toBe(200);
       expect((await logIn(api, account.email, NEW_PASSWORD)).status).toBe(200);
       // The pending code is of no use any more.
-      const resend = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: account.userId });
+      const resend = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: account.publicId });
       expect((await expectProblem(resend, 400)).detail).toBe(DETAILS.emailAlreadyVerified);
     });
 

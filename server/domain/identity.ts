@@ -85,7 +85,21 @@ export interface RegisterInput {
   password: string;
 }
 
-export type RegisterResult = { status: "created"; userId: number; requestToken: string } | { status: "duplicate" };
+/**
+ * `userId` is the user's public id (users.public_id, a random UUID): the id SPEC §7's
+ * verification calls take. The sequential users.id never leaves the server, so nobody can aim
+ * those calls at a stranger by counting.
+ */
+export type RegisterResult = { status: "created"; userId: string; requestToken: string } | { status: "duplicate" };
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The public id as stored (lower case), or null when `userId` is not a UUID at all. */
+function publicIdOf(userId: string): string | null {
+  const trimmed = userId.trim();
+  // Checked here too: PostgreSQL rejects a malformed uuid with an error rather than no row.
+  return UUID.test(trimmed) ? trimmed.toLowerCase() : null;
+}
 
 /**
  * Creates the company and its program manager (email not yet verified) and queues the first
@@ -108,14 +122,14 @@ export async function registerProgramManager(db: Db, input: RegisterInput, now: 
           passwordHash,
           role: "program_manager",
         })
-        .returning({ id: users.id });
+        .returning({ id: users.id, publicId: users.publicId });
       if (!user) throw new Error("user insert returned no row");
       const requestToken = await issueVerification(
         tx,
         { id: user.id, firstName: input.firstName, email: input.email.trim() },
         now,
       );
-      return { status: "created" as const, userId: user.id, requestToken };
+      return { status: "created" as const, userId: user.publicId, requestToken };
     });
   } catch (error) {
     // Two sign-ups with one address at the same moment: the unique index decides.
@@ -159,8 +173,13 @@ export type VerificationRequestResult =
   | { status: "unknown" }
   | { status: "already_verified" };
 
-/** VerifyEmailRequest and ResendVerifyEmailRequest: a new code by email, earlier ones void. */
-export async function requestVerificationCode(db: Db, userId: number, now: Date): Promise<VerificationRequestResult> {
+/**
+ * VerifyEmailRequest and ResendVerifyEmailRequest: a new code by email, earlier ones void.
+ * `userId` is the public id Register answered; anything else is "unknown".
+ */
+export async function requestVerificationCode(db: Db, userId: string, now: Date): Promise<VerificationRequestResult> {
+  const publicId = publicIdOf(userId);
+  if (!publicId) return { status: "unknown" };
   const [user] = await db
     .select({
       id: users.id,
@@ -170,7 +189,7 @@ export async function requestVerificationCode(db: Db, userId: number, now: Date)
       emailVerifiedAt: users.emailVerifiedAt,
     })
     .from(users)
-    .where(and(eq(users.id, userId), eq(users.isActive, true)));
+    .where(and(eq(users.publicId, publicId), eq(users.isActive, true)));
   if (user?.role !== "program_manager") return { status: "unknown" };
   if (user.emailVerifiedAt) return { status: "already_verified" };
   const requestToken = await db.transaction((tx) => issueVerification(tx, user, now));
@@ -178,7 +197,8 @@ export async function requestVerificationCode(db: Db, userId: number, now: Date)
 }
 
 export interface VerifyEmailInput {
-  userId: number;
+  /** The public id Register answered (a UUID). */
+  userId: string;
   requestToken: string;
   code: string;
 }
@@ -193,6 +213,8 @@ export type VerifyEmailResult =
  * voids the user's other codes and opens a session (an access token).
  */
 export async function verifyEmail(db: Db, input: VerifyEmailInput, now: Date): Promise<VerifyEmailResult> {
+  const publicId = publicIdOf(input.userId);
+  if (!publicId) return { status: "invalid_request" };
   const [row] = await db
     .select({
       id: emailVerifications.id,
@@ -207,12 +229,7 @@ export async function verifyEmail(db: Db, input: VerifyEmailInput, now: Date): P
     })
     .from(emailVerifications)
     .innerJoin(users, eq(users.id, emailVerifications.userId))
-    .where(
-      and(
-        eq(emailVerifications.requestTokenHash, sha256Hex(input.requestToken)),
-        eq(emailVerifications.userId, input.userId),
-      ),
-    );
+    .where(and(eq(emailVerifications.requestTokenHash, sha256Hex(input.requestToken)), eq(users.publicId, publicId)));
   if (!row?.isActive) return { status: "invalid_request" };
   if (row.consumedAt) return { status: "used" };
   if (row.invalidatedAt) return { status: "superseded" };

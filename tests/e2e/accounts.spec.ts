@@ -92,7 +92,7 @@ async function createAccount(request: APIRequestContext, tag: string): Promise<P
     data: { ...who, password: PASSWORD, captchaToken: "", isCaptchaV3: true },
   });
   expect(registered.status(), await registered.text()).toBe(200);
-  const { userId, requestToken } = (await registered.json()) as { userId: number; requestToken: string };
+  const { userId, requestToken } = (await registered.json()) as { userId: string; requestToken: string };
   const code = verificationCodeOf(await waitForEmail(who.email, CODE_SUBJECT));
   const verified = await request.post("/api/Identity/VerifyEmail", {
     data: { userId, requestToken, verificationCode: code },
@@ -264,7 +264,8 @@ test.describe("verify", () => {
     const who = person("journey");
     await signUp(page, who);
     const url = new URL(page.url());
-    expect(url.searchParams.get("userId")).toMatch(/^\d+$/);
+    // Register's userId is a random UUID, not a counter (nobody can aim a code at a stranger).
+    expect(url.searchParams.get("userId")).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(url.searchParams.get("requestToken")).toBeTruthy();
 
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Verify");
@@ -332,8 +333,14 @@ test.describe("verify", () => {
     expect(posts).toEqual([]);
   });
 
-  test("without userId or requestToken the page goes to /error", async ({ page }) => {
-    for (const path of ["/corporate/verify", "/corporate/verify?userId=1", "/corporate/verify?requestToken=abc"]) {
+  test("without userId or requestToken, or with a malformed userId, the page goes to /error", async ({ page }) => {
+    for (const path of [
+      "/corporate/verify",
+      "/corporate/verify?userId=1",
+      "/corporate/verify?requestToken=abc",
+      "/corporate/verify?userId=1&requestToken=abc",
+      "/corporate/verify?userId=not-a-uuid&requestToken=abc",
+    ]) {
       await page.goto(path);
       await expect(page, path).toHaveURL(/\/error$/);
     }

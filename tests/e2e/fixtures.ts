@@ -79,7 +79,7 @@ export async function createManager(
     data: { firstName, lastName, email, companyName, password: PASSWORD, captchaToken: "", isCaptchaV3: true },
   });
   expect(registered.status(), await registered.text()).toBe(200);
-  const { userId, requestToken } = (await registered.json()) as { userId: number; requestToken: string };
+  const { userId, requestToken } = (await registered.json()) as { userId: string; requestToken: string };
 
   const verified = await request.post("/api/Identity/VerifyEmail", {
     data: { userId, requestToken, verificationCode: await verificationCode(request, baseURL, email) },

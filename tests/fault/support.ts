@@ -183,7 +183,7 @@ export const CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "
  * (the SMTP server's received mail).
  */
 export async function signUpOverHttp(base: string, email: string, codeOf: (email: string) => Promise<string>) {
-  const reg = await ok<{ userId: number; requestToken: string }>(base, "POST", "/api/Register", {
+  const reg = await ok<{ userId: string; requestToken: string }>(base, "POST", "/api/Register", {
     firstName: "Fault",
     lastName: "Tester",
     email,

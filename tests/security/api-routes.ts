@@ -70,10 +70,10 @@ export const API_ROUTES: Record<string, Entry> = {
   },
   "POST /api/Identity/VerifyEmail": {
     kind: "public",
-    body: (w) => ({ userId: w.a.userId, requestToken: "0123456789abcdef", verificationCode: "000000" }),
+    body: (w) => ({ userId: w.a.publicId, requestToken: "0123456789abcdef", verificationCode: "000000" }),
   },
-  "POST /api/Identity/VerifyEmailRequest": { kind: "public", body: (w) => ({ userId: w.a.userId }) },
-  "POST /api/Identity/ResendVerifyEmailRequest": { kind: "public", body: (w) => ({ userId: w.a.userId }) },
+  "POST /api/Identity/VerifyEmailRequest": { kind: "public", body: (w) => ({ userId: w.a.publicId }) },
+  "POST /api/Identity/ResendVerifyEmailRequest": { kind: "public", body: (w) => ({ userId: w.a.publicId }) },
   "POST /api/Identity/ResetPasswordRequest": { kind: "public", body: () => ({ email: "nobody@example.com" }) },
   "POST /api/Identity/ResetPassword": {
     kind: "public",

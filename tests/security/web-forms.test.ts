@@ -58,7 +58,7 @@ async function logIn(app: WebApplication, email: string): Promise<Browser> {
 
 /** Query strings the pages' loaders need to render at all (else they redirect to /error). */
 const QUERY: Record<string, string> = {
-  "routes/corporate.verify": "?userId=1&requestToken=abcdef",
+  "routes/corporate.verify": "?userId=0b7c9a51-3e2f-4d6a-9c8b-1f2e3d4c5b6a&requestToken=abcdef",
   "routes/corporate.forgot-password": "?passwordResetToken=abcdef",
   "routes/portal.payment-authentication":
     "?payment_intent=pi_sim_unknown&payment_intent_client_secret=pi_sim_unknown_secret_x",
