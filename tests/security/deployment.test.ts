@@ -1,0 +1,190 @@
+// A deployment fails closed (DESIGN.md §3, §7), tried through the real process (server.ts on the
+// production build) as an operator and an attacker would: it refuses to start without real mail,
+// payments and a session secret unless DEMO_MODE says so (then every page says it); the dev
+// mailbox answers loopback clients only; a huge form post is refused while it arrives; pages
+// with a visitor's token are never cached; the CSRF token changes at login.
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AppProcess, launchApp, signUpOverHttp, startApp, until } from "../fault/support.ts";
+import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
+import { openForm, postForm } from "./http.ts";
+
+const DEMO_BANNER = "Demo: no real payments or emails";
+const REQUIRED = ["SMTP_URL", "STRIPE_SECRET_KEY", "STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET", "SESSION_SECRET"];
+
+describe("a deployment fails closed", () => {
+  it("refuses to start without SMTP, Stripe and a session secret, naming each missing one", async () => {
+    const app = await launchApp(
+      { DATABASE_URL: "memory://", APP_URL: "https://rewards.example.com", SESSION_SECRET: "" },
+      { production: true },
+    );
+    const { code } = await app.exited;
+    expect(code).toBe(1);
+    for (const name of REQUIRED) expect(app.output()).toContain(name);
+    expect(app.output()).toContain("DEMO_MODE=true");
+  });
+
+  it("names only what is missing", async () => {
+    const app = await launchApp(
+      {
+        DATABASE_URL: "memory://",
+        APP_URL: "https://rewards.example.com",
+        SMTP_URL: "smtp://127.0.0.1:1",
+        SESSION_SECRET: "a-long-secret-of-at-least-32-characters-0123",
+      },
+      { production: true },
+    );
+    expect((await app.exited).code).toBe(1);
+    const missing = /Missing: ([^.]+)\./.exec(app.output())?.[1];
+    expect(missing).toBe("STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET");
+  });
+
+  it("compose files and the example environment carry no secret value", () => {
+    const compose = readFileSync(new URL("../../docker-compose.yml", import.meta.url), "utf8");
+    for (const name of ["SESSION_SECRET", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "SMTP_URL"]) {
+      const line = compose.split("\n").find((l) => l.trim().startsWith(`${name}:`));
+      // Only from the environment: no default, an empty one, or a "must be set" message.
+      if (line) expect(line, name).toMatch(new RegExp(`\\$\\{${name}(:-|:\\?[^}]*)?\\}`));
+    }
+    const example = readFileSync(new URL("../../.env.example", import.meta.url), "utf8");
+    for (const name of REQUIRED) expect(example, name).toMatch(new RegExp(`^${name}=$`, "m"));
+  });
+});
+
+describe("demo mode", () => {
+  let app: AppProcess;
+  beforeAll(async () => {
+    app = await startApp(
+      { DATABASE_URL: "memory://", APP_URL: "https://demo.example.com", DEMO_MODE: "true", TRUST_PROXY: "1" },
+      { production: true },
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await app?.kill();
+  });
+
+  it("starts on the simulated services and every page shows the demo banner", async () => {
+    for (const path of ["/", "/help", "/corporate/login", "/corporate/sign-up", "/not-ready-yet"]) {
+      const res = await fetch(`${app.base}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(await res.text(), path).toContain(DEMO_BANNER);
+    }
+  });
+
+  it("opens the dev mailbox to any visitor (its whole point in a demo)", async () => {
+    const res = await fetch(`${app.base}/dev/mailbox`, { headers: { "x-forwarded-for": "203.0.113.9" } });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe("a local run", () => {
+  let app: AppProcess;
+  let smtp: TestSmtpServer;
+  beforeAll(async () => {
+    app = await startApp({ DATABASE_URL: "memory://", TRUST_PROXY: "1" }, { production: true });
+    smtp = await createSmtpServer({ listen: true });
+  }, 60_000);
+  afterAll(async () => {
+    await app?.kill();
+    await smtp?.stop();
+  });
+
+  it("shows no demo banner", async () => {
+    expect(await (await fetch(`${app.base}/`)).text()).not.toContain(DEMO_BANNER);
+  });
+
+  it("answers /dev/mailbox to loopback clients only", async () => {
+    const from = async (ip: string) =>
+      (await fetch(`${app.base}/dev/mailbox`, { headers: { "x-forwarded-for": ip } })).status;
+    expect(await from("203.0.113.9")).toBe(404);
+    expect(await from("2001:db8::9")).toBe(404);
+    expect(await from("127.0.0.1")).toBe(200);
+    expect(await from("::1")).toBe(200);
+    // The client cannot name itself loopback: only the last entry (the proxy's) counts.
+    expect(await from("127.0.0.1, 203.0.113.9")).toBe(404);
+  });
+
+  it("never lets a page with a visitor's token be cached", async () => {
+    for (const path of ["/", "/help", "/corporate/login", "/not-ready-yet", "/corporate/login.data"]) {
+      const res = await fetch(`${app.base}${path}`);
+      expect(res.headers.get("cache-control"), path).toBe("private, no-store");
+    }
+  });
+
+  it("refuses a 50 MB form post while it arrives, stores nothing and stays small", async () => {
+    const rss = () => {
+      const status = readFileSync(`/proc/${app.child.pid}/status`, "utf8");
+      return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) * 1024;
+    };
+    const session = await openForm(app.base, "/not-ready-yet");
+    // Warm up the page's action first, so the measurement sees the post alone.
+    await postForm(app.base, "/not-ready-yet", session, { email: "x" });
+    const before = rss();
+    const chunk = new Uint8Array(1024 * 1024).fill(0x61);
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= 50) return controller.close();
+        sent++;
+        controller.enqueue(chunk);
+      },
+    });
+    // Streamed (no Content-Length), so the server cannot refuse it by its header alone.
+    const streamed = await fetch(`${app.base}/not-ready-yet`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: session.cookie, origin: app.base },
+      body,
+      duplex: "half",
+    } as RequestInit).catch((error: unknown) => error);
+    if (streamed instanceof Response) expect(streamed.status).toBe(413);
+    expect(sent, "the server stopped reading long before 50 MB").toBeLessThan(50);
+    // Declared: refused on the header, before reading anything.
+    const declared = await fetch(`${app.base}/corporate/login`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: session.cookie, origin: app.base },
+      body: new Uint8Array(50 * 1024 * 1024).fill(0x61),
+    }).catch((error: unknown) => error);
+    if (declared instanceof Response) expect(declared.status).toBe(413);
+    expect(rss() - before).toBeLessThan(8 * 1024 * 1024);
+    expect((await fetch(`${app.base}/healthz`)).status).toBe(200);
+  });
+
+  it("gives a new CSRF token at login", async () => {
+    const local = await startApp({ DATABASE_URL: "memory://", SMTP_URL: smtp.url }, { production: true });
+    try {
+      const codeOf = async (address: string) => {
+        let code: string | undefined;
+        await until(
+          () => {
+            code = smtp.messages
+              .filter((m) => m.to.includes(address))
+              .map((m) => m.text && /Verification code: (\d{6})\b/.exec(m.text)?.[1])
+              .find(Boolean);
+            return Boolean(code);
+          },
+          30_000,
+          "the code",
+        );
+        return code as string;
+      };
+      const email = "csrf.renewal@example.com";
+      await signUpOverHttp(local.base, email, codeOf);
+      const form = await openForm(local.base, "/corporate/login");
+      const res = await postForm(local.base, "/corporate/login", form, {
+        userName: email,
+        password: "Fault#Test-2026-pass",
+        isCaptchaV3: "true",
+        captchaToken: "",
+      });
+      expect(res.status).toBe(302);
+      const csrfCookie = res.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0] as string)
+        .find((c) => c.startsWith("csrf="));
+      expect(csrfCookie).toBeDefined();
+      expect(form.cookie).not.toContain(csrfCookie);
+    } finally {
+      await local.kill();
+    }
+  }, 60_000);
+});
