@@ -1,0 +1,34 @@
+// The verify page's address (SPEC §2 verify page): userId is the UUID Register answered, and an
+// address without a well-formed userId and requestToken is no verify page (the loader → /error).
+import { describe, expect, it } from "vitest";
+import { verifyHref, verifyParams } from "./account-forms.server.ts";
+
+const ID = "0b7c9a51-3e2f-4d6a-9c8b-1f2e3d4c5b6a";
+const at = (query: string) => new URL(`https://rewards.test/corporate/verify${query}`);
+
+describe("verify page address", () => {
+  it("verifyHref and verifyParams round-trip the UUID and the request token", () => {
+    const href = verifyHref(ID, "tok_en-1", { resent: "1" });
+    expect(href).toBe(`/corporate/verify?userId=${ID}&requestToken=tok_en-1&resent=1`);
+    expect(verifyParams(new URL(href, "https://rewards.test"))).toEqual({ userId: ID, requestToken: "tok_en-1" });
+  });
+
+  it("takes the UUID in upper case, as lower case", () => {
+    expect(verifyParams(at(`?userId=${ID.toUpperCase()}&requestToken=abc`))).toEqual({
+      userId: ID,
+      requestToken: "abc",
+    });
+  });
+
+  it.each([
+    "",
+    "?requestToken=abc",
+    `?userId=${ID}`,
+    `?userId=${ID}&requestToken=`,
+    "?userId=1&requestToken=abc",
+    "?userId=not-a-uuid&requestToken=abc",
+    `?userId=${ID}x&requestToken=abc`,
+  ])("%s is no verify page", (query) => {
+    expect(verifyParams(at(query))).toBeUndefined();
+  });
+});
