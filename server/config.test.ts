@@ -29,7 +29,9 @@ describe("loadConfig", () => {
     expect(c.RECAPTCHA_VERIFY_URL).toBe("https://www.google.com/recaptcha/api/siteverify");
     expect(c.PROVIDER_API_URL).toBeUndefined();
     expect(c.supplierIsPlaceholder).toBe(true);
-    expect(c.TRUST_PROXY).toBe(false);
+    expect(c.TRUST_PROXY).toBe(0);
+    expect(c.DEMO_MODE).toBe(false);
+    expect(c.isDeployment).toBe(false);
     expect(c.LOG_LEVEL).toBe("info");
     for (const key of ["CATALOGUE_URL", "VOUCHER_URL", "ONBOARDING_VIDEO_URL", "HOW_IT_WORKS_VIDEO_URL"] as const) {
       expect(() => new URL(c[key])).not.toThrow();
@@ -38,7 +40,7 @@ describe("loadConfig", () => {
 
   it("derives APP_URL from PORT, strips a trailing slash, and knows https", () => {
     expect(loadConfig({ PORT: "8080" }).APP_URL).toBe("http://localhost:8080");
-    const https = loadConfig({ APP_URL: "https://rewards.example.com/" });
+    const https = loadConfig({ APP_URL: "https://rewards.example.com/", DEMO_MODE: "true" });
     expect(https.APP_URL).toBe("https://rewards.example.com");
     expect(https.isHttps).toBe(true);
   });
@@ -57,7 +59,7 @@ describe("loadConfig", () => {
       SMTP_URL: "smtp://user:pass@mail.example.com:587",
       RATE_LIMIT_FACTOR: "2.5",
       SUPPORT_EMAIL: "help@example.com",
-      TRUST_PROXY: "true",
+      TRUST_PROXY: "2",
       LOG_LEVEL: "warn",
       RECAPTCHA_V3_SITE_KEY: "a",
       RECAPTCHA_V3_SECRET_KEY: "b",
@@ -68,7 +70,7 @@ describe("loadConfig", () => {
     expect(c.SMTP_URL).toBe("smtp://user:pass@mail.example.com:587");
     expect(c.RATE_LIMIT_FACTOR).toBe(2.5);
     expect(c.SUPPORT_EMAIL).toBe("help@example.com");
-    expect(c.TRUST_PROXY).toBe(true);
+    expect(c.TRUST_PROXY).toBe(2);
     expect(c.LOG_LEVEL).toBe("warn");
     expect(c.captchaEnabled).toBe(true);
   });
@@ -108,7 +110,11 @@ describe("loadConfig", () => {
 
   it("uses the simulated card processor without Stripe keys, Stripe with them", () => {
     expect(loadConfig({}).payments).toBe("simulated");
-    const c = loadConfig({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" });
+    const c = loadConfig({
+      STRIPE_SECRET_KEY: "sk_test_x",
+      STRIPE_PUBLISHABLE_KEY: "pk_test_x",
+      STRIPE_WEBHOOK_SECRET: "whsec_x",
+    });
     expect(c.payments).toBe("stripe");
     expect(c.stripeEnabled).toBe(true);
   });
@@ -123,8 +129,45 @@ describe("loadConfig", () => {
     expect(real.supplierIsPlaceholder).toBe(false);
   });
 
-  it("wants both Stripe keys or neither", () => {
+  it("wants all three Stripe variables or none (the webhook releases orders whose buyer never came back)", () => {
     expect(configError({ STRIPE_SECRET_KEY: "sk_test_x" }).message).toContain("STRIPE_PUBLISHABLE_KEY");
+    const noWebhook = configError({ STRIPE_SECRET_KEY: "sk_test_x", STRIPE_PUBLISHABLE_KEY: "pk_test_x" });
+    expect(noWebhook.message).toContain("STRIPE_WEBHOOK_SECRET");
+  });
+
+  describe("a deployment (APP_URL not on this machine) fails closed", () => {
+    const secrets = {
+      SMTP_URL: "smtp://mail.example.com:587",
+      STRIPE_SECRET_KEY: "sk_live_x",
+      STRIPE_PUBLISHABLE_KEY: "pk_live_x",
+      STRIPE_WEBHOOK_SECRET: "whsec_x",
+      SESSION_SECRET: "a-long-secret-of-at-least-32-characters-0123",
+    };
+
+    it.each(["http://localhost:3000", "http://127.0.0.1:8080", "http://[::1]:3000", "http://app.localhost"])(
+      "%s is a local run: no variable is required",
+      (APP_URL) => {
+        expect(loadConfig({ APP_URL }).isDeployment).toBe(false);
+      },
+    );
+
+    it.each(Object.keys(secrets))("refuses to start without %s, naming it", (name) => {
+      const error = configError({ ...secrets, [name]: "", APP_URL: "https://rewards.example.com" });
+      expect(error.message).toContain(name);
+    });
+
+    it("names every missing variable at once, and starts with all of them or in demo mode", () => {
+      const error = configError({ APP_URL: "http://10.0.0.5:3000" });
+      for (const name of Object.keys(secrets)) expect(error.message).toContain(name);
+      expect(loadConfig({ ...secrets, APP_URL: "https://rewards.example.com" }).isDeployment).toBe(true);
+      expect(loadConfig({ APP_URL: "https://demo.example.com", DEMO_MODE: "true" }).DEMO_MODE).toBe(true);
+    });
+  });
+
+  it("takes TRUST_PROXY as a number of hops", () => {
+    expect(loadConfig({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
+    expect(configError({ TRUST_PROXY: "true" }).message).toContain("TRUST_PROXY");
+    expect(configError({ TRUST_PROXY: "-1" }).message).toContain("TRUST_PROXY");
   });
 
   it("never echoes a secret value in its message", () => {
