@@ -737,12 +737,17 @@ describeEachDatabase("accounts API", ({ database }) => {
     it("limits requests per address (known or not): the 6th within the hour is 429", async () => {
       const { api } = setup();
       const account = await signUpVerified(api, db());
+      // Each address from a client of its own: the per-client budget (10 in 10 minutes) is another limit.
+      let client = 0;
+      const request = (email: string) =>
+        api.request("/api/Identity/ResetPasswordRequest", {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-rewards-client-ip": `198.51.100.${++client}` },
+          body: JSON.stringify({ Email: email }),
+        });
       for (const email of [account.email, "nobody@example.com"]) {
-        for (let i = 0; i < 5; i++) {
-          expect((await call(api, "POST", "/api/Identity/ResetPasswordRequest", { Email: email })).status).toBe(200);
-        }
-        const limited = await call(api, "POST", "/api/Identity/ResetPasswordRequest", { Email: email });
-        expect((await expectProblem(limited, 429)).detail).toBe(DETAILS.tooManyAttempts);
+        for (let i = 0; i < 5; i++) expect((await request(email)).status).toBe(200);
+        expect((await expectProblem(await request(email), 429)).detail).toBe(DETAILS.tooManyAttempts);
       }
     });
   });
