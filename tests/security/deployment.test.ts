@@ -104,6 +104,21 @@ describe("a local run", () => {
     expect(await from("127.0.0.1, 203.0.113.9")).toBe(404);
   });
 
+  it("renders every script with the answer's own CSP nonce (the real entry.server, shared pages included)", async () => {
+    const nonces = new Set<string>();
+    for (const path of ["/", "/", "/help", "/corporate/login", "/corporate/sign-up"]) {
+      const res = await fetch(`${app.base}${path}`);
+      const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
+      expect(nonce, path).toBeTruthy();
+      const html = await res.text();
+      const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+      expect(scripts.length, path).toBeGreaterThan(0);
+      for (const tag of scripts) expect(tag, path).toContain(`nonce="${nonce}"`);
+      nonces.add(nonce as string);
+    }
+    expect(nonces.size, "a nonce is never reused").toBe(5);
+  });
+
   it("never lets a page with a visitor's token be cached", async () => {
     for (const path of ["/", "/help", "/corporate/login", "/not-ready-yet", "/corporate/login.data"]) {
       const res = await fetch(`${app.base}${path}`);
