@@ -93,6 +93,8 @@ for (const https of [false, true]) {
         const res = await app.request(pageUrl(r));
         expect(res.status, r.id).toBeLessThan(500);
         expectSecurityHeaders(res, r.id, https);
+        // A page carries the visitor's CSRF token (and maybe their data): never kept by a cache.
+        expect(res.headers.get("cache-control"), `${r.id}: cache-control`).toBe("private, no-store");
         const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1] ?? "";
         expect(nonces.has(nonce), `${r.id}: nonce reused`).toBe(false);
         nonces.add(nonce);
@@ -126,7 +128,11 @@ for (const https of [false, true]) {
       const { csrfCookie, res } = await signIn(app, m.email, https);
       const session = cookie(res, https ? "__Host-session" : "session");
       expect(session, "session cookie").toBeDefined();
-      for (const c of [csrfCookie, session ?? ""]) {
+      // Login renews the CSRF cookie; the new one is set with the same attributes.
+      const renewed = cookie(res, https ? "__Host-csrf" : "csrf");
+      expect(renewed, "CSRF cookie renewed at login").toBeDefined();
+      expect(renewed?.split(";")[0]).not.toBe(csrfCookie.split(";")[0]);
+      for (const c of [csrfCookie, renewed ?? "", session ?? ""]) {
         expect(c).toMatch(/;\s*HttpOnly/i);
         expect(c).toMatch(/;\s*SameSite=Lax/i);
         expect(c).toMatch(/;\s*Path=\/(;|$)/i);
@@ -134,7 +140,8 @@ for (const https of [false, true]) {
         if (https) expect(c).toMatch(/;\s*Secure/i);
         else expect(c).not.toMatch(/;\s*Secure/i);
       }
-      // The cookie holds only a random id: not the access token, not the user's details.
+      // The session cookie is sealed (encrypted under SESSION_SECRET): neither the access token
+      // nor the user's details can be read from it.
       const value = decodeURIComponent((session ?? "").split(";")[0]?.split("=").slice(1).join("=") ?? "");
       expect(value).not.toContain(m.email);
       expect(value).not.toContain(m.accessToken);

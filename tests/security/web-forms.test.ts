@@ -18,6 +18,8 @@ interface Browser {
   jar: Jar;
   csrf: string;
   honeypot: string;
+  /** The token this browser had before it logged in (login renews it). */
+  preLoginCsrf?: string;
 }
 
 async function openBrowser(app: WebApplication): Promise<Browser> {
@@ -53,7 +55,14 @@ async function logIn(app: WebApplication, email: string): Promise<Browser> {
   expect(res.status, await res.clone().text()).toBe(302);
   b.jar.take(res);
   expect(b.jar.cookies.has("session")).toBe(true);
-  return b;
+  // Login renews the CSRF cookie (a token planted before login must not outlive it): the forms
+  // after login carry the token of the page rendered with the new cookie.
+  const page = await app.request("/portal/dashboard", { headers: { cookie: b.jar.header() } });
+  expect(page.status).toBe(200);
+  b.jar.take(page);
+  const csrf = ((await rendered(page)).loaderData.root as { csrf: string }).csrf;
+  expect(csrf).not.toBe(b.csrf);
+  return { ...b, csrf, preLoginCsrf: b.csrf };
 }
 
 /** Query strings the pages' loaders need to render at all (else they redirect to /error). */
@@ -165,6 +174,14 @@ for (const { kind, skipped } of databases) {
           { cookie: a.jar.header() },
         );
         expect(forged.status, r.id).toBe(403);
+        // The victim's own token from before login (e.g. planted in the browser) is dead after it.
+        const stale = await post(
+          app,
+          urlOf(r),
+          { intent: intentOf(r), csrf: a.preLoginCsrf ?? "", [a.honeypot]: "" },
+          { cookie: a.jar.header(), origin },
+        );
+        expect(stale.status, r.id).toBe(403);
       }
       expect(await snapshot(db(), IGNORE)).toEqual(before);
     });
