@@ -159,9 +159,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const stripeKeys = [e.STRIPE_SECRET_KEY, e.STRIPE_PUBLISHABLE_KEY, e.STRIPE_WEBHOOK_SECRET];
   if (stripeKeys.some(Boolean) && !stripeKeys.every(Boolean)) {
     // Without the webhook a buyer who never returns from the payment page is released only by the reconciler's poll.
-    throw new ConfigError([
-      "STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: set all three or none",
-    ]);
+    throw new ConfigError(["STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY, STRIPE_WEBHOOK_SECRET: set all three or none"]);
   }
   const isDeployment = !isLoopbackHost(new URL(appUrl).hostname);
   if (isDeployment && !e.DEMO_MODE) {

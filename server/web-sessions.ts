@@ -85,7 +85,5 @@ export function webSessionStore(db: Db, secret: string, now: () => Date = () => 
  * token in the clear); run at start and now and then.
  */
 export async function sweepExpiredSessions(db: Db, now = new Date()): Promise<void> {
-  await db
-    .delete(webSessions)
-    .where(or(lte(webSessions.expiresAt, now), sql`not (${webSessions.data} ? 'sealed')`));
+  await db.delete(webSessions).where(or(lte(webSessions.expiresAt, now), sql`not (${webSessions.data} ? 'sealed')`));
 }

@@ -44,7 +44,11 @@ export const WEB_MULTIPART_MAX_BYTES = 4 * 1024 * 1024;
  * many places from the right of X-Forwarded-For (the entries further left are the client's own
  * words). Fewer entries than hops: the leftmost one, the furthest any proxy vouches for.
  */
-export function clientAddress(socketAddress: string | undefined, forwardedFor: string | undefined, hops: number): string {
+export function clientAddress(
+  socketAddress: string | undefined,
+  forwardedFor: string | undefined,
+  hops: number,
+): string {
   if (hops > 0 && forwardedFor) {
     const entries = forwardedFor
       .split(",")

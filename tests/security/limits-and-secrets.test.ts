@@ -2,10 +2,9 @@
 // are pinned exactly. The rate limits are tried from outside in rate-limits.test.ts.
 import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PASSWORD } from "../../server/api/accounts.testkit.ts";
 import { recipientAccounts, users } from "../../server/db/schema.ts";
-import { startTestApplication, type TestApplication } from "../support/app.ts";
 import { describeEachDatabase } from "../support/db.ts";
 import { buildWorld } from "./fixtures.ts";
 

@@ -12,7 +12,6 @@ import { createPostgresDatabase, postgresAdminUrl } from "../support/db.ts";
 import { createSmtpServer, type ReceivedMessage, type TestSmtpServer } from "../support/smtp.ts";
 import { openForm, postForm } from "./http.ts";
 
-const PASSWORD = "Fault#Test-2026-pass";
 const NEW_PASSWORD = "Rotated#Test-2026-pass";
 
 describe.skipIf(!postgresAdminUrl)("secrets at rest after a whole journey", () => {
