@@ -3,7 +3,7 @@
 // lost a committed row. So the directory is locked before PGlite
 // opens it, with an exclusive kernel lock on a file inside it (fs-native-extensions: an
 // open-file-description lock on Linux, flock on macOS, LockFileEx on Windows;
-// docs/decisions/0012-pglite-directory-lock.md). The kernel drops the lock when the holder closes
+// docs/decisions/0012-one-writer-directory-lock-and-migration-lock.md). The kernel drops the lock when the holder closes
 // the file or dies in any way (SIGKILL, a crash, power loss), so a stale lock cannot block the
 // next start and there is no pid to check against reuse. The file also holds the holder's pid,
 // only to name it in the message.
