@@ -92,12 +92,14 @@ export function Layout({ children }: { children: ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen bg-white font-sans text-slate-900 antialiased">
+        {/* Pinned to the bottom of the viewport: the public header sits over the top of the page. */}
         {data?.site.demoMode ? (
-          <p className="bg-amber-300 px-4 py-2 text-center text-sm font-semibold text-slate-900">
+          <p className="fixed inset-x-0 bottom-0 z-50 bg-amber-300 px-4 py-2 text-center text-sm font-semibold text-slate-900 shadow-[0_-2px_6px_rgb(0_0_0/0.2)]">
             Demo: no real payments or emails
           </p>
         ) : null}
         {children}
+        {data?.site.demoMode ? <div aria-hidden="true" className="h-10" /> : null}
         <ScrollRestoration nonce={nonce} />
         {/* <Scripts> without preload hints, loaded after the first paint: see the component. */}
         <DeferredScripts nonce={nonce} />
