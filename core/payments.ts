@@ -1,5 +1,5 @@
-// The payment calls of SPEC §7 (/StripePayment/*) and the simulated card processor's calls
-// (issue 5): request schemas, answers and the API's refusals word for word. Pure code: shared
+// The payment calls of SPEC §7 (/StripePayment/*) and the simulated card processor's calls:
+// request schemas, answers and the API's refusals word for word. Pure code: shared
 // by the provider API and the web (the browser bundle may import it).
 import { z } from "zod";
 

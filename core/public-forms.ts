@@ -36,7 +36,7 @@ export const DETAILS = {
   unauthorized: "Authentication is required.",
   internal: "An unexpected error occurred. Please try again, contact us if it persists.",
   unavailable: "The service is briefly unavailable. Please try again in a few seconds.",
-  // Accounts (issue 3). The first three are SPEC §8's; the web matches on them.
+  // Accounts. The first three are SPEC §8's; the web matches on them.
   emailAlreadyUsed: "Email is already used, please use another one.",
   invalidLoginCredentials: "Invalid login credentials",
   invalidVerificationCode: "Invalid verification code. Please try again or resend code again.",

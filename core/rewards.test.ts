@@ -19,7 +19,7 @@ const ok = (dollars: number) => ({ ok: true, dollars });
 const refused = (message: string) => ({ ok: false, message });
 
 describe("parseRewardAmount (SPEC §5 amount inputs, DESIGN.md §5)", () => {
-  it("constants of SPEC §9 and issue 5", () => {
+  it("constants of SPEC §9 and DESIGN.md §7", () => {
     expect(REWARD_PAGE_SIZE).toBe(7);
     expect(MAX_DRAFT_RECIPIENTS).toBe(5000);
   });

@@ -7,7 +7,10 @@ import { MAX_REWARD_DOLLARS } from "./money.ts";
 
 /** SPEC §9: the reward table shows 7 recipients a page, newest first. */
 export const REWARD_PAGE_SIZE = 7;
-/** The most recipients one draft (and one bulk upload) may hold (issue 5). */
+/**
+ * The most recipients one draft (and one bulk upload) may hold: DESIGN.md §7 caps uploads in rows,
+ * and this is the team import's cap (MAX_IMPORT_ROWS in core/team.ts).
+ */
 export const MAX_DRAFT_RECIPIENTS = 5000;
 /** The reward name is required for payment and at most this long. */
 export const REWARD_NAME_MAX = 100;
@@ -62,9 +65,9 @@ export function parseRewardAmount(input: unknown): RewardAmountResult {
 }
 
 /**
- * The Reward Amount cell of the bulk reward CSV (issue 5): a whole number from 0 to 10,000
- * (a "$" and thousands commas tolerated, as spreadsheets write them); a blank cell is 0 (the
- * value is optional, SPEC §3). Anything else is null: "Row N: Wrong Reward Amount".
+ * The Reward Amount cell of the bulk reward CSV (SPEC §5 calls that check ineffective; this one is
+ * real): a whole number from 0 to 10,000 (a "$" and thousands commas tolerated, as spreadsheets
+ * write them); a blank cell is 0 (the value is optional, SPEC §3). Anything else is null: "Row N: Wrong Reward Amount".
  */
 export function csvRewardAmount(cell: string | null | undefined): number | null {
   const text = (cell ?? "")

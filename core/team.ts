@@ -9,7 +9,7 @@ export const TEAM_PAGE_SIZE = 8;
 export const MAX_PAGE_SIZE = 100;
 /** SPEC §9: the search text is used only when longer than 2 characters. */
 export const SEARCH_MIN_LENGTH = 3;
-/** Uploads are capped in size and rows (DESIGN.md §7; issue 4). */
+/** Uploads are capped in size and rows (DESIGN.md §7). */
 export const MAX_IMPORT_ROWS = 5000;
 export const MAX_UPLOAD_BYTES = 1024 * 1024;
 

@@ -14,7 +14,7 @@ export const redactPaths = [
   "*.verificationCode",
   "passwordResetToken",
   "*.passwordResetToken",
-  // Payments (issue 5): the simulated card form's fields and a payment's client secret.
+  // Payments: the simulated card form's fields and a payment's client secret.
   "cardNumber",
   "*.cardNumber",
   "cvc",

@@ -1,4 +1,4 @@
-// React Router's <Scripts>, loaded after the first paint (issue 2: Lighthouse mobile performance).
+// React Router's <Scripts>, loaded after the first paint (Lighthouse mobile performance; ADR 0011).
 //
 // <Scripts> renders a <link rel="modulepreload"> per script file (React hoists them into <head>)
 // and a module script that imports the route modules at once. On a fast connection the files

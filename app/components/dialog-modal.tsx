@@ -1,6 +1,6 @@
 // The JavaScript half of UrlDialog (./dialog.tsx): a Headless UI Dialog (focus trapped, Escape
-// and the backdrop close it, focus returns to the opener). Loaded only when a dialog opens (issue 2:
-// Headless UI is about 14 KB compressed, too much to load and hydrate on every page that has a dialog).
+// and the backdrop close it, focus returns to the opener). Loaded only when a dialog opens
+// (Headless UI is about 14 KB compressed, too much to load and hydrate on every page that has a dialog).
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
 import type { ReactNode } from "react";
 import { CloseIcon, closeClass, panelClass, returnFocusToOpener, type UrlDialogControl } from "./dialog.tsx";

@@ -5,7 +5,7 @@
 // - with JavaScript the same link opens a Headless UI Dialog in place (focus trapped, Escape
 //   and the backdrop close it, focus returns to the opener) without a page load. That half
 //   (./dialog-modal.tsx, Headless UI: about 15 KB compressed) is not part of the page's scripts:
-//   it loads once the page is idle after hydration (issue 2: less work before the page is ready).
+//   it loads once the page is idle after hydration (less work before the page is ready).
 import { lazy, type MouseEvent, type ReactNode, Suspense, useEffect, useId, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { useHydrated } from "../lib/use-hydrated.ts";

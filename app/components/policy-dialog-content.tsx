@@ -1,7 +1,7 @@
 // The policy texts as dialog content (sign-up and waitlist forms). The server renders them
 // directly (a dialog opened by ?dialog=terms is in the HTML, JavaScript or not); in the browser
 // they are a chunk of their own, loaded when a dialog is about to open, not with the page
-// (issue 2: about 6 KB compressed that every visit would otherwise download and parse).
+// (about 6 KB compressed that every visit would otherwise download and parse).
 // A static import would keep the chunk in the page (the bundler cannot prove it free of side
 // effects), hence the import() the client build drops.
 import { lazy } from "react";

@@ -30,7 +30,7 @@ export function SiteHeader() {
     if (!header) return;
     // Written straight to a data attribute: no React render per scroll event.
     // The first reading waits for a frame: read in this effect, right after the hydration commit
-    // changed the page, it forced a layout of the whole page inside that long task (issue 2, TBT).
+    // changed the page, it forced a layout of the whole page inside that long task (total blocking time).
     let lastY = 0;
     let frame = window.requestAnimationFrame(() => {
       frame = 0;

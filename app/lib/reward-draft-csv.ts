@@ -1,6 +1,6 @@
 // The bulk reward CSV (SPEC §3 'First Name, Last Name, Email Address, Reward Amount', §5 reward
-// bulk CSV; issue 5: a real amount check): the team import's reader (core/csv.ts) with a fourth
-// column whose cell must be a whole number from 0 to 10,000 ('Row N: Wrong Reward Amount').
+// bulk CSV, whose amount check SPEC calls ineffective; here it is real): the team import's reader
+// (core/csv.ts) with a fourth column whose cell must be a whole number from 0 to 10,000 ('Row N: Wrong Reward Amount').
 // Used in the browser (loaded only when a file is picked: it brings csv-parse and zod) and on
 // the server (the upload without JavaScript).
 import { type CsvColumn, emailCheck, readCsv, TEAM_CSV_COLUMNS } from "../../core/csv.ts";

@@ -3,7 +3,7 @@
 // transition. remix-utils' hook is a useSyncExternalStore whose server and client snapshots
 // differ, so React re-renders every caller and everything below it synchronously right after
 // hydration: one long task (about 100 ms on Lighthouse's 4× slower phone for the waitlist or help
-// forms; issue 2, total blocking time). A transition renders in slices and yields to input.
+// forms; it counted against total blocking time). A transition renders in slices and yields to input.
 import { startTransition, useEffect, useState } from "react";
 
 let hydrated = false;

@@ -1,6 +1,6 @@
 // Registration and the Identity calls of SPEC §7 (Register, VerifyEmailRequest,
 // ResendVerifyEmailRequest, VerifyEmail, login, ResetPasswordRequest, ResetPassword), plus what
-// the spec implies (issue 3):
+// the spec implies:
 //   POST /api/Identity/logout                     (bearer) revokes the presented token → 204
 //   POST /api/Identity/onboarding-video-watched   (bearer) records hasWatchedOnboardingVideo → 204
 //   GET  /api/Identity/app-settings               (bearer) { hasProvidedCompanyDetails, hasWatchedOnboardingVideo }

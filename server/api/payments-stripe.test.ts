@@ -1,4 +1,4 @@
-// The payment calls with the Stripe adapter (issue 5), msw standing in for Stripe's API and
+// The payment calls with the Stripe adapter, msw standing in for Stripe's API and
 // webhook signatures made by the stripe package: the PaymentIntent for the order's total with
 // its idempotency key and metadata, the check call, the signed webhook (release once under
 // replays, failures, bad signatures), the Checkout path without JavaScript.

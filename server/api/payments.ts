@@ -1,4 +1,4 @@
-// The payment calls (SPEC §7 "/{provider}Payment/…", named after Stripe; issue 5):
+// The payment calls (SPEC §7 "/{provider}Payment/…", named after Stripe):
 //   POST /StripePayment/create-payment-intent      { amount (cents), rewardName? } → { clientSecret, paymentIntentId, orderId, amount, processor }
 //   POST /StripePayment/check-payment-intent       { paymentIntent } → { amount (dollars), status, message? }
 //   POST /StripePayment/webhook                    Stripe's signed events (not bearer-authenticated); 503 without

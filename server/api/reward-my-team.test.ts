@@ -1,4 +1,4 @@
-// The RewardMyTeam calls of SPEC §7 (issue 5): the caller's reward draft, its validation
+// The RewardMyTeam calls of SPEC §7: the caller's reward draft, its validation
 // messages, SPEC §5 amount conversions, DESIGN.md §5 summary figures, tenant isolation, the
 // 5,000-recipient limit and the version bump on every change.
 import { and, eq, sql } from "drizzle-orm";

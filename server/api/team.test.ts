@@ -1,4 +1,4 @@
-// My Team calls (SPEC §7, §5, §8, §9; issue 4) against the real databases (PGlite and
+// My Team calls (SPEC §7, §5, §8, §9) against the real databases (PGlite and
 // PostgreSQL): GET /api/Users (paging, order, search rules, the reward search flag),
 // create-user, create-user-bulk-upload (duplicates, row limit, all or nothing), PUT and DELETE
 // /api/Users/{id}; every validation message, tenant isolation, malformed bodies, 401.

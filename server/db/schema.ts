@@ -100,7 +100,7 @@ export const emailOutbox = pgTable(
   (t) => [index("email_outbox_due_idx").on(t.status, t.nextAttemptAt)],
 );
 
-// ─── Accounts (issue 3): companies, users, email verification, password reset, access tokens ───
+// ─── Accounts: companies, users, email verification, password reset, access tokens ───
 
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
 
@@ -233,7 +233,7 @@ export const webSessions = pgTable(
 );
 
 /**
- * A CSV upload parsed on the server for a browser without JavaScript (issues 4 and 5): the rows
+ * A CSV upload parsed on the server for a browser without JavaScript (team and reward CSVs): the rows
  * wait here between the preview and Save, so the file is not posted twice. Owned by one user;
  * rows older than a day are swept.
  */
@@ -254,7 +254,7 @@ export const pendingUploads = pgTable(
   (t) => [index("pending_uploads_user_idx").on(t.userId)],
 );
 
-// ─── Reward draft (issue 5): one draft per program manager, its recipient lines ───
+// ─── Reward draft: one draft per program manager, its recipient lines ───
 
 /**
  * The reward being prepared by one program manager (SPEC §3 reward name, recipient rows). Every
@@ -309,7 +309,7 @@ export const rewardDraftLines = pgTable(
   ],
 );
 
-// ─── Payments and release (issue 5): orders, releases, recipient accounts, ledger, audit ───
+// ─── Payments and release (DESIGN.md §5): orders, releases, recipient accounts, ledger, audit ───
 
 /**
  * The frozen snapshot that is paid for (DESIGN.md §5): made from a draft at one version by

@@ -1,6 +1,6 @@
 // Whether an error means the database cannot be reached right now (a PostgreSQL server restarting,
 // a dropped connection), as opposed to a bug or a bad query: the API answers those with 503 and
-// Retry-After instead of 500, so clients know to try again (issue 6, PostgreSQL restart).
+// Retry-After instead of 500, so clients know to try again (tests/fault/postgres-restart.test.ts).
 
 /** Node socket errors and PostgreSQL's connection-exception and operator-intervention classes. */
 const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "ENOTFOUND", "EAI_AGAIN"]);

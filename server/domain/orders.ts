@@ -1,4 +1,4 @@
-// Orders and their payments (DESIGN.md §5, §6; issue 5). create-payment-intent freezes the
+// Orders and their payments (DESIGN.md §5, §6). create-payment-intent freezes the
 // caller's draft into an order (lines, reward name, totals, draft version) and creates the
 // payment for the ORDER's total, never for the browser's number: the `amount` the browser sends
 // must equal it, or the call is refused (the draft changed). check-payment-intent, the webhook

@@ -1,4 +1,4 @@
-// Releasing a paid order (DESIGN.md §5, issue 5): exactly once, in ONE transaction, whichever
+// Releasing a paid order (DESIGN.md §5): exactly once, in ONE transaction, whichever
 // path gets there first (the check call after the return page, the webhook, the simulated
 // confirm, a retry). The guard is the reward_releases row with its UNIQUE order_id, inserted
 // under a lock on the order row: a second caller waits for the first to commit, then finds the

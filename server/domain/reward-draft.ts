@@ -1,4 +1,4 @@
-// The reward draft (SPEC §2 Reward My Team, §3, §5, §9; DESIGN.md §4, §5; issue 5): one draft
+// The reward draft (SPEC §2 Reward My Team, §3, §5, §9; DESIGN.md §4, §5): one draft
 // per program manager, holding a reward name and recipient lines (a team member of the same
 // company and a whole number of Reward Dollars, 0 to 10,000). Plain functions over the
 // database, always scoped by the caller's company and the caller's own draft.

@@ -1,4 +1,4 @@
-// My Team (SPEC §2, §3, §5, §6, §9; issue 4): the program manager's team members. Plain
+// My Team (SPEC §2, §3, §5, §6, §9): the program manager's team members. Plain
 // functions over the database, always scoped by the caller's company (tenant isolation):
 //   - a member is a `users` row with role 'member' and no password; the program manager is not
 //     a team member (never listed, never updated or removed here);

@@ -1,5 +1,5 @@
-// Pending CSV uploads (issue 4: "without JavaScript the server parses the upload, shows the
-// same errors or a preview with Save, and keeps the parsed rows server-side until Save"): the
+// Pending CSV uploads (DESIGN.md §1: every flow works without JavaScript, so the server parses
+// the upload, shows the same errors or a preview with Save, and keeps the parsed rows until Save): the
 // rows a checked file gave, kept in `pending_uploads` for their owner only, for a short while.
 // The web portal reaches this through WebServices.pendingUploads (app/context.ts).
 import { randomBytes } from "node:crypto";

@@ -42,7 +42,8 @@ export async function jsonBody<S extends z.ZodType>(
 
 /**
  * False when any string (key or value) holds a NUL character or a lone surrogate: PostgreSQL
- * cannot store either in a text column, so such input would otherwise fail as a 500 (issue 6 fuzzing).
+ * cannot store either in a text column, so such input would otherwise fail as a 500 (found by
+ * tests/security/api-fuzz.test.ts).
  */
 function storableText(value: unknown): boolean {
   if (typeof value === "string") return value.isWellFormed() && !value.includes("\u0000");

@@ -1,4 +1,4 @@
-// The reward emails (issue 5): the recipient's congratulation and the payer's tax invoice, in
+// The reward emails: the recipient's congratulation and the payer's tax invoice, in
 // both parts, with Australian dates and ABNs; the Review page's sample.
 import { describe, expect, it } from "vitest";
 import {

@@ -1,4 +1,4 @@
-// The emails of a released reward (issue 5): each recipient's congratulation with their access
+// The emails of a released reward: each recipient's congratulation with their access
 // code and password, and the payer's Australian tax invoice. HTML and plain text from the one
 // template (renderEmail). The recipient's password appears only here, never in logs.
 import { formatDollars } from "../../core/money.ts";

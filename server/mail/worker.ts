@@ -81,7 +81,7 @@ export function startMailWorker(options: MailWorkerOptions, autoStart = true): M
       // and the delivered ones are marked in ONE statement. Under load every database query
       // waits its turn (PGlite serialises them on the main thread): sending one message at a
       // time with a query each, delivery fell to ~1 message a second while 200 managers were
-      // busy, and verification codes took over a minute (issue 6, scripts/load.ts). A crash
+      // busy, and verification codes took over a minute (scripts/load.ts). A crash
       // between sending and marking re-sends those messages after the lease, as before (for one).
       const delivered: number[] = [];
       let next = 0;
@@ -140,7 +140,7 @@ export function startMailWorker(options: MailWorkerOptions, autoStart = true): M
   // When the pending timer fires; a later request never postpones a sooner one. (Replacing it
   // unconditionally let the end of a pass, which schedules the next poll, cancel a nudge that had
   // not fired yet: the new mail then waited for the next poll, ~2 s; seen while looking into
-  // slow verification emails under load, issue 6.)
+  // slow verification emails under load with scripts/load.ts.)
   let timerDue = Number.POSITIVE_INFINITY;
   function schedule(delay: number) {
     if (stopped) return;
