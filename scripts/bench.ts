@@ -1,4 +1,4 @@
-// Lighthouse benchmark of the public pages (issue 2): `npm run bench` builds, then runs this.
+// Lighthouse benchmark of the public pages: `npm run bench` builds, then runs this.
 // Starts the production server on a free port with an in-memory database, runs Lighthouse 13
 // (mobile, default config) in Debian's Chromium on each page several times, prints the four
 // category scores and the compressed JavaScript bytes of the median run, lists every audit
@@ -9,10 +9,10 @@
 //                         [--http-duration 10] [--http-databases pglite,postgres]
 //                         [--http-node-flags=--max-semi-space-size=8]  (flags for the app's node)
 //
-// After Lighthouse it measures the server-side figures of issues 4 and 5 (scripts/bench/*.ts):
+// After Lighthouse it measures the server-side figures (scripts/bench/*.ts):
 // a 5,000-row team import, the release of a 1,000-recipient order, and the Review page of a
 // 5,000-recipient draft, each on a fresh in-memory PGlite database. Then the HTTP load figures
-// of issue 6 (scripts/bench/http-load.ts): autocannon against the real server on PGlite and on
+// (scripts/bench/http-load.ts): autocannon against the real server on PGlite and on
 // PostgreSQL, the bare-Node ceiling, and the app's peak memory.
 //
 // A full run rewrites docs/BENCHMARKS.md; a run of some parts (--only, --skip-lighthouse)
@@ -391,7 +391,7 @@ if (parts.has("server")) {
   if (review.medianMs >= 300) serverMissed.push("Review page");
 }
 
-// HTTP load (issue 6): the real server under autocannon, on PGlite and on PostgreSQL.
+// HTTP load: the real server under autocannon, on PGlite and on PostgreSQL.
 let http: HttpFigures | undefined;
 if (parts.has("http")) {
   console.log("HTTP load (autocannon)…");
@@ -439,7 +439,7 @@ resident set (VmHWM) under the load, reset after the set-up; the start's own pea
 initdb in its new data directory at start) is shown apart. PGlite runs on a data directory, as the
 app does by default.
 
-Targets (issue 6): the landing page at least 40 % of the ceiling; the signed-in pages p99 under
+Targets: the landing page at least 40 % of the ceiling; the signed-in pages p99 under
 100 ms at ${http.connections} connections; memory under 250 MB.
 
 ${httpTable(http)}
@@ -477,7 +477,7 @@ build); "uncompressed" is their decoded size.
 - Node: ${process.version}, commit ${gitCommit()}
 - Command: \`npm run bench\` (= \`npm run build && node scripts/bench.ts${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(" ")}` : ""}\`)
 
-Targets (issue 2): landing page 100 / 100 / 100 / 100 with at most 130 KB of compressed
+Targets: landing page 100 / 100 / 100 / 100 with at most 130 KB of compressed
 JavaScript; the other public pages at least 98 performance and 100 for the rest.
 
 ${table(results)}
@@ -530,7 +530,7 @@ process.exit(options.check && missed.length ? 1 : 0);
 
 function serverSectionBody(tableText: string): string {
   return `Each on a fresh in-memory PGlite database in this process (\`scripts/bench/*.ts\`; each also
-runs alone, e.g. \`node scripts/bench/release.ts\`). Targets from issues 4 and 5.
+runs alone, e.g. \`node scripts/bench/release.ts\`).
 
 ${tableText}
 `;

@@ -1,4 +1,4 @@
-// Load script (issue 6, "Load and reliability"): N simulated program managers drive the whole
+// Load script: N simulated program managers drive the whole
 // journey over HTTP against the provider API of the production server, for D seconds, then the
 // database, the SMTP server and the clients' own records are checked against each other.
 //
@@ -699,7 +699,7 @@ async function main(): Promise<number> {
       const doc = [
         "# Load",
         "",
-        "Written by `scripts/load.ts` (issue 6): simulated program managers drive the whole journey over",
+        "Written by `scripts/load.ts`: simulated program managers drive the whole journey over",
         "HTTP against the provider API of the production server (`node server.ts`), with a real SMTP",
         "server receiving the mail: Register → VerifyEmail with the code from the received email →",
         "company details → members (single and bulk) → a draft (search, new member, amounts) → reward",

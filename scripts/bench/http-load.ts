@@ -1,4 +1,4 @@
-// HTTP load benchmark (issue 6, Performance): throughput and p50 / p99 latency of the real server
+// HTTP load benchmark: throughput and p50 / p99 latency of the real server
 // under autocannon (50 connections, 10 s per target), on PGlite (a data directory, as by default) and on a PostgreSQL
 // server, with a bare Node HTTP server answering the same bytes as `/` as the ceiling, and the
 // app's peak resident memory (VmHWM of its process). Needs `npm run build` (run first if missing).
@@ -571,7 +571,7 @@ function rawGet(
 
 const SIGNED_IN: ReadonlySet<string> = new Set(["dashboard", "my-team"]);
 
-/** The targets of issue 6 this run missed, e.g. ["pglite /portal/dashboard p99 140 ms ≥ 100 ms"]. */
+/** The targets (docs/BENCHMARKS.md) this run missed, e.g. ["pglite /portal/dashboard p99 140 ms ≥ 100 ms"]. */
 export function httpMisses(f: HttpFigures): string[] {
   const misses: string[] = f.skipped.map((d) => `${d} not measured (no server binaries)`);
   for (const run of f.runs) {

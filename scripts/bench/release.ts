@@ -1,4 +1,4 @@
-// Release benchmark (issue 5): releasing a paid order of 1,000 recipients, on a fresh in-memory
+// Release benchmark: releasing a paid order of 1,000 recipients, on a fresh in-memory
 // PGlite database, through the real path: the draft frozen into an order by the payments domain,
 // the simulated processor's payment marked succeeded, then the check call's release (new
 // recipient accounts with hashed passwords, ledger credits, 1,001 emails queued, history row,

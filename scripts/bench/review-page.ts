@@ -1,4 +1,4 @@
-// Review page benchmark (issue 5): the server time of `GET /portal/reward-my-team-review` for a
+// Review page benchmark: the server time of `GET /portal/reward-my-team-review` for a
 // draft of 5,000 recipients, through the whole edge with the production build, on PGlite in
 // memory. Target: under 300 ms. Needs `npm run build` first.
 //

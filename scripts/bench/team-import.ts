@@ -1,4 +1,4 @@
-// Bulk team import benchmark (issue 4): 5,000 rows through the whole path a CSV upload takes,
+// Bulk team import benchmark: 5,000 rows through the whole path a CSV upload takes,
 // on a fresh in-memory PGlite database: parse (core/csv.ts, the reader the browser and the
 // server use), validate (the API's zod schema), save (the real API handler, in process).
 // Target: under 2 s in total on this machine.

@@ -1,4 +1,4 @@
-// The public account pages (issue 3; SPEC §2 sign-up, verify, login, forgot password, reset;
+// The public account pages (SPEC §2 sign-up, verify, login, forgot password, reset;
 // §4 registration, verify, login, password reset; §5 their rules; §8 their errors), with
 // JavaScript on and off, at 360 px and 1280 px. The emails are REAL: this spec runs against the
 // test server that sends mail by SMTP to the server the run starts (mail.ts, smtp-app.ts), and

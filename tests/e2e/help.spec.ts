@@ -1,4 +1,4 @@
-// /help (issue 2): the FAQ accordion and the public Contact Us form, with JavaScript on and off.
+// /help (SPEC §2): the FAQ accordion and the public Contact Us form, with JavaScript on and off.
 import type { Locator, Page } from "@playwright/test";
 import { expect, formWith, submitButton, test, uniqueEmail, uniqueToken, visit, watchPosts } from "./support.ts";
 

@@ -1,4 +1,4 @@
-// Real email for the end-to-end tests (issue 3 acceptance): a second test server sends its mail
+// Real email for the end-to-end tests: a second test server sends its mail
 // by SMTP to a server the test run starts (smtp-app.ts: smtp-server on a loopback port, the
 // messages listed over HTTP for the specs). The first test server keeps the dev mailbox, which
 // other specs read.

@@ -1,4 +1,4 @@
-// My Team (issue 4; SPEC §2 My Team, §4 team list, §5 add/update member, team CSV upload and
+// My Team (SPEC §2 My Team, §4 team list, §5 add/update member, team CSV upload and
 // team search, §6 removal, §8 messages, §9 page size 8), in the four projects: JavaScript on and
 // off, 360 px and 1280 px. Each test gets a fresh onboarded, signed-in manager (the `manager`
 // fixture, fixtures.ts) so the lists are its own; members a test needs beforehand are created

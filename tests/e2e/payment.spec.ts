@@ -1,4 +1,4 @@
-// The payment half of issue 5 (SPEC §2 Reward My Team Review, Payment Confirmation, dashboard
+// The payment half of rewarding (SPEC §2 Reward My Team Review, Payment Confirmation, dashboard
 // history; §4 payment confirmation; §8 payment errors; §9 the 2-second check; DESIGN.md §5, §6 the
 // simulated card processor, §8 labels), with JavaScript on and off, at 360 px and 1280 px.
 //

@@ -1,4 +1,4 @@
-// Reward My Team (issue 5; SPEC §2 Reward My Team, §3 recipient row, §4 reward flow, §5 reward
+// Reward My Team (SPEC §2 Reward My Team, §3 recipient row, §4 reward flow, §5 reward
 // single add, bulk CSV, amount inputs and reward search, §8 reward add toasts, §9 7 a page newest
 // first and 10 search results), in the four projects: JavaScript on and off, 360 px and 1280 px.
 // Each test gets a fresh onboarded, signed-in manager (the `manager` fixture, fixtures.ts); the

@@ -1,4 +1,4 @@
-// Fault test (issue 6): the PostgreSQL server restarted under load. The application (a child
+// Fault test: the PostgreSQL server restarted under load. The application (a child
 // process, tests/fault/app-process.ts) keeps running while the database is gone: /healthz stays
 // 200, /readyz answers 503, API calls fail cleanly (problem+json, no crash); once PostgreSQL is
 // back the pool reconnects by itself and every call succeeds again, with the same access token.

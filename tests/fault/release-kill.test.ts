@@ -1,4 +1,4 @@
-// Fault test (issue 6): the server killed (SIGKILL) in the middle of releasing a 1,000-recipient
+// Fault test: the server killed (SIGKILL) in the middle of releasing a 1,000-recipient
 // order, then started again on the same database. The release is one transaction, so the order
 // ends either fully released or not at all; the check call after the restart releases it whole,
 // exactly once, and every email reaches the SMTP server once.

@@ -1,4 +1,4 @@
-// Issue 6, security: response headers on every page of app/routes.ts and on API answers (CSP
+// Security (DESIGN.md §7): response headers on every page of app/routes.ts and on API answers (CSP
 // with a per-request nonce and no 'unsafe-inline' scripts, frame-ancestors 'none', nosniff,
 // Referrer-Policy, HSTS only with https), and the cookies (session and CSRF: httpOnly,
 // SameSite=Lax, Secure and the __Host- prefix when APP_URL is https). Headers do not depend on

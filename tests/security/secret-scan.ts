@@ -1,5 +1,5 @@
-// Finds secrets in log lines (issue 6: "no secret, token, code or password appears in any log
-// line during the whole test suite"). Used by log-scan.setup.ts on every line any captured logger
+// Finds secrets in log lines (DESIGN.md §7: "Nothing secret is logged", held for every log
+// line of the whole test suite). Used by log-scan.setup.ts on every line any captured logger
 // writes in every test file, and tested with deliberate leaks in secret-scan.test.ts.
 import { luhnValid } from "../../core/card.ts";
 import { NEW_PASSWORD, PASSWORD } from "../../server/api/accounts.testkit.ts";

@@ -1,4 +1,4 @@
-// Issue 6, security: every web action and portal page of app/routes.ts (enumerated), through the
+// Security (DESIGN.md §7): every web action and portal page of app/routes.ts (enumerated), through the
 // real edge with the real route modules (tests/security/web.ts). A cross-site form post without
 // the CSRF token (or with another session's token) is refused and changes nothing; the honeypot
 // refuses bots; anonymous visitors are sent to the login page; another company's manager using
