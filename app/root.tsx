@@ -19,6 +19,7 @@ import { ErrorPage } from "./components/error-page.tsx";
 import { Toaster } from "./components/toaster.tsx";
 import { services } from "./context.ts";
 import { csrfToken, honeypotInputProps } from "./lib/security.server.ts";
+import { sessionMiddleware } from "./lib/session.server.ts";
 import { takeToast } from "./lib/toast.server.ts";
 
 export const meta: Route.MetaFunction = () => [
@@ -30,18 +31,17 @@ export const meta: Route.MetaFunction = () => [
   },
 ];
 
+// The session, read once per request and written back once when changed (app/lib/session.server.ts).
+export const middleware: Route.MiddlewareFunction[] = [sessionMiddleware];
+
 export const links: Route.LinksFunction = () => [{ rel: "icon", href: "/favicon.svg", type: "image/svg+xml" }];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { nonce, config } = services(context);
-  const [csrf, honeypot, flashed] = await Promise.all([
-    csrfToken(context, request),
-    honeypotInputProps(context),
-    takeToast(context, request),
-  ]);
+  const [csrf, honeypot] = await Promise.all([csrfToken(context, request), honeypotInputProps(context)]);
+  const toast = takeToast(context);
   const headers = new Headers();
   if (csrf.cookieHeader) headers.append("set-cookie", csrf.cookieHeader);
-  if (flashed.setCookie) headers.append("set-cookie", flashed.setCookie);
   return data(
     {
       nonce,
@@ -55,7 +55,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         captcha: config.captcha,
         demoMode: config.demoMode,
       },
-      toast: flashed.toast,
+      toast,
     },
     { headers },
   );

@@ -1,9 +1,9 @@
-// The portal's view of the signed-in user: the session holds the access token; every portal
-// loader and action gets an API client that carries it, and any 401 ends the session and sends
-// the browser to the login page (SPEC §8).
+// The signed-in user as the session holds them: the access token, the user's details and app
+// settings. Every API client made for them carries the token, and any 401 ends the session and
+// sends the browser to the login page (SPEC §8).
 import { type RouterContextProvider, redirect } from "react-router";
 import { type ApiResult, createApiClient } from "./api.server.ts";
-import { destroySession, getSession, type SessionData, type WebSession } from "./session.server.ts";
+import { endSession, getSession, type SessionData, type WebSession } from "./session.server.ts";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -15,31 +15,29 @@ export interface SignedIn extends SessionData {
   api: ReturnType<typeof createApiClient>;
 }
 
-async function logoutRedirect(context: Context, session: WebSession): Promise<never> {
-  throw redirect(LOGIN_PATH, { headers: { "set-cookie": await destroySession(context, session) } });
-}
-
-/** The signed-in user, or a redirect to the login page. */
-export async function requireSignedIn(context: Context, request: Request): Promise<SignedIn> {
-  const session = await getSession(context, request);
-  const accessToken = session.get("accessToken");
-  const user = session.get("user");
-  const appSettings = session.get("appSettings");
-  if (!accessToken || !user || !appSettings) return logoutRedirect(context, session);
-  const api = createApiClient(context, {
-    token: accessToken,
-    onUnauthorized: () => logoutRedirect(context, session),
-  });
-  return { session, accessToken, user, appSettings, api };
+/** Ends the session and sends the browser to the login page. */
+export async function logoutRedirect(context: Context): Promise<never> {
+  throw redirect(LOGIN_PATH, { headers: { "set-cookie": await endSession(context) } });
 }
 
 /** The signed-in user if there is one (public pages that change when signed in). */
-export async function optionalSignedIn(context: Context, request: Request): Promise<SessionData | null> {
-  const session = await getSession(context, request);
+export function optionalSignedIn(context: Context): SessionData | null {
+  const session = getSession(context);
   const accessToken = session.get("accessToken");
   const user = session.get("user");
   const appSettings = session.get("appSettings");
   return accessToken && user && appSettings ? { accessToken, user, appSettings } : null;
+}
+
+/** The signed-in user, or a redirect to the login page. */
+export async function requireSignedIn(context: Context): Promise<SignedIn> {
+  const signedIn = optionalSignedIn(context);
+  if (!signedIn) return logoutRedirect(context);
+  const api = createApiClient(context, {
+    token: signedIn.accessToken,
+    onUnauthorized: () => logoutRedirect(context),
+  });
+  return { ...signedIn, session: getSession(context), api };
 }
 
 export type { ApiResult };

@@ -10,8 +10,26 @@ import { createFormGuards } from "../../server/http/form-guards.ts";
 import { type RequestServices, webContext } from "../context.ts";
 import { action, loader } from "../routes/portal.reward-my-team-review.tsx";
 import { CONFIRMATION_PATH } from "./payment.ts";
+import { portalUserMiddleware } from "./portal.server.ts";
 import { csrfToken } from "./security.server.ts";
-import { startNewSession } from "./session.server.ts";
+import { sessionMiddleware, startNewSession } from "./session.server.ts";
+
+/**
+ * Runs `fn` (a loader or action of a portal page) inside the middleware of the root and the
+ * portal, as React Router does; answers what `fn` answered (or throws what it threw).
+ */
+async function inPortal<T>(context: RouterContextProvider, request: Request, fn: () => Promise<T>): Promise<T> {
+  const args = { context, request, params: {} } as unknown as Parameters<typeof sessionMiddleware>[0];
+  let result: T | undefined;
+  await sessionMiddleware(args, async () => {
+    await portalUserMiddleware(args, async () => {
+      result = await fn();
+      return new Response(null);
+    });
+    return new Response(null);
+  });
+  return result as T;
+}
 
 const APP_URL = "http://portal.test";
 const CHECKOUT_URL = "https://checkout.stripe.com/c/pay/cs_test_123";
@@ -118,19 +136,26 @@ function harness(answers: Record<string, { status?: number; body: unknown }> = {
 /** A signed-in, onboarded browser: the session and CSRF cookies, and the form token. */
 async function browser(h: ReturnType<typeof harness>) {
   const blank = new Request(`${APP_URL}/`);
-  const sessionCookie = await startNewSession(h.context(), blank, {
-    accessToken: "token-abc",
-    user: {
-      id: 1,
-      companyId: 1,
-      firstName: "Paula",
-      lastName: "Payer",
-      fullName: "Paula Payer",
-      email: "paula@example.com",
-      companyName: "Payers Pty Ltd",
-    },
-    appSettings: { hasProvidedCompanyDetails: true, hasWatchedOnboardingVideo: true },
+  const signIn = h.context();
+  let sessionCookie: string | null = null;
+  const args = { context: signIn, request: blank, params: {} } as unknown as Parameters<typeof sessionMiddleware>[0];
+  const signedIn = await sessionMiddleware(args, async () => {
+    await startNewSession(signIn, {
+      accessToken: "token-abc",
+      user: {
+        id: 1,
+        companyId: 1,
+        firstName: "Paula",
+        lastName: "Payer",
+        fullName: "Paula Payer",
+        email: "paula@example.com",
+        companyName: "Payers Pty Ltd",
+      },
+      appSettings: { hasProvidedCompanyDetails: true, hasWatchedOnboardingVideo: true },
+    });
+    return new Response(null);
   });
+  if (signedIn instanceof Response) sessionCookie = signedIn.headers.get("set-cookie");
   const csrf = await csrfToken(h.context(), blank);
   const cookie = [sessionCookie, csrf.cookieHeader]
     .filter(Boolean)
@@ -147,7 +172,10 @@ async function post(h: ReturnType<typeof harness>, fields: Record<string, string
   for (const [k, v] of Object.entries(fields)) body.set(k, v);
   const request = new Request(`${APP_URL}/portal/reward-my-team-review`, { method: "POST", body, headers: { cookie } });
   try {
-    return await action({ context: h.context(), request, params: {} } as unknown as Parameters<typeof action>[0]);
+    const context = h.context();
+    return await inPortal(context, request, async () =>
+      action({ context, request, params: {} } as unknown as Parameters<typeof action>[0]),
+    );
   } catch (thrown) {
     return thrown;
   }
@@ -158,7 +186,10 @@ describe("Review page with Stripe", () => {
     const h = harness();
     const { cookie } = await browser(h);
     const request = new Request(`${APP_URL}/portal/reward-my-team-review`, { headers: { cookie } });
-    const data = await loader({ context: h.context(), request, params: {} } as unknown as Parameters<typeof loader>[0]);
+    const context = h.context();
+    const data = await inPortal(context, request, async () =>
+      loader({ context, request, params: {} } as unknown as Parameters<typeof loader>[0]),
+    );
     expect(data.payments).toEqual({
       kind: "stripe",
       publishableKey: "pk_test_123",

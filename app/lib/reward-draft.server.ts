@@ -1,16 +1,10 @@
-// The server half of Reward My Team: one page of the draft for the loader (the table is paged
-// by the API, so a draft of 5,000 recipients never leaves the server whole), the user search,
-// the bulk file of an upload, and the fetchers' answers.
-import { randomBytes } from "node:crypto";
 import { data, type RouterContextProvider } from "react-router";
 import { REWARD_PAGE_SIZE } from "../../core/rewards.ts";
 import { effectiveSearch, SEARCH_MIN_LENGTH } from "../../core/team.ts";
 import type { ApiClient } from "./api.server.ts";
-import type { PortalUser } from "./portal.server.ts";
 import type { RewardDraftView, RewardSearchAnswer } from "./reward-draft.ts";
 import { type RewardCsvResult, readRewardCsv } from "./reward-draft-csv.ts";
-import { commitSession } from "./session.server.ts";
-import type { ToastInput } from "./toast.server.ts";
+import { flashToast, type ToastInput } from "./toast.server.ts";
 import { readCsvFile } from "./uploads.server.ts";
 
 /** SPEC §9: the user search answers 10 results. */
@@ -79,14 +73,7 @@ export async function readPostedRewardFile(formData: FormData): Promise<{ fileNa
 }
 
 /** A fetcher's answer, with a toast flashed into the session when given (the root loader shows it). */
-export async function fetcherReply<T>(
-  context: Readonly<RouterContextProvider>,
-  user: PortalUser,
-  reply: T,
-  toast?: ToastInput,
-  status = 200,
-) {
-  if (!toast) return data(reply, status);
-  user.session.flash("toast", { id: randomBytes(6).toString("hex"), type: toast.type ?? "default", ...toast });
-  return data(reply, { status, headers: { "set-cookie": await commitSession(context, user.session) } });
+export function fetcherReply<T>(context: Readonly<RouterContextProvider>, reply: T, toast?: ToastInput, status = 200) {
+  if (toast) flashToast(context, toast);
+  return data(reply, status);
 }

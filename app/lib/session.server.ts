@@ -4,9 +4,10 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import {
   type Cookie,
+  createContext,
   createCookie,
-  createSession,
   createSessionStorage,
+  type MiddlewareFunction,
   type RouterContextProvider,
   type Session,
 } from "react-router";
@@ -93,45 +94,62 @@ function storage(context: Context) {
   return s;
 }
 
+interface SessionHolder {
+  session: WebSession;
+  /** The data as read, to tell whether anything needs writing back. */
+  initial: string;
+  /** Ended (logout, a 401): nothing is written back; the destroying cookie is already set. */
+  ended: boolean;
+}
+
+const sessionContext = createContext<SessionHolder>();
+
 /**
- * The session row is read once per GET: the root, portal and page loaders all ask for it, in
- * parallel, for the same request. Each caller gets its own copy (what one sets or flashes is
- * only written when that caller commits). Posts read it afresh: their loaders run after the
- * action, which may have changed it.
+ * The root middleware: reads the session once per request into the context, lets the loaders
+ * and actions read and change it (getSession), and writes it back once, after them, when it
+ * changed (a login's new session, a refreshed setting, a flashed or shown toast).
  */
-const readsOfRequest = new WeakMap<Request, Promise<WebSession>>();
-
-export async function getSession(context: Context, request: Request): Promise<WebSession> {
-  const cookie = request.headers.get("cookie");
-  if (request.method !== "GET" && request.method !== "HEAD") return storage(context).getSession(cookie);
-  let read = readsOfRequest.get(request);
-  if (!read) {
-    read = storage(context).getSession(cookie);
-    readsOfRequest.set(request, read);
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ context, request }, next) => {
+  const session = await storage(context).getSession(request.headers.get("cookie"));
+  const holder: SessionHolder = { session, initial: JSON.stringify(session.data), ended: false };
+  context.set(sessionContext, holder);
+  const response = await next();
+  if (holder.ended || JSON.stringify(holder.session.data) === holder.initial) return response;
+  const setCookie = await storage(context).commitSession(holder.session);
+  try {
+    response.headers.append("set-cookie", setCookie);
+    return response;
+  } catch {
+    // A response with immutable headers (Response.redirect and the like): copy it.
+    const copy = new Response(response.body, response);
+    copy.headers.append("set-cookie", setCookie);
+    return copy;
   }
-  const session = await read;
-  // session.data holds the flashed keys too (`__flash_toast__`); createSession keeps them.
-  return createSession<SessionData, SessionFlashData>(structuredClone(session.data) as SessionData, session.id);
+};
+
+/** This request's session (sessionMiddleware read it); what is set or flashed is written after the response is made. */
+export function getSession(context: Context): WebSession {
+  return context.get(sessionContext).session;
 }
 
-export function commitSession(context: Context, session: WebSession): Promise<string> {
-  return storage(context).commitSession(session);
-}
-
-export function destroySession(context: Context, session: WebSession): Promise<string> {
-  return storage(context).destroySession(session);
+/** Ends the session (logout, a 401): its row goes, and the answer must carry this Set-Cookie. */
+export async function endSession(context: Context): Promise<string> {
+  const holder = context.get(sessionContext);
+  holder.ended = true;
+  return storage(context).destroySession(holder.session);
 }
 
 /**
  * A brand-new session (new id) for a fresh login, so an id planted before login is useless
- * afterwards. The old row is deleted; its cookie is replaced by the new one.
+ * afterwards. The old row is deleted; the middleware writes the new one and its cookie.
  */
-export async function startNewSession(context: Context, request: Request, data: SessionData): Promise<string> {
-  const old = await getSession(context, request);
-  if (old.id) await services(context).sessionStore.delete(old.id);
+export async function startNewSession(context: Context, data: SessionData): Promise<void> {
+  const holder = context.get(sessionContext);
+  if (holder.session.id) await services(context).sessionStore.delete(holder.session.id);
   const fresh = await storage(context).getSession();
   fresh.set("accessToken", data.accessToken);
   fresh.set("user", data.user);
   fresh.set("appSettings", data.appSettings);
-  return commitSession(context, fresh);
+  holder.session = fresh;
+  holder.ended = false;
 }

@@ -1,7 +1,8 @@
-// Toasts are flashed through the session, so they show after a redirect with or without JavaScript.
+// Toasts are flashed through the session, so they show after a redirect with or without
+// JavaScript; the session middleware writes the session back (app/lib/session.server.ts).
 import { randomBytes } from "node:crypto";
 import { type RouterContextProvider, redirect } from "react-router";
-import { commitSession, getSession } from "./session.server.ts";
+import { getSession } from "./session.server.ts";
 import type { Toast, ToastType } from "./toast.ts";
 
 type Context = Readonly<RouterContextProvider>;
@@ -12,33 +13,19 @@ export interface ToastInput {
   description?: string;
 }
 
-/** A Set-Cookie header that flashes the toast into the request's session. */
-export async function flashToast(context: Context, request: Request, input: ToastInput): Promise<string> {
-  const session = await getSession(context, request);
+/** Flashes the toast into this request's session; the next page shows it. */
+export function flashToast(context: Context, input: ToastInput): void {
   const toast: Toast = { id: randomBytes(6).toString("hex"), type: input.type ?? "default", ...input };
-  session.flash("toast", toast);
-  return commitSession(context, session);
+  getSession(context).flash("toast", toast);
 }
 
-export async function redirectWithToast(
-  context: Context,
-  request: Request,
-  url: string,
-  toast: ToastInput,
-  init?: ResponseInit,
-): Promise<Response> {
-  const headers = new Headers(init?.headers);
-  headers.append("set-cookie", await flashToast(context, request, toast));
-  return redirect(url, { ...init, headers });
+/** A redirect after which the page shows the toast. */
+export function redirectWithToast(context: Context, url: string, toast: ToastInput, init?: ResponseInit): Response {
+  flashToast(context, toast);
+  return redirect(url, init);
 }
 
-/** For the root loader: the pending toast (consumed) and the cookie to commit, if there was one. */
-export async function takeToast(
-  context: Context,
-  request: Request,
-): Promise<{ toast: Toast | null; setCookie: string | null }> {
-  if (!request.headers.get("cookie")?.includes("session=")) return { toast: null, setCookie: null };
-  const session = await getSession(context, request);
-  const toast = session.get("toast") ?? null;
-  return { toast, setCookie: toast ? await commitSession(context, session) : null };
+/** For the root loader: the pending toast, consumed (the session is written back without it). */
+export function takeToast(context: Context): Toast | null {
+  return getSession(context).get("toast") ?? null;
 }

@@ -66,7 +66,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields });
   const result = await createApiClient(context).resetPassword(submission.value);
   if (result.ok) {
-    throw await redirectWithToast(context, request, "/corporate/login", {
+    throw await redirectWithToast(context, "/corporate/login", {
       type: "success",
       title: "Password reset",
       description: "Your password has been changed. Please log in with your new password.",

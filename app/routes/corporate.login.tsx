@@ -44,8 +44,8 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Login and start rewarding your hard-working staff members or customers." },
 ];
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  if (await optionalSignedIn(context, request)) throw redirect(DASHBOARD);
+export async function loader({ context }: Route.LoaderArgs) {
+  if (optionalSignedIn(context)) throw redirect(DASHBOARD);
   return null;
 }
 
@@ -96,12 +96,10 @@ export async function action({ context, request }: Route.ActionArgs) {
     // SPEC §4: only logged; the user still goes to the dashboard.
     services(context).logger.warn({ status: details.status }, "login: MyDetails failed");
   }
-  const cookie = await startNewSession(context, request, { accessToken, user, appSettings });
+  await startNewSession(context, { accessToken, user, appSettings });
   // A new CSRF token too: one planted in the browser before login must not outlive it.
   const [, csrfCookie] = await services(context).formGuards.csrf.commitToken();
-  const headers = new Headers({ "set-cookie": cookie });
-  if (csrfCookie) headers.append("set-cookie", csrfCookie);
-  throw redirect(DASHBOARD, { headers });
+  throw redirect(DASHBOARD, csrfCookie ? { headers: { "set-cookie": csrfCookie } } : undefined);
 }
 
 export default function Login({ actionData }: Route.ComponentProps) {

@@ -12,7 +12,7 @@ import { services } from "../context.ts";
 import { createApiClient } from "../lib/api.server.ts";
 import { LOGIN_PATH, optionalSignedIn } from "../lib/auth.server.ts";
 import { checkFormPost } from "../lib/security.server.ts";
-import { destroySession, getSession } from "../lib/session.server.ts";
+import { endSession, getSession } from "../lib/session.server.ts";
 import type { Route } from "./+types/corporate.logout";
 
 export const meta: Route.MetaFunction = () => [
@@ -20,14 +20,14 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  if (!(await optionalSignedIn(context, request))) throw redirect(LOGIN_PATH);
+export async function loader({ context }: Route.LoaderArgs) {
+  if (!optionalSignedIn(context)) throw redirect(LOGIN_PATH);
   return null;
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
   await checkFormPost(context, request);
-  const session = await getSession(context, request);
+  const session = getSession(context);
   const accessToken = session.get("accessToken");
   if (accessToken) {
     // Revoke the token; the session ends whatever the API answers.
@@ -36,7 +36,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       services(context).logger.warn({ status: result.status }, "logout: token revocation failed");
     }
   }
-  throw redirect(LOGIN_PATH, { headers: { "set-cookie": await destroySession(context, session) } });
+  throw redirect(LOGIN_PATH, { headers: { "set-cookie": await endSession(context) } });
 }
 
 export default function Logout() {

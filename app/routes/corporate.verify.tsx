@@ -89,7 +89,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     );
   }
   const user = details.data;
-  const cookie = await startNewSession(context, request, {
+  await startNewSession(context, {
     accessToken: verified.data.accessToken,
     user: {
       id: user.id,
@@ -102,7 +102,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     },
     appSettings: settings.ok ? settings.data : { hasProvidedCompanyDetails: false, hasWatchedOnboardingVideo: false },
   });
-  throw redirect(DASHBOARD, { headers: { "set-cookie": cookie } });
+  throw redirect(DASHBOARD);
 }
 
 function verifyFailure(

@@ -2,17 +2,17 @@
 // dialog while the onboarding video has not been watched, Quick Links, and the most recent
 // reward history (GET /api/RewardHistory/get-reward-history; a failure is logged and the table
 // stays empty).
-import { data, useRouteLoaderData } from "react-router";
+import { data, redirect, useRouteLoaderData } from "react-router";
 import { z } from "zod";
 import type { RewardHistoryItem } from "../../core/account-forms.ts";
 import { GettingStartedDialog, VIDEO_WATCHED_INTENT } from "../components/portal-onboarding-video.tsx";
 import { QuickLinks } from "../components/portal-quick-links.tsx";
 import { RewardHistory } from "../components/portal-reward-history.tsx";
 import { services } from "../context.ts";
-import { requireSignedIn } from "../lib/auth.server.ts";
 import { readForm } from "../lib/forms.server.ts";
-import { DASHBOARD_PATH, redirectWithSession, requireOnboardedUser } from "../lib/portal.server.ts";
+import { DASHBOARD_PATH, portalUser, requireOnboardedUser } from "../lib/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../lib/portal.ts";
+import { redirectWithToast } from "../lib/toast.server.ts";
 import type { Route } from "./+types/portal.dashboard";
 import type { loader as portalLoader } from "./portal.tsx";
 
@@ -20,8 +20,8 @@ const TITLE = "Dashboard";
 export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const { api } = await requireSignedIn(context, request);
+export async function loader({ context }: Route.LoaderArgs) {
+  const { api } = portalUser(context);
   const { config, logger } = services(context);
   const history = await api.rewardHistory();
   let items: RewardHistoryItem[] = [];
@@ -33,19 +33,19 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 const intentSchema = z.object({ intent: z.literal(VIDEO_WATCHED_INTENT) });
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const user = await requireOnboardedUser(context, request);
+  const user = requireOnboardedUser(context);
   const { submission } = await readForm(context, request, intentSchema);
   if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
   const result = await user.api.onboardingVideoWatched();
   if (!result.ok) {
     services(context).logger.error({ status: result.status, detail: result.detail }, "onboarding video flag not saved");
-    return redirectWithSession(context, user, DASHBOARD_PATH, {
+    return redirectWithToast(context, DASHBOARD_PATH, {
       type: "destructive",
       title: "An error occurred. Please try again, contact us if it persists.",
     });
   }
   user.session.set("appSettings", { ...user.appSettings, hasWatchedOnboardingVideo: true });
-  return redirectWithSession(context, user, DASHBOARD_PATH);
+  return redirect(DASHBOARD_PATH);
 }
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {

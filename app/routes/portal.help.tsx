@@ -17,7 +17,7 @@ export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const { api } = await requireOnboardedUser(context, request);
+  const { api } = requireOnboardedUser(context);
   const { submission } = await readForm(context, request, helpSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const result = await api.createHelp(submission.value);

@@ -3,8 +3,8 @@ import { TEAM_CSV_TEMPLATE, TEAM_CSV_TEMPLATE_FILE_NAME } from "../../core/csv.t
 import { requireSignedIn } from "../lib/auth.server.ts";
 import type { Route } from "./+types/portal.my-team.template";
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  await requireSignedIn(context, request);
+export async function loader({ context }: Route.LoaderArgs) {
+  await requireSignedIn(context);
   return new Response(TEAM_CSV_TEMPLATE, {
     headers: {
       "content-type": "text/csv; charset=utf-8",

@@ -19,10 +19,9 @@ import { TeamSearch } from "../components/team-search.tsx";
 import { TeamPager, TeamTable } from "../components/team-table.tsx";
 import { services } from "../context.ts";
 import type { ApiResult } from "../lib/api.server.ts";
-import { requireSignedIn } from "../lib/auth.server.ts";
 import { replyFailure, replyInvalid } from "../lib/forms.server.ts";
 import { GENERIC_FORM_ERROR } from "../lib/forms.ts";
-import { redirectWithSession, requireOnboardedUser } from "../lib/portal.server.ts";
+import { portalUser, requireOnboardedUser } from "../lib/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../lib/portal.ts";
 import {
   dialogHref,
@@ -37,6 +36,7 @@ import {
   type UploadPreview,
   type UploadReply,
 } from "../lib/team.ts";
+import { redirectWithToast } from "../lib/toast.server.ts";
 import { readCsvFile, readUploadPost } from "../lib/uploads.server.ts";
 import type { Route } from "./+types/portal.my-team";
 
@@ -62,7 +62,7 @@ const emptyPage = (pageNumber: number): TeamPage => ({
 });
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { api, user } = await requireSignedIn(context, request);
+  const { api, user } = portalUser(context);
   const { logger, pendingUploads } = services(context);
   const url = new URL(request.url);
   const search = (url.searchParams.get("search") ?? "").slice(0, MAX_SEARCH_LENGTH);
@@ -111,7 +111,7 @@ function uploadFailure(errors: string[], fileName?: string, status = 400) {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const user = await requireOnboardedUser(context, request);
+  const user = requireOnboardedUser(context);
   const { logger, pendingUploads } = services(context);
   const url = new URL(request.url);
   const back = listHref(url.search);
@@ -131,7 +131,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     }
     await onSaved?.();
     const { successfullyAdded, duplicates } = result.data;
-    return redirectWithSession(context, user, back, {
+    return redirectWithToast(context, back, {
       type: "success",
       title: successfullyAddedMessage(successfullyAdded),
       description: duplicates > 0 ? duplicatesMessage(duplicates) : undefined,
@@ -145,7 +145,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       const result = await user.api.createTeamMember(submission.value);
       // SPEC §8: the server's detail in red above the form.
       if (!result.ok) return replyFailure(submission, result, { shownDetails: [result.detail] });
-      return redirectWithSession(context, user, back, {
+      return redirectWithToast(context, back, {
         type: "success",
         title: `${submission.value.firstName} successfully added`,
       });
@@ -156,7 +156,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       const { id, ...member } = submission.value;
       const result = await user.api.updateTeamMember(id, member);
       if (!result.ok) return updateFailure(submission, result);
-      return redirectWithSession(context, user, back, {
+      return redirectWithToast(context, back, {
         type: "success",
         title: `${member.firstName} successfully updated`,
       });
@@ -164,15 +164,15 @@ export async function action({ context, request }: Route.ActionArgs) {
     case TEAM_INTENT.remove: {
       const submission = parseWithZod(formData, { schema: removeSchema });
       if (submission.status !== "success") {
-        return redirectWithSession(context, user, back, { type: "destructive", title: REMOVE_FAILED_MESSAGE });
+        return redirectWithToast(context, back, { type: "destructive", title: REMOVE_FAILED_MESSAGE });
       }
       const result = await user.api.removeTeamMember(submission.value.id);
       if (!result.ok) {
         logger.warn({ status: result.status, detail: result.detail }, "team member removal failed");
-        return redirectWithSession(context, user, back, { type: "destructive", title: REMOVE_FAILED_MESSAGE });
+        return redirectWithToast(context, back, { type: "destructive", title: REMOVE_FAILED_MESSAGE });
       }
       const name = submission.value.firstName || "Team member";
-      return redirectWithSession(context, user, back, { type: "success", title: `${name} successfully removed` });
+      return redirectWithToast(context, back, { type: "success", title: `${name} successfully removed` });
     }
     case TEAM_INTENT.checkUpload:
     case TEAM_INTENT.saveFile: {

@@ -1,14 +1,14 @@
 // Step 3 of the journey (SPEC §2 Company-details onboarding, §4 portal gate, §5 company details):
 // the form's action. The screen itself is the portal layout's onboarding mode (app/routes/portal.tsx),
 // which also sends this address to the dashboard once the details exist.
-import { useRouteLoaderData } from "react-router";
+import { redirect, useRouteLoaderData } from "react-router";
 import { companyDetailsSchema } from "../../core/account-forms.ts";
 import { CompanyDetailsStep } from "../components/company-details-form.tsx";
 import { services } from "../context.ts";
-import { requireSignedIn } from "../lib/auth.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../lib/forms.server.ts";
-import { DASHBOARD_PATH, redirectWithSession } from "../lib/portal.server.ts";
+import { DASHBOARD_PATH, portalUser } from "../lib/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../lib/portal.ts";
+import { redirectWithToast } from "../lib/toast.server.ts";
 import type { Route } from "./+types/portal.onboarding-add-company-details";
 import type { loader as portalLoader } from "./portal.tsx";
 
@@ -17,7 +17,7 @@ export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const signedIn = await requireSignedIn(context, request);
+  const signedIn = portalUser(context);
   const { submission } = await readForm(context, request, companyDetailsSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const result = await signedIn.api.saveCompanyDetails(submission.value);
@@ -33,7 +33,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const toast = signedIn.appSettings.hasWatchedOnboardingVideo
     ? ({ type: "success", title: "Company details saved" } as const)
     : undefined;
-  throw await redirectWithSession(context, signedIn, DASHBOARD_PATH, toast);
+  throw toast ? redirectWithToast(context, DASHBOARD_PATH, toast) : redirect(DASHBOARD_PATH);
 }
 
 export default function CompanyDetailsOnboarding({ actionData }: Route.ComponentProps) {

@@ -10,10 +10,9 @@ import { z } from "zod";
 import { formatDollars } from "../../core/money.ts";
 import { useFormSubmit } from "../components/form-fields.tsx";
 import { services } from "../context.ts";
-import { requireSignedIn } from "../lib/auth.server.ts";
 import { readForm } from "../lib/forms.server.ts";
 import { AUTHENTICATION_PATH, CONFIRMATION_PATH, dollarsToCents, REVIEW_PATH } from "../lib/payment.ts";
-import { requireOnboardedUser } from "../lib/portal.server.ts";
+import { portalUser, requireOnboardedUser } from "../lib/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../lib/portal.ts";
 import type { Route } from "./+types/portal.payment-authentication";
 
@@ -36,7 +35,7 @@ function confirmationHref(paymentIntent: string) {
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const payment = paymentOf(new URL(request.url));
-  const { api } = await requireSignedIn(context, request);
+  const { api } = portalUser(context);
   const info = await api.getSimulatedPayment(payment);
   if (!info.ok) {
     services(context).logger.warn({ status: info.status }, "simulated payment not found for authentication");
@@ -51,7 +50,7 @@ const outcomeSchema = z.object({ outcome: z.enum(["complete", "fail"]) });
 
 export async function action({ context, request }: Route.ActionArgs) {
   const payment = paymentOf(new URL(request.url));
-  const { api } = await requireOnboardedUser(context, request);
+  const { api } = requireOnboardedUser(context);
   const { submission } = await readForm(context, request, outcomeSchema);
   if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
   const answered = await api.completeSimulatedAuthentication({ ...payment, outcome: submission.value.outcome });

@@ -10,7 +10,6 @@
 // times. Reloading after success checks again and shows success again; nothing is released twice.
 import { useEffect, useRef } from "react";
 import { Link, redirect, useFetcher } from "react-router";
-import { requireSignedIn } from "../lib/auth.server.ts";
 import { type CheckOutcome, checkPayment } from "../lib/payment.server.ts";
 import {
   CHECK_DELAY_MS,
@@ -21,6 +20,7 @@ import {
   REVIEW_PATH,
   successText,
 } from "../lib/payment.ts";
+import { portalUser } from "../lib/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../lib/portal.ts";
 import type { Route } from "./+types/portal.payment-confirmation";
 
@@ -39,7 +39,7 @@ export async function loader({ context, request }: Route.LoaderArgs): Promise<Co
   const url = new URL(request.url);
   const paymentIntent = url.searchParams.get("payment_intent")?.trim() ?? "";
   if (!paymentIntent || paymentIntent.length > 255) throw redirect("/error");
-  const { api } = await requireSignedIn(context, request);
+  const { api } = portalUser(context);
   const attempt = Math.min(Math.max(Number.parseInt(url.searchParams.get("check") ?? "0", 10) || 0, 0), MAX_CHECKS);
   if (attempt === 0) return { paymentIntent, attempt, outcome: { state: "processing" } };
   let outcome = await checkPayment(api, paymentIntent);

@@ -5,8 +5,8 @@
 // the page's CSP still applies to it); the text version is shown as text.
 import { Link } from "react-router";
 import { EmailSampleText } from "../components/payment-email-sample.tsx";
-import { requireSignedIn } from "../lib/auth.server.ts";
 import { REVIEW_PATH } from "../lib/payment.ts";
+import { portalUser } from "../lib/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../lib/portal.ts";
 import type { Route } from "./+types/portal.reward-email-sample";
 
@@ -14,8 +14,8 @@ const TITLE = "Sample of Email";
 export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const { api } = await requireSignedIn(context, request);
+export async function loader({ context }: Route.LoaderArgs) {
+  const { api } = portalUser(context);
   const sample = await api.rewardEmailSample();
   if (!sample.ok) throw new Response(sample.detail, { status: sample.status });
   return { sample: sample.data };

@@ -23,7 +23,6 @@ import { EmailSampleTooltip } from "../components/payment-email-sample.tsx";
 import { PaymentField } from "../components/payment-fields.tsx";
 import { ReviewCostSummary, ReviewRecipients } from "../components/reward-review-summary.tsx";
 import { services } from "../context.ts";
-import { requireSignedIn } from "../lib/auth.server.ts";
 import { readForm, replyInvalid } from "../lib/forms.server.ts";
 import { type FormReply, hasFieldErrors } from "../lib/forms.ts";
 import {
@@ -48,7 +47,7 @@ import {
   validateCardForm,
   validateRewardName,
 } from "../lib/payment.ts";
-import { requireOnboardedUser } from "../lib/portal.server.ts";
+import { portalUser, requireOnboardedUser } from "../lib/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../lib/portal.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
 import type { Route } from "./+types/portal.reward-my-team-review";
@@ -61,7 +60,7 @@ export const meta: Route.MetaFunction = portalMeta(TITLE);
 const StripePaymentForm = lazy(() => import("../components/payment-stripe-form.tsx"));
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { api } = await requireSignedIn(context, request);
+  const { api } = portalUser(context);
   const { config, logger } = services(context);
   const review = loadReview(api, (details, message) => logger.warn(details, message));
   // A fetch from the router in the browser (a client navigation) gets the promise and shows
@@ -92,7 +91,7 @@ function fieldReply(submission: Parameters<typeof replyInvalid>[0], field: strin
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const { api } = await requireOnboardedUser(context, request);
+  const { api } = requireOnboardedUser(context);
   const form = await request.clone().formData();
   const intent = form.get("intent");
   if (intent === PAY_INTENTS.pay) return paySimulated(context, request, api);

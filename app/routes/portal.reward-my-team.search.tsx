@@ -2,12 +2,15 @@
 // results), for the search box's fetcher: GET ?q=… answers the team members not yet in the
 // draft whose name or email matches (blank text: none). A resource route: JSON only.
 import { data } from "react-router";
-import { requireOnboardedUser } from "../lib/portal.server.ts";
+import { portalUserMiddleware, requireOnboardedUser } from "../lib/portal.server.ts";
 import { searchMembers } from "../lib/reward-draft.server.ts";
 import type { Route } from "./+types/portal.reward-my-team.search";
 
+// Outside the portal layout (a fetcher's JSON), so it resolves the portal's user itself.
+export const middleware: Route.MiddlewareFunction[] = [portalUserMiddleware];
+
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { api } = await requireOnboardedUser(context, request);
+  const { api } = requireOnboardedUser(context);
   const q = new URL(request.url).searchParams.get("q") ?? "";
   return data(await searchMembers(api, q), { headers: { "cache-control": "private, no-store" } });
 }

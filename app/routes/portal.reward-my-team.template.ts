@@ -4,8 +4,8 @@ import { requireSignedIn } from "../lib/auth.server.ts";
 import { REWARD_CSV_TEMPLATE, REWARD_CSV_TEMPLATE_FILE_NAME } from "../lib/reward-draft-csv.ts";
 import type { Route } from "./+types/portal.reward-my-team.template";
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  await requireSignedIn(context, request);
+export async function loader({ context }: Route.LoaderArgs) {
+  await requireSignedIn(context);
   return new Response(REWARD_CSV_TEMPLATE, {
     headers: {
       "content-type": "text/csv; charset=utf-8",

@@ -21,7 +21,7 @@ import { type AmountReply, type AmountsReply, RewardDraftTable } from "../compon
 import { services } from "../context.ts";
 import type { ApiResult } from "../lib/api.server.ts";
 import { replyFailure } from "../lib/forms.server.ts";
-import { type PortalUser, redirectWithSession, requireOnboardedUser } from "../lib/portal.server.ts";
+import { type PortalUser, requireOnboardedUser } from "../lib/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../lib/portal.ts";
 import {
   fetcherReply,
@@ -51,7 +51,7 @@ import {
   VIA_FETCHER,
 } from "../lib/reward-draft.ts";
 import { isRewardCsvRow, type RewardCsvRow } from "../lib/reward-draft-csv.ts";
-import type { ToastInput } from "../lib/toast.server.ts";
+import { redirectWithToast, type ToastInput } from "../lib/toast.server.ts";
 import { readUploadPost } from "../lib/uploads.server.ts";
 import type { Route } from "./+types/portal.reward-my-team";
 
@@ -68,7 +68,7 @@ const EMPTY_VIEW: RewardDraftView = {
 };
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const user = await requireOnboardedUser(context, request);
+  const user = requireOnboardedUser(context);
   const url = new URL(request.url);
   const page = pageOf(url.searchParams.get("page"));
   const q = url.searchParams.get("q");
@@ -78,15 +78,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     q !== null && q.trim() !== "" ? searchMembers(user.api, q) : null,
     uploadId ? readPendingUpload(context, user, uploadId) : null,
   ]);
-  return data(
-    {
-      view: view ?? EMPTY_VIEW,
-      loadFailed: view === null,
-      search,
-      upload,
-    },
-    user.setCookie ? { headers: { "set-cookie": user.setCookie } } : undefined,
-  );
+  return { view: view ?? EMPTY_VIEW, loadFailed: view === null, search, upload };
 }
 
 async function readPendingUpload(
@@ -128,7 +120,7 @@ function messagesOf(failure: Extract<ApiResult<unknown>, { ok: false }>): string
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const user = await requireOnboardedUser(context, request);
+  const user = requireOnboardedUser(context);
   const { api } = user;
   // Any post may carry the bulk file: the body is read with the upload cap (DESIGN.md §7).
   const posted = await readUploadPost(context, request);
@@ -152,8 +144,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       const q = String(form.get("q") ?? "").trim();
       // Back to the same search, so the next person can be added; the new row is on page 1.
       const to = q ? `${REWARD_MY_TEAM_PATH}?${new URLSearchParams({ q })}` : REWARD_MY_TEAM_PATH;
-      if (result && !result.ok)
-        return redirectWithSession(context, user, to, { type: "destructive", title: result.detail });
+      if (result && !result.ok) return redirectWithToast(context, to, { type: "destructive", title: result.detail });
       return redirect(to);
     }
 
@@ -226,8 +217,8 @@ export async function action({ context, request }: Route.ActionArgs) {
           : data<ActionReply>({ intent: INTENTS.addSingle, reply }, failed.init?.status);
       }
       const toast: ToastInput = { type: "success", title: singleAddedToast(result.data.firstName || firstName) };
-      if (viaFetcher) return fetcherReply<SingleAddReply>(context, user, { ok: true }, toast);
-      return redirectWithSession(context, user, REWARD_MY_TEAM_PATH, toast);
+      if (viaFetcher) return fetcherReply<SingleAddReply>(context, { ok: true }, toast);
+      return redirectWithToast(context, REWARD_MY_TEAM_PATH, toast);
     }
 
     case INTENTS.bulkPreview: {
@@ -275,8 +266,8 @@ export async function action({ context, request }: Route.ActionArgs) {
       }
       if (uploadId) await services(context).pendingUploads.delete(uploadId, user.user.id);
       const toast: ToastInput = { type: "success", title: BULK_ADDED_TOAST };
-      if (viaFetcher) return fetcherReply<BulkReply>(context, user, { ok: true }, toast);
-      return redirectWithSession(context, user, REWARD_MY_TEAM_PATH, toast);
+      if (viaFetcher) return fetcherReply<BulkReply>(context, { ok: true }, toast);
+      return redirectWithToast(context, REWARD_MY_TEAM_PATH, toast);
     }
 
     case INTENTS.bulkDiscard: {

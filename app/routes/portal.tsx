@@ -7,35 +7,38 @@
 // - otherwise the header (page title from the child route's `handle.title`), the page, the footer.
 // Later pages (my-team, reward-my-team, …) add `handle = { title } satisfies PortalHandle` and
 // `meta = portalMeta(title)` (app/lib/portal.ts) and render inside <main>.
-import { data, Outlet, redirect, type UIMatch, useMatches } from "react-router";
+import { Outlet, redirect, type UIMatch, useMatches } from "react-router";
 import { CompanyDetailsStep } from "../components/company-details-form.tsx";
 import { PortalFooter } from "../components/portal-footer.tsx";
 import { PortalHeader } from "../components/portal-header.tsx";
 import { services } from "../context.ts";
-import { catalogueUrlFor, DASHBOARD_PATH, ONBOARDING_PATH, requirePortalUser } from "../lib/portal.server.ts";
+import {
+  catalogueUrlFor,
+  DASHBOARD_PATH,
+  ONBOARDING_PATH,
+  portalUser,
+  portalUserMiddleware,
+} from "../lib/portal.server.ts";
 import { ONBOARDING_TITLE, type PortalHandle } from "../lib/portal.ts";
 import type { Route } from "./+types/portal";
 
 const ONBOARDING_ROUTE_ID = "routes/portal.onboarding-add-company-details";
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const portalUser = await requirePortalUser(context, request);
-  const { user, appSettings, setCookie } = portalUser;
-  const headers = new Headers();
-  if (setCookie) headers.append("set-cookie", setCookie);
+// Every portal page and action: the signed-in user and fresh app settings, once per request.
+export const middleware: Route.MiddlewareFunction[] = [portalUserMiddleware];
+
+export function loader({ context, request }: Route.LoaderArgs) {
+  const { user, appSettings } = portalUser(context);
   const onboarding = !appSettings.hasProvidedCompanyDetails;
   const path = new URL(request.url).pathname.replace(/\/+$/, "").toLowerCase();
-  if (!onboarding && path === ONBOARDING_PATH) throw redirect(DASHBOARD_PATH, { headers });
-  return data(
-    {
-      onboarding,
-      hasWatchedOnboardingVideo: appSettings.hasWatchedOnboardingVideo,
-      // Only what the pages show: never the token or the email.
-      user: { firstName: user.firstName, companyName: user.companyName },
-      catalogueUrl: catalogueUrlFor(services(context).config.catalogueUrl, user),
-    },
-    { headers },
-  );
+  if (!onboarding && path === ONBOARDING_PATH) throw redirect(DASHBOARD_PATH);
+  return {
+    onboarding,
+    hasWatchedOnboardingVideo: appSettings.hasWatchedOnboardingVideo,
+    // Only what the pages show: never the token or the email.
+    user: { firstName: user.firstName, companyName: user.companyName },
+    catalogueUrl: catalogueUrlFor(services(context).config.catalogueUrl, user),
+  };
 }
 
 // Signed-in pages are never stored by shared or browser caches (the pages below export no headers of their own).

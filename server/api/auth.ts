@@ -5,15 +5,13 @@ import { DETAILS } from "../../core/public-forms.ts";
 import type { Db } from "../db/client.ts";
 import { verifyAccessToken } from "../domain/identity.ts";
 import { ProblemError } from "../http/problem.ts";
-import { oncePerWebRequest } from "../http/request-scope.ts";
 import { type Auth, requireBearer, type TokenVerifier } from "./bearer.ts";
 import type { ApiEnv } from "./deps.ts";
 
 export type { Auth };
 
-/** Within one page request (GET) of the web app, a token is looked up once (../http/request-scope.ts). */
 export function accessTokenVerifier(db: Db, now: () => Date): TokenVerifier {
-  return (token) => oncePerWebRequest(`access-token:${token}`, () => verifyAccessToken(db, token, now()));
+  return (token) => verifyAccessToken(db, token, now());
 }
 
 export function bearerAuth(db: Db, now: () => Date) {

@@ -14,7 +14,6 @@ import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { compress } from "./compress.ts";
 import { problemResponse } from "./problem.ts";
-import { inWebRequestScope } from "./request-scope.ts";
 import { createSharedPages, sharedPageEligible } from "./shared-pages.ts";
 import { BODY_TOO_LARGE, BULK_JSON_BYTES } from "./validate.ts";
 
@@ -219,9 +218,6 @@ export function createServerApp(options: ServerAppOptions) {
     const key = (build.entry.module as unknown as { webContext: Parameters<RouterContextProvider["set"]>[0] })
       .webContext;
     context.set(key, { ...web, ...extra } satisfies RequestServices);
-    // One token lookup per page even though the layout and the page each call the API (./request-scope.ts).
-    if (request.method === "GET" || request.method === "HEAD")
-      return inWebRequestScope(() => handleWeb(request, context));
     return handleWeb(request, context);
   };
 
