@@ -1,6 +1,6 @@
 // The public Contact Us form (SPEC §2 public Help Centre, §5 contact rules): first name, last
 // name, email, message (≤ 256), honeypot, CSRF and captcha; posted to the /help action, which
-// redirects to /help?sent=1#contact. A later issue adds the signed-in variant (message only).
+// redirects to /help?sent=1#contact. The signed-in variant (message only) is portal-contact-form.tsx.
 import { getFormProps, useForm } from "@conform-to/react";
 import { Form, Link } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";

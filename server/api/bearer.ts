@@ -1,5 +1,6 @@
-// Bearer-token middleware for the authenticated calls of SPEC §7. The accounts issue supplies
-// the verifier (opaque tokens, stored hashed); this module only reads the header and answers 401.
+// Bearer-token middleware for the authenticated calls of SPEC §7. The verifier comes from the
+// accounts domain (auth.ts: opaque tokens, stored hashed); this module only reads the header and
+// answers 401.
 import { createMiddleware } from "hono/factory";
 import { DETAILS } from "../../core/public-forms.ts";
 import { problemResponse } from "../http/problem.ts";

@@ -21,7 +21,7 @@ export interface ApiDeps {
 }
 
 export interface ApiVariables {
-  /** Set by the bearer middleware on authenticated routes (the accounts issue fills it in). */
+  /** Set by the bearer middleware (bearer.ts) on authenticated routes. */
   auth?: { userId: number; companyId: number; tokenId: number };
   clientIp?: string;
 }

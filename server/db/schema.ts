@@ -65,7 +65,7 @@ export const helpRequests = pgTable("help_requests", {
   lastName: text("last_name").notNull(),
   email: text("email").notNull(),
   message: text("message").notNull(),
-  /** Set when a signed-in user sent it (the accounts issue); null for the public form. */
+  /** Set when a signed-in user sent it (the portal's Help form); null for the public form. */
   userId: bigint("user_id", { mode: "number" }),
   /** The signed-in sender's company; null for the public form. */
   companyId: bigint("company_id", { mode: "number" }),
