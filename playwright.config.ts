@@ -33,7 +33,6 @@ const serverEnv = {
   // Hermetic: whatever the shell exports, mail goes to the dev mailbox (the second server: to the
   // run's own SMTP server), captcha is off and the API runs in process (empty values count as unset).
   SMTP_URL: "",
-  PROVIDER_API_URL: "",
   RECAPTCHA_V3_SITE_KEY: "",
   RECAPTCHA_V3_SECRET_KEY: "",
   RECAPTCHA_V2_SITE_KEY: "",

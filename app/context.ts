@@ -64,10 +64,8 @@ export interface WebServices {
   secret: string;
   /** The CSRF token and honeypot of every form, one pair per application (server/http/form-guards.ts). */
   formGuards: { csrf: CSRF; honeypot: Honeypot };
-  /** Sends a request to the provider API: in process by default, over HTTP with PROVIDER_API_URL. */
+  /** Sends a request to the provider API, in process (ADR 0015). */
   apiFetch: (request: Request) => Promise<Response>;
-  /** Base URL the typed client builds API requests on. */
-  apiBaseUrl: string;
   logger: WebLogger;
   sessionStore: WebSessionStore;
   pendingUploads: PendingUploadStore;

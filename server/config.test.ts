@@ -27,7 +27,6 @@ describe("loadConfig", () => {
     expect(c.captchaEnabled).toBe(false);
     expect(c.stripeEnabled).toBe(false);
     expect(c.RECAPTCHA_VERIFY_URL).toBe("https://www.google.com/recaptcha/api/siteverify");
-    expect(c.PROVIDER_API_URL).toBeUndefined();
     expect(c.supplierIsPlaceholder).toBe(true);
     expect(c.TRUST_PROXY).toBe(0);
     expect(c.DEMO_MODE).toBe(false);

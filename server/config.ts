@@ -56,7 +56,6 @@ const envSchema = z.object({
   ONBOARDING_VIDEO_URL: url(httpUrl).default("https://videos.example.com/onboarding.mp4"),
   HOW_IT_WORKS_VIDEO_URL: url(httpUrl).default("https://videos.example.com/how-it-works.mp4"),
   COMPANY_PROFILE_URL: url(httpUrl).default("https://www.linkedin.com/company/example"),
-  PROVIDER_API_URL: optionalUrl(httpUrl),
   SUPPLIER_NAME: optionalString,
   SUPPLIER_ABN: z
     .string()

@@ -1,6 +1,6 @@
 // The one typed client the web routes use to reach the provider API (DESIGN.md §2). It calls
-// the API in process by default, or over HTTP when PROVIDER_API_URL is set; the bearer token
-// (later issues) comes from the server-held session, never from the browser.
+// the API in process (ADR 0015); the bearer token comes from the server-held session, never
+// from the browser, and the client's address travels in a header only the edge sets.
 import type { RouterContextProvider } from "react-router";
 import type {
   AppSettings,
@@ -45,6 +45,9 @@ export type ApiResult<T> =
   | { ok: true; status: number; data: T }
   | { ok: false; status: number; detail: string; errors?: Record<string, string[]> };
 
+/** The in-process API answers any origin; the URL only carries the path and query. */
+const IN_PROCESS_ORIGIN = "http://api.internal";
+
 const FALLBACK_DETAIL = "An error occurred while submitting the form. Please try again.";
 
 export interface ApiClientOptions {
@@ -62,7 +65,7 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     if (body !== undefined) headers.set("content-type", "application/json");
     if (options.token) headers.set("authorization", `Bearer ${options.token}`);
     headers.set("x-rewards-client-ip", s.clientIp);
-    const request = new Request(new URL(`/api/${path.replace(/^\/+/, "")}`, s.apiBaseUrl), {
+    const request = new Request(new URL(`/api/${path.replace(/^\/+/, "")}`, IN_PROCESS_ORIGIN), {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -70,7 +70,6 @@ function harness(answers: Record<string, { status?: number; body: unknown }> = {
     },
     secret: "a-test-secret-of-enough-length-0123456789",
     formGuards: createFormGuards("a-test-secret-of-enough-length-0123456789", false),
-    apiBaseUrl: "http://api.internal",
     async apiFetch(request) {
       const path = new URL(request.url).pathname.replace(/^\/api\//, "");
       const text = await request.text();

@@ -1,5 +1,5 @@
 // The provider API (SPEC §7, DESIGN.md §2): a fetch-style Hono app mounted at /api. The web
-// portal calls it in process through its `fetch`, or over HTTP when PROVIDER_API_URL is set.
+// portal calls it in process through its `fetch` (ADR 0015).
 import { Hono } from "hono";
 import { DETAILS } from "../../core/public-forms.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";

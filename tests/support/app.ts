@@ -100,7 +100,6 @@ export function edgeFor(
       secret: "test-secret-test-secret-test-secret",
       formGuards: createFormGuards("test-secret-test-secret-test-secret", false),
       apiFetch: async (request) => running.api.fetch(request),
-      apiBaseUrl: "http://api.internal",
       logger: logs.logger,
       sessionStore: webSessionStore(running.database.db, "test-secret-test-secret-test-secret"),
       pendingUploads: pendingUploadStore(running.database.db),
