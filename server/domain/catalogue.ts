@@ -118,4 +118,3 @@ async function listKind(db: Db, kind: "brand" | "latest"): Promise<LatestReward[
 }
 
 export const listLatestRewards = (db: Db) => listKind(db, "latest");
-export const listBrands = (db: Db) => listKind(db, "brand");

@@ -86,16 +86,6 @@ export async function openTestDatabase(kind: DatabaseKind = "pglite"): Promise<T
   };
 }
 
-/** Runs `fn` with a fresh migrated database and closes it afterwards. */
-export async function withTestDatabase<T>(kind: DatabaseKind, fn: (database: TestDatabase) => Promise<T>): Promise<T> {
-  const database = await openTestDatabase(kind);
-  try {
-    return await fn(database);
-  } finally {
-    await database.close();
-  }
-}
-
 /** Empties every application table (not the migrations journal) and restarts the id sequences. */
 export async function truncateAll(db: Db): Promise<void> {
   const rows = (await db.execute(
