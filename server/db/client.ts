@@ -18,6 +18,10 @@ export { DatabaseInUseError } from "./directory-lock.ts";
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** The handle inside `db.transaction(async (tx) => …)`. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** Either: for reads and writes that may run alone or inside a caller's transaction. */
+export type Conn = Db | Tx;
 
 export interface Database {
   db: Db;

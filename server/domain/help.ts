@@ -27,7 +27,7 @@ export async function createHelpRequest(db: Db, supportEmail: string, input: Hel
         ["Message", input.message],
       ],
     });
-    await enqueueEmail(tx as never, {
+    await enqueueEmail(tx, {
       to: supportEmail,
       subject: `Help request #${row.id} from ${input.firstName} ${input.lastName}`,
       ...body,

@@ -13,7 +13,7 @@
 // account from browser to browser. hasProvidedCompanyDetails is derived from the company row.
 import { and, eq, gt, isNull, lt, ne, sql } from "drizzle-orm";
 import type { AppSettings, MyDetails } from "../../core/account-forms.ts";
-import type { Db } from "../db/client.ts";
+import type { Conn, Db, Tx } from "../db/client.ts";
 import { accessTokens, companies, emailVerifications, passwordResets, users } from "../db/schema.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
 import {
@@ -30,9 +30,6 @@ export const VERIFICATION_TTL_MS = 10 * 60 * 1000;
 export const MAX_VERIFICATION_ATTEMPTS = 5;
 export const RESET_TTL_MS = 60 * 60 * 1000;
 export const ACCESS_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-type Conn = Db | Tx;
 
 /** Who an access token speaks for (the shape the bearer middleware hands to handlers). */
 export interface TokenOwner {
@@ -164,7 +161,7 @@ async function issueVerification(
     codeHash: hashVerificationCode(requestToken, code),
     expiresAt: later(now, VERIFICATION_TTL_MS),
   });
-  await enqueueEmail(tx as unknown as Db, verificationEmail(user.email, user.firstName, code));
+  await enqueueEmail(tx, verificationEmail(user.email, user.firstName, code));
   return requestToken;
 }
 
@@ -363,7 +360,7 @@ export async function requestPasswordReset(
     await tx
       .insert(passwordResets)
       .values({ userId: user.id, tokenHash: sha256Hex(token), expiresAt: later(now, RESET_TTL_MS) });
-    await enqueueEmail(tx as unknown as Db, passwordResetEmail(user.email, user.firstName, link));
+    await enqueueEmail(tx, passwordResetEmail(user.email, user.firstName, link));
   });
   return { queued: true };
 }

@@ -18,7 +18,7 @@ import { randomInt } from "node:crypto";
 import { hash } from "@node-rs/argon2";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Config } from "../config.ts";
-import type { Db } from "../db/client.ts";
+import type { Conn, Db, Tx } from "../db/client.ts";
 import {
   auditLog,
   companies,
@@ -34,7 +34,7 @@ import { col } from "../db/sql.ts";
 import { enqueueEmail, enqueueEmails } from "../mail/outbox.ts";
 import type { EmailContent } from "../mail/port.ts";
 import { addMonths, recipientRewardEmail, taxInvoiceEmail } from "../mail/reward-emails.ts";
-import { clearDraftIfUnchanged, type Tx } from "./reward-draft.ts";
+import { clearDraftIfUnchanged } from "./reward-draft.ts";
 
 /** Reward Dollars are valid 18 months from the first congratulatory email (SPEC §1). */
 export const VALIDITY_MONTHS = 18;
@@ -356,7 +356,7 @@ async function accountsOf(tx: Tx, companyId: number, orderId: number) {
 }
 
 /** A recipient's Reward Dollar balance in cents: credits less debits and forfeits. */
-export async function recipientBalanceCents(db: Db, companyId: number, userId: number): Promise<number> {
+export async function recipientBalanceCents(db: Conn, companyId: number, userId: number): Promise<number> {
   const [row] = await db
     .select({
       balance: sql<string>`coalesce(sum(case when ${rewardLedger.kind} = 'credit' then ${rewardLedger.amountCents} else -${rewardLedger.amountCents} end), 0)`,

@@ -24,12 +24,10 @@ import {
   type RewardRecipientPage,
   type RewardSummary,
 } from "../../core/rewards.ts";
-import type { Db } from "../db/client.ts";
+import type { Conn, Db, Tx } from "../db/client.ts";
 import { rewardDraftLines, rewardDrafts, users } from "../db/schema.ts";
 import { col, unnestRows } from "../db/sql.ts";
-
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-type Conn = Db | Tx;
+import { activeMemberOf } from "./members.ts";
 
 /** Who is asking: the access token's user (the program manager) and company. */
 export interface DraftOwner {
@@ -57,10 +55,6 @@ export class DraftError extends Error {
 }
 
 const fullName = sql<string>`${users.firstName} || ' ' || ${users.lastName}`;
-
-/** The caller's active team members (never a program manager, never another company's). */
-const activeMemberOf = (companyId: number) =>
-  and(eq(users.companyId, companyId), eq(users.isActive, true), eq(users.role, "member"));
 
 /** Lines of a draft joined to their (active) members. */
 const lineMember = and(

@@ -9,14 +9,13 @@
 //     company's reward drafts and forfeits their unspent Reward Dollars (a ledger entry).
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { type BulkTeamUploadResponse, effectiveSearch, type TeamMember, type TeamPage } from "../../core/team.ts";
-import type { Db } from "../db/client.ts";
+import type { Db, Tx } from "../db/client.ts";
 import { auditLog, companies, rewardLedger, users } from "../db/schema.ts";
 import { col } from "../db/sql.ts";
 import { isUniqueViolation } from "./identity.ts";
+import { activeMemberOf } from "./members.ts";
 import { recipientBalanceCents } from "./release.ts";
 import { dropMemberFromDrafts, notInRewardDraft } from "./reward-draft.ts";
-
-type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 
 /** Who is asking: the access token's user and company. */
 export interface TeamOwner {
@@ -33,10 +32,6 @@ export interface TeamMemberFields {
 
 /** Rows per INSERT of a bulk upload (one json parameter each); the API allows 5,000 a call. */
 const INSERT_CHUNK = 5000;
-
-/** The caller's active team members: never the program manager, never another company's. */
-const activeMemberOf = (owner: TeamOwner) =>
-  and(eq(users.companyId, owner.companyId), eq(users.isActive, true), eq(users.role, "member"));
 
 const memberColumns = {
   id: users.id,
@@ -105,7 +100,7 @@ export async function listTeamMembers(db: Db, owner: TeamOwner, options: TeamLis
   // The reward search suggests people for what was typed; with nothing typed it suggests nobody.
   if (options.isRewardMyTeam && !search) return empty;
 
-  const conditions: Array<SQL | undefined> = [activeMemberOf(owner)];
+  const conditions: Array<SQL | undefined> = [activeMemberOf(owner.companyId)];
   if (search) {
     const pattern = containsPattern(search);
     // The full name "first last" contains the first and the last name, so it covers both.
@@ -260,7 +255,7 @@ export async function updateTeamMember(
       const [row] = await tx
         .update(users)
         .set({ firstName: input.firstName, lastName: input.lastName, email: input.email })
-        .where(and(eq(users.id, memberId), activeMemberOf(owner)))
+        .where(and(eq(users.id, memberId), activeMemberOf(owner.companyId)))
         .returning({ id: users.id });
       if (!row) return "not_found" as const;
       await audit(tx, owner, "member.updated", `user:${memberId}`, {}, now);
@@ -289,7 +284,7 @@ export async function removeTeamMember(
     const [row] = await tx
       .update(users)
       .set({ isActive: false })
-      .where(and(eq(users.id, memberId), activeMemberOf(owner)))
+      .where(and(eq(users.id, memberId), activeMemberOf(owner.companyId)))
       .returning({ id: users.id });
     if (!row) return false;
     const draftLines = await dropMemberFromDrafts(tx, owner.companyId, memberId, now);
@@ -301,7 +296,7 @@ export async function removeTeamMember(
 
 /** Writes off a member's unspent Reward Dollars with a ledger entry; answers the cents. */
 async function forfeitBalance(tx: Tx, companyId: number, memberId: number, now: Date): Promise<number> {
-  const balance = await recipientBalanceCents(tx as unknown as Db, companyId, memberId);
+  const balance = await recipientBalanceCents(tx, companyId, memberId);
   if (balance <= 0) return 0;
   await tx
     .insert(rewardLedger)

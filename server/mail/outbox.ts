@@ -1,12 +1,12 @@
 // Enqueueing is a plain insert, so it joins whatever transaction the caller is in: the email
 // exists if and only if the change that caused it was committed.
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import type { Conn, Db } from "../db/client.ts";
 import { emailOutbox } from "../db/schema.ts";
 import { col } from "../db/sql.ts";
 import type { EmailContent } from "./port.ts";
 
-export async function enqueueEmail(db: Db, email: EmailContent, now: Date = new Date()): Promise<number> {
+export async function enqueueEmail(db: Conn, email: EmailContent, now: Date = new Date()): Promise<number> {
   // Due time from the application's clock, the one the worker compares with: the database's
   // now() has microseconds, so a message could look due a fraction of a millisecond too late.
   const [row] = await db
@@ -30,7 +30,7 @@ export async function enqueueEmail(db: Db, email: EmailContent, now: Date = new 
  * enqueueEmail writes, due at `now`, in the caller's transaction. Callers batch a few hundred
  * at a time to keep the one JSON parameter small.
  */
-export async function enqueueEmails(db: Db, emails: readonly EmailContent[], now: Date = new Date()): Promise<void> {
+export async function enqueueEmails(db: Conn, emails: readonly EmailContent[], now: Date = new Date()): Promise<void> {
   if (emails.length === 0) return;
   const rows = emails.map((e) => ({ t: e.to, s: e.subject, h: e.html, x: e.text }));
   await db.execute(sql`
