@@ -3,8 +3,7 @@
 // on any page beside another form). Works without JavaScript.
 import type { ReactNode } from "react";
 import { Form } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
-import { HiddenHoneypot } from "./auth-fields.tsx";
+import { HiddenFormInputs } from "./form-fields.tsx";
 
 export const LOGOUT_ACTION = "/corporate/logout";
 
@@ -19,8 +18,7 @@ export function LogoutForm({
 }) {
   return (
     <Form method="post" action={LOGOUT_ACTION} className={className}>
-      <AuthenticityTokenInput />
-      <HiddenHoneypot />
+      <HiddenFormInputs />
       <button type="submit" className={buttonClassName}>
         {children}
       </button>

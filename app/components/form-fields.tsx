@@ -3,6 +3,8 @@
 import { type FieldMetadata, getInputProps, getTextareaProps } from "@conform-to/react";
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useNavigation, useSubmit } from "react-router";
+import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { HiddenHoneypot } from "./auth-fields.tsx";
 
 const controlClass =
   "block w-full min-h-11 rounded-md border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 shadow-sm placeholder:text-slate-500 focus-visible:border-brand-700 focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-brand-700 aria-invalid:border-red-700";
@@ -14,6 +16,21 @@ export function FieldError({ id, errors }: { id: string; errors?: string[] }) {
     <p id={id} className="mt-1 text-sm font-medium text-red-700 empty:hidden">
       {errors?.length ? errors.join(" ") : null}
     </p>
+  );
+}
+
+/**
+ * What every form post carries besides its fields (app/lib/security.server.ts checks both guards):
+ * the CSRF token, the honeypot as hidden inputs (no ids, so any number of forms fit on one page)
+ * and, for an action that serves several forms, the form's intent.
+ */
+export function HiddenFormInputs({ intent }: { intent?: string }) {
+  return (
+    <>
+      <AuthenticityTokenInput />
+      <HiddenHoneypot />
+      {intent === undefined ? null : <input type="hidden" name="intent" value={intent} />}
+    </>
   );
 }
 

@@ -8,9 +8,8 @@
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
 import { type ReactNode, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { useHydrated } from "../lib/use-hydrated.ts";
-import { HiddenHoneypot } from "./auth-fields.tsx";
+import { HiddenFormInputs } from "./form-fields.tsx";
 import { PortalVideo } from "./portal-video.tsx";
 
 export const VIDEO_WATCHED_INTENT = "video-watched";
@@ -26,16 +25,6 @@ function Intro() {
     <p className="text-slate-700">
       Welcome aboard! This short video shows how to add your team, reward them and track your rewards.
     </p>
-  );
-}
-
-function HiddenInputs() {
-  return (
-    <>
-      <AuthenticityTokenInput />
-      <HiddenHoneypot />
-      <input type="hidden" name="intent" value={VIDEO_WATCHED_INTENT} />
-    </>
   );
 }
 
@@ -60,7 +49,7 @@ function GettingStartedSection({ videoUrl, action }: { videoUrl: string; action:
         <PortalVideo src={videoUrl} title="Onboarding video" autoPlay />
       </div>
       <Form method="post" action={action} className="mt-4 flex justify-end">
-        <HiddenInputs />
+        <HiddenFormInputs intent={VIDEO_WATCHED_INTENT} />
         <button type="submit" className={closeButtonClass}>
           Close
         </button>
@@ -112,7 +101,7 @@ function GettingStartedModal({ videoUrl, action }: { videoUrl: string; action: s
           }}
           className="flex justify-end border-t border-slate-200 px-4 py-3 sm:px-6"
         >
-          <HiddenInputs />
+          <HiddenFormInputs intent={VIDEO_WATCHED_INTENT} />
           <button type="submit" className={closeButtonClass}>
             Close
           </button>

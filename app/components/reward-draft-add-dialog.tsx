@@ -31,7 +31,7 @@ import type { RewardCsvRow } from "../lib/reward-draft-csv.ts";
 import { useDraftPost } from "../lib/reward-draft-hooks.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
 import { UrlDialog, type UrlDialogControl } from "./dialog.tsx";
-import { FieldError, FormAlert, SubmitButton, TextField } from "./form-fields.tsx";
+import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, TextField } from "./form-fields.tsx";
 import { secondaryButtonClass } from "./reward-draft-table.tsx";
 
 export const ADD_DIALOG_TITLE = "Add and Reward Team Members";
@@ -314,8 +314,7 @@ function ServerBulk({ reply }: { reply?: BulkReply }) {
   const errors = reply && !reply.ok ? reply.errors : [];
   return (
     <Form method="post" action={DIALOG_ACTION} encType="multipart/form-data" className="space-y-4">
-      <AuthenticityTokenInput />
-      <input type="hidden" name="intent" value={INTENTS.bulkPreview} />
+      <HiddenFormInputs intent={INTENTS.bulkPreview} />
       <Messages errors={errors} title="Please correct the file:" />
       <div>
         <label htmlFor={inputId} className={labelClass}>
@@ -373,14 +372,12 @@ function UploadPreview({ upload, reply }: { upload: PendingRewardUpload; reply?:
       ) : null}
       <div className="flex flex-wrap gap-3">
         <Form method="post" action={DIALOG_ACTION}>
-          <AuthenticityTokenInput />
-          <input type="hidden" name="intent" value={INTENTS.bulkSave} />
+          <HiddenFormInputs intent={INTENTS.bulkSave} />
           <input type="hidden" name="upload" value={upload.id} />
           <SubmitButton>Save</SubmitButton>
         </Form>
         <Form method="post" action={DIALOG_ACTION}>
-          <AuthenticityTokenInput />
-          <input type="hidden" name="intent" value={INTENTS.bulkDiscard} />
+          <HiddenFormInputs intent={INTENTS.bulkDiscard} />
           <input type="hidden" name="upload" value={upload.id} />
           <button type="submit" className={secondaryButtonClass}>
             Choose another file

@@ -3,9 +3,9 @@
 // its message next to the field). A fetcher with JavaScript; a plain form post without.
 import { useId } from "react";
 import { useFetcher } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { type ApplyAllReply, INTENTS, pageHref, VIA_FETCHER } from "../lib/reward-draft.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
+import { HiddenFormInputs } from "./form-fields.tsx";
 import { secondaryButtonClass } from "./reward-draft-table.tsx";
 
 export const APPLY_ALL_LABEL = "Amount for everyone ($)";
@@ -27,8 +27,7 @@ export function RewardDraftApplyAll({ reply, pageParam }: { reply?: ApplyAllRepl
       aria-label="Apply amount to everyone"
       className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm"
     >
-      <AuthenticityTokenInput />
-      <input type="hidden" name="intent" value={INTENTS.applyAll} />
+      <HiddenFormInputs intent={INTENTS.applyAll} />
       <input type="hidden" name="page" value={pageParam} />
       {hydrated ? <input type="hidden" name={VIA_FETCHER.name} value={VIA_FETCHER.value} /> : null}
       <label htmlFor={inputId} className="mb-1 block text-sm font-semibold text-slate-800">

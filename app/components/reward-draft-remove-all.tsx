@@ -2,10 +2,10 @@
 // whose form calls delete-all-reward. The destructive button is the dialog form's only submit.
 import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { type DoneReply, INTENTS, REWARD_MY_TEAM_PATH, VIA_FETCHER } from "../lib/reward-draft.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
 import { UrlDialog, type UrlDialogControl } from "./dialog.tsx";
+import { HiddenFormInputs } from "./form-fields.tsx";
 import { secondaryButtonClass } from "./reward-draft-table.tsx";
 
 export const REMOVE_ALL_TITLE = "Remove All Recipients";
@@ -29,8 +29,7 @@ export function RewardDraftRemoveAllDialog({ control, count }: { control: UrlDia
       </p>
       {count > 0 ? (
         <fetcher.Form method="post" action={REWARD_MY_TEAM_PATH} className="mt-4 flex flex-wrap gap-3">
-          <AuthenticityTokenInput />
-          <input type="hidden" name="intent" value={INTENTS.removeAll} />
+          <HiddenFormInputs intent={INTENTS.removeAll} />
           {hydrated ? <input type="hidden" name={VIA_FETCHER.name} value={VIA_FETCHER.value} /> : null}
           <button
             type="submit"

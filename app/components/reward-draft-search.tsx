@@ -6,7 +6,6 @@
 //   form); the page comes back with the same search so several people can be added in a row.
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import {
   INTENTS,
   NO_MATCHES_TEXT,
@@ -17,6 +16,7 @@ import {
 } from "../lib/reward-draft.ts";
 import { useDraftPost } from "../lib/reward-draft-hooks.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
+import { HiddenFormInputs } from "./form-fields.tsx";
 
 const PLACEHOLDER = "Start typing to search & add...";
 const LABEL = "Search team members to add";
@@ -76,8 +76,7 @@ function FormSearch({ search, page }: { search: RewardSearchAnswer | null; page:
                     <span className="block text-sm break-all text-slate-600">{result.email}</span>
                   </span>
                   <form method="post" action={REWARD_MY_TEAM_PATH}>
-                    <AuthenticityTokenInput />
-                    <input type="hidden" name="intent" value={INTENTS.addFromSearch} />
+                    <HiddenFormInputs intent={INTENTS.addFromSearch} />
                     <input type="hidden" name="userId" value={result.id} />
                     <input type="hidden" name="q" value={search.q} />
                     <button type="submit" className={buttonClass} aria-label={`Add ${fullNameOf(result)}`}>

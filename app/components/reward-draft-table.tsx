@@ -10,7 +10,6 @@
 //   the table.
 import { type FocusEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import {
   amountLabel,
   INTENTS,
@@ -21,6 +20,7 @@ import {
 } from "../lib/reward-draft.ts";
 import { useDraftPost } from "../lib/reward-draft-hooks.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
+import { HiddenFormInputs } from "./form-fields.tsx";
 
 export const AMOUNTS_FORM_ID = "reward-amounts";
 const TABLE_ID = "reward-recipients";
@@ -88,8 +88,7 @@ export function RewardDraftTable({
         onSubmit={hydrated ? (event) => event.preventDefault() : undefined}
         aria-label="Recipient amounts"
       >
-        <AuthenticityTokenInput />
-        <input type="hidden" name="intent" value={INTENTS.saveAmounts} />
+        <HiddenFormInputs intent={INTENTS.saveAmounts} />
         <input type="hidden" name="page" value={pageParam} />
         {hasErrors ? (
           <p
@@ -282,8 +281,7 @@ function RemoveForm({ userId, pageParam }: { userId: number; pageParam: number }
   const remover = useFetcher({ key: removeFetcherKey(userId) });
   return (
     <remover.Form id={removeFormId(userId)} method="post" action={pageHref(pageParam)} hidden>
-      <AuthenticityTokenInput />
-      <input type="hidden" name="intent" value={INTENTS.remove} />
+      <HiddenFormInputs intent={INTENTS.remove} />
       <input type="hidden" name="userId" value={userId} />
       <input type="hidden" name="page" value={pageParam} />
       {hydrated ? <input type="hidden" name={VIA_FETCHER.name} value={VIA_FETCHER.value} /> : null}

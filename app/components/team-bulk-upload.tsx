@@ -8,7 +8,6 @@
 //   preview's Save (intent save-upload) sends the rows the server kept.
 import { type ChangeEvent, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import type { TeamCsvRow } from "../../core/csv.ts";
 import {
   isUploadReply,
@@ -19,8 +18,7 @@ import {
   type UploadPreview,
 } from "../lib/team.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
-import { HiddenHoneypot } from "./auth-fields.tsx";
-import { SubmitButton } from "./form-fields.tsx";
+import { HiddenFormInputs, SubmitButton } from "./form-fields.tsx";
 import { useTeamFormAction } from "./team-dialogs.tsx";
 
 type PendingUpload = (UploadPreview & { id: string }) | { id: string; expired: true } | null;
@@ -49,16 +47,6 @@ export function TeamBulkPane({ upload, actionData }: { upload: PendingUpload; ac
       </p>
       {hydrated && !upload ? <BrowserUpload /> : <ServerUpload upload={upload} errors={serverErrors} />}
     </section>
-  );
-}
-
-function HiddenInputs({ intent }: { intent: string }) {
-  return (
-    <>
-      <AuthenticityTokenInput />
-      <HiddenHoneypot />
-      <input type="hidden" name="intent" value={intent} />
-    </>
   );
 }
 
@@ -176,14 +164,14 @@ function ServerUpload({ upload, errors }: { upload: PendingUpload; errors: strin
       ) : null}
       {ready && errors.length === 0 ? (
         <Form method="post" action={action} className="space-y-3">
-          <HiddenInputs intent={TEAM_INTENT.saveUpload} />
+          <HiddenFormInputs intent={TEAM_INTENT.saveUpload} />
           <input type="hidden" name="uploadId" value={ready.id} />
           <Preview preview={ready} />
           <SubmitButton>Save</SubmitButton>
         </Form>
       ) : null}
       <Form method="post" encType="multipart/form-data" action={action} className="space-y-3">
-        <HiddenInputs intent={TEAM_INTENT.checkUpload} />
+        <HiddenFormInputs intent={TEAM_INTENT.checkUpload} />
         <FileField invalid={errors.length > 0} />
         <button
           type="submit"
@@ -231,7 +219,7 @@ function BrowserUpload() {
 
   return (
     <fetcher.Form method="post" encType="multipart/form-data" action={action} className="mt-4 space-y-4">
-      <HiddenInputs intent={TEAM_INTENT.saveFile} />
+      <HiddenFormInputs intent={TEAM_INTENT.saveFile} />
       <FileField onChange={onChange} invalid={errors.length > 0} />
       {checked.phase === "reading" ? (
         <p role="status" className="text-sm text-slate-700">

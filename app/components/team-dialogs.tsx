@@ -8,7 +8,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { type MouseEvent, type ReactNode, useState } from "react";
 import { useFetcher, useLocation, useNavigate, useRevalidator } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import type { TeamMember } from "../../core/team.ts";
 import { constraintsOf, type FormReply, hasFieldErrors, validateWithRules } from "../lib/forms.ts";
 import {
@@ -24,9 +23,8 @@ import {
   type TeamMemberFields,
 } from "../lib/team.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
-import { HiddenHoneypot } from "./auth-fields.tsx";
 import { preloadDialogs, rememberOpener, UrlDialog, type UrlDialogControl, usePreloadedDialogs } from "./dialog.tsx";
-import { FormAlert, SubmitButton, TextField } from "./form-fields.tsx";
+import { FormAlert, HiddenFormInputs, SubmitButton, TextField } from "./form-fields.tsx";
 
 interface OpenDialog {
   name: TeamDialogName | null;
@@ -107,16 +105,6 @@ export function editButtonId(memberId: number) {
 export function useTeamFormAction() {
   const location = useLocation();
   return `${location.pathname}${location.search}`;
-}
-
-function HiddenInputs({ intent }: { intent: string }) {
-  return (
-    <>
-      <AuthenticityTokenInput />
-      <HiddenHoneypot />
-      <input type="hidden" name="intent" value={intent} />
-    </>
-  );
 }
 
 const secondaryButtonClass =
@@ -228,7 +216,7 @@ function TeamMemberForm({
 
   return (
     <fetcher.Form method="post" action={action} {...getFormProps(form)} className="mt-4 space-y-4">
-      <HiddenInputs intent={intent} />
+      <HiddenFormInputs intent={intent} />
       {member ? <input type="hidden" name="id" value={member.id} /> : null}
       <FormAlert messages={form.errors ?? []} focusKey={current} focus={!hasFieldErrors(current?.result)} />
       <TextField field={fields.firstName} label="First Name" autoComplete="off" />
@@ -258,7 +246,7 @@ function RemoveForm({ member, onCancel }: { member: TeamMember; onCancel: () => 
 
   return (
     <fetcher.Form method="post" action={action} className="space-y-6">
-      <HiddenInputs intent={TEAM_INTENT.remove} />
+      <HiddenFormInputs intent={TEAM_INTENT.remove} />
       <input type="hidden" name="id" value={member.id} />
       <input type="hidden" name="firstName" value={member.firstName} />
       <p className="rounded-md border border-amber-400 bg-amber-50 px-4 py-3 text-amber-950">{REMOVE_WARNING}</p>
