@@ -3,13 +3,11 @@
 // 'Welcome' and the first name. Under 768 px the links live in the slide-out "Menu": a <dialog>
 // opened through :target without JavaScript, and as a modal dialog (focus kept inside, Escape,
 // focus back on the Menu button) with it.
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect } from "react";
 import { Link, NavLink, useLocation } from "react-router";
 import { LogoutForm } from "./auth-logout-form.tsx";
-import { CloseIcon, ExternalIcon, LogoMark, MenuIcon } from "./icons.tsx";
-
-const MOBILE_QUERY = "(max-width: 767px)";
-const MENU_ID = "portal-menu";
+import { HeaderDrawer, HeaderDrawerTrigger, useHeaderDrawer } from "./header-drawer.tsx";
+import { ExternalIcon, LogoMark } from "./icons.tsx";
 
 export const PORTAL_LINKS = [
   { to: "/portal/my-team", label: "My Team" },
@@ -31,55 +29,16 @@ export interface PortalHeaderProps {
 }
 
 export function PortalHeader({ title, subtitle, greetingName, catalogueUrl }: PortalHeaderProps) {
-  const menuRef = useRef<HTMLDialogElement>(null);
-  const triggerRef = useRef<HTMLButtonElement>(null);
-  const [enhanced, setEnhanced] = useState(false);
-  const [open, setOpen] = useState(false);
+  const menu = useHeaderDrawer("portal-menu");
   const location = useLocation();
-
-  useEffect(() => {
-    setEnhanced(true);
-    const menu = menuRef.current;
-    if (!menu) return;
-    // Opened through :target before hydration: take over as a real modal.
-    if (window.location.hash === `#${MENU_ID}`) {
-      window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
-      if (window.matchMedia(MOBILE_QUERY).matches) {
-        menu.showModal();
-        setOpen(true);
-      }
-    }
-    const onClose = () => setOpen(false);
-    menu.addEventListener("close", onClose);
-    const mobile = window.matchMedia(MOBILE_QUERY);
-    const onResize = () => {
-      if (!mobile.matches && menu.open) menu.close();
-    };
-    mobile.addEventListener("change", onResize);
-    return () => {
-      menu.removeEventListener("close", onClose);
-      mobile.removeEventListener("change", onResize);
-    };
-  }, []);
 
   // A navigation (a link in the menu, or Logout) closes the menu.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the location change is the trigger
   useEffect(() => {
-    if (menuRef.current?.open) menuRef.current.close();
+    if (menu.dialogRef.current?.open) menu.dialogRef.current.close();
   }, [location.key]);
 
-  const openMenu = () => {
-    menuRef.current?.showModal();
-    setOpen(true);
-  };
-  const closeMenu = () => {
-    if (menuRef.current?.open) menuRef.current.close();
-    triggerRef.current?.focus({ preventScroll: true });
-  };
-
   const barLink = `flex min-h-11 items-center rounded-md px-2 font-medium text-white/90 hover:bg-white/10 hover:text-white aria-[current=page]:bg-white/15 aria-[current=page]:text-white lg:px-3 ${focusRing} focus-visible:outline-white`;
-  const triggerClass = `inline-flex size-11 items-center justify-center rounded-md text-white hover:bg-white/10 md:hidden ${focusRing} focus-visible:outline-white`;
-  const closeClass = `inline-flex size-11 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 ${focusRing} focus-visible:outline-brand-700`;
   const menuLink = `flex min-h-12 items-center gap-3 rounded-md px-3 text-lg font-medium text-slate-800 hover:bg-brand-50 hover:text-brand-800 aria-[current=page]:bg-brand-50 aria-[current=page]:text-brand-800 ${focusRing} focus-visible:outline-brand-700`;
 
   return (
@@ -117,25 +76,7 @@ export function PortalHeader({ title, subtitle, greetingName, catalogueUrl }: Po
             </ul>
           </nav>
 
-          {enhanced ? (
-            <button
-              ref={triggerRef}
-              type="button"
-              className={triggerClass}
-              aria-haspopup="dialog"
-              aria-expanded={open}
-              aria-controls={MENU_ID}
-              onClick={openMenu}
-            >
-              <MenuIcon />
-              <span className="sr-only">Menu</span>
-            </button>
-          ) : (
-            <a href={`#${MENU_ID}`} className={triggerClass}>
-              <MenuIcon />
-              <span className="sr-only">Menu</span>
-            </a>
-          )}
+          <HeaderDrawerTrigger drawer={menu} />
         </div>
       </div>
 
@@ -151,61 +92,32 @@ export function PortalHeader({ title, subtitle, greetingName, catalogueUrl }: Po
         ) : null}
       </div>
 
-      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the pointer-only backdrop click; <dialog> handles Escape itself */}
-      <dialog
-        ref={menuRef}
-        id={MENU_ID}
-        aria-labelledby={`${MENU_ID}-title`}
-        className="fixed inset-y-0 right-0 left-auto m-0 hidden h-dvh max-h-none w-80 max-w-[85vw] translate-x-full flex-col bg-white p-0 text-slate-900 shadow-2xl transition-[translate,display,overlay] transition-discrete duration-300 backdrop:bg-slate-950/60 open:flex open:translate-x-0 target:z-50 target:flex target:translate-x-0 starting:open:translate-x-full starting:target:translate-x-full md:hidden"
-        onClick={(event) => {
-          // A click on the backdrop lands on the dialog element itself.
-          if (event.target === event.currentTarget) closeMenu();
-        }}
-      >
-        <div className="flex h-full flex-col overflow-y-auto px-4 pb-6">
-          <div className="flex h-16 shrink-0 items-center justify-between">
-            <h2 id={`${MENU_ID}-title`} className="text-lg font-bold text-brand-900">
-              Menu
-            </h2>
-            {enhanced ? (
-              <button type="button" className={closeClass} onClick={closeMenu}>
-                <CloseIcon />
-                <span className="sr-only">Close menu</span>
-              </button>
-            ) : (
-              // Without JavaScript: leave the :target (the skip-link target sits under the header).
-              <a href="#main" className={closeClass}>
-                <CloseIcon />
-                <span className="sr-only">Close menu</span>
-              </a>
-            )}
-          </div>
-          <nav aria-label="Portal menu" className="mt-2">
-            <ul className="flex flex-col gap-1">
-              <li>
-                <NavLink to="/portal/dashboard" className={menuLink}>
-                  Dashboard
+      <HeaderDrawer drawer={menu} title="Menu" closeLabel="Close menu">
+        <nav aria-label="Portal menu" className="mt-2">
+          <ul className="flex flex-col gap-1">
+            <li>
+              <NavLink to="/portal/dashboard" className={menuLink}>
+                Dashboard
+              </NavLink>
+            </li>
+            {PORTAL_LINKS.map((link) => (
+              <li key={link.to}>
+                <NavLink to={link.to} className={menuLink}>
+                  {link.label}
                 </NavLink>
               </li>
-              {PORTAL_LINKS.map((link) => (
-                <li key={link.to}>
-                  <NavLink to={link.to} className={menuLink}>
-                    {link.label}
-                  </NavLink>
-                </li>
-              ))}
-              <li>
-                <ViewRewardsLink href={catalogueUrl} className={menuLink} />
-              </li>
-            </ul>
-            <div className="mt-6 border-t border-slate-200 pt-6">
-              <LogoutForm
-                buttonClassName={`flex min-h-12 w-full items-center justify-center gap-2 rounded-full border-2 border-brand-700 px-5 font-semibold text-brand-800 hover:bg-brand-50 ${focusRing} focus-visible:outline-brand-700`}
-              />
-            </div>
-          </nav>
-        </div>
-      </dialog>
+            ))}
+            <li>
+              <ViewRewardsLink href={catalogueUrl} className={menuLink} />
+            </li>
+          </ul>
+          <div className="mt-6 border-t border-slate-200 pt-6">
+            <LogoutForm
+              buttonClassName={`flex min-h-12 w-full items-center justify-center gap-2 rounded-full border-2 border-brand-700 px-5 font-semibold text-brand-800 hover:bg-brand-50 ${focusRing} focus-visible:outline-brand-700`}
+            />
+          </div>
+        </nav>
+      </HeaderDrawer>
     </header>
   );
 }

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef } from "react";
 import { Link } from "react-router";
-import { DRAWER_SCROLL_DELAY_MS, MOBILE_QUERY } from "../lib/smooth-scroll.ts";
-import { CloseIcon, LogoMark, MenuIcon } from "./icons.tsx";
+import { DRAWER_SCROLL_DELAY_MS } from "../lib/smooth-scroll.ts";
+import { HeaderDrawer, HeaderDrawerTrigger, useHeaderDrawer } from "./header-drawer.tsx";
+import { LogoMark } from "./icons.tsx";
 import { SectionLink } from "./landing-section-link.tsx";
 
 const SECTIONS = [
@@ -19,13 +20,10 @@ const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2";
  */
 export function SiteHeader() {
   const headerRef = useRef<HTMLElement>(null);
-  const drawerRef = useRef<HTMLDialogElement>(null);
-  const triggerRef = useRef<HTMLButtonElement>(null);
-  const [enhanced, setEnhanced] = useState(false);
-  const [open, setOpen] = useState(false);
+  const drawer = useHeaderDrawer("navigation");
+  const closeDrawer = () => drawer.dialogRef.current?.close();
 
   useEffect(() => {
-    setEnhanced(true);
     const header = headerRef.current;
     if (!header) return;
     // Written straight to a data attribute: no React render per scroll event.
@@ -54,41 +52,6 @@ export function SiteHeader() {
     };
   }, []);
 
-  useEffect(() => {
-    const drawer = drawerRef.current;
-    if (!drawer) return;
-    // Opened through :target before hydration: take over as a real modal.
-    if (window.location.hash === "#navigation") {
-      window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
-      if (window.matchMedia(MOBILE_QUERY).matches) {
-        drawer.showModal();
-        setOpen(true);
-      }
-    }
-    const onClose = () => setOpen(false);
-    drawer.addEventListener("close", onClose);
-    const mobile = window.matchMedia(MOBILE_QUERY);
-    const onResize = () => {
-      if (!mobile.matches && drawer.open) drawer.close();
-    };
-    mobile.addEventListener("change", onResize);
-    return () => {
-      drawer.removeEventListener("close", onClose);
-      mobile.removeEventListener("change", onResize);
-    };
-  }, []);
-
-  const openDrawer = () => {
-    drawerRef.current?.showModal();
-    setOpen(true);
-  };
-  const closeDrawer = () => {
-    if (drawerRef.current?.open) drawerRef.current.close();
-    triggerRef.current?.focus({ preventScroll: true });
-  };
-
-  const triggerClass = `inline-flex size-11 items-center justify-center rounded-md text-white hover:bg-white/10 md:hidden ${focusRing} focus-visible:outline-white`;
-  const closeClass = `inline-flex size-11 items-center justify-center rounded-md text-slate-700 hover:bg-slate-100 ${focusRing} focus-visible:outline-brand-700`;
   const drawerLink = `flex min-h-12 items-center rounded-md px-3 text-lg font-medium text-slate-800 hover:bg-brand-50 hover:text-brand-800 ${focusRing} focus-visible:outline-brand-700`;
 
   return (
@@ -144,95 +107,48 @@ export function SiteHeader() {
           </ul>
         </nav>
 
-        {enhanced ? (
-          <button
-            ref={triggerRef}
-            type="button"
-            className={triggerClass}
-            aria-haspopup="dialog"
-            aria-expanded={open}
-            aria-controls="navigation"
-            onClick={openDrawer}
-          >
-            <MenuIcon />
-            <span className="sr-only">Menu</span>
-          </button>
-        ) : (
-          <a href="#navigation" className={triggerClass}>
-            <MenuIcon />
-            <span className="sr-only">Menu</span>
-          </a>
-        )}
+        <HeaderDrawerTrigger drawer={drawer} />
       </div>
 
-      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the pointer-only backdrop click; <dialog> handles Escape itself */}
-      <dialog
-        ref={drawerRef}
-        id="navigation"
-        aria-labelledby="navigation-title"
-        className="fixed inset-y-0 right-0 left-auto m-0 hidden h-dvh max-h-none w-80 max-w-[85vw] translate-x-full flex-col bg-white p-0 text-slate-900 shadow-2xl transition-[translate,display,overlay] transition-discrete duration-300 backdrop:bg-slate-950/60 open:flex open:translate-x-0 target:z-50 target:flex target:translate-x-0 starting:open:translate-x-full starting:target:translate-x-full md:hidden"
-        onClick={(event) => {
-          // A click on the backdrop lands on the dialog element itself.
-          if (event.target === event.currentTarget) closeDrawer();
-        }}
-      >
-        <div className="flex h-full flex-col overflow-y-auto px-4 pb-6">
-          <div className="flex h-16 shrink-0 items-center justify-between">
-            <h2 id="navigation-title" className="text-lg font-bold text-brand-900">
-              Navigation
-            </h2>
-            {enhanced ? (
-              <button type="button" className={closeClass} onClick={closeDrawer}>
-                <CloseIcon />
-                <span className="sr-only">Close navigation</span>
-              </button>
-            ) : (
-              // Without JavaScript: leave the :target (the skip-link target sits at the top of the page).
-              <a href="#main" className={closeClass}>
-                <CloseIcon />
-                <span className="sr-only">Close navigation</span>
-              </a>
-            )}
-          </div>
-          <nav aria-label="Main" className="mt-2">
-            <ul className="flex flex-col gap-1">
-              {SECTIONS.map((s) => (
-                <li key={s.id}>
-                  <SectionLink
-                    id={s.id}
-                    className={drawerLink}
-                    delay={DRAWER_SCROLL_DELAY_MS}
-                    onBeforeScroll={() => drawerRef.current?.close()}
-                  >
-                    {s.label}
-                  </SectionLink>
-                </li>
-              ))}
-              <li>
-                <Link to="/help" className={drawerLink} onClick={() => drawerRef.current?.close()}>
-                  Help
-                </Link>
+      <HeaderDrawer drawer={drawer} title="Navigation" closeLabel="Close navigation">
+        <nav aria-label="Main" className="mt-2">
+          <ul className="flex flex-col gap-1">
+            {SECTIONS.map((s) => (
+              <li key={s.id}>
+                <SectionLink
+                  id={s.id}
+                  className={drawerLink}
+                  delay={DRAWER_SCROLL_DELAY_MS}
+                  onBeforeScroll={closeDrawer}
+                >
+                  {s.label}
+                </SectionLink>
               </li>
-            </ul>
-            <div className="mt-6 flex flex-col gap-3 border-t border-slate-200 pt-6">
-              <Link
-                to="/corporate/sign-up"
-                className={`flex min-h-12 items-center justify-center rounded-full bg-brand-700 px-5 font-semibold text-white hover:bg-brand-800 ${focusRing} focus-visible:outline-brand-700`}
-                onClick={() => drawerRef.current?.close()}
-              >
-                Sign Up
+            ))}
+            <li>
+              <Link to="/help" className={drawerLink} onClick={closeDrawer}>
+                Help
               </Link>
-              <Link
-                to="/corporate/login"
-                className={`flex min-h-12 items-center justify-center rounded-full border-2 border-brand-700 px-5 font-semibold text-brand-800 hover:bg-brand-50 ${focusRing} focus-visible:outline-brand-700`}
-                onClick={() => drawerRef.current?.close()}
-              >
-                Login
-              </Link>
-            </div>
-          </nav>
-        </div>
-      </dialog>
+            </li>
+          </ul>
+          <div className="mt-6 flex flex-col gap-3 border-t border-slate-200 pt-6">
+            <Link
+              to="/corporate/sign-up"
+              className={`flex min-h-12 items-center justify-center rounded-full bg-brand-700 px-5 font-semibold text-white hover:bg-brand-800 ${focusRing} focus-visible:outline-brand-700`}
+              onClick={closeDrawer}
+            >
+              Sign Up
+            </Link>
+            <Link
+              to="/corporate/login"
+              className={`flex min-h-12 items-center justify-center rounded-full border-2 border-brand-700 px-5 font-semibold text-brand-800 hover:bg-brand-50 ${focusRing} focus-visible:outline-brand-700`}
+              onClick={closeDrawer}
+            >
+              Login
+            </Link>
+          </div>
+        </nav>
+      </HeaderDrawer>
     </header>
   );
 }
