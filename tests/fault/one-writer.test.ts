@@ -1,4 +1,4 @@
-// Fault tests: one writer. Several application processes (tests/fault/app-process.ts) on one
+// Fault tests: one writer. Several application processes (tests/support/app-entry.ts) on one
 // database: on PostgreSQL they start together and apply the migrations once (advisory lock,
 // server/db/client.ts); on a PGlite data directory only the first may open it, a second stops at
 // once with a clear message, and a SIGKILLed holder leaves no stale lock behind
@@ -10,8 +10,8 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterEach, expect, it } from "vitest";
 import { LOCK_FILE } from "../../server/db/directory-lock.ts";
+import { type AppProcess, api, launchApp, startApp, waitUntilReady } from "../support/app-process.ts";
 import { createPostgresDatabase, postgresAdminUrl } from "../support/db.ts";
-import { type AppProcess, api, launchApp, startApp, waitUntilReady } from "./support.ts";
 
 const migrationFiles = readdirSync(fileURLToPath(new URL("../../server/db/migrations", import.meta.url))).filter((f) =>
   f.endsWith(".sql"),

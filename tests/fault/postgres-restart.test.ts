@@ -1,21 +1,20 @@
 // Fault test: the PostgreSQL server restarted under load. The application (a child
-// process, tests/fault/app-process.ts) keeps running while the database is gone: /healthz stays
+// process, tests/support/app-entry.ts) keeps running while the database is gone: /healthz stays
 // 200, /readyz answers 503, API calls fail cleanly (problem+json, no crash); once PostgreSQL is
 // back the pool reconnects by itself and every call succeeds again, with the same access token.
 import { afterEach, expect, it } from "vitest";
-import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
 import {
   type AppProcess,
   api,
-  type OwnPostgres,
   ok,
-  ownPostgres,
-  postgresBinaries,
   signUpOverHttp,
   sleep,
   startApp,
   until,
-} from "./support.ts";
+  verificationCodes,
+} from "../support/app-process.ts";
+import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
+import { type OwnPostgres, ownPostgres, postgresBinaries } from "./support.ts";
 
 let app: AppProcess | undefined;
 let postgres: OwnPostgres | undefined;
@@ -38,11 +37,7 @@ it.skipIf(!postgresBinaries)(
     const mail = smtp;
     app = await startApp({ DATABASE_URL: postgres.url, SMTP_URL: smtp.url });
     const base = app.base;
-    const { accessToken: token } = await signUpOverHttp(base, "restart.manager@example.com", async (email) => {
-      await until(() => mail.messages.some((m) => m.to.includes(email)), 20_000, "the verification email");
-      const m = mail.messages.find((x) => x.to.includes(email));
-      return /Verification code: (\d{6})\b/.exec(m?.text ?? "")?.[1] ?? "";
-    });
+    const { accessToken: token } = await signUpOverHttp(base, "restart.manager@example.com", verificationCodes(mail));
 
     // Load: 12 clients reading and writing in a loop, recording every status (many clients are
     // checked out of the pool when PostgreSQL goes: that used to crash the process).

@@ -1,5 +1,5 @@
 // Fault tests of the payment reconciler (server/payments/reconciler.ts), with the application as
-// real child processes (tests/fault/app-process.ts):
+// real child processes (tests/support/app-entry.ts):
 //   - an order paid at the processor whose buyer never came back (no check call, no webhook) is
 //     released exactly once while TWO processes on one PostgreSQL database reconcile every
 //     200 ms (FAULT_RECONCILE_INTERVAL_MS / FAULT_RECONCILE_MIN_AGE_MS, read by that test entry
@@ -16,9 +16,17 @@ import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { chargesFor } from "../../core/money.ts";
 import { openDatabase } from "../../server/db/client.ts";
+import {
+  type AppProcess,
+  ok,
+  signUpOverHttp,
+  sleep,
+  startApp,
+  until,
+  verificationCodes,
+} from "../support/app-process.ts";
 import { createPostgresDatabase, postgresAdminUrl } from "../support/db.ts";
 import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
-import { type AppProcess, ok, signUpOverHttp, sleep, startApp, until } from "./support.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -29,19 +37,7 @@ afterEach(async () => {
 async function smtpServer() {
   const smtp: TestSmtpServer = await createSmtpServer();
   cleanups.push(() => smtp.stop());
-  const codeOf = async (email: string) => {
-    let code: string | undefined;
-    await until(
-      () => {
-        const m = smtp.messages.find((x) => x.to.includes(email));
-        code = m?.text && /Verification code: (\d{6})\b/.exec(m.text)?.[1];
-        return Boolean(code);
-      },
-      30_000,
-      `the verification email to ${email}`,
-    );
-    return code as string;
-  };
+  const codeOf = verificationCodes(smtp);
   return { smtp, codeOf };
 }
 

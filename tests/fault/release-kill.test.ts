@@ -3,7 +3,7 @@
 // ends either fully released or not at all; the check call after the restart releases it whole,
 // exactly once, and every email reaches the SMTP server once.
 //
-// The application runs as a child process (tests/fault/app-process.ts) whose release sleeps a
+// The application runs as a child process (tests/support/app-entry.ts) whose release sleeps a
 // little after each line (FAULT_RELEASE_LINE_DELAY_MS, read by that test entry only), so the
 // kill lands inside the release's transaction at a random line.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -13,9 +13,17 @@ import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { chargesFor } from "../../core/money.ts";
 import { openDatabase } from "../../server/db/client.ts";
+import {
+  type AppProcess,
+  CARD,
+  ok,
+  signUpOverHttp,
+  startApp,
+  until,
+  verificationCodes,
+} from "../support/app-process.ts";
 import { createPostgresDatabase, postgresAdminUrl } from "../support/db.ts";
 import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
-import { type AppProcess, CARD, ok, signUpOverHttp, startApp, until } from "./support.ts";
 
 const RECIPIENTS = 1000;
 
@@ -48,19 +56,7 @@ describe.each(kinds)("SIGKILL during a 1,000-recipient release ($kind)", ({ kind
       }
       const smtp: TestSmtpServer = await createSmtpServer();
       cleanups.push(() => smtp.stop());
-      const codeOf = async (email: string) => {
-        let code: string | undefined;
-        await until(
-          () => {
-            const m = smtp.messages.find((x) => x.to.includes(email));
-            code = m?.text && /Verification code: (\d{6})\b/.exec(m.text)?.[1];
-            return Boolean(code);
-          },
-          30_000,
-          `the verification email to ${email}`,
-        );
-        return code as string;
-      };
+      const codeOf = verificationCodes(smtp);
 
       const env = { DATABASE_URL: databaseUrl, SMTP_URL: smtp.url };
       let app: AppProcess = await startApp({ ...env, FAULT_RELEASE_LINE_DELAY_MS: "8" });

@@ -16,10 +16,10 @@ import { REDACTED_AFTER_DELIVERY } from "../../server/mail/outbox.ts";
 import { smtpTransport } from "../../server/mail/transports.ts";
 import { type MailWorker, startMailWorker } from "../../server/mail/worker.ts";
 import { createApplication, type RunningApp } from "../../server/main.ts";
+import { CARD, sleep, until } from "../support/app-process.ts";
 import { testConfig } from "../support/config.ts";
 import { fakeServerBuild } from "../support/server-build.ts";
 import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
-import { CARD, sleep, until } from "./support.ts";
 
 const RECIPIENTS = 300;
 

@@ -5,7 +5,7 @@
 // with a visitor's token are never cached; the CSRF token changes at login.
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppProcess, launchApp, signUpOverHttp, startApp, until } from "../fault/support.ts";
+import { type AppProcess, launchApp, signUpOverHttp, startApp, verificationCodes } from "../support/app-process.ts";
 import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
 import { openForm, postForm } from "./http.ts";
 
@@ -167,21 +167,7 @@ describe("a local run", () => {
   it("gives a new CSRF token at login", async () => {
     const local = await startApp({ DATABASE_URL: "memory://", SMTP_URL: smtp.url }, { production: true });
     try {
-      const codeOf = async (address: string) => {
-        let code: string | undefined;
-        await until(
-          () => {
-            code = smtp.messages
-              .filter((m) => m.to.includes(address))
-              .map((m) => m.text && /Verification code: (\d{6})\b/.exec(m.text)?.[1])
-              .find(Boolean);
-            return Boolean(code);
-          },
-          30_000,
-          "the code",
-        );
-        return code as string;
-      };
+      const codeOf = verificationCodes(smtp);
       const email = "csrf.renewal@example.com";
       await signUpOverHttp(local.base, email, codeOf);
       const form = await openForm(local.base, "/corporate/login");

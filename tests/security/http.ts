@@ -1,5 +1,5 @@
 // A browser's view of the real process over HTTP, for the security tests that drive server.ts on
-// the production build (tests/fault/support.ts startApp with `production: true`): the CSRF cookie
+// the production build (tests/support/app-process.ts startApp with `production: true`): the CSRF cookie
 // and token a page hands out, and form posts that carry them, from a client address of the
 // test's choosing (the process runs with TRUST_PROXY=1, so X-Forwarded-For's last entry is it).
 

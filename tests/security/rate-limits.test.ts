@@ -11,7 +11,7 @@ import { RATE_RULES, type RateRuleName } from "../../server/api/rate-limits.ts";
 import { captchaOff } from "../../server/captcha/port.ts";
 import { loadConfig } from "../../server/config.ts";
 import { createLogger } from "../../server/logger.ts";
-import { type AppProcess, signUpOverHttp, startApp, until } from "../fault/support.ts";
+import { type AppProcess, signUpOverHttp, startApp, verificationCodes } from "../support/app-process.ts";
 import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
 import { type FormSession, openForm, postForm, postJson, urlVariants } from "./http.ts";
 
@@ -190,19 +190,7 @@ describe("rate limits through the real process", () => {
       { DATABASE_URL: "memory://", SMTP_URL: smtp.url, TRUST_PROXY: "1", RATE_LIMIT_FACTOR: String(FACTOR) },
       { production: true },
     );
-    const codeOf = async (address: string) => {
-      let code: string | undefined;
-      await until(
-        () => {
-          const m = smtp.messages.find((x) => x.to.includes(address));
-          code = m?.text && /Verification code: (\d{6})\b/.exec(m.text)?.[1];
-          return Boolean(code);
-        },
-        30_000,
-        `the verification email to ${address}`,
-      );
-      return code as string;
-    };
+    const codeOf = verificationCodes(smtp);
     ({ accessToken: token } = await signUpOverHttp(app.base, email, codeOf));
     // A signed-in browser: the login form's session cookie, then the portal page's CSRF token.
     const login = await openForm(app.base, "/corporate/login");

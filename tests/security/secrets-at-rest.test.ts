@@ -7,7 +7,7 @@ import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chargesFor } from "../../core/money.ts";
-import { type AppProcess, CARD, ok, signUpOverHttp, startApp, until } from "../fault/support.ts";
+import { type AppProcess, CARD, ok, signUpOverHttp, startApp, until } from "../support/app-process.ts";
 import { createPostgresDatabase, postgresAdminUrl } from "../support/db.ts";
 import { createSmtpServer, type ReceivedMessage, type TestSmtpServer } from "../support/smtp.ts";
 import { openForm, postForm } from "./http.ts";

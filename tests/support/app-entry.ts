@@ -1,6 +1,7 @@
-// The application as its own process for the fault tests (tests/fault): what server.ts does
+// The test entry of the process harness (tests/support/app-process.ts): what server.ts does
 // (configuration from the environment, createApplication, an HTTP server), but with the small
-// test ServerBuild, so the tests need no `npm run build`. A process the tests can SIGKILL.
+// test ServerBuild, so the fault and security tests need no `npm run build`. A process the tests
+// can SIGKILL.
 //
 //   FAULT_RELEASE_LINE_DELAY_MS=n   sleep n ms after each line of a release, inside its
 //                                   transaction, and report progress on stderr as
@@ -13,7 +14,7 @@ import { loadConfig } from "../../server/config.ts";
 import { DatabaseInUseError } from "../../server/db/client.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createApplication } from "../../server/main.ts";
-import { fakeServerBuild } from "../support/server-build.ts";
+import { fakeServerBuild } from "./server-build.ts";
 
 const config = loadConfig();
 const logger = createLogger(config.LOG_LEVEL);
