@@ -357,24 +357,32 @@ export async function addNewRecipients(
       lastName: users.lastName,
     };
 
-    // The company's active users with these addresses, locked so a removal waits for us.
-    const existing = await tx
-      .select(memberSelect)
-      .from(users)
-      .where(
-        and(
-          eq(users.companyId, owner.companyId),
-          eq(users.isActive, true),
-          sql`lower(${users.email}) = any(${sql.param(keys)}::text[])`,
-        ),
-      )
-      .for("share");
-    for (const row of existing) {
-      const key = row.email.toLowerCase();
-      if (row.role !== "member") throw new DraftError("manager_email", keys.indexOf(key) + 1);
-      idByKey.set(key, row.id);
-      namesByKey.set(key, row);
-    }
+    /**
+     * The company's active users with these addresses (lower case), locked so a removal waits
+     * for us, recorded by address; a program manager's address is refused. Answers how many.
+     */
+    const lockActiveUsers = async (addresses: string[]): Promise<number> => {
+      const rows = await tx
+        .select(memberSelect)
+        .from(users)
+        .where(
+          and(
+            eq(users.companyId, owner.companyId),
+            eq(users.isActive, true),
+            sql`lower(${users.email}) = any(${sql.param(addresses)}::text[])`,
+          ),
+        )
+        .for("share");
+      for (const row of rows) {
+        const key = row.email.toLowerCase();
+        if (row.role !== "member") throw new DraftError("manager_email", keys.indexOf(key) + 1);
+        idByKey.set(key, row.id);
+        namesByKey.set(key, row);
+      }
+      return rows.length;
+    };
+
+    await lockActiveUsers(keys);
 
     // New addresses become team members (the team rules: active, role 'member'). A member added
     // by another call at this very moment conflicts on the unique index and is read back below.
@@ -406,25 +414,9 @@ export async function addNewRecipients(
       }
     }
     const missing = keys.filter((k) => !idByKey.has(k));
-    if (missing.length > 0) {
-      const raced = await tx
-        .select(memberSelect)
-        .from(users)
-        .where(
-          and(
-            eq(users.companyId, owner.companyId),
-            eq(users.isActive, true),
-            sql`lower(${users.email}) = any(${sql.param(missing)}::text[])`,
-          ),
-        )
-        .for("share");
-      for (const row of raced) {
-        const key = row.email.toLowerCase();
-        if (row.role !== "member") throw new DraftError("manager_email", keys.indexOf(key) + 1);
-        idByKey.set(key, row.id);
-        namesByKey.set(key, row);
-      }
-      if (raced.length !== missing.length) throw new Error("a new team member could not be added");
+    // Added by another call at this very moment (the insert above skipped them): read them back.
+    if (missing.length > 0 && (await lockActiveUsers(missing)) !== missing.length) {
+      throw new Error("a new team member could not be added");
     }
 
     const draft = await lockDraft(tx, owner, now);
