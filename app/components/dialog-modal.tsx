@@ -3,7 +3,8 @@
 // (Headless UI is about 14 KB compressed, too much to load and hydrate on every page that has a dialog).
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
 import type { ReactNode } from "react";
-import { CloseIcon, closeClass, panelClass, returnFocusToOpener, type UrlDialogControl } from "./dialog.tsx";
+import { closeClass, panelClass, returnFocusToOpener, type UrlDialogControl } from "./dialog.tsx";
+import { CloseIcon } from "./icons.tsx";
 
 export default function DialogModal({
   control,

@@ -9,6 +9,7 @@
 import { lazy, type MouseEvent, type ReactNode, Suspense, useEffect, useId, useState } from "react";
 import { useLocation, useNavigate } from "react-router";
 import { useHydrated } from "../lib/use-hydrated.ts";
+import { CloseIcon } from "./icons.tsx";
 
 const PARAM = "dialog";
 
@@ -127,14 +128,6 @@ export const panelClass =
   "flex max-h-[85vh] w-full max-w-3xl flex-col overflow-hidden rounded-lg bg-white text-slate-900 shadow-xl";
 export const closeClass =
   "inline-flex min-h-11 min-w-11 items-center justify-center rounded-md px-3 font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
-
-export function CloseIcon() {
-  return (
-    <svg viewBox="0 0 24 24" className="size-6" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-      <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
-    </svg>
-  );
-}
 
 /** The dialog itself; its accessible name is the visible `title`. */
 export function UrlDialog({

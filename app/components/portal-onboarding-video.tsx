@@ -10,6 +10,7 @@ import { type ReactNode, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
 import { useHydrated } from "../lib/use-hydrated.ts";
 import { HiddenFormInputs } from "./form-fields.tsx";
+import { CloseIcon } from "./icons.tsx";
 import { PortalVideo } from "./portal-video.tsx";
 
 export const VIDEO_WATCHED_INTENT = "video-watched";
@@ -74,16 +75,7 @@ function GettingStartedModal({ videoUrl, action }: { videoUrl: string; action: s
             {TITLE}
           </DialogTitle>
           <button type="button" onClick={close} className={iconButtonClass} aria-label={`Close ${TITLE}`}>
-            <svg
-              viewBox="0 0 24 24"
-              className="size-6"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              aria-hidden="true"
-            >
-              <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
-            </svg>
+            <CloseIcon />
           </button>
         </ModalBar>
         <div className="space-y-4 overflow-y-auto px-4 py-4 sm:px-6">
