@@ -5,6 +5,7 @@
 // focus back on the Menu button) with it.
 import { type ReactNode, useEffect } from "react";
 import { Link, NavLink, useLocation } from "react-router";
+import { DASHBOARD_PATH } from "../lib/portal.ts";
 import { LogoutForm } from "./auth-logout-form.tsx";
 import { HeaderDrawer, HeaderDrawerTrigger, useHeaderDrawer } from "./header-drawer.tsx";
 import { ExternalIcon, LogoMark } from "./icons.tsx";
@@ -46,7 +47,7 @@ export function PortalHeader({ title, subtitle, greetingName, catalogueUrl }: Po
       <div className="border-b border-white/10 bg-brand-900/60">
         <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-2 px-4 md:px-6">
           <Link
-            to="/portal/dashboard"
+            to={DASHBOARD_PATH}
             className={`-ml-1 flex min-h-11 shrink-0 items-center gap-2 rounded-md px-1 ${focusRing} focus-visible:outline-white`}
           >
             <LogoMark />
@@ -96,7 +97,7 @@ export function PortalHeader({ title, subtitle, greetingName, catalogueUrl }: Po
         <nav aria-label="Portal menu" className="mt-2">
           <ul className="flex flex-col gap-1">
             <li>
-              <NavLink to="/portal/dashboard" className={menuLink}>
+              <NavLink to={DASHBOARD_PATH} className={menuLink}>
                 Dashboard
               </NavLink>
             </li>

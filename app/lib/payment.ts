@@ -6,11 +6,12 @@ import { parse } from "@conform-to/react";
 import { cardDigits, isCardNumber } from "../../core/card.ts";
 import { formatDollars } from "../../core/money.ts";
 
+export { DASHBOARD_PATH } from "./portal.ts";
+
 export const REVIEW_PATH = "/portal/reward-my-team-review";
 export const DRAFT_PATH = "/portal/reward-my-team";
 export const CONFIRMATION_PATH = "/portal/payment-confirmation";
 export const AUTHENTICATION_PATH = "/portal/payment-authentication";
-export const DASHBOARD_PATH = "/portal/dashboard";
 export const EMAIL_SAMPLE_PATH = "/portal/reward-email-sample";
 
 /** What each post to the Review action asks for (the field `intent`). */

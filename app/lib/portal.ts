@@ -6,6 +6,8 @@ export interface PortalHandle {
   title: string;
 }
 
+/** The portal's home: the logo's link, and where sign-in and onboarding lead. */
+export const DASHBOARD_PATH = "/portal/dashboard";
 export const PORTAL_LAYOUT_ID = "routes/portal";
 export const ONBOARDING_TITLE = "Add Your Company Details";
 
