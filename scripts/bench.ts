@@ -20,13 +20,14 @@
 //
 // --check exits with status 1 when a page misses its target (landing 100/100/100/100 with at
 // most 130 KB of compressed JavaScript; the other pages performance >= 98 and 100 for the rest).
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import os from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tests/e2e/env.ts";
+import { launchApp, waitUntilReady } from "../tests/support/app-process.ts";
+import { freePort } from "../tests/support/net.ts";
 import { benchHttp, type HttpFigures, httpMisses, httpTable, TEAM_MEMBERS } from "./bench/http-load.ts";
 import { benchRelease } from "./bench/release.ts";
 import { benchReviewPage } from "./bench/review-page.ts";
@@ -93,53 +94,21 @@ interface Measurement {
   lhr: Lhr;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
-async function waitForReady(base: string, child: ChildProcess, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with status ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`the server was not ready within ${timeoutMs / 1000} s`);
-}
-
-function startServer(port: number): ChildProcess {
-  return spawn(process.execPath, ["server.ts"], {
-    stdio: ["ignore", "inherit", "inherit"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
+/** The production server on `port` with an in-memory database, nothing external configured. */
+function startServer(port: number) {
+  return launchApp(
+    {
       PORT: String(port),
-      HOST: "127.0.0.1",
       APP_URL: `http://localhost:${port}`,
       DATABASE_URL: "memory://",
-      LOG_LEVEL: "warn",
-      RATE_LIMIT_FACTOR: "1000",
       SMTP_URL: "",
-      PROVIDER_API_URL: "",
       RECAPTCHA_V3_SITE_KEY: "",
       RECAPTCHA_V3_SECRET_KEY: "",
       RECAPTCHA_V2_SITE_KEY: "",
       RECAPTCHA_V2_SECRET_KEY: "",
     },
-  });
+    { production: true, inheritEnv: true, output: "inherit" },
+  );
 }
 
 const LIGHTHOUSE_CLI = join("node_modules", "lighthouse", "cli", "index.js");
@@ -331,14 +300,14 @@ const loadAtStart = os.loadavg()[0]!;
 if (parts.has("lighthouse")) {
   const port = await freePort();
   const base = `http://localhost:${port}`;
-  const server = startServer(port);
+  const server = await startServer(port);
   const stopServer = () => {
-    if (server.exitCode === null) server.kill("SIGTERM");
+    if (server.child.exitCode === null) server.child.kill("SIGTERM");
   };
   process.on("exit", stopServer);
   try {
     console.log(`Starting the production server on ${base} (in-memory database)…`);
-    await waitForReady(`http://127.0.0.1:${port}`, server, 180_000);
+    await waitUntilReady(server, 180_000);
     // Warm up: the first render of each page compiles code paths the measured runs should not pay for.
     for (const page of PAGES) for (let i = 0; i < 3; i++) await (await fetch(base + page)).arrayBuffer();
 

@@ -16,8 +16,8 @@
 //   no 5xx; every payment released exactly once (orders paid = releases = history rows each
 //   manager saw; one ledger credit per order line); every email delivered once (SMTP Message-IDs
 //   = outbox rows sent, none twice, the outbox drained); row counts = what the clients did.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -28,6 +28,7 @@ import pg from "pg";
 import { SMTPServer } from "smtp-server";
 import { chargesFor } from "../core/money.ts";
 import { openDatabase } from "../server/db/client.ts";
+import { ensureProductionBuild, signUpOverHttp, sleep, startApp } from "../tests/support/app-process.ts";
 import { freePort } from "../tests/support/net.ts";
 import { findPostgresBinaries, startPostgres } from "../tests/support/postgres-server.ts";
 
@@ -186,43 +187,18 @@ const firstWarnings: string[] = [];
 
 interface ServerProcess {
   base: string;
-  child: ChildProcess;
   logTail(): string;
   problems: string[];
   stop(): Promise<void>;
 }
 
 async function startServer(databaseUrl: string, smtpUrl: string): Promise<ServerProcess> {
-  if (!existsSync(join(root, "build/server/index.js"))) {
-    console.log("build/server/index.js is missing: npm run build");
-    execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
-  }
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ["server.ts"], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      APP_URL: base,
-      DATABASE_URL: databaseUrl,
-      SMTP_URL: smtpUrl,
-      RATE_LIMIT_FACTOR: "100000",
-      LOG_LEVEL: args["server-log"] ? "info" : "warn",
-      SESSION_SECRET: "load-test-session-secret-0123456789abcdef",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let tail = "";
+  ensureProductionBuild();
   const problems: string[] = [];
   const logFile = args["server-log"] ? createWriteStream(args["server-log"]) : undefined;
   const collect = (chunk: Buffer) => {
     logFile?.write(chunk);
-    const text = chunk.toString();
-    tail = (tail + text).slice(-8000);
-    for (const line of text.split("\n")) {
+    for (const line of chunk.toString().split("\n")) {
       if (/"level":(50|60)|"level":"(error|fatal)"/.test(line)) problems.push(line.slice(0, 500));
       else if (/"level":(40)|"level":"warn"/.test(line)) {
         const msg = /"msg":"([^"]*)"/.exec(line)?.[1] ?? line.slice(0, 120);
@@ -231,33 +207,20 @@ async function startServer(databaseUrl: string, smtpUrl: string): Promise<Server
       }
     }
   };
-  child.stdout?.on("data", collect);
-  child.stderr?.on("data", collect);
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n${tail}`);
-    try {
-      const res = await fetch(`${base}/readyz`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`the server did not get ready within 120 s:\n${tail}`);
-    await sleep(200);
-  }
-  return {
-    base,
-    child,
-    problems,
-    logTail: () => tail,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-      await exited;
-      clearTimeout(timer);
+  const app = await startApp(
+    {
+      DATABASE_URL: databaseUrl,
+      SMTP_URL: smtpUrl,
+      RATE_LIMIT_FACTOR: "100000",
+      LOG_LEVEL: args["server-log"] ? "info" : "warn",
     },
+    { production: true, inheritEnv: true, onOutput: collect, readyWithinMs: 120_000 },
+  );
+  return {
+    base: app.base,
+    problems,
+    logTail: () => app.output().slice(-8000),
+    stop: () => app.stop(30_000),
   };
 }
 
@@ -345,38 +308,34 @@ async function manager(i: number, stopAt: number): Promise<void> {
   };
   records.push(rec);
   try {
-    const reg = await call<{ userId: number; requestToken: string }>("Register", "POST", "/api/Register", {
-      firstName: "Load",
-      lastName: `Manager${i}`,
+    // Register, VerifyEmail and Companies through `call`, so each is timed under its step's name.
+    const { accessToken: token } = await signUpOverHttp(
+      base,
       email,
-      companyName: `Load Co ${i} Pty Ltd`,
-      password: PASSWORD,
-      captchaToken: "load",
-      isCaptchaV3: true,
-    });
-    rec.registered = true;
-    const waitStart = performance.now();
-    const code = await codeFor(email);
-    // Not an HTTP call: how long the verification email took to reach the SMTP server.
-    record("(code email arrives)", performance.now() - waitStart, 200);
-    const { accessToken: token } = await call<{ accessToken: string }>(
-      "VerifyEmail",
-      "POST",
-      "/api/Identity/VerifyEmail",
-      { userId: reg.userId, requestToken: reg.requestToken, verificationCode: code },
-    );
-    rec.verified = true;
-    await call(
-      "Companies",
-      "PUT",
-      "/api/Companies/",
-      {
-        name: `Load Co ${i} Pty Ltd`,
-        ABN: "53004085616",
-        size: "11-50",
-        industry: "Retail",
+      async (address) => {
+        // Asked for once Register has answered.
+        rec.registered = true;
+        const waitStart = performance.now();
+        const code = await codeFor(address);
+        // Not an HTTP call: how long the verification email took to reach the SMTP server.
+        record("(code email arrives)", performance.now() - waitStart, 200);
+        return code;
       },
-      token,
+      {
+        as: {
+          firstName: "Load",
+          lastName: `Manager${i}`,
+          companyName: `Load Co ${i} Pty Ltd`,
+          password: PASSWORD,
+          captchaToken: "load",
+          company: { name: `Load Co ${i} Pty Ltd`, ABN: "53004085616", size: "11-50", industry: "Retail" },
+        },
+        call: async (step, method, path, body, stepToken) => {
+          const answer = await call(step, method, path, body, stepToken);
+          if (step === "VerifyEmail") rec.verified = true;
+          return answer;
+        },
+      },
     );
     rec.companyDetails = true;
 
@@ -597,7 +556,6 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(1) : String(Math.round(ms)));
 
 // ─── Main ───
@@ -726,7 +684,7 @@ async function main(): Promise<number> {
         "## Fault tests (inside `npm test`; alone: `npx vitest run tests/fault`)",
         "",
         "- `tests/fault/release-kill.test.ts`: the server (a child process) is killed with SIGKILL at a random",
-        "  line of a 1,000-recipient release (slowed by a test-only hook of `tests/fault/app-process.ts`), on",
+        "  line of a 1,000-recipient release (slowed by a test-only hook of `tests/support/app-entry.ts`), on",
         "  PostgreSQL and on a PGlite data directory: nothing of the release is in the database (no history",
         "  row, credit, account or email; the payment succeeded, the order pending); after a restart the check",
         "  call releases it whole, a second check changes nothing, every email reaches the SMTP server once.",

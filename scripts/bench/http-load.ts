@@ -8,8 +8,9 @@
 //                                   [--node-flags=--max-semi-space-size=8]
 //
 // How it runs, per database:
-// - `node server.ts` as a separate process (production build, LOG_LEVEL=warn, rate limits ×1e6,
-//   SMTP to a small SMTP server in this process), so its memory can be read from /proc.
+// - `node server.ts` as a separate process (the process harness, tests/support/app-process.ts:
+//   production build, LOG_LEVEL=warn, rate limits ×1e6, SMTP to a small SMTP server in this
+//   process), so its memory can be read from /proc.
 // - The signed-in program manager is made over HTTP as a person would: register, the code from
 //   the email the SMTP server received, verify, company details, the onboarding video marked
 //   watched, 40 team members (bulk upload), then the web login form (CSRF cookie + token, honeypot).
@@ -19,14 +20,22 @@
 // - Each target is warmed up (2 s) before its measured run; autocannon runs in this process, the
 //   app and the ceiling each in their own process.
 // --profile starts the app with `--cpu-prof` (profiles in bench-results/profiles/) for digging.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { type IncomingHttpHeaders, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
+import {
+  type AppProcess,
+  ensureProductionBuild,
+  launchApp,
+  signUpOverHttp,
+  verificationCodes,
+  waitUntilReady,
+} from "../../tests/support/app-process.ts";
 import { freePort } from "../../tests/support/net.ts";
 import { findPostgresBinaries, type PostgresServer, startPostgres } from "../../tests/support/postgres-server.ts";
 import { createSmtpServer, type TestSmtpServer } from "../../tests/support/smtp.ts";
@@ -111,26 +120,6 @@ export const HTTP_TARGETS = { landingRatio: 0.4, signedInP99Ms: 100, memoryMb: 2
 
 // --- processes ----------------------------------------------------------------------------------
 
-function ensureBuild() {
-  if (existsSync("build/server/index.js")) return;
-  console.log("No production build: running `npm run build`…");
-  execFileSync("npm", ["run", "build"], { stdio: "inherit" });
-}
-
-async function waitForReady(base: string, child: ChildProcess, timeoutMs = 180_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the server exited with status ${child.exitCode}`);
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the server was not ready within ${timeoutMs / 1000} s`);
-}
-
 function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -143,37 +132,32 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-function startApp(
-  port: number,
+/** `node server.ts` on the production build, its output on this terminal. */
+async function startApp(
   databaseUrl: string,
   smtpUrl: string,
   profile: boolean,
   nodeFlags: string[],
-): ChildProcess {
+): Promise<AppProcess> {
   const profileDir = join("bench-results", "profiles");
   if (profile) mkdirSync(profileDir, { recursive: true });
   const flags = [...nodeFlags, ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [])];
-  return spawn(process.execPath, [...flags, "server.ts"], {
-    stdio: ["ignore", "inherit", "inherit"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
+  const port = await freePort();
+  return launchApp(
+    {
       PORT: String(port),
-      HOST: "127.0.0.1",
       APP_URL: `http://localhost:${port}`,
       DATABASE_URL: databaseUrl,
-      SESSION_SECRET: "bench-http-session-secret-0123456789abcdef",
-      LOG_LEVEL: "warn",
       RATE_LIMIT_FACTOR: "1000000",
       SMTP_URL: smtpUrl,
-      PROVIDER_API_URL: "",
       STRIPE_SECRET_KEY: "",
       RECAPTCHA_V3_SITE_KEY: "",
       RECAPTCHA_V3_SECRET_KEY: "",
       RECAPTCHA_V2_SITE_KEY: "",
       RECAPTCHA_V2_SECRET_KEY: "",
     },
-  });
+    { production: true, inheritEnv: true, output: "inherit", nodeFlags: flags },
+  );
 }
 
 /** Resets a process's VmHWM to its current resident size (Linux: "5" to /proc/<pid>/clear_refs). */
@@ -276,19 +260,6 @@ async function api(base: string, method: string, path: string, body?: unknown, t
   return res;
 }
 
-async function verificationCode(smtp: TestSmtpServer, email: string): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    for (const message of smtp.messages) {
-      if (!message.to.includes(email)) continue;
-      const code = /Verification code: (\d{6})\b/.exec(message.text ?? "")?.[1];
-      if (code) return code;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no verification email to ${email} within 30 s`);
-}
-
 /** The hidden and visible inputs of the first form posting to `action` in `html`. */
 function formInputs(html: string): Map<string, string> {
   const inputs = new Map<string, string>();
@@ -316,29 +287,16 @@ export interface SignedInManager {
 
 export async function signInManagerOverHttp(base: string, smtp: TestSmtpServer): Promise<SignedInManager> {
   const email = `bench.manager.${Date.now()}@example.com`;
-  const registered = (await (
-    await api(base, "POST", "/api/Register", {
+  const { accessToken: token } = await signUpOverHttp(base, email, verificationCodes(smtp), {
+    as: {
       firstName: "Bench",
       lastName: "Manager",
-      email,
       companyName: "Bench Pty Ltd",
       password: PASSWORD,
       captchaToken: "bench",
-      isCaptchaV3: true,
-    })
-  ).json()) as { userId: number; requestToken: string };
-  const code = await verificationCode(smtp, email);
-  const verified = (await (
-    await api(base, "POST", "/api/Identity/VerifyEmail", { ...registered, verificationCode: code })
-  ).json()) as { accessToken: string };
-  const token = verified.accessToken;
-  await api(
-    base,
-    "PUT",
-    "/api/Companies",
-    { name: "Bench Pty Ltd", ABN: "51 824 753 556", size: "11-50", industry: "Retail" },
-    token,
-  );
+      company: { name: "Bench Pty Ltd", ABN: "51 824 753 556", size: "11-50", industry: "Retail" },
+    },
+  });
   await api(base, "POST", "/api/Identity/onboarding-video-watched", {}, token);
   const users = Array.from({ length: TEAM_MEMBERS }, (_, i) => ({
     firstName: `Member${i + 1}`,
@@ -435,7 +393,7 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpFigures>
   const databases = options.databases ?? ["pglite", "postgres"];
   const targetIds = options.targets ?? (Object.keys(TARGETS) as TargetId[]);
   const log = options.log ?? ((line: string) => console.log(line));
-  ensureBuild();
+  ensureProductionBuild();
 
   const smtp = await createSmtpServer();
   const runs: DatabaseRun[] = [];
@@ -453,19 +411,17 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpFigures>
       // PGlite as the app runs by default: on a data directory (memory:// keeps every table file
       // in the JavaScript heap as well, which is not what a deployment measures).
       const pgliteDir = kind === "pglite" ? mkdtempSync(join(tmpdir(), "rewards-bench-pglite-")) : undefined;
-      const port = await freePort();
-      const base = `http://127.0.0.1:${port}`;
-      const app = startApp(
-        port,
+      const app = await startApp(
         pgServer?.url ?? (pgliteDir as string),
         smtp.url,
         options.profile ?? false,
         options.nodeFlags ?? [],
       );
+      const base = app.base;
       try {
-        await waitForReady(base, app);
+        await waitUntilReady(app, 180_000);
         const manager = await signInManagerOverHttp(base, smtp);
-        const pid = app.pid;
+        const pid = app.child.pid;
         if (!pid) throw new Error("no pid for the app process");
         const started = memoryOf(pid);
         log(`  ${kind} app memory after start and set-up: peak ${started.peakMb} MB, ${started.rssMb} MB now`);
@@ -529,7 +485,7 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpFigures>
           rssAfterMb: memory.rssMb,
         });
       } finally {
-        await stopProcess(app);
+        await app.stop();
         await pgServer?.stop();
         if (pgliteDir) rmSync(pgliteDir, { recursive: true, force: true });
       }
