@@ -6,10 +6,10 @@ import { createContext, type MiddlewareFunction, type RouterContextProvider, red
 import type { AppSettings } from "../../core/account-forms.ts";
 import { services } from "../context.ts";
 import { requireSignedIn, type SignedIn } from "./auth.server.ts";
+import { DASHBOARD_PATH } from "./portal.ts";
 
 type Context = Readonly<RouterContextProvider>;
 
-export const DASHBOARD_PATH = "/portal/dashboard";
 export const ONBOARDING_PATH = "/portal/onboarding-add-company-details";
 
 export type PortalUser = SignedIn;

@@ -24,11 +24,11 @@ import { createApiClient } from "../lib/api.server.ts";
 import { optionalSignedIn } from "../lib/auth.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../lib/forms.server.ts";
 import { constraintsOf, type FormReply, hasFieldErrors } from "../lib/forms.ts";
+import { DASHBOARD_PATH } from "../lib/portal.ts";
 import { type SessionData, startNewSession } from "../lib/session.server.ts";
 import type { Route } from "./+types/corporate.login";
 
 const ACTION = "/corporate/login";
-const DASHBOARD = "/portal/dashboard";
 const FORGOT = "/corporate/forgot-password-request";
 const FIELD_ORDER = ["userName", "password"] as const;
 
@@ -45,7 +45,7 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  if (optionalSignedIn(context)) throw redirect(DASHBOARD);
+  if (optionalSignedIn(context)) throw redirect(DASHBOARD_PATH);
   return null;
 }
 
@@ -99,7 +99,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   await startNewSession(context, { accessToken, user, appSettings });
   // A new CSRF token too: one planted in the browser before login must not outlive it.
   const [, csrfCookie] = await services(context).formGuards.csrf.commitToken();
-  throw redirect(DASHBOARD, csrfCookie ? { headers: { "set-cookie": csrfCookie } } : undefined);
+  throw redirect(DASHBOARD_PATH, csrfCookie ? { headers: { "set-cookie": csrfCookie } } : undefined);
 }
 
 export default function Login({ actionData }: Route.ComponentProps) {

@@ -23,11 +23,11 @@ import {
 import { type ApiResult, createApiClient } from "../lib/api.server.ts";
 import { readForm, replyInvalid } from "../lib/forms.server.ts";
 import { type FormReply, hasFieldErrors } from "../lib/forms.ts";
+import { DASHBOARD_PATH } from "../lib/portal.ts";
 import { startNewSession } from "../lib/session.server.ts";
 import type { Route } from "./+types/corporate.verify";
 
 const PATH = "/corporate/verify";
-const DASHBOARD = "/portal/dashboard";
 
 /** What the verify action answers when it does not redirect. */
 interface VerifyReply extends FormReply {
@@ -102,7 +102,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     },
     appSettings: settings.ok ? settings.data : { hasProvidedCompanyDetails: false, hasWatchedOnboardingVideo: false },
   });
-  throw redirect(DASHBOARD);
+  throw redirect(DASHBOARD_PATH);
 }
 
 function verifyFailure(

@@ -1,5 +1,6 @@
 import { redirect } from "react-router";
+import { DASHBOARD_PATH } from "../lib/portal.ts";
 
 export function loader() {
-  return redirect("/portal/dashboard");
+  return redirect(DASHBOARD_PATH);
 }

@@ -10,8 +10,8 @@ import { QuickLinks } from "../components/portal-quick-links.tsx";
 import { RewardHistory } from "../components/portal-reward-history.tsx";
 import { services } from "../context.ts";
 import { readForm } from "../lib/forms.server.ts";
-import { DASHBOARD_PATH, portalUser, requireOnboardedUser } from "../lib/portal.server.ts";
-import { type PortalHandle, portalMeta } from "../lib/portal.ts";
+import { portalUser, requireOnboardedUser } from "../lib/portal.server.ts";
+import { DASHBOARD_PATH, type PortalHandle, portalMeta } from "../lib/portal.ts";
 import { redirectWithToast } from "../lib/toast.server.ts";
 import type { Route } from "./+types/portal.dashboard";
 import type { loader as portalLoader } from "./portal.tsx";
@@ -53,7 +53,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const showVideo = portal ? !portal.hasWatchedOnboardingVideo : false;
   return (
     <div className="mx-auto max-w-7xl space-y-10 px-4 py-8 md:px-6 md:py-12">
-      {showVideo ? <GettingStartedDialog videoUrl={loaderData.onboardingVideoUrl} action="/portal/dashboard" /> : null}
+      {showVideo ? <GettingStartedDialog videoUrl={loaderData.onboardingVideoUrl} action={DASHBOARD_PATH} /> : null}
       <QuickLinks catalogueUrl={portal?.catalogueUrl ?? ""} />
       <RewardHistory items={loaderData.history} />
     </div>

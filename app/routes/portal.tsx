@@ -12,14 +12,8 @@ import { CompanyDetailsStep } from "../components/company-details-form.tsx";
 import { PortalFooter } from "../components/portal-footer.tsx";
 import { PortalHeader } from "../components/portal-header.tsx";
 import { services } from "../context.ts";
-import {
-  catalogueUrlFor,
-  DASHBOARD_PATH,
-  ONBOARDING_PATH,
-  portalUser,
-  portalUserMiddleware,
-} from "../lib/portal.server.ts";
-import { ONBOARDING_TITLE, type PortalHandle } from "../lib/portal.ts";
+import { catalogueUrlFor, ONBOARDING_PATH, portalUser, portalUserMiddleware } from "../lib/portal.server.ts";
+import { DASHBOARD_PATH, ONBOARDING_TITLE, type PortalHandle } from "../lib/portal.ts";
 import type { Route } from "./+types/portal";
 
 const ONBOARDING_ROUTE_ID = "routes/portal.onboarding-add-company-details";
