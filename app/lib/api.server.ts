@@ -134,7 +134,7 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     updateTeamMember: (id: number, body: TeamMemberInput) => call<undefined>("PUT", `Users/${id}`, { id, ...body }),
     removeTeamMember: (id: number) => call<undefined>("DELETE", `Users/${id}`),
 
-    // ─── Reward draft (SPEC §7 RewardMyTeam; issue 5) ───
+    // ─── Reward draft (SPEC §7 RewardMyTeam) ───
     /** create-reward-search: adds a team member with amount 0; answers the whole list. */
     addRewardRecipient: (userId: number) =>
       call<RewardRecipient[]>("POST", "RewardMyTeam/create-reward-search", { userId }),
@@ -162,7 +162,7 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     bulkUploadReward: (rewards: NewRewardUser[]) =>
       call<BulkRewardUploadResponse>("POST", "RewardMyTeam/bulk-upload-reward", { rewards }),
 
-    // ─── Payments (SPEC §7 StripePayment; issue 5; server/api/payments.ts) ───
+    // ─── Payments (SPEC §7 StripePayment; server/api/payments.ts) ───
     /** Freezes the draft into an order; `amount` is the total in cents the page showed. */
     createPaymentIntent: (body: CreatePaymentIntentRequest) =>
       call<CreatePaymentIntentResponse>("POST", "StripePayment/create-payment-intent", body),

@@ -9,7 +9,7 @@ export interface HelpRequestInput {
   email: string;
   message: string;
   userId?: number;
-  /** The signed-in sender's company (the accounts issue). */
+  /** The signed-in sender's company (the portal's Help form). */
   companyId?: number;
 }
 
