@@ -14,11 +14,11 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
-import { chargesFor } from "../../core/money.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import {
   type AppProcess,
   ok,
+  orderOverHttp,
   signUpOverHttp,
   sleep,
   startApp,
@@ -46,29 +46,7 @@ async function orderAwaitingPayment(base: string, codeOf: (email: string) => Pro
   const email = "reconcile.manager@example.com";
   const { accessToken: token } = await signUpOverHttp(base, email, codeOf);
   const amounts = Array.from({ length: recipients }, (_, i) => 1 + (i % 50));
-  await ok(
-    base,
-    "POST",
-    "/api/RewardMyTeam/bulk-upload-reward",
-    {
-      rewards: amounts.map((value, i) => ({
-        firstName: "Member",
-        lastName: `Number${i}`,
-        email: `member.${i}@example.com`,
-        value,
-      })),
-    },
-    token,
-  );
-  await ok(base, "PUT", "/api/RewardMyTeam/update-reward-name", { name: "Reconciled Thanks" }, token);
-  const charges = chargesFor(amounts);
-  const intent = await ok<{ paymentIntentId: string; orderId: number }>(
-    base,
-    "POST",
-    "/api/StripePayment/create-payment-intent",
-    { amount: Number(charges.totalCents) },
-    token,
-  );
+  const { intent, charges } = await orderOverHttp(base, token, amounts, "Reconciled Thanks");
   return { token, intent, charges };
 }
 

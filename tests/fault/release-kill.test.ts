@@ -11,12 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { chargesFor } from "../../core/money.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import {
   type AppProcess,
   CARD,
   ok,
+  orderOverHttp,
   signUpOverHttp,
   startApp,
   until,
@@ -66,29 +66,7 @@ describe.each(kinds)("SIGKILL during a 1,000-recipient release ($kind)", ({ kind
       const email = "fault.manager@example.com";
       const { accessToken: token } = await signUpOverHttp(app.base, email, codeOf);
       const amounts = Array.from({ length: RECIPIENTS }, (_, i) => 1 + (i % 100));
-      await ok(
-        app.base,
-        "POST",
-        "/api/RewardMyTeam/bulk-upload-reward",
-        {
-          rewards: amounts.map((value, i) => ({
-            firstName: "Member",
-            lastName: `Number${i}`,
-            email: `member.${i}@example.com`,
-            value,
-          })),
-        },
-        token,
-      );
-      await ok(app.base, "PUT", "/api/RewardMyTeam/update-reward-name", { name: "Fault Thanks" }, token);
-      const charges = chargesFor(amounts);
-      const intent = await ok<{ paymentIntentId: string; clientSecret: string; orderId: number }>(
-        app.base,
-        "POST",
-        "/api/StripePayment/create-payment-intent",
-        { amount: Number(charges.totalCents) },
-        token,
-      );
+      const { intent, charges } = await orderOverHttp(app.base, token, amounts, "Fault Thanks");
 
       // Pay: the confirm call releases at once; kill the server at a random line of the release.
       const killAt = 100 + Math.floor(Math.random() * 800);

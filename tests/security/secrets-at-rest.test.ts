@@ -6,8 +6,7 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chargesFor } from "../../core/money.ts";
-import { type AppProcess, CARD, ok, signUpOverHttp, startApp, until } from "../support/app-process.ts";
+import { type AppProcess, CARD, ok, orderOverHttp, signUpOverHttp, startApp, until } from "../support/app-process.ts";
 import { createPostgresDatabase, postgresAdminUrl } from "../support/db.ts";
 import { createSmtpServer, type ReceivedMessage, type TestSmtpServer } from "../support/smtp.ts";
 import { openForm, postForm } from "./http.ts";
@@ -74,28 +73,7 @@ describe.skipIf(!postgresAdminUrl)("secrets at rest after a whole journey", () =
 
     // A reward for three recipients, paid with the simulated card and released.
     const amounts = [10, 20, 30];
-    await ok(
-      app.base,
-      "POST",
-      "/api/RewardMyTeam/bulk-upload-reward",
-      {
-        rewards: amounts.map((value, i) => ({
-          firstName: "Recipient",
-          lastName: `Number${i}`,
-          email: `recipient.${i}@example.com`,
-          value,
-        })),
-      },
-      accessToken,
-    );
-    await ok(app.base, "PUT", "/api/RewardMyTeam/update-reward-name", { name: "Journey Thanks" }, accessToken);
-    const intent = await ok<{ paymentIntentId: string; clientSecret: string }>(
-      app.base,
-      "POST",
-      "/api/StripePayment/create-payment-intent",
-      { amount: Number(chargesFor(amounts).totalCents) },
-      accessToken,
-    );
+    const { intent } = await orderOverHttp(app.base, accessToken, amounts, "Journey Thanks");
     await ok(
       app.base,
       "POST",
@@ -104,7 +82,7 @@ describe.skipIf(!postgresAdminUrl)("secrets at rest after a whole journey", () =
       accessToken,
     );
     for (let i = 0; i < amounts.length; i++) {
-      const [reward] = await mailTo(`recipient.${i}@example.com`, /Password: \S+/);
+      const [reward] = await mailTo(`member.${i}@example.com`, /Password: \S+/);
       const password = /Password: (\S+)/.exec(reward?.text ?? "")?.[1] ?? "";
       expect(password.length).toBeGreaterThanOrEqual(8);
       secrets.push({ what: `recipient ${i}'s password`, value: password });

@@ -11,6 +11,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { chargesFor } from "../../core/money.ts";
 import { freePort } from "./net.ts";
 import type { TestSmtpServer } from "./smtp.ts";
 
@@ -268,6 +269,30 @@ export async function signUpOverHttp(
 }
 
 /** `codeOf` for signUpOverHttp: the code in the verification email `smtp` received for the address. */
+/**
+ * An order awaiting payment, over HTTP: `amounts` become new members of the manager's draft
+ * (member.<i>@example.com, in one bulk call), the draft is named, and a payment is created for it.
+ */
+export async function orderOverHttp(base: string, token: string, amounts: readonly number[], rewardName: string) {
+  const rewards = amounts.map((value, i) => ({
+    firstName: "Member",
+    lastName: `Number${i}`,
+    email: `member.${i}@example.com`,
+    value,
+  }));
+  await ok(base, "POST", "/api/RewardMyTeam/bulk-upload-reward", { rewards }, token);
+  await ok(base, "PUT", "/api/RewardMyTeam/update-reward-name", { name: rewardName }, token);
+  const charges = chargesFor(amounts);
+  const intent = await ok<{ paymentIntentId: string; clientSecret: string; orderId: number }>(
+    base,
+    "POST",
+    "/api/StripePayment/create-payment-intent",
+    { amount: Number(charges.totalCents) },
+    token,
+  );
+  return { intent, charges };
+}
+
 export function verificationCodes(smtp: TestSmtpServer, timeoutMs = 30_000): (email: string) => Promise<string> {
   return async (email) => {
     let code: string | undefined;
