@@ -1,58 +1,28 @@
-// Reward My Team (SPEC §2 Reward My Team, §3 recipient row, §4 reward flow, §5 reward single add,
-// bulk CSV, amount inputs and reward search, §7 RewardMyTeam calls, §8 reward add toasts, §9 page
-// size 7 newest first): the program manager's reward draft.
-//
-// The loader reads one page of the draft from the API (get-reward-page: 7 rows, newest first,
-// with the whole draft's totals), so a draft of 5,000 recipients never travels whole. Every post
-// goes to this route's action with an `intent`; posts from fetchers (JavaScript on) carry
-// via=fetcher and are answered with data (the page stays; the loaders revalidate), plain posts
-// (JavaScript off) are answered with a redirect back to the page (post/redirect/get), or with the
-// page and its messages when something was refused.
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Link, redirect, useLocation } from "react-router";
-import { newRewardUserSchema } from "../../core/rewards.ts";
+import { Link, useLocation } from "react-router";
 import { useUrlDialog } from "../components/dialog.tsx";
 import { RewardDraftAddDialog } from "../components/reward-draft-add-dialog.tsx";
 import { RewardDraftApplyAll } from "../components/reward-draft-apply-all.tsx";
 import { RewardDraftPager } from "../components/reward-draft-pager.tsx";
 import { RewardDraftRemoveAllDialog } from "../components/reward-draft-remove-all.tsx";
 import { RewardDraftSearch } from "../components/reward-draft-search.tsx";
-import { type AmountReply, type AmountsReply, RewardDraftTable } from "../components/reward-draft-table.tsx";
+import { RewardDraftTable } from "../components/reward-draft-table.tsx";
 import { services } from "../context.ts";
-import type { ApiResult } from "../lib/api.server.ts";
-import { replyFailure } from "../lib/forms.server.ts";
 import { type PortalUser, requireOnboardedUser } from "../lib/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../lib/portal.ts";
-import {
-  fetcherReply,
-  loadDraftView,
-  pageOf,
-  readPostedRewardFile,
-  searchMembers,
-} from "../lib/reward-draft.server.ts";
+import { loadDraftView, pageOf, searchMembers } from "../lib/reward-draft.server.ts";
 import {
   ADD_DIALOG,
-  type ApplyAllReply,
-  BULK_ADDED_TOAST,
-  type BulkReply,
   canReview,
-  type DoneReply,
   INTENTS,
   type PendingRewardUpload,
-  pageHref,
   REMOVE_ALL_DIALOG,
-  REWARD_MY_TEAM_PATH,
   REWARD_REVIEW_PATH,
   type RewardDraftView,
-  type SingleAddReply,
-  singleAddedToast,
   totalsLine,
   UPLOAD_PREVIEW_ROWS,
-  VIA_FETCHER,
 } from "../lib/reward-draft.ts";
-import { isRewardCsvRow, type RewardCsvRow } from "../lib/reward-draft-csv.ts";
-import { redirectWithToast, type ToastInput } from "../lib/toast.server.ts";
-import { readUploadPost } from "../lib/uploads.server.ts";
+import { type ActionReply, rewardDraftAction } from "../lib/reward-draft-actions.server.ts";
+import { isRewardCsvRow } from "../lib/reward-draft-csv.ts";
 import type { Route } from "./+types/portal.reward-my-team";
 
 const TITLE = "Reward My Team";
@@ -100,185 +70,8 @@ async function readPendingUpload(
 
 // ─── Action ───
 
-type ActionReply =
-  | { intent: typeof INTENTS.saveAmount; reply: AmountReply }
-  | { intent: typeof INTENTS.saveAmounts; reply: AmountsReply }
-  | { intent: typeof INTENTS.applyAll; reply: ApplyAllReply }
-  | { intent: typeof INTENTS.addSingle; reply: SingleAddReply }
-  | { intent: typeof INTENTS.bulkPreview | typeof INTENTS.bulkSave; reply: BulkReply }
-  | { intent: "other"; reply: DoneReply | { ok: false; message: string } };
-
-function idOf(value: FormDataEntryValue | null): number | null {
-  const n = Number(value);
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-}
-
-/** All the messages of an API refusal (a bulk upload lists one per row). */
-function messagesOf(failure: Extract<ApiResult<unknown>, { ok: false }>): string[] {
-  const listed = Object.values(failure.errors ?? {}).flat();
-  return listed.length > 0 ? [...new Set(listed)] : [failure.detail];
-}
-
-export async function action({ context, request }: Route.ActionArgs) {
-  const user = requireOnboardedUser(context);
-  const { api } = user;
-  // Any post may carry the bulk file: the body is read with the upload cap (DESIGN.md §7).
-  const posted = await readUploadPost(context, request);
-  if (!posted.ok) {
-    const reply: BulkReply = { ok: false, errors: [posted.message] };
-    return data<ActionReply>({ intent: INTENTS.bulkPreview, reply }, 413);
-  }
-  const form = posted.formData;
-  const viaFetcher = form.get(VIA_FETCHER.name) === VIA_FETCHER.value;
-  const intent = String(form.get("intent") ?? "");
-  const page = pageOf(form.get("page"));
-  const back = pageHref(page);
-
-  switch (intent) {
-    case INTENTS.addFromSearch: {
-      const userId = idOf(form.get("userId"));
-      const result = userId ? await api.addRewardRecipient(userId) : null;
-      if (viaFetcher) {
-        return data(result?.ok ? { ok: true } : { ok: false, message: result?.detail ?? "Team member not found." });
-      }
-      const q = String(form.get("q") ?? "").trim();
-      // Back to the same search, so the next person can be added; the new row is on page 1.
-      const to = q ? `${REWARD_MY_TEAM_PATH}?${new URLSearchParams({ q })}` : REWARD_MY_TEAM_PATH;
-      if (result && !result.ok) return redirectWithToast(context, to, { type: "destructive", title: result.detail });
-      return redirect(to);
-    }
-
-    case INTENTS.saveAmount: {
-      const userId = idOf(form.get("userId"));
-      const value = String(form.get("value") ?? "");
-      if (!userId) return data<AmountReply>({ ok: false, userId: 0, message: "Team member not found." }, 400);
-      const result = await api.updateReward(userId, value);
-      if (!result.ok) return data<AmountReply>({ ok: false, userId, message: result.detail }, result.status);
-      return data<AmountReply>({ ok: true, userId, dollars: result.data.reward ?? 0 });
-    }
-
-    case INTENTS.saveAmounts: {
-      // Without JavaScript: every amount of the page; only changed ones are sent.
-      const ids = form.getAll("userId").map(idOf);
-      const previous = form.getAll("previous").map(String);
-      const values = form.getAll("value").map(String);
-      const reply: AmountsReply = { values: {}, errors: {} };
-      for (const [index, userId] of ids.entries()) {
-        const value = values[index] ?? "";
-        if (!userId || value.trim() === previous[index]) continue;
-        const result = await api.updateReward(userId, value);
-        if (!result.ok) {
-          reply.values[userId] = value;
-          reply.errors[userId] = result.detail;
-        }
-      }
-      if (Object.keys(reply.errors).length > 0) {
-        return data<ActionReply>({ intent: INTENTS.saveAmounts, reply }, 400);
-      }
-      return redirect(back);
-    }
-
-    case INTENTS.applyAll: {
-      const value = String(form.get("value") ?? "");
-      const result = await api.updateAllReward(value);
-      const reply: ApplyAllReply = result.ok ? { ok: true } : { ok: false, value, message: result.detail };
-      if (viaFetcher) return data(reply, result.ok ? 200 : result.status);
-      if (!result.ok) return data<ActionReply>({ intent: INTENTS.applyAll, reply }, result.status);
-      return redirect(back);
-    }
-
-    case INTENTS.remove: {
-      const userId = idOf(form.get("userId"));
-      const result = userId ? await api.deleteReward(userId) : null;
-      if (viaFetcher) return data(result?.ok ? { ok: true } : { ok: false, message: result?.detail ?? "" });
-      return redirect(back);
-    }
-
-    case INTENTS.removeAll: {
-      await api.deleteAllReward();
-      if (viaFetcher) return data<DoneReply>({ ok: true });
-      return redirect(REWARD_MY_TEAM_PATH);
-    }
-
-    case INTENTS.addSingle: {
-      const submission = parseWithZod(form, { schema: newRewardUserSchema });
-      if (submission.status !== "success") {
-        const reply: SingleAddReply = { ok: false, result: submission.reply({ hideFields: ["csrf"] }) };
-        return viaFetcher ? data(reply, 400) : data<ActionReply>({ intent: INTENTS.addSingle, reply }, 400);
-      }
-      const { firstName, lastName, email } = submission.value;
-      const result = await api.createRewardUser({ firstName, lastName, email, value: submission.value.value });
-      if (!result.ok) {
-        // SPEC §8: the server's detail in red above the form.
-        const failed = replyFailure(submission, result, { shownDetails: [result.detail] });
-        const reply: SingleAddReply = { ok: false, result: failed.data.result };
-        return viaFetcher
-          ? data(reply, failed.init?.status)
-          : data<ActionReply>({ intent: INTENTS.addSingle, reply }, failed.init?.status);
-      }
-      const toast: ToastInput = { type: "success", title: singleAddedToast(result.data.firstName || firstName) };
-      if (viaFetcher) return fetcherReply<SingleAddReply>(context, { ok: true }, toast);
-      return redirectWithToast(context, REWARD_MY_TEAM_PATH, toast);
-    }
-
-    case INTENTS.bulkPreview: {
-      // Without JavaScript: the file is checked here and its rows wait for Save.
-      const { fileName, result: checked } = await readPostedRewardFile(form);
-      if (!checked.ok) {
-        const reply: BulkReply = { ok: false, errors: checked.errors };
-        return data<ActionReply>({ intent: INTENTS.bulkPreview, reply }, 400);
-      }
-      const id = await services(context).pendingUploads.save({
-        userId: user.user.id,
-        kind: "reward",
-        fileName,
-        rows: checked.rows,
-      });
-      return redirect(`${REWARD_MY_TEAM_PATH}?${new URLSearchParams({ dialog: ADD_DIALOG, upload: id })}`);
-    }
-
-    case INTENTS.bulkSave: {
-      // Without JavaScript the checked rows wait on the server (upload id); with it the file
-      // itself comes again and is read here with the same reader as in the browser.
-      const uploadId = String(form.get("upload") ?? "");
-      let rows: RewardCsvRow[];
-      if (uploadId) {
-        const stored = await services(context).pendingUploads.read(uploadId, user.user.id, "reward");
-        rows = stored ? stored.rows.filter(isRewardCsvRow) : [];
-        if (rows.length === 0) {
-          const reply: BulkReply = { ok: false, errors: ["The checked file has expired; please choose it again."] };
-          return data<ActionReply>({ intent: INTENTS.bulkSave, reply }, 400);
-        }
-      } else {
-        const { result: checked } = await readPostedRewardFile(form);
-        if (!checked.ok) {
-          const reply: BulkReply = { ok: false, errors: checked.errors };
-          return viaFetcher ? data(reply, 400) : data<ActionReply>({ intent: INTENTS.bulkSave, reply }, 400);
-        }
-        rows = checked.rows;
-      }
-      const result = await api.bulkUploadReward(rows);
-      if (!result.ok) {
-        const reply: BulkReply = { ok: false, errors: messagesOf(result) };
-        return viaFetcher
-          ? data(reply, result.status)
-          : data<ActionReply>({ intent: INTENTS.bulkSave, reply }, result.status);
-      }
-      if (uploadId) await services(context).pendingUploads.delete(uploadId, user.user.id);
-      const toast: ToastInput = { type: "success", title: BULK_ADDED_TOAST };
-      if (viaFetcher) return fetcherReply<BulkReply>(context, { ok: true }, toast);
-      return redirectWithToast(context, REWARD_MY_TEAM_PATH, toast);
-    }
-
-    case INTENTS.bulkDiscard: {
-      const uploadId = String(form.get("upload") ?? "");
-      if (uploadId) await services(context).pendingUploads.delete(uploadId, user.user.id);
-      return redirect(`${REWARD_MY_TEAM_PATH}?dialog=${ADD_DIALOG}`);
-    }
-
-    default:
-      throw data("Unknown request.", { status: 400 });
-  }
+export function action({ context, request }: Route.ActionArgs) {
+  return rewardDraftAction(context, request);
 }
 
 // ─── Page ───
