@@ -1,3 +1,6 @@
+// The server half of Reward My Team: one page of the draft for the loader (the table is paged
+// by the API, so a draft of 5,000 recipients never leaves the server whole), the user search,
+// the bulk file of an upload, and the fetchers' answers.
 import { data, type RouterContextProvider } from "react-router";
 import { REWARD_PAGE_SIZE } from "../../core/rewards.ts";
 import { effectiveSearch, SEARCH_MIN_LENGTH } from "../../core/team.ts";

@@ -5,39 +5,18 @@
 // without JavaScript; with JavaScript the dialogs open in place and post through fetchers.
 //
 // One action, told apart by `intent` (app/lib/team.ts): add, update, remove, and the CSV
-// upload's three posts. Every success redirects back to the list (search and page kept) with
-// SPEC's toast; failures answer the form's errors.
-import type { Submission } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect } from "react-router";
-import { z } from "zod";
-import { readTeamCsv, type TeamCsvRow } from "../../core/csv.ts";
-import { effectiveSearch, TEAM_DETAILS, TEAM_PAGE_SIZE, type TeamPage, teamMemberSchema } from "../../core/team.ts";
+// upload's three posts, each a function of app/lib/team-actions.server.ts.
+import type { TeamCsvRow } from "../../core/csv.ts";
+import { effectiveSearch, TEAM_PAGE_SIZE, type TeamPage } from "../../core/team.ts";
 import { TeamBulkPane } from "../components/team-bulk-upload.tsx";
 import { TeamDialogs, useTeamDialogs } from "../components/team-dialogs.tsx";
 import { TeamSearch } from "../components/team-search.tsx";
 import { TeamPager, TeamTable } from "../components/team-table.tsx";
 import { services } from "../context.ts";
-import type { ApiResult } from "../lib/api.server.ts";
-import { replyFailure, replyInvalid } from "../lib/forms.server.ts";
-import { GENERIC_FORM_ERROR } from "../lib/forms.ts";
-import { portalUser, requireOnboardedUser } from "../lib/portal.server.ts";
+import { portalUser } from "../lib/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../lib/portal.ts";
-import {
-  dialogHref,
-  duplicatesMessage,
-  listHref,
-  MY_TEAM_PATH,
-  PREVIEW_ROWS,
-  REMOVE_FAILED_MESSAGE,
-  successfullyAddedMessage,
-  TEAM_INTENT,
-  TEAM_TEMPLATE_PATH,
-  type UploadPreview,
-  type UploadReply,
-} from "../lib/team.ts";
-import { redirectWithToast } from "../lib/toast.server.ts";
-import { readCsvFile, readUploadPost } from "../lib/uploads.server.ts";
+import { PREVIEW_ROWS, TEAM_TEMPLATE_PATH, type UploadPreview } from "../lib/team.ts";
+import { teamAction } from "../lib/team-actions.server.ts";
 import type { Route } from "./+types/portal.my-team";
 
 const TITLE = "My Team";
@@ -45,7 +24,6 @@ export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 const MAX_SEARCH_LENGTH = 256;
-const UPLOAD_EXPIRED_MESSAGE = "This file is no longer waiting to be saved; please choose it again.";
 
 function pageNumberOf(raw: string | null): number {
   const page = Number(raw);
@@ -99,116 +77,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { search, page, upload };
 }
 
-const updateSchema = teamMemberSchema.extend({ id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
-const removeSchema = z.object({
-  id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  firstName: z.string().trim().max(64).optional().default(""),
-});
-const saveUploadSchema = z.object({ uploadId: z.string().min(1).max(64) });
-
-function uploadFailure(errors: string[], fileName?: string, status = 400) {
-  return data<UploadReply>({ upload: { errors, fileName } }, { status });
-}
-
-export async function action({ context, request }: Route.ActionArgs) {
-  const user = requireOnboardedUser(context);
-  const { logger, pendingUploads } = services(context);
-  const url = new URL(request.url);
-  const back = listHref(url.search);
-
-  const post = await readUploadPost(context, request);
-  if (!post.ok) return uploadFailure([post.message]);
-  const { formData } = post;
-  const intent = formData.get("intent");
-
-  /** Sends the checked rows; a success goes back to the list with SPEC's counts (one toast, both texts). */
-  async function saveRows(rows: TeamCsvRow[], fileName: string, onSaved?: () => Promise<void>) {
-    const users = rows.map(({ firstName, lastName, email }) => ({ firstName, lastName, email }));
-    const result = await user.api.bulkCreateTeamMembers(users);
-    if (!result.ok) {
-      logger.error({ status: result.status, detail: result.detail, rows: users.length }, "team bulk upload failed");
-      return uploadFailure([result.status < 500 ? result.detail : GENERIC_FORM_ERROR], fileName, result.status);
-    }
-    await onSaved?.();
-    const { successfullyAdded, duplicates } = result.data;
-    return redirectWithToast(context, back, {
-      type: "success",
-      title: successfullyAddedMessage(successfullyAdded),
-      description: duplicates > 0 ? duplicatesMessage(duplicates) : undefined,
-    });
-  }
-
-  switch (intent) {
-    case TEAM_INTENT.add: {
-      const submission = parseWithZod(formData, { schema: teamMemberSchema });
-      if (submission.status !== "success") return replyInvalid(submission);
-      const result = await user.api.createTeamMember(submission.value);
-      // SPEC §8: the server's detail in red above the form.
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: [result.detail] });
-      return redirectWithToast(context, back, {
-        type: "success",
-        title: `${submission.value.firstName} successfully added`,
-      });
-    }
-    case TEAM_INTENT.update: {
-      const submission = parseWithZod(formData, { schema: updateSchema });
-      if (submission.status !== "success") return replyInvalid(submission);
-      const { id, ...member } = submission.value;
-      const result = await user.api.updateTeamMember(id, member);
-      if (!result.ok) return updateFailure(submission, result);
-      return redirectWithToast(context, back, {
-        type: "success",
-        title: `${member.firstName} successfully updated`,
-      });
-    }
-    case TEAM_INTENT.remove: {
-      const submission = parseWithZod(formData, { schema: removeSchema });
-      if (submission.status !== "success") {
-        return redirectWithToast(context, back, { type: "destructive", title: REMOVE_FAILED_MESSAGE });
-      }
-      const result = await user.api.removeTeamMember(submission.value.id);
-      if (!result.ok) {
-        logger.warn({ status: result.status, detail: result.detail }, "team member removal failed");
-        return redirectWithToast(context, back, { type: "destructive", title: REMOVE_FAILED_MESSAGE });
-      }
-      const name = submission.value.firstName || "Team member";
-      return redirectWithToast(context, back, { type: "success", title: `${name} successfully removed` });
-    }
-    case TEAM_INTENT.checkUpload:
-    case TEAM_INTENT.saveFile: {
-      const file = await readCsvFile(formData);
-      if (!file.ok) return uploadFailure([file.message]);
-      const parsed = readTeamCsv(file.text);
-      if (!parsed.ok) return uploadFailure(parsed.errors, file.fileName);
-      if (intent === TEAM_INTENT.saveFile) return saveRows(parsed.rows, file.fileName);
-      const id = await pendingUploads.save({
-        userId: user.user.id,
-        kind: "team",
-        fileName: file.fileName,
-        rows: parsed.rows,
-      });
-      const next = new URLSearchParams(new URL(dialogHref(url.search, "add"), url).search);
-      next.set("upload", id);
-      throw redirect(`${MY_TEAM_PATH}?${next}`);
-    }
-    case TEAM_INTENT.saveUpload: {
-      const submission = parseWithZod(formData, { schema: saveUploadSchema });
-      if (submission.status !== "success") return uploadFailure([UPLOAD_EXPIRED_MESSAGE], undefined, 400);
-      const { uploadId } = submission.value;
-      const pending = await pendingUploads.read(uploadId, user.user.id, "team");
-      if (!pending) return uploadFailure([UPLOAD_EXPIRED_MESSAGE], undefined, 410);
-      return saveRows(pending.rows as TeamCsvRow[], pending.fileName, () =>
-        pendingUploads.delete(uploadId, user.user.id),
-      );
-    }
-    default:
-      throw data("Unknown action.", { status: 400 });
-  }
-}
-
-/** SPEC §8: update failures only re-enable the button; the API's known refusals are also said. */
-function updateFailure(submission: Submission<unknown>, failure: Extract<ApiResult<unknown>, { ok: false }>) {
-  return replyFailure(submission, failure, { shownDetails: [TEAM_DETAILS.emailInCompany, TEAM_DETAILS.notFound] });
+export function action({ context, request }: Route.ActionArgs) {
+  return teamAction(context, request);
 }
 
 export default function MyTeam({ loaderData, actionData }: Route.ComponentProps) {

@@ -1,3 +1,11 @@
+// Reward My Team (SPEC §2 Reward My Team, §3 recipient row, §4 reward flow, §5 reward single add,
+// bulk CSV, amount inputs and reward search, §7 RewardMyTeam calls, §8 reward add toasts, §9 page
+// size 7 newest first): the program manager's reward draft.
+//
+// The loader reads one page of the draft from the API (get-reward-page: 7 rows, newest first,
+// with the whole draft's totals), so a draft of 5,000 recipients never travels whole. Every post
+// goes to this route's action with an `intent`, handled by its own function in
+// app/lib/reward-draft-actions.server.ts.
 import { Link, useLocation } from "react-router";
 import { useUrlDialog } from "../components/dialog.tsx";
 import { RewardDraftAddDialog } from "../components/reward-draft-add-dialog.tsx";
