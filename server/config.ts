@@ -1,5 +1,6 @@
 // Runtime configuration (DESIGN.md §3): every variable is parsed once, here, with zod.
 // A bad value stops the start with a message naming the variable.
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { hasValidAbnCheckDigits, normaliseAbn } from "../core/abn.ts";
 
@@ -111,18 +112,16 @@ export interface Config extends Omit<Env, "APP_URL"> {
 /** Used on tax invoices while SUPPLIER_NAME / SUPPLIER_ABN are unset (the invoice says so). */
 export const PLACEHOLDER_SUPPLIER = { name: "Reward Portal Pty Ltd", abn: "51824753556" } as const;
 
+/** A client address on this machine: 127.0.0.0/8, ::1, or IPv4-mapped loopback (ipaddr.js decides). */
+export function isLoopbackAddress(address: string): boolean {
+  const ip = address.trim();
+  return ipaddr.isValid(ip) && ipaddr.process(ip).range() === "loopback";
+}
+
 /** DESIGN.md §3: a local run is one whose APP_URL host is a loopback name or address. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
-  if (host === "::1") return true;
-  return /^127(\.\d{1,3}){3}$/.test(host);
-}
-
-/** A client address on this machine (127.0.0.0/8, ::1, or IPv4-mapped loopback). */
-export function isLoopbackAddress(address: string): boolean {
-  const ip = address.trim().toLowerCase();
-  return ip === "::1" || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(ip);
+  return host === "localhost" || host.endsWith(".localhost") || isLoopbackAddress(host);
 }
 
 export class ConfigError extends Error {

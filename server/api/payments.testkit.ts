@@ -4,6 +4,8 @@
 // release benchmark; never by the application.
 import { eq } from "drizzle-orm";
 import { expect, vi } from "vitest";
+import { chargesFor } from "../../core/money.ts";
+import { CARD } from "../../tests/support/app-process.ts";
 import { captureLogs } from "../../tests/support/logs.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
@@ -65,6 +67,22 @@ export async function payingManager(api: Api, db: Db, companyName = "Acme Pty Lt
     return (text ? JSON.parse(text) : undefined) as T;
   };
   return { ...account, companyId, go, json };
+}
+
+type PayingManager = Awaited<ReturnType<typeof payingManager>>;
+
+/** Pays the manager's draft of `amounts` with the simulated card 4242…: the order is released at once. */
+export async function payDraftByCard(manager: PayingManager, amounts: readonly number[]) {
+  const intent = await manager.json<{ paymentIntentId: string; clientSecret: string }>(
+    "POST",
+    "StripePayment/create-payment-intent",
+    { amount: Number(chargesFor(amounts).totalCents) },
+  );
+  return manager.json<{ status: string }>("POST", "StripePayment/confirm-simulated-payment", {
+    paymentIntent: intent.paymentIntentId,
+    clientSecret: intent.clientSecret,
+    ...CARD,
+  });
 }
 
 let counter = 0;

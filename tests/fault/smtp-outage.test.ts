@@ -8,15 +8,14 @@
 // redacted (DESIGN.md §7).
 import { eq, sql } from "drizzle-orm";
 import { afterEach, expect, it } from "vitest";
-import { chargesFor } from "../../core/money.ts";
-import { payingManager, seedDraft } from "../../server/api/payments.testkit.ts";
+import { payDraftByCard, payingManager, seedDraft } from "../../server/api/payments.testkit.ts";
 import { emailOutbox } from "../../server/db/schema.ts";
 import { createLogger } from "../../server/logger.ts";
 import { REDACTED_AFTER_DELIVERY } from "../../server/mail/outbox.ts";
 import { smtpTransport } from "../../server/mail/transports.ts";
 import { type MailWorker, startMailWorker } from "../../server/mail/worker.ts";
 import { createApplication, type RunningApp } from "../../server/main.ts";
-import { CARD, sleep, until } from "../support/app-process.ts";
+import { sleep, until } from "../support/app-process.ts";
 import { testConfig } from "../support/config.ts";
 import { fakeServerBuild } from "../support/server-build.ts";
 import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
@@ -56,16 +55,7 @@ it("delivers every email of a release once after the SMTP server comes back (twi
 
   // SMTP down; pay: the release commits and queues 301 emails, which cannot be delivered.
   await server.stop();
-  const intent = await manager.json<{ paymentIntentId: string; clientSecret: string }>(
-    "POST",
-    "StripePayment/create-payment-intent",
-    { amount: Number(chargesFor(amounts).totalCents) },
-  );
-  const paid = await manager.json<{ status: string }>("POST", "StripePayment/confirm-simulated-payment", {
-    paymentIntent: intent.paymentIntentId,
-    clientSecret: intent.clientSecret,
-    ...CARD,
-  });
+  const paid = await payDraftByCard(manager, amounts);
   expect(paid.status).toBe("succeeded");
 
   const outbox = async () => {
@@ -147,16 +137,7 @@ it("delivers every reward email once after a 24-hour SMTP outage (simulated cloc
   const manager = await payingManager(running.api, db);
   const amounts = Array.from({ length: RECIPIENTS_24H }, (_, i) => 5 + i);
   await seedDraft(db, manager, amounts, "A Day Without Mail");
-  const intent = await manager.json<{ paymentIntentId: string; clientSecret: string }>(
-    "POST",
-    "StripePayment/create-payment-intent",
-    { amount: Number(chargesFor(amounts).totalCents) },
-  );
-  const paid = await manager.json<{ status: string }>("POST", "StripePayment/confirm-simulated-payment", {
-    paymentIntent: intent.paymentIntentId,
-    clientSecret: intent.clientSecret,
-    ...CARD,
-  });
+  const paid = await payDraftByCard(manager, amounts);
   expect(paid.status).toBe("succeeded");
   const total = RECIPIENTS_24H + 2;
   expect(await db.$count(emailOutbox)).toBe(total);
