@@ -78,19 +78,14 @@ export interface WebServices {
 }
 
 export interface RequestServices extends WebServices {
-  /** Per-request CSP nonce for the scripts React Router renders. */
-  nonce: string;
-  clientIp: string;
   /**
-   * Set while the edge renders a page once for every anonymous visitor (server/http/shared-pages.ts):
-   * the nonce is then SHARED_PAGE_SLOTS.nonce and the CSRF token SHARED_PAGE_SLOTS.csrf, and the
-   * edge splices each visitor's own values into those places.
+   * The CSP nonce of a page rendered for one signed-in visitor; undefined for a page rendered
+   * for visitors without a session, whose inline scripts the edge allows by hash
+   * (server/http/anonymous-pages.ts) and which must hold nothing per visitor.
    */
-  sharedPageRender?: boolean;
+  nonce: string | undefined;
+  clientIp: string;
 }
-
-/** Placeholders in a shared page; letters and digits only, so no encoding changes them. */
-export const SHARED_PAGE_SLOTS = { nonce: "nonceSlot0sharedPage0", csrf: "csrfSlot0sharedPage0" } as const;
 
 export const webContext = createContext<RequestServices>();
 

@@ -20,7 +20,9 @@ export default function handleRequest(
   if (request.method.toUpperCase() === "HEAD") return new Response(null, { status, headers });
   const { nonce } = loadContext.get(webContext);
   const userAgent = request.headers.get("user-agent");
-  const waitForAll = (userAgent && isbot(userAgent)) || routerContext.isSpaMode;
+  // A page without a nonce is for visitors without a session: the edge reads it whole to hash its
+  // scripts and compress it once, so it is rendered whole too.
+  const waitForAll = (userAgent && isbot(userAgent)) || routerContext.isSpaMode || nonce === undefined;
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;

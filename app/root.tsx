@@ -5,16 +5,15 @@ import {
   Links,
   Meta,
   Outlet,
+  Scripts,
   ScrollRestoration,
   useMatches,
   useRouteLoaderData,
 } from "react-router";
-import { AuthenticityTokenProvider } from "remix-utils/csrf/react";
 import { HoneypotProvider } from "remix-utils/honeypot/react";
 import type { Route } from "./+types/root";
 import appCss from "./app.css?inline";
 import appCssHref from "./app.css?url";
-import { DeferredScripts } from "./components/deferred-scripts.tsx";
 import { ErrorPage } from "./components/error-page.tsx";
 import { Toaster } from "./components/toaster.tsx";
 import { services } from "./context.ts";
@@ -101,8 +100,7 @@ export function Layout({ children }: { children: ReactNode }) {
         {children}
         {data?.site.demoMode ? <div aria-hidden="true" className="h-10" /> : null}
         <ScrollRestoration nonce={nonce} />
-        {/* <Scripts> without preload hints, loaded after the first paint: see the component. */}
-        <DeferredScripts nonce={nonce} />
+        <Scripts nonce={nonce} />
       </body>
     </html>
   );
@@ -110,12 +108,10 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   return (
-    <AuthenticityTokenProvider token={loaderData.csrf}>
-      <HoneypotProvider {...loaderData.honeypot}>
-        <Outlet />
-        <Toaster toast={loaderData.toast} />
-      </HoneypotProvider>
-    </AuthenticityTokenProvider>
+    <HoneypotProvider {...loaderData.honeypot}>
+      <Outlet />
+      <Toaster toast={loaderData.toast} />
+    </HoneypotProvider>
   );
 }
 

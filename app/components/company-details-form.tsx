@@ -4,7 +4,6 @@
 // layout shows this screen in place of any portal page until the details are saved.
 import { type FieldMetadata, getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { Form } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { constraintsOf, type FormReply, hasFieldErrors } from "../lib/forms.ts";
 import {
@@ -16,7 +15,7 @@ import {
   validateCompanyDetails,
 } from "../lib/portal-forms.ts";
 import { OnboardingSteps } from "./auth-layout.tsx";
-import { FieldError, FormAlert, SubmitButton, TextField, useFormSubmit } from "./form-fields.tsx";
+import { CsrfInput, FieldError, FormAlert, SubmitButton, TextField, useFormSubmit } from "./form-fields.tsx";
 
 export const COMPANY_DETAILS_ACTION = "/portal/onboarding-add-company-details";
 
@@ -70,7 +69,7 @@ export function CompanyDetailsForm({ companyName, reply }: { companyName: string
       <h3 id="company-form-heading" className="text-lg font-semibold text-slate-900">
         Add Your Company Details
       </h3>
-      <AuthenticityTokenInput />
+      <CsrfInput />
       <HoneypotInputs />
       <FormAlert messages={form.errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
       <TextField field={fields.name} label="Company Name" autoComplete="organization" />

@@ -3,7 +3,6 @@
 // redirects to /help?sent=1#contact. The signed-in variant (message only) is portal-contact-form.tsx.
 import { getFormProps, useForm } from "@conform-to/react";
 import { Form, Link } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import {
   CONTACT_RULES,
@@ -14,7 +13,15 @@ import {
   validateWithRules,
 } from "../lib/forms.ts";
 import { useCaptcha } from "./captcha.tsx";
-import { FormAlert, FormSuccess, SubmitButton, TextAreaField, TextField, useFormSubmit } from "./form-fields.tsx";
+import {
+  CsrfInput,
+  FormAlert,
+  FormSuccess,
+  SubmitButton,
+  TextAreaField,
+  TextField,
+  useFormSubmit,
+} from "./form-fields.tsx";
 
 const constraint = constraintsOf(CONTACT_RULES);
 
@@ -42,7 +49,7 @@ export function PublicContactForm({ reply, action = "/help" }: { reply?: FormRep
       aria-label="Contact Us"
       className="space-y-4"
     >
-      <AuthenticityTokenInput />
+      <CsrfInput />
       <HoneypotInputs />
       <FormAlert messages={alerts} focusKey={reply ?? clientError} focus={!hasFieldErrors(reply?.result)} />
       <div className="grid gap-4 sm:grid-cols-2">

@@ -3,7 +3,7 @@
 import { type FieldMetadata, getInputProps, getTextareaProps } from "@conform-to/react";
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useNavigation, useSubmit } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
+import { useCsrfToken } from "../lib/use-csrf-token.ts";
 import { HiddenHoneypot } from "./auth-fields.tsx";
 
 const controlClass =
@@ -19,15 +19,21 @@ export function FieldError({ id, errors }: { id: string; errors?: string[] }) {
   );
 }
 
+/** A signed-in visitor's CSRF token as a hidden input; nothing on a page for visitors without a session. */
+export function CsrfInput() {
+  const token = useCsrfToken();
+  return token ? <input type="hidden" name="csrf" value={token} /> : null;
+}
+
 /**
  * What every form post carries besides its fields (app/lib/security.server.ts checks both guards):
- * the CSRF token, the honeypot as hidden inputs (no ids, so any number of forms fit on one page)
+ * a signed-in visitor's CSRF token, the honeypot as hidden inputs (no ids, so any number of forms fit on one page)
  * and, for an action that serves several forms, the form's intent.
  */
 export function HiddenFormInputs({ intent }: { intent?: string }) {
   return (
     <>
-      <AuthenticityTokenInput />
+      <CsrfInput />
       <HiddenHoneypot />
       {intent === undefined ? null : <input type="hidden" name="intent" value={intent} />}
     </>

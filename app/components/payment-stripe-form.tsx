@@ -9,10 +9,9 @@ import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { CARD_MESSAGES, PAY_INTENTS, PAYMENT_TEXT, REVIEW_PATH } from "../lib/payment.ts";
-import { FormAlert, SubmitButton } from "./form-fields.tsx";
+import { CsrfInput, FormAlert, SubmitButton } from "./form-fields.tsx";
 
 const stripePromises = new Map<string, Promise<Stripe | null>>();
 function stripeFor(publishableKey: string) {
@@ -100,7 +99,7 @@ function StripeForm({ formId, returnUrl, totalCents, payLabel, serverErrors }: P
   const messages = error ? [error] : (serverErrors ?? []);
   return (
     <form id={formId} onSubmit={onSubmit} aria-label="Card payment" className="mt-4 space-y-4" noValidate>
-      <AuthenticityTokenInput />
+      <CsrfInput />
       <HoneypotInputs />
       <FormAlert messages={messages} focusKey={error} focus />
       <PaymentElement />

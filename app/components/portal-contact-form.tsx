@@ -3,11 +3,10 @@
 // (POST /api/Help/create-help), which redirects to /portal/help?sent=1#contact.
 import { getFormProps, useForm } from "@conform-to/react";
 import { Form, Link } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { constraintsOf, type FormReply, hasFieldErrors, validateWithRules } from "../lib/forms.ts";
 import { PORTAL_CONTACT_RULES, type PortalContactFields } from "../lib/portal-forms.ts";
-import { FormAlert, FormSuccess, SubmitButton, TextAreaField, useFormSubmit } from "./form-fields.tsx";
+import { CsrfInput, FormAlert, FormSuccess, SubmitButton, TextAreaField, useFormSubmit } from "./form-fields.tsx";
 
 export const PORTAL_HELP_ACTION = "/portal/help";
 
@@ -35,7 +34,7 @@ export function PortalContactForm({ reply }: { reply?: FormReply }) {
       aria-label="Contact Us"
       className="space-y-4"
     >
-      <AuthenticityTokenInput />
+      <CsrfInput />
       <HoneypotInputs />
       <FormAlert messages={form.errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
       <TextAreaField field={fields.message} label="Message" rows={5} />

@@ -11,7 +11,6 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { type ChangeEvent, useEffect, useId, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { formatDollars } from "../../core/money.ts";
 import { constraintsOf, hasFieldErrors, validateWithRules } from "../lib/forms.ts";
@@ -31,7 +30,7 @@ import type { RewardCsvRow } from "../lib/reward-draft-csv.ts";
 import { useDraftPost } from "../lib/reward-draft-hooks.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
 import { UrlDialog, type UrlDialogControl } from "./dialog.tsx";
-import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, TextField } from "./form-fields.tsx";
+import { CsrfInput, FieldError, FormAlert, HiddenFormInputs, SubmitButton, TextField } from "./form-fields.tsx";
 import { secondaryButtonClass } from "./reward-draft-table.tsx";
 
 export const ADD_DIALOG_TITLE = "Add and Reward Team Members";
@@ -112,7 +111,7 @@ function SingleForm({ reply, onDone }: { reply?: SingleAddReply; onDone: () => v
         aria-labelledby={headingId}
         className="space-y-4"
       >
-        <AuthenticityTokenInput />
+        <CsrfInput />
         <HoneypotInputs />
         <input type="hidden" name="intent" value={INTENTS.addSingle} />
         {hydrated ? <input type="hidden" name={VIA_FETCHER.name} value={VIA_FETCHER.value} /> : null}

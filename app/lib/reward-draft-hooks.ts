@@ -3,18 +3,18 @@
 // data rather than a redirect.
 import { useCallback } from "react";
 import type { FetcherWithComponents } from "react-router";
-import { useAuthenticityToken } from "remix-utils/csrf/react";
 import { REWARD_MY_TEAM_PATH, VIA_FETCHER } from "./reward-draft.ts";
+import { useCsrfToken } from "./use-csrf-token.ts";
 
 const CSRF_FIELD = "csrf";
 
 export function useDraftPost() {
-  const token = useAuthenticityToken();
+  const token = useCsrfToken();
   return useCallback(
     <T>(fetcher: FetcherWithComponents<T>, fields: Record<string, string | Blob>) => {
       const body = new FormData();
       for (const [name, value] of Object.entries(fields)) body.set(name, value);
-      body.set(CSRF_FIELD, token);
+      if (token) body.set(CSRF_FIELD, token);
       body.set(VIA_FETCHER.name, VIA_FETCHER.value);
       const hasFile = Object.values(fields).some((value) => typeof value !== "string");
       return fetcher.submit(body, {

@@ -1,17 +1,23 @@
-// CSRF and honeypot for every form post (remix-utils). The guards come from server.ts through
-// the request context (server/http/form-guards.ts), signed with the process secret.
+// CSRF and honeypot for every form post (remix-utils; DESIGN.md §7). A signed-in visitor's forms
+// carry a token; a form posted without a signed-in session is checked by where it came from
+// (Origin, else Sec-Fetch-Site, else a same-origin Referer), so pages for visitors without a
+// session hold nothing per visitor and the edge can keep them whole. The guards come from
+// server.ts through the request context (server/http/form-guards.ts).
 import { data, type RouterContextProvider } from "react-router";
 import { CSRFError } from "remix-utils/csrf/server";
 import { SpamError } from "remix-utils/honeypot/server";
-import { SHARED_PAGE_SLOTS, services } from "../context.ts";
+import { services } from "../context.ts";
+import { optionalSignedIn } from "./auth.server.ts";
 
 function tools(context: Readonly<RouterContextProvider>) {
   return services(context).formGuards;
 }
 
-/** For the root loader: the token for forms and the cookie header to set when it is new. */
+const FORM_SESSION_EXPIRED = "Your form session expired. Please reload the page and try again.";
+
+/** For the root loader: a signed-in visitor's token for forms and the cookie header to set when it is new. */
 export async function csrfToken(context: Readonly<RouterContextProvider>, request: Request) {
-  if (services(context).sharedPageRender) return { token: SHARED_PAGE_SLOTS.csrf, cookieHeader: null };
+  if (!optionalSignedIn(context)) return { token: "", cookieHeader: null };
   const [token, cookieHeader] = await tools(context).csrf.commitToken(request);
   return { token, cookieHeader };
 }
@@ -27,13 +33,15 @@ export function honeypotInputProps(context: Readonly<RouterContextProvider>) {
 export async function checkFormPost(context: Readonly<RouterContextProvider>, request: Request): Promise<FormData> {
   const form = await request.formData();
   const { csrf, honeypot } = tools(context);
-  try {
-    await csrf.validate(form, request.headers);
-  } catch (error) {
-    if (error instanceof CSRFError) {
-      throw data("Your form session expired. Please reload the page and try again.", { status: 403 });
+  if (optionalSignedIn(context)) {
+    try {
+      await csrf.validate(form, request.headers);
+    } catch (error) {
+      if (error instanceof CSRFError) throw data(FORM_SESSION_EXPIRED, { status: 403 });
+      throw error;
     }
-    throw error;
+  } else if (!postedFromHere(request, services(context).config.appUrl)) {
+    throw data(FORM_SESSION_EXPIRED, { status: 403 });
   }
   try {
     await honeypot.check(form);
@@ -42,4 +50,25 @@ export async function checkFormPost(context: Readonly<RouterContextProvider>, re
     throw error;
   }
   return form;
+}
+
+/**
+ * True when the browser says the post comes from one of our own pages: its Origin is ours (the
+ * public APP_URL or the address it was sent to); without Origin, Sec-Fetch-Site says same-origin
+ * (or none: typed or bookmarked); without both, the Referer is one of our pages. A browser sets
+ * these headers itself and a page on another site cannot change them.
+ */
+export function postedFromHere(request: Request, appUrl: string): boolean {
+  const own = new Set([new URL(appUrl).origin, new URL(request.url).origin]);
+  const origin = request.headers.get("origin");
+  if (origin) return own.has(origin);
+  const site = request.headers.get("sec-fetch-site");
+  if (site) return site === "same-origin" || site === "none";
+  const referer = request.headers.get("referer");
+  if (!referer) return false;
+  try {
+    return own.has(new URL(referer).origin);
+  } catch {
+    return false;
+  }
 }

@@ -3,11 +3,10 @@
 // the address exists; a failure shows its detail in red.
 import { getFormProps, useForm } from "@conform-to/react";
 import { Form, Link, redirect, useSearchParams } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../components/auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "../components/auth-layout.tsx";
-import { FormSuccess, SubmitButton, useFormSubmit } from "../components/form-fields.tsx";
+import { CsrfInput, FormSuccess, SubmitButton, useFormSubmit } from "../components/form-fields.tsx";
 import { forgotFormSchema } from "../lib/account-forms.server.ts";
 import {
   ACCOUNT_MESSAGES,
@@ -19,7 +18,11 @@ import {
 import { createApiClient } from "../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../lib/forms.server.ts";
 import { constraintsOf, type FormReply, hasFieldErrors } from "../lib/forms.ts";
+import { sharedPageHeaders } from "../lib/shared-page.ts";
 import type { Route } from "./+types/corporate.forgot-password-request";
+
+// The same for every visitor without a session: kept whole by the edge for a minute.
+export const headers = sharedPageHeaders;
 
 const ACTION = "/corporate/forgot-password-request";
 
@@ -73,7 +76,7 @@ function ForgotForm({ reply }: { reply?: FormReply }) {
         aria-labelledby="forgot-heading"
         className="space-y-4"
       >
-        <AuthenticityTokenInput />
+        <CsrfInput />
         <HoneypotInputs />
         <p className="text-slate-700">{ACCOUNT_MESSAGES.forgotIntro}</p>
         <AuthAlert focusKey={reply} focus={!hasFieldErrors(reply?.result)}>

@@ -4,12 +4,11 @@
 // the login page with a success toast.
 import { getFormProps, useForm } from "@conform-to/react";
 import { Form, Link, redirect } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { DETAILS } from "../../core/public-forms.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../components/auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "../components/auth-layout.tsx";
-import { SubmitButton, useFormSubmit } from "../components/form-fields.tsx";
+import { CsrfInput, SubmitButton, useFormSubmit } from "../components/form-fields.tsx";
 import { PasswordChecklist, usePasswordPair } from "../components/password-checklist.tsx";
 import { PASSWORD_FIELDS, resetFormSchema } from "../lib/account-forms.server.ts";
 import {
@@ -115,7 +114,7 @@ function ResetForm({ token, reply }: { token: string; reply?: FormReply }) {
         aria-labelledby="reset-heading"
         className="space-y-4"
       >
-        <AuthenticityTokenInput />
+        <CsrfInput />
         <HoneypotInputs />
         <input type="hidden" name="passwordResetToken" value={token} />
         <AuthAlert focusKey={reply} focus={!hasFieldErrors(reply?.result)}>

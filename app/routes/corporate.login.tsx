@@ -4,13 +4,12 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { useState } from "react";
 import { Form, Link, redirect } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { DETAILS } from "../../core/public-forms.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../components/auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "../components/auth-layout.tsx";
 import { useCaptcha } from "../components/captcha.tsx";
-import { SubmitButton, type SubmitPreparer, useFormSubmit } from "../components/form-fields.tsx";
+import { CsrfInput, SubmitButton, type SubmitPreparer, useFormSubmit } from "../components/form-fields.tsx";
 import { services } from "../context.ts";
 import { loginFormSchema } from "../lib/account-forms.server.ts";
 import {
@@ -26,7 +25,11 @@ import { readForm, replyFailure, replyInvalid } from "../lib/forms.server.ts";
 import { constraintsOf, type FormReply, hasFieldErrors } from "../lib/forms.ts";
 import { DASHBOARD_PATH } from "../lib/portal.ts";
 import { type SessionData, startNewSession } from "../lib/session.server.ts";
+import { sharedPageHeaders } from "../lib/shared-page.ts";
 import type { Route } from "./+types/corporate.login";
+
+// The same for every visitor without a session: kept whole by the edge for a minute.
+export const headers = sharedPageHeaders;
 
 const ACTION = "/corporate/login";
 const FORGOT = "/corporate/forgot-password-request";
@@ -154,7 +157,7 @@ function LoginForm({ reply }: { reply?: FormReply }) {
         aria-labelledby="login-heading"
         className="space-y-4"
       >
-        <AuthenticityTokenInput />
+        <CsrfInput />
         <HoneypotInputs />
         <AuthAlert focusKey={bannerKey} focus={!hasFieldErrors(reply?.result)}>
           {messages.length > 0

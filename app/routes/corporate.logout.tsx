@@ -4,10 +4,9 @@
 // never logs out (a link or an image could): signed in, it shows a one-button confirmation;
 // signed out, it goes to the login page.
 import { Form, redirect } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HiddenHoneypot } from "../components/auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "../components/auth-layout.tsx";
-import { SubmitButton } from "../components/form-fields.tsx";
+import { CsrfInput, SubmitButton } from "../components/form-fields.tsx";
 import { services } from "../context.ts";
 import { createApiClient } from "../lib/api.server.ts";
 import { LOGIN_PATH, optionalSignedIn } from "../lib/auth.server.ts";
@@ -44,7 +43,7 @@ export default function Logout() {
     <AuthLayout title="Logout">
       <AuthHeading id="logout-heading">Log out of Reward Portal?</AuthHeading>
       <Form method="post" action="/corporate/logout" aria-labelledby="logout-heading" className="space-y-4">
-        <AuthenticityTokenInput />
+        <CsrfInput />
         <HiddenHoneypot />
         <p className="text-slate-700">You&rsquo;ll need your email and password to log in again.</p>
         <SubmitButton className="w-full sm:w-auto">Logout</SubmitButton>

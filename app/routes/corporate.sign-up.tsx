@@ -3,14 +3,13 @@
 // so success goes straight to /corporate/verify with both in the address.
 import { getFormProps, useForm } from "@conform-to/react";
 import { Form, Link, redirect } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { DETAILS } from "../../core/public-forms.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../components/auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "../components/auth-layout.tsx";
 import { useCaptcha } from "../components/captcha.tsx";
 import { UrlDialog } from "../components/dialog.tsx";
-import { SubmitButton, useFormSubmit } from "../components/form-fields.tsx";
+import { CsrfInput, SubmitButton, useFormSubmit } from "../components/form-fields.tsx";
 import { PasswordChecklist, usePasswordPair } from "../components/password-checklist.tsx";
 import { PrivacyContent, TermsContent, usePolicyDialogs } from "../components/policy-dialog-content.tsx";
 import { PASSWORD_FIELDS, signUpFormSchema, verifyHref } from "../lib/account-forms.server.ts";
@@ -29,8 +28,12 @@ import {
 import { createApiClient } from "../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../lib/forms.server.ts";
 import { constraintsOf, type FormReply, hasFieldErrors } from "../lib/forms.ts";
+import { sharedPageHeaders } from "../lib/shared-page.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
 import type { Route } from "./+types/corporate.sign-up";
+
+// The same for every visitor without a session: kept whole by the edge for a minute.
+export const headers = sharedPageHeaders;
 
 const ACTION = "/corporate/sign-up";
 const FIELD_ORDER = ["firstName", "lastName", "email", "companyName", "password", "confirmPassword"] as const;
@@ -108,7 +111,7 @@ function SignUpForm({ reply }: { reply?: FormReply }) {
         aria-labelledby="sign-up-heading"
         className="space-y-4"
       >
-        <AuthenticityTokenInput />
+        <CsrfInput />
         <HoneypotInputs />
         <AuthAlert focusKey={reply ?? clientError} focus={!hasFieldErrors(reply?.result)}>
           {alreadyRegistered || messages.length > 0 ? (

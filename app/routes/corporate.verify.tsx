@@ -5,12 +5,11 @@
 // with it, a new session starts, and the browser lands on the dashboard.
 import { getFormProps, useForm } from "@conform-to/react";
 import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { DETAILS } from "../../core/public-forms.ts";
 import { AuthAlert, AuthField, HiddenHoneypot, inlineTargetClass } from "../components/auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "../components/auth-layout.tsx";
-import { SubmitButton } from "../components/form-fields.tsx";
+import { CsrfInput, SubmitButton } from "../components/form-fields.tsx";
 import { services } from "../context.ts";
 import { verifyFormSchema, verifyHref, verifyParams } from "../lib/account-forms.server.ts";
 import {
@@ -176,7 +175,7 @@ function VerifyForm({ userId, requestToken, reply }: { userId: string; requestTo
       <AuthHeading id="verify-heading">Step 2: Verify Email</AuthHeading>
       {/* The resend form: its button sits in the text below (and in the wrong-code message) through form=. */}
       <Form method="post" action={action} id={RESEND_FORM_ID} preventScrollReset className="hidden">
-        <AuthenticityTokenInput />
+        <CsrfInput />
         <HiddenHoneypot />
         <input type="hidden" name="intent" value="resend" />
         <input type="hidden" name="userId" value={userId} />
@@ -200,7 +199,7 @@ function VerifyForm({ userId, requestToken, reply }: { userId: string; requestTo
         aria-labelledby="verify-heading"
         className="space-y-4"
       >
-        <AuthenticityTokenInput />
+        <CsrfInput />
         <HoneypotInputs />
         <input type="hidden" name="intent" value="verify" />
         <input type="hidden" name="userId" value={userId} />

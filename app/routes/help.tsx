@@ -6,7 +6,11 @@ import { FaqAccordion } from "../components/faq.tsx";
 import { PublicLayout } from "../components/public-layout.tsx";
 import { createApiClient } from "../lib/api.server.ts";
 import { contactFormSchema, handleFormPost } from "../lib/forms.server.ts";
+import { sharedPageHeaders } from "../lib/shared-page.ts";
 import type { Route } from "./+types/help";
+
+// The same for every visitor without a session: kept whole by the edge for a minute.
+export const headers = sharedPageHeaders;
 
 export const meta: Route.MetaFunction = () => [
   { title: "FAQs and Help Centre" },

@@ -6,9 +6,13 @@ import { Features, HowItWorks, ReadyCta, WhyChoose } from "../components/landing
 import { PublicLayout } from "../components/public-layout.tsx";
 import { services } from "../context.ts";
 import { createApiClient } from "../lib/api.server.ts";
+import { sharedPageHeaders } from "../lib/shared-page.ts";
 import { scrollToSection } from "../lib/smooth-scroll.ts";
 import { useSite } from "../root.tsx";
 import type { Route } from "./+types/home";
+
+// The same for every visitor without a session: kept whole by the edge for a minute.
+export const headers = sharedPageHeaders;
 
 const TITLE = "Reward Portal | Reward your people instantly with eGift cards";
 const DESCRIPTION =

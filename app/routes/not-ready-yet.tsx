@@ -3,7 +3,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { useState } from "react";
 import { Form, useSearchParams } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { DETAILS } from "../../core/public-forms.ts";
 import { Banner } from "../components/banner.tsx";
@@ -11,6 +10,7 @@ import { useCaptcha } from "../components/captcha.tsx";
 import { UrlDialog } from "../components/dialog.tsx";
 import {
   CheckboxField,
+  CsrfInput,
   FormAlert,
   FormSuccess,
   SubmitButton,
@@ -29,9 +29,13 @@ import {
   WAITLIST_RULES,
   type WaitlistFields,
 } from "../lib/forms.ts";
+import { sharedPageHeaders } from "../lib/shared-page.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
 import { useSite } from "../root.tsx";
 import type { Route } from "./+types/not-ready-yet";
+
+// The same for every visitor without a session: kept whole by the edge for a minute.
+export const headers = sharedPageHeaders;
 
 const ACTION = "/not-ready-yet";
 
@@ -98,7 +102,7 @@ function WaitlistForm({ reply }: { reply?: FormReply }) {
         We'll keep you updated…
       </h2>
       <Form method="post" action={ACTION} preventScrollReset {...getFormProps(form)} className="space-y-4">
-        <AuthenticityTokenInput />
+        <CsrfInput />
         <HoneypotInputs />
         <FormAlert messages={alerts} focusKey={reply ?? clientError} focus={!hasFieldErrors(reply?.result)} />
         <div className="grid gap-4 sm:grid-cols-2">

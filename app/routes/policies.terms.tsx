@@ -1,7 +1,11 @@
 import { Banner } from "../components/banner.tsx";
 import { TermsContent } from "../components/policy-content.tsx";
 import { PublicLayout } from "../components/public-layout.tsx";
+import { sharedPageHeaders } from "../lib/shared-page.ts";
 import type { Route } from "./+types/policies.terms";
+
+// The same for every visitor without a session: kept whole by the edge for a minute.
+export const headers = sharedPageHeaders;
 
 export const meta: Route.MetaFunction = () => [
   { title: "Terms and Conditions | Reward Portal" },

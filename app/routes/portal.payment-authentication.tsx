@@ -4,11 +4,10 @@
 // /portal/payment-confirmation?payment_intent=…, which checks the payment and shows the result.
 // The address carries the payment id and its client secret, as Stripe's return address does.
 import { data, Form, redirect } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { z } from "zod";
 import { formatDollars } from "../../core/money.ts";
-import { useFormSubmit } from "../components/form-fields.tsx";
+import { CsrfInput, useFormSubmit } from "../components/form-fields.tsx";
 import { services } from "../context.ts";
 import { readForm } from "../lib/forms.server.ts";
 import { AUTHENTICATION_PATH, CONFIRMATION_PATH, dollarsToCents, REVIEW_PATH } from "../lib/payment.ts";
@@ -83,7 +82,7 @@ export default function PaymentAuthentication({ loaderData }: Route.ComponentPro
         </p>
         {/* Posts to this page's own address (with its query), which the action reads. */}
         <Form method="post" className="mt-6 flex flex-wrap gap-3" aria-label="Authenticate payment">
-          <AuthenticityTokenInput />
+          <CsrfInput />
           <HoneypotInputs />
           <button
             type="submit"

@@ -16,9 +16,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { lazy, Suspense } from "react";
 import { Await, data, Form, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
-import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
-import { FormAlert, SubmitButton, useFormSubmit } from "../components/form-fields.tsx";
+import { CsrfInput, FormAlert, SubmitButton, useFormSubmit } from "../components/form-fields.tsx";
 import { EmailSampleTooltip } from "../components/payment-email-sample.tsx";
 import { PaymentField } from "../components/payment-fields.tsx";
 import { ReviewCostSummary, ReviewRecipients } from "../components/reward-review-summary.tsx";
@@ -297,7 +296,7 @@ function ReviewPage({
             aria-label="Card payment"
             className="mt-4 space-y-4"
           >
-            <AuthenticityTokenInput />
+            <CsrfInput />
             <HoneypotInputs />
             <input type="hidden" name="intent" value={PAY_INTENTS.pay} />
             <input type="hidden" name="amount" value={review.totalCents} />
@@ -365,7 +364,7 @@ function StripePayment({
   const hydrated = useHydrated();
   const fallback = (
     <Form method="post" action={REVIEW_PATH} {...formProps} aria-label="Card payment" className="mt-4 space-y-4">
-      <AuthenticityTokenInput />
+      <CsrfInput />
       <HoneypotInputs />
       <input type="hidden" name="intent" value={PAY_INTENTS.checkout} />
       <input type="hidden" name="amount" value={review.totalCents} />

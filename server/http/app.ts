@@ -5,16 +5,17 @@ import { randomBytes } from "node:crypto";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { type Context, Hono } from "hono";
+import { accepts } from "hono/accepts";
 import { bodyLimit } from "hono/body-limit";
-import { NONCE, secureHeaders } from "hono/secure-headers";
+import { compress } from "hono/compress";
+import { secureHeaders } from "hono/secure-headers";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
-import { type RequestServices, SHARED_PAGE_SLOTS, type WebServices } from "../../app/context.ts";
+import type { RequestServices, WebServices } from "../../app/context.ts";
 import { DETAILS } from "../../core/public-forms.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import { compress } from "./compress.ts";
+import { createPageCache, hasSessionCookie, type PageEncoding, pageResponse, wholePage } from "./anonymous-pages.ts";
 import { problemResponse } from "./problem.ts";
-import { createSharedPages, sharedPageEligible } from "./shared-pages.ts";
 import { BODY_TOO_LARGE, BULK_JSON_BYTES } from "./validate.ts";
 
 export const CLIENT_IP_HEADER = "x-rewards-client-ip";
@@ -110,30 +111,40 @@ export function createServerApp(options: ServerAppOptions) {
   // no-JavaScript form post (Chrome applies form-action to the redirect). Only when Stripe is on.
   const stripe = config.payments === "stripe";
   const stripeFrames = stripe ? ["https://js.stripe.com", "https://hooks.stripe.com"] : [];
+  const scriptHosts = [...captchaHosts, ...(stripe ? ["https://js.stripe.com"] : [])];
+  const policyRest = [
+    "default-src 'self'",
+    "base-uri 'self'",
+    "object-src 'none'",
+    "frame-ancestors 'none'",
+    `form-action ${stripe ? "'self' https://checkout.stripe.com" : "'self'"}`,
+    "style-src 'self' 'unsafe-inline'",
+    `img-src ${stripe ? "'self' data: https://*.stripe.com" : "'self' data:"}`,
+    "font-src 'self'",
+    `connect-src ${["'self'", ...(mode === "development" ? ["ws:"] : []), ...(stripe ? ["https://api.stripe.com"] : [])].join(" ")}`,
+    `frame-src ${[...captchaHosts, ...mediaHosts, ...stripeFrames].join(" ") || "'none'"}`,
+    `media-src ${["'self'", ...mediaHosts].join(" ")}`,
+  ].join("; ");
+  /**
+   * DESIGN.md §7. A page for a signed-in visitor is streamed: its scripts carry this request's
+   * nonce, and 'strict-dynamic' admits the modules they import. A page for a visitor without a
+   * session is rendered whole and its inline scripts are listed by hash ('self' admits the built
+   * modules and their preload hints). Development allows inline scripts for Vite's HMR runtime.
+   */
+  const contentSecurityPolicy = (scripts: { nonce: string } | { hashes: string[] }) => {
+    const scriptSrc =
+      mode === "development"
+        ? ["'self'", "'unsafe-inline'"]
+        : "nonce" in scripts
+          ? [`'nonce-${scripts.nonce}'`, "'strict-dynamic'"]
+          : ["'self'", ...scripts.hashes];
+    return `${policyRest}; script-src ${[...scriptSrc, ...scriptHosts].join(" ")}`;
+  };
+
   app.use(
     secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        baseUri: ["'self'"],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        formAction: stripe ? ["'self'", "https://checkout.stripe.com"] : ["'self'"],
-        // 'strict-dynamic' lets the nonced module scripts load their own chunks.
-        scriptSrc:
-          mode === "development"
-            ? ["'self'", "'unsafe-inline'", ...captchaHosts]
-            : [NONCE, "'strict-dynamic'", ...captchaHosts, ...(stripe ? ["https://js.stripe.com"] : [])],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: stripe ? ["'self'", "data:", "https://*.stripe.com"] : ["'self'", "data:"],
-        fontSrc: ["'self'"],
-        connectSrc: [
-          "'self'",
-          ...(mode === "development" ? ["ws:"] : []),
-          ...(stripe ? ["https://api.stripe.com"] : []),
-        ],
-        frameSrc: [...captchaHosts, ...mediaHosts, ...stripeFrames],
-        mediaSrc: ["'self'", ...mediaHosts],
-      },
+      // Set below, per answer: nonces for pages rendered per visitor, hashes for the others.
+      contentSecurityPolicy: undefined,
       // HSTS in production only: a developer's https dev server must not pin the host for two years.
       strictTransportSecurity: config.isHttps && mode === "production" ? "max-age=63072000; includeSubDomains" : false,
       referrerPolicy: "strict-origin-when-cross-origin",
@@ -144,9 +155,17 @@ export function createServerApp(options: ServerAppOptions) {
     }),
   );
 
-  // Compression for dynamic responses (zstd, brotli or gzip; ./compress.ts); built assets are
-  // pre-compressed (scripts/compress-assets.ts).
-  app.use(compress({ threshold: 1024 }));
+  // Dynamic answers streamed per visitor (signed-in pages, API JSON) are compressed as they go;
+  // pages for visitors without a session are compressed whole (./anonymous-pages.ts) and built
+  // assets ahead of time (scripts/compress-assets.ts), so both already carry their encoding.
+  app.use(compress());
+  // Answers other than pages (API JSON, files, the body-limit page) run no inline script.
+  app.use(async (c, next) => {
+    await next();
+    if (!c.res.headers.has("content-security-policy")) {
+      c.header("content-security-policy", contentSecurityPolicy({ hashes: [] }));
+    }
+  });
 
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {
@@ -210,10 +229,10 @@ export function createServerApp(options: ServerAppOptions) {
 
   /** React Router's answer to `request`, with the services every loader and action receives. */
   const renderWeb = async (
+    build: ServerBuild,
     request: Request,
-    extra: Pick<RequestServices, "nonce" | "clientIp" | "sharedPageRender">,
+    extra: Pick<RequestServices, "nonce" | "clientIp">,
   ) => {
-    const build = await getBuild();
     const context = new RouterContextProvider();
     const key = (build.entry.module as unknown as { webContext: Parameters<RouterContextProvider["set"]>[0] })
       .webContext;
@@ -221,42 +240,49 @@ export function createServerApp(options: ServerAppOptions) {
     return handleWeb(request, context);
   };
 
-  // The public pages every anonymous visitor sees alike, rendered once a minute (./shared-pages.ts).
-  // Not in development, where each request must see the latest code.
-  const sharedPages =
-    mode === "production"
-      ? createSharedPages({
-          render: (path) =>
-            renderWeb(new Request(new URL(path, config.APP_URL)), {
-              nonce: SHARED_PAGE_SLOTS.nonce,
-              clientIp: "127.0.0.1",
-              sharedPageRender: true,
-            }),
-        })
-      : null;
+  // Pages for visitors without a session, kept per build (./anonymous-pages.ts).
+  const pageCaches = new WeakMap<ServerBuild, ReturnType<typeof createPageCache>>();
+  const pageCacheOf = (build: ServerBuild) => {
+    const cache = pageCaches.get(build) ?? createPageCache();
+    pageCaches.set(build, cache);
+    return cache;
+  };
 
   app.all("*", async (c) => {
     const url = new URL(c.req.url);
+    const method = c.req.method;
     const canonical = canonicalPath(url.pathname);
-    if (canonical && (c.req.method === "GET" || c.req.method === "HEAD")) {
+    if (canonical && (method === "GET" || method === "HEAD")) {
       return c.redirect(canonical + url.search, 301);
     }
-    const nonce = (c.get("secureHeadersNonce" as never) as string | undefined) ?? randomBytes(16).toString("base64");
-    if (sharedPages && sharedPageEligible(c.req.method, url, c.req.header("cookie"))) {
-      // The visitor's own CSRF token: the one their cookie holds, or a new one with its cookie.
-      const [csrf, setCookie] = await web.formGuards.csrf.commitToken(c.req.raw);
-      const shared = await sharedPages.respond(
-        url.pathname,
-        { nonce, csrf },
-        c.req.header("accept-encoding"),
-        setCookie,
+    const build = await getBuild();
+    if ((method === "GET" || method === "HEAD") && !hasSessionCookie(c.req.header("cookie"))) {
+      // Rendered as GET (HEAD shares the page and drops the body); a path with a query string is
+      // rendered for its visitor alone, never kept.
+      const render = async () =>
+        wholePage(
+          await renderWeb(build, new Request(c.req.raw, { method: "GET" }), {
+            nonce: undefined,
+            clientIp: clientIp(c),
+          }),
+        );
+      const page = url.search ? await render() : await pageCacheOf(build)(url.pathname, render);
+      const encoding = accepts(c, { header: "Accept-Encoding", supports: ["br", "gzip"], default: "identity" });
+      const response = pageResponse(
+        page,
+        encoding === "identity" ? undefined : (encoding as PageEncoding),
+        method === "HEAD",
       );
-      if (shared) return shared;
+      response.headers.set("cache-control", "private, no-store");
+      response.headers.set("content-security-policy", contentSecurityPolicy({ hashes: page.scriptHashes }));
+      return response;
     }
-    const response = await renderWeb(c.req.raw, { nonce, clientIp: clientIp(c) });
-    // Every page and data answer carries the visitor's CSRF token (the root loader): never cached
-    // by anyone else, nor kept by the browser.
-    if (!response.headers.has("cache-control")) response.headers.set("cache-control", "private, no-store");
+    const nonce = randomBytes(16).toString("base64");
+    const response = await renderWeb(build, c.req.raw, { nonce, clientIp: clientIp(c) });
+    // Signed-in pages carry the visitor's CSRF token and details: never kept by anyone.
+    response.headers.set("cache-control", "private, no-store");
+    response.headers.delete("cdn-cache-control");
+    response.headers.set("content-security-policy", contentSecurityPolicy({ nonce }));
     return response;
   });
 

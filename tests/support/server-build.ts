@@ -1,6 +1,6 @@
 // A tiny but real React Router ServerBuild for edge tests: one root route with a loader, and an
 // entry module that exports `webContext` (as app/entry.server.tsx does) and renders a small HTML
-// page carrying the per-request CSP nonce and the client address it was given. It goes through
+// page carrying the per-request CSP nonce (when it has one) and the client address it was given. It goes through
 // React Router's own request handler, so the edge app is tested with the wiring it uses in
 // production, without needing `npm run build`.
 import type { RouterContextProvider, ServerBuild } from "react-router";
@@ -19,7 +19,10 @@ export function fakeServerBuild(): { build: ServerBuild; seen: FakeBuildSeen } {
       const services = load.get(webContext);
       seen.paths.push(new URL(request.url).pathname);
       headers.set("content-type", "text/html; charset=utf-8");
-      const html = `<!doctype html><html><head><script nonce="${services.nonce}" type="module">void 0</script></head><body><p id="ip">${services.clientIp}</p><p id="path">${new URL(request.url).pathname}</p></body></html>`;
+      // Paths under /policies/ stand for the routes that mark their page shareable (app/lib/shared-page.ts).
+      if (new URL(request.url).pathname.startsWith("/policies/")) headers.set("CDN-Cache-Control", "max-age=60");
+      const nonce = services.nonce === undefined ? "" : ` nonce="${services.nonce}"`;
+      const html = `<!doctype html><html><head><script${nonce} type="module">void 0</script></head><body><p id="ip">${services.clientIp}</p><p id="path">${new URL(request.url).pathname}</p></body></html>`;
       return new Response(html, { status, headers });
     },
   };

@@ -1,0 +1,8 @@
+// A signed-in visitor's CSRF token, from the root loader. Pages for visitors without a session
+// have none: their forms are checked by Origin instead (app/lib/security.server.ts, DESIGN.md §7).
+import { useRouteLoaderData } from "react-router";
+import type { loader as rootLoader } from "../root.tsx";
+
+export function useCsrfToken(): string | undefined {
+  return useRouteLoaderData<typeof rootLoader>("root")?.csrf || undefined;
+}

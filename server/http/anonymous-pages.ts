@@ -1,0 +1,130 @@
+// Pages for visitors without a session (DESIGN.md §7): they carry nothing per visitor (no CSRF
+// token, no nonce; anonymous forms are guarded by their Origin), so each is rendered whole, its
+// inline scripts are allowed by hash in the CSP, and it is compressed once. A page whose route
+// says `CDN-Cache-Control: max-age=N` (RFC 9213: meant for a shared cache in front of the app,
+// which this is) is kept for N seconds and served to every such visitor; the header itself is
+// never sent on.
+import { createHash } from "node:crypto";
+import { promisify } from "node:util";
+import { brotliCompress, constants, gzip } from "node:zlib";
+
+export type PageEncoding = "br" | "gzip";
+
+/** What a rendered page becomes: its bytes in each encoding, and the hashes its CSP must list. */
+export interface WholePage {
+  status: number;
+  headers: Headers;
+  bodies: { identity: Buffer } & Partial<Record<PageEncoding, Buffer>>;
+  /** CSP sources ('sha256-…') of every inline script of an HTML page; empty otherwise. */
+  scriptHashes: string[];
+  /** Seconds a shared cache may keep it (CDN-Cache-Control max-age); 0: not kept. */
+  sharedMaxAge: number;
+}
+
+const brotliWhole = promisify(brotliCompress);
+const gzipWhole = promisify(gzip);
+
+/** Compressing less than this costs more than it saves (the same floor as hono/compress). */
+const COMPRESS_THRESHOLD = 1024;
+const COMPRESSIBLE = /^\s*(?:text\/|application\/(?:json|javascript|xml|x-script)|image\/svg)/i;
+
+/**
+ * Every classic or module script written inline in `html`, as a CSP hash source. A script element
+ * ends at the first `</script` (HTML parsing rules), and React and React Router escape `<` inside
+ * the data they write into scripts, so the text between the tags is exactly what runs.
+ */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes = new Set<string>();
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    const [, attributes = "", text = ""] = match;
+    if (/\bsrc\s*=/i.test(attributes)) continue;
+    hashes.add(`'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`);
+  }
+  return [...hashes];
+}
+
+function sharedMaxAgeOf(headers: Headers): number {
+  const directive = /(?:^|,)\s*max-age\s*=\s*(\d+)/i.exec(headers.get("cdn-cache-control") ?? "");
+  return directive ? Math.min(Number(directive[1]), 3600) : 0;
+}
+
+/** True when the request carries a web session cookie (app/lib/session.server.ts names it). */
+export function hasSessionCookie(cookieHeader: string | undefined): boolean {
+  return /(?:^|;\s*)(?:__Host-)?session=/.test(cookieHeader ?? "");
+}
+
+/** Reads a rendered answer whole and prepares it for any visitor without a session. */
+export async function wholePage(response: Response): Promise<WholePage> {
+  let identity = Buffer.from(await response.arrayBuffer());
+  if (/^text\/html/i.test(response.headers.get("content-type") ?? "")) {
+    identity = Buffer.from(identity.toString("utf8").replace(/<link rel="modulepreload"[^>]*>/g, ""), "utf8");
+  }
+  const headers = new Headers(response.headers);
+  // Only a complete page is kept: never an error, a redirect or a partial answer.
+  const sharedMaxAge = response.status === 200 ? sharedMaxAgeOf(headers) : 0;
+  headers.delete("cdn-cache-control");
+  headers.delete("content-length");
+  const type = headers.get("content-type") ?? "";
+  const bodies: WholePage["bodies"] = { identity };
+  if (identity.length >= COMPRESS_THRESHOLD && COMPRESSIBLE.test(type) && !headers.has("content-encoding")) {
+    const [br, gz] = await Promise.all([
+      brotliWhole(identity, {
+        params: {
+          [constants.BROTLI_PARAM_QUALITY]: sharedMaxAge > 0 ? 9 : 4,
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+        },
+      }),
+      gzipWhole(identity, { level: sharedMaxAge > 0 ? 9 : 6 }),
+    ]);
+    bodies.br = br;
+    bodies.gzip = gz;
+  }
+  const scriptHashes = /^text\/html/i.test(type) ? inlineScriptHashes(identity.toString("utf8")) : [];
+  return { status: response.status, headers, bodies, scriptHashes, sharedMaxAge };
+}
+
+/** The page as a response in the best encoding the visitor accepts (`encoding` from Accept-Encoding). */
+export function pageResponse(page: WholePage, encoding: PageEncoding | undefined, head: boolean): Response {
+  const headers = new Headers(page.headers);
+  const compressed = encoding ? page.bodies[encoding] : undefined;
+  const body = compressed ?? page.bodies.identity;
+  if (compressed) headers.set("content-encoding", encoding as PageEncoding);
+  if (page.bodies.br) headers.append("vary", "Accept-Encoding");
+  headers.set("content-length", String(body.length));
+  return new Response(head || page.status === 204 || page.status === 304 ? null : new Uint8Array(body), {
+    status: page.status,
+    headers,
+  });
+}
+
+/**
+ * The kept pages, by path, for one server build (a new build in development starts afresh). Only
+ * a page its route marked shareable is kept; while an expired one is rendered again, the other
+ * visitors get the expired copy rather than a render each. Nothing is shared before a render has
+ * shown its page shareable: a route that is not (the dev mailbox answers by client address) is
+ * rendered for each visitor.
+ */
+export function createPageCache(now: () => number = Date.now, maxEntries = 64) {
+  const entries = new Map<string, { expires: number; page: WholePage; refreshing: boolean }>();
+
+  return async function cached(path: string, render: () => Promise<WholePage>): Promise<WholePage> {
+    const hit = entries.get(path);
+    if (hit && (hit.expires > now() || hit.refreshing)) return hit.page;
+    if (hit) hit.refreshing = true;
+    try {
+      const page = await render();
+      if (page.sharedMaxAge > 0) {
+        entries.delete(path);
+        entries.set(path, { expires: now() + page.sharedMaxAge * 1000, page, refreshing: false });
+        if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+      } else {
+        entries.delete(path);
+      }
+      return page;
+    } catch (error) {
+      entries.delete(path);
+      throw error;
+    }
+  };
+}
