@@ -11,7 +11,6 @@ import { type RequestServices, webContext } from "../context.ts";
 import { action, loader } from "../routes/portal.reward-my-team-review.tsx";
 import { CONFIRMATION_PATH } from "./payment.ts";
 import { portalUserMiddleware } from "./portal.server.ts";
-import { csrfToken } from "./security.server.ts";
 import { sessionMiddleware, startNewSession } from "./session.server.ts";
 
 /**
@@ -155,12 +154,12 @@ async function browser(h: ReturnType<typeof harness>) {
     return new Response(null);
   });
   if (signedIn instanceof Response) sessionCookie = signedIn.headers.get("set-cookie");
-  const csrf = await csrfToken(h.context(), blank);
-  const cookie = [sessionCookie, csrf.cookieHeader]
+  const [token, csrfCookie] = await h.context().get(webContext).formGuards.csrf.commitToken(blank);
+  const cookie = [sessionCookie, csrfCookie]
     .filter(Boolean)
     .map((c) => String(c).split(";")[0])
     .join("; ");
-  return { cookie, token: csrf.token };
+  return { cookie, token };
 }
 
 async function post(h: ReturnType<typeof harness>, fields: Record<string, string>) {

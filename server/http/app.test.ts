@@ -1,6 +1,7 @@
 // The edge (createServerApp through createApplication): health checks, security headers, canonical
 // paths and rate limits, with a tiny React Router build in place of the real one.
-import { gunzipSync } from "node:zlib";
+import { createHash } from "node:crypto";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { count } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectProblem } from "../../tests/support/api.ts";
@@ -44,8 +45,9 @@ describe("edge app", () => {
   });
 
   describe("security headers (production mode)", () => {
-    it("a page gets a CSP with a fresh nonce for its scripts and no 'unsafe-inline' scripts", async () => {
-      const first = await running.app.request("/");
+    it("a page for a visitor with a session gets a CSP with a fresh nonce for its scripts and no 'unsafe-inline' scripts", async () => {
+      const signedIn = { headers: { cookie: "session=abc" } };
+      const first = await running.app.request("/", signedIn);
       expect(first.status).toBe(200);
       const csp = cspDirectives(first);
       const scriptSrc = csp.get("script-src") ?? [];
@@ -62,32 +64,50 @@ describe("edge app", () => {
       const nonce = nonceSource?.slice("'nonce-".length, -1);
       expect(await first.text()).toContain(`<script nonce="${nonce}"`);
 
-      const second = await running.app.request("/");
+      const second = await running.app.request("/", signedIn);
       const secondNonce = (cspDirectives(second).get("script-src") ?? []).find((s) => s.startsWith("'nonce-"));
       expect(secondNonce).toBeDefined();
       expect(secondNonce).not.toBe(nonceSource);
+      expect(second.headers.get("cache-control")).toBe("private, no-store");
     });
 
-    it("renders a shared public page once for anonymous visitors, each answer with its own nonce", async () => {
+    it("a page for a visitor without a session lists its inline scripts by hash: no nonce, no 'unsafe-inline'", async () => {
+      const res = await running.app.request("/");
+      const html = await res.text();
+      expect(html).toContain('<script type="module">void 0</script>');
+      expect(html).not.toContain("nonce=");
+      const scriptSrc = cspDirectives(res).get("script-src") ?? [];
+      const hash = createHash("sha256").update("void 0").digest("base64");
+      expect(scriptSrc).toEqual(["'self'", `'sha256-${hash}'`]);
+      expect(res.headers.get("cache-control")).toBe("private, no-store");
+    });
+
+    it("keeps a page its route marks shareable for visitors without a session, compressed once; never for a session or a query", async () => {
       running.seen.paths.length = 0;
-      const nonces = new Set<string>();
-      for (let i = 0; i < 3; i++) {
-        const res = await running.app.request("/policies/privacy-policy", { headers: { "accept-encoding": "gzip" } });
+      for (const encoding of ["br", "gzip", "br"]) {
+        const res = await running.app.request("/policies/privacy-policy", { headers: { "accept-encoding": encoding } });
         expect(res.status).toBe(200);
-        expect(res.headers.get("content-encoding")).toBe("gzip");
-        const nonce = (cspDirectives(res).get("script-src") ?? []).find((s) => s.startsWith("'nonce-"))?.slice(7, -1);
-        expect(nonce).toBeDefined();
-        const html = gunzipSync(Buffer.from(await res.arrayBuffer())).toString("utf8");
-        expect(html).toContain(`<script nonce="${nonce}"`);
-        nonces.add(nonce!);
+        expect(res.headers.get("content-encoding")).toBe(encoding);
+        expect(res.headers.get("cdn-cache-control"), "meant for the edge alone").toBeNull();
+        const body = Buffer.from(await res.arrayBuffer());
+        const html = (encoding === "br" ? brotliDecompressSync(body) : gunzipSync(body)).toString("utf8");
+        expect(html).toContain('<p id="path">/policies/privacy-policy</p>');
       }
-      expect(nonces.size).toBe(3);
       expect(running.seen.paths).toEqual(["/policies/privacy-policy"]);
 
-      // A visitor with a session (it may hold a toast) and a request with a query render per request.
+      // A visitor with a session (it may hold a toast) and a request with a query render per request;
+      // a page its route does not mark is rendered for each visitor.
       await running.app.request("/policies/privacy-policy", { headers: { cookie: "session=abc" } });
       await running.app.request("/policies/privacy-policy?from=mail");
-      expect(running.seen.paths).toHaveLength(3);
+      await running.app.request("/help");
+      await running.app.request("/help");
+      expect(running.seen.paths).toEqual([
+        "/policies/privacy-policy",
+        "/policies/privacy-policy",
+        "/policies/privacy-policy",
+        "/help",
+        "/help",
+      ]);
     });
 
     it.each(["/", "/api/Catalogue/latest-reward", "/healthz"])(
@@ -130,7 +150,7 @@ describe("edge app", () => {
         const res = await running.app.request(path);
         expect(res.status).toBe(200);
         expect(res.headers.get("location")).toBeNull();
-        // Rendered now, or (a shared public page) from the copy kept since an earlier test.
+        // Rendered now, or (a page marked shareable) from the copy kept since an earlier test.
         expect(running.seen.paths.filter((seen) => seen !== path)).toEqual([]);
       },
     );

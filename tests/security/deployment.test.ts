@@ -1,8 +1,10 @@
 // A deployment fails closed (DESIGN.md §3, §7), tried through the real process (server.ts on the
 // production build) as an operator and an attacker would: it refuses to start without real mail,
 // payments and a session secret unless DEMO_MODE says so (then every page says it); the dev
-// mailbox answers loopback clients only; a huge form post is refused while it arrives; pages
-// with a visitor's token are never cached; the CSRF token changes at login.
+// mailbox answers loopback clients only; a huge form post is refused while it arrives; no page is
+// kept by a browser or proxy; pages for visitors without a session are one copy for all, their
+// scripts allowed by hash; a signed-in visitor's pages carry their token and a fresh nonce.
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AppProcess, launchApp, signUpOverHttp, startApp, verificationCodes } from "../support/app-process.ts";
@@ -104,25 +106,45 @@ describe("a local run", () => {
     expect(await from("127.0.0.1, 203.0.113.9")).toBe(404);
   });
 
-  it("renders every script with the answer's own CSP nonce (the real entry.server, shared pages included)", async () => {
-    const nonces = new Set<string>();
-    for (const path of ["/", "/", "/help", "/corporate/login", "/corporate/sign-up"]) {
-      const res = await fetch(`${app.base}${path}`);
-      const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
-      expect(nonce, path).toBeTruthy();
-      const html = await res.text();
-      const scripts = html.match(/<script\b[^>]*>/g) ?? [];
-      expect(scripts.length, path).toBeGreaterThan(0);
-      for (const tag of scripts) expect(tag, path).toContain(`nonce="${nonce}"`);
-      nonces.add(nonce as string);
+  it("serves pages for visitors without a session whole from the real entry.server: scripts allowed by hash, no nonce, no preload hints, one copy for all", async () => {
+    for (const path of ["/", "/help", "/corporate/login", "/corporate/sign-up", "/corporate/forgot-password-request"]) {
+      const first = await fetch(`${app.base}${path}`);
+      const second = await fetch(`${app.base}${path}`);
+      const csp = first.headers.get("content-security-policy") ?? "";
+      const scriptSrc = /script-src ([^;]*)/.exec(csp)?.[1]?.split(" ") ?? [];
+      expect(scriptSrc, path).not.toContain("'unsafe-inline'");
+      expect(
+        scriptSrc.some((source) => source.startsWith("'nonce-")),
+        path,
+      ).toBe(false);
+      const html = await first.text();
+      expect(await second.text(), `${path}: the copy kept for every visitor`).toBe(html);
+      expect(first.headers.getSetCookie(), path).toEqual([]);
+      // React Router's hand-off and route-module scripts, each listed by its hash.
+      const inline = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)].filter(
+        ([, attrs]) => !/\bsrc=/.test(attrs ?? ""),
+      );
+      expect(inline.length, path).toBeGreaterThanOrEqual(2);
+      expect(html, path).toContain("window.__reactRouterContext");
+      for (const [tag, attrs, text] of inline) {
+        expect(attrs, path).not.toContain("nonce");
+        const hash = `'sha256-${createHash("sha256")
+          .update(text ?? "")
+          .digest("base64")}'`;
+        expect(scriptSrc, `${path}: ${tag?.slice(0, 80)}`).toContain(hash);
+      }
+      // React Router writes a modulepreload hint per module; the edge leaves them out of these
+      // pages so a phone paints before it fetches the scripts (anonymous-pages.ts). If React Router
+      // changed how it writes them, the page would keep them and this would fail.
+      expect(html, path).not.toMatch(/modulepreload/);
     }
-    expect(nonces.size, "a nonce is never reused").toBe(5);
   });
 
-  it("never lets a page with a visitor's token be cached", async () => {
+  it("never lets a browser or a proxy keep a page", async () => {
     for (const path of ["/", "/help", "/corporate/login", "/not-ready-yet", "/corporate/login.data"]) {
       const res = await fetch(`${app.base}${path}`);
       expect(res.headers.get("cache-control"), path).toBe("private, no-store");
+      expect(res.headers.get("cdn-cache-control"), path).toBeNull();
     }
   });
 
@@ -164,7 +186,7 @@ describe("a local run", () => {
     expect((await fetch(`${app.base}/healthz`)).status).toBe(200);
   });
 
-  it("gives a new CSRF token at login", async () => {
+  it("gives a CSRF token at login, and a signed-in visitor's pages carry it and the answer's own nonce", async () => {
     const local = await startApp({ DATABASE_URL: "memory://", SMTP_URL: smtp.url }, { production: true });
     try {
       const codeOf = verificationCodes(smtp);
@@ -178,12 +200,24 @@ describe("a local run", () => {
         captchaToken: "",
       });
       expect(res.status).toBe(302);
-      const csrfCookie = res.headers
-        .getSetCookie()
-        .map((c) => c.split(";")[0] as string)
-        .find((c) => c.startsWith("csrf="));
-      expect(csrfCookie).toBeDefined();
-      expect(form.cookie).not.toContain(csrfCookie);
+      // The login page, the same for every visitor, carried no token and set no cookie.
+      expect(form).toEqual({ cookie: "", csrf: "" });
+      const cookies = res.headers.getSetCookie().map((c) => c.split(";")[0] as string);
+      expect(cookies.find((c) => c.startsWith("csrf="))).toBeDefined();
+      const nonces = new Set<string>();
+      for (const path of ["/portal/dashboard", "/portal/dashboard", "/portal/my-team"]) {
+        const page = await fetch(`${local.base}${path}`, { headers: { cookie: cookies.join("; ") } });
+        expect(page.status, path).toBe(200);
+        const nonce = /'nonce-([^']+)'/.exec(page.headers.get("content-security-policy") ?? "")?.[1];
+        expect(nonce, path).toBeTruthy();
+        const html = await page.text();
+        const scripts = html.match(/<script\b[^>]*>/g) ?? [];
+        expect(scripts.length, path).toBeGreaterThan(0);
+        for (const tag of scripts) expect(tag, path).toContain(`nonce="${nonce}"`);
+        expect(html, `${path}: the form token`).toMatch(/name="csrf" value="[^"]+"/);
+        nonces.add(nonce as string);
+      }
+      expect(nonces.size, "a nonce is never reused").toBe(3);
     } finally {
       await local.kill();
     }

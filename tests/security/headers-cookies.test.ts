@@ -1,8 +1,10 @@
 // Security (DESIGN.md §7): response headers on every page of app/routes.ts and on API answers (CSP
-// with a per-request nonce and no 'unsafe-inline' scripts, frame-ancestors 'none', nosniff,
+// with no 'unsafe-inline' scripts: a per-request nonce on a signed-in visitor's pages, the hash of
+// each inline script on pages for visitors without a session; frame-ancestors 'none', nosniff,
 // Referrer-Policy, HSTS only with https), and the cookies (session and CSRF: httpOnly,
 // SameSite=Lax, Secure and the __Host- prefix when APP_URL is https). Headers do not depend on
 // the database, so this file runs on PGlite only.
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PASSWORD } from "../../server/api/accounts.testkit.ts";
 import { payingManager } from "../../server/api/payments.testkit.ts";
@@ -27,7 +29,10 @@ function cspOf(res: Response) {
   return { csp, directives };
 }
 
-function expectSecurityHeaders(res: Response, where: string, https: boolean) {
+/** How a page's scripts are allowed: its own nonce, the hashes of its inline scripts, or none run. */
+type ScriptPolicy = "nonce" | "hashes";
+
+function expectSecurityHeaders(res: Response, where: string, https: boolean, policy: ScriptPolicy = "hashes") {
   const { csp, directives } = cspOf(res);
   expect(csp, `${where}: CSP`).not.toBe("");
   expect(directives.get("frame-ancestors"), where).toEqual(["'none'"]);
@@ -36,10 +41,17 @@ function expectSecurityHeaders(res: Response, where: string, https: boolean) {
   const scripts = directives.get("script-src") ?? directives.get("default-src") ?? [];
   expect(scripts, `${where}: script-src`).not.toContain("'unsafe-inline'");
   expect(scripts, `${where}: script-src`).not.toContain("'unsafe-eval'");
-  expect(
-    scripts.some((s) => /^'nonce-[A-Za-z0-9+/=]{16,}'$/.test(s)),
-    `${where}: a nonce`,
-  ).toBe(true);
+  if (policy === "nonce") {
+    expect(
+      scripts.some((s) => /^'nonce-[A-Za-z0-9+/=]{16,}'$/.test(s)),
+      `${where}: a nonce`,
+    ).toBe(true);
+  } else {
+    expect(
+      scripts.filter((s) => !/^'sha256-[A-Za-z0-9+/]{43}='$/.test(s)),
+      `${where}: script-src`,
+    ).toEqual(["'self'"]);
+  }
   expect(res.headers.get("x-content-type-options"), where).toBe("nosniff");
   expect(res.headers.get("referrer-policy"), where).toBe("strict-origin-when-cross-origin");
   expect(res.headers.get("x-frame-options"), where).toBe("DENY");
@@ -52,27 +64,28 @@ function cookie(res: Response, name: string): string | undefined {
   return res.headers.getSetCookie().find((c) => c.startsWith(`${name}=`));
 }
 
-async function signIn(app: WebApplication, email: string, https: boolean) {
+/** The login form as a browser posts it (anonymous forms are checked by Origin, not a token). */
+async function signIn(app: WebApplication, email: string) {
   const page = await app.request("/corporate/login");
-  const csrfCookie = cookie(page, https ? "__Host-csrf" : "csrf");
-  expect(csrfCookie).toBeDefined();
+  // A page for visitors without a session is the same for all of them: it sets no cookie.
+  expect(page.headers.getSetCookie()).toEqual([]);
   const root = (await rendered(page)).loaderData.root as { csrf: string; honeypot: { nameFieldName: string } };
+  expect(root.csrf).toBe("");
   const res = await app.request("/corporate/login", {
     method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      origin: app.origin,
-      cookie: (csrfCookie ?? "").split(";")[0] ?? "",
-    },
-    body: new URLSearchParams({
-      userName: email,
-      password: PASSWORD,
-      csrf: root.csrf,
-      [root.honeypot.nameFieldName]: "",
-    }),
+    headers: { "content-type": "application/x-www-form-urlencoded", origin: app.origin },
+    body: new URLSearchParams({ userName: email, password: PASSWORD, [root.honeypot.nameFieldName]: "" }),
   });
   expect(res.status, await res.clone().text()).toBe(302);
-  return { page, csrfCookie: csrfCookie ?? "", res };
+  return { page, res };
+}
+
+/** Every script element of an HTML page: its start tag and, when inline, its text. */
+function scriptsOf(html: string) {
+  return [...html.matchAll(/(<script\b[^>]*>)([\s\S]*?)<\/script>/g)].map((m) => ({
+    tag: m[1] ?? "",
+    text: m[2] ?? "",
+  }));
 }
 
 for (const https of [false, true]) {
@@ -87,21 +100,43 @@ for (const https of [false, true]) {
       await app?.close();
     });
 
-    it("every page of app/routes.ts carries the security headers; the CSP nonce is new on each answer and is the page's", async () => {
-      const nonces = new Set<string>();
+    it("every page of app/routes.ts for a visitor without a session: the security headers, and each inline script allowed by its hash", async () => {
       for (const r of app.routes) {
         const res = await app.request(pageUrl(r));
         expect(res.status, r.id).toBeLessThan(500);
-        expectSecurityHeaders(res, r.id, https);
+        expectSecurityHeaders(res, r.id, https, "hashes");
+        expect(res.headers.get("cache-control"), `${r.id}: cache-control`).toBe("private, no-store");
+        if (res.status !== 200 || !(res.headers.get("content-type") ?? "").includes("text/html")) continue;
+        const allowed = cspOf(res).directives.get("script-src") ?? [];
+        const html = await res.text();
+        for (const { tag, text } of scriptsOf(html)) {
+          expect(tag, `${r.id}: no nonce on a page shared by visitors`).not.toContain("nonce=");
+          if (/\bsrc=/.test(tag)) continue;
+          const hash = `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+          expect(allowed, `${r.id}: ${tag}${text.slice(0, 60)}`).toContain(hash);
+        }
+      }
+    });
+
+    it("every page of app/routes.ts for a signed-in visitor: the security headers; the CSP nonce is new on each answer and is the page's", async () => {
+      const m = await payingManager(app.api, app.database.db);
+      const { res: login } = await signIn(app, m.email);
+      const cookies = login.headers
+        .getSetCookie()
+        .map((c) => c.split(";")[0])
+        .join("; ");
+      const nonces = new Set<string>();
+      for (const r of app.routes) {
+        const res = await app.request(pageUrl(r), { headers: { cookie: cookies } });
+        expect(res.status, r.id).toBeLessThan(500);
+        expectSecurityHeaders(res, r.id, https, "nonce");
         // A page carries the visitor's CSRF token (and maybe their data): never kept by a cache.
         expect(res.headers.get("cache-control"), `${r.id}: cache-control`).toBe("private, no-store");
         const nonce = /'nonce-([^']+)'/.exec(res.headers.get("content-security-policy") ?? "")?.[1] ?? "";
         expect(nonces.has(nonce), `${r.id}: nonce reused`).toBe(false);
         nonces.add(nonce);
         if (res.status === 200 && (res.headers.get("content-type") ?? "").includes("text/html")) {
-          const html = await res.text();
-          const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
-          for (const tag of scripts) {
+          for (const { tag } of scriptsOf(await res.text())) {
             if (tag.includes('type="application/json"')) continue; // data, not script
             expect(tag, `${r.id}: a script without the nonce`).toContain(`nonce="${nonce}"`);
           }
@@ -125,14 +160,13 @@ for (const https of [false, true]) {
 
     it("the CSRF and session cookies: httpOnly, SameSite=Lax, Path=/, no Domain; Secure and __Host- only with https", async () => {
       const m = await payingManager(app.api, app.database.db);
-      const { csrfCookie, res } = await signIn(app, m.email, https);
+      const { res } = await signIn(app, m.email);
       const session = cookie(res, https ? "__Host-session" : "session");
       expect(session, "session cookie").toBeDefined();
-      // Login renews the CSRF cookie; the new one is set with the same attributes.
-      const renewed = cookie(res, https ? "__Host-csrf" : "csrf");
-      expect(renewed, "CSRF cookie renewed at login").toBeDefined();
-      expect(renewed?.split(";")[0]).not.toBe(csrfCookie.split(";")[0]);
-      for (const c of [csrfCookie, renewed ?? "", session ?? ""]) {
+      // Login gives the signed-in visitor a fresh CSRF cookie for their forms.
+      const csrf = cookie(res, https ? "__Host-csrf" : "csrf");
+      expect(csrf, "CSRF cookie set at login").toBeDefined();
+      for (const c of [csrf ?? "", session ?? ""]) {
         expect(c).toMatch(/;\s*HttpOnly/i);
         expect(c).toMatch(/;\s*SameSite=Lax/i);
         expect(c).toMatch(/;\s*Path=\/(;|$)/i);

@@ -1,20 +1,21 @@
 // A browser's view of the real process over HTTP, for the security tests that drive server.ts on
-// the production build (tests/support/app-process.ts startApp with `production: true`): the CSRF cookie
-// and token a page hands out, and form posts that carry them, from a client address of the
+// the production build (tests/support/app-process.ts startApp with `production: true`): the cookies
+// and the CSRF token a page hands out (a signed-in visitor's pages only; anonymous forms are
+// checked by their Origin), and form posts that carry them with the Origin a browser sends, from a client address of the
 // test's choosing (the process runs with TRUST_PROXY=1, so X-Forwarded-For's last entry is it).
 
 export interface FormSession {
   cookie: string;
+  /** Empty on a page for visitors without a session. */
   csrf: string;
 }
 
-/** Loads `path` as a browser would and keeps the CSRF cookie and the form token it hands out. */
+/** Loads `path` as a browser would and keeps the cookies and the form token it hands out. */
 export async function openForm(base: string, path: string, cookie = ""): Promise<FormSession> {
   const res = await fetch(`${base}${path}`, { headers: cookie ? { cookie } : {} });
   if (res.status !== 200) throw new Error(`GET ${path}: HTTP ${res.status}`);
   const html = await res.text();
-  const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
-  if (!csrf) throw new Error(`GET ${path}: no CSRF token in the page`);
+  const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
   const set = res.headers.getSetCookie().map((c) => c.split(";")[0] as string);
   const jar = new Map(
     [...cookie.split("; ").filter(Boolean), ...set].map((c) => [c.slice(0, c.indexOf("=")), c] as const),
@@ -22,7 +23,7 @@ export async function openForm(base: string, path: string, cookie = ""): Promise
   return { cookie: [...jar.values()].join("; "), csrf };
 }
 
-/** A form post as the page's own form would send it (with its CSRF token), from `clientIp`. */
+/** A form post as the page's own form would send it (with its CSRF token if it had one), from `clientIp`. */
 export function postForm(
   base: string,
   path: string,
@@ -39,7 +40,7 @@ export function postForm(
   return fetch(`${base}${path}`, {
     method: "POST",
     headers,
-    body: new URLSearchParams({ ...fields, csrf: session.csrf }),
+    body: new URLSearchParams(session.csrf ? { ...fields, csrf: session.csrf } : fields),
     redirect: "manual",
   });
 }

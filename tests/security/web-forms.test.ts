@@ -1,6 +1,7 @@
 // Security (DESIGN.md §7): every web action and portal page of app/routes.ts (enumerated), through the
 // real edge with the real route modules (tests/security/web.ts). A cross-site form post without
-// the CSRF token (or with another session's token) is refused and changes nothing; the honeypot
+// the CSRF token (or with another session's token) is refused and changes nothing; a visitor
+// without a session posts anonymous forms only from our own pages (Origin, Sec-Fetch-Site, Referer); the honeypot
 // refuses bots; anonymous visitors are sent to the login page; another company's manager using
 // A's ids through the web forms and page addresses gets nothing of A's and changes nothing.
 import fc from "fast-check";
@@ -153,6 +154,39 @@ for (const { kind, skipped } of databases) {
       }
       expect(await snapshot(db(), IGNORE)).toEqual(before);
       await stillSignedIn(a);
+    });
+
+    it("a visitor without a session: an anonymous form is accepted only when the browser says the post came from here (DESIGN.md §7)", async () => {
+      const before = await snapshot(db(), IGNORE);
+      const login = { userName: "nobody@example.com", password: "Wrong#Pass-2026", [a.honeypot]: "" };
+      const send = (headers: Record<string, string>) =>
+        app.request("/corporate/login", {
+          method: "POST",
+          body: new URLSearchParams(login),
+          headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+        });
+      const refused: Array<Record<string, string>> = [
+        {},
+        { "sec-fetch-site": "cross-site" },
+        { "sec-fetch-site": "same-site" },
+        { referer: `${EVIL}/page` },
+        { referer: "not a url" },
+      ];
+      for (const headers of refused) expect((await send(headers)).status, JSON.stringify(headers)).toBe(403);
+      // A foreign or opaque Origin: React Router refuses it itself (400), or our check does (403).
+      for (const origin of [EVIL, "null"]) expect([400, 403], origin).toContain((await send({ origin })).status);
+      const accepted: Array<Record<string, string>> = [
+        { origin },
+        { "sec-fetch-site": "same-origin" },
+        { "sec-fetch-site": "none" },
+        { referer: `${origin}/corporate/login` },
+      ];
+      for (const headers of accepted) {
+        const res = await send(headers);
+        // Past the guard: the wrong password's own answer.
+        expect(res.status, JSON.stringify(headers)).toBe(400);
+      }
+      expect(await snapshot(db(), IGNORE)).toEqual(before);
     });
 
     it("another session's CSRF token (an attacker's own) does not pass for the victim, and nothing changes", async () => {

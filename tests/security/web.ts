@@ -70,7 +70,8 @@ export async function realRoutesBuild(): Promise<{ build: ServerBuild; routes: W
       const { loaderData, actionData, errors } = entryContext.staticHandlerContext;
       headers.set("content-type", "text/html; charset=utf-8");
       const json = JSON.stringify({ loaderData, actionData, errors }).replace(/</g, "\\u003c");
-      const html = `<!doctype html><html><head><script nonce="${nonce}" type="module">void 0</script></head><body><script type="application/json" id="data">${json}</script></body></html>`;
+      const nonceAttribute = nonce === undefined ? "" : ` nonce="${nonce}"`;
+      const html = `<!doctype html><html><head><script${nonceAttribute} type="module">void 0</script></head><body><script type="application/json" id="data">${json}</script></body></html>`;
       return new Response(html, { status, headers });
     },
   };

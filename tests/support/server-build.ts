@@ -20,9 +20,11 @@ export function fakeServerBuild(): { build: ServerBuild; seen: FakeBuildSeen } {
       seen.paths.push(new URL(request.url).pathname);
       headers.set("content-type", "text/html; charset=utf-8");
       // Paths under /policies/ stand for the routes that mark their page shareable (app/lib/shared-page.ts).
-      if (new URL(request.url).pathname.startsWith("/policies/")) headers.set("CDN-Cache-Control", "max-age=60");
+      // They are long enough to be worth compressing.
+      const shareable = new URL(request.url).pathname.startsWith("/policies/");
+      if (shareable) headers.set("CDN-Cache-Control", "max-age=60");
       const nonce = services.nonce === undefined ? "" : ` nonce="${services.nonce}"`;
-      const html = `<!doctype html><html><head><script${nonce} type="module">void 0</script></head><body><p id="ip">${services.clientIp}</p><p id="path">${new URL(request.url).pathname}</p></body></html>`;
+      const html = `<!doctype html><html><head><script${nonce} type="module">void 0</script></head><body><p id="ip">${services.clientIp}</p><p id="path">${new URL(request.url).pathname}</p>${shareable ? `<p>${"Policy text. ".repeat(200)}</p>` : ""}</body></html>`;
       return new Response(html, { status, headers });
     },
   };
