@@ -136,14 +136,15 @@ function formInputs(html: string, action: string): Record<string, string> {
 
 /**
  * Signs `manager` in through the real login form, posted over HTTP from the page's browser
- * context (its CSRF token, honeypot and captcha inputs as served), so the session cookie lands in
- * the browser. Success answers the redirect to the dashboard (SPEC §2 Login).
+ * context (its honeypot and captcha inputs as served, and the Origin a browser sends with a form
+ * post: an anonymous form is checked by it), so the session cookie lands in the browser. Success answers the redirect to the dashboard (SPEC §2 Login).
  */
 export async function signIn(page: Page, manager: Manager): Promise<void> {
   const action = "/corporate/login";
   const loginPage = await page.request.get(action);
   expect(loginPage.status()).toBe(200);
   const response = await page.request.post(action, {
+    headers: { origin: new URL(loginPage.url()).origin },
     form: { ...formInputs(await loginPage.text(), action), userName: manager.email, password: manager.password },
     maxRedirects: 0,
   });
