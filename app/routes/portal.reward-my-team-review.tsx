@@ -18,6 +18,7 @@ import { lazy, Suspense } from "react";
 import { Await, data, Form, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { AuthenticityTokenInput } from "remix-utils/csrf/react";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { REWARD_NAME_MAX } from "../../core/limits.ts";
 import { FormAlert, SubmitButton, useFormSubmit } from "../components/form-fields.tsx";
 import { EmailSampleTooltip } from "../components/payment-email-sample.tsx";
 import { PaymentField } from "../components/payment-fields.tsx";
@@ -43,7 +44,6 @@ import {
   PAYMENT_TEXT,
   payButtonText,
   REVIEW_PATH,
-  REWARD_NAME_MAX,
   validateCardForm,
   validateRewardName,
 } from "../lib/payment.ts";
