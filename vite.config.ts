@@ -5,7 +5,7 @@ import { defineConfig, type Plugin } from "vite";
 /**
  * conform's parseWithZod (@conform-to/zod/v4) builds its form-value coercion with four helpers
  * from classic "zod/v4" (lazy, optional, pipe, transform), and classic zod's schema classes carry
- * every method: about 10 KB of brotli on each page with a form. The form schemas are zod/mini
+ * every method: about 8 KB of brotli on each page with a form. The form schemas are zod/mini
  * (ADR 0017), whose helpers of the same names build the same zod-core schemas, so the browser
  * build gives conform those instead. The server keeps classic zod.
  */
