@@ -1,8 +1,8 @@
 // Australian Business Number rules (SPEC §5 and the ABR check-digit algorithm): exactly 11
 // digits; subtract 1 from the first digit, weight the digits 10, 1, 3, 5, …, 19, and the sum must
 // be divisible by 89. Pure code: the web form uses it too.
+import { ABN_LENGTH } from "./limits.ts";
 
-export const ABN_LENGTH = 11;
 const WEIGHTS = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19] as const;
 
 export const ABN_MESSAGES = {

@@ -1,29 +1,41 @@
 // Payload schemas of the account calls (SPEC §3, §5, §7): registration, email verification,
-// login, password reset, company details and the signed-in contact form. Shared by the provider
-// API and the web forms. Pure code only.
-import { z } from "zod";
+// login, password reset, company details and the signed-in contact form, and the account forms
+// as they are posted (the confirmation field, the captcha inputs as strings, the verify page's
+// two intents). Shared by the provider API, the route actions and the browser. Pure code only.
+import * as z from "zod/mini";
 import { ABN_MESSAGES, abnProblem, normaliseAbn } from "./abn.ts";
 import { COMPANY_SIZES, type CompanySize, INDUSTRIES, type Industry } from "./company.ts";
 import {
   captchaFields,
+  captchaFormFields,
   companyNameField,
   emailField,
+  emailRequiredField,
   firstNameField,
-  LIMITS,
   lastNameField,
   messageField,
+  requiredMessage,
 } from "./fields.ts";
-import { PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES, passwordProblems } from "./password.ts";
+import { PASSWORD_MAX_LENGTH, VERIFICATION_CODE_LENGTH } from "./limits.ts";
+import { formPasswordRuleProblems, PASSWORD_MESSAGES, passwordRuleProblems } from "./password.ts";
+
+function passwordField(problems: (password: string) => string[]) {
+  return z.string({ error: PASSWORD_MESSAGES.required }).check(
+    z.superRefine((password, ctx) => {
+      for (const message of problems(password)) ctx.addIssue({ code: "custom", message });
+    }),
+    z.maxLength(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.tooLong),
+  );
+}
 
 /** A new password (sign-up, reset): required and meeting every rule. Not trimmed: spaces count. */
-export const newPasswordField = z.string({ error: PASSWORD_MESSAGES.required }).superRefine((password, ctx) => {
-  for (const message of passwordProblems(password)) ctx.addIssue({ code: "custom", message });
-});
+export const newPasswordField = passwordField(passwordRuleProblems);
+/** The same in the forms, which also check their field's browser pattern (SPEC §5). */
+const newPasswordFormField = passwordField(formPasswordRuleProblems);
 
 export { COMPANY_SIZES, type CompanySize, INDUSTRIES, type Industry } from "./company.ts";
 
-export const VERIFICATION_CODE_LENGTH = 6;
-export const VERIFICATION_CODE_MESSAGE = "Verification Code must have exactly 6 digits.";
+export const VERIFICATION_CODE_MESSAGE = `Verification Code must have exactly ${VERIFICATION_CODE_LENGTH} digits.`;
 
 export const registerSchema = z.object({
   firstName: firstNameField,
@@ -48,17 +60,16 @@ export interface RegisterResponse {
  * userId as Register answered it: a UUID, in either letter case (normalised to lower case).
  * Any other value, a number included, is refused with the message a missing one gets.
  */
-export const userIdField = z
-  .string({ error: "userId is required." })
-  .trim()
-  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "userId is required.")
-  .transform((id) => id.toLowerCase());
+export const userIdField = z.pipe(
+  z
+    .string({ error: "userId is required." })
+    .check(z.trim(), z.regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "userId is required.")),
+  z.transform((id) => id.toLowerCase()),
+);
 
 const requestTokenField = z
   .string({ error: "requestToken is required." })
-  .trim()
-  .min(1, "requestToken is required.")
-  .max(200, "requestToken is not valid.");
+  .check(z.trim(), z.minLength(1, "requestToken is required."), z.maxLength(200, "requestToken is not valid."));
 
 export const verifyEmailRequestSchema = z.object({ userId: userIdField });
 export type VerifyEmailRequestRequest = z.input<typeof verifyEmailRequestSchema>;
@@ -68,8 +79,7 @@ export interface VerifyEmailRequestResponse {
 
 export const verificationCodeField = z
   .string({ error: VERIFICATION_CODE_MESSAGE })
-  .trim()
-  .regex(/^\d{6}$/, VERIFICATION_CODE_MESSAGE);
+  .check(z.trim(), z.regex(/^\d{6}$/, VERIFICATION_CODE_MESSAGE));
 
 export const verifyEmailSchema = z.object({
   userId: userIdField,
@@ -81,16 +91,14 @@ export interface VerifyEmailResponse {
   accessToken: string;
 }
 
+/** The login password: required (the rules are checked when it is chosen, not here). */
+const loginPasswordField = z
+  .string({ error: PASSWORD_MESSAGES.required })
+  .check(z.minLength(1, PASSWORD_MESSAGES.required), z.maxLength(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.tooLong));
+
 export const loginSchema = z.object({
-  userName: z
-    .string({ error: "Email is required." })
-    .trim()
-    .min(1, "Email is required.")
-    .max(LIMITS.email, `Email must be at most ${LIMITS.email} characters.`),
-  password: z
-    .string({ error: PASSWORD_MESSAGES.required })
-    .min(1, PASSWORD_MESSAGES.required)
-    .max(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.tooLong),
+  userName: emailRequiredField,
+  password: loginPasswordField,
   ...captchaFields,
 });
 export type LoginRequest = z.input<typeof loginSchema>;
@@ -118,41 +126,45 @@ export interface MyDetails {
 }
 
 /** SPEC §7 spells the field `Email`; another reading spells it `email`. Both are accepted. */
-export const resetPasswordRequestSchema = z
-  .object({ Email: z.string().optional(), email: z.string().optional() })
-  .transform((v) => ({ email: (v.Email ?? v.email ?? "").trim() }))
-  .pipe(
-    z.object({
-      email: z
-        .string()
-        .min(1, "Email is required.")
-        .max(LIMITS.email, `Email must be at most ${LIMITS.email} characters.`),
-    }),
-  );
+export const resetPasswordRequestSchema = z.pipe(
+  z.pipe(
+    z.object({ Email: z.optional(z.string()), email: z.optional(z.string()) }),
+    z.transform((v) => ({ email: (v.Email ?? v.email ?? "").trim() })),
+  ),
+  z.object({ email: emailRequiredField }),
+);
 export type ResetPasswordRequestRequest = { Email: string } | { email: string };
 
 export const resetPasswordSchema = z.object({
   passwordResetToken: z
     .string({ error: "passwordResetToken is required." })
-    .trim()
-    .min(1, "passwordResetToken is required.")
-    .max(200, "passwordResetToken is not valid."),
+    .check(
+      z.trim(),
+      z.minLength(1, "passwordResetToken is required."),
+      z.maxLength(200, "passwordResetToken is not valid."),
+    ),
   password: newPasswordField,
 });
 export type ResetPasswordRequest = z.input<typeof resetPasswordSchema>;
 
-const choice = <T extends readonly [string, ...string[]]>(options: T, required: string) =>
-  z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.enum(options, { error: required }));
+function choice<const T extends readonly [string, ...string[]]>(options: T, required: string) {
+  return z.pipe(
+    z.transform((v: unknown) => (typeof v === "string" ? v.trim() : v)),
+    z.enum(options, { error: required }),
+  );
+}
 
 export const companyDetailsSchema = z.object({
   name: companyNameField,
-  ABN: z
-    .string({ error: ABN_MESSAGES.required })
-    .superRefine((value, ctx) => {
-      const problem = abnProblem(value);
-      if (problem) ctx.addIssue({ code: "custom", message: problem });
-    })
-    .transform(normaliseAbn),
+  ABN: z.pipe(
+    z.string({ error: ABN_MESSAGES.required }).check(
+      z.superRefine((value, ctx) => {
+        const problem = abnProblem(value);
+        if (problem) ctx.addIssue({ code: "custom", message: problem });
+      }),
+    ),
+    z.transform(normaliseAbn),
+  ),
   size: choice(COMPANY_SIZES, "Enterprise size is required."),
   industry: choice(INDUSTRIES, "Industry is required."),
 });
@@ -177,3 +189,74 @@ export interface RewardHistoryItem {
   rewardName: string;
   amount: number;
 }
+
+// ─── The account forms as posted (the route actions and the browser parse with these) ───
+
+/** DESIGN.md §8 labels of the confirmation fields, in their "<label> is required." messages. */
+export const SIGN_UP_CONFIRM_LABEL = "Confirm Password";
+export const RESET_CONFIRM_LABEL = "Confirm password";
+
+function confirmField(label: string) {
+  return z
+    .string({ error: requiredMessage(label) })
+    .check(z.minLength(1, requiredMessage(label)), z.maxLength(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.tooLong));
+}
+
+/**
+ * "Passwords do not match." on a typed confirmation that differs. It runs even when other
+ * fields failed (`when`), so the message shows with theirs rather than after they are mended.
+ */
+const matchConfirmation = z.refine<{ password?: unknown; confirmPassword?: unknown }>(
+  (value) =>
+    typeof value.confirmPassword !== "string" ||
+    value.confirmPassword === "" ||
+    value.password === value.confirmPassword,
+  {
+    error: PASSWORD_MESSAGES.mismatch,
+    path: ["confirmPassword"],
+    when: (payload) => typeof payload.value === "object" && payload.value !== null,
+  },
+);
+
+/** Sign-up: the Register payload, the confirmation, the captcha inputs. */
+export const signUpFormSchema = z.pipe(
+  z
+    .extend(registerSchema, {
+      password: newPasswordFormField,
+      confirmPassword: confirmField(SIGN_UP_CONFIRM_LABEL),
+      ...captchaFormFields,
+    })
+    .check(matchConfirmation),
+  z.transform(({ confirmPassword: _confirm, ...request }) => request),
+);
+
+/** Login: the API's payload with the captcha inputs; the field labelled Email is an email input (SPEC §5). */
+export const loginFormSchema = z.extend(loginSchema, { userName: emailField, ...captchaFormFields });
+
+/** The verify page's hidden request token (its address carries it too). */
+export const verifyPageTokenField = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
+
+/** The verify page posts either the code (intent=verify) or a resend (intent=resend). */
+export const verifyFormSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("verify"),
+    userId: userIdField,
+    requestToken: verifyPageTokenField,
+    verificationCode: verificationCodeField,
+  }),
+  z.object({ intent: z.literal("resend"), userId: userIdField, requestToken: z.optional(verifyPageTokenField) }),
+]);
+
+/** Forgot request: required only, no format rule (SPEC §5). */
+export const forgotFormSchema = z.object({ email: emailRequiredField });
+
+/** Reset: the token (hidden input), the new password and its confirmation. */
+export const resetFormSchema = z.pipe(
+  z
+    .extend(resetPasswordSchema, {
+      password: newPasswordFormField,
+      confirmPassword: confirmField(RESET_CONFIRM_LABEL),
+    })
+    .check(matchConfirmation),
+  z.transform(({ confirmPassword: _confirm, ...request }) => request),
+);

@@ -12,22 +12,12 @@
 //
 // It never throws: a file it cannot read (e.g. a quote that is never closed) gives one clear
 // message. Browser-safe: no zod and no Node built-ins (csv-parse's browser build carries its own
-// Buffer), so the constants the zod-based core/team.ts also declares are repeated here, and
-// core/csv.test.ts checks that both copies agree.
+// Buffer); the limits and the email pattern are the schemas' own (core/limits.ts).
 import { parse } from "csv-parse/browser/esm/sync";
+import { EMAIL_PATTERN, LIMITS, MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from "./limits.ts";
 
-/** The same numbers as MAX_IMPORT_ROWS and MAX_UPLOAD_BYTES in core/team.ts. */
-export const CSV_MAX_ROWS = 5000;
-export const CSV_MAX_BYTES = 1024 * 1024;
-/** SPEC §9 field limits the API enforces (core/fields.ts LIMITS). */
-const NAME_MAX = 64;
-const EMAIL_MAX = 256;
 /** The most messages a reader lists; the rest are counted in one last message. */
 export const CSV_MAX_ERRORS = 100;
-
-/** zod's email pattern (z.email(), which the API uses); core/csv.test.ts compares them. */
-export const CSV_EMAIL_PATTERN =
-  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
 
 export interface CsvColumn<Key extends string> {
   /** The heading as the template writes it, e.g. "Email Address". */
@@ -42,7 +32,7 @@ export interface CsvColumn<Key extends string> {
 
 export interface CsvOptions<Key extends string> {
   columns: readonly CsvColumn<Key>[];
-  /** The most data rows a file may hold (default CSV_MAX_ROWS). */
+  /** The most data rows a file may hold (default MAX_IMPORT_ROWS). */
   maxRows?: number;
 }
 
@@ -65,7 +55,7 @@ export function tooManyRowsMessage(count: number, maxRows: number): string {
 
 export const NO_ROWS_MESSAGE = "The file has no rows below the column headings.";
 export const INVALID_FILE_TYPE_MESSAGE = "Invalid file type; please upload a CSV file.";
-export const FILE_TOO_LARGE_MESSAGE = `The file is larger than ${CSV_MAX_BYTES / (1024 * 1024)} MB; please split it into smaller files.`;
+export const FILE_TOO_LARGE_MESSAGE = `The file is larger than ${MAX_UPLOAD_BYTES / (1024 * 1024)} MB; please split it into smaller files.`;
 
 export function moreErrorsMessage(count: number): string {
   return `…and ${count.toLocaleString("en-AU")} more ${count === 1 ? "problem" : "problems"} in the file.`;
@@ -93,8 +83,8 @@ export function isCsvFileName(name: string): boolean {
 export type TeamCsvKey = "firstName" | "lastName" | "email";
 export type TeamCsvRow = Record<TeamCsvKey, string>;
 
-const nameCheck = (value: string) => value.length > 0 && value.length <= NAME_MAX;
-export const emailCheck = (value: string) => value.length <= EMAIL_MAX && CSV_EMAIL_PATTERN.test(value);
+const nameCheck = (value: string) => value.length > 0 && value.length <= LIMITS.name;
+export const emailCheck = (value: string) => value.length <= LIMITS.email && EMAIL_PATTERN.test(value);
 
 export const TEAM_CSV_COLUMNS = [
   { heading: "First Name", key: "firstName", check: nameCheck, message: "First Name is missing or incorrect" },
@@ -107,7 +97,7 @@ export const TEAM_CSV_TEMPLATE = `${TEAM_CSV_COLUMNS.map((c) => c.heading).join(
 export const TEAM_CSV_TEMPLATE_FILE_NAME = "team-members-template.csv";
 
 export function readTeamCsv(text: string): CsvResult<TeamCsvKey> {
-  return readCsv(text, { columns: TEAM_CSV_COLUMNS, maxRows: CSV_MAX_ROWS });
+  return readCsv(text, { columns: TEAM_CSV_COLUMNS, maxRows: MAX_IMPORT_ROWS });
 }
 
 // ─── The reader ───
@@ -145,7 +135,7 @@ function parseRecords(text: string): { ok: true; records: string[][] } | { ok: f
  * the file could not be read. Never throws.
  */
 export function readCsv<Key extends string>(text: string, options: CsvOptions<Key>): CsvResult<Key> {
-  const maxRows = options.maxRows ?? CSV_MAX_ROWS;
+  const maxRows = options.maxRows ?? MAX_IMPORT_ROWS;
   const parsed = parseRecords(typeof text === "string" ? text : "");
   if (!parsed.ok) return { ok: false, errors: [parsed.message] };
   // Lines of spaces or of empty cells (",,,") are blank lines too.

@@ -1,29 +1,37 @@
-// Field rules shared by the provider API and the web forms (SPEC §5, §9). Pure code only:
-// this folder is imported by the browser bundle too.
-import { z } from "zod";
+// Field schemas shared by the provider API, the route actions and the browser (SPEC §5, §9;
+// ADR 0017). Written with zod/mini so the public pages' JavaScript only carries the checks used;
+// mini schemas are zod-core schemas, so the API's validator and conform's parseWithZod take them.
+import * as z from "zod/mini";
+import { EMAIL_PATTERN, LIMITS } from "./limits.ts";
 
-export const LIMITS = {
-  name: 64,
-  email: 256,
-  companyName: 100,
-  message: 256,
-} as const;
+// zod would otherwise probe `new Function` when it builds an object schema: the pages' CSP has
+// no 'unsafe-eval' (DESIGN.md §7), so in the browser that probe is reported as a violation.
+z.config({ jitless: true });
 
-/** A required, trimmed text field with SPEC's "<Label> is required." message. */
-export function requiredText(label: string, max: number, maxMessage?: string) {
-  return z
-    .string({ error: `${label} is required.` })
-    .trim()
-    .min(1, `${label} is required.`)
-    .max(max, maxMessage ?? `${label} must be at most ${max} characters.`);
+/** SPEC §5: "<Label> is required." */
+export function requiredMessage(label: string): string {
+  return `${label} is required.`;
 }
 
-export const emailField = z
-  .string({ error: "Email is required." })
-  .trim()
-  .min(1, "Email is required.")
-  .max(LIMITS.email, `Email must be at most ${LIMITS.email} characters.`)
-  .pipe(z.email("The email format is incorrect."));
+/** A required, trimmed text field with SPEC's "<Label> is required." message. */
+export function requiredText(label: string, max: number, maxMessage = `${label} must be at most ${max} characters.`) {
+  return z
+    .string({ error: requiredMessage(label) })
+    .check(z.trim(), z.minLength(1, requiredMessage(label)), z.maxLength(max, maxMessage));
+}
+
+/**
+ * Email: required, at most 256 characters, and a standard address (SPEC §5); the format is only
+ * checked once the length is right, so each value gets one message.
+ */
+export const emailField = requiredText("Email", LIMITS.email).check(
+  z.refine<string>((email) => EMAIL_PATTERN.test(email), {
+    error: "The email format is incorrect.",
+    when: (payload) => payload.issues.length === 0,
+  }),
+);
+/** The same field without the format rule (login, forgot request: SPEC §5 gives none). */
+export const emailRequiredField = requiredText("Email", LIMITS.email);
 
 export const firstNameField = requiredText("First Name", LIMITS.name);
 export const lastNameField = requiredText("Last Name", LIMITS.name);
@@ -32,6 +40,19 @@ export const messageField = requiredText("Message", LIMITS.message, "Message mus
 
 /** The captcha fields every public API call carries (SPEC §3). */
 export const captchaFields = {
-  captchaToken: z.string().max(4096).optional().default(""),
-  isCaptchaV3: z.boolean().optional().default(true),
+  captchaToken: z._default(z.optional(z.string().check(z.maxLength(4096))), ""),
+  isCaptchaV3: z._default(z.optional(z.boolean()), true),
+};
+
+/**
+ * The captcha fields as a form posts them (the hidden inputs of useCaptcha): the token, and
+ * "true" / "false" for isCaptchaV3. An empty token with isCaptchaV3 true is what a form sends
+ * while the captcha is off.
+ */
+export const captchaFormFields = {
+  captchaToken: captchaFields.captchaToken,
+  isCaptchaV3: z.pipe(
+    z.optional(z.enum(["true", "false"])),
+    z.transform((value) => value !== "false"),
+  ),
 };

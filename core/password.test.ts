@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { newPasswordField } from "./account-forms.ts";
 import {
+  formPasswordRuleProblems,
   isPasswordAcceptable,
   PASSWORD_HTML_PATTERN,
   PASSWORD_RULES,
@@ -60,6 +61,13 @@ describe("password rules (SPEC §5)", () => {
     expect(r.error?.issues.map((i) => i.message)).toEqual([messages.specialChar, messages.number, messages.capital]);
     expect(newPasswordField.safeParse(undefined).error?.issues[0]?.message).toBe("Password is required.");
     expect(newPasswordField.parse(" Secret#2024 ")).toBe(" Secret#2024 ");
+  });
+
+  it("the forms add the browser pattern's lower-case letter, once the checklist is met", () => {
+    expect(formPasswordRuleProblems("ABCDEF1!")).toEqual(["Password must contain at least one lowercase letter."]);
+    expect(formPasswordRuleProblems("ABCDEFG1")).toEqual([messages.specialChar]);
+    expect(formPasswordRuleProblems("Abcdef1!")).toEqual([]);
+    expect(formPasswordRuleProblems("")).toEqual(["Password is required."]);
   });
 
   it("exposes SPEC's browser pattern (digit, lower-case, non-word, 6+)", () => {

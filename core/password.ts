@@ -1,16 +1,16 @@
 // Password rules of SPEC §5, shared by the provider API (enforced on every sign-up and reset)
 // and the web forms (the live checklist). Pure code: the browser bundle imports it too.
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./limits.ts";
+
 /** The special characters SPEC §5 accepts: ! @ # $ % ^ & * ( ) , . ? " : { } | < > */
 export const PASSWORD_SPECIAL_CHARACTERS = '!@#$%^&*(),.?":{}|<>';
-export const PASSWORD_MIN_LENGTH = 8;
-/** Not a SPEC rule: a ceiling so a megabyte "password" cannot tie up the hasher. */
-export const PASSWORD_MAX_LENGTH = 256;
 
 /**
  * The browser-level `pattern` SPEC §5 puts on the field as well (a digit, a lower-case letter,
  * a non-word character, at least 6 characters). The server does not add the lower-case rule.
  */
 export const PASSWORD_HTML_PATTERN = String.raw`(?=.*\d)(?=.*[a-z])(?=.*\W).{6,}`;
+const htmlPattern = new RegExp(`^(?:${PASSWORD_HTML_PATTERN})$`, "s");
 
 export type PasswordRuleId = "minLength" | "specialChar" | "number" | "capital";
 
@@ -55,9 +55,10 @@ export const PASSWORD_RULES: readonly PasswordRule[] = [
 export const PASSWORD_MESSAGES = {
   required: "Password is required.",
   tooLong: `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`,
-  confirmRequired: "Confirm Password is required.",
   mismatch: "Passwords do not match.",
   matchLabel: "Passwords match",
+  /** The browser-level pattern's extra rule (SPEC §5): the forms check it, the API does not. */
+  lowercase: "Password must contain at least one lowercase letter.",
 } as const;
 
 /** Which rules the password meets, for the live checklist (minLength, specialChar, number, capital). */
@@ -65,10 +66,26 @@ export function passwordChecklist(password: string): Record<PasswordRuleId, bool
   return Object.fromEntries(PASSWORD_RULES.map((r) => [r.id, r.test(password)])) as Record<PasswordRuleId, boolean>;
 }
 
+/** The messages of the checklist rules the password fails (the length ceiling is apart). */
+export function passwordRuleProblems(password: string): string[] {
+  if (password.length === 0) return [PASSWORD_MESSAGES.required];
+  return PASSWORD_RULES.filter((r) => !r.test(password)).map((r) => r.message);
+}
+
+/**
+ * The forms' rules: the checklist's, then the field's browser pattern (SPEC §5), which adds a
+ * lower-case letter. A page with JavaScript turns the browser's own check off, so its schema
+ * checks the pattern; without JavaScript the browser does.
+ */
+export function formPasswordRuleProblems(password: string): string[] {
+  const problems = passwordRuleProblems(password);
+  if (problems.length > 0 || password.length > PASSWORD_MAX_LENGTH || htmlPattern.test(password)) return problems;
+  return [PASSWORD_MESSAGES.lowercase];
+}
+
 /** The messages of every rule the password fails, in checklist order; empty when it is acceptable. */
 export function passwordProblems(password: string): string[] {
-  if (password.length === 0) return [PASSWORD_MESSAGES.required];
-  const problems = PASSWORD_RULES.filter((r) => !r.test(password)).map((r) => r.message);
+  const problems = passwordRuleProblems(password);
   if (password.length > PASSWORD_MAX_LENGTH) problems.push(PASSWORD_MESSAGES.tooLong);
   return problems;
 }

@@ -1,13 +1,22 @@
-// Payload schemas of the public calls (SPEC §7): waitlist and anonymous contact.
-import { z } from "zod";
-import { captchaFields, companyNameField, emailField, firstNameField, lastNameField, messageField } from "./fields.ts";
+// Payload schemas of the public calls (SPEC §7): waitlist and anonymous contact, and the two
+// forms as they are posted (the route actions and the browser parse with the same schema).
+import * as z from "zod/mini";
+import {
+  captchaFields,
+  captchaFormFields,
+  companyNameField,
+  emailField,
+  firstNameField,
+  lastNameField,
+  messageField,
+} from "./fields.ts";
 
 export const waitListSchema = z.object({
   firstName: firstNameField,
   lastName: lastNameField,
   email: emailField,
   companyName: companyNameField,
-  isOptedIn: z.boolean().optional().default(true),
+  isOptedIn: z._default(z.optional(z.boolean()), true),
   ...captchaFields,
 });
 export type WaitListRequest = z.input<typeof waitListSchema>;
@@ -20,6 +29,24 @@ export const helpAnonymousSchema = z.object({
   ...captchaFields,
 });
 export type HelpAnonymousRequest = z.input<typeof helpAnonymousSchema>;
+
+export const TERMS_REQUIRED_MESSAGE =
+  "Please agree to the Terms and Conditions and the Privacy Policy to join the waitlist.";
+
+/**
+ * The waitlist form as posted: the API's fields (isOptedIn keeps its default, true: the form has
+ * no opt-in box, DESIGN.md §8), the required terms box (not sent to the API) and the captcha inputs.
+ */
+export const waitlistFormSchema = z.pipe(
+  z.extend(waitListSchema, {
+    terms: z.boolean({ error: TERMS_REQUIRED_MESSAGE }).check(z.refine((ticked) => ticked, TERMS_REQUIRED_MESSAGE)),
+    ...captchaFormFields,
+  }),
+  z.transform(({ terms: _terms, ...request }) => request),
+);
+
+/** The public Contact Us form as posted. */
+export const contactFormSchema = z.extend(helpAnonymousSchema, captchaFormFields);
 
 export interface LatestReward {
   brand: string;

@@ -1,19 +1,15 @@
 // The reward draft calls of SPEC §7 (RewardMyTeam/*) and their rules (SPEC §3, §5, §9;
 // DESIGN.md §5). Shared by the provider API and the web forms. Pure code only: the browser
 // bundle imports this folder.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { emailField, firstNameField, lastNameField } from "./fields.ts";
+import { MAX_DRAFT_RECIPIENTS, REWARD_NAME_MAX } from "./limits.ts";
 import { MAX_REWARD_DOLLARS } from "./money.ts";
+
+export { MAX_DRAFT_RECIPIENTS, REWARD_NAME_MAX } from "./limits.ts";
 
 /** SPEC §9: the reward table shows 7 recipients a page, newest first. */
 export const REWARD_PAGE_SIZE = 7;
-/**
- * The most recipients one draft (and one bulk upload) may hold: DESIGN.md §7 caps uploads in rows,
- * and this is the team import's cap (MAX_IMPORT_ROWS in core/team.ts).
- */
-export const MAX_DRAFT_RECIPIENTS = 5000;
-/** The reward name is required for payment and at most this long. */
-export const REWARD_NAME_MAX = 100;
 
 /** The API's refusals (problem+json `detail`), word for word. */
 export const REWARD_DETAILS = {
@@ -81,21 +77,27 @@ export function csvRewardAmount(cell: string | null | undefined): number | null 
 }
 
 /** A `value` as the API accepts it (number, numeric text, null or missing) → whole dollars. */
-export const rewardValueField = z
-  .union([z.number(), z.string().max(64), z.null()], { error: REWARD_DETAILS.amountType })
-  .optional()
-  .transform((value, ctx) => {
+export const rewardValueField = z.pipe(
+  z.optional(
+    z.union([z.number(), z.string().check(z.maxLength(64)), z.null()], {
+      error: REWARD_DETAILS.amountType,
+    }),
+  ),
+  z.transform((value, ctx) => {
     const parsed = parseRewardAmount(value);
     if (parsed.ok) return parsed.dollars;
-    ctx.addIssue({ code: "custom", message: parsed.message });
+    ctx.issues.push({ code: "custom", message: parsed.message, input: value });
     return z.NEVER;
-  });
+  }),
+);
 
 const userIdField = z
   .number({ error: REWARD_DETAILS.userIdRequired })
-  .int(REWARD_DETAILS.userIdRequired)
-  .positive(REWARD_DETAILS.userIdRequired)
-  .max(Number.MAX_SAFE_INTEGER, REWARD_DETAILS.userIdRequired);
+  .check(
+    z.int(REWARD_DETAILS.userIdRequired),
+    z.positive(REWARD_DETAILS.userIdRequired),
+    z.maximum(Number.MAX_SAFE_INTEGER, REWARD_DETAILS.userIdRequired),
+  );
 
 /** POST create-reward-search and DELETE delete-reward: { userId }. */
 export const rewardUserIdSchema = z.object({ userId: userIdField });
@@ -112,9 +114,11 @@ export type UpdateAllRewardRequest = z.input<typeof updateAllRewardSchema>;
 /** The reward name (SPEC §3): trimmed, required, at most 100 characters. */
 export const rewardNameField = z
   .string({ error: REWARD_DETAILS.nameRequired })
-  .trim()
-  .min(1, REWARD_DETAILS.nameRequired)
-  .max(REWARD_NAME_MAX, REWARD_DETAILS.nameTooLong);
+  .check(
+    z.trim(),
+    z.minLength(1, REWARD_DETAILS.nameRequired),
+    z.maxLength(REWARD_NAME_MAX, REWARD_DETAILS.nameTooLong),
+  );
 
 /** PUT update-reward-name: { name }. */
 export const updateRewardNameSchema = z.object({ name: rewardNameField });
@@ -136,11 +140,17 @@ export type NewRewardUserParsed = z.output<typeof newRewardUserSchema>;
  * (any letter case) is refused ("Row N: ...") rather than guessed at: which amount was meant?
  */
 export const bulkRewardSchema = z.object({
-  rewards: z
-    .array(z.unknown(), { error: REWARD_DETAILS.rewardsRequired })
-    .min(1, REWARD_DETAILS.rewardsEmpty)
-    .max(MAX_DRAFT_RECIPIENTS, `A file can hold at most ${MAX_DRAFT_RECIPIENTS.toLocaleString("en-AU")} recipients.`)
-    .transform((rows, ctx) => {
+  rewards: z.pipe(
+    z
+      .array(z.unknown(), { error: REWARD_DETAILS.rewardsRequired })
+      .check(
+        z.minLength(1, REWARD_DETAILS.rewardsEmpty),
+        z.maxLength(
+          MAX_DRAFT_RECIPIENTS,
+          `A file can hold at most ${MAX_DRAFT_RECIPIENTS.toLocaleString("en-AU")} recipients.`,
+        ),
+      ),
+    z.transform((rows, ctx) => {
       const parsed: NewRewardUserParsed[] = [];
       const firstRowOf = new Map<string, number>();
       rows.forEach((row, index) => {
@@ -148,14 +158,24 @@ export const bulkRewardSchema = z.object({
         const result = newRewardUserSchema.safeParse(row ?? {});
         if (!result.success) {
           for (const issue of result.error.issues) {
-            ctx.addIssue({ code: "custom", path: [index, ...issue.path], message: `Row ${n}: ${issue.message}` });
+            ctx.issues.push({
+              code: "custom",
+              path: [index, ...issue.path],
+              message: `Row ${n}: ${issue.message}`,
+              input: row,
+            });
           }
           return;
         }
         const key = result.data.email.toLowerCase();
         const first = firstRowOf.get(key);
         if (first !== undefined) {
-          ctx.addIssue({ code: "custom", path: [index, "email"], message: duplicateRowMessage(n, first) });
+          ctx.issues.push({
+            code: "custom",
+            path: [index, "email"],
+            message: duplicateRowMessage(n, first),
+            input: row,
+          });
           return;
         }
         firstRowOf.set(key, n);
@@ -163,6 +183,7 @@ export const bulkRewardSchema = z.object({
       });
       return parsed;
     }),
+  ),
 });
 export type BulkRewardRequest = { rewards: NewRewardUser[] };
 
@@ -171,9 +192,13 @@ export function duplicateRowMessage(row: number, firstRow: number): string {
 }
 
 /** GET get-reward-page query (not in SPEC): one page of the table, newest first. */
+function pageQueryNumber(max: number, fallback: number) {
+  return z.catch(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(max)), fallback);
+}
+
 export const rewardPageQuerySchema = z.object({
-  pageNumber: z.coerce.number().int().min(1).max(1_000_000).catch(1),
-  pageSize: z.coerce.number().int().min(1).max(100).catch(REWARD_PAGE_SIZE),
+  pageNumber: pageQueryNumber(1_000_000, 1),
+  pageSize: pageQueryNumber(100, REWARD_PAGE_SIZE),
 });
 
 // ─── Answers ─────────────────────────────────────────────────────────────────────────────────

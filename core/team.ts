@@ -1,18 +1,17 @@
 // The team calls of SPEC §7 (GET /Users, create-user, create-user-bulk-upload, PUT and DELETE
 // /Users/{id}) and their rules (SPEC §5, §9). Shared by the provider API and the web forms.
 // Pure code only: the browser bundle imports this folder.
-import { z } from "zod";
+import * as z from "zod/mini";
 import { emailField, firstNameField, lastNameField } from "./fields.ts";
+import { MAX_IMPORT_ROWS } from "./limits.ts";
+
+export { MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from "./limits.ts";
 
 /** SPEC §9: My Team shows 8 members a page; the API accepts 1 to 100. */
 export const TEAM_PAGE_SIZE = 8;
 export const MAX_PAGE_SIZE = 100;
 /** SPEC §9: the search text is used only when longer than 2 characters. */
 export const SEARCH_MIN_LENGTH = 3;
-/** Uploads are capped in size and rows (DESIGN.md §7). */
-export const MAX_IMPORT_ROWS = 5000;
-export const MAX_UPLOAD_BYTES = 1024 * 1024;
-
 /** The search text the API is given: blank unless longer than 2 characters (SPEC §5). */
 export function effectiveSearch(text: string | null | undefined): string {
   const trimmed = (text ?? "").trim();
@@ -27,17 +26,22 @@ export const teamMemberSchema = z.object({
 });
 export type TeamMemberInput = z.input<typeof teamMemberSchema>;
 
+/** A team member's id, as a form or a body carries it. */
+export const teamMemberIdField = z.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
+
 /** PUT /Users/{id} carries the id in the body too (SPEC §7). */
-export const updateTeamMemberSchema = teamMemberSchema.extend({
-  id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER).optional(),
+export const updateTeamMemberSchema = z.extend(teamMemberSchema, {
+  id: z.optional(teamMemberIdField),
 });
 export type UpdateTeamMemberRequest = z.input<typeof updateTeamMemberSchema>;
 
 export const bulkTeamUploadSchema = z.object({
   users: z
     .array(teamMemberSchema, { error: "users is required." })
-    .min(1, "users must contain at least one team member.")
-    .max(MAX_IMPORT_ROWS, `A file can hold at most ${MAX_IMPORT_ROWS.toLocaleString("en-AU")} team members.`),
+    .check(
+      z.minLength(1, "users must contain at least one team member."),
+      z.maxLength(MAX_IMPORT_ROWS, `A file can hold at most ${MAX_IMPORT_ROWS.toLocaleString("en-AU")} team members.`),
+    ),
 });
 export type BulkTeamUploadRequest = z.input<typeof bulkTeamUploadSchema>;
 

@@ -3,23 +3,26 @@
 // action, which saves through PUT /api/Companies/ and redirects to the dashboard. The portal
 // layout shows this screen in place of any portal page until the details are saved.
 import { type FieldMetadata, getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
-import { constraintsOf, type FormReply, hasFieldErrors } from "../lib/forms.ts";
+import { companyDetailsSchema } from "../../core/account-forms.ts";
+import { ABN_LENGTH } from "../../core/limits.ts";
 import {
-  COMPANY_DETAILS_RULES,
   COMPANY_SIZE_OPTIONS,
-  type CompanyDetailsFields,
+  type FormReply,
+  formConstraint,
+  hasFieldErrors,
   INDUSTRY_OPTIONS,
   SELECT_PLACEHOLDER,
-  validateCompanyDetails,
-} from "../lib/portal-forms.ts";
+} from "../lib/forms.ts";
 import { OnboardingSteps } from "./auth-layout.tsx";
 import { CsrfInput, FieldError, FormAlert, SubmitButton, TextField, useFormSubmit } from "./form-fields.tsx";
 
 export const COMPANY_DETAILS_ACTION = "/portal/onboarding-add-company-details";
 
-const constraint = constraintsOf(COMPANY_DETAILS_RULES);
+// SPEC §5 caps the ABN input at 11 characters; the API also takes the spaced "51 824 753 556".
+const constraint = formConstraint(companyDetailsSchema, { ABN: { required: true, maxLength: ABN_LENGTH } });
 
 const controlClass =
   "block w-full min-h-11 rounded-md border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 shadow-sm placeholder:text-slate-500 focus-visible:border-brand-700 focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-brand-700 aria-invalid:border-red-700";
@@ -45,7 +48,7 @@ export function CompanyDetailsStep({ companyName, reply }: { companyName: string
 
 export function CompanyDetailsForm({ companyName, reply }: { companyName: string; reply?: FormReply }) {
   const { onSubmit, busy } = useFormSubmit(COMPANY_DETAILS_ACTION);
-  const [form, fields] = useForm<CompanyDetailsFields>({
+  const [form, fields] = useForm({
     id: "company-details-form",
     lastResult: reply?.result,
     defaultValue: { name: companyName },
@@ -53,7 +56,7 @@ export function CompanyDetailsForm({ companyName, reply }: { companyName: string
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validateCompanyDetails(formData),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: companyDetailsSchema }),
     onSubmit,
   });
   const { key: abnKey, ...abnProps } = getInputProps(fields.ABN, { type: "text" });

@@ -2,16 +2,11 @@
 // name, email, message (≤ 256), honeypot, CSRF and captcha; posted to the /help action, which
 // redirects to /help?sent=1#contact. The signed-in variant (message only) is portal-contact-form.tsx.
 import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
-import {
-  CONTACT_RULES,
-  type ContactFields,
-  constraintsOf,
-  type FormReply,
-  hasFieldErrors,
-  validateWithRules,
-} from "../lib/forms.ts";
+import { contactFormSchema } from "../../core/public-forms.ts";
+import { type FormReply, formConstraint, hasFieldErrors } from "../lib/forms.ts";
 import { useCaptcha } from "./captcha.tsx";
 import {
   CsrfInput,
@@ -23,19 +18,19 @@ import {
   useFormSubmit,
 } from "./form-fields.tsx";
 
-const constraint = constraintsOf(CONTACT_RULES);
+const constraint = formConstraint(contactFormSchema);
 
 export function PublicContactForm({ reply, action = "/help" }: { reply?: FormReply; action?: string }) {
   const captcha = useCaptcha({ action: "help", reply });
   const { onSubmit, busy, clientError } = useFormSubmit(action, captcha);
-  const [form, fields] = useForm<ContactFields>({
+  const [form, fields] = useForm({
     id: "contact-form",
     lastResult: reply?.result,
     constraint,
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validateWithRules<ContactFields>(formData, CONTACT_RULES),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: contactFormSchema }),
     onSubmit,
   });
   const alerts = [...(form.errors ?? []), ...(clientError ? [clientError] : [])];

@@ -2,7 +2,7 @@
 // match), shown once a password is typed (JavaScript). Without JavaScript the server lists the
 // unmet rules under the field instead (PasswordField in auth-fields.tsx).
 import { useEffect, useRef, useState } from "react";
-import { PASSWORD_MESSAGES, PASSWORD_RULES, passwordChecklist } from "../lib/account-forms.ts";
+import { PASSWORD_MESSAGES, PASSWORD_RULES, passwordChecklist } from "../../core/password.ts";
 
 function Mark({ met }: { met: boolean }) {
   return met ? (

@@ -2,26 +2,27 @@
 // the message only (≤ 256); the sender is the signed-in user. Posted to the /portal/help action
 // (POST /api/Help/create-help), which redirects to /portal/help?sent=1#contact.
 import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
-import { constraintsOf, type FormReply, hasFieldErrors, validateWithRules } from "../lib/forms.ts";
-import { PORTAL_CONTACT_RULES, type PortalContactFields } from "../lib/portal-forms.ts";
+import { helpSchema } from "../../core/account-forms.ts";
+import { type FormReply, formConstraint, hasFieldErrors } from "../lib/forms.ts";
 import { CsrfInput, FormAlert, FormSuccess, SubmitButton, TextAreaField, useFormSubmit } from "./form-fields.tsx";
 
 export const PORTAL_HELP_ACTION = "/portal/help";
 
-const constraint = constraintsOf(PORTAL_CONTACT_RULES);
+const constraint = formConstraint(helpSchema);
 
 export function PortalContactForm({ reply }: { reply?: FormReply }) {
   const { onSubmit, busy } = useFormSubmit(PORTAL_HELP_ACTION);
-  const [form, fields] = useForm<PortalContactFields>({
+  const [form, fields] = useForm({
     id: "portal-contact-form",
     lastResult: reply?.result,
     constraint,
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validateWithRules<PortalContactFields>(formData, PORTAL_CONTACT_RULES),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: helpSchema }),
     onSubmit,
   });
 

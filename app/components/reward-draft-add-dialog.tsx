@@ -9,20 +9,20 @@
 //   progress. Without JavaScript the file is posted, checked on the server and kept there
 //   (pending upload); the dialog then shows a preview with Save.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { type ChangeEvent, useEffect, useId, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { formatDollars } from "../../core/money.ts";
-import { constraintsOf, hasFieldErrors, validateWithRules } from "../lib/forms.ts";
+import { newRewardUserSchema } from "../../core/rewards.ts";
+import { formConstraint, hasFieldErrors } from "../lib/forms.ts";
 import {
   ADD_DIALOG,
   type BulkReply,
   INTENTS,
   type PendingRewardUpload,
   REWARD_MY_TEAM_PATH,
-  REWARD_SINGLE_RULES,
   REWARD_TEMPLATE_PATH,
-  type RewardSingleFields,
   type SingleAddReply,
   VIA_FETCHER,
 } from "../lib/reward-draft.ts";
@@ -66,21 +66,21 @@ export function RewardDraftAddDialog({ control, singleReply, bulkReply, upload }
 
 // ─── Single form ───
 
-const singleConstraint = constraintsOf(REWARD_SINGLE_RULES);
+const singleConstraint = formConstraint(newRewardUserSchema);
 
 function SingleForm({ reply, onDone }: { reply?: SingleAddReply; onDone: () => void }) {
   const hydrated = useHydrated();
   const fetcher = useFetcher<SingleAddReply>({ key: "reward-single-add" });
   const current = hydrated ? fetcher.data : reply;
   const failure = current && !current.ok ? current : undefined;
-  const [form, fields] = useForm<RewardSingleFields>({
+  const [form, fields] = useForm({
     id: SINGLE_FORM_ID,
     lastResult: failure?.result,
     constraint: singleConstraint,
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validateWithRules<RewardSingleFields>(formData, REWARD_SINGLE_RULES),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: newRewardUserSchema }),
   });
 
   // Added: the toast says so (flashed by the action); close the dialog and start afresh.
@@ -230,7 +230,7 @@ function BrowserBulk({ onDone }: { onDone: () => void }) {
       setState({ status: "errors", errors: [csv.INVALID_FILE_TYPE_MESSAGE] });
       return;
     }
-    if (file.size > csv.CSV_MAX_BYTES) {
+    if (file.size > csv.MAX_UPLOAD_BYTES) {
       setState({ status: "errors", errors: [csv.FILE_TOO_LARGE_MESSAGE] });
       return;
     }

@@ -9,6 +9,7 @@
 import { type ChangeEvent, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
 import type { TeamCsvRow } from "../../core/csv.ts";
+import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import {
   isUploadReply,
   PREVIEW_ROWS,
@@ -246,7 +247,7 @@ function BrowserUpload() {
 async function checkFile(file: File): Promise<Checked> {
   const csv = await import("../../core/csv.ts");
   if (!csv.isCsvFileName(file.name)) return { phase: "errors", errors: [csv.INVALID_FILE_TYPE_MESSAGE] };
-  if (file.size > csv.CSV_MAX_BYTES) return { phase: "errors", errors: [csv.FILE_TOO_LARGE_MESSAGE] };
+  if (file.size > MAX_UPLOAD_BYTES) return { phase: "errors", errors: [csv.FILE_TOO_LARGE_MESSAGE] };
   let text: string;
   try {
     text = await file.text();

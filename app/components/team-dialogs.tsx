@@ -6,10 +6,11 @@
 //   focus and returns it on close), the forms post through fetchers, and the list reloads when
 //   a dialog closes. A success redirects to the list, which closes the dialog.
 import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { type MouseEvent, type ReactNode, useState } from "react";
 import { useFetcher, useLocation, useNavigate, useRevalidator } from "react-router";
-import type { TeamMember } from "../../core/team.ts";
-import { constraintsOf, type FormReply, hasFieldErrors, validateWithRules } from "../lib/forms.ts";
+import { type TeamMember, teamMemberSchema } from "../../core/team.ts";
+import { type FormReply, formConstraint, hasFieldErrors } from "../lib/forms.ts";
 import {
   dialogHref,
   formReplyOf,
@@ -17,10 +18,8 @@ import {
   REMOVE_WARNING,
   TEAM_DIALOGS,
   TEAM_INTENT,
-  TEAM_MEMBER_RULES,
   type TeamActionData,
   type TeamDialogName,
-  type TeamMemberFields,
 } from "../lib/team.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
 import { preloadDialogs, rememberOpener, UrlDialog, type UrlDialogControl, usePreloadedDialogs } from "./dialog.tsx";
@@ -181,7 +180,7 @@ function MemberGone() {
   );
 }
 
-const constraint = constraintsOf(TEAM_MEMBER_RULES);
+const constraint = formConstraint(teamMemberSchema);
 
 /** Add (SPEC §5 add team member) or Update: First Name, Last Name, Email. */
 function TeamMemberForm({
@@ -202,7 +201,7 @@ function TeamMemberForm({
   const fetcher = useFetcher<TeamActionData>();
   const action = useTeamFormAction();
   const current = formReplyOf(fetcher.data) ?? reply;
-  const [form, fields] = useForm<TeamMemberFields>({
+  const [form, fields] = useForm({
     id,
     lastResult: current?.result,
     defaultValue: member ? { firstName: member.firstName, lastName: member.lastName, email: member.email } : undefined,
@@ -210,7 +209,7 @@ function TeamMemberForm({
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validateWithRules<TeamMemberFields>(formData, TEAM_MEMBER_RULES),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: teamMemberSchema }),
   });
   const busy = fetcher.state !== "idle";
 

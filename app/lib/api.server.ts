@@ -1,44 +1,12 @@
 // The one typed client the web routes use to reach the provider API (DESIGN.md §2). It calls
 // the API in process (ADR 0015); the bearer token comes from the server-held session, never
 // from the browser, and the client's address travels in a header only the edge sets.
+// Every call's path, body and answer are the API's own types through hono/client (ADR 0016):
+// renaming a route or changing its schema fails `npm run typecheck` here or at the caller.
+import { type ClientResponse, hc, type InferRequestType } from "hono/client";
+import type { SuccessStatusCode } from "hono/utils/http-status";
 import type { RouterContextProvider } from "react-router";
-import type {
-  AppSettings,
-  CompanyDetailsRequest,
-  CompanyDetailsResponse,
-  HelpRequest,
-  LoginRequest,
-  LoginResponse,
-  MyDetails,
-  RegisterRequest,
-  RegisterResponse,
-  ResetPasswordRequest,
-  RewardHistoryItem,
-  VerifyEmailRequest,
-  VerifyEmailRequestResponse,
-  VerifyEmailResponse,
-} from "../../core/account-forms.ts";
-import type {
-  CheckPaymentIntentResponse,
-  CompleteSimulatedAuthenticationRequest,
-  ConfirmSimulatedPaymentRequest,
-  CreateCheckoutSessionResponse,
-  CreatePaymentIntentRequest,
-  CreatePaymentIntentResponse,
-  SimulatedPaymentInfo,
-  SimulatedPaymentResponse,
-} from "../../core/payments.ts";
-import type { HelpAnonymousRequest, LatestReward, WaitListRequest } from "../../core/public-forms.ts";
-import type {
-  BulkRewardUploadResponse,
-  CreateRewardUserResponse,
-  NewRewardUser,
-  RewardDraftTotals,
-  RewardRecipient,
-  RewardRecipientPage,
-  RewardSummary,
-} from "../../core/rewards.ts";
-import type { BulkTeamUploadResponse, TeamListQuery, TeamMember, TeamMemberInput, TeamPage } from "../../core/team.ts";
+import type { Api } from "../../server/api/index.ts";
 import { services } from "../context.ts";
 
 export type ApiResult<T> =
@@ -57,25 +25,60 @@ export interface ApiClientOptions {
   onUnauthorized?: () => Promise<never>;
 }
 
+/** The JSON body a call sends, as the route's validator declares it. */
+type Json<Call> = InferRequestType<Call> extends { json: infer J } ? J : never;
+/** The query a call sends, with numbers and flags as the web holds them (sent as text). */
+type Query<Call> =
+  InferRequestType<Call> extends { query: infer Q } ? { [K in keyof Q]: string | number | boolean } : never;
+/** What a call answers on success: its handler's `c.json(...)`, or undefined for an empty body. */
+type Answer<R> =
+  R extends ClientResponse<infer T, infer S, infer F>
+    ? S extends SuccessStatusCode
+      ? F extends "json"
+        ? T
+        : undefined
+      : never
+    : never;
+
+type AnswerOf<Call extends (...args: never[]) => Promise<unknown>> = Answer<Awaited<ReturnType<Call>>>;
+
+/** The in-process fetch threw: logged where it happened, answered as a 503. */
+class ApiUnreachable extends Error {}
+
+function queryText<Q extends Record<string, string | number | boolean | undefined>>(query: Q) {
+  const text: Record<string, string> = {};
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) text[key] = String(value);
+  return text;
+}
+
 export function createApiClient(context: Readonly<RouterContextProvider>, options: ApiClientOptions = {}) {
   const s = services(context);
 
-  async function call<T>(method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
-    const headers = new Headers({ accept: "application/json" });
-    if (body !== undefined) headers.set("content-type", "application/json");
-    if (options.token) headers.set("authorization", `Bearer ${options.token}`);
-    headers.set("x-rewards-client-ip", s.clientIp);
-    const request = new Request(new URL(`/api/${path.replace(/^\/+/, "")}`, IN_PROCESS_ORIGIN), {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    let response: Response;
+  async function inProcessFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+    const request = new Request(input, init);
+    request.headers.set("accept", "application/json");
+    if (options.token) request.headers.set("authorization", `Bearer ${options.token}`);
+    request.headers.set("x-rewards-client-ip", s.clientIp);
     try {
-      response = await s.apiFetch(request);
+      return await s.apiFetch(request);
     } catch (error) {
+      const path = new URL(request.url).pathname.replace(/^\/api\//, "");
       s.logger.error({ err: error instanceof Error ? error.message : String(error), path }, "provider API unreachable");
-      return { ok: false, status: 503, detail: FALLBACK_DETAIL };
+      throw new ApiUnreachable();
+    }
+  }
+
+  const api = hc<Api>(IN_PROCESS_ORIGIN, { fetch: inProcessFetch }).api;
+
+  async function call<R extends ClientResponse<unknown, number, string>>(
+    send: Promise<R>,
+  ): Promise<ApiResult<Answer<R>>> {
+    let response: R;
+    try {
+      response = await send;
+    } catch (error) {
+      if (error instanceof ApiUnreachable) return { ok: false, status: 503, detail: FALLBACK_DETAIL };
+      throw error;
     }
     const text = await response.text();
     let parsed: unknown;
@@ -84,7 +87,7 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     } catch {
       parsed = undefined;
     }
-    if (response.ok) return { ok: true, status: response.status, data: parsed as T };
+    if (response.ok) return { ok: true, status: response.status, data: parsed as Answer<R> };
     if (response.status === 401 && options.onUnauthorized) await options.onUnauthorized();
     const problem = (parsed ?? {}) as { detail?: unknown; errors?: Record<string, string[]> };
     return {
@@ -95,90 +98,94 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     };
   }
 
+  const draft = api.RewardMyTeam;
+  const payment = api.StripePayment;
+
   return {
-    latestRewards: () => call<LatestReward[]>("GET", "Catalogue/latest-reward"),
-    joinWaitList: (body: WaitListRequest) => call<undefined>("POST", "WaitList", body),
-    createHelpAnonymous: (body: HelpAnonymousRequest) => call<undefined>("POST", "Help/create-help-anonymous", body),
+    latestRewards: () => call(api.Catalogue["latest-reward"].$get()),
+    joinWaitList: (json: Json<typeof api.WaitList.$post>) => call(api.WaitList.$post({ json })),
+    createHelpAnonymous: (json: Json<(typeof api.Help)["create-help-anonymous"]["$post"]>) =>
+      call(api.Help["create-help-anonymous"].$post({ json })),
 
     // Accounts (SPEC §7). After register the code is already emailed: go straight to verify.
-    register: (body: RegisterRequest) => call<RegisterResponse>("POST", "Register", body),
-    verifyEmailRequest: (userId: string) =>
-      call<VerifyEmailRequestResponse>("POST", "Identity/VerifyEmailRequest", { userId }),
-    resendVerifyEmailRequest: (userId: string) =>
-      call<VerifyEmailRequestResponse>("POST", "Identity/ResendVerifyEmailRequest", { userId }),
-    verifyEmail: (body: VerifyEmailRequest) => call<VerifyEmailResponse>("POST", "Identity/VerifyEmail", body),
-    login: (body: LoginRequest) => call<LoginResponse>("POST", "Identity/login", body),
-    logout: () => call<undefined>("POST", "Identity/logout"),
-    appSettings: () => call<AppSettings>("GET", "Identity/app-settings"),
-    onboardingVideoWatched: () => call<undefined>("POST", "Identity/onboarding-video-watched"),
-    myDetails: () => call<MyDetails>("GET", "Users/MyDetails"),
-    resetPasswordRequest: (email: string) => call<undefined>("POST", "Identity/ResetPasswordRequest", { email }),
-    resetPassword: (body: ResetPasswordRequest) => call<undefined>("POST", "Identity/ResetPassword", body),
-    saveCompanyDetails: (body: CompanyDetailsRequest) => call<CompanyDetailsResponse>("PUT", "Companies/", body),
-    createHelp: (body: HelpRequest) => call<undefined>("POST", "Help/create-help", body),
-    rewardHistory: () => call<RewardHistoryItem[]>("GET", "RewardHistory/get-reward-history"),
+    register: (json: Json<typeof api.Register.$post>) => call(api.Register.$post({ json })),
+    verifyEmailRequest: (userId: Json<typeof api.Identity.VerifyEmailRequest.$post>["userId"]) =>
+      call(api.Identity.VerifyEmailRequest.$post({ json: { userId } })),
+    resendVerifyEmailRequest: (userId: Json<typeof api.Identity.ResendVerifyEmailRequest.$post>["userId"]) =>
+      call(api.Identity.ResendVerifyEmailRequest.$post({ json: { userId } })),
+    verifyEmail: (json: Json<typeof api.Identity.VerifyEmail.$post>) => call(api.Identity.VerifyEmail.$post({ json })),
+    login: (json: Json<typeof api.Identity.login.$post>) => call(api.Identity.login.$post({ json })),
+    logout: () => call(api.Identity.logout.$post()),
+    appSettings: () => call(api.Identity["app-settings"].$get()),
+    onboardingVideoWatched: () => call(api.Identity["onboarding-video-watched"].$post()),
+    myDetails: () => call(api.Users.MyDetails.$get()),
+    resetPasswordRequest: (email: Json<typeof api.Identity.ResetPasswordRequest.$post>["email"]) =>
+      call(api.Identity.ResetPasswordRequest.$post({ json: { email } })),
+    resetPassword: (json: Json<typeof api.Identity.ResetPassword.$post>) =>
+      call(api.Identity.ResetPassword.$post({ json })),
+    saveCompanyDetails: (json: Json<typeof api.Companies.$put>) => call(api.Companies.$put({ json })),
+    createHelp: (json: Json<(typeof api.Help)["create-help"]["$post"]>) =>
+      call(api.Help["create-help"].$post({ json })),
+    rewardHistory: () => call(api.RewardHistory["get-reward-history"].$get()),
 
     // My Team (SPEC §7).
-    listTeam: (query: TeamListQuery) => {
-      const params = new URLSearchParams({
-        pageNumber: String(query.pageNumber),
-        pageSize: String(query.pageSize),
-        search: query.search ?? "",
-      });
-      if (query.isRewardMyTeam) params.set("isRewardMyTeam", "true");
-      return call<TeamPage>("GET", `Users?${params}`);
-    },
-    createTeamMember: (body: TeamMemberInput) => call<TeamMember>("POST", "Users/create-user", body),
-    bulkCreateTeamMembers: (users: TeamMemberInput[]) =>
-      call<BulkTeamUploadResponse>("POST", "Users/create-user-bulk-upload", { users }),
-    updateTeamMember: (id: number, body: TeamMemberInput) => call<undefined>("PUT", `Users/${id}`, { id, ...body }),
-    removeTeamMember: (id: number) => call<undefined>("DELETE", `Users/${id}`),
+    listTeam: (query: Query<typeof api.Users.$get>) => call(api.Users.$get({ query: queryText(query) })),
+    createTeamMember: (json: Json<(typeof api.Users)["create-user"]["$post"]>) =>
+      call(api.Users["create-user"].$post({ json })),
+    bulkCreateTeamMembers: (users: Json<(typeof api.Users)["create-user-bulk-upload"]["$post"]>["users"]) =>
+      call(api.Users["create-user-bulk-upload"].$post({ json: { users } })),
+    updateTeamMember: (id: number, body: Omit<Json<(typeof api.Users)[":id"]["$put"]>, "id">) =>
+      call(api.Users[":id"].$put({ param: { id: String(id) }, json: { id, ...body } })),
+    removeTeamMember: (id: number) => call(api.Users[":id"].$delete({ param: { id: String(id) } })),
 
     // ─── Reward draft (SPEC §7 RewardMyTeam) ───
     /** create-reward-search: adds a team member with amount 0; answers the whole list. */
-    addRewardRecipient: (userId: number) =>
-      call<RewardRecipient[]>("POST", "RewardMyTeam/create-reward-search", { userId }),
+    addRewardRecipient: (userId: Json<(typeof draft)["create-reward-search"]["$post"]>["userId"]) =>
+      call(draft["create-reward-search"].$post({ json: { userId } })),
     /** update-reward: `value` as typed (SPEC §5 conversions run on the server). */
-    updateReward: (userId: number, value: number | string) =>
-      call<RewardRecipient>("PUT", "RewardMyTeam/update-reward", { userId, value }),
-    updateAllReward: (value: number | string) =>
-      call<RewardDraftTotals>("PUT", "RewardMyTeam/update-all-reward", { value }),
-    updateRewardName: (name: string) =>
-      call<{ rewardName: string }>("PUT", "RewardMyTeam/update-reward-name", { name }),
-    deleteReward: (userId: number) => call<undefined>("DELETE", "RewardMyTeam/delete-reward", { userId }),
-    deleteAllReward: () => call<undefined>("DELETE", "RewardMyTeam/delete-all-reward"),
-    getReward: () => call<RewardRecipient[]>("GET", "RewardMyTeam/get-reward"),
+    updateReward: (
+      userId: Json<(typeof draft)["update-reward"]["$put"]>["userId"],
+      value: Json<(typeof draft)["update-reward"]["$put"]>["value"],
+    ) => call(draft["update-reward"].$put({ json: { userId, value } })),
+    updateAllReward: (value: Json<(typeof draft)["update-all-reward"]["$put"]>["value"]) =>
+      call(draft["update-all-reward"].$put({ json: { value } })),
+    updateRewardName: (name: Json<(typeof draft)["update-reward-name"]["$put"]>["name"]) =>
+      call(draft["update-reward-name"].$put({ json: { name } })),
+    deleteReward: (userId: Json<(typeof draft)["delete-reward"]["$delete"]>["userId"]) =>
+      call(draft["delete-reward"].$delete({ json: { userId } })),
+    deleteAllReward: () => call(draft["delete-all-reward"].$delete()),
+    getReward: () => call(draft["get-reward"].$get()),
     /** Not in SPEC: one page of the table (newest first) with Total Recipients and Reward Dollars. */
-    getRewardPage: (query: { pageNumber: number; pageSize: number }) =>
-      call<RewardRecipientPage>(
-        "GET",
-        `RewardMyTeam/get-reward-page?${new URLSearchParams({ pageNumber: String(query.pageNumber), pageSize: String(query.pageSize) })}`,
-      ),
-    rewardSummary: () => call<RewardSummary>("GET", "RewardMyTeam/get-reward-summary"),
+    getRewardPage: (query: Query<(typeof draft)["get-reward-page"]["$get"]>) =>
+      call(draft["get-reward-page"].$get({ query: queryText(query) })),
+    rewardSummary: () => call(draft["get-reward-summary"].$get()),
     /** Not in SPEC: the recipient email with sample values ('Sample of Email' on the Review page). */
-    rewardEmailSample: () => call<{ subject: string; html: string; text: string }>("GET", "RewardMyTeam/email-sample"),
-    createRewardUser: (body: NewRewardUser) =>
-      call<CreateRewardUserResponse>("POST", "RewardMyTeam/create-reward-user", body),
-    bulkUploadReward: (rewards: NewRewardUser[]) =>
-      call<BulkRewardUploadResponse>("POST", "RewardMyTeam/bulk-upload-reward", { rewards }),
+    rewardEmailSample: () => call(draft["email-sample"].$get()),
+    /** A flat body (no `rewards`) is answered with the one recipient it added, never the bulk summary. */
+    createRewardUser: (json: Exclude<Json<(typeof draft)["create-reward-user"]["$post"]>, { rewards: unknown }>) =>
+      call(draft["create-reward-user"].$post({ json })) as Promise<
+        ApiResult<Extract<AnswerOf<(typeof draft)["create-reward-user"]["$post"]>, { isNewTeamMember: boolean }>>
+      >,
+    bulkUploadReward: (rewards: Json<(typeof draft)["bulk-upload-reward"]["$post"]>["rewards"]) =>
+      call(draft["bulk-upload-reward"].$post({ json: { rewards } })),
 
     // ─── Payments (SPEC §7 StripePayment; server/api/payments.ts) ───
     /** Freezes the draft into an order; `amount` is the total in cents the page showed. */
-    createPaymentIntent: (body: CreatePaymentIntentRequest) =>
-      call<CreatePaymentIntentResponse>("POST", "StripePayment/create-payment-intent", body),
+    createPaymentIntent: (json: Json<(typeof payment)["create-payment-intent"]["$post"]>) =>
+      call(payment["create-payment-intent"].$post({ json })),
     /** Stripe without JavaScript: the hosted Checkout page's URL (404 with the simulated processor). */
-    createCheckoutSession: (body: CreatePaymentIntentRequest) =>
-      call<CreateCheckoutSessionResponse>("POST", "StripePayment/create-checkout-session", body),
+    createCheckoutSession: (json: Json<(typeof payment)["create-checkout-session"]["$post"]>) =>
+      call(payment["create-checkout-session"].$post({ json })),
     /** `paymentIntent` is a PaymentIntent id (pi_…) or a Checkout Session id (cs_…). */
-    checkPaymentIntent: (paymentIntent: string) =>
-      call<CheckPaymentIntentResponse>("POST", "StripePayment/check-payment-intent", { paymentIntent }),
+    checkPaymentIntent: (paymentIntent: Json<(typeof payment)["check-payment-intent"]["$post"]>["paymentIntent"]) =>
+      call(payment["check-payment-intent"].$post({ json: { paymentIntent } })),
     /** The simulated card form: 200 with status succeeded, requires_action or failed (+ message, field). */
-    confirmSimulatedPayment: (body: ConfirmSimulatedPaymentRequest) =>
-      call<SimulatedPaymentResponse>("POST", "StripePayment/confirm-simulated-payment", body),
-    completeSimulatedAuthentication: (body: CompleteSimulatedAuthenticationRequest) =>
-      call<SimulatedPaymentResponse>("POST", "StripePayment/complete-simulated-authentication", body),
-    getSimulatedPayment: (body: { paymentIntent: string; clientSecret: string }) =>
-      call<SimulatedPaymentInfo>("POST", "StripePayment/get-simulated-payment", body),
+    confirmSimulatedPayment: (json: Json<(typeof payment)["confirm-simulated-payment"]["$post"]>) =>
+      call(payment["confirm-simulated-payment"].$post({ json })),
+    completeSimulatedAuthentication: (json: Json<(typeof payment)["complete-simulated-authentication"]["$post"]>) =>
+      call(payment["complete-simulated-authentication"].$post({ json })),
+    getSimulatedPayment: (json: Json<(typeof payment)["get-simulated-payment"]["$post"]>) =>
+      call(payment["get-simulated-payment"].$post({ json })),
   };
 }
 

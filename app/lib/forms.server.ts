@@ -4,10 +4,10 @@
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { z } from "zod";
-import { DETAILS, helpAnonymousSchema, waitListSchema } from "../../core/public-forms.ts";
+import type * as z from "zod/mini";
+import { DETAILS } from "../../core/public-forms.ts";
 import type { ApiResult } from "./api.server.ts";
-import { type FormReply, GENERIC_FORM_ERROR, TERMS_REQUIRED_MESSAGE } from "./forms.ts";
+import { type FormReply, GENERIC_FORM_ERROR } from "./forms.ts";
 import { checkFormPost } from "./security.server.ts";
 
 type Context = Readonly<RouterContextProvider>;
@@ -17,34 +17,10 @@ type ApiFailure = Extract<ApiResult<unknown>, { ok: false }>;
 const HIDDEN_FIELDS = ["csrf", "captchaToken", "isCaptchaV3"];
 
 /**
- * The captcha fields as a form posts them (the hidden inputs of useCaptcha): the token, and
- * "true" / "false" for isCaptchaV3. An empty token with isCaptchaV3 true is what a form sends
- * while the captcha is off.
+ * CSRF + honeypot (`checkFormPost`), then the form's schema (a core/ schema, the one the browser
+ * validates with too); also tells whether the post used the visible captcha.
  */
-export const captchaFormFields = {
-  captchaToken: z.string().max(4096).optional().default(""),
-  isCaptchaV3: z
-    .enum(["true", "false"])
-    .optional()
-    .transform((value) => value !== "false"),
-};
-
-/**
- * The waitlist form as posted: the API's fields (isOptedIn keeps its default, true: the form has
- * no opt-in box, DESIGN.md §8), the required terms box (not sent to the API) and the captcha inputs.
- */
-export const waitlistFormSchema = waitListSchema
-  .extend({
-    terms: z.boolean({ error: TERMS_REQUIRED_MESSAGE }).refine((ticked) => ticked, TERMS_REQUIRED_MESSAGE),
-    ...captchaFormFields,
-  })
-  .transform(({ terms: _terms, ...request }) => request);
-
-/** The public Contact Us form as posted. */
-export const contactFormSchema = helpAnonymousSchema.extend(captchaFormFields);
-
-/** CSRF + honeypot (`checkFormPost`), then the schema; also tells whether the post used the visible captcha. */
-export async function readForm<Schema extends z.ZodType>(context: Context, request: Request, schema: Schema) {
+export async function readForm<Schema extends z.core.$ZodType>(context: Context, request: Request, schema: Schema) {
   const formData = await checkFormPost(context, request);
   const submission = parseWithZod(formData, { schema });
   const usedChallenge = formData.get("isCaptchaV3") === "false";
@@ -108,7 +84,7 @@ export function replyFailure(
  * The whole action of a simple form: read and validate the post, call the API, then redirect
  * (post/redirect/get) on success or answer the errors for the form on failure.
  */
-export async function handleFormPost<Schema extends z.ZodType>(
+export async function handleFormPost<Schema extends z.core.$ZodType>(
   context: Context,
   request: Request,
   options: {

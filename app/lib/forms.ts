@@ -1,19 +1,23 @@
-// Form conventions shared by every route form (browser and server safe, no zod here: zod stays
-// on the server so public pages keep their JavaScript budget).
+// Form conventions shared by every route form, and the forms' UI-only pieces (texts, option
+// lists, the password hint). Browser and server safe; no validator lives here (ADR 0017).
 //
 // The pattern, for every form of the project:
 //   - a real <Form method="post" action="/route"> that works without JavaScript;
-//   - the route action reads it with `readForm` (forms.server.ts): CSRF + honeypot, then zod
-//     through conform's parseWithZod; on success it calls the typed API client and REDIRECTS;
-//     on failure it returns a `FormReply` (field errors + a banner message);
-//   - the component wires conform's `useForm` with `lastResult: actionData?.result`, the
-//     `constraint` and client `onValidate` built below from the same `FormRules`, so the
-//     browser shows the server's messages before a round trip (the server stays the judge);
-//     validate on submit and revalidate on input (a message appearing on blur would shift the
-//     control the person is about to click);
+//   - one schema in core/ (zod/mini) per form: the route action reads the post with `readForm`
+//     (forms.server.ts: CSRF + honeypot, then conform's parseWithZod with that schema); on
+//     success it calls the typed API client and REDIRECTS; on failure it returns a `FormReply`
+//     (field errors + a banner message);
+//   - the component wires conform's `useForm` with `lastResult: actionData?.result`,
+//     `constraint: formConstraint(schema)` and `onValidate: ({ formData }) =>
+//     parseWithZod(formData, { schema })` with the same schema, so the browser shows the
+//     server's messages before a round trip (the server stays the judge); validate on submit
+//     and revalidate on input (a message appearing on blur would shift the control the person
+//     is about to click);
 //   - before hydration the form has no `noValidate` (`defaultNoValidate: false`), so without
 //     JavaScript the browser's own required / maxlength / type=email checks apply.
-import { parse, type SubmissionResult, type useForm } from "@conform-to/react";
+import type { SubmissionResult, useForm } from "@conform-to/react";
+import type * as z from "zod/mini";
+import { COMPANY_SIZES, INDUSTRIES } from "../../core/company.ts";
 
 /** What an action returns when a post fails: conform's reply, plus the captcha state (SPEC §4). */
 export interface FormReply {
@@ -25,98 +29,102 @@ export interface FormReply {
 /** SPEC §8: any error without its own message. */
 export const GENERIC_FORM_ERROR = "An error occurred while submitting the form. Please try again.";
 
-/** SPEC §5 field limits (the same numbers as core/fields.ts LIMITS, which imports zod). */
-export const FIELD_LIMITS = { name: 64, email: 256, companyName: 100, message: 256 } as const;
-
-export const TERMS_REQUIRED_MESSAGE =
-  "Please agree to the Terms and Conditions and the Privacy Policy to join the waitlist.";
-
-/** One field's rules, written once for the browser (constraint + messages). */
-export interface FieldRule {
-  /** The visible label, used in "<label> is required." */
-  label: string;
-  required?: boolean;
-  maxLength?: number;
-  email?: boolean;
-  requiredMessage?: string;
-  maxLengthMessage?: string;
-}
-export type FormRules = Record<string, FieldRule>;
-
-const nameRule = (label: string): FieldRule => ({ label, required: true, maxLength: FIELD_LIMITS.name });
-const emailRule: FieldRule = { label: "Email", required: true, maxLength: FIELD_LIMITS.email, email: true };
-
-export const WAITLIST_RULES = {
-  firstName: nameRule("First Name"),
-  lastName: nameRule("Last Name"),
-  email: emailRule,
-  companyName: { label: "Company Name", required: true, maxLength: FIELD_LIMITS.companyName },
-  terms: { label: "Terms", required: true, requiredMessage: TERMS_REQUIRED_MESSAGE },
-} satisfies FormRules;
-
-export type WaitlistFields = {
-  firstName: string;
-  lastName: string;
-  email: string;
-  companyName: string;
-  terms: boolean;
-};
-
-export type ContactFields = { firstName: string; lastName: string; email: string; message: string };
-
-export const CONTACT_RULES = {
-  firstName: nameRule("First Name"),
-  lastName: nameRule("Last Name"),
-  email: emailRule,
-  message: {
-    label: "Message",
-    required: true,
-    maxLength: FIELD_LIMITS.message,
-    maxLengthMessage: "Message must be less than 256 characters.",
-  },
-} satisfies FormRules;
-
-type Constraints = NonNullable<Parameters<typeof useForm>[0]["constraint"]>;
-
-/** conform's `constraint` option: gives getInputProps the `required` and `maxLength` attributes. */
-export function constraintsOf(rules: FormRules): Constraints {
-  const out: Constraints = {};
-  for (const [name, rule] of Object.entries(rules)) {
-    out[name] = { required: rule.required, maxLength: rule.maxLength };
-  }
-  return out;
-}
-
-// zod's default email pattern (z.email()), so the browser and the API agree.
-const EMAIL_PATTERN =
-  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
-
-/** The messages of one value against its rule (the first failing rule only). */
-export function checkField(rule: FieldRule, raw: unknown): string[] | undefined {
-  const value = typeof raw === "string" ? raw.trim() : "";
-  if (rule.required && value === "") return [rule.requiredMessage ?? `${rule.label} is required.`];
-  if (rule.maxLength !== undefined && value.length > rule.maxLength) {
-    return [rule.maxLengthMessage ?? `${rule.label} must be at most ${rule.maxLength} characters.`];
-  }
-  if (rule.email && value !== "" && !EMAIL_PATTERN.test(value)) return ["The email format is incorrect."];
-  return undefined;
-}
-
-/** conform's `onValidate` for a form described by `rules` (`Shape` is the form's value type). */
-export function validateWithRules<Shape extends Record<string, unknown>>(formData: FormData, rules: FormRules) {
-  return parse<Shape, string[]>(formData, {
-    resolve(payload) {
-      const error: Record<string, string[]> = {};
-      for (const [name, rule] of Object.entries(rules)) {
-        const messages = checkField(rule, payload[name]);
-        if (messages) error[name] = messages;
-      }
-      return Object.keys(error).length > 0 ? { error } : { value: payload as Shape };
-    },
-  });
-}
-
 /** True when the reply carries an error for at least one field (not only the banner). */
 export function hasFieldErrors(result: SubmissionResult<string[]> | undefined): boolean {
   return Object.entries(result?.error ?? {}).some(([name, messages]) => name !== "" && (messages?.length ?? 0) > 0);
 }
+
+/** The first field (in the order given) that has an error in a reply: it takes the focus without JavaScript. */
+export function firstInvalidField(
+  error: Record<string, string[] | null | undefined> | undefined,
+  order: readonly string[],
+): string | undefined {
+  return order.find((name) => (error?.[name]?.length ?? 0) > 0);
+}
+
+// ─── conform's `constraint` from a core schema ───────────────────────────────────────────────
+
+type Constraints = NonNullable<Parameters<typeof useForm>[0]["constraint"]>;
+type FieldConstraint = { required: boolean; maxLength?: number };
+/** The parts of a zod-core definition read here. */
+type Def = {
+  type: string;
+  shape?: Record<string, z.core.$ZodType>;
+  in?: z.core.$ZodType;
+  out?: z.core.$ZodType;
+  innerType?: z.core.$ZodType;
+  checks?: z.core.$ZodCheck[];
+};
+const defOf = (schema: z.core.$ZodType) => schema._zod.def as Def;
+
+/**
+ * `required` and `maxLength` of each field of an object schema (or of a pipe starting with
+ * one): the attributes the inputs carry before hydration, when the browser checks them itself.
+ * conform's getZodConstraint reads lengths from `_zod.bag`, which zod 4.6's checks no longer
+ * fill, so the length checks are read here. `extra` adds what the schema cannot say (the ABN
+ * input's 11-character cap, SPEC §5, while the API also takes "51 824 753 556").
+ */
+export function formConstraint(schema: z.core.$ZodType, extra: Constraints = {}): Constraints {
+  let def = defOf(schema);
+  while (def.type === "pipe" && def.in) def = defOf(def.in);
+  const constraints: Constraints = {};
+  for (const [name, field] of Object.entries(def.shape ?? {})) constraints[name] = fieldConstraint(field);
+  return { ...constraints, ...extra };
+}
+
+function fieldConstraint(schema: z.core.$ZodType): FieldConstraint {
+  const def = defOf(schema);
+  switch (def.type) {
+    case "optional":
+    case "default":
+    case "prefault":
+      return { ...fieldConstraint(def.innerType as z.core.$ZodType), required: false };
+    case "nullable":
+    case "readonly":
+    case "catch":
+      return fieldConstraint(def.innerType as z.core.$ZodType);
+    case "pipe": {
+      // A value then transformed: the value's rules; a value prepared for a type: the type's.
+      const out = def.out as z.core.$ZodType;
+      return fieldConstraint(defOf(out).type === "transform" ? (def.in as z.core.$ZodType) : out);
+    }
+    default: {
+      const maxima = (def.checks ?? [])
+        .map((check) => check._zod.def as { check: string; maximum?: number })
+        .filter((check) => check.check === "max_length" && check.maximum !== undefined)
+        .map((check) => check.maximum as number);
+      return maxima.length > 0 ? { required: true, maxLength: Math.min(...maxima) } : { required: true };
+    }
+  }
+}
+
+// ─── Texts and options of the forms (SPEC §5, §8; DESIGN.md §8) ─────────────────────────────
+
+/** `title` is what the browser adds to its "Please match the requested format." without JavaScript. */
+export const PASSWORD_PATTERN_TITLE =
+  "At least 8 characters, with a capital letter, a lowercase letter, a number and a special character.";
+/** The hint under the password field before anything is typed (and the whole story without JavaScript). */
+export const PASSWORD_HINT =
+  'Use at least 8 characters, with at least one capital letter, one number and one special character (! @ # $ % ^ & * ( ) , . ? " : { } | < >).';
+export const RESET_PASSWORD_LABEL = "Choose a password";
+
+/** SPEC §8 texts of the account pages. */
+export const ACCOUNT_MESSAGES = {
+  alreadyRegistered: "Looks like you already have an account with us.",
+  retrieveDetails: "Click here to retrieve your details.",
+  incorrectLogin: "Incorrect email or password. Please try again or reset your password.",
+  invalidCode: "Invalid verification code. Please try again or resend verification code.",
+  verifyGeneric: "An error occurred. Please try again, contact us if it persists.",
+  resendFailed: "Failed to resend code. Please try again later.",
+  resent: "Verification code resent! Please check your inbox or junk mail.",
+  forgotIntro: "You will receive an email with a link to reset your password",
+  forgotSent:
+    "We've sent you an email with a link to reset your password. Please check your inbox and follow the instructions.",
+} as const;
+
+/** SPEC §3 company sizes, shown as "<size> employees", and industries. */
+export const COMPANY_SIZE_OPTIONS = COMPANY_SIZES.map((size) => ({ value: size, label: `${size} employees` }));
+export const INDUSTRY_OPTIONS = INDUSTRIES.map((industry) => ({ value: industry, label: industry }));
+
+/** SPEC §8: the placeholder of every select. */
+export const SELECT_PLACEHOLDER = "Select...";

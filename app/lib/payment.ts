@@ -4,6 +4,7 @@
 // checks the same rules with zod in payment.server.ts) and the money display.
 import { parse } from "@conform-to/react";
 import { cardDigits, isCardNumber } from "../../core/card.ts";
+import { REWARD_NAME_MAX } from "../../core/limits.ts";
 import { formatDollars } from "../../core/money.ts";
 
 export { DASHBOARD_PATH } from "./portal.ts";
@@ -70,7 +71,6 @@ export function recipientLabel(fullName: string, rewardDollars: number | null | 
 // The simulated card form (DESIGN.md §6, §8). The messages are the API's own words (core/rewards.ts
 // REWARD_DETAILS, server/payments/simulated.ts CARD_MESSAGES), repeated here so the browser bundle
 // stays free of zod and server code; the API stays the judge.
-export const REWARD_NAME_MAX = 100;
 
 export const CARD_LABELS = {
   rewardName: "Reward Name",

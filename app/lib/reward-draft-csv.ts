@@ -1,17 +1,14 @@
 // The bulk reward CSV (SPEC §3 'First Name, Last Name, Email Address, Reward Amount', §5 reward
 // bulk CSV, whose amount check SPEC calls ineffective; here it is real): the team import's reader
 // (core/csv.ts) with a fourth column whose cell must be a whole number from 0 to 10,000 ('Row N: Wrong Reward Amount').
-// Used in the browser (loaded only when a file is picked: it brings csv-parse and zod) and on
-// the server (the upload without JavaScript).
+// Used in the browser (loaded only when a file is picked: it brings csv-parse) and on the server
+// (the upload without JavaScript).
 import { type CsvColumn, emailCheck, readCsv, TEAM_CSV_COLUMNS } from "../../core/csv.ts";
-import { csvRewardAmount, MAX_DRAFT_RECIPIENTS, REWARD_DETAILS } from "../../core/rewards.ts";
+import { MAX_DRAFT_RECIPIENTS } from "../../core/limits.ts";
+import { csvRewardAmount, REWARD_DETAILS } from "../../core/rewards.ts";
 
-export {
-  CSV_MAX_BYTES,
-  FILE_TOO_LARGE_MESSAGE,
-  INVALID_FILE_TYPE_MESSAGE,
-  isCsvFileName,
-} from "../../core/csv.ts";
+export { FILE_TOO_LARGE_MESSAGE, INVALID_FILE_TYPE_MESSAGE, isCsvFileName } from "../../core/csv.ts";
+export { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 
 export type RewardCsvKey = "firstName" | "lastName" | "email" | "value";
 

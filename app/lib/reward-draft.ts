@@ -1,9 +1,9 @@
 // Browser-safe pieces of the Reward My Team page (SPEC §2 Reward My Team, §3 recipient row, §5
 // reward single add and amount inputs, §9 page size 7): the page's address and intents, the
-// shape its loader answers, the single-add form's rules and the totals line.
+// shape its loader answers and the totals line. The single-add form's schema is core/rewards.ts
+// newRewardUserSchema (the conventions of forms.ts).
 import type { SubmissionResult } from "@conform-to/react";
 import { formatDollars } from "../../core/money.ts";
-import { FIELD_LIMITS, type FormRules } from "./forms.ts";
 
 export const REWARD_MY_TEAM_PATH = "/portal/reward-my-team";
 export const REWARD_SEARCH_PATH = "/portal/reward-my-team/search";
@@ -95,15 +95,6 @@ export function pageHref(pageNumber: number, search = ""): string {
 export function amountLabel(fullName: string): string {
   return `Amount for ${fullName}`;
 }
-
-/** The single-add form (SPEC §5 reward single add): the names and email like a team member's. */
-export type RewardSingleFields = { firstName: string; lastName: string; email: string; value: string };
-
-export const REWARD_SINGLE_RULES = {
-  firstName: { label: "First Name", required: true, maxLength: FIELD_LIMITS.name },
-  lastName: { label: "Last Name", required: true, maxLength: FIELD_LIMITS.name },
-  email: { label: "Email", required: true, maxLength: FIELD_LIMITS.email, email: true },
-} satisfies FormRules;
 
 /** SPEC §8 toasts of the Add dialog. */
 export const BULK_ADDED_TOAST = "Successfully added";

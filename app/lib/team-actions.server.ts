@@ -4,9 +4,10 @@
 import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { z } from "zod";
+import * as z from "zod/mini";
 import { readTeamCsv, type TeamCsvRow } from "../../core/csv.ts";
-import { TEAM_DETAILS, teamMemberSchema } from "../../core/team.ts";
+import { LIMITS } from "../../core/limits.ts";
+import { TEAM_DETAILS, teamMemberIdField, teamMemberSchema } from "../../core/team.ts";
 import { services } from "../context.ts";
 import type { ApiResult } from "./api.server.ts";
 import { replyFailure, replyInvalid } from "./forms.server.ts";
@@ -30,12 +31,12 @@ type TeamIntent = (typeof TEAM_INTENT)[keyof typeof TEAM_INTENT];
 
 const UPLOAD_EXPIRED_MESSAGE = "This file is no longer waiting to be saved; please choose it again.";
 
-const updateSchema = teamMemberSchema.extend({ id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const updateSchema = z.extend(teamMemberSchema, { id: teamMemberIdField });
 const removeSchema = z.object({
-  id: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
-  firstName: z.string().trim().max(64).optional().default(""),
+  id: teamMemberIdField,
+  firstName: z._default(z.optional(z.string().check(z.trim(), z.maxLength(LIMITS.name))), ""),
 });
-const saveUploadSchema = z.object({ uploadId: z.string().min(1).max(64) });
+const saveUploadSchema = z.object({ uploadId: z.string().check(z.minLength(1), z.maxLength(64)) });
 
 /** One post of the page, read. */
 interface TeamPost {

@@ -1,20 +1,11 @@
 // Browser-safe pieces of the My Team page (SPEC §2 My Team, §5 add/update team member): the
-// form rules (the conventions of forms.ts: no zod in the browser; the route action parses with
-// core/team.ts), the action intents, what the action answers, and the page's addresses.
-import type { FormReply, FormRules } from "./forms.ts";
-import { FIELD_LIMITS } from "./forms.ts";
+// action intents, what the action answers, and the page's addresses. The member form's schema
+// is core/team.ts teamMemberSchema (the conventions of forms.ts).
+import type { TeamMemberInput } from "../../core/team.ts";
+import type { FormReply } from "./forms.ts";
 
 export const MY_TEAM_PATH = "/portal/my-team";
 export const TEAM_TEMPLATE_PATH = "/portal/my-team/template.csv";
-
-export type TeamMemberFields = { firstName: string; lastName: string; email: string };
-
-/** SPEC §5 add/update team member: the same messages as core/team.ts. */
-export const TEAM_MEMBER_RULES = {
-  firstName: { label: "First Name", required: true, maxLength: FIELD_LIMITS.name },
-  lastName: { label: "Last Name", required: true, maxLength: FIELD_LIMITS.name },
-  email: { label: "Email", required: true, maxLength: FIELD_LIMITS.email, email: true },
-} satisfies FormRules;
 
 /** The posts the page's one action tells apart by their `intent` field. */
 export const TEAM_INTENT = {
@@ -79,7 +70,7 @@ export function formReplyOf(value: unknown): FormReply | undefined {
 export interface UploadPreview {
   fileName: string;
   count: number;
-  sample: TeamMemberFields[];
+  sample: TeamMemberInput[];
 }
 
 export const PREVIEW_ROWS = 5;

@@ -1,6 +1,7 @@
 // Reading an upload: the body cap (with or without Content-Length) and the file checks.
 import { describe, expect, it } from "vitest";
-import { CSV_MAX_BYTES, FILE_TOO_LARGE_MESSAGE, INVALID_FILE_TYPE_MESSAGE } from "../../core/csv.ts";
+import { FILE_TOO_LARGE_MESSAGE, INVALID_FILE_TYPE_MESSAGE } from "../../core/csv.ts";
+import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import { bufferBody, NO_FILE_MESSAGE, readCsvFile } from "./uploads.server.ts";
 
 function streamOf(chunks: number, size: number) {
@@ -51,7 +52,7 @@ describe("readCsvFile", () => {
       ok: false,
       message: INVALID_FILE_TYPE_MESSAGE,
     });
-    expect(await readCsvFile(form(new File([new Uint8Array(CSV_MAX_BYTES + 1)], "big.csv")))).toEqual({
+    expect(await readCsvFile(form(new File([new Uint8Array(MAX_UPLOAD_BYTES + 1)], "big.csv")))).toEqual({
       ok: false,
       message: FILE_TOO_LARGE_MESSAGE,
     });

@@ -3,12 +3,13 @@
 // on the buffered form (security.server.ts), and the file itself is checked: a .csv name, at
 // most 1 MB. The team page uses it now; the reward page's bulk upload can use it too.
 import type { RouterContextProvider } from "react-router";
-import { CSV_MAX_BYTES, FILE_TOO_LARGE_MESSAGE, INVALID_FILE_TYPE_MESSAGE, isCsvFileName } from "../../core/csv.ts";
+import { FILE_TOO_LARGE_MESSAGE, INVALID_FILE_TYPE_MESSAGE, isCsvFileName } from "../../core/csv.ts";
+import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import { checkFormPost } from "./security.server.ts";
 
 type Context = Readonly<RouterContextProvider>;
 
-/** Room for the other fields and the multipart framing around a file of CSV_MAX_BYTES. */
+/** Room for the other fields and the multipart framing around a file of MAX_UPLOAD_BYTES. */
 const FORM_OVERHEAD_BYTES = 64 * 1024;
 /** Beyond this the rest of an oversized body is not even drained: the connection is dropped. */
 const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
@@ -55,7 +56,7 @@ export async function readUploadPost(
   context: Context,
   request: Request,
 ): Promise<{ ok: true; formData: FormData } | { ok: false; message: string }> {
-  const buffered = await bufferBody(request, CSV_MAX_BYTES + FORM_OVERHEAD_BYTES);
+  const buffered = await bufferBody(request, MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES);
   if (!buffered) return { ok: false, message: FILE_TOO_LARGE_MESSAGE };
   return { ok: true, formData: await checkFormPost(context, buffered) };
 }
@@ -68,6 +69,6 @@ export async function readCsvFile(
   const file = formData.get(field);
   if (!(file instanceof File) || (file.name === "" && file.size === 0)) return { ok: false, message: NO_FILE_MESSAGE };
   if (!isCsvFileName(file.name)) return { ok: false, message: INVALID_FILE_TYPE_MESSAGE };
-  if (file.size > CSV_MAX_BYTES) return { ok: false, message: FILE_TOO_LARGE_MESSAGE };
+  if (file.size > MAX_UPLOAD_BYTES) return { ok: false, message: FILE_TOO_LARGE_MESSAGE };
   return { ok: true, fileName: file.name, text: await file.text() };
 }

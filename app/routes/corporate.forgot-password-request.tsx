@@ -2,22 +2,16 @@
 // then (post/redirect/get to ?sent=1) the confirmation. The API answers the same whether or not
 // the address exists; a failure shows its detail in red.
 import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, redirect, useSearchParams } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { forgotFormSchema } from "../../core/account-forms.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../components/auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "../components/auth-layout.tsx";
 import { CsrfInput, FormSuccess, SubmitButton, useFormSubmit } from "../components/form-fields.tsx";
-import { forgotFormSchema } from "../lib/account-forms.server.ts";
-import {
-  ACCOUNT_MESSAGES,
-  FORGOT_RULES,
-  type ForgotFields,
-  firstInvalidField,
-  validateForgot,
-} from "../lib/account-forms.ts";
 import { createApiClient } from "../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../lib/forms.server.ts";
-import { constraintsOf, type FormReply, hasFieldErrors } from "../lib/forms.ts";
+import { ACCOUNT_MESSAGES, type FormReply, firstInvalidField, formConstraint, hasFieldErrors } from "../lib/forms.ts";
 import { sharedPageHeaders } from "../lib/shared-page.ts";
 import type { Route } from "./+types/corporate.forgot-password-request";
 
@@ -50,18 +44,18 @@ export default function ForgotPasswordRequest({ actionData }: Route.ComponentPro
   );
 }
 
-const constraint = constraintsOf(FORGOT_RULES);
+const constraint = formConstraint(forgotFormSchema);
 
 function ForgotForm({ reply }: { reply?: FormReply }) {
   const { onSubmit, busy } = useFormSubmit(ACTION);
-  const [form, fields] = useForm<ForgotFields>({
+  const [form, fields] = useForm({
     id: "forgot-form",
     lastResult: reply?.result,
     constraint,
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validateForgot(formData),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotFormSchema }),
     onSubmit,
   });
   const messages = form.errors ?? [];

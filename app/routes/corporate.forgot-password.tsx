@@ -3,30 +3,28 @@
 // /error). 'Choose a password' and 'Confirm password' with the live checklist; success lands on
 // the login page with a success toast.
 import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { RESET_CONFIRM_LABEL, resetFormSchema } from "../../core/account-forms.ts";
+import { isPasswordAcceptable, PASSWORD_HTML_PATTERN } from "../../core/password.ts";
 import { DETAILS } from "../../core/public-forms.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../components/auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "../components/auth-layout.tsx";
 import { CsrfInput, SubmitButton, useFormSubmit } from "../components/form-fields.tsx";
 import { PasswordChecklist, usePasswordPair } from "../components/password-checklist.tsx";
-import { PASSWORD_FIELDS, resetFormSchema } from "../lib/account-forms.server.ts";
-import {
-  firstInvalidField,
-  meetsPasswordRules,
-  PASSWORD_HINT,
-  PASSWORD_HTML_PATTERN,
-  PASSWORD_PAIR_CONSTRAINT,
-  PASSWORD_PATTERN_TITLE,
-  RESET_CONFIRM_LABEL,
-  RESET_PASSWORD_LABEL,
-  type ResetFields,
-  validateReset,
-} from "../lib/account-forms.ts";
+import { PASSWORD_FIELDS } from "../lib/account-forms.server.ts";
 import { createApiClient } from "../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../lib/forms.server.ts";
-import type { FormReply } from "../lib/forms.ts";
-import { hasFieldErrors } from "../lib/forms.ts";
+import {
+  type FormReply,
+  firstInvalidField,
+  formConstraint,
+  hasFieldErrors,
+  PASSWORD_HINT,
+  PASSWORD_PATTERN_TITLE,
+  RESET_PASSWORD_LABEL,
+} from "../lib/forms.ts";
 import { redirectWithToast } from "../lib/toast.server.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
 import type { Route } from "./+types/corporate.forgot-password";
@@ -82,22 +80,24 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   );
 }
 
+const constraint = formConstraint(resetFormSchema);
+
 function ResetForm({ token, reply }: { token: string; reply?: FormReply }) {
   const hydrated = useHydrated();
   const action = `${PATH}?${new URLSearchParams({ passwordResetToken: token })}`;
   const { onSubmit, busy } = useFormSubmit(action);
-  const [form, fields] = useForm<ResetFields>({
+  const [form, fields] = useForm({
     id: "reset-form",
     lastResult: reply?.result,
-    constraint: PASSWORD_PAIR_CONSTRAINT,
+    constraint,
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validateReset(formData),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetFormSchema }),
     onSubmit,
   });
   const passwords = usePasswordPair(form.id);
-  const ready = meetsPasswordRules(passwords.password) && passwords.password === passwords.confirmation;
+  const ready = isPasswordAcceptable(passwords.password) && passwords.password === passwords.confirmation;
   const messages = form.errors ?? [];
   const linkProblem = messages.some((m) => m.includes("request a new one"));
   const focusFirst = firstInvalidField(reply?.result.error, FIELD_ORDER);

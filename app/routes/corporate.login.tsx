@@ -2,27 +2,21 @@
 // starts a NEW session (new id) holding the access token, the settings and the user's details
 // (a MyDetails failure is only logged), then the dashboard. A signed-in visitor goes straight there.
 import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { Form, Link, redirect } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { loginFormSchema } from "../../core/account-forms.ts";
 import { DETAILS } from "../../core/public-forms.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../components/auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "../components/auth-layout.tsx";
 import { useCaptcha } from "../components/captcha.tsx";
 import { CsrfInput, SubmitButton, type SubmitPreparer, useFormSubmit } from "../components/form-fields.tsx";
 import { services } from "../context.ts";
-import { loginFormSchema } from "../lib/account-forms.server.ts";
-import {
-  ACCOUNT_MESSAGES,
-  firstInvalidField,
-  LOGIN_RULES,
-  type LoginFields,
-  validateLogin,
-} from "../lib/account-forms.ts";
 import { createApiClient } from "../lib/api.server.ts";
 import { optionalSignedIn } from "../lib/auth.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../lib/forms.server.ts";
-import { constraintsOf, type FormReply, hasFieldErrors } from "../lib/forms.ts";
+import { ACCOUNT_MESSAGES, type FormReply, firstInvalidField, formConstraint, hasFieldErrors } from "../lib/forms.ts";
 import { DASHBOARD_PATH } from "../lib/portal.ts";
 import { type SessionData, startNewSession } from "../lib/session.server.ts";
 import { sharedPageHeaders } from "../lib/shared-page.ts";
@@ -113,7 +107,7 @@ export default function Login({ actionData }: Route.ComponentProps) {
   );
 }
 
-const constraint = constraintsOf(LOGIN_RULES);
+const constraint = formConstraint(loginFormSchema);
 
 function LoginForm({ reply }: { reply?: FormReply }) {
   const captcha = useCaptcha({ action: "login", reply });
@@ -126,14 +120,14 @@ function LoginForm({ reply }: { reply?: FormReply }) {
     },
   };
   const { onSubmit, busy, clientError } = useFormSubmit(ACTION, preparer);
-  const [form, fields] = useForm<LoginFields>({
+  const [form, fields] = useForm({
     id: "login-form",
     lastResult: reply?.result,
     constraint,
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validateLogin(formData),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginFormSchema }),
     onSubmit,
   });
   // SPEC §4: editing email or password clears the banner (until the next answer).

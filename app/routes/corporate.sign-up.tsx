@@ -2,8 +2,11 @@
 // rules, §8 registration errors): Register emails the code and answers { userId, requestToken },
 // so success goes straight to /corporate/verify with both in the address.
 import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, redirect } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { signUpFormSchema } from "../../core/account-forms.ts";
+import { isPasswordAcceptable, PASSWORD_HTML_PATTERN } from "../../core/password.ts";
 import { DETAILS } from "../../core/public-forms.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../components/auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "../components/auth-layout.tsx";
@@ -12,22 +15,18 @@ import { UrlDialog } from "../components/dialog.tsx";
 import { CsrfInput, SubmitButton, useFormSubmit } from "../components/form-fields.tsx";
 import { PasswordChecklist, usePasswordPair } from "../components/password-checklist.tsx";
 import { PrivacyContent, TermsContent, usePolicyDialogs } from "../components/policy-dialog-content.tsx";
-import { PASSWORD_FIELDS, signUpFormSchema, verifyHref } from "../lib/account-forms.server.ts";
-import {
-  ACCOUNT_MESSAGES,
-  firstInvalidField,
-  meetsPasswordRules,
-  PASSWORD_HINT,
-  PASSWORD_HTML_PATTERN,
-  PASSWORD_PAIR_CONSTRAINT,
-  PASSWORD_PATTERN_TITLE,
-  SIGN_UP_RULES,
-  type SignUpFields,
-  validateSignUp,
-} from "../lib/account-forms.ts";
+import { PASSWORD_FIELDS, verifyHref } from "../lib/account-forms.server.ts";
 import { createApiClient } from "../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../lib/forms.server.ts";
-import { constraintsOf, type FormReply, hasFieldErrors } from "../lib/forms.ts";
+import {
+  ACCOUNT_MESSAGES,
+  type FormReply,
+  firstInvalidField,
+  formConstraint,
+  hasFieldErrors,
+  PASSWORD_HINT,
+  PASSWORD_PATTERN_TITLE,
+} from "../lib/forms.ts";
 import { sharedPageHeaders } from "../lib/shared-page.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
 import type { Route } from "./+types/corporate.sign-up";
@@ -71,7 +70,7 @@ export default function SignUp({ actionData }: Route.ComponentProps) {
   );
 }
 
-const constraint = { ...constraintsOf(SIGN_UP_RULES), ...PASSWORD_PAIR_CONSTRAINT };
+const constraint = formConstraint(signUpFormSchema);
 
 function SignUpForm({ reply }: { reply?: FormReply }) {
   const hydrated = useHydrated();
@@ -79,18 +78,18 @@ function SignUpForm({ reply }: { reply?: FormReply }) {
   const { terms, privacy } = usePolicyDialogs("#sign-up-heading");
   const captcha = useCaptcha({ action: "signup", reply });
   const { onSubmit, busy, clientError } = useFormSubmit(ACTION, captcha);
-  const [form, fields] = useForm<SignUpFields>({
+  const [form, fields] = useForm({
     id: "sign-up-form",
     lastResult: reply?.result,
     constraint,
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validateSignUp(formData),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signUpFormSchema }),
     onSubmit,
   });
   const passwords = usePasswordPair(form.id);
-  const ready = meetsPasswordRules(passwords.password) && passwords.password === passwords.confirmation;
+  const ready = isPasswordAcceptable(passwords.password) && passwords.password === passwords.confirmation;
 
   const formErrors = form.errors ?? [];
   const alreadyRegistered = formErrors.includes(ACCOUNT_MESSAGES.alreadyRegistered);

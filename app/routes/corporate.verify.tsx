@@ -4,24 +4,20 @@
 // Success: VerifyEmail answers the access token; the user's details and settings are fetched
 // with it, a new session starts, and the browser lands on the dashboard.
 import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { VERIFICATION_CODE_MESSAGE, verifyFormSchema } from "../../core/account-forms.ts";
+import { VERIFICATION_CODE_LENGTH } from "../../core/limits.ts";
 import { DETAILS } from "../../core/public-forms.ts";
 import { AuthAlert, AuthField, HiddenHoneypot, inlineTargetClass } from "../components/auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "../components/auth-layout.tsx";
 import { CsrfInput, SubmitButton } from "../components/form-fields.tsx";
 import { services } from "../context.ts";
-import { verifyFormSchema, verifyHref, verifyParams } from "../lib/account-forms.server.ts";
-import {
-  ACCOUNT_MESSAGES,
-  VERIFICATION_CODE_LENGTH,
-  VERIFICATION_CODE_MESSAGE,
-  type VerifyFields,
-  validateVerify,
-} from "../lib/account-forms.ts";
+import { verifyHref, verifyParams } from "../lib/account-forms.server.ts";
 import { type ApiResult, createApiClient } from "../lib/api.server.ts";
 import { readForm, replyInvalid } from "../lib/forms.server.ts";
-import { type FormReply, hasFieldErrors } from "../lib/forms.ts";
+import { ACCOUNT_MESSAGES, type FormReply, hasFieldErrors } from "../lib/forms.ts";
 import { DASHBOARD_PATH } from "../lib/portal.ts";
 import { startNewSession } from "../lib/session.server.ts";
 import type { Route } from "./+types/corporate.verify";
@@ -143,14 +139,15 @@ function VerifyForm({ userId, requestToken, reply }: { userId: string; requestTo
   const resending = postingIntent === "resend";
   const verifying = postingIntent === "verify";
 
-  const [form, fields] = useForm<VerifyFields>({
+  const [form, fields] = useForm({
     id: "verify-form",
     lastResult: reply?.result,
+    // The schema's rule is a pattern (SPEC §5: exactly 6 digits); the input is capped at 6.
     constraint: { verificationCode: { required: true, maxLength: VERIFICATION_CODE_LENGTH } },
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validateVerify(formData),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: verifyFormSchema }),
   });
 
   const resent = searchParams.get("resent") === "1" && !reply;

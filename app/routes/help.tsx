@@ -1,11 +1,12 @@
 // The public Help Centre (SPEC §2): banner, the ten FAQs, and the Contact Us form.
 import { useSearchParams } from "react-router";
+import { contactFormSchema } from "../../core/public-forms.ts";
 import { Banner } from "../components/banner.tsx";
 import { ContactThankYou, PublicContactForm } from "../components/contact-form.tsx";
 import { FaqAccordion } from "../components/faq.tsx";
 import { PublicLayout } from "../components/public-layout.tsx";
 import { createApiClient } from "../lib/api.server.ts";
-import { contactFormSchema, handleFormPost } from "../lib/forms.server.ts";
+import { handleFormPost } from "../lib/forms.server.ts";
 import { sharedPageHeaders } from "../lib/shared-page.ts";
 import type { Route } from "./+types/help";
 

@@ -1,10 +1,11 @@
 // The waitlist (SPEC §2 waitlist page, §5 waitlist rules, §8): banner, the form with the
 // required terms box (Terms and Privacy open in dialogs), then 'Thank You!' after joining.
 import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { Form, useSearchParams } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
-import { DETAILS } from "../../core/public-forms.ts";
+import { DETAILS, waitlistFormSchema } from "../../core/public-forms.ts";
 import { Banner } from "../components/banner.tsx";
 import { useCaptcha } from "../components/captcha.tsx";
 import { UrlDialog } from "../components/dialog.tsx";
@@ -20,15 +21,8 @@ import {
 import { PrivacyContent, TermsContent, usePolicyDialogs } from "../components/policy-dialog-content.tsx";
 import { PublicLayout } from "../components/public-layout.tsx";
 import { createApiClient } from "../lib/api.server.ts";
-import { handleFormPost, waitlistFormSchema } from "../lib/forms.server.ts";
-import {
-  constraintsOf,
-  type FormReply,
-  hasFieldErrors,
-  validateWithRules,
-  WAITLIST_RULES,
-  type WaitlistFields,
-} from "../lib/forms.ts";
+import { handleFormPost } from "../lib/forms.server.ts";
+import { type FormReply, formConstraint, hasFieldErrors } from "../lib/forms.ts";
 import { sharedPageHeaders } from "../lib/shared-page.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
 import { useSite } from "../root.tsx";
@@ -75,7 +69,7 @@ export default function Waitlist({ actionData }: Route.ComponentProps) {
 const linkClass =
   "font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
 
-const constraint = constraintsOf(WAITLIST_RULES);
+const constraint = formConstraint(waitlistFormSchema);
 
 function WaitlistForm({ reply }: { reply?: FormReply }) {
   const hydrated = useHydrated();
@@ -83,14 +77,14 @@ function WaitlistForm({ reply }: { reply?: FormReply }) {
   const { terms, privacy } = usePolicyDialogs("#waitlist-heading");
   const captcha = useCaptcha({ action: "waitlist", reply });
   const { onSubmit, busy, clientError } = useFormSubmit(ACTION, captcha);
-  const [form, fields] = useForm<WaitlistFields>({
+  const [form, fields] = useForm({
     id: "waitlist-form",
     lastResult: reply?.result,
     constraint,
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validateWithRules<WaitlistFields>(formData, WAITLIST_RULES),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: waitlistFormSchema }),
     onSubmit,
   });
   const [termsTicked, setTermsTicked] = useState(fields.terms.initialValue === "on");

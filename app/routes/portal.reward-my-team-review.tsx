@@ -17,6 +17,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { lazy, Suspense } from "react";
 import { Await, data, Form, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { REWARD_NAME_MAX } from "../../core/limits.ts";
 import { CsrfInput, FormAlert, SubmitButton, useFormSubmit } from "../components/form-fields.tsx";
 import { EmailSampleTooltip } from "../components/payment-email-sample.tsx";
 import { PaymentField } from "../components/payment-fields.tsx";
@@ -42,7 +43,6 @@ import {
   PAYMENT_TEXT,
   payButtonText,
   REVIEW_PATH,
-  REWARD_NAME_MAX,
   validateCardForm,
   validateRewardName,
 } from "../lib/payment.ts";

@@ -10,11 +10,9 @@ import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 
 export function companiesRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, now: () => Date) {
-  const api = new Hono<ApiEnv>();
-
-  api.put("/Companies", auth, async (c) => {
+  return new Hono<ApiEnv>().put("/Companies", auth, jsonBody(companyDetailsSchema), async (c) => {
     const { companyId } = requireAuth(c);
-    const body = await jsonBody(c, companyDetailsSchema);
+    const body = c.req.valid("json");
     const saved = await saveCompanyDetails(
       deps.db,
       companyId,
@@ -24,6 +22,4 @@ export function companiesRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
     if (!saved) throw new ProblemError(401, DETAILS.unauthorized);
     return c.json(saved);
   });
-
-  return api;
 }

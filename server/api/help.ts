@@ -13,24 +13,26 @@ import type { ApiDeps, ApiEnv } from "./deps.ts";
 import type { RateLimits } from "./rate-limits.ts";
 
 export function helpRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, limits: RateLimits) {
-  const api = new Hono<ApiEnv>();
-
-  api.post("/Help/create-help", limits.perClient("contactSignedIn"), auth, async (c) => {
-    const owner = requireAuth(c);
-    const body = await jsonBody(c, helpSchema);
-    const me = await getMyDetails(deps.db, owner);
-    if (!me) throw new ProblemError(401, DETAILS.unauthorized);
-    await createHelpRequest(deps.db, deps.config.SUPPORT_EMAIL, {
-      firstName: me.firstName,
-      lastName: me.lastName,
-      email: me.email,
-      message: body.message,
-      userId: me.id,
-      companyId: me.companyId,
-    });
-    deps.onEmailQueued?.();
-    return c.body(null, 200);
-  });
-
-  return api;
+  return new Hono<ApiEnv>().post(
+    "/Help/create-help",
+    limits.perClient("contactSignedIn"),
+    auth,
+    jsonBody(helpSchema),
+    async (c) => {
+      const owner = requireAuth(c);
+      const body = c.req.valid("json");
+      const me = await getMyDetails(deps.db, owner);
+      if (!me) throw new ProblemError(401, DETAILS.unauthorized);
+      await createHelpRequest(deps.db, deps.config.SUPPORT_EMAIL, {
+        firstName: me.firstName,
+        lastName: me.lastName,
+        email: me.email,
+        message: body.message,
+        userId: me.id,
+        companyId: me.companyId,
+      });
+      deps.onEmailQueued?.();
+      return c.body(null, 200);
+    },
+  );
 }

@@ -6,6 +6,7 @@
 //   GET  /api/Identity/app-settings               (bearer) { hasProvidedCompanyDetails, hasWatchedOnboardingVideo }
 // Every call here is rate-limited per client address and per account (rate-limits.ts), counted on arrival.
 import { Hono, type MiddlewareHandler } from "hono";
+import { createFactory } from "hono/factory";
 import {
   loginSchema,
   registerSchema,
@@ -51,100 +52,101 @@ const resetFailures = {
 } as const;
 
 export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, limits: RateLimits, now: () => Date) {
-  const api = new Hono<ApiEnv>();
-
-  api.post("/Register", limits.perClient("register"), async (c) => {
-    const body = await jsonBody(c, registerSchema);
-    await limits.perAccount("registerEmail", body.email);
-    await requireCaptcha(deps, c, body, "signup");
-    const result = await registerProgramManager(
-      deps.db,
-      {
-        firstName: body.firstName,
-        lastName: body.lastName,
-        email: body.email,
-        companyName: body.companyName,
-        password: body.password,
-      },
-      now(),
-    );
-    if (result.status === "duplicate") throw new ProblemError(409, DETAILS.emailAlreadyUsed);
-    deps.onEmailQueued?.();
-    return c.json({ userId: result.userId, requestToken: result.requestToken });
-  });
-
   // Both answer a new request token and email a new code; every earlier code stops working.
-  for (const path of ["/Identity/VerifyEmailRequest", "/Identity/ResendVerifyEmailRequest"]) {
-    api.post(path, limits.perClient("verify"), async (c) => {
-      const body = await jsonBody(c, verifyEmailRequestSchema);
+  const requestCode = createFactory<ApiEnv>().createHandlers(
+    limits.perClient("verify"),
+    jsonBody(verifyEmailRequestSchema),
+    async (c) => {
+      const body = c.req.valid("json");
       await limits.perAccount("verifyRequestUser", body.userId);
       const result = await requestVerificationCode(deps.db, body.userId, now());
       if (result.status === "unknown") throw new ProblemError(400, DETAILS.verificationRequestInvalid);
       if (result.status === "already_verified") throw new ProblemError(400, DETAILS.emailAlreadyVerified);
       deps.onEmailQueued?.();
       return c.json({ requestToken: result.requestToken });
-    });
-  }
+    },
+  );
 
-  api.post("/Identity/VerifyEmail", limits.perClient("verify"), async (c) => {
-    const body = await jsonBody(c, verifyEmailSchema);
-    await limits.perAccount("verifyUser", body.userId);
-    const result = await verifyEmail(
-      deps.db,
-      { userId: body.userId, requestToken: body.requestToken, code: body.verificationCode },
-      now(),
-    );
-    if (result.status === "verified") return c.json({ accessToken: result.accessToken });
-    throw new ProblemError(400, verifyFailures[result.status]);
-  });
-
-  api.post("/Identity/login", limits.perClient("login"), async (c) => {
-    const body = await jsonBody(c, loginSchema);
-    await limits.loginAttempt(body.userName, c.get("clientIp"));
-    await requireCaptcha(deps, c, body, "login");
-    const result = await login(deps.db, { email: body.userName, password: body.password }, now());
-    if (result.status !== "ok") {
-      if (result.status === "not_verified") throw new ProblemError(403, DETAILS.emailNotVerified);
-      throw new ProblemError(400, DETAILS.invalidLoginCredentials);
-    }
-    await limits.loginSucceeded(body.userName, c.get("clientIp"));
-    return c.json({ accessToken: result.accessToken, appSettings: result.appSettings });
-  });
-
-  api.post("/Identity/logout", auth, async (c) => {
-    await revokeAccessToken(deps.db, requireAuth(c).tokenId, now());
-    return c.body(null, 204);
-  });
-
-  api.post("/Identity/onboarding-video-watched", auth, async (c) => {
-    await markOnboardingVideoWatched(deps.db, requireAuth(c));
-    return c.body(null, 204);
-  });
-
-  api.get("/Identity/app-settings", auth, async (c) => {
-    const settings = await getAppSettings(deps.db, requireAuth(c));
-    if (!settings) throw new ProblemError(401, DETAILS.unauthorized);
-    return c.json(settings);
-  });
-
-  // Always 200 for a well-formed request: the answer never tells whether the address exists.
-  api.post("/Identity/ResetPasswordRequest", limits.perClient("resetRequest"), async (c) => {
-    const body = await jsonBody(c, resetPasswordRequestSchema);
-    await limits.perAccount("resetRequestEmail", body.email);
-    const { queued } = await requestPasswordReset(deps.db, body.email, deps.config.APP_URL, now());
-    if (queued) deps.onEmailQueued?.();
-    return c.body(null, 200);
-  });
-
-  api.post("/Identity/ResetPassword", limits.perClient("reset"), async (c) => {
-    const body = await jsonBody(c, resetPasswordSchema);
-    const reset = await findPasswordReset(deps.db, body.passwordResetToken, now());
-    if (reset.status !== "valid") throw new ProblemError(400, resetFailures[reset.status]);
-    await limits.perAccount("resetUser", reset.userId);
-    const outcome = await completePasswordReset(deps.db, reset, body.password, now());
-    if (outcome === "used") throw new ProblemError(400, DETAILS.resetTokenUsed);
-    return c.body(null, 200);
-  });
-
-  return api;
+  return (
+    new Hono<ApiEnv>()
+      .post("/Register", limits.perClient("register"), jsonBody(registerSchema), async (c) => {
+        const body = c.req.valid("json");
+        await limits.perAccount("registerEmail", body.email);
+        await requireCaptcha(deps, c, body, "signup");
+        const result = await registerProgramManager(
+          deps.db,
+          {
+            firstName: body.firstName,
+            lastName: body.lastName,
+            email: body.email,
+            companyName: body.companyName,
+            password: body.password,
+          },
+          now(),
+        );
+        if (result.status === "duplicate") throw new ProblemError(409, DETAILS.emailAlreadyUsed);
+        deps.onEmailQueued?.();
+        return c.json({ userId: result.userId, requestToken: result.requestToken });
+      })
+      .post("/Identity/VerifyEmailRequest", ...requestCode)
+      .post("/Identity/ResendVerifyEmailRequest", ...requestCode)
+      .post("/Identity/VerifyEmail", limits.perClient("verify"), jsonBody(verifyEmailSchema), async (c) => {
+        const body = c.req.valid("json");
+        await limits.perAccount("verifyUser", body.userId);
+        const result = await verifyEmail(
+          deps.db,
+          { userId: body.userId, requestToken: body.requestToken, code: body.verificationCode },
+          now(),
+        );
+        if (result.status === "verified") return c.json({ accessToken: result.accessToken });
+        throw new ProblemError(400, verifyFailures[result.status]);
+      })
+      .post("/Identity/login", limits.perClient("login"), jsonBody(loginSchema), async (c) => {
+        const body = c.req.valid("json");
+        await limits.loginAttempt(body.userName, c.get("clientIp"));
+        await requireCaptcha(deps, c, body, "login");
+        const result = await login(deps.db, { email: body.userName, password: body.password }, now());
+        if (result.status !== "ok") {
+          if (result.status === "not_verified") throw new ProblemError(403, DETAILS.emailNotVerified);
+          throw new ProblemError(400, DETAILS.invalidLoginCredentials);
+        }
+        await limits.loginSucceeded(body.userName, c.get("clientIp"));
+        return c.json({ accessToken: result.accessToken, appSettings: result.appSettings });
+      })
+      .post("/Identity/logout", auth, async (c) => {
+        await revokeAccessToken(deps.db, requireAuth(c).tokenId, now());
+        return c.body(null, 204);
+      })
+      .post("/Identity/onboarding-video-watched", auth, async (c) => {
+        await markOnboardingVideoWatched(deps.db, requireAuth(c));
+        return c.body(null, 204);
+      })
+      .get("/Identity/app-settings", auth, async (c) => {
+        const settings = await getAppSettings(deps.db, requireAuth(c));
+        if (!settings) throw new ProblemError(401, DETAILS.unauthorized);
+        return c.json(settings);
+      })
+      // Always 200 for a well-formed request: the answer never tells whether the address exists.
+      .post(
+        "/Identity/ResetPasswordRequest",
+        limits.perClient("resetRequest"),
+        jsonBody(resetPasswordRequestSchema),
+        async (c) => {
+          const body = c.req.valid("json");
+          await limits.perAccount("resetRequestEmail", body.email);
+          const { queued } = await requestPasswordReset(deps.db, body.email, deps.config.APP_URL, now());
+          if (queued) deps.onEmailQueued?.();
+          return c.body(null, 200);
+        },
+      )
+      .post("/Identity/ResetPassword", limits.perClient("reset"), jsonBody(resetPasswordSchema), async (c) => {
+        const body = c.req.valid("json");
+        const reset = await findPasswordReset(deps.db, body.passwordResetToken, now());
+        if (reset.status !== "valid") throw new ProblemError(400, resetFailures[reset.status]);
+        await limits.perAccount("resetUser", reset.userId);
+        const outcome = await completePasswordReset(deps.db, reset, body.password, now());
+        if (outcome === "used") throw new ProblemError(400, DETAILS.resetTokenUsed);
+        return c.body(null, 200);
+      })
+  );
 }

@@ -51,15 +51,17 @@ export function createApi(deps: ApiDeps) {
   const auth = bearerAuth(deps.db, now);
   const limits = createRateLimits(deps.config.RATE_LIMIT_FACTOR);
 
-  api.route("/", publicRoutes(deps, limits));
-  api.route("/", identityRoutes(deps, auth, limits, now));
-  api.route("/", usersRoutes(deps, auth));
-  api.route("/", companiesRoutes(deps, auth, now));
-  api.route("/", helpRoutes(deps, auth, limits));
-  api.route("/", rewardHistoryRoutes(deps, auth));
-  api.route("/", paymentsRoutes(deps, deps.payments ?? paymentsFor(deps.config, deps.db, now), auth, now, limits));
-  api.route("/", rewardMyTeamRoutes(deps, auth, now));
-  return api;
+  // Chained, so the app's type carries every route with its input and answers (ADR 0016).
+  return api
+    .route("/", publicRoutes(deps, limits))
+    .route("/", identityRoutes(deps, auth, limits, now))
+    .route("/", usersRoutes(deps, auth))
+    .route("/", companiesRoutes(deps, auth, now))
+    .route("/", helpRoutes(deps, auth, limits))
+    .route("/", rewardHistoryRoutes(deps, auth))
+    .route("/", paymentsRoutes(deps, deps.payments ?? paymentsFor(deps.config, deps.db, now), auth, now, limits))
+    .route("/", rewardMyTeamRoutes(deps, auth, now));
 }
 
+/** The provider API with every route's types: what the web's client (app/lib/api.server.ts) is built on. */
 export type Api = ReturnType<typeof createApi>;

@@ -16,6 +16,7 @@
 // Every call that makes, pays or releases an order answers 400 for a company without company
 // details (no ABN), as the portal sends such a manager to onboarding first.
 import { Hono, type MiddlewareHandler } from "hono";
+import { createMiddleware } from "hono/factory";
 import { centsToDollars } from "../../core/money.ts";
 import {
   type CheckPaymentIntentResponse,
@@ -76,7 +77,6 @@ export function paymentsRoutes(
 ) {
   // Card attempts (DESIGN.md §7): counted whatever path reached the call, before anything else.
   const cardAttempt = limits.perClient("cardPayment");
-  const api = new Hono<ApiEnv>();
   const services: PaymentServices = {
     db: deps.db,
     payments,
@@ -87,77 +87,16 @@ export function paymentsRoutes(
   };
   const simulated = payments.kind === "simulated";
 
-  api.post("/StripePayment/create-payment-intent", cardAttempt, auth, async (c) => {
-    const caller = requireAuth(c);
-    const body = await jsonBody(c, createPaymentIntentSchema);
-    const created = await guarded(() =>
-      createOrderPayment(services, caller, { amountCents: body.amount, rewardName: body.rewardName }),
-    );
-    const answer: CreatePaymentIntentResponse = {
-      clientSecret: created.clientSecret,
-      paymentIntentId: created.paymentIntentId,
-      orderId: created.orderId,
-      amount: created.amountCents,
-      processor: payments.kind,
-    };
-    return c.json(answer);
-  });
-
-  api.post("/StripePayment/create-checkout-session", cardAttempt, auth, async (c) => {
-    const caller = requireAuth(c);
+  // Answered before the body is read, as a route that does not exist here.
+  const checkoutOnly = createMiddleware<ApiEnv>(async (_c, next) => {
     if (!payments.createCheckoutSession) throw new ProblemError(404, DETAILS.notFound);
-    const body = await jsonBody(c, createPaymentIntentSchema);
-    const created = await guarded(() =>
-      createOrderCheckout(
-        services,
-        caller,
-        { amountCents: body.amount, rewardName: body.rewardName },
-        deps.config.APP_URL,
-      ),
-    );
-    const answer: CreateCheckoutSessionResponse = {
-      url: created.url,
-      orderId: created.orderId,
-      amount: created.amountCents,
-    };
-    return c.json(answer);
+    await next();
   });
-
-  api.post("/StripePayment/check-payment-intent", auth, async (c) => {
-    const caller = requireAuth(c);
-    const body = await jsonBody(c, checkPaymentIntentSchema);
-    const answer: CheckPaymentIntentResponse = await guarded(() =>
-      checkOrderPayment(services, caller, body.paymentIntent),
-    );
-    return c.json(answer);
-  });
-
-  api.post("/StripePayment/webhook", async (c) => {
-    if (!payments.verifyWebhook) throw new ProblemError(404, DETAILS.notFound);
-    // Fail closed: without the signing secret no event can be verified, so none is acted on.
-    if (!deps.config.STRIPE_WEBHOOK_SECRET) throw new ProblemError(503, PAYMENT_DETAILS.webhookNotConfigured);
-    const raw = await c.req.text();
-    if (raw.length > MAX_WEBHOOK_BYTES) throw new ProblemError(413, "The request body is too large.");
-    let event: ReturnType<NonNullable<Payments["verifyWebhook"]>>;
-    try {
-      event = payments.verifyWebhook(raw, c.req.header("stripe-signature"));
-    } catch (error) {
-      if (error instanceof WebhookSignatureError) throw new ProblemError(400, PAYMENT_DETAILS.webhookSignature);
-      throw error;
-    }
-    if (event.type === "other") return c.json({ received: true, handled: false });
-    const outcome = await handlePaymentEvent(services, event);
-    deps.logger.info({ eventId: event.id, type: event.type, outcome }, "stripe webhook");
-    // A payment that does not match its frozen order (amount, currency, company) releases nothing.
-    if (outcome === "mismatch") throw new ProblemError(400, PAYMENT_DETAILS.paymentMismatch);
-    return c.json({ received: true, handled: outcome !== "ignored" });
-  });
-
   // ─── The simulated card processor (DESIGN.md §6): 404 while Stripe is in use ───
-
-  const requireSimulated = () => {
+  const simulatedOnly = createMiddleware<ApiEnv>(async (_c, next) => {
     if (!simulated) throw new ProblemError(404, DETAILS.notFound);
-  };
+    await next();
+  });
 
   const answerSimulated = (result: SimulatedConfirmResult | null): SimulatedPaymentResponse => {
     if (!result) throw new ProblemError(404, DETAILS.notFound);
@@ -174,57 +113,147 @@ export function paymentsRoutes(
       : { status: "succeeded", paymentIntentId: result.paymentIntentId };
   };
 
-  api.post("/StripePayment/confirm-simulated-payment", cardAttempt, auth, async (c) => {
-    requireSimulated();
-    const caller = requireAuth(c);
-    const body = await jsonBody(c, confirmSimulatedPaymentSchema);
-    const order = await guarded(() => payableOrderForPayment(services, caller, body.paymentIntent));
-    const result = await confirmSimulatedCard(
-      deps.db,
-      {
-        paymentIntentId: body.paymentIntent,
-        clientSecret: body.clientSecret,
-        cardNumber: body.cardNumber,
-        expiry: body.expiry,
-        cvc: body.cvc,
-        nameOnCard: body.nameOnCard,
-      },
-      now(),
-    );
-    // A declined card leaves the order pending: another card may pay the same payment.
-    if (result?.status === "succeeded") await settleSimulatedPayment(services, caller, order);
-    return c.json(answerSimulated(result));
-  });
-
-  api.post("/StripePayment/complete-simulated-authentication", auth, async (c) => {
-    requireSimulated();
-    const caller = requireAuth(c);
-    const body = await jsonBody(c, completeSimulatedAuthenticationSchema);
-    const order = await guarded(() => payableOrderForPayment(services, caller, body.paymentIntent));
-    const result = await completeSimulatedAuthentication(
-      deps.db,
-      { paymentIntentId: body.paymentIntent, clientSecret: body.clientSecret, outcome: body.outcome },
-      now(),
-    );
-    if (result?.status === "succeeded") await settleSimulatedPayment(services, caller, order);
-    return c.json(answerSimulated(result));
-  });
-
-  api.post("/StripePayment/get-simulated-payment", auth, async (c) => {
-    requireSimulated();
-    const caller = requireAuth(c);
-    const body = await jsonBody(c, simulatedPaymentQuerySchema);
-    const order = await guarded(() => payableOrderForPayment(services, caller, body.paymentIntent));
-    const payment = await simulatedPaymentStatus(deps.db, body.paymentIntent, body.clientSecret);
-    if (!payment) throw new ProblemError(404, DETAILS.notFound);
-    const answer: SimulatedPaymentInfo = {
-      paymentIntentId: body.paymentIntent,
-      status: payment.status,
-      amount: centsToDollars(payment.amountCents),
-      rewardName: order.rewardName,
-    };
-    return c.json(answer);
-  });
-
-  return api;
+  return (
+    new Hono<ApiEnv>()
+      .post(
+        "/StripePayment/create-payment-intent",
+        cardAttempt,
+        auth,
+        jsonBody(createPaymentIntentSchema),
+        async (c) => {
+          const caller = requireAuth(c);
+          const body = c.req.valid("json");
+          const created = await guarded(() =>
+            createOrderPayment(services, caller, { amountCents: body.amount, rewardName: body.rewardName }),
+          );
+          const answer: CreatePaymentIntentResponse = {
+            clientSecret: created.clientSecret,
+            paymentIntentId: created.paymentIntentId,
+            orderId: created.orderId,
+            amount: created.amountCents,
+            processor: payments.kind,
+          };
+          return c.json(answer);
+        },
+      )
+      .post(
+        "/StripePayment/create-checkout-session",
+        cardAttempt,
+        auth,
+        checkoutOnly,
+        jsonBody(createPaymentIntentSchema),
+        async (c) => {
+          const caller = requireAuth(c);
+          const body = c.req.valid("json");
+          const created = await guarded(() =>
+            createOrderCheckout(
+              services,
+              caller,
+              { amountCents: body.amount, rewardName: body.rewardName },
+              deps.config.APP_URL,
+            ),
+          );
+          const answer: CreateCheckoutSessionResponse = {
+            url: created.url,
+            orderId: created.orderId,
+            amount: created.amountCents,
+          };
+          return c.json(answer);
+        },
+      )
+      .post("/StripePayment/check-payment-intent", auth, jsonBody(checkPaymentIntentSchema), async (c) => {
+        const caller = requireAuth(c);
+        const body = c.req.valid("json");
+        const answer: CheckPaymentIntentResponse = await guarded(() =>
+          checkOrderPayment(services, caller, body.paymentIntent),
+        );
+        return c.json(answer);
+      })
+      // Stripe's signed events: the raw text is what the signature covers, so no JSON middleware.
+      .post("/StripePayment/webhook", async (c) => {
+        if (!payments.verifyWebhook) throw new ProblemError(404, DETAILS.notFound);
+        // Fail closed: without the signing secret no event can be verified, so none is acted on.
+        if (!deps.config.STRIPE_WEBHOOK_SECRET) throw new ProblemError(503, PAYMENT_DETAILS.webhookNotConfigured);
+        const raw = await c.req.text();
+        if (raw.length > MAX_WEBHOOK_BYTES) throw new ProblemError(413, "The request body is too large.");
+        let event: ReturnType<NonNullable<Payments["verifyWebhook"]>>;
+        try {
+          event = payments.verifyWebhook(raw, c.req.header("stripe-signature"));
+        } catch (error) {
+          if (error instanceof WebhookSignatureError) throw new ProblemError(400, PAYMENT_DETAILS.webhookSignature);
+          throw error;
+        }
+        if (event.type === "other") return c.json({ received: true, handled: false });
+        const outcome = await handlePaymentEvent(services, event);
+        deps.logger.info({ eventId: event.id, type: event.type, outcome }, "stripe webhook");
+        // A payment that does not match its frozen order (amount, currency, company) releases nothing.
+        if (outcome === "mismatch") throw new ProblemError(400, PAYMENT_DETAILS.paymentMismatch);
+        return c.json({ received: true, handled: outcome !== "ignored" });
+      })
+      .post(
+        "/StripePayment/confirm-simulated-payment",
+        cardAttempt,
+        auth,
+        simulatedOnly,
+        jsonBody(confirmSimulatedPaymentSchema),
+        async (c) => {
+          const caller = requireAuth(c);
+          const body = c.req.valid("json");
+          const order = await guarded(() => payableOrderForPayment(services, caller, body.paymentIntent));
+          const result = await confirmSimulatedCard(
+            deps.db,
+            {
+              paymentIntentId: body.paymentIntent,
+              clientSecret: body.clientSecret,
+              cardNumber: body.cardNumber,
+              expiry: body.expiry,
+              cvc: body.cvc,
+              nameOnCard: body.nameOnCard,
+            },
+            now(),
+          );
+          // A declined card leaves the order pending: another card may pay the same payment.
+          if (result?.status === "succeeded") await settleSimulatedPayment(services, caller, order);
+          return c.json(answerSimulated(result));
+        },
+      )
+      .post(
+        "/StripePayment/complete-simulated-authentication",
+        auth,
+        simulatedOnly,
+        jsonBody(completeSimulatedAuthenticationSchema),
+        async (c) => {
+          const caller = requireAuth(c);
+          const body = c.req.valid("json");
+          const order = await guarded(() => payableOrderForPayment(services, caller, body.paymentIntent));
+          const result = await completeSimulatedAuthentication(
+            deps.db,
+            { paymentIntentId: body.paymentIntent, clientSecret: body.clientSecret, outcome: body.outcome },
+            now(),
+          );
+          if (result?.status === "succeeded") await settleSimulatedPayment(services, caller, order);
+          return c.json(answerSimulated(result));
+        },
+      )
+      .post(
+        "/StripePayment/get-simulated-payment",
+        auth,
+        simulatedOnly,
+        jsonBody(simulatedPaymentQuerySchema),
+        async (c) => {
+          const caller = requireAuth(c);
+          const body = c.req.valid("json");
+          const order = await guarded(() => payableOrderForPayment(services, caller, body.paymentIntent));
+          const payment = await simulatedPaymentStatus(deps.db, body.paymentIntent, body.clientSecret);
+          if (!payment) throw new ProblemError(404, DETAILS.notFound);
+          const answer: SimulatedPaymentInfo = {
+            paymentIntentId: body.paymentIntent,
+            status: payment.status,
+            amount: centsToDollars(payment.amountCents),
+            rewardName: order.rewardName,
+          };
+          return c.json(answer);
+        },
+      )
+  );
 }

@@ -7,12 +7,8 @@ import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 
 export function rewardHistoryRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
-  const api = new Hono<ApiEnv>();
-
-  api.get("/RewardHistory/get-reward-history", auth, async (c) => {
+  return new Hono<ApiEnv>().get("/RewardHistory/get-reward-history", auth, async (c) => {
     const { companyId } = requireAuth(c);
     return c.json(await rewardHistory(deps.db, companyId));
   });
-
-  return api;
 }

@@ -46,7 +46,7 @@ import {
   setRewardName,
 } from "../domain/reward-draft.ts";
 import { ProblemError, problemFromZod } from "../http/problem.ts";
-import { BULK_JSON_BYTES, jsonBody } from "../http/validate.ts";
+import { BULK_JSON_BYTES, jsonBody, queryParams } from "../http/validate.ts";
 import { sampleRecipientEmail } from "../mail/reward-emails.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
@@ -77,17 +77,24 @@ async function refusing<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const parsed = schema.safeParse(value);
+function parseOrThrow<S extends z.core.$ZodType>(schema: S, value: unknown): z.output<S> {
+  const parsed = z.safeParse(schema, value);
   if (!parsed.success) throw problemFromZod(parsed.error);
   return parsed.data;
 }
 
-/** Any JSON object: create-reward-user picks its variant by the `rewards` key. */
-const bodyObject = z.record(z.string(), z.unknown());
+/**
+ * create-reward-user's body: a flat NewRewardUser or { rewards }. Any JSON object passes here;
+ * the handler picks the schema by the `rewards` key, so the field errors are that variant's.
+ */
+const createRewardUserBody = z.custom<z.input<typeof newRewardUserSchema> | z.input<typeof bulkRewardSchema>>();
+
+/** get-reward-page's query; out-of-range values fall back to the defaults (rewardPageQuerySchema). */
+const rewardPageQuery = queryParams((query: { pageNumber?: string; pageSize?: string }) =>
+  rewardPageQuerySchema.parse({ pageNumber: query.pageNumber, pageSize: query.pageSize }),
+);
 
 export function rewardMyTeamRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, now: () => Date) {
-  const api = new Hono<ApiEnv>();
   const owner = (c: Parameters<typeof requireAuth>[0]): DraftOwner => {
     const { userId, companyId } = requireAuth(c);
     return { userId, companyId };
@@ -104,95 +111,85 @@ export function rewardMyTeamRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv
     };
   }
 
-  api.post("/RewardMyTeam/create-reward-search", auth, async (c) => {
-    const who = owner(c);
-    const { userId } = await jsonBody(c, rewardUserIdSchema);
-    await refusing(() => addRecipient(deps.db, who, userId, now()));
-    return c.json(await listRecipients(deps.db, who));
-  });
-
-  api.put("/RewardMyTeam/update-reward", auth, async (c) => {
-    const who = owner(c);
-    const { userId, value } = await jsonBody(c, updateRewardSchema);
-    return c.json(await refusing(() => setRecipientAmount(deps.db, who, userId, value, now())));
-  });
-
-  api.put("/RewardMyTeam/update-all-reward", auth, async (c) => {
-    const who = owner(c);
-    const { value } = await jsonBody(c, updateAllRewardSchema);
-    return c.json(await setAllAmounts(deps.db, who, value, now()));
-  });
-
-  api.put("/RewardMyTeam/update-reward-name", auth, async (c) => {
-    const who = owner(c);
-    const { name } = await jsonBody(c, updateRewardNameSchema);
-    return c.json({ rewardName: await setRewardName(deps.db, who, name, now()) });
-  });
-
-  api.delete("/RewardMyTeam/delete-reward", auth, async (c) => {
-    const who = owner(c);
-    const { userId } = await jsonBody(c, rewardUserIdSchema);
-    await refusing(() => removeRecipient(deps.db, who, userId, now()));
-    return c.body(null, 204);
-  });
-
-  api.delete("/RewardMyTeam/delete-all-reward", auth, async (c) => {
-    await removeAllRecipients(deps.db, owner(c), now());
-    return c.body(null, 204);
-  });
-
-  api.get("/RewardMyTeam/get-reward", auth, async (c) => c.json(await listRecipients(deps.db, owner(c))));
-
-  api.get("/RewardMyTeam/get-reward-page", auth, async (c) => {
-    const who = owner(c);
-    const { pageNumber, pageSize } = rewardPageQuerySchema.parse({
-      pageNumber: c.req.query("pageNumber"),
-      pageSize: c.req.query("pageSize"),
-    });
-    return c.json(await recipientPage(deps.db, who, pageNumber, pageSize));
-  });
-
-  /** Not in SPEC: the recipient email with sample values, for the Review page's 'Sample of Email'. */
-  api.get("/RewardMyTeam/email-sample", auth, async (c) => {
-    const me = await getMyDetails(deps.db, requireAuth(c));
-    const email = sampleRecipientEmail({
-      companyName: me?.companyName || "Your company",
-      catalogueUrl: deps.config.CATALOGUE_URL,
-      supportEmail: deps.config.SUPPORT_EMAIL,
-      now: now(),
-    });
-    return c.json({ subject: email.subject, html: email.html, text: email.text });
-  });
-
-  api.get("/RewardMyTeam/get-reward-summary", auth, async (c) => c.json(await draftSummary(deps.db, owner(c))));
-
-  api.post("/RewardMyTeam/create-reward-user", auth, async (c) => {
-    const who = owner(c);
-    const body = await jsonBody(c, bodyObject, { maxBytes: BULK_JSON_BYTES });
-    if ("rewards" in body) {
-      const { rewards } = parseOrThrow(bulkRewardSchema, body);
-      return c.json(await bulkAdd(who, rewards));
-    }
-    const row = parseOrThrow(newRewardUserSchema, body);
-    const result = await refusing(() => addNewRecipients(deps.db, who, [row], now()));
-    const [added] = result.rows;
-    const recipient = added && (await findRecipient(deps.db, who, added.memberId));
-    if (!added || !recipient) throw new Error("the new recipient is not in the draft");
-    // The member's names as stored: an existing member keeps theirs.
-    const answer: CreateRewardUserResponse = {
-      ...recipient,
-      firstName: added.firstName,
-      lastName: added.lastName,
-      isNewTeamMember: added.isNewTeamMember,
-    };
-    return c.json(answer);
-  });
-
-  api.post("/RewardMyTeam/bulk-upload-reward", auth, async (c) => {
-    const who = owner(c);
-    const { rewards } = await jsonBody(c, bulkRewardSchema, { maxBytes: BULK_JSON_BYTES });
-    return c.json(await bulkAdd(who, rewards));
-  });
-
-  return api;
+  return (
+    new Hono<ApiEnv>()
+      .post("/RewardMyTeam/create-reward-search", auth, jsonBody(rewardUserIdSchema), async (c) => {
+        const who = owner(c);
+        const { userId } = c.req.valid("json");
+        await refusing(() => addRecipient(deps.db, who, userId, now()));
+        return c.json(await listRecipients(deps.db, who));
+      })
+      .put("/RewardMyTeam/update-reward", auth, jsonBody(updateRewardSchema), async (c) => {
+        const who = owner(c);
+        const { userId, value } = c.req.valid("json");
+        return c.json(await refusing(() => setRecipientAmount(deps.db, who, userId, value, now())));
+      })
+      .put("/RewardMyTeam/update-all-reward", auth, jsonBody(updateAllRewardSchema), async (c) => {
+        return c.json(await setAllAmounts(deps.db, owner(c), c.req.valid("json").value, now()));
+      })
+      .put("/RewardMyTeam/update-reward-name", auth, jsonBody(updateRewardNameSchema), async (c) => {
+        return c.json({ rewardName: await setRewardName(deps.db, owner(c), c.req.valid("json").name, now()) });
+      })
+      .delete("/RewardMyTeam/delete-reward", auth, jsonBody(rewardUserIdSchema), async (c) => {
+        const who = owner(c);
+        const { userId } = c.req.valid("json");
+        await refusing(() => removeRecipient(deps.db, who, userId, now()));
+        return c.body(null, 204);
+      })
+      .delete("/RewardMyTeam/delete-all-reward", auth, async (c) => {
+        await removeAllRecipients(deps.db, owner(c), now());
+        return c.body(null, 204);
+      })
+      .get("/RewardMyTeam/get-reward", auth, async (c) => c.json(await listRecipients(deps.db, owner(c))))
+      .get("/RewardMyTeam/get-reward-page", auth, rewardPageQuery, async (c) => {
+        const { pageNumber, pageSize } = c.req.valid("query");
+        return c.json(await recipientPage(deps.db, owner(c), pageNumber, pageSize));
+      })
+      /** Not in SPEC: the recipient email with sample values, for the Review page's 'Sample of Email'. */
+      .get("/RewardMyTeam/email-sample", auth, async (c) => {
+        const me = await getMyDetails(deps.db, requireAuth(c));
+        const email = sampleRecipientEmail({
+          companyName: me?.companyName || "Your company",
+          catalogueUrl: deps.config.CATALOGUE_URL,
+          supportEmail: deps.config.SUPPORT_EMAIL,
+          now: now(),
+        });
+        return c.json({ subject: email.subject, html: email.html, text: email.text });
+      })
+      .get("/RewardMyTeam/get-reward-summary", auth, async (c) => c.json(await draftSummary(deps.db, owner(c))))
+      .post(
+        "/RewardMyTeam/create-reward-user",
+        auth,
+        jsonBody(createRewardUserBody, { maxBytes: BULK_JSON_BYTES }),
+        async (c) => {
+          const who = owner(c);
+          const body = c.req.valid("json");
+          if ("rewards" in body) {
+            const { rewards } = parseOrThrow(bulkRewardSchema, body);
+            return c.json(await bulkAdd(who, rewards));
+          }
+          const row = parseOrThrow(newRewardUserSchema, body);
+          const result = await refusing(() => addNewRecipients(deps.db, who, [row], now()));
+          const [added] = result.rows;
+          const recipient = added && (await findRecipient(deps.db, who, added.memberId));
+          if (!added || !recipient) throw new Error("the new recipient is not in the draft");
+          // The member's names as stored: an existing member keeps theirs.
+          const answer: CreateRewardUserResponse = {
+            ...recipient,
+            firstName: added.firstName,
+            lastName: added.lastName,
+            isNewTeamMember: added.isNewTeamMember,
+          };
+          return c.json(answer);
+        },
+      )
+      .post(
+        "/RewardMyTeam/bulk-upload-reward",
+        auth,
+        jsonBody(bulkRewardSchema, { maxBytes: BULK_JSON_BYTES }),
+        async (c) => {
+          return c.json(await bulkAdd(owner(c), c.req.valid("json").rewards));
+        },
+      )
+  );
 }

@@ -2,6 +2,7 @@
 // POST /Users/create-user, POST /Users/create-user-bulk-upload, PUT and DELETE /Users/{id}.
 // Always the caller's company; another company's member answers 404 and changes nothing.
 import { Hono, type MiddlewareHandler } from "hono";
+import { validator } from "hono/validator";
 import { DETAILS } from "../../core/public-forms.ts";
 import {
   bulkTeamUploadSchema,
@@ -20,7 +21,7 @@ import {
   updateTeamMember,
 } from "../domain/team.ts";
 import { ProblemError } from "../http/problem.ts";
-import { BULK_JSON_BYTES, jsonBody } from "../http/validate.ts";
+import { BULK_JSON_BYTES, jsonBody, queryParams } from "../http/validate.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 
@@ -65,79 +66,80 @@ function memberId(value: string): number {
  * rows numbered from 1 as in the file after its heading); a failure of the whole list (too many
  * rows, none, not a list) keeps its own message.
  */
-function numberRows(error: unknown): unknown {
-  if (!(error instanceof ProblemError) || error.status !== 400 || !error.errors) return error;
-  const entries = Object.entries(error.errors);
+function numberRows(problem: ProblemError): ProblemError {
+  if (!problem.errors) return problem;
+  const entries = Object.entries(problem.errors);
   const whole = entries.find(([key]) => key === "users" || key === "body");
-  if (whole?.[1][0]) return new ProblemError(400, whole[1][0], error.errors);
+  if (whole?.[1][0]) return new ProblemError(400, whole[1][0], problem.errors);
   for (const [key, messages] of entries) {
     const row = /^users\.(\d+)(\.|$)/.exec(key);
     if (row?.[1] && messages[0]) {
-      return new ProblemError(400, `Row ${Number(row[1]) + 1}: ${messages[0]}`, error.errors);
+      return new ProblemError(400, `Row ${Number(row[1]) + 1}: ${messages[0]}`, problem.errors);
     }
   }
-  return error;
+  return problem;
 }
 
+/** GET /Users's query; each parameter optional (a default applies), refused with LIST_DETAILS. */
+const teamListQuery = queryParams(
+  (query: { pageNumber?: string; pageSize?: string; search?: string; isRewardMyTeam?: "true" | "false" }) => {
+    const pageNumber = wholeNumber(query.pageNumber, 1, MAX_PAGE_NUMBER, 1, LIST_DETAILS.pageNumber);
+    const pageSize = wholeNumber(query.pageSize, 1, MAX_PAGE_SIZE, TEAM_PAGE_SIZE, LIST_DETAILS.pageSize);
+    const search = query.search ?? "";
+    if (search.length > MAX_SEARCH_LENGTH) throw new ProblemError(400, LIST_DETAILS.search);
+    return { pageNumber, pageSize, search, isRewardMyTeam: flag(query.isRewardMyTeam) };
+  },
+);
+
+/** The member of the path: /Users/{id}. */
+const memberParam = validator("param", (param) => ({ id: memberId(param.id ?? "") }));
+
 export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
-  const api = new Hono<ApiEnv>();
   const now = () => deps.now?.() ?? new Date();
 
-  /** { id, companyId, firstName, lastName, email, phone, companyName, fullName } of the token's user. */
-  api.get("/Users/MyDetails", auth, async (c) => {
-    const details = await getMyDetails(deps.db, requireAuth(c));
-    if (!details) throw new ProblemError(401, DETAILS.unauthorized);
-    return c.json(details);
-  });
-
-  /** A page of the caller's active team members: { items, totalPages, hasPreviousPage, hasNextPage, pageNumber, totalCount }. */
-  api.get("/Users", auth, async (c) => {
-    const owner = requireAuth(c);
-    const pageNumber = wholeNumber(c.req.query("pageNumber"), 1, MAX_PAGE_NUMBER, 1, LIST_DETAILS.pageNumber);
-    const pageSize = wholeNumber(c.req.query("pageSize"), 1, MAX_PAGE_SIZE, TEAM_PAGE_SIZE, LIST_DETAILS.pageSize);
-    const search = c.req.query("search") ?? "";
-    if (search.length > MAX_SEARCH_LENGTH) throw new ProblemError(400, LIST_DETAILS.search);
-    const isRewardMyTeam = flag(c.req.query("isRewardMyTeam"));
-    return c.json(await listTeamMembers(deps.db, owner, { pageNumber, pageSize, search, isRewardMyTeam }));
-  });
-
-  /** Adds one member: 200 with the TeamMember; 409 when the address is active in the company. */
-  api.post("/Users/create-user", auth, async (c) => {
-    const owner = requireAuth(c);
-    const body = await jsonBody(c, teamMemberSchema);
-    const result = await createTeamMember(deps.db, owner, body, now());
-    if (result.status === "duplicate") throw new ProblemError(409, TEAM_DETAILS.emailInCompany);
-    return c.json(result.member);
-  });
-
-  /** Adds up to 5,000 members at once, all or nothing: { successfullyAdded, duplicates }. */
-  api.post("/Users/create-user-bulk-upload", auth, async (c) => {
-    const owner = requireAuth(c);
-    const body = await jsonBody(c, bulkTeamUploadSchema, { maxBytes: BULK_JSON_BYTES }).catch((error: unknown) => {
-      throw numberRows(error);
-    });
-    return c.json(await bulkCreateTeamMembers(deps.db, owner, body.users, now()));
-  });
-
-  /** Changes a member of the caller's company: 204; 404 for anyone else; 409 for a taken address. */
-  api.put("/Users/:id", auth, async (c) => {
-    const owner = requireAuth(c);
-    const id = memberId(c.req.param("id"));
-    const body = await jsonBody(c, updateTeamMemberSchema);
-    if (body.id !== undefined && body.id !== id) throw new ProblemError(400, LIST_DETAILS.idMismatch);
-    const result = await updateTeamMember(deps.db, owner, id, body, now());
-    if (result === "not_found") throw new ProblemError(404, TEAM_DETAILS.notFound);
-    if (result === "duplicate") throw new ProblemError(409, TEAM_DETAILS.emailInCompany);
-    return c.body(null, 204);
-  });
-
-  /** Removes (inactivates) a member of the caller's company: 204; 404 for anyone else. */
-  api.delete("/Users/:id", auth, async (c) => {
-    const owner = requireAuth(c);
-    const id = memberId(c.req.param("id"));
-    if (!(await removeTeamMember(deps.db, owner, id, now()))) throw new ProblemError(404, TEAM_DETAILS.notFound);
-    return c.body(null, 204);
-  });
-
-  return api;
+  return (
+    new Hono<ApiEnv>()
+      /** { id, companyId, firstName, lastName, email, phone, companyName, fullName } of the token's user. */
+      .get("/Users/MyDetails", auth, async (c) => {
+        const details = await getMyDetails(deps.db, requireAuth(c));
+        if (!details) throw new ProblemError(401, DETAILS.unauthorized);
+        return c.json(details);
+      })
+      /** A page of the caller's active team members: { items, totalPages, hasPreviousPage, hasNextPage, pageNumber, totalCount }. */
+      .get("/Users", auth, teamListQuery, async (c) => {
+        return c.json(await listTeamMembers(deps.db, requireAuth(c), c.req.valid("query")));
+      })
+      /** Adds one member: 200 with the TeamMember; 409 when the address is active in the company. */
+      .post("/Users/create-user", auth, jsonBody(teamMemberSchema), async (c) => {
+        const result = await createTeamMember(deps.db, requireAuth(c), c.req.valid("json"), now());
+        if (result.status === "duplicate") throw new ProblemError(409, TEAM_DETAILS.emailInCompany);
+        return c.json(result.member);
+      })
+      /** Adds up to 5,000 members at once, all or nothing: { successfullyAdded, duplicates }. */
+      .post(
+        "/Users/create-user-bulk-upload",
+        auth,
+        jsonBody(bulkTeamUploadSchema, { maxBytes: BULK_JSON_BYTES, onInvalid: numberRows }),
+        async (c) => {
+          return c.json(await bulkCreateTeamMembers(deps.db, requireAuth(c), c.req.valid("json").users, now()));
+        },
+      )
+      /** Changes a member of the caller's company: 204; 404 for anyone else; 409 for a taken address. */
+      .put("/Users/:id", auth, memberParam, jsonBody(updateTeamMemberSchema), async (c) => {
+        const owner = requireAuth(c);
+        const { id } = c.req.valid("param");
+        const body = c.req.valid("json");
+        if (body.id !== undefined && body.id !== id) throw new ProblemError(400, LIST_DETAILS.idMismatch);
+        const result = await updateTeamMember(deps.db, owner, id, body, now());
+        if (result === "not_found") throw new ProblemError(404, TEAM_DETAILS.notFound);
+        if (result === "duplicate") throw new ProblemError(409, TEAM_DETAILS.emailInCompany);
+        return c.body(null, 204);
+      })
+      /** Removes (inactivates) a member of the caller's company: 204; 404 for anyone else. */
+      .delete("/Users/:id", auth, memberParam, async (c) => {
+        const removed = await removeTeamMember(deps.db, requireAuth(c), c.req.valid("param").id, now());
+        if (!removed) throw new ProblemError(404, TEAM_DETAILS.notFound);
+        return c.body(null, 204);
+      })
+  );
 }

@@ -171,7 +171,7 @@ describeEachDatabase("fuzzing every /api body", ({ database }) => {
   it("every body route has a template (or reads no body)", async () => {
     const noBody: string[] = [];
     for (const r of bodyRoutes()) if (!(await template(r.key))) noBody.push(r.key);
-    // These read no body at all (checked by hand: their handlers never call jsonBody).
+    // These read no body at all (checked by hand: no jsonBody middleware on their routes).
     expect(noBody.sort()).toEqual(
       [
         "DELETE /api/RewardMyTeam/delete-all-reward",

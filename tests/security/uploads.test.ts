@@ -6,7 +6,8 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CSV_MAX_BYTES, FILE_TOO_LARGE_MESSAGE, INVALID_FILE_TYPE_MESSAGE, TEAM_CSV_TEMPLATE } from "../../core/csv.ts";
+import { FILE_TOO_LARGE_MESSAGE, INVALID_FILE_TYPE_MESSAGE, TEAM_CSV_TEMPLATE } from "../../core/csv.ts";
+import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import { PASSWORD } from "../../server/api/accounts.testkit.ts";
 import { payingManager } from "../../server/api/payments.testkit.ts";
 import { WEB_MULTIPART_MAX_BYTES } from "../../server/http/app.ts";
@@ -68,7 +69,7 @@ for (const { kind, skipped } of databases) {
     it("refuses an oversized file (over 1 MB) and stores nothing", async () => {
       const before = await rowCounts(app.database.db);
       const row = "Ann,Lee,ann.lee@example.com\r\n";
-      const big = `First Name,Last Name,Email\r\n${row.repeat(Math.ceil((CSV_MAX_BYTES + 10) / row.length))}`;
+      const big = `First Name,Last Name,Email\r\n${row.repeat(Math.ceil((MAX_UPLOAD_BYTES + 10) / row.length))}`;
       for (const intent of ["save-file", "check-upload"]) {
         const res = await upload("team.csv", big, "text/csv", intent);
         expect(res.status).toBeGreaterThanOrEqual(400);

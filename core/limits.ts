@@ -1,0 +1,37 @@
+// The limits of SPEC §5 and §9 and the upload caps of DESIGN.md §7, written once. No zod here:
+// the schemas (core/fields.ts and the modules using it), the CSV reader, the route modules and
+// the server all read these numbers, and the browser can import them without any validator.
+
+/** SPEC §9 field limits (characters). */
+export const LIMITS = {
+  name: 64,
+  email: 256,
+  companyName: 100,
+  message: 256,
+} as const;
+
+/** SPEC §5: a new password has at least 8 characters. */
+export const PASSWORD_MIN_LENGTH = 8;
+/** Not a SPEC rule: a ceiling so a megabyte "password" cannot tie up the hasher. */
+export const PASSWORD_MAX_LENGTH = 256;
+
+/** SPEC §5: the verification code is exactly 6 digits. */
+export const VERIFICATION_CODE_LENGTH = 6;
+/** SPEC §5: an ABN is exactly 11 digits. */
+export const ABN_LENGTH = 11;
+
+/** The reward name (SPEC §3) is required for payment and at most this long. */
+export const REWARD_NAME_MAX = 100;
+
+/** DESIGN.md §7: a team import holds at most this many rows, in a file of at most MAX_UPLOAD_BYTES. */
+export const MAX_IMPORT_ROWS = 5000;
+export const MAX_UPLOAD_BYTES = 1024 * 1024;
+/** The most recipients one reward draft (and one bulk upload) may hold: the team import's cap. */
+export const MAX_DRAFT_RECIPIENTS = MAX_IMPORT_ROWS;
+
+/**
+ * The email rule (SPEC §5 "a standard address pattern"): zod's own z.email() pattern, kept here
+ * so the schemas and the CSV reader check addresses with the same expression.
+ */
+export const EMAIL_PATTERN =
+  /^(?:[A-Za-z0-9_'+-]+\.)*[A-Za-z0-9_'+-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
