@@ -53,8 +53,15 @@ export function hasSessionCookie(cookieHeader: string | undefined): boolean {
   return /(?:^|;\s*)(?:__Host-)?session=/.test(cookieHeader ?? "");
 }
 
-/** Reads a rendered answer whole and prepares it for any visitor without a session. */
-export async function wholePage(response: Response): Promise<WholePage> {
+/**
+ * Reads a rendered answer whole and prepares it for any visitor without a session, compressed in
+ * each of `encodings` (a page kept for everyone needs both; one rendered for a single visitor only
+ * the one they accept).
+ */
+export async function wholePage(
+  response: Response,
+  encodings: readonly PageEncoding[] = ["br", "gzip"],
+): Promise<WholePage> {
   let identity = Buffer.from(await response.arrayBuffer());
   if (/^text\/html/i.test(response.headers.get("content-type") ?? "")) {
     identity = Buffer.from(identity.toString("utf8").replace(/<link rel="modulepreload"[^>]*>/g, ""), "utf8");
@@ -67,18 +74,21 @@ export async function wholePage(response: Response): Promise<WholePage> {
   const type = headers.get("content-type") ?? "";
   const bodies: WholePage["bodies"] = { identity };
   if (identity.length >= COMPRESS_THRESHOLD && COMPRESSIBLE.test(type) && !headers.has("content-encoding")) {
+    // A kept page is compressed once for many visitors: worth the higher levels.
     const [br, gz] = await Promise.all([
-      brotliWhole(identity, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: sharedMaxAge > 0 ? 9 : 4,
-          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-          [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
-        },
-      }),
-      gzipWhole(identity, { level: sharedMaxAge > 0 ? 9 : 6 }),
+      encodings.includes("br")
+        ? brotliWhole(identity, {
+            params: {
+              [constants.BROTLI_PARAM_QUALITY]: sharedMaxAge > 0 ? 9 : 4,
+              [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+              [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
+            },
+          })
+        : undefined,
+      encodings.includes("gzip") ? gzipWhole(identity, { level: sharedMaxAge > 0 ? 9 : 6 }) : undefined,
     ]);
-    bodies.br = br;
-    bodies.gzip = gz;
+    if (br) bodies.br = br;
+    if (gz) bodies.gzip = gz;
   }
   const scriptHashes = /^text\/html/i.test(type) ? inlineScriptHashes(identity.toString("utf8")) : [];
   return { status: response.status, headers, bodies, scriptHashes, sharedMaxAge };
@@ -90,7 +100,7 @@ export function pageResponse(page: WholePage, encoding: PageEncoding | undefined
   const compressed = encoding ? page.bodies[encoding] : undefined;
   const body = compressed ?? page.bodies.identity;
   if (compressed) headers.set("content-encoding", encoding as PageEncoding);
-  if (page.bodies.br) headers.append("vary", "Accept-Encoding");
+  if (page.bodies.br || page.bodies.gzip) headers.append("vary", "Accept-Encoding");
   headers.set("content-length", String(body.length));
   return new Response(head || page.status === 204 || page.status === 304 ? null : new Uint8Array(body), {
     status: page.status,

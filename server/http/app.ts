@@ -259,20 +259,20 @@ export function createServerApp(options: ServerAppOptions) {
     if ((method === "GET" || method === "HEAD") && !hasSessionCookie(c.req.header("cookie"))) {
       // Rendered as GET (HEAD shares the page and drops the body); a path with a query string is
       // rendered for its visitor alone, never kept.
-      const render = async () =>
+      const accepted = accepts(c, { header: "Accept-Encoding", supports: ["br", "gzip"], default: "identity" });
+      const encoding = accepted === "identity" ? undefined : (accepted as PageEncoding);
+      const render = async (encodings?: PageEncoding[]) =>
         wholePage(
           await renderWeb(build, new Request(c.req.raw, { method: "GET" }), {
             nonce: undefined,
             clientIp: clientIp(c),
           }),
+          encodings,
         );
-      const page = url.search ? await render() : await pageCacheOf(build)(url.pathname, render);
-      const encoding = accepts(c, { header: "Accept-Encoding", supports: ["br", "gzip"], default: "identity" });
-      const response = pageResponse(
-        page,
-        encoding === "identity" ? undefined : (encoding as PageEncoding),
-        method === "HEAD",
-      );
+      const page = url.search
+        ? await render(encoding ? [encoding] : [])
+        : await pageCacheOf(build)(url.pathname, () => render());
+      const response = pageResponse(page, encoding, method === "HEAD");
       response.headers.set("cache-control", "private, no-store");
       response.headers.set("content-security-policy", contentSecurityPolicy({ hashes: page.scriptHashes }));
       return response;
