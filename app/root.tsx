@@ -14,12 +14,13 @@ import { HoneypotProvider } from "remix-utils/honeypot/react";
 import type { Route } from "./+types/root";
 import appCss from "./app.css?inline";
 import appCssHref from "./app.css?url";
-import { ErrorPage } from "./components/error-page.tsx";
-import { Toaster } from "./components/toaster.tsx";
 import { services } from "./context.ts";
+import { PORTAL_LAYOUT_ID } from "./features/portal/portal-pages.ts";
 import { csrfToken, honeypotInputProps } from "./lib/security.server.ts";
 import { sessionMiddleware } from "./lib/session.server.ts";
 import { takeToast } from "./lib/toast.server.ts";
+import { ErrorPage } from "./ui/error-page.tsx";
+import { Toaster } from "./ui/toaster.tsx";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Reward Portal: Reward your people instantly" },
@@ -65,7 +66,7 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const nonce = data?.nonce;
   const matches = useMatches();
-  const [linkStylesheet] = useState(() => matches.some((match) => match.id === "routes/portal"));
+  const [linkStylesheet] = useState(() => matches.some((match) => match.id === PORTAL_LAYOUT_ID));
   return (
     <html lang="en-AU">
       <head>

@@ -1,4 +1,4 @@
-// Card numbers, pure and dependency-free: the browser's card form (app/lib/payment.ts), the
+// Card numbers, pure and dependency-free: the browser's card form (app/features/payment/payment.ts), the
 // simulated processor (server/payments/simulated.ts) and the log scan of the security suite share it.
 
 /** The number as typed, without the spaces or dashes people put between groups. */

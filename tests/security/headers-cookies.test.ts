@@ -11,8 +11,8 @@ import { payingManager } from "../../server/api/payments.testkit.ts";
 import { rendered, startWebApplication, type WebApplication, type WebRoute } from "./web.ts";
 
 const QUERY: Record<string, string> = {
-  "routes/corporate.verify": "?userId=0b7c9a51-3e2f-4d6a-9c8b-1f2e3d4c5b6a&requestToken=abcdef",
-  "routes/corporate.forgot-password": "?passwordResetToken=abcdef",
+  "features/accounts/corporate.verify": "?userId=0b7c9a51-3e2f-4d6a-9c8b-1f2e3d4c5b6a&requestToken=abcdef",
+  "features/accounts/corporate.forgot-password": "?passwordResetToken=abcdef",
 };
 const pageUrl = (r: WebRoute) =>
   `${r.url.replace(":code", "ABC123").replace("/*", "/no-such-page")}${QUERY[r.id] ?? ""}`;

@@ -76,7 +76,7 @@ const person = (i: number, tag: string) => ({ firstName: "Rate", lastName: "Limi
 const OPERATIONS: Record<string, Operation> = {
   waitlist: {
     page: {
-      file: "routes/not-ready-yet.tsx",
+      file: "features/waitlist/not-ready-yet.tsx",
       fields: (i) => ({ ...person(i, "wl"), companyName: "Acme", terms: "on", ...captcha }),
     },
     api: (_, i) => ({
@@ -88,12 +88,12 @@ const OPERATIONS: Record<string, Operation> = {
     }),
   },
   contact: {
-    page: { file: "routes/help.tsx", fields: (i) => ({ ...person(i, "help"), message: "Hello", ...captcha }) },
+    page: { file: "features/help/help.tsx", fields: (i) => ({ ...person(i, "help"), message: "Hello", ...captcha }) },
     api: (_, i) => ({ ...person(i, "help-api"), message: "Hello", captchaToken: "", isCaptchaV3: true }),
   },
   register: {
     page: {
-      file: "routes/corporate.sign-up.tsx",
+      file: "features/accounts/corporate.sign-up.tsx",
       fields: (i) => ({
         ...person(i, "reg"),
         companyName: "Acme",
@@ -112,7 +112,7 @@ const OPERATIONS: Record<string, Operation> = {
   },
   login: {
     page: {
-      file: "routes/corporate.login.tsx",
+      file: "features/accounts/corporate.login.tsx",
       fields: (i) => ({ userName: `nobody.${i}@example.com`, password: PASSWORD, ...captcha }),
     },
     api: (_, i) => ({
@@ -124,7 +124,7 @@ const OPERATIONS: Record<string, Operation> = {
   },
   verify: {
     page: {
-      file: "routes/corporate.verify.tsx",
+      file: "features/accounts/corporate.verify.tsx",
       query: () => `?userId=${randomUUID()}&requestToken=${"x".repeat(43)}`,
       fields: () => ({
         intent: "verify",
@@ -140,21 +140,25 @@ const OPERATIONS: Record<string, Operation> = {
   },
   resetRequest: {
     page: {
-      file: "routes/corporate.forgot-password-request.tsx",
+      file: "features/accounts/corporate.forgot-password-request.tsx",
       fields: (i) => ({ email: `reset.${i}@example.com` }),
     },
     api: (_, i) => ({ email: `reset.api.${i}@example.com` }),
   },
   reset: {
     page: {
-      file: "routes/corporate.forgot-password.tsx",
+      file: "features/accounts/corporate.forgot-password.tsx",
       query: () => `?passwordResetToken=${"y".repeat(43)}`,
       fields: () => ({ passwordResetToken: "y".repeat(43), password: PASSWORD, confirmPassword: PASSWORD }),
     },
     api: () => ({ passwordResetToken: "y".repeat(43), password: PASSWORD }),
   },
   contactSignedIn: {
-    page: { file: "routes/portal.help.tsx", fields: () => ({ message: "Hello from the portal" }), signedIn: true },
+    page: {
+      file: "features/help/portal.help.tsx",
+      fields: () => ({ message: "Hello from the portal" }),
+      signedIn: true,
+    },
     api: () => ({ message: "Hello from the API" }),
     signedIn: true,
   },
@@ -204,7 +208,7 @@ describe("rate limits through the real process", () => {
       .getSetCookie()
       .map((c) => c.split(";")[0])
       .join("; ");
-    portal = await openForm(app.base, pageOf("routes/portal.help.tsx"), session);
+    portal = await openForm(app.base, pageOf("features/help/portal.help.tsx"), session);
   }, 120_000);
 
   afterAll(async () => {

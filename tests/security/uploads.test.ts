@@ -146,7 +146,10 @@ describe("CSV writers in the source", () => {
     };
     for (const root of roots) walk(root);
     // Both serve a constant (TEAM_CSV_TEMPLATE, REWARD_CSV_TEMPLATE): headings only, no user data.
-    const known = ["app/routes/portal.my-team.template.ts", "app/routes/portal.reward-my-team.template.ts"];
+    const known = [
+      "app/features/my-team/portal.my-team.template.ts",
+      "app/features/reward-my-team/portal.reward-my-team.template.ts",
+    ];
     expect(
       writers.sort(),
       "a new CSV writer: if it writes user data, prefix cells starting with = + - @ (or tab, CR) with ' and list it here",

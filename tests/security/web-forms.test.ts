@@ -68,13 +68,13 @@ async function logIn(app: WebApplication, email: string): Promise<Browser> {
 
 /** Query strings the pages' loaders need to render at all (else they redirect to /error). */
 const QUERY: Record<string, string> = {
-  "routes/corporate.verify": "?userId=0b7c9a51-3e2f-4d6a-9c8b-1f2e3d4c5b6a&requestToken=abcdef",
-  "routes/corporate.forgot-password": "?passwordResetToken=abcdef",
-  "routes/portal.payment-authentication":
+  "features/accounts/corporate.verify": "?userId=0b7c9a51-3e2f-4d6a-9c8b-1f2e3d4c5b6a&requestToken=abcdef",
+  "features/accounts/corporate.forgot-password": "?passwordResetToken=abcdef",
+  "features/payment/portal.payment-authentication":
     "?payment_intent=pi_sim_unknown&payment_intent_client_secret=pi_sim_unknown_secret_x",
 };
 /** The intent that reaches each action's form check (an unknown intent is refused earlier, with 400). */
-const INTENT: Record<string, string> = { "routes/portal.reward-my-team-review": "pay" };
+const INTENT: Record<string, string> = { "features/payment/portal.reward-my-team-review": "pay" };
 const intentOf = (r: WebRoute) => INTENT[r.id] ?? "remove";
 /** A concrete address for a route (":code" filled in); `.data` is React Router's single-fetch URL. */
 const urlOf = (r: WebRoute, single = false) =>
@@ -112,12 +112,12 @@ for (const { kind, skipped } of databases) {
       const ids = actions().map((r) => r.id);
       expect(ids).toEqual(
         expect.arrayContaining([
-          "routes/corporate.login",
-          "routes/corporate.sign-up",
-          "routes/portal.my-team",
-          "routes/portal.reward-my-team",
-          "routes/portal.reward-my-team-review",
-          "routes/portal.payment-authentication",
+          "features/accounts/corporate.login",
+          "features/accounts/corporate.sign-up",
+          "features/my-team/portal.my-team",
+          "features/reward-my-team/portal.reward-my-team",
+          "features/payment/portal.reward-my-team-review",
+          "features/payment/portal.payment-authentication",
         ]),
       );
       expect(ids.length).toBeGreaterThanOrEqual(14);
@@ -237,7 +237,7 @@ for (const { kind, skipped } of databases) {
     it("control: with the session's own token the same posts pass the CSRF check (never 403)", async () => {
       await stillSignedIn(a);
       for (const r of actions()) {
-        if (r.id === "routes/corporate.logout") continue; // would end A's session; checked below
+        if (r.id === "features/accounts/corporate.logout") continue; // would end A's session; checked below
         const res = await post(app, urlOf(r), { [a.honeypot]: "", csrf: a.csrf }, { cookie: a.jar.header(), origin });
         expect(res.status, r.id).not.toBe(403);
         expect(res.status, r.id).toBeLessThan(500);
@@ -406,7 +406,7 @@ for (const { kind, skipped } of databases) {
       );
       const fields = fc.dictionary(fc.constantFrom(...names), value, { minKeys: 1, maxKeys: 8 });
       for (const r of actions()) {
-        if (r.id === "routes/corporate.logout") continue;
+        if (r.id === "features/accounts/corporate.logout") continue;
         await fc.assert(
           fc.asyncProperty(fields, fc.boolean(), async (f, single) => {
             const res = await post(

@@ -28,7 +28,7 @@ interface ConfigEntry {
   children?: ConfigEntry[];
 }
 
-const modules = import.meta.glob("../../app/routes/*.{ts,tsx}");
+const modules = import.meta.glob("../../app/features/*/*.{ts,tsx}");
 
 /** Every route of app/routes.ts with its module, flattened (the root is not included). */
 export async function loadWebRoutes(): Promise<WebRoute[]> {

@@ -1,0 +1,165 @@
+// Reset password (SPEC §2 reset page, §4 password reset, §5 password rules, §8 reset errors):
+// reached from the emailed link /corporate/forgot-password?passwordResetToken=… (without it →
+// /error). 'Choose a password' and 'Confirm password' with the live checklist; success lands on
+// the login page with a success toast.
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link, redirect } from "react-router";
+import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { RESET_CONFIRM_LABEL, resetFormSchema } from "../../../core/account-forms.ts";
+import { isPasswordAcceptable, PASSWORD_HTML_PATTERN } from "../../../core/password.ts";
+import { DETAILS } from "../../../core/public-forms.ts";
+import { createApiClient } from "../../lib/api.server.ts";
+import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import {
+  type FormReply,
+  firstInvalidField,
+  formConstraint,
+  hasFieldErrors,
+  PASSWORD_HINT,
+  PASSWORD_PATTERN_TITLE,
+  RESET_PASSWORD_LABEL,
+} from "../../lib/forms.ts";
+import { redirectWithToast } from "../../lib/toast.server.ts";
+import { useHydrated } from "../../lib/use-hydrated.ts";
+import { CsrfInput, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import type { Route } from "./+types/corporate.forgot-password";
+import { PASSWORD_FIELDS } from "./account-forms.server.ts";
+import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "./auth-fields.tsx";
+import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
+import { PasswordChecklist, usePasswordPair } from "./password-checklist.tsx";
+
+const PATH = "/corporate/forgot-password";
+const FIELD_ORDER = ["password", "confirmPassword"] as const;
+
+/** SPEC §8: the server's detail, else the generic message. These are the details the reset call gives. */
+const SHOWN_RESET_DETAILS = [
+  DETAILS.resetTokenInvalid,
+  DETAILS.resetTokenExpired,
+  DETAILS.resetTokenUsed,
+  DETAILS.tooManyAttempts,
+  DETAILS.tooManyRequests,
+];
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Reset Password | Reward Portal" },
+  { name: "robots", content: "noindex" },
+];
+
+function tokenOf(request: Request): string | undefined {
+  const token = new URL(request.url).searchParams.get("passwordResetToken")?.trim();
+  return token ? token : undefined;
+}
+
+export function loader({ request }: Route.LoaderArgs) {
+  const passwordResetToken = tokenOf(request);
+  if (!passwordResetToken) throw redirect("/error");
+  return { passwordResetToken };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const hideFields = PASSWORD_FIELDS;
+  const { submission } = await readForm(context, request, resetFormSchema);
+  if (submission.status !== "success") return replyInvalid(submission, false, { hideFields });
+  const result = await createApiClient(context).resetPassword(submission.value);
+  if (result.ok) {
+    throw await redirectWithToast(context, "/corporate/login", {
+      type: "success",
+      title: "Password reset",
+      description: "Your password has been changed. Please log in with your new password.",
+    });
+  }
+  return replyFailure(submission, result, { shownDetails: SHOWN_RESET_DETAILS, hideFields });
+}
+
+export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <AuthLayout title="Reset Password" subtitle="Choose a new password for your account">
+      <ResetForm token={loaderData.passwordResetToken} reply={actionData} />
+    </AuthLayout>
+  );
+}
+
+const constraint = formConstraint(resetFormSchema);
+
+function ResetForm({ token, reply }: { token: string; reply?: FormReply }) {
+  const hydrated = useHydrated();
+  const action = `${PATH}?${new URLSearchParams({ passwordResetToken: token })}`;
+  const { onSubmit, busy } = useFormSubmit(action);
+  const [form, fields] = useForm({
+    id: "reset-form",
+    lastResult: reply?.result,
+    constraint,
+    defaultNoValidate: false,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetFormSchema }),
+    onSubmit,
+  });
+  const passwords = usePasswordPair(form.id);
+  const ready = isPasswordAcceptable(passwords.password) && passwords.password === passwords.confirmation;
+  const messages = form.errors ?? [];
+  const linkProblem = messages.some((m) => m.includes("request a new one"));
+  const focusFirst = firstInvalidField(reply?.result.error, FIELD_ORDER);
+  const showChecklist = hydrated && passwords.password !== "";
+
+  return (
+    <>
+      <AuthHeading id="reset-heading">Choose a new password</AuthHeading>
+      <Form
+        method="post"
+        action={action}
+        preventScrollReset
+        {...getFormProps(form)}
+        aria-labelledby="reset-heading"
+        className="space-y-4"
+      >
+        <CsrfInput />
+        <HoneypotInputs />
+        <input type="hidden" name="passwordResetToken" value={token} />
+        <AuthAlert focusKey={reply} focus={!hasFieldErrors(reply?.result)}>
+          {messages.length > 0 ? (
+            <>
+              {messages.map((message) => (
+                <p key={message}>{message}</p>
+              ))}
+              {linkProblem ? (
+                <p className="mt-1">
+                  <Link to="/corporate/forgot-password-request" className={`${linkClass} ${inlineTargetClass}`}>
+                    Request a new link
+                  </Link>
+                </p>
+              ) : null}
+            </>
+          ) : null}
+        </AuthAlert>
+        <AuthField
+          field={fields.password}
+          label={RESET_PASSWORD_LABEL}
+          type="password"
+          autoComplete="new-password"
+          autoFocus={focusFirst === "password"}
+          pattern={PASSWORD_HTML_PATTERN}
+          title={PASSWORD_PATTERN_TITLE}
+          hint={showChecklist ? undefined : PASSWORD_HINT}
+          describedBy={showChecklist ? "reset-checklist" : undefined}
+          onValue={passwords.setPassword}
+        />
+        <AuthField
+          field={fields.confirmPassword}
+          label={RESET_CONFIRM_LABEL}
+          type="password"
+          autoComplete="new-password"
+          autoFocus={focusFirst === "confirmPassword"}
+          onValue={passwords.setConfirmation}
+        />
+        {showChecklist ? (
+          <PasswordChecklist id="reset-checklist" password={passwords.password} confirmation={passwords.confirmation} />
+        ) : null}
+        <SubmitButton busy={busy} disabled={hydrated && !ready} className="w-full sm:w-auto">
+          Reset Password
+        </SubmitButton>
+      </Form>
+    </>
+  );
+}

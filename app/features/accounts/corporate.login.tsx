@@ -1,0 +1,211 @@
+// Login (SPEC §2 login page, §4 captcha and login, §5 login rules, §8 login errors). Success
+// starts a NEW session (new id) holding the access token, the settings and the user's details
+// (a MyDetails failure is only logged), then the dashboard. A signed-in visitor goes straight there.
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useState } from "react";
+import { Form, Link, redirect } from "react-router";
+import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { loginFormSchema } from "../../../core/account-forms.ts";
+import { DETAILS } from "../../../core/public-forms.ts";
+import { services } from "../../context.ts";
+import { createApiClient } from "../../lib/api.server.ts";
+import { optionalSignedIn } from "../../lib/auth.server.ts";
+import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import {
+  ACCOUNT_MESSAGES,
+  type FormReply,
+  firstInvalidField,
+  formConstraint,
+  hasFieldErrors,
+} from "../../lib/forms.ts";
+import { type SessionData, startNewSession } from "../../lib/session.server.ts";
+import { sharedPageHeaders } from "../../lib/shared-page.ts";
+import { useCaptcha } from "../../ui/captcha.tsx";
+import { CsrfInput, SubmitButton, type SubmitPreparer, useFormSubmit } from "../../ui/form-fields.tsx";
+import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
+import type { Route } from "./+types/corporate.login";
+import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "./auth-fields.tsx";
+import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
+
+// The same for every visitor without a session: kept whole by the edge for a minute.
+export const headers = sharedPageHeaders;
+
+const ACTION = "/corporate/login";
+const FORGOT = "/corporate/forgot-password-request";
+const FIELD_ORDER = ["userName", "password"] as const;
+
+/** API details shown word for word; any other failure shows the incorrect-credentials banner (SPEC §8). */
+const SHOWN_LOGIN_DETAILS: readonly string[] = [
+  DETAILS.emailNotVerified,
+  DETAILS.tooManyRequests,
+  DETAILS.tooManyAttempts,
+];
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Login | Reward Portal" },
+  { name: "description", content: "Login and start rewarding your hard-working staff members or customers." },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  if (optionalSignedIn(context)) throw redirect(DASHBOARD_PATH);
+  return null;
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const hideFields = ["password"];
+  const { submission, usedChallenge } = await readForm(context, request, loginFormSchema);
+  if (submission.status !== "success") return replyInvalid(submission, usedChallenge, { hideFields });
+  const result = await createApiClient(context).login(submission.value);
+  if (!result.ok) {
+    if (result.detail === DETAILS.captchaFailed || (result.errors && result.status === 400)) {
+      return replyFailure(submission, result, { usedChallenge, hideFields });
+    }
+    // SPEC §8: wrong credentials → the banner (the captcha resets with the new reply); any other
+    // error → the banner and the visible challenge. An unverified email and the rate limits say so.
+    const known = SHOWN_LOGIN_DETAILS.includes(result.detail);
+    const detail = known ? result.detail : ACCOUNT_MESSAGES.incorrectLogin;
+    const challenge = usedChallenge || (!known && result.detail !== DETAILS.invalidLoginCredentials);
+    return replyFailure(
+      submission,
+      { ...result, detail },
+      { shownDetails: [ACCOUNT_MESSAGES.incorrectLogin, ...SHOWN_LOGIN_DETAILS], usedChallenge: challenge, hideFields },
+    );
+  }
+
+  const { accessToken, appSettings } = result.data;
+  const details = await createApiClient(context, { token: accessToken }).myDetails();
+  let user: SessionData["user"] = {
+    id: 0,
+    companyId: 0,
+    firstName: "",
+    lastName: "",
+    fullName: "",
+    email: submission.value.userName,
+    companyName: "",
+  };
+  if (details.ok) {
+    const d = details.data;
+    user = {
+      id: d.id,
+      companyId: d.companyId,
+      firstName: d.firstName,
+      lastName: d.lastName,
+      fullName: d.fullName,
+      email: d.email,
+      companyName: d.companyName,
+    };
+  } else {
+    // SPEC §4: only logged; the user still goes to the dashboard.
+    services(context).logger.warn({ status: details.status }, "login: MyDetails failed");
+  }
+  await startNewSession(context, { accessToken, user, appSettings });
+  // A new CSRF token too: one planted in the browser before login must not outlive it.
+  const [, csrfCookie] = await services(context).formGuards.csrf.commitToken();
+  throw redirect(DASHBOARD_PATH, csrfCookie ? { headers: { "set-cookie": csrfCookie } } : undefined);
+}
+
+export default function Login({ actionData }: Route.ComponentProps) {
+  return (
+    <AuthLayout title="Login" subtitle="Login and start rewarding your hard-working staff members or customers">
+      <LoginForm reply={actionData} />
+    </AuthLayout>
+  );
+}
+
+const constraint = formConstraint(loginFormSchema);
+
+function LoginForm({ reply }: { reply?: FormReply }) {
+  const captcha = useCaptcha({ action: "login", reply });
+  // SPEC §4: when the invisible check is not ready, the form is not sent and the banner shows.
+  const preparer: SubmitPreparer = {
+    needsPreparation: captcha.needsPreparation,
+    async prepare(formData) {
+      const outcome = await captcha.prepare(formData);
+      return outcome.ok ? outcome : { ok: false, error: ACCOUNT_MESSAGES.incorrectLogin };
+    },
+  };
+  const { onSubmit, busy, clientError } = useFormSubmit(ACTION, preparer);
+  const [form, fields] = useForm({
+    id: "login-form",
+    lastResult: reply?.result,
+    constraint,
+    defaultNoValidate: false,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginFormSchema }),
+    onSubmit,
+  });
+  // SPEC §4: editing email or password clears the banner (until the next answer).
+  const [clearedFor, setClearedFor] = useState<unknown>(null);
+  const bannerKey = reply ?? clientError;
+  const cleared = bannerKey !== undefined && clearedFor === bannerKey;
+  const messages = cleared ? [] : [...(form.errors ?? []), ...(clientError ? [clientError] : [])];
+  const focusFirst = firstInvalidField(reply?.result.error, FIELD_ORDER);
+
+  return (
+    <>
+      <AuthHeading id="login-heading">Enter your Login Details</AuthHeading>
+      <Form
+        method="post"
+        action={ACTION}
+        preventScrollReset
+        {...getFormProps(form)}
+        onInput={() => {
+          if (bannerKey !== undefined) setClearedFor(bannerKey);
+        }}
+        aria-labelledby="login-heading"
+        className="space-y-4"
+      >
+        <CsrfInput />
+        <HoneypotInputs />
+        <AuthAlert focusKey={bannerKey} focus={!hasFieldErrors(reply?.result)}>
+          {messages.length > 0
+            ? messages.map((message) =>
+                message === ACCOUNT_MESSAGES.incorrectLogin ? (
+                  <p key={message}>
+                    Incorrect email or password. Please try again or{" "}
+                    <Link to={FORGOT} className={`${linkClass} ${inlineTargetClass}`}>
+                      reset your password
+                    </Link>
+                    .
+                  </p>
+                ) : (
+                  <p key={message}>{message}</p>
+                ),
+              )
+            : null}
+        </AuthAlert>
+        <AuthField
+          field={fields.userName}
+          label="Email"
+          type="email"
+          autoComplete="username"
+          autoFocus={focusFirst === "userName"}
+        />
+        <AuthField
+          field={fields.password}
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          autoFocus={focusFirst === "password"}
+        />
+        <p className="text-sm">
+          <Link to={FORGOT} className={`${linkClass} ${inlineTargetClass}`}>
+            Oops! I forgot my password
+          </Link>
+        </p>
+        {captcha.element}
+        <SubmitButton busy={busy} disabled={captcha.blocksSubmit} className="w-full sm:w-auto">
+          Login
+        </SubmitButton>
+        <p className="text-sm text-slate-700">
+          New here?{" "}
+          <Link to="/corporate/sign-up" className={`${linkClass} ${inlineTargetClass}`}>
+            Create a free account
+          </Link>
+        </p>
+      </Form>
+    </>
+  );
+}

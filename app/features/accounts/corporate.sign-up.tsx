@@ -1,0 +1,220 @@
+// Sign-up, step 1 (SPEC §2 sign-up page, §4 captcha and registration, §5 sign-up and password
+// rules, §8 registration errors): Register emails the code and answers { userId, requestToken },
+// so success goes straight to /corporate/verify with both in the address.
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, Link, redirect } from "react-router";
+import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { signUpFormSchema } from "../../../core/account-forms.ts";
+import { isPasswordAcceptable, PASSWORD_HTML_PATTERN } from "../../../core/password.ts";
+import { DETAILS } from "../../../core/public-forms.ts";
+import { createApiClient } from "../../lib/api.server.ts";
+import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import {
+  ACCOUNT_MESSAGES,
+  type FormReply,
+  firstInvalidField,
+  formConstraint,
+  hasFieldErrors,
+  PASSWORD_HINT,
+  PASSWORD_PATTERN_TITLE,
+} from "../../lib/forms.ts";
+import { sharedPageHeaders } from "../../lib/shared-page.ts";
+import { useHydrated } from "../../lib/use-hydrated.ts";
+import { useCaptcha } from "../../ui/captcha.tsx";
+import { UrlDialog } from "../../ui/dialog.tsx";
+import { CsrfInput, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { PrivacyContent, TermsContent, usePolicyDialogs } from "../policies/policy-dialog-content.tsx";
+import type { Route } from "./+types/corporate.sign-up";
+import { PASSWORD_FIELDS, verifyHref } from "./account-forms.server.ts";
+import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "./auth-fields.tsx";
+import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
+import { PasswordChecklist, usePasswordPair } from "./password-checklist.tsx";
+
+// The same for every visitor without a session: kept whole by the edge for a minute.
+export const headers = sharedPageHeaders;
+
+const ACTION = "/corporate/sign-up";
+const FIELD_ORDER = ["firstName", "lastName", "email", "companyName", "password", "confirmPassword"] as const;
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Sign Up | Reward Portal" },
+  {
+    name: "description",
+    content:
+      "Create a free Reward Portal account and start rewarding your staff and customers with digital gift cards.",
+  },
+];
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const hideFields = PASSWORD_FIELDS;
+  const { submission, usedChallenge } = await readForm(context, request, signUpFormSchema);
+  if (submission.status !== "success") return replyInvalid(submission, usedChallenge, { hideFields });
+  const result = await createApiClient(context).register(submission.value);
+  if (result.ok) throw redirect(verifyHref(result.data.userId, result.data.requestToken));
+  // SPEC §8: a used email gets its own words (and a link, added by the page).
+  const failure =
+    result.detail === DETAILS.emailAlreadyUsed ? { ...result, detail: ACCOUNT_MESSAGES.alreadyRegistered } : result;
+  return replyFailure(submission, failure, {
+    shownDetails: [ACCOUNT_MESSAGES.alreadyRegistered],
+    usedChallenge,
+    hideFields,
+  });
+}
+
+export default function SignUp({ actionData }: Route.ComponentProps) {
+  return (
+    <AuthLayout title="Sign Up" subtitle="Register to get started" step={1}>
+      <SignUpForm reply={actionData} />
+    </AuthLayout>
+  );
+}
+
+const constraint = formConstraint(signUpFormSchema);
+
+function SignUpForm({ reply }: { reply?: FormReply }) {
+  const hydrated = useHydrated();
+  // Without JavaScript the links lead to the policy pages; ?dialog=terms also opens the dialog here.
+  const { terms, privacy } = usePolicyDialogs("#sign-up-heading");
+  const captcha = useCaptcha({ action: "signup", reply });
+  const { onSubmit, busy, clientError } = useFormSubmit(ACTION, captcha);
+  const [form, fields] = useForm({
+    id: "sign-up-form",
+    lastResult: reply?.result,
+    constraint,
+    defaultNoValidate: false,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signUpFormSchema }),
+    onSubmit,
+  });
+  const passwords = usePasswordPair(form.id);
+  const ready = isPasswordAcceptable(passwords.password) && passwords.password === passwords.confirmation;
+
+  const formErrors = form.errors ?? [];
+  const alreadyRegistered = formErrors.includes(ACCOUNT_MESSAGES.alreadyRegistered);
+  const messages = [
+    ...formErrors.filter((m) => m !== ACCOUNT_MESSAGES.alreadyRegistered),
+    ...(clientError ? [clientError] : []),
+  ];
+  const focusFirst = firstInvalidField(reply?.result.error, FIELD_ORDER);
+
+  return (
+    <>
+      <AuthHeading id="sign-up-heading">Step 1: Sign Up</AuthHeading>
+      <Form
+        method="post"
+        action={ACTION}
+        preventScrollReset
+        {...getFormProps(form)}
+        aria-labelledby="sign-up-heading"
+        className="space-y-4"
+      >
+        <CsrfInput />
+        <HoneypotInputs />
+        <AuthAlert focusKey={reply ?? clientError} focus={!hasFieldErrors(reply?.result)}>
+          {alreadyRegistered || messages.length > 0 ? (
+            <>
+              {alreadyRegistered ? (
+                <p>
+                  {ACCOUNT_MESSAGES.alreadyRegistered}{" "}
+                  <Link to="/corporate/forgot-password-request" className={`${linkClass} ${inlineTargetClass}`}>
+                    {ACCOUNT_MESSAGES.retrieveDetails}
+                  </Link>
+                </p>
+              ) : null}
+              {messages.map((message) => (
+                <p key={message}>{message}</p>
+              ))}
+            </>
+          ) : null}
+        </AuthAlert>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <AuthField
+            field={fields.firstName}
+            label="First Name"
+            autoComplete="given-name"
+            autoFocus={focusFirst === "firstName"}
+          />
+          <AuthField
+            field={fields.lastName}
+            label="Last Name"
+            autoComplete="family-name"
+            autoFocus={focusFirst === "lastName"}
+          />
+        </div>
+        <AuthField
+          field={fields.email}
+          label="Email"
+          type="email"
+          autoComplete="email"
+          autoFocus={focusFirst === "email"}
+        />
+        <AuthField
+          field={fields.companyName}
+          label="Company Name"
+          autoComplete="organization"
+          autoFocus={focusFirst === "companyName"}
+        />
+        <AuthField
+          field={fields.password}
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          autoFocus={focusFirst === "password"}
+          pattern={PASSWORD_HTML_PATTERN}
+          title={PASSWORD_PATTERN_TITLE}
+          hint={hydrated && passwords.password ? undefined : PASSWORD_HINT}
+          describedBy={hydrated && passwords.password ? "sign-up-checklist" : undefined}
+          onValue={passwords.setPassword}
+        />
+        <AuthField
+          field={fields.confirmPassword}
+          label="Confirm Password"
+          type="password"
+          autoComplete="new-password"
+          autoFocus={focusFirst === "confirmPassword"}
+          onValue={passwords.setConfirmation}
+        />
+        {hydrated && passwords.password ? (
+          <PasswordChecklist
+            id="sign-up-checklist"
+            password={passwords.password}
+            confirmation={passwords.confirmation}
+          />
+        ) : null}
+        {/* Line height = the links' 44 px hit areas, so the two never overlap when the line wraps. */}
+        <p className="text-sm leading-11 text-slate-700">
+          By signing up you agree to our{" "}
+          <a {...terms.linkProps} className={`${linkClass} ${inlineTargetClass}`}>
+            Terms and Conditions
+          </a>{" "}
+          and{" "}
+          <a {...privacy.linkProps} className={`${linkClass} ${inlineTargetClass}`}>
+            Privacy Policy
+          </a>
+          .
+        </p>
+        {captcha.element}
+        <p id="sign-up-next" className="text-sm text-slate-700">
+          We&rsquo;ll email you a 6-digit code to enter on the next screen.
+        </p>
+        <SubmitButton busy={busy} disabled={(hydrated && !ready) || captcha.blocksSubmit} className="w-full sm:w-auto">
+          Send 6-Digit Code
+        </SubmitButton>
+        <p className="text-sm text-slate-700">
+          Already have an account?{" "}
+          <Link to="/corporate/login" className={`${linkClass} ${inlineTargetClass}`}>
+            Login
+          </Link>
+        </p>
+      </Form>
+      <UrlDialog control={terms} title="Terms and Conditions">
+        <TermsContent headingLevel={3} />
+      </UrlDialog>
+      <UrlDialog control={privacy} title="Privacy Policy">
+        <PrivacyContent headingLevel={3} />
+      </UrlDialog>
+    </>
+  );
+}

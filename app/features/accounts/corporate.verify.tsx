@@ -1,0 +1,230 @@
+// Verify, step 2 (SPEC §2 verify page, §4 verify, §5 verification code, §8 verify errors).
+// The address carries userId and requestToken (either missing → /error). Two forms post here:
+// the code (intent=verify) and the resend (intent=resend), so both work without JavaScript.
+// Success: VerifyEmail answers the access token; the user's details and settings are fetched
+// with it, a new session starts, and the browser lands on the dashboard.
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
+import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { VERIFICATION_CODE_MESSAGE, verifyFormSchema } from "../../../core/account-forms.ts";
+import { VERIFICATION_CODE_LENGTH } from "../../../core/limits.ts";
+import { DETAILS } from "../../../core/public-forms.ts";
+import { services } from "../../context.ts";
+import { type ApiResult, createApiClient } from "../../lib/api.server.ts";
+import { readForm, replyInvalid } from "../../lib/forms.server.ts";
+import { ACCOUNT_MESSAGES, type FormReply, hasFieldErrors } from "../../lib/forms.ts";
+import { startNewSession } from "../../lib/session.server.ts";
+import { CsrfInput, HiddenHoneypot, SubmitButton } from "../../ui/form-fields.tsx";
+import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
+import type { Route } from "./+types/corporate.verify";
+import { verifyHref, verifyParams } from "./account-forms.server.ts";
+import { AuthAlert, AuthField, inlineTargetClass } from "./auth-fields.tsx";
+import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
+
+const PATH = "/corporate/verify";
+
+/** What the verify action answers when it does not redirect. */
+interface VerifyReply extends FormReply {
+  /** "invalidCode": SPEC §8's wrong-code text with the clickable resend; "resendFailed": the resend's own message. */
+  problem?: "invalidCode" | "resendFailed";
+}
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Verify | Reward Portal" },
+  { name: "robots", content: "noindex" },
+];
+
+export function loader({ request }: Route.LoaderArgs) {
+  const params = verifyParams(new URL(request.url));
+  if (!params) throw redirect("/error");
+  return params;
+}
+
+/** The API's own details that are safe and useful to show word for word (SPEC §8: "the server's detail"). */
+const SHOWN_VERIFY_DETAILS = new Set<string>(Object.values(DETAILS));
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const { submission } = await readForm(context, request, verifyFormSchema);
+  if (submission.status !== "success") {
+    // A resend post can only fail here when its hidden inputs were tampered with.
+    if (submission.payload.intent === "resend") {
+      return data<VerifyReply>({ result: submission.reply(), problem: "resendFailed" }, { status: 400 });
+    }
+    return replyInvalid(submission);
+  }
+  const value = submission.value;
+  const api = createApiClient(context);
+
+  if (value.intent === "resend") {
+    const resent = await api.resendVerifyEmailRequest(value.userId);
+    if (resent.ok) throw redirect(verifyHref(value.userId, resent.data.requestToken, { resent: "1" }));
+    return data<VerifyReply>(
+      { result: submission.reply(), problem: "resendFailed" },
+      { status: resent.status >= 400 ? resent.status : 500 },
+    );
+  }
+
+  const verified = await api.verifyEmail({
+    userId: value.userId,
+    requestToken: value.requestToken,
+    verificationCode: value.verificationCode,
+  });
+  if (!verified.ok) return verifyFailure(submission, verified);
+
+  // SPEC §4: with the new token, the user's details (a failure shows the generic error) and the
+  // settings (both false right after verification).
+  const signedIn = createApiClient(context, { token: verified.data.accessToken });
+  const [details, settings] = await Promise.all([signedIn.myDetails(), signedIn.appSettings()]);
+  if (!details.ok) {
+    services(context).logger.warn({ status: details.status }, "verify: MyDetails failed");
+    return data<VerifyReply>(
+      { result: submission.reply({ formErrors: [ACCOUNT_MESSAGES.verifyGeneric] }) },
+      { status: details.status >= 400 ? details.status : 500 },
+    );
+  }
+  const user = details.data;
+  await startNewSession(context, {
+    accessToken: verified.data.accessToken,
+    user: {
+      id: user.id,
+      companyId: user.companyId,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      fullName: user.fullName,
+      email: user.email,
+      companyName: user.companyName,
+    },
+    appSettings: settings.ok ? settings.data : { hasProvidedCompanyDetails: false, hasWatchedOnboardingVideo: false },
+  });
+  throw redirect(DASHBOARD_PATH);
+}
+
+function verifyFailure(
+  submission: Parameters<typeof replyInvalid>[0],
+  failure: Extract<ApiResult<unknown>, { ok: false }>,
+) {
+  const status = failure.status >= 400 ? failure.status : 500;
+  if (failure.detail === DETAILS.invalidVerificationCode) {
+    return data<VerifyReply>(
+      { result: submission.reply({ formErrors: [ACCOUNT_MESSAGES.invalidCode] }), problem: "invalidCode" },
+      { status },
+    );
+  }
+  const fieldErrors = failure.errors?.verificationCode?.length
+    ? { verificationCode: failure.errors.verificationCode }
+    : undefined;
+  if (fieldErrors) return data<VerifyReply>({ result: submission.reply({ fieldErrors }) }, { status });
+  const message = SHOWN_VERIFY_DETAILS.has(failure.detail) ? failure.detail : ACCOUNT_MESSAGES.verifyGeneric;
+  return data<VerifyReply>({ result: submission.reply({ formErrors: [message] }) }, { status });
+}
+
+export default function Verify({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <AuthLayout title="Verify" subtitle="Enter the 6-Digit code we emailed you" step={2}>
+      <VerifyForm userId={loaderData.userId} requestToken={loaderData.requestToken} reply={actionData} />
+    </AuthLayout>
+  );
+}
+
+const RESEND_FORM_ID = "resend-form";
+const resendButtonClass =
+  "font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait disabled:text-slate-600";
+
+function VerifyForm({ userId, requestToken, reply }: { userId: string; requestToken: string; reply?: VerifyReply }) {
+  const [searchParams] = useSearchParams();
+  const navigation = useNavigation();
+  const posting = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
+  const postingIntent = posting ? navigation.formData?.get("intent") : undefined;
+  const resending = postingIntent === "resend";
+  const verifying = postingIntent === "verify";
+
+  const [form, fields] = useForm({
+    id: "verify-form",
+    lastResult: reply?.result,
+    // The schema's rule is a pattern (SPEC §5: exactly 6 digits); the input is capped at 6.
+    constraint: { verificationCode: { required: true, maxLength: VERIFICATION_CODE_LENGTH } },
+    defaultNoValidate: false,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: verifyFormSchema }),
+  });
+
+  const resent = searchParams.get("resent") === "1" && !reply;
+  const resendFailed = reply?.problem === "resendFailed";
+  const invalidCode = reply?.problem === "invalidCode";
+  // Only this reply's messages: conform keeps the last ones after a redirect (e.g. the resend).
+  const otherErrors = reply && !invalidCode && !resendFailed ? (form.errors ?? []) : [];
+  const action = `${PATH}?${new URLSearchParams({ userId, requestToken })}`;
+  const resendButton = (label: string) => (
+    <button
+      type="submit"
+      form={RESEND_FORM_ID}
+      disabled={resending}
+      className={`${resendButtonClass} ${inlineTargetClass}`}
+    >
+      {label}
+    </button>
+  );
+
+  return (
+    <>
+      <AuthHeading id="verify-heading">Step 2: Verify Email</AuthHeading>
+      {/* The resend form: its button sits in the text below (and in the wrong-code message) through form=. */}
+      <Form method="post" action={action} id={RESEND_FORM_ID} preventScrollReset className="hidden">
+        <CsrfInput />
+        <HiddenHoneypot />
+        <input type="hidden" name="intent" value="resend" />
+        <input type="hidden" name="userId" value={userId} />
+        <input type="hidden" name="requestToken" value={requestToken} />
+      </Form>
+
+      <div className="mb-6 space-y-3">
+        <p className="text-slate-700">
+          Please allow up to 1 minute to receive your verification code. Not arrived? {resendButton("Resend code")}
+        </p>
+        <AuthAlert tone="success" focusKey={searchParams.get("requestToken")} focus={resent}>
+          {resent ? <p>{ACCOUNT_MESSAGES.resent}</p> : null}
+        </AuthAlert>
+      </div>
+
+      <Form
+        method="post"
+        action={action}
+        preventScrollReset
+        {...getFormProps(form)}
+        aria-labelledby="verify-heading"
+        className="space-y-4"
+      >
+        <CsrfInput />
+        <HoneypotInputs />
+        <input type="hidden" name="intent" value="verify" />
+        <input type="hidden" name="userId" value={userId} />
+        <input type="hidden" name="requestToken" value={requestToken} />
+        <AuthAlert focusKey={reply} focus={!hasFieldErrors(reply?.result)}>
+          {invalidCode ? (
+            <p>Invalid verification code. Please try again or {resendButton("resend verification code")}.</p>
+          ) : resendFailed ? (
+            <p>{ACCOUNT_MESSAGES.resendFailed}</p>
+          ) : otherErrors.length > 0 ? (
+            otherErrors.map((message) => <p key={message}>{message}</p>)
+          ) : null}
+        </AuthAlert>
+        <AuthField
+          field={fields.verificationCode}
+          label="Verification Code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern={`[0-9]{${VERIFICATION_CODE_LENGTH}}`}
+          title={VERIFICATION_CODE_MESSAGE}
+          autoFocus={hasFieldErrors(reply?.result)}
+          hint="The 6-digit code from the email we sent you."
+        />
+        <SubmitButton busy={verifying} className="w-full sm:w-auto">
+          Verify &amp; Login
+        </SubmitButton>
+        <p className="text-sm text-slate-700">On the next screen, you&rsquo;ll add your company details.</p>
+      </Form>
+    </>
+  );
+}

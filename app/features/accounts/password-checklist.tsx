@@ -1,0 +1,87 @@
+// The live password checklist of SPEC §5 (minLength 8, special character, number, capital,
+// match), shown once a password is typed (JavaScript). Without JavaScript the server lists the
+// unmet rules under the field instead (PasswordField in auth-fields.tsx).
+import { useEffect, useRef, useState } from "react";
+import { PASSWORD_MESSAGES, PASSWORD_RULES, passwordChecklist } from "../../../core/password.ts";
+
+function Mark({ met }: { met: boolean }) {
+  return met ? (
+    <svg viewBox="0 0 20 20" className="size-5 shrink-0 text-emerald-700" fill="currentColor" aria-hidden="true">
+      <path
+        fillRule="evenodd"
+        d="M10 18a8 8 0 1 0 0-16 8 8 0 0 0 0 16Zm3.857-9.809a.75.75 0 0 0-1.214-.882l-3.483 4.79-1.88-1.88a.75.75 0 1 0-1.06 1.061l2.5 2.5a.75.75 0 0 0 1.137-.089l4-5.5Z"
+        clipRule="evenodd"
+      />
+    </svg>
+  ) : (
+    <svg viewBox="0 0 20 20" className="size-5 shrink-0 text-slate-500" fill="none" aria-hidden="true">
+      <circle cx="10" cy="10" r="7.25" stroke="currentColor" strokeWidth="1.5" />
+    </svg>
+  );
+}
+
+function Item({ met, label }: { met: boolean; label: string }) {
+  return (
+    <li className={`flex items-center gap-2 ${met ? "text-emerald-800" : "text-slate-700"}`} data-met={met}>
+      <Mark met={met} />
+      <span>
+        {label}
+        <span className="sr-only">{met ? " (done)" : " (not yet)"}</span>
+      </span>
+    </li>
+  );
+}
+
+/**
+ * The checklist for `password` and its `confirmation`. `id` lets the password input point at it
+ * with aria-describedby.
+ */
+export function PasswordChecklist({
+  id,
+  password,
+  confirmation,
+}: {
+  id: string;
+  password: string;
+  confirmation: string;
+}) {
+  const met = passwordChecklist(password);
+  const matches = confirmation !== "" && confirmation === password;
+  return (
+    <div className="rounded-md border border-slate-200 bg-slate-50 px-4 py-3">
+      <p id={`${id}-title`} className="text-sm font-semibold text-slate-800">
+        Your password needs
+      </p>
+      <ul id={id} aria-labelledby={`${id}-title`} className="mt-2 grid gap-1.5 text-sm sm:grid-cols-2">
+        {PASSWORD_RULES.map((rule) => (
+          <Item key={rule.id} met={met[rule.id]} label={rule.label} />
+        ))}
+        <Item met={matches} label={PASSWORD_MESSAGES.matchLabel} />
+      </ul>
+    </div>
+  );
+}
+
+/**
+ * The two password inputs' current values, for the live checklist and the submit button. Reads
+ * the inputs once after hydration too (typed before the JavaScript arrived, or restored by the
+ * browser).
+ */
+export function usePasswordPair(formId: string) {
+  const [password, setPassword] = useState("");
+  const [confirmation, setConfirmation] = useState("");
+  const read = useRef(false);
+  useEffect(() => {
+    if (read.current) return;
+    read.current = true;
+    const form = document.getElementById(formId);
+    if (!(form instanceof HTMLFormElement)) return;
+    const value = (name: string) => {
+      const input = form.elements.namedItem(name);
+      return input instanceof HTMLInputElement ? input.value : "";
+    };
+    setPassword(value("password"));
+    setConfirmation(value("confirmPassword"));
+  }, [formId]);
+  return { password, confirmation, setPassword, setConfirmation };
+}

@@ -1,0 +1,61 @@
+// The dashboard (SPEC §2 Dashboard, §4 onboarding video, §8 fetch failures): the Getting Started
+// dialog while the onboarding video has not been watched, Quick Links, and the most recent
+// reward history (GET /api/RewardHistory/get-reward-history; a failure is logged and the table
+// stays empty).
+import { data, redirect, useRouteLoaderData } from "react-router";
+import { z } from "zod";
+import type { RewardHistoryItem } from "../../../core/account-forms.ts";
+import { services } from "../../context.ts";
+import { readForm } from "../../lib/forms.server.ts";
+import { redirectWithToast } from "../../lib/toast.server.ts";
+import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
+import type { loader as portalLoader } from "../portal/portal.tsx";
+import { DASHBOARD_PATH, PORTAL_LAYOUT_ID, type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
+import type { Route } from "./+types/portal.dashboard";
+import { GettingStartedDialog, VIDEO_WATCHED_INTENT } from "./portal-onboarding-video.tsx";
+import { QuickLinks } from "./portal-quick-links.tsx";
+import { RewardHistory } from "./portal-reward-history.tsx";
+
+const TITLE = "Dashboard";
+export const handle = { title: TITLE } satisfies PortalHandle;
+export const meta: Route.MetaFunction = portalMeta(TITLE);
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { api } = portalUser(context);
+  const { config, logger } = services(context);
+  const history = await api.rewardHistory();
+  let items: RewardHistoryItem[] = [];
+  if (history.ok && Array.isArray(history.data)) items = history.data;
+  else if (!history.ok) logger.warn({ status: history.status, detail: history.detail }, "reward history fetch failed");
+  return { history: items, onboardingVideoUrl: config.onboardingVideoUrl };
+}
+
+const intentSchema = z.object({ intent: z.literal(VIDEO_WATCHED_INTENT) });
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const user = requireOnboardedUser(context);
+  const { submission } = await readForm(context, request, intentSchema);
+  if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
+  const result = await user.api.onboardingVideoWatched();
+  if (!result.ok) {
+    services(context).logger.error({ status: result.status, detail: result.detail }, "onboarding video flag not saved");
+    return redirectWithToast(context, DASHBOARD_PATH, {
+      type: "destructive",
+      title: "An error occurred. Please try again, contact us if it persists.",
+    });
+  }
+  user.session.set("appSettings", { ...user.appSettings, hasWatchedOnboardingVideo: true });
+  return redirect(DASHBOARD_PATH);
+}
+
+export default function Dashboard({ loaderData }: Route.ComponentProps) {
+  const portal = useRouteLoaderData<typeof portalLoader>(PORTAL_LAYOUT_ID);
+  const showVideo = portal ? !portal.hasWatchedOnboardingVideo : false;
+  return (
+    <div className="mx-auto max-w-7xl space-y-10 px-4 py-8 md:px-6 md:py-12">
+      {showVideo ? <GettingStartedDialog videoUrl={loaderData.onboardingVideoUrl} action={DASHBOARD_PATH} /> : null}
+      <QuickLinks catalogueUrl={portal?.catalogueUrl ?? ""} />
+      <RewardHistory items={loaderData.history} />
+    </div>
+  );
+}

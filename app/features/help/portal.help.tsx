@@ -1,0 +1,71 @@
+// Portal Help (SPEC §2 Help (portal), title 'Help'): the 'How It Works' video, the same ten FAQs
+// as the public Help Centre, and the signed-in Contact Us form (POST /api/Help/create-help),
+// which ends in a thank-you state (post/redirect/get to ?sent=1#contact).
+import { redirect, useSearchParams } from "react-router";
+import { helpSchema } from "../../../core/account-forms.ts";
+import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { useSite } from "../../root.tsx";
+import { PortalVideo } from "../dashboard/portal-video.tsx";
+import { requireOnboardedUser } from "../portal/portal.server.ts";
+import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
+import type { Route } from "./+types/portal.help";
+import { FaqAccordion } from "./faq.tsx";
+import { PORTAL_HELP_ACTION, PortalContactForm, PortalContactThankYou } from "./portal-contact-form.tsx";
+
+const TITLE = "Help";
+export const handle = { title: TITLE } satisfies PortalHandle;
+export const meta: Route.MetaFunction = portalMeta(TITLE);
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const { api } = requireOnboardedUser(context);
+  const { submission } = await readForm(context, request, helpSchema);
+  if (submission.status !== "success") return replyInvalid(submission);
+  const result = await api.createHelp(submission.value);
+  if (!result.ok) return replyFailure(submission, result);
+  throw redirect(`${PORTAL_HELP_ACTION}?sent=1#contact`);
+}
+
+const sectionHeading = "text-2xl font-bold text-brand-800 md:text-3xl";
+
+export default function PortalHelp({ actionData }: Route.ComponentProps) {
+  const [searchParams] = useSearchParams();
+  const sent = searchParams.get("sent") === "1";
+  const { howItWorksVideoUrl } = useSite();
+
+  return (
+    <div className="mx-auto max-w-3xl space-y-16 px-4 py-8 md:py-12">
+      <section aria-labelledby="how-it-works-heading">
+        <h2 id="how-it-works-heading" className={sectionHeading}>
+          How It Works
+        </h2>
+        <p className="mt-2 mb-6 text-slate-700">
+          Add your team, choose their reward amounts, pay only for what you allocate, and we email each recipient their
+          reward.
+        </p>
+        <PortalVideo src={howItWorksVideoUrl} title="How It Works video" />
+      </section>
+
+      <section aria-labelledby="faq-heading">
+        <h2 id="faq-heading" className={sectionHeading}>
+          Frequently Asked Questions
+        </h2>
+        <p className="mt-2 mb-6 text-slate-700">
+          Quick answers about Reward Dollars, payments and gift cards. Select a question to show its answer.
+        </p>
+        <FaqAccordion />
+      </section>
+
+      <section id="contact" aria-labelledby="contact-heading" className="scroll-mt-6">
+        <h2 id="contact-heading" className={sectionHeading}>
+          Contact Us
+        </h2>
+        <p className="mt-2 mb-6 text-slate-700">
+          Can&rsquo;t find your answer? Send us a message and our support team will reply within 24 business hours.
+        </p>
+        <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
+          {sent ? <PortalContactThankYou /> : <PortalContactForm reply={actionData} />}
+        </div>
+      </section>
+    </div>
+  );
+}

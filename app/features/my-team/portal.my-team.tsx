@@ -1,0 +1,142 @@
+// My Team (SPEC §2 My Team, §4 team list, §5 add/update member, team CSV upload, team search,
+// §6 removal, §8 messages, §9 page size 8): the paged, searchable list of the company's team
+// members and its dialogs (Add New with its bulk and individual panes, Update, Remove), each
+// reachable by URL (?dialog=add | edit&member=<id> | remove&member=<id>) so the page works
+// without JavaScript; with JavaScript the dialogs open in place and post through fetchers.
+//
+// One action, told apart by `intent` (app/features/my-team/team.ts): add, update, remove, and the CSV
+// upload's three posts, each a function of app/features/my-team/team-actions.server.ts.
+import type { TeamCsvRow } from "../../../core/csv.ts";
+import { effectiveSearch, TEAM_PAGE_SIZE, type TeamPage } from "../../../core/team.ts";
+import { services } from "../../context.ts";
+import { portalUser } from "../portal/portal.server.ts";
+import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
+import type { Route } from "./+types/portal.my-team";
+import { PREVIEW_ROWS, TEAM_TEMPLATE_PATH, type UploadPreview } from "./team.ts";
+import { teamAction } from "./team-actions.server.ts";
+import { TeamBulkPane } from "./team-bulk-upload.tsx";
+import { TeamDialogs, useTeamDialogs } from "./team-dialogs.tsx";
+import { TeamSearch } from "./team-search.tsx";
+import { TeamPager, TeamTable } from "./team-table.tsx";
+
+const TITLE = "My Team";
+export const handle = { title: TITLE } satisfies PortalHandle;
+export const meta: Route.MetaFunction = portalMeta(TITLE);
+
+const MAX_SEARCH_LENGTH = 256;
+
+function pageNumberOf(raw: string | null): number {
+  const page = Number(raw);
+  return Number.isSafeInteger(page) && page >= 1 ? page : 1;
+}
+
+const emptyPage = (pageNumber: number): TeamPage => ({
+  items: [],
+  totalPages: 0,
+  hasPreviousPage: false,
+  hasNextPage: false,
+  pageNumber,
+  totalCount: 0,
+});
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { api, user } = portalUser(context);
+  const { logger, pendingUploads } = services(context);
+  const url = new URL(request.url);
+  const search = (url.searchParams.get("search") ?? "").slice(0, MAX_SEARCH_LENGTH);
+  const requested = pageNumberOf(url.searchParams.get("page"));
+  const query = { pageSize: TEAM_PAGE_SIZE, search: effectiveSearch(search) };
+
+  let result = await api.listTeam({ ...query, pageNumber: requested });
+  // A page past the end (the last member of the last page was removed, or an old link): the last page.
+  if (result.ok && result.data.items.length === 0 && result.data.totalPages > 0 && requested > result.data.totalPages) {
+    result = await api.listTeam({ ...query, pageNumber: result.data.totalPages });
+  }
+  let page = emptyPage(requested);
+  if (result.ok) {
+    page = { ...result.data, pageNumber: result.data.pageNumber ?? requested };
+  } else {
+    // SPEC §8: fetch failures are logged; the list stays empty.
+    logger.warn({ status: result.status, detail: result.detail }, "team list fetch failed");
+  }
+
+  // Without JavaScript, a checked file waits here for its Save (?dialog=add&upload=<id>).
+  let upload: (UploadPreview & { id: string }) | { id: string; expired: true } | null = null;
+  const uploadId = url.searchParams.get("upload")?.slice(0, 64);
+  if (url.searchParams.get("dialog") === "add" && uploadId) {
+    const pending = await pendingUploads.read(uploadId, user.id, "team");
+    upload = pending
+      ? {
+          id: uploadId,
+          fileName: pending.fileName,
+          count: pending.rows.length,
+          sample: (pending.rows as TeamCsvRow[]).slice(0, PREVIEW_ROWS),
+        }
+      : { id: uploadId, expired: true };
+  }
+  return { search, page, upload };
+}
+
+export function action({ context, request }: Route.ActionArgs) {
+  return teamAction(context, request);
+}
+
+export default function MyTeam({ loaderData, actionData }: Route.ComponentProps) {
+  const { search, page, upload } = loaderData;
+  const dialogs = useTeamDialogs();
+
+  return (
+    <div className="mx-auto max-w-5xl px-4 py-8 md:px-6 md:py-12">
+      <section aria-labelledby="team-heading" className="space-y-5">
+        <div className="flex flex-wrap items-baseline justify-between gap-x-6 gap-y-2">
+          <h2 id="team-heading" className="text-2xl font-bold text-brand-800 md:text-3xl">
+            Add to or Edit Your Team
+          </h2>
+          <a
+            href={TEAM_TEMPLATE_PATH}
+            download
+            className="inline-flex min-h-11 items-center gap-2 font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+          >
+            <DownloadIcon />
+            Download the CSV template
+          </a>
+        </div>
+        <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
+          <TeamSearch search={search} />
+          <a
+            {...dialogs.opener("add")}
+            id="team-add-new"
+            className="inline-flex min-h-11 shrink-0 items-center justify-center gap-2 rounded-md bg-brand-700 px-6 py-2 font-semibold text-white shadow-sm hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+          >
+            <PlusIcon />
+            Add New
+          </a>
+        </div>
+        <TeamTable items={page.items} editOpener={(member) => dialogs.opener("edit", member.id)} />
+        <TeamPager search={search} page={page} />
+      </section>
+      <TeamDialogs
+        dialogs={dialogs}
+        members={page.items}
+        actionData={actionData}
+        bulkPane={<TeamBulkPane upload={upload} actionData={dialogs.active?.name === "add" ? actionData : undefined} />}
+      />
+    </div>
+  );
+}
+
+function DownloadIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
+      <path strokeLinecap="round" strokeLinejoin="round" d="M12 4v11m0 0-4-4m4 4 4-4M5 19h14" />
+    </svg>
+  );
+}
+
+function PlusIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
+      <path strokeLinecap="round" d="M12 5v14M5 12h14" />
+    </svg>
+  );
+}

@@ -1,0 +1,274 @@
+// The My Team dialogs (SPEC §2 My Team, §4 team list, §8): Add New (bulk and individual panes),
+// Update and Remove. Each is reachable by URL (?dialog=add, ?dialog=edit&member=<id>,
+// ?dialog=remove&member=<id>) and drawn by UrlDialog (app/ui/dialog.tsx):
+// - without JavaScript the openers are links to those addresses and the forms post to them;
+// - with JavaScript an opener opens its dialog in place (no page load; Headless UI traps the
+//   focus and returns it on close), the forms post through fetchers, and the list reloads when
+//   a dialog closes. A success redirects to the list, which closes the dialog.
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { type MouseEvent, type ReactNode, useState } from "react";
+import { useFetcher, useLocation, useNavigate, useRevalidator } from "react-router";
+import { type TeamMember, teamMemberSchema } from "../../../core/team.ts";
+import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
+import { useHydrated } from "../../lib/use-hydrated.ts";
+import {
+  preloadDialogs,
+  rememberOpener,
+  UrlDialog,
+  type UrlDialogControl,
+  usePreloadedDialogs,
+} from "../../ui/dialog.tsx";
+import { FormAlert, HiddenFormInputs, SubmitButton, TextField } from "../../ui/form-fields.tsx";
+import {
+  dialogHref,
+  formReplyOf,
+  listHref,
+  REMOVE_WARNING,
+  TEAM_DIALOGS,
+  TEAM_INTENT,
+  type TeamActionData,
+  type TeamDialogName,
+} from "./team.ts";
+
+interface OpenDialog {
+  name: TeamDialogName | null;
+  memberId?: number;
+}
+
+export interface TeamDialogState {
+  /** The dialog shown now, if any. */
+  active: OpenDialog | null;
+  /** Props for the <a> that opens `name` (for a member). */
+  opener(name: TeamDialogName, memberId?: number): UrlDialogControl["linkProps"];
+  control(name: TeamDialogName): UrlDialogControl;
+  close(): void;
+}
+
+/**
+ * Which dialog is open: the address says so (?dialog=…), unless the page opened or closed one
+ * in place since the last navigation (JavaScript). A navigation (e.g. the redirect after a
+ * successful post) hands the decision back to the address.
+ */
+export function useTeamDialogs(): TeamDialogState {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const revalidator = useRevalidator();
+  const [inPage, setInPage] = useState<(OpenDialog & { key: string }) | null>(null);
+  usePreloadedDialogs();
+
+  const params = new URLSearchParams(location.search);
+  const urlName = params.get("dialog");
+  const urlMember = Number(params.get("member"));
+  const fromUrl: OpenDialog | null = TEAM_DIALOGS.includes(urlName as TeamDialogName)
+    ? { name: urlName as TeamDialogName, memberId: Number.isSafeInteger(urlMember) ? urlMember : undefined }
+    : null;
+  const current = inPage && inPage.key === location.key ? inPage : fromUrl;
+  const active = current?.name ? current : null;
+  const closeHref = listHref(location.search);
+
+  function close() {
+    const memberId = active?.memberId;
+    setInPage({ key: location.key, name: null });
+    if (fromUrl) void navigate(closeHref, { replace: true, preventScrollReset: true });
+    else void revalidator.revalidate();
+    // The focus goes back to the row's edit button when the dialog was about a member still listed
+    // (Remove is opened from Update, whose opener is that button).
+    if (memberId !== undefined) {
+      setTimeout(() => document.getElementById(editButtonId(memberId))?.focus({ preventScroll: true }), 0);
+    }
+  }
+
+  function opener(name: TeamDialogName, memberId?: number) {
+    return {
+      href: dialogHref(location.search, name, memberId),
+      onClick(event: MouseEvent<HTMLAnchorElement>) {
+        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        rememberOpener(event.currentTarget);
+        preloadDialogs();
+        setInPage({ key: location.key, name, memberId });
+      },
+      onPointerEnter: preloadDialogs,
+      onFocus: preloadDialogs,
+    };
+  }
+
+  return {
+    active,
+    opener,
+    control: (name) => ({ name, open: active?.name === name, linkProps: opener(name), closeHref, close }),
+    close,
+  };
+}
+
+export function editButtonId(memberId: number) {
+  return `team-edit-${memberId}`;
+}
+
+/** The posted form's action: the current address, so a failure re-renders the same dialog (no JavaScript). */
+export function useTeamFormAction() {
+  const location = useLocation();
+  return `${location.pathname}${location.search}`;
+}
+
+const secondaryButtonClass =
+  "inline-flex min-h-11 items-center justify-center rounded-md border border-slate-400 bg-white px-6 py-2 font-semibold text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
+const destructiveButtonClass =
+  "inline-flex min-h-11 items-center justify-center gap-2 rounded-md bg-red-700 px-6 py-2 font-semibold text-white shadow-sm hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900";
+
+export function TeamDialogs({
+  dialogs,
+  members,
+  actionData,
+  bulkPane,
+}: {
+  dialogs: TeamDialogState;
+  members: TeamMember[];
+  actionData?: TeamActionData;
+  bulkPane: ReactNode;
+}) {
+  const memberId = dialogs.active?.memberId;
+  const member = memberId === undefined ? undefined : members.find((m) => m.id === memberId);
+  // Without JavaScript the action's answer belongs to the one dialog the address opened.
+  const reply = formReplyOf(actionData);
+  const fullName = member ? `${member.firstName} ${member.lastName}` : "";
+
+  return (
+    <>
+      <UrlDialog control={dialogs.control("add")} title="Add New">
+        <div className="grid gap-8 md:grid-cols-2">
+          {bulkPane}
+          <section aria-labelledby="team-add-single-heading">
+            <h3 id="team-add-single-heading" className="text-lg font-bold text-slate-900">
+              Add an Individual Team Member
+            </h3>
+            <TeamMemberForm
+              id="team-add-form"
+              intent={TEAM_INTENT.add}
+              submitLabel="Add Team Member"
+              reply={dialogs.active?.name === "add" ? reply : undefined}
+            />
+          </section>
+        </div>
+      </UrlDialog>
+      <UrlDialog control={dialogs.control("edit")} title={member ? `Update ${fullName}` : "Update Team Member"}>
+        {member ? (
+          <TeamMemberForm
+            id="team-update-form"
+            intent={TEAM_INTENT.update}
+            submitLabel="Save"
+            member={member}
+            reply={dialogs.active?.name === "edit" ? reply : undefined}
+            footer={
+              <a
+                {...dialogs.opener("remove", member.id)}
+                className="inline-flex min-h-11 items-center font-semibold text-red-700 underline underline-offset-2 hover:text-red-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700"
+              >
+                Remove {fullName}
+              </a>
+            }
+          />
+        ) : (
+          <MemberGone />
+        )}
+      </UrlDialog>
+      <UrlDialog control={dialogs.control("remove")} title={member ? `Remove ${fullName}` : "Remove Team Member"}>
+        {member ? <RemoveForm member={member} onCancel={dialogs.close} /> : <MemberGone />}
+      </UrlDialog>
+    </>
+  );
+}
+
+function MemberGone() {
+  return (
+    <p className="text-slate-700">This team member is not on this page any more. Close this dialog to see the list.</p>
+  );
+}
+
+const constraint = formConstraint(teamMemberSchema);
+
+/** Add (SPEC §5 add team member) or Update: First Name, Last Name, Email. */
+function TeamMemberForm({
+  id,
+  intent,
+  submitLabel,
+  member,
+  reply,
+  footer,
+}: {
+  id: string;
+  intent: string;
+  submitLabel: string;
+  member?: TeamMember;
+  reply?: FormReply;
+  footer?: ReactNode;
+}) {
+  const fetcher = useFetcher<TeamActionData>();
+  const action = useTeamFormAction();
+  const current = formReplyOf(fetcher.data) ?? reply;
+  const [form, fields] = useForm({
+    id,
+    lastResult: current?.result,
+    defaultValue: member ? { firstName: member.firstName, lastName: member.lastName, email: member.email } : undefined,
+    constraint,
+    defaultNoValidate: false,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: teamMemberSchema }),
+  });
+  const busy = fetcher.state !== "idle";
+
+  return (
+    <fetcher.Form method="post" action={action} {...getFormProps(form)} className="mt-4 space-y-4">
+      <HiddenFormInputs intent={intent} />
+      {member ? <input type="hidden" name="id" value={member.id} /> : null}
+      <FormAlert messages={form.errors ?? []} focusKey={current} focus={!hasFieldErrors(current?.result)} />
+      <TextField field={fields.firstName} label="First Name" autoComplete="off" />
+      <TextField field={fields.lastName} label="Last Name" autoComplete="off" />
+      <TextField field={fields.email} label="Email" type="email" autoComplete="off" />
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <SubmitButton busy={busy} className="w-full sm:w-auto">
+          {submitLabel}
+        </SubmitButton>
+        {footer}
+      </div>
+    </fetcher.Form>
+  );
+}
+
+/**
+ * SPEC §2 Remove dialog: the warning, Remove (destructive) and Cancel. The form has no text
+ * field, so Enter cannot submit it by accident (DESIGN.md §8).
+ */
+function RemoveForm({ member, onCancel }: { member: TeamMember; onCancel: () => void }) {
+  const fetcher = useFetcher();
+  const action = useTeamFormAction();
+  const hydrated = useHydrated();
+  const busy = fetcher.state !== "idle";
+  const location = useLocation();
+  const back = listHref(location.search);
+
+  return (
+    <fetcher.Form method="post" action={action} className="space-y-6">
+      <HiddenFormInputs intent={TEAM_INTENT.remove} />
+      <input type="hidden" name="id" value={member.id} />
+      <input type="hidden" name="firstName" value={member.firstName} />
+      <p className="rounded-md border border-amber-400 bg-amber-50 px-4 py-3 text-amber-950">{REMOVE_WARNING}</p>
+      <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+        {hydrated ? (
+          <button type="button" onClick={onCancel} className={secondaryButtonClass}>
+            Cancel
+          </button>
+        ) : (
+          <a href={back} className={secondaryButtonClass}>
+            Cancel
+          </a>
+        )}
+        <button type="submit" disabled={busy} aria-busy={busy || undefined} className={destructiveButtonClass}>
+          {busy ? "Please wait" : "Remove"}
+        </button>
+      </div>
+    </fetcher.Form>
+  );
+}

@@ -1,0 +1,92 @@
+// The My Team table and pager (SPEC §2 My Team, §9 page size 8): columns Name, Email (hidden
+// under 768 px) and Action (an edit icon named "Edit <first> <last>", DESIGN.md §8); 'No data to
+// display' when empty; 'X of Y page(s)' with Previous and Next, which keep the search text.
+import type { TeamMember, TeamPage } from "../../../core/team.ts";
+import type { UrlDialogControl } from "../../ui/dialog.tsx";
+import { Pager } from "../../ui/pager.tsx";
+import { pageHref } from "./team.ts";
+import { editButtonId } from "./team-dialogs.tsx";
+
+const th = "px-4 py-3 text-left text-sm font-semibold text-slate-800";
+const td = "px-4 py-2 align-middle text-slate-800";
+
+export function TeamTable({
+  items,
+  editOpener,
+}: {
+  items: TeamMember[];
+  editOpener: (member: TeamMember) => UrlDialogControl["linkProps"];
+}) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+      <table aria-labelledby="team-heading" className="w-full table-fixed border-collapse">
+        <thead className="bg-slate-100">
+          <tr>
+            <th scope="col" className={`${th} w-auto`}>
+              Name
+            </th>
+            <th scope="col" className={`${th} hidden w-1/2 md:table-cell`}>
+              Email
+            </th>
+            <th scope="col" className={`${th} w-24 text-right`}>
+              Action
+            </th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-200">
+          {items.length === 0 ? (
+            <tr>
+              <td colSpan={3} className="px-4 py-8 text-center text-slate-600">
+                No data to display
+              </td>
+            </tr>
+          ) : (
+            items.map((member) => {
+              const opener = editOpener(member);
+              return (
+                <tr key={member.id}>
+                  <td className={`${td} break-words font-medium`}>
+                    {member.fullName || `${member.firstName} ${member.lastName}`}
+                  </td>
+                  <td className={`${td} hidden break-all md:table-cell`}>{member.email}</td>
+                  <td className={`${td} text-right`}>
+                    <a
+                      href={opener.href}
+                      onClick={opener.onClick}
+                      id={editButtonId(member.id)}
+                      aria-label={`Edit ${member.firstName} ${member.lastName}`}
+                      className="inline-flex size-11 items-center justify-center rounded-md text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+                    >
+                      <PencilIcon />
+                    </a>
+                  </td>
+                </tr>
+              );
+            })
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function PencilIcon() {
+  return (
+    <svg aria-hidden="true" viewBox="0 0 24 24" className="size-5" fill="none" stroke="currentColor" strokeWidth="2">
+      <path strokeLinecap="round" strokeLinejoin="round" d="M4 20h4L18.5 9.5a2.1 2.1 0 0 0-3-3L5 17v3zM13.5 6.5l3 3" />
+    </svg>
+  );
+}
+
+export function TeamPager({ search, page }: { search: string; page: TeamPage }) {
+  return (
+    <Pager
+      label="Team pages"
+      pageNumber={page.pageNumber}
+      totalPages={page.totalPages}
+      hrefFor={(pageNumber) => pageHref(search, pageNumber)}
+      hasPreviousPage={page.hasPreviousPage}
+      hasNextPage={page.hasNextPage}
+    />
+  );
+}

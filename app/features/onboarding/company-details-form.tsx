@@ -1,0 +1,137 @@
+// Company-details onboarding (SPEC §2 Company-details onboarding, §3 options, §5 rules): the
+// 'Step 3: Add Your Company Details' screen and its form, posted to the onboarding route's
+// action, which saves through PUT /api/Companies/ and redirects to the dashboard. The portal
+// layout shows this screen in place of any portal page until the details are saved.
+import { type FieldMetadata, getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form } from "react-router";
+import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { companyDetailsSchema } from "../../../core/account-forms.ts";
+import { ABN_LENGTH } from "../../../core/limits.ts";
+import {
+  COMPANY_SIZE_OPTIONS,
+  type FormReply,
+  formConstraint,
+  hasFieldErrors,
+  INDUSTRY_OPTIONS,
+  SELECT_PLACEHOLDER,
+} from "../../lib/forms.ts";
+import { CsrfInput, FieldError, FormAlert, SubmitButton, TextField, useFormSubmit } from "../../ui/form-fields.tsx";
+import { OnboardingSteps } from "../accounts/auth-layout.tsx";
+
+export const COMPANY_DETAILS_ACTION = "/portal/onboarding-add-company-details";
+
+// SPEC §5 caps the ABN input at 11 characters; the API also takes the spaced "51 824 753 556".
+const constraint = formConstraint(companyDetailsSchema, { ABN: { required: true, maxLength: ABN_LENGTH } });
+
+const controlClass =
+  "block w-full min-h-11 rounded-md border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 shadow-sm placeholder:text-slate-500 focus-visible:border-brand-700 focus-visible:outline-2 focus-visible:outline-offset-0 focus-visible:outline-brand-700 aria-invalid:border-red-700";
+const labelClass = "mb-1 block text-sm font-semibold text-slate-800";
+
+/** The onboarding screen's body: where the person is in the four steps, and the form. */
+export function CompanyDetailsStep({ companyName, reply }: { companyName: string; reply?: FormReply }) {
+  return (
+    <div className="mx-auto grid max-w-5xl gap-8 px-4 py-8 md:grid-cols-[17rem_minmax(0,1fr)] md:py-12">
+      <OnboardingSteps current={3} />
+      <section
+        aria-labelledby="company-step-heading"
+        className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-8"
+      >
+        <h2 id="company-step-heading" className="text-2xl font-bold text-brand-800 md:text-3xl">
+          Step 3: Add Your Company Details
+        </h2>
+        <CompanyDetailsForm companyName={companyName} reply={reply} />
+      </section>
+    </div>
+  );
+}
+
+export function CompanyDetailsForm({ companyName, reply }: { companyName: string; reply?: FormReply }) {
+  const { onSubmit, busy } = useFormSubmit(COMPANY_DETAILS_ACTION);
+  const [form, fields] = useForm({
+    id: "company-details-form",
+    lastResult: reply?.result,
+    defaultValue: { name: companyName },
+    constraint,
+    defaultNoValidate: false,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: companyDetailsSchema }),
+    onSubmit,
+  });
+  const { key: abnKey, ...abnProps } = getInputProps(fields.ABN, { type: "text" });
+
+  return (
+    <Form
+      method="post"
+      action={COMPANY_DETAILS_ACTION}
+      {...getFormProps(form)}
+      aria-labelledby="company-form-heading"
+      className="mt-6 space-y-4"
+    >
+      <h3 id="company-form-heading" className="text-lg font-semibold text-slate-900">
+        Add Your Company Details
+      </h3>
+      <CsrfInput />
+      <HoneypotInputs />
+      <FormAlert messages={form.errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
+      <TextField field={fields.name} label="Company Name" autoComplete="organization" />
+      <div>
+        <label htmlFor={fields.ABN.id} className={labelClass}>
+          ABN
+        </label>
+        <input
+          key={abnKey}
+          {...abnProps}
+          inputMode="numeric"
+          autoComplete="off"
+          aria-describedby={[abnProps["aria-describedby"], `${fields.ABN.id}-hint`].filter(Boolean).join(" ")}
+          className={controlClass}
+        />
+        <p id={`${fields.ABN.id}-hint`} className="mt-1 text-sm text-slate-600">
+          Your 11-digit Australian Business Number, digits only.
+        </p>
+        <FieldError id={fields.ABN.errorId} errors={fields.ABN.errors} />
+      </div>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <SelectField field={fields.size} label="Company Size" options={COMPANY_SIZE_OPTIONS} />
+        <SelectField field={fields.industry} label="Industry" options={INDUSTRY_OPTIONS} />
+      </div>
+      <div className="flex flex-col gap-3 pt-2 sm:flex-row sm:items-center sm:justify-between">
+        <SubmitButton busy={busy} className="w-full sm:w-auto">
+          Save &amp; Continue
+        </SubmitButton>
+        <p className="text-sm font-medium text-slate-700">You'll have an onboarding video on the next screen →</p>
+      </div>
+    </Form>
+  );
+}
+
+/** A labelled native select with the 'Select...' placeholder (SPEC §8 dropdown defaults). */
+function SelectField({
+  field,
+  label,
+  options,
+}: {
+  field: FieldMetadata<unknown>;
+  label: string;
+  options: readonly { value: string; label: string }[];
+}) {
+  const { key, ...props } = getSelectProps(field);
+  return (
+    <div>
+      <label htmlFor={field.id} className={labelClass}>
+        {label}
+      </label>
+      <select key={key} {...props} className={`${controlClass} cursor-pointer`}>
+        <option value="">{SELECT_PLACEHOLDER}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      <FieldError id={field.errorId} errors={field.errors} />
+    </div>
+  );
+}

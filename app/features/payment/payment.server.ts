@@ -1,0 +1,126 @@
+// The server half of the payment pages: the posted forms' schemas (the same rules and messages as
+// payment.ts, checked with zod), the Review page's data (the API's summary cut to what the page
+// shows) and the confirmation page's check (SPEC §2, §4, §8; DESIGN.md §5, §6).
+import { z } from "zod";
+import { cardDigits } from "../../../core/card.ts";
+import type { ApiClient } from "../../lib/api.server.ts";
+import {
+  type CardFields,
+  cardFieldErrors,
+  dollarsToCents,
+  PAY_INTENTS,
+  PAYMENT_TEXT,
+  parseExpiry,
+  SHOWN_RECIPIENTS,
+} from "./payment.ts";
+
+const text = z.string().max(256).optional().default("");
+const amountField = z.coerce.number({ error: PAYMENT_TEXT.paymentError }).int().positive().max(Number.MAX_SAFE_INTEGER);
+
+function refineWith(fields: readonly (keyof CardFields)[]) {
+  return (value: Partial<Record<keyof CardFields, unknown>>, ctx: z.RefinementCtx) => {
+    const errors = cardFieldErrors(value);
+    for (const name of fields) {
+      for (const message of errors[name] ?? []) ctx.addIssue({ code: "custom", path: [name], message });
+    }
+  };
+}
+
+/** The simulated card form as posted (DESIGN.md §6, §8). */
+export const simulatedPaySchema = z
+  .object({
+    intent: z.literal(PAY_INTENTS.pay),
+    amount: amountField,
+    rewardName: text,
+    cardNumber: text,
+    expiry: text,
+    cvc: text,
+    nameOnCard: text,
+  })
+  .superRefine(refineWith(["rewardName", "cardNumber", "expiry", "cvc", "nameOnCard"]));
+
+/** The Stripe form (its card fields live in Stripe's own frame or page). */
+export const stripePaySchema = z
+  .object({
+    intent: z.enum([PAY_INTENTS.checkout, PAY_INTENTS.stripeIntent]),
+    amount: amountField,
+    rewardName: text,
+  })
+  .superRefine(refineWith(["rewardName"]));
+
+/** Never echoed back into a re-rendered form. */
+export const CARD_SECRET_FIELDS = ["cardNumber", "cvc"] as const;
+
+/** The card as the API takes it: digits only, expiry as MM/YY. */
+export function normalisedCard(value: z.output<typeof simulatedPaySchema>) {
+  const expiry = parseExpiry(value.expiry);
+  return {
+    cardNumber: cardDigits(value.cardNumber),
+    expiry: expiry ? `${String(expiry.month).padStart(2, "0")}/${String(expiry.year % 100).padStart(2, "0")}` : "",
+    cvc: value.cvc.trim(),
+    nameOnCard: value.nameOnCard.trim(),
+  };
+}
+
+export interface ReviewData {
+  rewardName: string;
+  /** The first SHOWN_RECIPIENTS recipients; recipientCount says how many there are. */
+  recipients: { userId: number; fullName: string; reward: number }[];
+  recipientCount: number;
+  rewardsCents: number;
+  serviceFeeCents: number;
+  gstCents: number;
+  totalCents: number;
+}
+
+/**
+ * The Review page's data from GET get-reward-summary, or null when there is nothing to pay for
+ * (no data, or a total of 0: 'No rewards to process'). Only the first 100 recipients go to the
+ * page: a draft of 5,000 is counted, not rendered.
+ */
+export async function loadReview(
+  api: ApiClient,
+  log: (details: object, message: string) => void,
+): Promise<ReviewData | null> {
+  const summary = await api.rewardSummary();
+  if (!summary.ok) {
+    log({ status: summary.status, detail: summary.detail }, "reward summary fetch failed");
+    return null;
+  }
+  const rewards = Array.isArray(summary.data?.rewards) ? summary.data.rewards : [];
+  const totalCents = dollarsToCents(summary.data.total);
+  if (rewards.length === 0 || totalCents <= 0) return null;
+  return {
+    rewardName: summary.data.rewardName ?? "",
+    recipients: rewards.slice(0, SHOWN_RECIPIENTS).map((r) => ({
+      userId: r.userId,
+      fullName: r.fullName,
+      reward: r.reward ?? 0,
+    })),
+    recipientCount: summary.data.recipientCount ?? rewards.length,
+    rewardsCents: dollarsToCents(summary.data.totalRewards),
+    serviceFeeCents: dollarsToCents(summary.data.serviceFee),
+    gstCents: dollarsToCents(summary.data.gst),
+    totalCents,
+  };
+}
+
+export type CheckOutcome =
+  | { state: "succeeded"; amountCents: number }
+  | { state: "processing" }
+  | { state: "failed"; message: string };
+
+const PENDING = new Set(["processing", "requires_confirmation", "requires_capture", "requires_action"]);
+
+/**
+ * POST check-payment-intent (which also releases a paid order, once): succeeded with the
+ * amount, still processing, or failed ('Payment Failed'; a failing call adds SPEC §8's message).
+ */
+export async function checkPayment(api: ApiClient, paymentIntent: string): Promise<CheckOutcome> {
+  const result = await api.checkPaymentIntent(paymentIntent);
+  if (!result.ok) return { state: "failed", message: PAYMENT_TEXT.checkError };
+  const { status, amount, message } = result.data;
+  if (status === "succeeded") return { state: "succeeded", amountCents: dollarsToCents(amount) };
+  if (status && PENDING.has(status)) return { state: "processing" };
+  return { state: "failed", message: message ?? "" };
+}

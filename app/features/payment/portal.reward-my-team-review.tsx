@@ -1,0 +1,391 @@
+// Reward My Team Review (SPEC §2; §3 summary, reward name, payment intent; §8 payment errors;
+// DESIGN.md §5 money, §6 payments, §8 labels). Left: 'Go Back & Edit', the required Reward Name,
+// the recipients as 'Full Name ($amount)' (the first 100 and how many more) and the cost summary,
+// all computed by the API. Right: the payment form, 'Pay $<total> and Send Emails', and
+// 'Sample of Email'.
+//
+// The simulated processor (the default) is a real HTML form: the action saves the reward name,
+// creates the payment for the total the page showed (the API refuses when the draft changed
+// since, and the page shows why), confirms the card, and redirects to the confirmation page, to
+// the authentication step (4000 0025 0000 3155) or answers the processor's message. With Stripe
+// (STRIPE_SECRET_KEY set), the Payment Element confirms in the browser with JavaScript, and
+// without JavaScript the button goes to a Stripe Checkout page; both return to the confirmation page.
+//
+// 'Loading rewards...': on a client navigation the loader answers a promise (Suspense shows the
+// text while it resolves); a document request awaits it, so the server render has the data.
+import { getFormProps, useForm } from "@conform-to/react";
+import { lazy, Suspense } from "react";
+import { Await, data, Form, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { REWARD_NAME_MAX } from "../../../core/limits.ts";
+import { services } from "../../context.ts";
+import { readForm, replyInvalid } from "../../lib/forms.server.ts";
+import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
+import { useHydrated } from "../../lib/use-hydrated.ts";
+import { CsrfInput, FormAlert, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
+import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
+import type { Route } from "./+types/portal.reward-my-team-review";
+import {
+  CARD_SECRET_FIELDS,
+  loadReview,
+  normalisedCard,
+  type ReviewData,
+  simulatedPaySchema,
+  stripePaySchema,
+} from "./payment.server.ts";
+import {
+  AUTHENTICATION_PATH,
+  CARD_LABELS,
+  type CardFields,
+  CONFIRMATION_PATH,
+  DRAFT_PATH,
+  PAY_INTENTS,
+  PAYMENT_TEXT,
+  payButtonText,
+  REVIEW_PATH,
+  validateCardForm,
+  validateRewardName,
+} from "./payment.ts";
+import { EmailSampleTooltip } from "./payment-email-sample.tsx";
+import { PaymentField } from "./payment-fields.tsx";
+import { ReviewCostSummary, ReviewRecipients } from "./reward-review-summary.tsx";
+
+const TITLE = "Reward My Team Review";
+export const handle = { title: TITLE } satisfies PortalHandle;
+export const meta: Route.MetaFunction = portalMeta(TITLE);
+
+// Only loaded in the browser when Stripe is the processor (the simulated form needs no script).
+const StripePaymentForm = lazy(() => import("./payment-stripe-form.tsx"));
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { api } = portalUser(context);
+  const { config, logger } = services(context);
+  const review = loadReview(api, (details, message) => logger.warn(details, message));
+  // A fetch from the router in the browser (a client navigation) gets the promise and shows
+  // 'Loading rewards...'; a document request (JavaScript off, a reload) renders with the data.
+  const clientNavigation = request.headers.get("sec-fetch-dest") === "empty";
+  return {
+    review: clientNavigation ? review : await review,
+    payments: paymentsOf(config),
+  };
+}
+
+function paymentsOf(config: ReturnType<typeof services>["config"]) {
+  const { kind, publishableKey } = config.payments;
+  return kind === "stripe" && publishableKey
+    ? { kind, publishableKey, returnUrl: `${config.appUrl}${CONFIRMATION_PATH}` }
+    : { kind: "simulated" as const };
+}
+
+/** A message from the API shown word for word in the form's banner. */
+function bannerReply(submission: Parameters<typeof replyInvalid>[0], message: string, status = 400) {
+  const result = submission.reply({ formErrors: [message], hideFields: ["csrf", ...CARD_SECRET_FIELDS] });
+  return data<FormReply>({ result }, { status });
+}
+
+function fieldReply(submission: Parameters<typeof replyInvalid>[0], field: string, message: string) {
+  const result = submission.reply({ fieldErrors: { [field]: [message] }, hideFields: ["csrf", ...CARD_SECRET_FIELDS] });
+  return data<FormReply>({ result }, { status: 400 });
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const { api } = requireOnboardedUser(context);
+  const form = await request.clone().formData();
+  const intent = form.get("intent");
+  if (intent === PAY_INTENTS.pay) return paySimulated(context, request, api);
+  if (intent === PAY_INTENTS.checkout || intent === PAY_INTENTS.stripeIntent)
+    return payWithStripe(context, request, api);
+  throw data("Unknown action.", { status: 400 });
+}
+
+type Api = Awaited<ReturnType<typeof requireOnboardedUser>>["api"];
+type Context = Route.ActionArgs["context"];
+
+/** Saves the reward name, then creates the payment for the total the page showed. */
+async function createPayment(api: Api, rewardName: string, amountCents: number) {
+  const named = await api.updateRewardName(rewardName);
+  if (!named.ok) return { ok: false as const, message: named.detail, status: 400 };
+  const created = await api.createPaymentIntent({ amount: amountCents, rewardName });
+  if (!created.ok) return { ok: false as const, message: created.detail, status: refusalStatus(created.status) };
+  return { ok: true as const, payment: created.data };
+}
+
+/** 409 (the draft changed since the page was shown) is kept: it makes the page reload its figures. */
+function refusalStatus(status: number) {
+  return status === 409 ? 409 : 400;
+}
+
+async function paySimulated(context: Context, request: Request, api: Api) {
+  const { submission } = await readForm(context, request, simulatedPaySchema);
+  if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS });
+  const { amount, rewardName } = submission.value;
+  const created = await createPayment(api, rewardName.trim(), amount);
+  if (!created.ok) return bannerReply(submission, created.message, created.status);
+  const { paymentIntentId, clientSecret } = created.payment;
+  const confirmed = await api.confirmSimulatedPayment({
+    paymentIntent: paymentIntentId,
+    clientSecret,
+    ...normalisedCard(submission.value),
+  });
+  if (!confirmed.ok) {
+    const status = confirmed.status === 409 ? 409 : 402;
+    return bannerReply(submission, confirmed.detail || PAYMENT_TEXT.paymentError, status);
+  }
+  // A declined card (or a field the processor refused) is answered 200 with status failed.
+  const outcome = confirmed.data as typeof confirmed.data & { status: string; message?: string; field?: string };
+  const query = new URLSearchParams({ payment_intent: paymentIntentId });
+  if (outcome.status === "succeeded") throw redirect(`${CONFIRMATION_PATH}?${query}`);
+  if (outcome.status === "requires_action") {
+    query.set("payment_intent_client_secret", clientSecret);
+    throw redirect(`${AUTHENTICATION_PATH}?${query}`);
+  }
+  const message = outcome.message || PAYMENT_TEXT.paymentError;
+  if (outcome.field && outcome.field !== "cardNumber") return fieldReply(submission, outcome.field, message);
+  return bannerReply(submission, message, 402);
+}
+
+async function payWithStripe(context: Context, request: Request, api: Api) {
+  const { submission } = await readForm(context, request, stripePaySchema);
+  if (submission.status !== "success") return replyInvalid(submission);
+  const { amount, rewardName, intent } = submission.value;
+  if (intent === PAY_INTENTS.stripeIntent) {
+    const created = await createPayment(api, rewardName.trim(), amount);
+    if (!created.ok) return bannerReply(submission, created.message, created.status);
+    return { clientSecret: created.payment.clientSecret };
+  }
+  const named = await api.updateRewardName(rewardName.trim());
+  if (!named.ok) return bannerReply(submission, named.detail);
+  const session = await api.createCheckoutSession({ amount, rewardName: rewardName.trim() });
+  if (!session.ok) {
+    return bannerReply(submission, session.detail || PAYMENT_TEXT.paymentError, refusalStatus(session.status));
+  }
+  throw redirect(session.data.url);
+}
+
+// Keep what is on screen after a failed post (the card entries, the error next to them); a
+// refusal because the draft changed is the one answer that brings fresh figures.
+export function shouldRevalidate({ formMethod, actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  if (formMethod?.toUpperCase() === "POST" && actionStatus !== undefined && actionStatus >= 400)
+    return actionStatus === 409;
+  return defaultShouldRevalidate;
+}
+
+export default function RewardMyTeamReview({ loaderData, actionData }: Route.ComponentProps) {
+  const { review, payments } = loaderData;
+  const reply = isFormReply(actionData) ? actionData : undefined;
+  const render = (resolved: ReviewData | null) =>
+    resolved ? <ReviewPage review={resolved} payments={payments} reply={reply} /> : <NoRewards />;
+  return (
+    <div className="mx-auto max-w-6xl px-4 py-8 md:px-6 md:py-12">
+      {/* Suspense only around a promise: React's server renderer moves a large finished boundary
+          to the end of the stream and reveals it with a script, which a browser without
+          JavaScript never runs. */}
+      {review instanceof Promise ? (
+        <Suspense fallback={<Loading />}>
+          <Await resolve={review} errorElement={<NoRewards />}>
+            {render}
+          </Await>
+        </Suspense>
+      ) : (
+        render(review)
+      )}
+    </div>
+  );
+}
+
+function isFormReply(value: unknown): value is FormReply {
+  return typeof value === "object" && value !== null && "result" in value;
+}
+
+function Loading() {
+  return (
+    <p role="status" className="py-16 text-center text-lg text-slate-700">
+      {PAYMENT_TEXT.loading}
+    </p>
+  );
+}
+
+function GoBack() {
+  return (
+    <Link
+      to={DRAFT_PATH}
+      className="inline-flex min-h-11 items-center gap-1 font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+    >
+      <span aria-hidden="true">←</span> {PAYMENT_TEXT.goBack}
+    </Link>
+  );
+}
+
+function NoRewards() {
+  return (
+    <div className="space-y-4 py-12 text-center">
+      <h2 className="text-2xl font-bold text-brand-800">{PAYMENT_TEXT.noRewards}</h2>
+      <GoBack />
+    </div>
+  );
+}
+
+const FORM_ID = "payment-form";
+
+function ReviewPage({
+  review,
+  payments,
+  reply,
+}: {
+  review: ReviewData;
+  payments: ReturnType<typeof paymentsOf>;
+  reply?: FormReply;
+}) {
+  const { onSubmit, busy } = useFormSubmit(REVIEW_PATH);
+  const stripe = payments.kind === "stripe";
+  const [form, fields] = useForm<CardFields>({
+    id: FORM_ID,
+    lastResult: reply?.result,
+    defaultValue: { rewardName: review.rewardName },
+    constraint: {
+      rewardName: { required: true, maxLength: REWARD_NAME_MAX },
+      cardNumber: { required: !stripe },
+      expiry: { required: !stripe },
+      cvc: { required: !stripe },
+      nameOnCard: { required: !stripe, maxLength: 64 },
+    },
+    defaultNoValidate: false,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => (stripe ? validateRewardName(formData) : validateCardForm(formData)),
+    onSubmit,
+  });
+  const payLabel = payButtonText(review.totalCents);
+
+  return (
+    <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
+      <div className="space-y-6">
+        <GoBack />
+        <PaymentField
+          field={fields.rewardName}
+          label={CARD_LABELS.rewardName}
+          placeholder="Reward Name"
+          help={PAYMENT_TEXT.rewardNameHelp}
+          maxLength={REWARD_NAME_MAX}
+        />
+        <ReviewRecipients recipients={review.recipients} total={review.recipientCount} />
+        <ReviewCostSummary costs={review} />
+      </div>
+
+      <section
+        aria-labelledby="payment-heading"
+        className="h-fit rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
+      >
+        <h2 id="payment-heading" className="text-lg font-bold text-brand-800">
+          Card Payment
+        </h2>
+        {stripe ? (
+          <StripePayment
+            review={review}
+            payments={payments}
+            formProps={getFormProps(form)}
+            errors={form.errors}
+            payLabel={payLabel}
+          />
+        ) : (
+          <Form
+            method="post"
+            action={REVIEW_PATH}
+            {...getFormProps(form)}
+            aria-label="Card payment"
+            className="mt-4 space-y-4"
+          >
+            <CsrfInput />
+            <HoneypotInputs />
+            <input type="hidden" name="intent" value={PAY_INTENTS.pay} />
+            <input type="hidden" name="amount" value={review.totalCents} />
+            <FormAlert messages={form.errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
+            <PaymentField
+              field={fields.cardNumber}
+              label={CARD_LABELS.cardNumber}
+              placeholder="1234 1234 1234 1234"
+              autoComplete="cc-number"
+              inputMode="numeric"
+              maxLength={23}
+            />
+            <div className="grid grid-cols-2 gap-4">
+              <PaymentField
+                field={fields.expiry}
+                label={CARD_LABELS.expiry}
+                placeholder="MM/YY"
+                autoComplete="cc-exp"
+                inputMode="numeric"
+                maxLength={7}
+              />
+              <PaymentField
+                field={fields.cvc}
+                label={CARD_LABELS.cvc}
+                placeholder="123"
+                autoComplete="cc-csc"
+                inputMode="numeric"
+                maxLength={4}
+              />
+            </div>
+            <PaymentField field={fields.nameOnCard} label={CARD_LABELS.nameOnCard} autoComplete="cc-name" />
+            <SubmitButton busy={busy} className="w-full">
+              {payLabel}
+            </SubmitButton>
+            <p className="text-sm text-slate-600">
+              Test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined, 4000 0025 0000 3155 asks you to
+              authenticate. Any future expiry and any CVC.
+            </p>
+          </Form>
+        )}
+        <div className="mt-4 border-t border-slate-200 pt-3">
+          <EmailSampleTooltip />
+          <p className="text-sm text-slate-600">
+            Each recipient receives an email like this with their access code and password.
+          </p>
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function StripePayment({
+  review,
+  payments,
+  formProps,
+  errors,
+  payLabel,
+}: {
+  review: ReviewData;
+  payments: { kind: "stripe"; publishableKey: string; returnUrl: string };
+  formProps: ReturnType<typeof getFormProps>;
+  errors?: string[];
+  payLabel: string;
+}) {
+  const hydrated = useHydrated();
+  const fallback = (
+    <Form method="post" action={REVIEW_PATH} {...formProps} aria-label="Card payment" className="mt-4 space-y-4">
+      <CsrfInput />
+      <HoneypotInputs />
+      <input type="hidden" name="intent" value={PAY_INTENTS.checkout} />
+      <input type="hidden" name="amount" value={review.totalCents} />
+      <FormAlert messages={errors ?? []} />
+      <p className="text-sm text-slate-700">You will enter your card details on Stripe's secure payment page.</p>
+      <SubmitButton className="w-full">{payLabel}</SubmitButton>
+    </Form>
+  );
+  // The server render (and a browser without JavaScript) gets the Checkout form; once hydrated,
+  // the Payment Element replaces it (no Suspense boundary in the server's stream, see above).
+  if (!hydrated) return fallback;
+  return (
+    <Suspense fallback={fallback}>
+      <StripePaymentForm
+        formId={FORM_ID}
+        publishableKey={payments.publishableKey}
+        returnUrl={payments.returnUrl}
+        totalCents={review.totalCents}
+        payLabel={payLabel}
+        serverErrors={errors}
+      />
+    </Suspense>
+  );
+}

@@ -1,0 +1,82 @@
+// The server half of Reward My Team: one page of the draft for the loader (the table is paged
+// by the API, so a draft of 5,000 recipients never leaves the server whole), the user search,
+// the bulk file of an upload, and the fetchers' answers.
+import { data, type RouterContextProvider } from "react-router";
+import { REWARD_PAGE_SIZE } from "../../../core/rewards.ts";
+import { effectiveSearch, SEARCH_MIN_LENGTH } from "../../../core/team.ts";
+import type { ApiClient } from "../../lib/api.server.ts";
+import { flashToast, type ToastInput } from "../../lib/toast.server.ts";
+import { readCsvFile } from "../../lib/uploads.server.ts";
+import type { RewardDraftView, RewardSearchAnswer } from "./reward-draft.ts";
+import { type RewardCsvResult, readRewardCsv } from "./reward-draft-csv.ts";
+
+/** SPEC §9: the user search answers 10 results. */
+export const SEARCH_PAGE_SIZE = 10;
+
+/** The page number of `?page=` (1 when missing or not a positive whole number). */
+export function pageOf(value: FormDataEntryValue | null | undefined): number {
+  const n = Number(typeof value === "string" ? value : "");
+  return Number.isSafeInteger(n) && n >= 1 ? n : 1;
+}
+
+/**
+ * One page of the draft (newest first) with the whole draft's totals. A page past the end (the
+ * last recipients of the last page were removed) shows the last page instead.
+ */
+export async function loadDraftView(api: ApiClient, pageNumber: number): Promise<RewardDraftView | null> {
+  let result = await api.getRewardPage({ pageNumber, pageSize: REWARD_PAGE_SIZE });
+  if (
+    result.ok &&
+    result.data.items.length === 0 &&
+    pageNumber > result.data.totalPages &&
+    result.data.totalPages > 0
+  ) {
+    result = await api.getRewardPage({ pageNumber: result.data.totalPages, pageSize: REWARD_PAGE_SIZE });
+  }
+  if (!result.ok) return null;
+  const page = result.data;
+  return {
+    rows: page.items.map((item) => ({
+      userId: item.userId,
+      fullName: item.fullName,
+      email: item.email,
+      reward: item.reward ?? 0,
+    })),
+    pageNumber: Math.max(1, Math.min(page.pageNumber, Math.max(page.totalPages, 1))),
+    totalPages: page.totalPages,
+    totalRecipients: page.totalCount,
+    totalRewardsCents: Math.round((page.totalRewards ?? 0) * 100),
+  };
+}
+
+/**
+ * SPEC §5 reward search: blank text searches nothing (and the API, like the team search, needs
+ * more than 2 characters: SPEC §9); 10 results, team members not yet in the draft.
+ */
+export async function searchMembers(api: ApiClient, text: string): Promise<RewardSearchAnswer> {
+  const q = text.trim();
+  const search = effectiveSearch(q);
+  if (!search) {
+    return { q, results: [], hint: q ? `Type at least ${SEARCH_MIN_LENGTH} characters to search.` : null };
+  }
+  const result = await api.listTeam({ pageNumber: 1, pageSize: SEARCH_PAGE_SIZE, search, isRewardMyTeam: true });
+  const items = result.ok ? result.data.items : [];
+  return {
+    q,
+    results: items.map(({ id, firstName, lastName, email }) => ({ id, firstName, lastName, email })),
+    hint: null,
+  };
+}
+
+/** The posted bulk file (field `file`), checked like the browser checks it. */
+export async function readPostedRewardFile(formData: FormData): Promise<{ fileName: string; result: RewardCsvResult }> {
+  const file = await readCsvFile(formData);
+  if (!file.ok) return { fileName: "", result: { ok: false, errors: [file.message] } };
+  return { fileName: file.fileName, result: readRewardCsv(file.text) };
+}
+
+/** A fetcher's answer, with a toast flashed into the session when given (the root loader shows it). */
+export function fetcherReply<T>(context: Readonly<RouterContextProvider>, reply: T, toast?: ToastInput, status = 200) {
+  if (toast) flashToast(context, toast);
+  return data(reply, status);
+}

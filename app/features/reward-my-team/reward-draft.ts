@@ -1,0 +1,129 @@
+// Browser-safe pieces of the Reward My Team page (SPEC §2 Reward My Team, §3 recipient row, §5
+// reward single add and amount inputs, §9 page size 7): the page's address and intents, the
+// shape its loader answers and the totals line. The single-add form's schema is core/rewards.ts
+// newRewardUserSchema (the conventions of forms.ts).
+import type { SubmissionResult } from "@conform-to/react";
+import { formatDollars } from "../../../core/money.ts";
+
+export const REWARD_MY_TEAM_PATH = "/portal/reward-my-team";
+export const REWARD_SEARCH_PATH = "/portal/reward-my-team/search";
+export const REWARD_TEMPLATE_PATH = "/portal/reward-my-team/template.csv";
+export const REWARD_REVIEW_PATH = "/portal/reward-my-team-review";
+
+/** The dialogs reachable by URL (?dialog=…). */
+export const ADD_DIALOG = "add";
+export const REMOVE_ALL_DIALOG = "remove-all";
+
+/** What each post to the page's action asks for (the field `intent`). */
+export const INTENTS = {
+  addFromSearch: "add-from-search",
+  saveAmount: "save-amount",
+  saveAmounts: "save-amounts",
+  applyAll: "apply-all",
+  remove: "remove",
+  removeAll: "remove-all",
+  addSingle: "add-single",
+  bulkPreview: "bulk-preview",
+  bulkSave: "bulk-save",
+  bulkDiscard: "bulk-discard",
+} as const;
+export type Intent = (typeof INTENTS)[keyof typeof INTENTS];
+
+/**
+ * Posts sent by a fetcher carry `via=fetcher`: the action answers data for them (the page stays,
+ * the loaders revalidate); a plain form post (no JavaScript) is answered with a redirect.
+ */
+export const VIA_FETCHER = { name: "via", value: "fetcher" } as const;
+
+/** A recipient row as the page shows it (SPEC §3: reward null is shown as 0). */
+export interface RewardDraftRow {
+  userId: number;
+  fullName: string;
+  email: string;
+  reward: number;
+}
+
+/** One page of the draft, newest first, with the whole draft's totals. */
+export interface RewardDraftView {
+  rows: RewardDraftRow[];
+  pageNumber: number;
+  totalPages: number;
+  totalRecipients: number;
+  totalRewardsCents: number;
+}
+
+/** A result of the user search (SPEC §3: shown as first and last name). */
+export interface RewardSearchResult {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+}
+
+/** What the user search answers (the loader without JavaScript, the search route with it). */
+export interface RewardSearchAnswer {
+  q: string;
+  results: RewardSearchResult[];
+  /** Why nothing was searched (text too short), else null. */
+  hint: string | null;
+}
+
+export const NO_MATCHES_TEXT = "No team members found who are not already in the list.";
+
+/** SPEC §2: exactly 'Total Recipients: N | Total Reward Dollars (ex GST): $X'. */
+export function totalsLine(view: Pick<RewardDraftView, "totalRecipients" | "totalRewardsCents">): string {
+  return `Total Recipients: ${view.totalRecipients.toLocaleString("en-AU")} | Total Reward Dollars (ex GST): ${formatDollars(view.totalRewardsCents)}`;
+}
+
+/** SPEC §2, §4: Review & Pay only with at least one recipient and a total above 0. */
+export function canReview(view: Pick<RewardDraftView, "totalRecipients" | "totalRewardsCents">): boolean {
+  return view.totalRecipients > 0 && view.totalRewardsCents > 0;
+}
+
+/** The page's address for a page number (page 1 has no parameter). */
+export function pageHref(pageNumber: number, search = ""): string {
+  const params = new URLSearchParams(search);
+  params.delete("dialog");
+  params.delete("upload");
+  if (pageNumber > 1) params.set("page", String(pageNumber));
+  else params.delete("page");
+  const query = params.toString();
+  return `${REWARD_MY_TEAM_PATH}${query ? `?${query}` : ""}`;
+}
+
+/** The accessible name of a row's amount input (DESIGN.md §8). */
+export function amountLabel(fullName: string): string {
+  return `Amount for ${fullName}`;
+}
+
+/** SPEC §8 toasts of the Add dialog. */
+export const BULK_ADDED_TOAST = "Successfully added";
+export function singleAddedToast(firstName: string): string {
+  return `${firstName} successfully added`;
+}
+
+// ─── What the page's action answers (fetchers with JavaScript; the page itself without) ───
+
+/** A post that needs nothing shown besides the refreshed page. */
+export type DoneReply = { ok: true };
+
+/** Apply amount to everyone: a refused value keeps what was typed and says why. */
+export type ApplyAllReply = DoneReply | { ok: false; value: string; message: string };
+
+/** The Add dialog's single form: conform's reply on failure (the server's detail in red). */
+export type SingleAddReply = DoneReply | { ok: false; result: SubmissionResult<string[]> };
+
+/** The Add dialog's bulk pane: the file's or the server's messages. */
+export type BulkReply = DoneReply | { ok: false; errors: string[]; fileName?: string };
+
+/** A pending upload (no JavaScript) waiting for its Save: what the preview shows. */
+export interface PendingRewardUpload {
+  id: string;
+  fileName: string;
+  count: number;
+  totalRewardsCents: number;
+  /** The first rows, for the preview table. */
+  sample: Array<{ firstName: string; lastName: string; email: string; value: number }>;
+}
+
+export const UPLOAD_PREVIEW_ROWS = 5;

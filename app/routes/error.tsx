@@ -1,8 +1,0 @@
-import { ErrorPage } from "../components/error-page.tsx";
-import type { Route } from "./+types/error";
-
-export const meta: Route.MetaFunction = () => [{ title: "Error" }, { name: "robots", content: "noindex" }];
-
-export default function ErrorRoute() {
-  return <ErrorPage />;
-}
