@@ -4,16 +4,19 @@
 // category scores and the compressed JavaScript bytes of the median run, lists every audit
 // that kept a category below 100, and writes it all to docs/BENCHMARKS.md.
 //
-//   node scripts/bench.ts [--runs 3] [--pages /,/help,/not-ready-yet] [--no-write] [--check]
+//   node scripts/bench.ts [--runs 3] [--pages /,/help,…] [--no-write] [--check]
 //                         [--only lighthouse,server,http] [--skip-lighthouse]
 //                         [--http-duration 10] [--http-databases pglite,postgres]
 //                         [--http-node-flags=--max-semi-space-size=8]  (flags for the app's node)
+//
+// The pages by default: every public one (scripts/bench/public-pages.ts), the verify and reset
+// pages with well-formed stand-in link values.
 //
 // After Lighthouse it measures the server-side figures (scripts/bench/*.ts):
 // a 5,000-row team import, the release of a 1,000-recipient order, and the Review page of a
 // 5,000-recipient draft, each on a fresh in-memory PGlite database. Then the HTTP load figures
 // (scripts/bench/http-load.ts): autocannon against the real server on PGlite and on
-// PostgreSQL, the bare-Node ceiling, and the app's peak memory.
+// PostgreSQL, every public page and the signed-in ones, the bare-Node ceiling, and the app's peak memory.
 //
 // A full run rewrites docs/BENCHMARKS.md; a run of some parts (--only, --skip-lighthouse)
 // replaces only their sections ("## Server-side figures", "## HTTP load") in the existing file.
@@ -29,6 +32,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tests/e2e/env.ts";
 import { launchApp, waitUntilReady } from "../tests/support/app-process.ts";
 import { freePort } from "../tests/support/net.ts";
 import { benchHttp, type HttpFigures, httpMisses, httpTable, TEAM_MEMBERS } from "./bench/http-load.ts";
+import { PUBLIC_PAGE_IDS, publicPageUrl } from "./bench/public-pages.ts";
 import { benchRelease } from "./bench/release.ts";
 import { benchReviewPage } from "./bench/review-page.ts";
 import { benchTeamImport } from "./bench/team-import.ts";
@@ -36,7 +40,7 @@ import { benchTeamImport } from "./bench/team-import.ts";
 const { values: options } = parseArgs({
   options: {
     runs: { type: "string", default: "3" },
-    pages: { type: "string", default: "/,/help,/not-ready-yet" },
+    pages: { type: "string", default: PUBLIC_PAGE_IDS.map((id) => publicPageUrl(id)).join(",") },
     "no-write": { type: "boolean", default: false },
     check: { type: "boolean", default: false },
     only: { type: "string" },
@@ -408,8 +412,10 @@ resident set (VmHWM) under the load, reset after the set-up; the start's own pea
 initdb in its new data directory at start) is shown apart. PGlite runs on a data directory, as the
 app does by default.
 
-Targets: the landing page at least 40 % of the ceiling; the signed-in pages p99 under
-100 ms at ${http.connections} connections; memory under 250 MB.
+Targets: every public page, loaded without cookies as a first visit, at least 40 % of the
+ceiling; the signed-in pages p99 under 100 ms at ${http.connections} connections; memory under 250 MB.
+The verify and reset pages carry the manager's real link values (Register's userId and
+requestToken; the token of a reset request's email).
 
 ${httpTable(http)}
 `
