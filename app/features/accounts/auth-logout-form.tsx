@@ -2,10 +2,10 @@
 // /corporate/logout with the CSRF token and the honeypot as hidden inputs (no ids, so it can sit
 // on any page beside another form). Works without JavaScript.
 import type { ReactNode } from "react";
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import { HiddenFormInputs } from "../../ui/form-fields.tsx";
 
-export const LOGOUT_ACTION = "/corporate/logout";
+export const LOGOUT_ACTION = href("/corporate/logout");
 
 export function LogoutForm({
   className,

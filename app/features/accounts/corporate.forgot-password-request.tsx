@@ -3,7 +3,7 @@
 // the address exists; a failure shows its detail in red.
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, redirect, useSearchParams } from "react-router";
+import { Form, href, Link, redirect, useSearchParams } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { forgotFormSchema } from "../../../core/account-forms.ts";
 import { createApiClient } from "../../lib/api.server.ts";
@@ -24,7 +24,7 @@ import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 // The same for every visitor without a session: kept whole by the edge for a minute.
 export const headers = sharedPageHeaders;
 
-const ACTION = "/corporate/forgot-password-request";
+const ACTION = href("/corporate/forgot-password-request");
 
 export const meta: Route.MetaFunction = () => [
   { title: "Forgot Password | Reward Portal" },
@@ -95,7 +95,7 @@ function ForgotForm({ reply }: { reply?: FormReply }) {
         </SubmitButton>
         <p className="text-sm text-slate-700">
           Remembered it?{" "}
-          <Link to="/corporate/login" className={`${linkClass} ${inlineTargetClass}`}>
+          <Link to={href("/corporate/login")} className={`${linkClass} ${inlineTargetClass}`}>
             Back to Login
           </Link>
         </p>
@@ -110,7 +110,7 @@ function Sent() {
       <p className="text-slate-700">{ACCOUNT_MESSAGES.forgotSent}</p>
       <p className="text-sm text-slate-700">
         The link is valid for 1 hour. Nothing arrived?{" "}
-        <Link to="/corporate/forgot-password-request" className={`${linkClass} ${inlineTargetClass}`}>
+        <Link to={href("/corporate/forgot-password-request")} className={`${linkClass} ${inlineTargetClass}`}>
           Send another link
         </Link>
       </p>

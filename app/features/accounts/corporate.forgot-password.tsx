@@ -4,7 +4,7 @@
 // the login page with a success toast.
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, redirect } from "react-router";
+import { Form, href, Link, redirect } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { RESET_CONFIRM_LABEL, resetFormSchema } from "../../../core/account-forms.ts";
 import { isPasswordAcceptable, PASSWORD_HTML_PATTERN } from "../../../core/password.ts";
@@ -29,7 +29,7 @@ import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "./auth-field
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 import { PasswordChecklist, usePasswordPair } from "./password-checklist.tsx";
 
-const PATH = "/corporate/forgot-password";
+const PATH = href("/corporate/forgot-password");
 const FIELD_ORDER = ["password", "confirmPassword"] as const;
 
 /** SPEC §8: the server's detail, else the generic message. These are the details the reset call gives. */
@@ -53,7 +53,7 @@ function tokenOf(request: Request): string | undefined {
 
 export function loader({ request }: Route.LoaderArgs) {
   const passwordResetToken = tokenOf(request);
-  if (!passwordResetToken) throw redirect("/error");
+  if (!passwordResetToken) throw redirect(href("/error"));
   return { passwordResetToken };
 }
 
@@ -63,7 +63,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields });
   const result = await createApiClient(context).resetPassword(submission.value);
   if (result.ok) {
-    throw await redirectWithToast(context, "/corporate/login", {
+    throw await redirectWithToast(context, href("/corporate/login"), {
       type: "success",
       title: "Password reset",
       description: "Your password has been changed. Please log in with your new password.",
@@ -125,7 +125,7 @@ function ResetForm({ token, reply }: { token: string; reply?: FormReply }) {
               ))}
               {linkProblem ? (
                 <p className="mt-1">
-                  <Link to="/corporate/forgot-password-request" className={`${linkClass} ${inlineTargetClass}`}>
+                  <Link to={href("/corporate/forgot-password-request")} className={`${linkClass} ${inlineTargetClass}`}>
                     Request a new link
                   </Link>
                 </p>

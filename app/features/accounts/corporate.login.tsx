@@ -4,7 +4,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
-import { Form, Link, redirect } from "react-router";
+import { Form, href, Link, redirect } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { loginFormSchema } from "../../../core/account-forms.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
@@ -31,8 +31,8 @@ import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 // The same for every visitor without a session: kept whole by the edge for a minute.
 export const headers = sharedPageHeaders;
 
-const ACTION = "/corporate/login";
-const FORGOT = "/corporate/forgot-password-request";
+const ACTION = href("/corporate/login");
+const FORGOT = href("/corporate/forgot-password-request");
 const FIELD_ORDER = ["userName", "password"] as const;
 
 /** API details shown word for word; any other failure shows the incorrect-credentials banner (SPEC §8). */
@@ -201,7 +201,7 @@ function LoginForm({ reply }: { reply?: FormReply }) {
         </SubmitButton>
         <p className="text-sm text-slate-700">
           New here?{" "}
-          <Link to="/corporate/sign-up" className={`${linkClass} ${inlineTargetClass}`}>
+          <Link to={href("/corporate/sign-up")} className={`${linkClass} ${inlineTargetClass}`}>
             Create a free account
           </Link>
         </p>

@@ -3,7 +3,7 @@
 // the access token at the API, destroys the web session and lands on the login page. A GET
 // never logs out (a link or an image could): signed in, it shows a one-button confirmation;
 // signed out, it goes to the login page.
-import { Form, redirect } from "react-router";
+import { Form, href, redirect } from "react-router";
 import { services } from "../../context.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { LOGIN_PATH, optionalSignedIn } from "../../lib/auth.server.ts";
@@ -41,7 +41,7 @@ export default function Logout() {
   return (
     <AuthLayout title="Logout">
       <AuthHeading id="logout-heading">Log out of Reward Portal?</AuthHeading>
-      <Form method="post" action="/corporate/logout" aria-labelledby="logout-heading" className="space-y-4">
+      <Form method="post" action={href("/corporate/logout")} aria-labelledby="logout-heading" className="space-y-4">
         <CsrfInput />
         <HiddenHoneypot />
         <p className="text-slate-700">You&rsquo;ll need your email and password to log in again.</p>

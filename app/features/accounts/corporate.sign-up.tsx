@@ -3,7 +3,7 @@
 // so success goes straight to /corporate/verify with both in the address.
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, redirect } from "react-router";
+import { Form, href, Link, redirect } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { signUpFormSchema } from "../../../core/account-forms.ts";
 import { isPasswordAcceptable, PASSWORD_HTML_PATTERN } from "../../../core/password.ts";
@@ -34,7 +34,7 @@ import { PasswordChecklist, usePasswordPair } from "./password-checklist.tsx";
 // The same for every visitor without a session: kept whole by the edge for a minute.
 export const headers = sharedPageHeaders;
 
-const ACTION = "/corporate/sign-up";
+const ACTION = href("/corporate/sign-up");
 const FIELD_ORDER = ["firstName", "lastName", "email", "companyName", "password", "confirmPassword"] as const;
 
 export const meta: Route.MetaFunction = () => [
@@ -118,7 +118,7 @@ function SignUpForm({ reply }: { reply?: FormReply }) {
               {alreadyRegistered ? (
                 <p>
                   {ACCOUNT_MESSAGES.alreadyRegistered}{" "}
-                  <Link to="/corporate/forgot-password-request" className={`${linkClass} ${inlineTargetClass}`}>
+                  <Link to={href("/corporate/forgot-password-request")} className={`${linkClass} ${inlineTargetClass}`}>
                     {ACCOUNT_MESSAGES.retrieveDetails}
                   </Link>
                 </p>
@@ -204,7 +204,7 @@ function SignUpForm({ reply }: { reply?: FormReply }) {
         </SubmitButton>
         <p className="text-sm text-slate-700">
           Already have an account?{" "}
-          <Link to="/corporate/login" className={`${linkClass} ${inlineTargetClass}`}>
+          <Link to={href("/corporate/login")} className={`${linkClass} ${inlineTargetClass}`}>
             Login
           </Link>
         </p>

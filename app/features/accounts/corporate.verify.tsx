@@ -5,7 +5,7 @@
 // with it, a new session starts, and the browser lands on the dashboard.
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, Form, href, redirect, useNavigation, useSearchParams } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { VERIFICATION_CODE_MESSAGE, verifyFormSchema } from "../../../core/account-forms.ts";
 import { VERIFICATION_CODE_LENGTH } from "../../../core/limits.ts";
@@ -22,7 +22,7 @@ import { verifyHref, verifyParams } from "./account-forms.server.ts";
 import { AuthAlert, AuthField, inlineTargetClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 
-const PATH = "/corporate/verify";
+const PATH = href("/corporate/verify");
 
 /** What the verify action answers when it does not redirect. */
 interface VerifyReply extends FormReply {
@@ -37,7 +37,7 @@ export const meta: Route.MetaFunction = () => [
 
 export function loader({ request }: Route.LoaderArgs) {
   const params = verifyParams(new URL(request.url));
-  if (!params) throw redirect("/error");
+  if (!params) throw redirect(href("/error"));
   return params;
 }
 

@@ -1,6 +1,6 @@
 // The dashboard's Quick Links (SPEC §2 Dashboard): four tiles.
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { ExternalIcon } from "../../ui/icons.tsx";
 
 const tileClass =
@@ -39,9 +39,9 @@ export function QuickLinks({ catalogueUrl }: { catalogueUrl: string }) {
         Quick Links
       </h2>
       <ul className="mt-4 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <Tile to="/portal/my-team" label="View My Team Members" icon={<TeamIcon />} />
-        <Tile to="/portal/my-team" label="Add a Team Member" icon={<AddPersonIcon />} />
-        <Tile to="/portal/reward-my-team" label="Reward My Team" icon={<GiftIcon />} />
+        <Tile to={href("/portal/my-team")} label="View My Team Members" icon={<TeamIcon />} />
+        <Tile to={href("/portal/my-team")} label="Add a Team Member" icon={<AddPersonIcon />} />
+        <Tile to={href("/portal/reward-my-team")} label="Reward My Team" icon={<GiftIcon />} />
         <Tile to={catalogueUrl} label="View Reward Catalogue" icon={<CatalogueIcon />} external />
       </ul>
     </section>

@@ -3,7 +3,7 @@
 // redirects to /help?sent=1#contact. The signed-in variant (message only) is portal-contact-form.tsx.
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { contactFormSchema } from "../../../core/public-forms.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
@@ -20,7 +20,7 @@ import {
 
 const constraint = formConstraint(contactFormSchema);
 
-export function PublicContactForm({ reply, action = "/help" }: { reply?: FormReply; action?: string }) {
+export function PublicContactForm({ reply, action = href("/help") }: { reply?: FormReply; action?: string }) {
   const captcha = useCaptcha({ action: "help", reply });
   const { onSubmit, busy, clientError } = useFormSubmit(action, captcha);
   const [form, fields] = useForm({
@@ -62,7 +62,7 @@ export function PublicContactForm({ reply, action = "/help" }: { reply?: FormRep
 }
 
 /** The thank-you state shown in place of the form after a message was sent. */
-export function ContactThankYou({ againHref = "/help#contact" }: { againHref?: string }) {
+export function ContactThankYou({ againHref = `${href("/help")}#contact` }: { againHref?: string }) {
   return (
     <FormSuccess title="Thank You!" level={3}>
       <p className="text-slate-700">

@@ -2,14 +2,14 @@
 // answer open at a time, collapsible, and working without JavaScript through exclusive
 // <details name="faq"> elements (the onToggle handler does the same for older browsers).
 import type { ReactNode, SyntheticEvent } from "react";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 
 const linkClass =
   "font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
 
 function TermsLink({ children = "Terms and Conditions" }: { children?: ReactNode }) {
   return (
-    <Link to="/policies/terms-and-conditions" className={linkClass}>
+    <Link to={href("/policies/terms-and-conditions")} className={linkClass}>
       {children}
     </Link>
   );
@@ -17,7 +17,7 @@ function TermsLink({ children = "Terms and Conditions" }: { children?: ReactNode
 
 function PrivacyLink({ children = "Privacy Policy" }: { children?: ReactNode }) {
   return (
-    <Link to="/policies/privacy-policy" className={linkClass}>
+    <Link to={href("/policies/privacy-policy")} className={linkClass}>
       {children}
     </Link>
   );

@@ -1,5 +1,5 @@
 // The public Help Centre (SPEC §2): banner, the ten FAQs, and the Contact Us form.
-import { useSearchParams } from "react-router";
+import { href, useSearchParams } from "react-router";
 import { contactFormSchema } from "../../../core/public-forms.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { handleFormPost } from "../../lib/forms.server.ts";
@@ -26,7 +26,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   return handleFormPost(context, request, {
     schema: contactFormSchema,
     send: (value) => createApiClient(context).createHelpAnonymous(value),
-    redirectTo: "/help?sent=1#contact",
+    redirectTo: `${href("/help")}?sent=1#contact`,
   });
 }
 

@@ -3,7 +3,7 @@
 // (POST /api/Help/create-help), which redirects to /portal/help?sent=1#contact.
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link } from "react-router";
+import { Form, href, Link } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { helpSchema } from "../../../core/account-forms.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
@@ -16,7 +16,7 @@ import {
   useFormSubmit,
 } from "../../ui/form-fields.tsx";
 
-export const PORTAL_HELP_ACTION = "/portal/help";
+export const PORTAL_HELP_ACTION = href("/portal/help");
 
 const constraint = formConstraint(helpSchema);
 

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { Carousel } from "./landing-carousel.tsx";
 import { LandingSection, SectionHeading } from "./landing-section.tsx";
 
@@ -102,7 +102,7 @@ export function CatalogueGlance({ rewards, catalogueUrl }: { rewards: LatestRewa
       ) : null}
       <div className="mt-10 flex flex-col justify-center gap-3 sm:flex-row">
         <Link
-          to="/corporate/sign-up"
+          to={href("/corporate/sign-up")}
           className="inline-flex min-h-12 items-center justify-center rounded-full bg-brand-700 px-7 font-semibold text-white hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
         >
           Reward My Team

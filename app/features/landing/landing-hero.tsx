@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { SectionLink } from "./landing-section-link.tsx";
 
 /** The hero: the page's h1 and the first call to action. Backgrounds are CSS only (no image requests). */
@@ -25,7 +25,7 @@ export function LandingHero() {
           </p>
           <div className="mt-8 flex flex-col gap-3 sm:flex-row">
             <Link
-              to="/corporate/sign-up"
+              to={href("/corporate/sign-up")}
               className="inline-flex min-h-12 items-center justify-center rounded-full bg-accent-400 px-7 text-lg font-semibold text-brand-900 shadow-lg shadow-black/20 hover:bg-accent-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
             >
               Create Free Account

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { LandingSection, SectionHeading } from "./landing-section.tsx";
 
 const STEPS = [
@@ -173,13 +173,13 @@ export function ReadyCta() {
         <p className="mt-4 text-lg text-brand-100">Supercharge Your Team and Business Outputs in 4 Easy Steps</p>
         <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
           <Link
-            to="/corporate/sign-up"
+            to={href("/corporate/sign-up")}
             className="inline-flex min-h-12 items-center justify-center rounded-full bg-accent-400 px-7 font-semibold text-brand-900 hover:bg-accent-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
           >
             Get Started Now!
           </Link>
           <Link
-            to="/not-ready-yet"
+            to={href("/not-ready-yet")}
             className="inline-flex min-h-12 items-center justify-center rounded-full border-2 border-white/80 px-7 font-semibold text-white hover:bg-white/10 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white"
           >
             I'm Not Ready

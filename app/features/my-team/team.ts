@@ -1,11 +1,13 @@
 // Browser-safe pieces of the My Team page (SPEC §2 My Team, §5 add/update team member): the
 // action intents, what the action answers, and the page's addresses. The member form's schema
 // is core/team.ts teamMemberSchema (the conventions of forms.ts).
+
+import { href } from "react-router";
 import type { TeamMemberInput } from "../../../core/team.ts";
 import type { FormReply } from "../../lib/forms.ts";
 
-export const MY_TEAM_PATH = "/portal/my-team";
-export const TEAM_TEMPLATE_PATH = "/portal/my-team/template.csv";
+export const MY_TEAM_PATH = href("/portal/my-team");
+export const TEAM_TEMPLATE_PATH = href("/portal/my-team/template.csv");
 
 /** The posts the page's one action tells apart by their `intent` field. */
 export const TEAM_INTENT = {

@@ -4,7 +4,7 @@
 // layout shows this screen in place of any portal page until the details are saved.
 import { type FieldMetadata, getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form } from "react-router";
+import { Form, href } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { companyDetailsSchema } from "../../../core/account-forms.ts";
 import { ABN_LENGTH } from "../../../core/limits.ts";
@@ -19,7 +19,7 @@ import {
 import { CsrfInput, FieldError, FormAlert, SubmitButton, TextField, useFormSubmit } from "../../ui/form-fields.tsx";
 import { OnboardingSteps } from "../accounts/auth-layout.tsx";
 
-export const COMPANY_DETAILS_ACTION = "/portal/onboarding-add-company-details";
+export const COMPANY_DETAILS_ACTION = href("/portal/onboarding-add-company-details");
 
 // SPEC §5 caps the ABN input at 11 characters; the API also takes the spaced "51 824 753 556".
 const constraint = formConstraint(companyDetailsSchema, { ABN: { required: true, maxLength: ABN_LENGTH } });

@@ -3,17 +3,18 @@
 // labels): the texts, the card form's rules (no zod: the browser bundle stays small; the server
 // checks the same rules with zod in payment.server.ts) and the money display.
 import { parse } from "@conform-to/react";
+import { href } from "react-router";
 import { cardDigits, isCardNumber } from "../../../core/card.ts";
 import { REWARD_NAME_MAX } from "../../../core/limits.ts";
 import { formatDollars } from "../../../core/money.ts";
 
 export { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 
-export const REVIEW_PATH = "/portal/reward-my-team-review";
-export const DRAFT_PATH = "/portal/reward-my-team";
-export const CONFIRMATION_PATH = "/portal/payment-confirmation";
-export const AUTHENTICATION_PATH = "/portal/payment-authentication";
-export const EMAIL_SAMPLE_PATH = "/portal/reward-email-sample";
+export const REVIEW_PATH = href("/portal/reward-my-team-review");
+export const DRAFT_PATH = href("/portal/reward-my-team");
+export const CONFIRMATION_PATH = href("/portal/payment-confirmation");
+export const AUTHENTICATION_PATH = href("/portal/payment-authentication");
+export const EMAIL_SAMPLE_PATH = href("/portal/reward-email-sample");
 
 /** What each post to the Review action asks for (the field `intent`). */
 export const PAY_INTENTS = {

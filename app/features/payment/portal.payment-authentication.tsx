@@ -3,7 +3,7 @@
 // two buttons, Complete and Fail (plain form posts). Either way the browser returns to
 // /portal/payment-confirmation?payment_intent=…, which checks the payment and shows the result.
 // The address carries the payment id and its client secret, as Stripe's return address does.
-import { data, Form, redirect } from "react-router";
+import { data, Form, href, redirect } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { z } from "zod";
 import { formatDollars } from "../../../core/money.ts";
@@ -23,7 +23,7 @@ function paymentOf(url: URL) {
   const paymentIntent = url.searchParams.get("payment_intent")?.trim() ?? "";
   const clientSecret = url.searchParams.get("payment_intent_client_secret")?.trim() ?? "";
   if (!paymentIntent || !clientSecret || paymentIntent.length > 255 || clientSecret.length > 255) {
-    throw redirect("/error");
+    throw redirect(href("/error"));
   }
   return { paymentIntent, clientSecret };
 }

@@ -9,7 +9,7 @@
 // loader checks. A payment still processing is checked again every 2 seconds, up to MAX_CHECKS
 // times. Reloading after success checks again and shows success again; nothing is released twice.
 import { useEffect, useRef } from "react";
-import { Link, redirect, useFetcher } from "react-router";
+import { href, Link, redirect, useFetcher } from "react-router";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.payment-confirmation";
@@ -38,7 +38,7 @@ interface ConfirmationData {
 export async function loader({ context, request }: Route.LoaderArgs): Promise<ConfirmationData> {
   const url = new URL(request.url);
   const paymentIntent = url.searchParams.get("payment_intent")?.trim() ?? "";
-  if (!paymentIntent || paymentIntent.length > 255) throw redirect("/error");
+  if (!paymentIntent || paymentIntent.length > 255) throw redirect(href("/error"));
   const { api } = portalUser(context);
   const attempt = Math.min(Math.max(Number.parseInt(url.searchParams.get("check") ?? "0", 10) || 0, 0), MAX_CHECKS);
   if (attempt === 0) return { paymentIntent, attempt, outcome: { state: "processing" } };

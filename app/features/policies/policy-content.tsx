@@ -2,7 +2,7 @@
 // the dialogs of the public forms. Headings default to h2 (under the page's h1); a dialog whose
 // title is an h2 can pass headingLevel={3}.
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 
 export const TERMS_LAST_UPDATED = "4 November 2024";
 export const PRIVACY_LAST_UPDATED = "5 November 2024";
@@ -148,8 +148,8 @@ export function TermsContent({ headingLevel = 2 }: { headingLevel?: HeadingLevel
 
       <Section level={h} title="9. Support">
         <p>
-          You can reach us through the <Link to="/help">Help Centre</Link>. We reply to support requests within 24
-          business hours.
+          You can reach us through the <Link to={href("/help")}>Help Centre</Link>. We reply to support requests within
+          24 business hours.
         </p>
       </Section>
 
@@ -200,7 +200,8 @@ export function TermsContent({ headingLevel = 2 }: { headingLevel?: HeadingLevel
 
       <Section level={h} title="15. Privacy">
         <p>
-          We handle personal information as described in our <Link to="/policies/privacy-policy">Privacy Policy</Link>.
+          We handle personal information as described in our{" "}
+          <Link to={href("/policies/privacy-policy")}>Privacy Policy</Link>.
         </p>
       </Section>
 
@@ -221,7 +222,8 @@ export function TermsContent({ headingLevel = 2 }: { headingLevel?: HeadingLevel
 
       <Section level={h} title="18. Contact us">
         <p>
-          Questions about these terms are welcome through the contact form in the <Link to="/help">Help Centre</Link>.
+          Questions about these terms are welcome through the contact form in the{" "}
+          <Link to={href("/help")}>Help Centre</Link>.
         </p>
       </Section>
     </div>
@@ -358,8 +360,8 @@ export function PrivacyContent({ headingLevel = 2 }: { headingLevel?: HeadingLev
       <Section level={h} title="APP 12: Access to personal information">
         <p>
           You may ask for the personal information we hold about you through the contact form in the{" "}
-          <Link to="/help">Help Centre</Link>. We will respond within 30 days and do not charge for making a request. If
-          we refuse access, we will explain why in writing and how you can complain.
+          <Link to={href("/help")}>Help Centre</Link>. We will respond within 30 days and do not charge for making a
+          request. If we refuse access, we will explain why in writing and how you can complain.
         </p>
       </Section>
 
@@ -380,9 +382,9 @@ export function PrivacyContent({ headingLevel = 2 }: { headingLevel?: HeadingLev
 
       <Section level={h} title="Questions and complaints">
         <p>
-          Contact us through the <Link to="/help">Help Centre</Link> with any question or complaint about privacy. We
-          will acknowledge it within 24 business hours and aim to resolve it within 30 days. If you are not satisfied
-          with our response, you can complain to the Office of the Australian Information Commissioner at{" "}
+          Contact us through the <Link to={href("/help")}>Help Centre</Link> with any question or complaint about
+          privacy. We will acknowledge it within 24 business hours and aim to resolve it within 30 days. If you are not
+          satisfied with our response, you can complain to the Office of the Australian Information Commissioner at{" "}
           <a href="https://www.oaic.gov.au">www.oaic.gov.au</a>.
         </p>
       </Section>

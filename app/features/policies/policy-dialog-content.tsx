@@ -5,6 +5,7 @@
 // A static import would keep the chunk in the page (the bundler cannot prove it free of side
 // effects), hence the import() the client build drops.
 import { lazy } from "react";
+import { href } from "react-router";
 import { useUrlDialog } from "../../ui/dialog.tsx";
 
 const load = () => import("./policy-content.tsx");
@@ -25,7 +26,15 @@ export const PrivacyContent = onServer
  * openers lead to the policy pages; closing returns to `returnHash` (the form's heading).
  */
 export function usePolicyDialogs(returnHash: string) {
-  const terms = useUrlDialog("terms", { href: "/policies/terms-and-conditions", preload: preloadPolicies, returnHash });
-  const privacy = useUrlDialog("privacy", { href: "/policies/privacy-policy", preload: preloadPolicies, returnHash });
+  const terms = useUrlDialog("terms", {
+    href: href("/policies/terms-and-conditions"),
+    preload: preloadPolicies,
+    returnHash,
+  });
+  const privacy = useUrlDialog("privacy", {
+    href: href("/policies/privacy-policy"),
+    preload: preloadPolicies,
+    returnHash,
+  });
   return { terms, privacy };
 }

@@ -1,6 +1,6 @@
 // The portal footer (SPEC §2 Portal): the licence line, with the policies and Help a signed-in
 // user may need.
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 
 const linkClass =
   "inline-flex min-h-11 items-center rounded-md px-2 text-brand-100 underline-offset-4 hover:text-white hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white";
@@ -16,17 +16,17 @@ export function PortalFooter() {
         <nav aria-label="Footer">
           <ul className="-mx-2 flex flex-wrap">
             <li>
-              <Link to="/policies/terms-and-conditions" className={linkClass}>
+              <Link to={href("/policies/terms-and-conditions")} className={linkClass}>
                 Terms and Conditions
               </Link>
             </li>
             <li>
-              <Link to="/policies/privacy-policy" className={linkClass}>
+              <Link to={href("/policies/privacy-policy")} className={linkClass}>
                 Privacy Policy
               </Link>
             </li>
             <li>
-              <Link to="/portal/help" className={linkClass}>
+              <Link to={href("/portal/help")} className={linkClass}>
                 Help
               </Link>
             </li>

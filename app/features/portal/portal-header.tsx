@@ -4,16 +4,16 @@
 // opened through :target without JavaScript, and as a modal dialog (focus kept inside, Escape,
 // focus back on the Menu button) with it.
 import { type ReactNode, useEffect } from "react";
-import { Link, NavLink, useLocation } from "react-router";
+import { href, Link, NavLink, useLocation } from "react-router";
 import { HeaderDrawer, HeaderDrawerTrigger, useHeaderDrawer } from "../../ui/header-drawer.tsx";
 import { ExternalIcon, LogoMark } from "../../ui/icons.tsx";
 import { LogoutForm } from "../accounts/auth-logout-form.tsx";
 import { DASHBOARD_PATH } from "./portal-pages.ts";
 
 export const PORTAL_LINKS = [
-  { to: "/portal/my-team", label: "My Team" },
-  { to: "/portal/reward-my-team", label: "Reward My Team" },
-  { to: "/portal/help", label: "Help" },
+  { to: href("/portal/my-team"), label: "My Team" },
+  { to: href("/portal/reward-my-team"), label: "Reward My Team" },
+  { to: href("/portal/help"), label: "Help" },
 ] as const;
 
 const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2";

@@ -1,5 +1,6 @@
 // Browser-safe helpers of the portal pages: the header title a page declares and its document title.
 import type { MetaDescriptor } from "react-router";
+import { href } from "react-router";
 
 /** What a portal page declares for the header: `export const handle = { title: "…" } satisfies PortalHandle`. */
 export interface PortalHandle {
@@ -7,7 +8,7 @@ export interface PortalHandle {
 }
 
 /** The portal's home: the logo's link, and where sign-in and onboarding lead. */
-export const DASHBOARD_PATH = "/portal/dashboard";
+export const DASHBOARD_PATH = href("/portal/dashboard");
 export const PORTAL_LAYOUT_ID = "features/portal/portal";
 export const ONBOARDING_TITLE = "Add Your Company Details";
 

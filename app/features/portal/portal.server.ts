@@ -2,7 +2,7 @@
 // signed-in user (no session → the login page, app/lib/auth.server.ts) and the account's current
 // app settings, read from the API so they follow the account rather than one browser, once per
 // request; the portal's loaders and actions read them from the context.
-import { createContext, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
+import { createContext, href, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
 import type { AppSettings } from "../../../core/account-forms.ts";
 import { services } from "../../context.ts";
 import { requireSignedIn, type SignedIn } from "../../lib/auth.server.ts";
@@ -10,7 +10,7 @@ import { DASHBOARD_PATH } from "./portal-pages.ts";
 
 type Context = Readonly<RouterContextProvider>;
 
-export const ONBOARDING_PATH = "/portal/onboarding-add-company-details";
+export const ONBOARDING_PATH = href("/portal/onboarding-add-company-details");
 
 export type PortalUser = SignedIn;
 

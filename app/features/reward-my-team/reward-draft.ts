@@ -3,12 +3,13 @@
 // shape its loader answers and the totals line. The single-add form's schema is core/rewards.ts
 // newRewardUserSchema (the conventions of forms.ts).
 import type { SubmissionResult } from "@conform-to/react";
+import { href } from "react-router";
 import { formatDollars } from "../../../core/money.ts";
 
-export const REWARD_MY_TEAM_PATH = "/portal/reward-my-team";
-export const REWARD_SEARCH_PATH = "/portal/reward-my-team/search";
-export const REWARD_TEMPLATE_PATH = "/portal/reward-my-team/template.csv";
-export const REWARD_REVIEW_PATH = "/portal/reward-my-team-review";
+export const REWARD_MY_TEAM_PATH = href("/portal/reward-my-team");
+export const REWARD_SEARCH_PATH = href("/portal/reward-my-team/search");
+export const REWARD_TEMPLATE_PATH = href("/portal/reward-my-team/template.csv");
+export const REWARD_REVIEW_PATH = href("/portal/reward-my-team-review");
 
 /** The dialogs reachable by URL (?dialog=…). */
 export const ADD_DIALOG = "add";

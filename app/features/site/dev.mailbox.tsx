@@ -1,7 +1,7 @@
 // The dev mailbox (DESIGN.md §3, §6): the outbox as the local mail adapter holds it. It exists
 // only while SMTP_URL is unset, and outside demo mode only for loopback clients; otherwise the
 // route answers 404.
-import { data } from "react-router";
+import { data, href } from "react-router";
 import { services } from "../../context.ts";
 import type { Route } from "./+types/dev.mailbox";
 
@@ -40,7 +40,7 @@ export default function DevMailbox({ loaderData }: Route.ComponentProps) {
         Emails the app would have sent (SMTP_URL is not set), newest first. {messages.length}{" "}
         {messages.length === 1 ? "message" : "messages"}.{" "}
         <a
-          href="/dev/mailbox"
+          href={href("/dev/mailbox")}
           className="font-semibold text-brand-700 underline focus-visible:outline-2 focus-visible:outline-brand-700"
         >
           Refresh

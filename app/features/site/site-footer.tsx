@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { SectionLink } from "../landing/landing-section-link.tsx";
 
 const linkClass =
@@ -41,19 +41,19 @@ export function SiteFooter() {
           </FooterColumn>
           <FooterColumn title="Policies">
             <li>
-              <Link to="/policies/terms-and-conditions" className={linkClass}>
+              <Link to={href("/policies/terms-and-conditions")} className={linkClass}>
                 Terms and Conditions
               </Link>
             </li>
             <li>
-              <Link to="/policies/privacy-policy" className={linkClass}>
+              <Link to={href("/policies/privacy-policy")} className={linkClass}>
                 Privacy Policy
               </Link>
             </li>
           </FooterColumn>
           <FooterColumn title="Resources">
             <li>
-              <Link to="/help" className={linkClass}>
+              <Link to={href("/help")} className={linkClass}>
                 Help Centre
               </Link>
             </li>

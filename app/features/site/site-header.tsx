@@ -1,5 +1,5 @@
 import { useEffect, useRef } from "react";
-import { Link } from "react-router";
+import { href, Link } from "react-router";
 import { DRAWER_SCROLL_DELAY_MS } from "../../lib/smooth-scroll.ts";
 import { HeaderDrawer, HeaderDrawerTrigger, useHeaderDrawer } from "../../ui/header-drawer.tsx";
 import { LogoMark } from "../../ui/icons.tsx";
@@ -82,7 +82,7 @@ export function SiteHeader() {
             ))}
             <li>
               <Link
-                to="/help"
+                to={href("/help")}
                 className={`flex min-h-11 items-center rounded-md px-3 font-medium text-white/90 hover:text-white hover:underline hover:underline-offset-4 ${focusRing} focus-visible:outline-white`}
               >
                 Help
@@ -90,7 +90,7 @@ export function SiteHeader() {
             </li>
             <li className="ml-2">
               <Link
-                to="/corporate/sign-up"
+                to={href("/corporate/sign-up")}
                 className={`flex min-h-11 items-center rounded-full bg-accent-400 px-5 font-semibold text-brand-900 hover:bg-accent-500 ${focusRing} focus-visible:outline-white`}
               >
                 Sign Up
@@ -98,7 +98,7 @@ export function SiteHeader() {
             </li>
             <li>
               <Link
-                to="/corporate/login"
+                to={href("/corporate/login")}
                 className={`flex min-h-11 items-center rounded-full border-2 border-white/80 px-5 font-semibold text-white hover:bg-white hover:text-brand-900 ${focusRing} focus-visible:outline-white`}
               >
                 Login
@@ -126,21 +126,21 @@ export function SiteHeader() {
               </li>
             ))}
             <li>
-              <Link to="/help" className={drawerLink} onClick={closeDrawer}>
+              <Link to={href("/help")} className={drawerLink} onClick={closeDrawer}>
                 Help
               </Link>
             </li>
           </ul>
           <div className="mt-6 flex flex-col gap-3 border-t border-slate-200 pt-6">
             <Link
-              to="/corporate/sign-up"
+              to={href("/corporate/sign-up")}
               className={`flex min-h-12 items-center justify-center rounded-full bg-brand-700 px-5 font-semibold text-white hover:bg-brand-800 ${focusRing} focus-visible:outline-brand-700`}
               onClick={closeDrawer}
             >
               Sign Up
             </Link>
             <Link
-              to="/corporate/login"
+              to={href("/corporate/login")}
               className={`flex min-h-12 items-center justify-center rounded-full border-2 border-brand-700 px-5 font-semibold text-brand-800 hover:bg-brand-50 ${focusRing} focus-visible:outline-brand-700`}
               onClick={closeDrawer}
             >

@@ -3,7 +3,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
-import { Form, useSearchParams } from "react-router";
+import { Form, href, useSearchParams } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { DETAILS, waitlistFormSchema } from "../../../core/public-forms.ts";
 import { createApiClient } from "../../lib/api.server.ts";
@@ -31,7 +31,7 @@ import type { Route } from "./+types/not-ready-yet";
 // The same for every visitor without a session: kept whole by the edge for a minute.
 export const headers = sharedPageHeaders;
 
-const ACTION = "/not-ready-yet";
+const ACTION = href("/not-ready-yet");
 
 export const meta: Route.MetaFunction = () => [
   { title: "Join the Waitlist ... Get Early Access" },
