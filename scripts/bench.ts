@@ -402,8 +402,8 @@ manager is made over HTTP (sign-up, the code from the email an SMTP server in th
 company details, ${TEAM_MEMBERS} team members, then the web login form). autocannon ${http.connections} connections,
 ${http.durationSeconds} s per target after a 2 s warm-up, in the benchmark's own process. Every request sends
 \`accept-encoding: ${http.acceptEncoding}\` like a browser, so the app compresses as it would for one
-(zstd for this header, server/http/compress.ts; the public pages kept by server/http/shared-pages.ts
-answer gzip spliced per visitor) and the figures include that work. The ceiling is a
+(pages for visitors without a session are compressed whole, in brotli, by server/http/anonymous-pages.ts,
+kept pages once a minute; signed-in pages and API answers by hono/compress as they stream) and the figures include that work. The ceiling is a
 bare \`node:http\` server in its own process answering the same compressed bytes of \`/\`
 (${http.landingBytes.toLocaleString("en-AU")} bytes) with the same content-type and content-encoding.
 "Server CPU per request" is the app process's user + system time during the measured run divided by
@@ -480,9 +480,9 @@ over the recorded dependency graph ("Lantern"). What that means for these pages:
   low-priority images that finished before the recorded LCP is counted.
 - React Router's \`<Scripts>\` would render a \`<link rel="modulepreload">\` per script file, which
   React hoists into \`<head>\`; on a local server the files then finish before the first paint and
-  all of them count for FCP and LCP (near 2.2 s instead of 0.9 s). The app renders
-  \`app/components/deferred-scripts.tsx\` instead: no preload hints, and the scripts are imported
-  after the first frame, so FCP and LCP are the HTML's alone.
+  all of them count for FCP and LCP (near 2.3 s instead of 0.9 s). The app renders React Router's
+  own \`<Scripts>\`, and the edge leaves the hints out of pages for visitors without a session
+  (ADR 0018); the client entry hydrates at the first idle moment, so FCP and LCP are the HTML's alone.
 - The other side of that: all hydration work now comes after FCP, so it all counts towards Total
   Blocking Time (30 % of the score), which Lighthouse takes from the recorded tasks times 4. On a
   busy machine the recorded tasks stretch and TBT goes from tens to hundreds of milliseconds.
