@@ -36,8 +36,11 @@ const storages = new WeakMap<object, ReturnType<typeof build>>();
  * the secret signs cookies). Signed here with node:crypto, synchronously, rather than by React
  * Router's `secrets`, whose signing is an async WebCrypto call on every request (ADR 0011).
  */
+/** The session cookie's name: over https with the __Host- prefix (DESIGN.md §7). */
+export const SESSION_COOKIE_NAMES = ["session", "__Host-session"] as const;
+
 export function sessionCookie(isHttps: boolean, secret: string): Cookie {
-  const plain = createCookie(isHttps ? "__Host-session" : "session", {
+  const plain = createCookie(SESSION_COOKIE_NAMES[isHttps ? 1 : 0], {
     httpOnly: true,
     secure: isHttps,
     // Lax, not Strict: Strict would drop the session on the return from the payment page.

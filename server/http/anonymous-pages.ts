@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
+import { SESSION_COOKIE_NAMES } from "../../app/lib/session.server.ts";
 
 export type PageEncoding = "br" | "gzip";
 
@@ -48,9 +49,10 @@ function sharedMaxAgeOf(headers: Headers): number {
   return directive ? Math.min(Number(directive[1]), 3600) : 0;
 }
 
-/** True when the request carries a web session cookie (app/lib/session.server.ts names it). */
+/** True when the request carries a web session cookie, under either of its names. */
 export function hasSessionCookie(cookieHeader: string | undefined): boolean {
-  return /(?:^|;\s*)(?:__Host-)?session=/.test(cookieHeader ?? "");
+  const names = new Set((cookieHeader ?? "").split(";").map((pair) => pair.slice(0, pair.indexOf("=")).trim()));
+  return SESSION_COOKIE_NAMES.some((name) => names.has(name));
 }
 
 /**
@@ -62,10 +64,10 @@ export async function wholePage(
   response: Response,
   encodings: readonly PageEncoding[] = ["br", "gzip"],
 ): Promise<WholePage> {
-  let identity = Buffer.from(await response.arrayBuffer());
-  if (/^text\/html/i.test(response.headers.get("content-type") ?? "")) {
-    identity = Buffer.from(identity.toString("utf8").replace(/<link rel="modulepreload"[^>]*>/g, ""), "utf8");
-  }
+  const isHtml = /^text\/html/i.test(response.headers.get("content-type") ?? "");
+  // An HTML page is read as text once: the preload hints leave it and its scripts are hashed from it.
+  const html = isHtml ? (await response.text()).replace(/<link rel="modulepreload"[^>]*>/g, "") : undefined;
+  const identity = html === undefined ? Buffer.from(await response.arrayBuffer()) : Buffer.from(html, "utf8");
   const headers = new Headers(response.headers);
   // Only a complete page is kept: never an error, a redirect or a partial answer.
   const sharedMaxAge = response.status === 200 ? sharedMaxAgeOf(headers) : 0;
@@ -90,7 +92,7 @@ export async function wholePage(
     if (br) bodies.br = br;
     if (gz) bodies.gzip = gz;
   }
-  const scriptHashes = /^text\/html/i.test(type) ? inlineScriptHashes(identity.toString("utf8")) : [];
+  const scriptHashes = html === undefined ? [] : inlineScriptHashes(html);
   return { status: response.status, headers, bodies, scriptHashes, sharedMaxAge };
 }
 
