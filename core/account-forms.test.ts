@@ -165,31 +165,24 @@ describe("sign-up form", () => {
 
 describe("reset form", () => {
   it("names its own confirmation label, and has the sign-up's password rules", () => {
-    expect(errorsOf(resetFormSchema, { passwordResetToken: "token", password: "Abcdef1!" })).toEqual({
+    expect(errorsOf(resetFormSchema, { password: "Abcdef1!" })).toEqual({
       confirmPassword: ["Confirm password is required."],
     });
-    expect(
-      errorsOf(resetFormSchema, { passwordResetToken: "token", password: "abcdefgh", confirmPassword: "abcdefgh" }),
-    ).toEqual({
+    expect(errorsOf(resetFormSchema, { password: "abcdefgh", confirmPassword: "abcdefgh" })).toEqual({
       password: [
         'Password must contain at least one special character (! @ # $ % ^ & * ( ) , . ? " : { } | < >).',
         "Password must contain at least one number.",
         "Password must contain at least one capital letter.",
       ],
     });
-    expect(
-      errorsOf(resetFormSchema, { passwordResetToken: "token", password: "Abcdef1!", confirmPassword: "Abcdef1?" }),
-    ).toEqual({ confirmPassword: ["Passwords do not match."] });
+    expect(errorsOf(resetFormSchema, { password: "Abcdef1!", confirmPassword: "Abcdef1?" })).toEqual({
+      confirmPassword: ["Passwords do not match."],
+    });
   });
 });
 
 describe("verify form", () => {
-  const post = (verificationCode: string) => ({
-    intent: "verify",
-    userId: ID,
-    requestToken: "token",
-    verificationCode,
-  });
+  const post = (verificationCode: string) => ({ intent: "verify", verificationCode });
 
   it.each(["", "12345", "1234567", "12a456"])("%j: 'Verification Code must have exactly 6 digits.'", (code) => {
     expect(errorsOf(verifyFormSchema, post(code))).toEqual({ verificationCode: [VERIFICATION_CODE_MESSAGE] });
@@ -197,7 +190,7 @@ describe("verify form", () => {
 
   it("takes 6 digits, trimmed; a resend needs no code", () => {
     expect(errorsOf(verifyFormSchema, post(" 123456 "))).toEqual({});
-    expect(errorsOf(verifyFormSchema, { intent: "resend", userId: ID, requestToken: "token" })).toEqual({});
+    expect(errorsOf(verifyFormSchema, { intent: "resend" })).toEqual({});
   });
 });
 

@@ -233,30 +233,25 @@ export const signUpFormSchema = z.pipe(
 /** Login: the API's payload with the captcha inputs; the field labelled Email is an email input (SPEC §5). */
 export const loginFormSchema = z.extend(loginSchema, { userName: emailField, ...captchaFormFields });
 
-/** The verify page's hidden request token (its address carries it too). */
+/** The request token in the verify page's address. */
 export const verifyPageTokenField = z.string().check(z.trim(), z.minLength(1), z.maxLength(200));
 
-/** The verify page posts either the code (intent=verify) or a resend (intent=resend). */
+/**
+ * The verify page posts either the code (intent=verify) or a resend (intent=resend); the userId
+ * and requestToken are read from the page's address, which the form posts to.
+ */
 export const verifyFormSchema = z.discriminatedUnion("intent", [
-  z.object({
-    intent: z.literal("verify"),
-    userId: userIdField,
-    requestToken: verifyPageTokenField,
-    verificationCode: verificationCodeField,
-  }),
-  z.object({ intent: z.literal("resend"), userId: userIdField, requestToken: z.optional(verifyPageTokenField) }),
+  z.object({ intent: z.literal("verify"), verificationCode: verificationCodeField }),
+  z.object({ intent: z.literal("resend") }),
 ]);
 
 /** Forgot request: required only, no format rule (SPEC §5). */
 export const forgotFormSchema = z.object({ email: emailRequiredField });
 
-/** Reset: the token (hidden input), the new password and its confirmation. */
+/** Reset: the new password and its confirmation (the token is read from the page's address). */
 export const resetFormSchema = z.pipe(
   z
-    .extend(resetPasswordSchema, {
-      password: newPasswordFormField,
-      confirmPassword: confirmField(RESET_CONFIRM_LABEL),
-    })
+    .object({ password: newPasswordFormField, confirmPassword: confirmField(RESET_CONFIRM_LABEL) })
     .check(matchConfirmation),
   z.transform(({ confirmPassword: _confirm, ...request }) => request),
 );

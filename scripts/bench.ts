@@ -32,7 +32,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tests/e2e/env.ts";
 import { launchApp, waitUntilReady } from "../tests/support/app-process.ts";
 import { freePort } from "../tests/support/net.ts";
 import { benchHttp, type HttpFigures, httpMisses, httpTable, TEAM_MEMBERS } from "./bench/http-load.ts";
-import { PUBLIC_PAGE_IDS, publicPageUrl } from "./bench/public-pages.ts";
+import { isNoindexPage, PUBLIC_PAGE_IDS, publicPageUrl } from "./bench/public-pages.ts";
 import { benchRelease } from "./bench/release.ts";
 import { benchReviewPage } from "./bench/review-page.ts";
 import { benchTeamImport } from "./bench/team-import.ts";
@@ -223,8 +223,13 @@ function targetsMet(m: Measurement): { ok: boolean; why: string[] } {
   const landing = m.page === "/";
   if (m.scores.performance < (landing ? 100 : 98))
     why.push(`performance ${m.scores.performance} < ${landing ? 100 : 98}`);
-  for (const id of ["accessibility", "best-practices", "seo"] as const) {
+  for (const id of ["accessibility", "best-practices"] as const) {
     if (m.scores[id] < 100) why.push(`${id} ${m.scores[id]} < 100`);
+  }
+  // A page that asks not to be indexed fails "is-crawlable" by design; every other SEO audit counts.
+  const seoMisses = m.misses.filter((x) => x.category === "seo" && !(x.id === "is-crawlable" && isNoindexPage(m.page)));
+  if (isNoindexPage(m.page) ? seoMisses.length > 0 : m.scores.seo < 100) {
+    why.push(`seo ${m.scores.seo} < 100${seoMisses.length ? ` (${seoMisses.map((x) => x.id).join(", ")})` : ""}`);
   }
   if (landing && m.jsTransfer > LANDING_JS_BUDGET) why.push(`JS ${kb(m.jsTransfer)} > 130 KB`);
   return { ok: why.length === 0, why };
@@ -453,7 +458,9 @@ build); "uncompressed" is their decoded size.
 - Command: \`npm run bench\` (= \`npm run build && node scripts/bench.ts${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(" ")}` : ""}\`)
 
 Targets: landing page 100 / 100 / 100 / 100 with at most 130 KB of compressed
-JavaScript; the other public pages at least 98 performance and 100 for the rest.
+JavaScript; the other public pages at least 98 performance and 100 for the rest. The verify and
+reset pages are emailed links with a one-time secret and ask search engines not to index them
+(\`noindex\`): their SEO target is every SEO audit but "Page isn't blocked from indexing".
 
 ${table(results)}
 

@@ -1,7 +1,7 @@
 // The building blocks of every form (see app/lib/forms.ts for the conventions): labelled
 // fields wired to conform, error texts, the form's alert banner and the busy submit button.
 import { type FieldMetadata, getInputProps, getTextareaProps } from "@conform-to/react";
-import { type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
+import { type ComponentProps, type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useNavigation, useRouteLoaderData, useSubmit } from "react-router";
 import { useCsrfToken } from "../lib/use-csrf-token.ts";
 import type { loader as rootLoader } from "../root.tsx";
@@ -288,5 +288,37 @@ export function HiddenHoneypot() {
         <input type="hidden" name={honeypot.validFromFieldName} value={honeypot.encryptedValidFrom} />
       ) : null}
     </>
+  );
+}
+
+/**
+ * A form that posts to the page's own address, query included, without writing that address into
+ * the page: a plain `<form method="post">` has no action attribute (HTML posts it to the document's
+ * URL), and once hydrated the router submits it to the current location, which is what React
+ * Router does for a form without an action. For pages whose address carries a secret (the verify
+ * and reset links) and that are shared between visitors (app/lib/shared-page.ts).
+ */
+export function OwnAddressForm({
+  onSubmit,
+  preventScrollReset = true,
+  ...props
+}: Omit<ComponentProps<"form">, "action" | "method"> & { preventScrollReset?: boolean }) {
+  const submit = useSubmit();
+  return (
+    <form
+      {...props}
+      method="post"
+      onSubmit={(event) => {
+        onSubmit?.(event);
+        if (event.defaultPrevented) return;
+        event.preventDefault();
+        // The button that submitted it (its name and value go with the form), else the form.
+        const submitter = (event.nativeEvent as SubmitEvent).submitter;
+        void submit(submitter instanceof HTMLButtonElement ? submitter : event.currentTarget, {
+          method: "post",
+          preventScrollReset,
+        });
+      }}
+    />
   );
 }

@@ -21,6 +21,12 @@ interface PublicPage {
   label: string;
   path: string;
   query?: (links: AccountLinks) => Record<string, string>;
+  /**
+   * The page asks search engines not to index it (meta robots noindex): an emailed link that
+   * carries a one-time secret. Lighthouse's "Page isn't blocked from indexing" audit then fails by
+   * design, and the SEO target counts every other SEO audit.
+   */
+  noindex?: true;
 }
 
 export const PUBLIC_PAGES = {
@@ -36,11 +42,13 @@ export const PUBLIC_PAGES = {
     label: "Verify (sign-up code)",
     path: "/corporate/verify",
     query: (l) => ({ userId: l.userId, requestToken: l.requestToken }),
+    noindex: true,
   },
   "reset-password": {
     label: "Reset password",
     path: "/corporate/forgot-password",
     query: (l) => ({ passwordResetToken: l.passwordResetToken }),
+    noindex: true,
   },
 } satisfies Record<string, PublicPage>;
 
@@ -60,4 +68,10 @@ export function publicPageShown(id: PublicPageId): string {
   return `${page.path}?${Object.keys(page.query(SAMPLE_LINKS))
     .map((k) => `${k}=…`)
     .join("&")}`;
+}
+
+/** True for the address (as `publicPageUrl` wrote it) of a page that asks not to be indexed. */
+export function isNoindexPage(url: string): boolean {
+  const path = url.split("?")[0];
+  return Object.values(PUBLIC_PAGES).some((page: PublicPage) => page.noindex && page.path === path);
 }

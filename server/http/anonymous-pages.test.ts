@@ -1,7 +1,15 @@
 import { createHash } from "node:crypto";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { createPageCache, hasSessionCookie, inlineScriptHashes, pageResponse, wholePage } from "./anonymous-pages.ts";
+import { sharedLinkPageHeaders } from "../../app/lib/shared-page.ts";
+import {
+  createPageCache,
+  hasSessionCookie,
+  inlineScriptHashes,
+  type PageEncoding,
+  pageResponse,
+  wholePage,
+} from "./anonymous-pages.ts";
 
 const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
 
@@ -65,6 +73,8 @@ describe("wholePage", () => {
   });
 });
 
+const at = (path: string) => new URL(path, "https://rewards.test");
+
 describe("createPageCache", () => {
   function renderer(sharedMaxAge: number) {
     let renders = 0;
@@ -79,13 +89,13 @@ describe("createPageCache", () => {
     let now = 0;
     const cached = createPageCache(() => now);
     const r = renderer(60);
-    await cached("/", r.render);
-    await cached("/", r.render);
+    await cached(at("/"), "br", r.render);
+    await cached(at("/"), "br", r.render);
     now = 59_999;
-    await cached("/", r.render);
+    await cached(at("/"), "br", r.render);
     expect(r.renders()).toBe(1);
     now = 60_000;
-    const again = await cached("/", r.render);
+    const again = await cached(at("/"), "br", r.render);
     expect(r.renders()).toBe(2);
     expect(again.bodies.identity.toString()).toBe("<p>render 2</p>");
   });
@@ -94,10 +104,10 @@ describe("createPageCache", () => {
     let now = 0;
     const cached = createPageCache(() => now);
     const r = renderer(60);
-    await cached("/", r.render);
+    await cached(at("/"), "br", r.render);
     now = 61_000;
-    const refreshing = cached("/", r.render);
-    const meanwhile = await cached("/", r.render);
+    const refreshing = cached(at("/"), "br", r.render);
+    const meanwhile = await cached(at("/"), "br", r.render);
     expect(meanwhile.bodies.identity.toString()).toBe("<p>render 1</p>");
     expect((await refreshing).bodies.identity.toString()).toBe("<p>render 2</p>");
     expect(r.renders()).toBe(2);
@@ -106,19 +116,19 @@ describe("createPageCache", () => {
   it("never keeps a page its route did not mark shareable, nor a failed render", async () => {
     const cached = createPageCache(() => 0);
     const r = renderer(0);
-    await cached("/dev/mailbox", r.render);
-    await cached("/dev/mailbox", r.render);
+    await cached(at("/dev/mailbox"), "br", r.render);
+    await cached(at("/dev/mailbox"), "br", r.render);
     expect(r.renders()).toBe(2);
-    await expect(cached("/", () => Promise.reject(new Error("down")))).rejects.toThrow("down");
+    await expect(cached(at("/"), "br", () => Promise.reject(new Error("down")))).rejects.toThrow("down");
     const ok = renderer(60);
-    await cached("/", ok.render);
+    await cached(at("/"), "br", ok.render);
     expect(ok.renders()).toBe(1);
   });
 
   it("holds at most its number of pages, dropping the oldest", async () => {
     const cached = createPageCache(() => 0, 2);
     const r = renderer(60);
-    for (const path of ["/a", "/b", "/c", "/a"]) await cached(path, r.render);
+    for (const path of ["/a", "/b", "/c", "/a"]) await cached(at(path), "br", r.render);
     expect(r.renders()).toBe(4);
   });
 });
@@ -132,5 +142,62 @@ describe("hasSessionCookie", () => {
     [undefined, false],
   ])("%s → %s", (cookie, expected) => {
     expect(hasSessionCookie(cookie)).toBe(expected);
+  });
+});
+
+describe("createPageCache: a page whose route declares its query opaque", () => {
+  const query = { userId: /^[0-9a-f]{8}$/, requestToken: /^\S{1,20}$/ };
+  /** Renders of the verify-like page: each says which encodings it was asked for. */
+  function linkPage(body = "<p>Step 2</p>") {
+    const asked: (readonly string[] | undefined)[] = [];
+    const render = async (encodings?: readonly PageEncoding[]) => {
+      asked.push(encodings);
+      const headers = sharedLinkPageHeaders(query)();
+      return wholePage(htmlResponse(body.repeat(200), { headers }), encodings);
+    };
+    return { render, asked };
+  }
+
+  it("learns the query from a render, then keeps one copy for every link of exactly those names and well-formed values", async () => {
+    const cached = createPageCache(() => 0);
+    const r = linkPage();
+    const first = await cached(at("/corporate/verify?userId=0a1b2c3d&requestToken=one"), "gzip", r.render);
+    expect(first.opaqueQuery).toBeDefined();
+    expect(r.asked, "the first link is rendered for its visitor, in the encoding they accept").toEqual([["gzip"]]);
+    await cached(at("/corporate/verify?userId=0a1b2c3d&requestToken=two"), "br", r.render);
+    await cached(at("/corporate/verify?requestToken=three&userId=99999999"), "gzip", r.render);
+    await cached(at("/corporate/verify?userId=11111111&requestToken=four"), "br", r.render);
+    expect(r.asked, "kept from the second link on, in both encodings").toEqual([["gzip"], undefined]);
+  });
+
+  it.each([
+    ["a malformed value", "?userId=NOT-HEX!&requestToken=two"],
+    ["a missing name", "?userId=0a1b2c3d"],
+    ["a repeated name", "?userId=0a1b2c3d&userId=0a1b2c3d&requestToken=two"],
+    ["another parameter", "?userId=0a1b2c3d&requestToken=two&resent=1"],
+  ])("renders %s for its visitor alone, never from the kept copy", async (_, search) => {
+    const cached = createPageCache(() => 0);
+    const r = linkPage();
+    await cached(at("/corporate/verify?userId=0a1b2c3d&requestToken=one"), "br", r.render);
+    await cached(at("/corporate/verify?userId=0a1b2c3d&requestToken=one"), "br", r.render);
+    expect(r.asked).toHaveLength(2);
+    await cached(at(`/corporate/verify${search}`), "br", r.render);
+    await cached(at(`/corporate/verify${search}`), "br", r.render);
+    expect(r.asked).toEqual([["br"], undefined, ["br"], ["br"]]);
+  });
+
+  it("never keeps a copy that holds one of the link's values, as written, URL-encoded or HTML-escaped", async () => {
+    for (const [token, body] of [
+      ["tok-123", "<p>tok-123</p>"],
+      ["a&b", '<a href="?t=a%26b">x</a>'],
+      ["a<b", "<p>a&lt;b</p>"],
+    ] as const) {
+      const cached = createPageCache(() => 0);
+      const r = linkPage(body);
+      const link = at(`/corporate/verify?${new URLSearchParams({ userId: "0a1b2c3d", requestToken: token })}`);
+      for (let i = 0; i < 3; i++) await cached(link, "br", r.render);
+      expect(r.asked.filter((e) => e === undefined).length, token).toBe(2);
+      expect(r.asked, token).toHaveLength(3);
+    }
   });
 });

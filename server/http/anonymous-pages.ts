@@ -3,11 +3,14 @@
 // inline scripts are allowed by hash in the CSP, and it is compressed once. A page whose route
 // says `CDN-Cache-Control: max-age=N` (RFC 9213: meant for a shared cache in front of the app,
 // which this is) is kept for N seconds and served to every such visitor; the header itself is
-// never sent on.
+// never sent on. A page whose route also declares a Shared-Page-Query (app/lib/shared-page.ts) is
+// kept once for every query of exactly those names and well-formed values, and only while it holds
+// none of those values.
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import { SESSION_COOKIE_NAMES } from "../../app/lib/session.server.ts";
+import { OPAQUE_QUERY_HEADER, type OpaqueQuery, opaqueQueryOf } from "../../app/lib/shared-page.ts";
 
 export type PageEncoding = "br" | "gzip";
 
@@ -20,6 +23,8 @@ export interface WholePage {
   scriptHashes: string[];
   /** Seconds a shared cache may keep it (CDN-Cache-Control max-age); 0: not kept. */
   sharedMaxAge: number;
+  /** The query parameters the page says it does not show (a shared page only). */
+  opaqueQuery?: OpaqueQuery;
 }
 
 const brotliWhole = promisify(brotliCompress);
@@ -71,7 +76,9 @@ export async function wholePage(
   const headers = new Headers(response.headers);
   // Only a complete page is kept: never an error, a redirect or a partial answer.
   const sharedMaxAge = response.status === 200 ? sharedMaxAgeOf(headers) : 0;
+  const opaqueQuery = sharedMaxAge > 0 ? opaqueQueryOf(headers.get(OPAQUE_QUERY_HEADER)) : undefined;
   headers.delete("cdn-cache-control");
+  headers.delete(OPAQUE_QUERY_HEADER);
   headers.delete("content-length");
   const type = headers.get("content-type") ?? "";
   const bodies: WholePage["bodies"] = { identity };
@@ -93,7 +100,14 @@ export async function wholePage(
     if (gz) bodies.gzip = gz;
   }
   const scriptHashes = html === undefined ? [] : inlineScriptHashes(html);
-  return { status: response.status, headers, bodies, scriptHashes, sharedMaxAge };
+  return {
+    status: response.status,
+    headers,
+    bodies,
+    scriptHashes,
+    sharedMaxAge,
+    ...(opaqueQuery ? { opaqueQuery } : {}),
+  };
 }
 
 /** The page as a response in the best encoding the visitor accepts (`encoding` from Accept-Encoding). */
@@ -111,31 +125,86 @@ export function pageResponse(page: WholePage, encoding: PageEncoding | undefined
 }
 
 /**
- * The kept pages, by path, for one server build (a new build in development starts afresh). Only
- * a page its route marked shareable is kept; while an expired one is rendered again, the other
- * visitors get the expired copy rather than a render each. Nothing is shared before a render has
- * shown its page shareable: a route that is not (the dev mailbox answers by client address) is
- * rendered for each visitor.
+ * True when `params` holds each of the query's names exactly once, nothing else, and every value
+ * matches its pattern: then the page is the one every such link gets. Stricter than the loader
+ * (which reads the first value and ignores other names), so a kept copy only answers a link the
+ * loader would accept.
+ */
+export function sharesCopy(params: URLSearchParams, query: OpaqueQuery): boolean {
+  const names = Object.keys(query);
+  if ([...params.keys()].length !== names.length) return false;
+  return names.every((name) => {
+    const values = params.getAll(name);
+    return values.length === 1 && (query[name] as RegExp).test(values[0] as string);
+  });
+}
+
+/** True when the page's text holds any of `values` as written, URL-encoded or HTML-escaped. */
+function holdsAny(page: WholePage, values: string[]): boolean {
+  if (values.length === 0) return false;
+  const text = page.bodies.identity.toString("utf8");
+  const escapeHtml = (v: string) =>
+    v
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      .replace(/'/g, "&#x27;");
+  return values.some((v) => [v, encodeURIComponent(v), escapeHtml(v)].some((form) => text.includes(form)));
+}
+
+/**
+ * The kept pages for one server build (a new build in development starts afresh), by path, or by
+ * path and parameter names for a page that declared its query opaque. Only a page its route marked
+ * shareable is kept; while an expired one is rendered again, the other visitors get the expired
+ * copy rather than a render each. Nothing is shared before a render has shown its page shareable:
+ * a route that is not (the dev mailbox answers by client address) is rendered for each visitor,
+ * and so is any other query, in the one encoding its visitor accepts.
  */
 export function createPageCache(now: () => number = Date.now, maxEntries = 64) {
   const entries = new Map<string, { expires: number; page: WholePage; refreshing: boolean }>();
+  /** What each path's last shared render declared about its query. */
+  const opaqueQueries = new Map<string, OpaqueQuery>();
 
-  return async function cached(path: string, render: () => Promise<WholePage>): Promise<WholePage> {
-    const hit = entries.get(path);
+  function keyOf(url: URL): string | undefined {
+    if (!url.search) return url.pathname;
+    const query = opaqueQueries.get(url.pathname);
+    if (!query || !sharesCopy(url.searchParams, query)) return undefined;
+    return `${url.pathname}?${Object.keys(query).sort().join("&")}`;
+  }
+
+  function learn(path: string, page: WholePage) {
+    if (page.opaqueQuery) opaqueQueries.set(path, page.opaqueQuery);
+  }
+
+  return async function cached(
+    url: URL,
+    encoding: PageEncoding | undefined,
+    render: (encodings?: readonly PageEncoding[]) => Promise<WholePage>,
+  ): Promise<WholePage> {
+    const key = keyOf(url);
+    if (key === undefined) {
+      const page = await render(encoding ? [encoding] : []);
+      learn(url.pathname, page);
+      return page;
+    }
+    const hit = entries.get(key);
     if (hit && (hit.expires > now() || hit.refreshing)) return hit.page;
     if (hit) hit.refreshing = true;
     try {
       const page = await render();
-      if (page.sharedMaxAge > 0) {
-        entries.delete(path);
-        entries.set(path, { expires: now() + page.sharedMaxAge * 1000, page, refreshing: false });
+      learn(url.pathname, page);
+      const values = [...url.searchParams.values()];
+      if (page.sharedMaxAge > 0 && !holdsAny(page, values)) {
+        entries.delete(key);
+        entries.set(key, { expires: now() + page.sharedMaxAge * 1000, page, refreshing: false });
         if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
       } else {
-        entries.delete(path);
+        entries.delete(key);
       }
       return page;
     } catch (error) {
-      entries.delete(path);
+      entries.delete(key);
       throw error;
     }
   };

@@ -257,11 +257,10 @@ export function createServerApp(options: ServerAppOptions) {
     }
     const build = await getBuild();
     if ((method === "GET" || method === "HEAD") && !hasSessionCookie(c.req.header("cookie"))) {
-      // Rendered as GET (HEAD shares the page and drops the body); a path with a query string is
-      // rendered for its visitor alone, never kept.
+      // Rendered as GET (HEAD shares the page and drops the body).
       const accepted = accepts(c, { header: "Accept-Encoding", supports: ["br", "gzip"], default: "identity" });
       const encoding = accepted === "identity" ? undefined : (accepted as PageEncoding);
-      const render = async (encodings?: PageEncoding[]) =>
+      const render = async (encodings?: readonly PageEncoding[]) =>
         wholePage(
           await renderWeb(build, new Request(c.req.raw, { method: "GET" }), {
             nonce: undefined,
@@ -269,9 +268,7 @@ export function createServerApp(options: ServerAppOptions) {
           }),
           encodings,
         );
-      const page = url.search
-        ? await render(encoding ? [encoding] : [])
-        : await pageCacheOf(build)(url.pathname, () => render());
+      const page = await pageCacheOf(build)(url, encoding, render);
       const response = pageResponse(page, encoding, method === "HEAD");
       response.headers.set("cache-control", "private, no-store");
       response.headers.set("content-security-policy", contentSecurityPolicy({ hashes: page.scriptHashes }));

@@ -7,7 +7,15 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type AppProcess, launchApp, signUpOverHttp, startApp, verificationCodes } from "../support/app-process.ts";
+import {
+  type AppProcess,
+  launchApp,
+  ok,
+  REGISTRANT,
+  signUpOverHttp,
+  startApp,
+  verificationCodes,
+} from "../support/app-process.ts";
 import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
 import { openForm, postForm } from "./http.ts";
 
@@ -138,6 +146,80 @@ describe("a local run", () => {
       // changed how it writes them, the page would keep them and this would fail.
       expect(html, path).not.toMatch(/modulepreload/);
     }
+  });
+
+  it("serves one kept copy of the verify and reset pages to every link, holding nothing of the link; a bad link still goes to /error", async () => {
+    const reg = await ok<{ userId: string; requestToken: string }>(app.base, "POST", "/api/Register", {
+      firstName: REGISTRANT.firstName,
+      lastName: REGISTRANT.lastName,
+      email: "kept-copy@example.com",
+      companyName: REGISTRANT.companyName,
+      password: REGISTRANT.password,
+      captchaToken: REGISTRANT.captchaToken,
+      isCaptchaV3: true,
+    });
+    const links = {
+      "/corporate/verify": [
+        { userId: reg.userId, requestToken: reg.requestToken },
+        { userId: "0b7c9a51-3e2f-4d6a-9c8b-1f2e3d4c5b6a", requestToken: "another-token-1" },
+        { userId: "1c8d0b62-4f30-4e7b-8d9c-2a3f4e5d6c7b", requestToken: "another-token-2" },
+      ],
+      "/corporate/forgot-password": [
+        { passwordResetToken: "first-reset-token" },
+        { passwordResetToken: "second-reset-token" },
+        { passwordResetToken: "third-reset-token" },
+      ],
+    };
+    for (const [path, queries] of Object.entries(links)) {
+      const pages: string[] = [];
+      for (const query of queries) {
+        const res = await fetch(`${app.base}${path}?${new URLSearchParams(query)}`);
+        expect(res.status, path).toBe(200);
+        const html = await res.text();
+        for (const value of Object.values(query))
+          expect(html, `${path}: the page shows no ${value}`).not.toContain(value);
+        pages.push(html);
+      }
+      // The first link teaches the edge the page's query; from the second on, one copy for all.
+      expect(pages[2], `${path}: the copy kept for every link`).toBe(pages[1]);
+      // The forms post to the page's own address: no action attribute, no hidden copy of the link.
+      expect(pages[1], path).toMatch(/<form [^>]*method="post"/);
+      expect(pages[1], path).not.toMatch(/<form [^>]*action=/);
+    }
+    // Kept or not, a link without its parameters or with a malformed one is no page (SPEC §2).
+    for (const bad of [
+      "/corporate/verify",
+      `/corporate/verify?userId=${reg.userId}`,
+      `/corporate/verify?userId=not-a-uuid&requestToken=${reg.requestToken}`,
+      "/corporate/forgot-password",
+      "/corporate/forgot-password?passwordResetToken=%20",
+    ]) {
+      const res = await fetch(`${app.base}${bad}`, { redirect: "manual" });
+      expect(res.status, bad).toBe(302);
+      expect(res.headers.get("location"), bad).toMatch(/\/error$/);
+    }
+    // A link with another parameter is rendered for its visitor: the resend notice shows.
+    const resent = await fetch(
+      `${app.base}/corporate/verify?${new URLSearchParams({ ...links["/corporate/verify"][0], resent: "1" })}`,
+    );
+    expect(await resent.text()).toContain("Verification code resent!");
+
+    // The verify action reads the link from the address it was posted to: a resend answers a new link.
+    const link = `/corporate/verify?${new URLSearchParams(links["/corporate/verify"][0] as Record<string, string>)}`;
+    const session = await openForm(app.base, link);
+    const resend = await postForm(app.base, link, session, { intent: "resend" });
+    expect(resend.status).toBe(302);
+    const next = new URL(resend.headers.get("location") ?? "", app.base);
+    expect(next.pathname).toBe("/corporate/verify");
+    expect(next.searchParams.get("userId")).toBe(reg.userId);
+    expect(next.searchParams.get("requestToken")).not.toBe(reg.requestToken);
+    expect(next.searchParams.get("resent")).toBe("1");
+    const wrong = await postForm(app.base, `${next.pathname}${next.search}`, session, {
+      intent: "verify",
+      verificationCode: "000000",
+    });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.text()).toContain("Invalid verification code.");
   });
 
   it("never lets a browser or a proxy keep a page", async () => {

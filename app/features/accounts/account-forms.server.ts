@@ -1,20 +1,38 @@
 // Server-only helpers of the account forms (their schemas are core/account-forms.ts, which the
-// browser validates with too): the inputs never echoed back, and the verify page's address.
+// browser validates with too): the inputs never echoed back, and the addresses of the verify and
+// reset pages.
 import * as z from "zod/mini";
 import { userIdField, verifyPageTokenField } from "../../../core/account-forms.ts";
+import { type OpaqueQuery, opaqueQueryValues } from "../../lib/shared-page.ts";
 
 /** The password inputs: never sent back into the re-rendered page. */
 export const PASSWORD_FIELDS = ["password", "confirmPassword"] as const;
+
+/**
+ * The verify page's link (SPEC §2): userId a UUID in either letter case, requestToken 1 to 200
+ * characters once trimmed (the schemas' own rules, as patterns the edge can test before it serves
+ * the page every such link shares).
+ */
+export const VERIFY_PAGE_QUERY = {
+  userId: /^\s*[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\s*$/i,
+  requestToken: /^\s*\S(?:[\s\S]{0,198}\S)?\s*$/,
+} satisfies OpaqueQuery;
+
+/** The reset page's link (SPEC §2): a passwordResetToken that is not blank. */
+export const RESET_PAGE_QUERY = { passwordResetToken: /\S/ } satisfies OpaqueQuery;
 
 const verifyParamsSchema = z.object({ userId: userIdField, requestToken: verifyPageTokenField });
 
 /** The verify page's address: both parameters present and well formed, or undefined. */
 export function verifyParams(url: URL): { userId: string; requestToken: string } | undefined {
-  const parsed = verifyParamsSchema.safeParse({
-    userId: url.searchParams.get("userId") ?? undefined,
-    requestToken: url.searchParams.get("requestToken") ?? undefined,
-  });
-  return parsed.success ? parsed.data : undefined;
+  const values = opaqueQueryValues(url.searchParams, VERIFY_PAGE_QUERY);
+  const parsed = values ? verifyParamsSchema.safeParse(values) : undefined;
+  return parsed?.success ? parsed.data : undefined;
+}
+
+/** The reset page's token, trimmed, or undefined when the address has none. */
+export function resetToken(url: URL): string | undefined {
+  return opaqueQueryValues(url.searchParams, RESET_PAGE_QUERY)?.passwordResetToken.trim();
 }
 
 /** The address of the verify page for this request. */

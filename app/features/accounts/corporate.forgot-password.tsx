@@ -1,10 +1,12 @@
 // Reset password (SPEC §2 reset page, §4 password reset, §5 password rules, §8 reset errors):
 // reached from the emailed link /corporate/forgot-password?passwordResetToken=… (without it →
 // /error). 'Choose a password' and 'Confirm password' with the live checklist; success lands on
-// the login page with a success toast.
+// the login page with a success toast. The form posts to the page's own address and the action
+// reads the token from it, so the page holds nothing of the link and every link shares one copy
+// (app/lib/shared-page.ts).
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, href, Link, redirect } from "react-router";
+import { href, Link, redirect } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { RESET_CONFIRM_LABEL, resetFormSchema } from "../../../core/account-forms.ts";
 import { isPasswordAcceptable, PASSWORD_HTML_PATTERN } from "../../../core/password.ts";
@@ -20,11 +22,12 @@ import {
   PASSWORD_PATTERN_TITLE,
   RESET_PASSWORD_LABEL,
 } from "../../lib/forms.ts";
+import { sharedLinkPageHeaders } from "../../lib/shared-page.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
-import { CsrfInput, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { CsrfInput, OwnAddressForm, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import type { Route } from "./+types/corporate.forgot-password";
-import { PASSWORD_FIELDS } from "./account-forms.server.ts";
+import { PASSWORD_FIELDS, RESET_PAGE_QUERY, resetToken } from "./account-forms.server.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 import { PasswordChecklist, usePasswordPair } from "./password-checklist.tsx";
@@ -46,22 +49,20 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
-function tokenOf(request: Request): string | undefined {
-  const token = new URL(request.url).searchParams.get("passwordResetToken")?.trim();
-  return token ? token : undefined;
-}
+export const headers = sharedLinkPageHeaders(RESET_PAGE_QUERY);
 
 export function loader({ request }: Route.LoaderArgs) {
-  const passwordResetToken = tokenOf(request);
-  if (!passwordResetToken) throw redirect(href("/error"));
-  return { passwordResetToken };
+  if (!resetToken(new URL(request.url))) throw redirect(href("/error"));
+  return null;
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
   const hideFields = PASSWORD_FIELDS;
   const { submission } = await readForm(context, request, resetFormSchema);
+  const passwordResetToken = resetToken(new URL(request.url));
+  if (!passwordResetToken) throw redirect(href("/error"));
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields });
-  const result = await createApiClient(context).resetPassword(submission.value);
+  const result = await createApiClient(context).resetPassword({ passwordResetToken, ...submission.value });
   if (result.ok) {
     throw await redirectWithToast(context, href("/corporate/login"), {
       type: "success",
@@ -72,20 +73,19 @@ export async function action({ context, request }: Route.ActionArgs) {
   return replyFailure(submission, result, { shownDetails: SHOWN_RESET_DETAILS, hideFields });
 }
 
-export default function ResetPassword({ loaderData, actionData }: Route.ComponentProps) {
+export default function ResetPassword({ actionData }: Route.ComponentProps) {
   return (
     <AuthLayout title="Reset Password" subtitle="Choose a new password for your account">
-      <ResetForm token={loaderData.passwordResetToken} reply={actionData} />
+      <ResetForm reply={actionData} />
     </AuthLayout>
   );
 }
 
 const constraint = formConstraint(resetFormSchema);
 
-function ResetForm({ token, reply }: { token: string; reply?: FormReply }) {
+function ResetForm({ reply }: { reply?: FormReply }) {
   const hydrated = useHydrated();
-  const action = `${PATH}?${new URLSearchParams({ passwordResetToken: token })}`;
-  const { onSubmit, busy } = useFormSubmit(action);
+  const { onSubmit, busy } = useFormSubmit(PATH);
   const [form, fields] = useForm({
     id: "reset-form",
     lastResult: reply?.result,
@@ -106,17 +106,9 @@ function ResetForm({ token, reply }: { token: string; reply?: FormReply }) {
   return (
     <>
       <AuthHeading id="reset-heading">Choose a new password</AuthHeading>
-      <Form
-        method="post"
-        action={action}
-        preventScrollReset
-        {...getFormProps(form)}
-        aria-labelledby="reset-heading"
-        className="space-y-4"
-      >
+      <OwnAddressForm {...getFormProps(form)} aria-labelledby="reset-heading" className="space-y-4">
         <CsrfInput />
         <HoneypotInputs />
-        <input type="hidden" name="passwordResetToken" value={token} />
         <AuthAlert focusKey={reply} focus={!hasFieldErrors(reply?.result)}>
           {messages.length > 0 ? (
             <>
@@ -159,7 +151,7 @@ function ResetForm({ token, reply }: { token: string; reply?: FormReply }) {
         <SubmitButton busy={busy} disabled={hydrated && !ready} className="w-full sm:w-auto">
           Reset Password
         </SubmitButton>
-      </Form>
+      </OwnAddressForm>
     </>
   );
 }

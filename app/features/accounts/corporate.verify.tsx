@@ -1,11 +1,13 @@
 // Verify, step 2 (SPEC §2 verify page, §4 verify, §5 verification code, §8 verify errors).
-// The address carries userId and requestToken (either missing → /error). Two forms post here:
-// the code (intent=verify) and the resend (intent=resend), so both work without JavaScript.
+// The address carries userId and requestToken (either missing → /error). Two forms post to that
+// address: the code (intent=verify) and the resend (intent=resend), so both work without
+// JavaScript. The page holds nothing of the address (the action reads it), so every link shares
+// one copy (app/lib/shared-page.ts).
 // Success: VerifyEmail answers the access token; the user's details and settings are fetched
 // with it, a new session starts, and the browser lands on the dashboard.
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, href, redirect, useNavigation, useSearchParams } from "react-router";
+import { data, href, redirect, useNavigation, useSearchParams } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { VERIFICATION_CODE_MESSAGE, verifyFormSchema } from "../../../core/account-forms.ts";
 import { VERIFICATION_CODE_LENGTH } from "../../../core/limits.ts";
@@ -15,14 +17,13 @@ import { type ApiResult, createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyInvalid } from "../../lib/forms.server.ts";
 import { ACCOUNT_MESSAGES, type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { startNewSession } from "../../lib/session.server.ts";
-import { CsrfInput, HiddenHoneypot, SubmitButton } from "../../ui/form-fields.tsx";
+import { sharedLinkPageHeaders } from "../../lib/shared-page.ts";
+import { CsrfInput, HiddenHoneypot, OwnAddressForm, SubmitButton } from "../../ui/form-fields.tsx";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/corporate.verify";
-import { verifyHref, verifyParams } from "./account-forms.server.ts";
+import { VERIFY_PAGE_QUERY, verifyHref, verifyParams } from "./account-forms.server.ts";
 import { AuthAlert, AuthField, inlineTargetClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
-
-const PATH = href("/corporate/verify");
 
 /** What the verify action answers when it does not redirect. */
 interface VerifyReply extends FormReply {
@@ -35,10 +36,11 @@ export const meta: Route.MetaFunction = () => [
   { name: "robots", content: "noindex" },
 ];
 
+export const headers = sharedLinkPageHeaders(VERIFY_PAGE_QUERY);
+
 export function loader({ request }: Route.LoaderArgs) {
-  const params = verifyParams(new URL(request.url));
-  if (!params) throw redirect(href("/error"));
-  return params;
+  if (!verifyParams(new URL(request.url))) throw redirect(href("/error"));
+  return null;
 }
 
 /** The API's own details that are safe and useful to show word for word (SPEC §8: "the server's detail"). */
@@ -46,8 +48,10 @@ const SHOWN_VERIFY_DETAILS = new Set<string>(Object.values(DETAILS));
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { submission } = await readForm(context, request, verifyFormSchema);
+  const link = verifyParams(new URL(request.url));
+  if (!link) throw redirect(href("/error"));
   if (submission.status !== "success") {
-    // A resend post can only fail here when its hidden inputs were tampered with.
+    // A resend post can only fail here when its intent was tampered with.
     if (submission.payload.intent === "resend") {
       return data<VerifyReply>({ result: submission.reply(), problem: "resendFailed" }, { status: 400 });
     }
@@ -57,19 +61,15 @@ export async function action({ context, request }: Route.ActionArgs) {
   const api = createApiClient(context);
 
   if (value.intent === "resend") {
-    const resent = await api.resendVerifyEmailRequest(value.userId);
-    if (resent.ok) throw redirect(verifyHref(value.userId, resent.data.requestToken, { resent: "1" }));
+    const resent = await api.resendVerifyEmailRequest(link.userId);
+    if (resent.ok) throw redirect(verifyHref(link.userId, resent.data.requestToken, { resent: "1" }));
     return data<VerifyReply>(
       { result: submission.reply(), problem: "resendFailed" },
       { status: resent.status >= 400 ? resent.status : 500 },
     );
   }
 
-  const verified = await api.verifyEmail({
-    userId: value.userId,
-    requestToken: value.requestToken,
-    verificationCode: value.verificationCode,
-  });
+  const verified = await api.verifyEmail({ ...link, verificationCode: value.verificationCode });
   if (!verified.ok) return verifyFailure(submission, verified);
 
   // SPEC §4: with the new token, the user's details (a failure shows the generic error) and the
@@ -119,10 +119,10 @@ function verifyFailure(
   return data<VerifyReply>({ result: submission.reply({ formErrors: [message] }) }, { status });
 }
 
-export default function Verify({ loaderData, actionData }: Route.ComponentProps) {
+export default function Verify({ actionData }: Route.ComponentProps) {
   return (
     <AuthLayout title="Verify" subtitle="Enter the 6-Digit code we emailed you" step={2}>
-      <VerifyForm userId={loaderData.userId} requestToken={loaderData.requestToken} reply={actionData} />
+      <VerifyForm reply={actionData} />
     </AuthLayout>
   );
 }
@@ -131,7 +131,7 @@ const RESEND_FORM_ID = "resend-form";
 const resendButtonClass =
   "font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-wait disabled:text-slate-600";
 
-function VerifyForm({ userId, requestToken, reply }: { userId: string; requestToken: string; reply?: VerifyReply }) {
+function VerifyForm({ reply }: { reply?: VerifyReply }) {
   const [searchParams] = useSearchParams();
   const navigation = useNavigation();
   const posting = navigation.state !== "idle" && navigation.formMethod?.toUpperCase() === "POST";
@@ -155,7 +155,6 @@ function VerifyForm({ userId, requestToken, reply }: { userId: string; requestTo
   const invalidCode = reply?.problem === "invalidCode";
   // Only this reply's messages: conform keeps the last ones after a redirect (e.g. the resend).
   const otherErrors = reply && !invalidCode && !resendFailed ? (form.errors ?? []) : [];
-  const action = `${PATH}?${new URLSearchParams({ userId, requestToken })}`;
   const resendButton = (label: string) => (
     <button
       type="submit"
@@ -171,13 +170,11 @@ function VerifyForm({ userId, requestToken, reply }: { userId: string; requestTo
     <>
       <AuthHeading id="verify-heading">Step 2: Verify Email</AuthHeading>
       {/* The resend form: its button sits in the text below (and in the wrong-code message) through form=. */}
-      <Form method="post" action={action} id={RESEND_FORM_ID} preventScrollReset className="hidden">
+      <OwnAddressForm id={RESEND_FORM_ID} className="hidden">
         <CsrfInput />
         <HiddenHoneypot />
         <input type="hidden" name="intent" value="resend" />
-        <input type="hidden" name="userId" value={userId} />
-        <input type="hidden" name="requestToken" value={requestToken} />
-      </Form>
+      </OwnAddressForm>
 
       <div className="mb-6 space-y-3">
         <p className="text-slate-700">
@@ -188,19 +185,10 @@ function VerifyForm({ userId, requestToken, reply }: { userId: string; requestTo
         </AuthAlert>
       </div>
 
-      <Form
-        method="post"
-        action={action}
-        preventScrollReset
-        {...getFormProps(form)}
-        aria-labelledby="verify-heading"
-        className="space-y-4"
-      >
+      <OwnAddressForm {...getFormProps(form)} aria-labelledby="verify-heading" className="space-y-4">
         <CsrfInput />
         <HoneypotInputs />
         <input type="hidden" name="intent" value="verify" />
-        <input type="hidden" name="userId" value={userId} />
-        <input type="hidden" name="requestToken" value={requestToken} />
         <AuthAlert focusKey={reply} focus={!hasFieldErrors(reply?.result)}>
           {invalidCode ? (
             <p>Invalid verification code. Please try again or {resendButton("resend verification code")}.</p>
@@ -224,7 +212,7 @@ function VerifyForm({ userId, requestToken, reply }: { userId: string; requestTo
           Verify &amp; Login
         </SubmitButton>
         <p className="text-sm text-slate-700">On the next screen, you&rsquo;ll add your company details.</p>
-      </Form>
+      </OwnAddressForm>
     </>
   );
 }
