@@ -1,5 +1,8 @@
 // The process entry: configuration, database and migrations, the provider API at /api and the
 // web portal everywhere else. `node server.ts` (production build) or `node server.ts --dev`.
+// With WEB_CONCURRENCY above 1 (PostgreSQL only) this process supervises that many workers, each
+// of which runs the rest of this file (server/cluster.ts).
+import cluster from "node:cluster";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { ServerBuild } from "react-router";
 
@@ -7,11 +10,8 @@ const dev = process.argv.includes("--dev");
 // React picks its build from NODE_ENV when first loaded, so set it before importing anything that loads React.
 process.env.NODE_ENV ??= dev ? "development" : "production";
 
-const { getRequestListener } = await import("@hono/node-server");
 const { ConfigError, loadConfig } = await import("./server/config.ts");
 const { createLogger } = await import("./server/logger.ts");
-const { createApplication } = await import("./server/main.ts");
-const { DatabaseInUseError } = await import("./server/db/client.ts");
 
 let config: ReturnType<typeof loadConfig>;
 try {
@@ -25,48 +25,66 @@ try {
 }
 const logger = createLogger(config.LOG_LEVEL);
 
-let build: ServerBuild | (() => Promise<ServerBuild>);
-let viteMiddleware: ((req: IncomingMessage, res: ServerResponse, next: () => void) => void) | undefined;
-if (dev) {
-  const vite = await import("vite");
-  const viteServer = await vite.createServer({ server: { middlewareMode: true }, appType: "custom" });
-  viteMiddleware = viteServer.middlewares;
-  build = () => viteServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+if (!dev && cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
+  const { superviseWorkers } = await import("./server/cluster.ts");
+  superviseWorkers(config.WEB_CONCURRENCY, logger);
 } else {
-  // @ts-expect-error: the build exists only after `npm run build`.
-  build = (await import("./build/server/index.js")) as ServerBuild;
+  await serve();
 }
 
-const running = await createApplication({
-  config,
-  logger,
-  build,
-  mode: dev ? "development" : "production",
-  trustProxy: config.TRUST_PROXY,
-}).catch((error: unknown) => {
-  // Another process has the PGlite directory: say so plainly and stop (no stack trace).
-  if (error instanceof DatabaseInUseError) {
-    console.error(error.message);
-    process.exit(1);
+async function serve() {
+  const { getRequestListener } = await import("@hono/node-server");
+  const { createApplication } = await import("./server/main.ts");
+  const { DatabaseInUseError } = await import("./server/db/client.ts");
+  const { followWorkerCount } = await import("./server/cluster.ts");
+
+  let build: ServerBuild | (() => Promise<ServerBuild>);
+  let viteMiddleware: ((req: IncomingMessage, res: ServerResponse, next: () => void) => void) | undefined;
+  if (dev) {
+    const vite = await import("vite");
+    const viteServer = await vite.createServer({ server: { middlewareMode: true }, appType: "custom" });
+    viteMiddleware = viteServer.middlewares;
+    build = () => viteServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
+  } else {
+    // @ts-expect-error: the build exists only after `npm run build`.
+    build = (await import("./build/server/index.js")) as ServerBuild;
   }
-  throw error;
-});
-const listener = getRequestListener(running.app.fetch);
-const server = createServer((req, res) => {
-  if (viteMiddleware) viteMiddleware(req, res, () => listener(req, res));
-  else listener(req, res);
-});
-server.keepAliveTimeout = 65_000;
-server.listen(config.PORT, config.HOST, () => {
-  logger.info({ url: config.APP_URL, database: running.database.kind }, `listening on http://localhost:${config.PORT}`);
-});
 
-async function shutdown(signal: string) {
-  logger.info({ signal }, "shutting down");
-  server.close();
-  server.closeAllConnections();
-  await running.close();
-  process.exit(0);
+  const running = await createApplication({
+    config,
+    logger,
+    build,
+    mode: dev ? "development" : "production",
+    trustProxy: config.TRUST_PROXY,
+    workerCount: followWorkerCount(),
+  }).catch((error: unknown) => {
+    // Another process has the PGlite directory: say so plainly and stop (no stack trace).
+    if (error instanceof DatabaseInUseError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  });
+  const listener = getRequestListener(running.app.fetch);
+  const server = createServer((req, res) => {
+    if (viteMiddleware) viteMiddleware(req, res, () => listener(req, res));
+    else listener(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  server.listen(config.PORT, config.HOST, () => {
+    logger.info(
+      { url: config.APP_URL, database: running.database.kind },
+      `listening on http://localhost:${config.PORT}`,
+    );
+  });
+
+  async function shutdown(signal: string) {
+    logger.info({ signal }, "shutting down");
+    server.close();
+    server.closeAllConnections();
+    await running.close();
+    process.exit(0);
+  }
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
-process.on("SIGINT", () => void shutdown("SIGINT"));
-process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -475,7 +475,7 @@ ${serverTable ? serverSectionBody(serverTable) : "Not measured in this run.\n"}
 ## HTTP load
 
 ${httpSection || "Not measured in this run.\n"}
-## Reading the numbers
+${keptSections()}## Reading the numbers
 
 Lighthouse's default mobile run does not throttle the page while loading it: it records an
 unthrottled load, then simulates slow 4G (150 ms round trips, 1.6 Mbit/s) and a 4× slower CPU
@@ -516,6 +516,22 @@ runs alone, e.g. \`node scripts/bench/release.ts\`).
 
 ${tableText}
 `;
+}
+
+/**
+ * The hand-written "## Before and after …" sections of the existing report: a full run rewrites
+ * the measured sections and keeps these comparisons.
+ */
+function keptSections(): string {
+  if (!existsSync("docs/BENCHMARKS.md")) return "";
+  const md = readFileSync("docs/BENCHMARKS.md", "utf8");
+  const kept: string[] = [];
+  for (const match of md.matchAll(/\n(## Before and after[^\n]*\n)/g)) {
+    const from = (match.index ?? 0) + 1;
+    const next = md.indexOf("\n## ", from + match[1]!.length);
+    kept.push(md.slice(from, next === -1 ? undefined : next + 1));
+  }
+  return kept.map((section) => `${section.trimEnd()}\n\n`).join("");
 }
 
 /** Replaces the body of a "## " section (up to the next "## " heading), or appends the section. */

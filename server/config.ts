@@ -1,5 +1,6 @@
 // Runtime configuration (DESIGN.md §3): every variable is parsed once, here, with zod.
 // A bad value stops the start with a message naming the variable.
+import { availableParallelism } from "node:os";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import { hasValidAbnCheckDigits, normaliseAbn } from "../core/abn.ts";
@@ -41,6 +42,8 @@ const envSchema = z.object({
     .optional()
     .or(z.literal("").transform(() => undefined)),
   SMTP_URL: optionalUrl(["smtp:", "smtps:"]),
+  /** HTTP worker processes (server/cluster.ts); unset: one per CPU core on PostgreSQL, 1 on PGlite. */
+  WEB_CONCURRENCY: z.coerce.number().int("must be a whole number").min(1).max(256).optional(),
   RATE_LIMIT_FACTOR: z.coerce.number().positive("must be a positive number").default(1),
   MAIL_FROM: z.string().trim().min(3).default("Reward Portal <no-reply@rewards.localhost>"),
   SUPPORT_EMAIL: z.email("must be an email address").default("support@rewards.localhost"),
@@ -92,8 +95,10 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
-export interface Config extends Omit<Env, "APP_URL"> {
+export interface Config extends Omit<Env, "APP_URL" | "WEB_CONCURRENCY"> {
   APP_URL: string;
+  /** HTTP workers: WEB_CONCURRENCY, else one per core on PostgreSQL and 1 on PGlite. */
+  WEB_CONCURRENCY: number;
   /** APP_URL's host is not a loopback name or address (DESIGN.md §3): the deployment fails closed. */
   isDeployment: boolean;
   /** Stricter cookies and HSTS follow the deployment (an https APP_URL), not NODE_ENV. */
@@ -131,6 +136,11 @@ export class ConfigError extends Error {
     this.name = "ConfigError";
     this.issues = issues;
   }
+}
+
+/** DATABASE_URL names a PostgreSQL server (else it is PGlite's `memory://` or data directory). */
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(url);
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -177,8 +187,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ]);
     }
   }
+  const onPostgres = isPostgresUrl(e.DATABASE_URL);
+  if (!onPostgres && e.WEB_CONCURRENCY !== undefined && e.WEB_CONCURRENCY > 1) {
+    throw new ConfigError([
+      `WEB_CONCURRENCY=${e.WEB_CONCURRENCY} needs PostgreSQL: the embedded PGlite database (DATABASE_URL=${e.DATABASE_URL}) belongs to one process. Set DATABASE_URL to a postgres:// URL, or WEB_CONCURRENCY=1.`,
+    ]);
+  }
   return {
     ...e,
+    WEB_CONCURRENCY: e.WEB_CONCURRENCY ?? (onPostgres ? availableParallelism() : 1),
     APP_URL: appUrl,
     isDeployment,
     isHttps: appUrl.startsWith("https:"),

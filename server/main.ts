@@ -3,8 +3,10 @@
 import type { ServerBuild } from "react-router";
 import type { WebServices } from "../app/context.ts";
 import { createApi } from "./api/index.ts";
+import { type RateLimitStore, sweepExpiredRateLimits } from "./api/rate-limits.ts";
 import { type Captcha, captchaOff } from "./captcha/port.ts";
 import { recaptcha } from "./captcha/recaptcha.ts";
+import type { WorkerCount } from "./cluster.ts";
 import { type Config, isLoopbackAddress } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { seedCatalogue } from "./domain/catalogue.ts";
@@ -22,6 +24,9 @@ import { type Reconciler, type ReconcilerOptions, startReconciler } from "./paym
 import { resolveSessionSecret } from "./secret.ts";
 import { sweepExpiredSessions, webSessionStore } from "./web-sessions.ts";
 
+/** How often a process deletes expired rate-limit counters on PostgreSQL (any process may). */
+const RATE_LIMIT_SWEEP_MS = 10 * 60_000;
+
 export interface AppOptions {
   config: Config;
   logger: Logger;
@@ -36,6 +41,8 @@ export interface AppOptions {
   trustProxy?: number;
   /** Test seam (fault tests): called after each line of a release, inside its transaction. */
   onReleaseLine?: (index: number) => void | Promise<void>;
+  /** In a cluster worker: how many workers are listening, for /readyz (server/cluster.ts). */
+  workerCount?: () => WorkerCount | undefined;
   /** The payment reconciler: false leaves it to the test (runOnce by hand); timings for tests. */
   reconciler?: false | Pick<ReconcilerOptions, "intervalMs" | "minAgeMs" | "maxAgeMs" | "batchSize">;
 }
@@ -93,12 +100,22 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     },
     options.reconciler !== false,
   );
+  // DESIGN.md §7's budgets hold across every process on PostgreSQL; PGlite is one process.
+  const rateLimitStore: RateLimitStore =
+    database.kind === "postgres" ? { kind: "postgres", db: database.db } : { kind: "memory" };
+  const sweepRateLimits = () =>
+    sweepExpiredRateLimits(database.db, new Date()).catch((error: unknown) =>
+      logger.warn({ err: error }, "rate limits: sweeping expired counters failed"),
+    );
+  const rateLimitSweeper =
+    database.kind === "postgres" ? setInterval(() => void sweepRateLimits(), RATE_LIMIT_SWEEP_MS).unref() : undefined;
   const api = createApi({
     db: database.db,
     config,
     logger,
     captcha,
     payments,
+    rateLimitStore,
     onEmailQueued: () => mailWorker.nudge(),
     onReleaseLine: options.onReleaseLine,
   });
@@ -156,7 +173,11 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     web,
     build: options.build,
     mode: options.mode,
-    ready: () => database.ping(),
+    ready: async () => {
+      await database.ping();
+      const workers = options.workerCount?.();
+      return workers ? { workers } : {};
+    },
     trustProxy: options.trustProxy,
   });
 
@@ -167,6 +188,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     reconciler,
     api,
     async close() {
+      clearInterval(rateLimitSweeper);
       await reconciler.stop();
       await mailWorker.stop();
       await database.close();

@@ -3,6 +3,7 @@ import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import type { Payments } from "../payments/port.ts";
+import type { RateLimitStore } from "./rate-limits.ts";
 
 /** Everything an API handler may use; built once in server.ts (or by a test). */
 export interface ApiDeps {
@@ -16,6 +17,8 @@ export interface ApiDeps {
   now?: () => Date;
   /** The card processor; unset: Stripe when STRIPE_SECRET_KEY is set, else the simulated one. */
   payments?: Payments;
+  /** Where the rate-limit counters live; unset: this process's memory. */
+  rateLimitStore?: RateLimitStore;
   /** Test seam of the release (server/domain/release.ts): called after each recipient is written. */
   onReleaseLine?: (index: number) => void | Promise<void>;
 }

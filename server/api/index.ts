@@ -49,7 +49,7 @@ export function createApi(deps: ApiDeps) {
   const now = () => deps.now?.() ?? new Date();
   // Every authenticated call (SPEC §6) goes through this one bearer check.
   const auth = bearerAuth(deps.db, now);
-  const limits = createRateLimits(deps.config.RATE_LIMIT_FACTOR);
+  const limits = createRateLimits(deps.config.RATE_LIMIT_FACTOR, deps.rateLimitStore);
 
   // Chained, so the app's type carries every route with its input and answers (ADR 0016).
   return api

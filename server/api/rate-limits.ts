@@ -3,10 +3,15 @@
 // path (`/_.data`, `.data`, a trailing slash, other letter case, percent-encoding) reached it.
 // Every attempt is counted the moment it arrives, before the work it guards, so N concurrent
 // attempts are N attempts. RATE_LIMIT_FACTOR multiplies every budget (tests and load runs).
+// On PostgreSQL the counters live in the database (one atomic upsert per attempt), so a budget
+// holds across every app process and machine; PGlite is one process and counts in memory.
+import { lt } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import ipaddr from "ipaddr.js";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { DETAILS } from "../../core/public-forms.ts";
+import type { Db } from "../db/client.ts";
+import { rateLimitCounters } from "../db/schema.ts";
 import { ProblemError } from "../http/problem.ts";
 import type { ApiEnv } from "./deps.ts";
 
@@ -80,18 +85,31 @@ export function clientKey(address: string | undefined): string {
   return `${ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/64`).toString()}/64`;
 }
 
-export function createRateLimits(factor: number) {
+/** Where the counters live: this process's memory, or a PostgreSQL database every process shares. */
+export type RateLimitStore = { kind: "memory" } | { kind: "postgres"; db: Db };
+
+type Limiter = RateLimiterMemory | RateLimiterDrizzle;
+
+export function createRateLimits(factor: number, store: RateLimitStore = { kind: "memory" }) {
+  const limiter = (keyPrefix: string, points: number, duration: number): Limiter =>
+    store.kind === "postgres"
+      ? // Expired rows are swept by sweepExpiredRateLimits on the job loop, not a timer per limiter.
+        new RateLimiterDrizzle({
+          storeClient: store.db,
+          schema: rateLimitCounters,
+          keyPrefix,
+          points,
+          duration,
+          clearExpiredByTimeout: false,
+        })
+      : new RateLimiterMemory({ keyPrefix, points, duration });
   const limiters = Object.fromEntries(
     Object.entries(RATE_RULES).map(([name, rule]) => [
       name,
-      new RateLimiterMemory({
-        keyPrefix: name,
-        points: Math.max(1, Math.round(rule.points * factor)),
-        duration: rule.durationSeconds,
-      }),
+      limiter(name, Math.max(1, Math.round(rule.points * factor)), rule.durationSeconds),
     ]),
-  ) as Record<RateRuleName, RateLimiterMemory>;
-  const trickle = new RateLimiterMemory({ keyPrefix: "loginTrickle", points: 1, duration: LOGIN_TRICKLE_SECONDS });
+  ) as Record<RateRuleName, Limiter>;
+  const trickle = limiter("loginTrickle", 1, LOGIN_TRICKLE_SECONDS);
 
   const normalise = (key: string | number) => String(key).trim().toLowerCase();
 
@@ -157,3 +175,8 @@ export function createRateLimits(factor: number) {
 }
 
 export type RateLimits = ReturnType<typeof createRateLimits>;
+
+/** Deletes the PostgreSQL counters that expired before `before` (any process may run it). */
+export async function sweepExpiredRateLimits(db: Db, before: Date): Promise<void> {
+  await db.delete(rateLimitCounters).where(lt(rateLimitCounters.expire, before));
+}

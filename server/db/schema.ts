@@ -498,3 +498,18 @@ export const auditLog = pgTable(
   },
   (t) => [index("audit_log_company_idx").on(t.companyId, t.createdAt)],
 );
+
+/**
+ * Rate-limit counters (DESIGN.md §7) on PostgreSQL, shared by every app process and machine:
+ * rate-limiter-flexible's Drizzle store keeps one row per rule and key (`rule:key`), counting
+ * `points` until `expire`. PGlite runs one process and counts in memory instead.
+ */
+export const rateLimitCounters = pgTable(
+  "rate_limit_counters",
+  {
+    key: text("key").primaryKey(),
+    points: integer("points").notNull(),
+    expire: timestamp("expire", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("rate_limit_counters_expire_idx").on(t.expire)],
+);

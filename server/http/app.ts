@@ -12,6 +12,7 @@ import { secureHeaders } from "hono/secure-headers";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { RequestServices, WebServices } from "../../app/context.ts";
 import { DETAILS } from "../../core/public-forms.ts";
+import type { WorkerCount } from "../cluster.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { createPageCache, hasSessionCookie, type PageEncoding, pageResponse, wholePage } from "./anonymous-pages.ts";
@@ -27,7 +28,8 @@ export interface ServerAppOptions {
   web: WebServices;
   /** The React Router build; a function in dev so each request sees the latest code. */
   build: ServerBuild | (() => Promise<ServerBuild>);
-  ready: () => Promise<void>;
+  /** Throws when the database does not answer; in a cluster worker, names the workers listening. */
+  ready: () => Promise<{ workers?: WorkerCount } | undefined>;
   mode: "production" | "development";
   clientDir?: string;
   /** Reverse-proxy hops in front of the app (TRUST_PROXY): the client is that many entries from the right of X-Forwarded-For. */
@@ -170,8 +172,12 @@ export function createServerApp(options: ServerAppOptions) {
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => {
     try {
-      await options.ready();
-      return c.json({ status: "ready" });
+      const details = (await options.ready()) ?? {};
+      // A cluster worker answers for the node: not ready while a worker is missing (one that died
+      // and is being restarted, or the first start), so a load balancer drains it meanwhile.
+      const workers = details.workers;
+      if (workers && workers.listening < workers.wanted) return c.json({ status: "starting", ...details }, 503);
+      return c.json({ status: "ready", ...details });
     } catch (error) {
       logger.warn({ err: error instanceof Error ? error.message : String(error) }, "readiness check failed");
       return c.json({ status: "unavailable" }, 503);

@@ -80,6 +80,8 @@ export async function launchApp(env: Record<string, string>, options: LaunchOpti
       APP_URL: base,
       LOG_LEVEL: "warn",
       RATE_LIMIT_FACTOR: "1000",
+      // One process unless a test asks for workers (the default on PostgreSQL is one per core).
+      WEB_CONCURRENCY: "1",
       SESSION_SECRET: "app-process-session-secret-0123456789abcdef",
       ...env,
     },

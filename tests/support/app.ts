@@ -69,7 +69,7 @@ export function edgeFor(
   running: TestApplication,
   options: {
     env?: Record<string, string>;
-    ready?: () => Promise<void>;
+    ready?: () => Promise<undefined>;
     trustProxy?: number;
     mode?: "production" | "development";
     /** The built client files (production mode serves them); default build/client. */
@@ -107,7 +107,7 @@ export function edgeFor(
     build,
     mode: options.mode ?? "production",
     clientDir: options.clientDir,
-    ready: options.ready ?? (() => running.database.ping()),
+    ready: options.ready ?? (() => running.database.ping().then(() => undefined)),
     trustProxy: options.trustProxy,
   });
   return { app, seen, logs, config };
