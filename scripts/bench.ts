@@ -5,7 +5,7 @@
 // that kept a category below 100, and writes it all to docs/BENCHMARKS.md.
 //
 //   node scripts/bench.ts [--runs 3] [--pages /,/help,…] [--no-write] [--check]
-//                         [--only lighthouse,server,http] [--skip-lighthouse]
+//                         [--only lighthouse,server,http] [--skip-lighthouse] [--reuse-lighthouse]
 //                         [--http-duration 10] [--http-databases pglite,postgres]
 //                         [--http-node-flags=--max-semi-space-size=8]  (flags for the app's node)
 //
@@ -45,6 +45,8 @@ const { values: options } = parseArgs({
     check: { type: "boolean", default: false },
     only: { type: "string" },
     "skip-lighthouse": { type: "boolean", default: false },
+    /** Report the Lighthouse runs already in bench-results/ instead of running them again. */
+    "reuse-lighthouse": { type: "boolean", default: false },
     "http-duration": { type: "string", default: "10" },
     "http-databases": { type: "string", default: "pglite,postgres" },
     "http-node-flags": { type: "string", default: "" },
@@ -300,13 +302,24 @@ process.on("SIGINT", () => process.exit(130));
 
 // Every run's full Lighthouse report stays in bench-results/ (git-ignored) for digging into audits.
 const tmp = "bench-results";
-rmSync(tmp, { recursive: true, force: true });
+const REUSE_LIGHTHOUSE = Boolean(options["reuse-lighthouse"]);
+if (!REUSE_LIGHTHOUSE) rmSync(tmp, { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
 const startedAt = new Date();
 const results: Measurement[] = [];
 const allRuns: Record<string, string[]> = {};
 const loadAtStart = os.loadavg()[0]!;
-if (parts.has("lighthouse")) {
+if (parts.has("lighthouse") && REUSE_LIGHTHOUSE) {
+  for (const page of PAGES) {
+    const runs = Array.from({ length: RUNS }, (_, i) =>
+      measure(page, JSON.parse(readFileSync(reportPath(page, i + 1), "utf8")) as Lhr),
+    );
+    allRuns[page] = runs.map(
+      (r) => `${r.scores.performance} (CPU index ${Math.round(r.lhr.environment.benchmarkIndex)})`,
+    );
+    results.push(median(runs));
+  }
+} else if (parts.has("lighthouse")) {
   const port = await freePort();
   const base = `http://localhost:${port}`;
   const server = await startServer(port);
@@ -323,7 +336,7 @@ if (parts.has("lighthouse")) {
     for (const page of PAGES) {
       const runs: Measurement[] = [];
       for (let run = 1; run <= RUNS; run++) {
-        const lhr = await runWithRetries(base + page, join(tmp, `run-${page.replace(/\W+/g, "_")}-${run}.json`));
+        const lhr = await runWithRetries(base + page, reportPath(page, run));
         const m = measure(page, lhr);
         runs.push(m);
         console.log(
@@ -338,6 +351,10 @@ if (parts.has("lighthouse")) {
   } finally {
     stopServer();
   }
+}
+
+function reportPath(page: string, run: number): string {
+  return join(tmp, `run-${page.replace(/\W+/g, "_")}-${run}.json`);
 }
 
 // Server-side figures: the median of three runs each (the machine may be shared).

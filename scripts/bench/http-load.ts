@@ -7,7 +7,7 @@
 //
 //   node scripts/bench/http-load.ts [--duration 10] [--connections 50] [--databases pglite,postgres]
 //                                   [--targets landing,help,verify,dashboard,api-users,…] [--profile]
-//                                   [--node-flags=--max-semi-space-size=8]
+//                                   [--node-flags=--max-semi-space-size=8] [--workers 2,4]
 //
 // How it runs, per database:
 // - `node server.ts` as a separate process (the process harness, tests/support/app-process.ts:
@@ -24,9 +24,9 @@
 //   app and the ceiling each in their own process.
 // --profile starts the app with `--cpu-prof` (profiles in bench-results/profiles/) for digging.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { type IncomingHttpHeaders, request } from "node:http";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
@@ -139,6 +139,8 @@ export interface HttpFigures {
   runs: DatabaseRun[];
   /** Databases asked for but not measured (no PostgreSQL binaries on the machine). */
   skipped: DatabaseKind[];
+  /** The signed-in pages on PostgreSQL by number of workers (1 is the PostgreSQL run's). */
+  workerRuns: WorkersRun[];
 }
 
 export interface HttpOptions {
@@ -150,11 +152,30 @@ export interface HttpOptions {
   profile?: boolean;
   /** Extra flags for the app's `node`, e.g. ["--max-semi-space-size=8"]. */
   nodeFlags?: string[];
+  /**
+   * On PostgreSQL, also run the signed-in pages with these WEB_CONCURRENCY values above 1 (the
+   * single-process run is the 1); default 2, and 4 where the machine has the cores.
+   */
+  workers?: number[];
   log?: (line: string) => void;
 }
 
+/** The signed-in pages at one WEB_CONCURRENCY on PostgreSQL. */
+export interface WorkersRun {
+  workers: number;
+  targets: LoadFigures[];
+  /** The largest peak resident memory (VmHWM) of one worker under the load, in MB. */
+  peakWorkerRssMb: number;
+}
+
 /** publicRatio: each public page's requests/s at least this share of the ceiling's. */
-export const HTTP_TARGETS = { publicRatio: 0.4, signedInP99Ms: 100, memoryMb: 250 } as const;
+export const HTTP_TARGETS = {
+  publicRatio: 0.4,
+  signedInP99Ms: 100,
+  memoryMb: 250,
+  /** Two workers on a 2-core machine: at least this many times one worker's requests/s. */
+  twoWorkerSpeedup: 1.7,
+} as const;
 
 // --- processes ----------------------------------------------------------------------------------
 
@@ -176,6 +197,7 @@ async function startApp(
   smtpUrl: string,
   profile: boolean,
   nodeFlags: string[],
+  workers = 1,
 ): Promise<AppProcess> {
   const profileDir = join("bench-results", "profiles");
   if (profile) mkdirSync(profileDir, { recursive: true });
@@ -193,6 +215,7 @@ async function startApp(
       RECAPTCHA_V3_SECRET_KEY: "",
       RECAPTCHA_V2_SITE_KEY: "",
       RECAPTCHA_V2_SECRET_KEY: "",
+      WEB_CONCURRENCY: String(workers),
     },
     { production: true, inheritEnv: true, output: "inherit", nodeFlags: flags },
   );
@@ -214,6 +237,27 @@ function cpuMsOf(pid: number): number {
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // After the name: state is field 3, so utime (14) and stime (15) are at 11 and 12 here.
   return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+/** The process and its children (a cluster's workers), by scanning /proc for their parent. */
+function processTree(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === pid) children.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return [pid, ...children];
+}
+
+/** User + system CPU time of a process and its children so far, in ms. */
+function treeCpuMsOf(pid: number): number {
+  return processTree(pid).reduce((sum, p) => sum + cpuMsOf(p), 0);
 }
 
 /** VmHWM and VmRSS of a process, in MB (Linux /proc). */
@@ -472,6 +516,8 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpFigures>
 
   const smtp = await createSmtpServer();
   const runs: DatabaseRun[] = [];
+  const workerRuns: WorkersRun[] = [];
+  const workerCounts = (options.workers ?? (availableParallelism() >= 4 ? [2, 4] : [2])).filter((w) => w > 1);
   const skipped: DatabaseKind[] = [];
   let ceiling: LoadFigures | undefined;
   let landingBytes = 0;
@@ -558,6 +604,26 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpFigures>
         await new Promise((r) => setTimeout(r, 500));
         const memory = memoryOf(pid);
         log(`  ${kind} app memory: peak ${memory.peakMb} MB, ${memory.rssMb} MB after the load`);
+        if (kind === "postgres" && pgServer) {
+          const signedIn = targets.filter((t) => SIGNED_IN.has(t.target));
+          workerRuns.push({ workers: 1, targets: signedIn, peakWorkerRssMb: memory.peakMb });
+          await app.stop();
+          for (const workers of workerCounts) {
+            workerRuns.push(
+              await benchWorkers(
+                workers,
+                pgServer.url,
+                smtp.url,
+                manager.cookie,
+                ceiling,
+                options,
+                connections,
+                duration,
+                log,
+              ),
+            );
+          }
+        }
         runs.push({
           database: kind,
           description: kind === "pglite" ? "PGlite (data directory)" : (pgServer?.description ?? "PostgreSQL"),
@@ -586,7 +652,62 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpFigures>
     landingBytes,
     runs,
     skipped,
+    workerRuns,
   };
+}
+
+/**
+ * The signed-in pages with `workers` HTTP workers on the PostgreSQL database the single-process
+ * run used (the manager's session is in it): requests/s, latency, CPU of the whole process tree.
+ */
+async function benchWorkers(
+  workers: number,
+  databaseUrl: string,
+  smtpUrl: string,
+  cookie: string,
+  ceiling: LoadFigures,
+  options: HttpOptions,
+  connections: number,
+  duration: number,
+  log: (line: string) => void,
+): Promise<WorkersRun> {
+  const app = await startApp(databaseUrl, smtpUrl, false, options.nodeFlags ?? [], workers);
+  try {
+    await waitUntilReady(app, 180_000);
+    // Ready once every worker listens (/readyz names them).
+    await until(
+      async () => {
+        const body = (await (await fetch(`${app.base}/readyz`)).json()) as { workers?: { listening: number } };
+        return body.workers?.listening === workers;
+      },
+      60_000,
+      `${workers} workers listening`,
+    );
+    const pid = app.child.pid;
+    if (!pid) throw new Error("no pid for the app process");
+    for (const worker of processTree(pid).slice(1)) resetPeak(worker);
+    const targets: LoadFigures[] = [];
+    for (const id of TARGET_IDS.filter((t) => SIGNED_IN.has(t))) {
+      const t = TARGETS[id];
+      const headers = { "accept-encoding": ACCEPT_ENCODING, cookie };
+      await warmUp(app.base + t.path, headers, connections);
+      const cpu0 = treeCpuMsOf(pid);
+      const result = await load(app.base + t.path, headers, connections, duration);
+      const f = figures(id, t.label, t.path, result, ceiling.requestsPerSecond, treeCpuMsOf(pid) - cpu0);
+      targets.push(f);
+      log(
+        `  postgres ×${workers} workers ${t.path}: ${f.requestsPerSecond} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, CPU ${f.cpuMsPerRequest} ms/request, non-2xx ${f.non2xx}`,
+      );
+    }
+    const peakWorkerRssMb = Math.max(
+      ...processTree(pid)
+        .slice(1)
+        .map((w) => memoryOf(w).peakMb),
+    );
+    return { workers, targets, peakWorkerRssMb };
+  } finally {
+    await app.stop();
+  }
 }
 
 /** GET without decoding the body (fetch would decompress it). */
@@ -625,7 +746,24 @@ export function httpMisses(f: HttpFigures): string[] {
     if (run.peakRssMb >= HTTP_TARGETS.memoryMb)
       misses.push(`${run.database} peak memory ${run.peakRssMb} MB (≥ 250 MB)`);
   }
+  for (const run of f.workerRuns) {
+    for (const t of run.targets) {
+      if (t.p99Ms >= HTTP_TARGETS.signedInP99Ms)
+        misses.push(`postgres ×${run.workers} ${t.path} p99 ${t.p99Ms} ms (≥ 100 ms)`);
+      const speedup = speedupOf(f, run.workers, t.target);
+      if (run.workers === 2 && speedup !== undefined && speedup < HTTP_TARGETS.twoWorkerSpeedup)
+        misses.push(`postgres ×2 ${t.path} at ${speedup}× one worker (< ${HTTP_TARGETS.twoWorkerSpeedup}×)`);
+    }
+  }
   return misses;
+}
+
+/** A worker run's requests/s for `target` over the single-process run's, to one decimal. */
+function speedupOf(f: HttpFigures, workers: number, target: LoadFigures["target"]): number | undefined {
+  const one = f.workerRuns.find((r) => r.workers === 1)?.targets.find((t) => t.target === target);
+  const many = f.workerRuns.find((r) => r.workers === workers)?.targets.find((t) => t.target === target);
+  if (!one || !many || one.requestsPerSecond === 0 || workers === 1) return undefined;
+  return Math.round((many.requestsPerSecond / one.requestsPerSecond) * 100) / 100;
 }
 
 const n = (v: number) => v.toLocaleString("en-AU", { maximumFractionDigits: 1 });
@@ -660,6 +798,29 @@ export function httpTable(f: HttpFigures): string {
       `| ${run.description} | ${run.peakRssMb} MB${run.peakIncludesStart ? " (start included)" : ""} | ${run.rssAfterMb} MB | ${run.startPeakRssMb} MB | < 250 MB: ${run.peakRssMb < HTTP_TARGETS.memoryMb ? "met" : "**missed**"} |`,
     );
   }
+  if (f.workerRuns.length) {
+    lines.push(
+      "",
+      `Signed-in pages on PostgreSQL by number of HTTP workers (\`WEB_CONCURRENCY\`), ${f.connections} connections, beside the ceiling of this run; CPU is the whole process tree's.`,
+      "",
+      "| workers | target | requests/s | × one worker | p50 | p99 | server CPU per request | peak memory per worker | target |",
+      "|--:|---|--:|--:|--:|--:|--:|--:|---|",
+      `| | ${f.ceiling.label} | ${n(f.ceiling.requestsPerSecond)} | | ${f.ceiling.p50Ms} ms | ${f.ceiling.p99Ms} ms | ${f.ceiling.cpuMsPerRequest} ms | | |`,
+    );
+    for (const run of f.workerRuns) {
+      for (const t of run.targets) {
+        const speedup = speedupOf(f, run.workers, t.target);
+        const verdicts = [`p99 < 100 ms: ${t.p99Ms < HTTP_TARGETS.signedInP99Ms ? "met" : "**missed**"}`];
+        if (run.workers === 2 && speedup !== undefined)
+          verdicts.push(
+            `≥ ${HTTP_TARGETS.twoWorkerSpeedup}×: ${speedup >= HTTP_TARGETS.twoWorkerSpeedup ? "met" : "**missed**"}`,
+          );
+        lines.push(
+          `| ${run.workers} | ${t.label} \`${t.path}\` | ${n(t.requestsPerSecond)} | ${speedup ?? ""}${speedup ? "×" : ""} | ${t.p50Ms} ms | ${t.p99Ms} ms | ${t.cpuMsPerRequest} ms | ${run.peakWorkerRssMb} MB | ${verdicts.join("; ")} |`,
+        );
+      }
+    }
+  }
   if (f.skipped.length) lines.push("", `Not measured: ${f.skipped.join(", ")} (no server binaries on this machine).`);
   return lines.join("\n");
 }
@@ -673,6 +834,7 @@ if (import.meta.main) {
       targets: { type: "string", default: TARGET_IDS.join(",") },
       profile: { type: "boolean", default: false },
       "node-flags": { type: "string", default: "" },
+      workers: { type: "string" },
       json: { type: "string" },
     },
   });
@@ -683,6 +845,7 @@ if (import.meta.main) {
     targets: values.targets.split(",").map((t) => t.trim()) as TargetId[],
     profile: values.profile,
     nodeFlags: values["node-flags"].split(" ").filter(Boolean),
+    ...(values.workers ? { workers: values.workers.split(",").map(Number) } : {}),
   });
   console.log("");
   console.log(httpTable(f));

@@ -11,7 +11,14 @@ import { eq } from "drizzle-orm";
 import { chargesFor } from "../../core/money.ts";
 import { loadConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/client.ts";
-import { emailOutbox, rewardDraftLines, rewardDrafts, simulatedPayments, users } from "../../server/db/schema.ts";
+import {
+  companies,
+  emailOutbox,
+  rewardDraftLines,
+  rewardDrafts,
+  simulatedPayments,
+  users,
+} from "../../server/db/schema.ts";
 import { registerProgramManager } from "../../server/domain/identity.ts";
 import { checkOrderPayment, createOrderPayment, type PaymentServices } from "../../server/domain/orders.ts";
 import { createLogger } from "../../server/logger.ts";
@@ -54,6 +61,11 @@ export async function benchRelease(recipients = 1000): Promise<ReleaseFigures> {
       .where(eq(users.publicId, registered.userId));
     if (!manager) throw new Error("the bench manager is missing");
     const caller = { companyId: manager.companyId, userId: manager.id };
+    // Paying needs the company's details (ABN) first, as onboarding gives them.
+    await db
+      .update(companies)
+      .set({ abn: "51824753556", detailsUpdatedAt: new Date() })
+      .where(eq(companies.id, caller.companyId));
 
     const memberIds: number[] = [];
     for (let i = 0; i < recipients; i += 1000) {

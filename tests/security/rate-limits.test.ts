@@ -11,7 +11,15 @@ import { RATE_RULES, type RateRuleName } from "../../server/api/rate-limits.ts";
 import { captchaOff } from "../../server/captcha/port.ts";
 import { loadConfig } from "../../server/config.ts";
 import { createLogger } from "../../server/logger.ts";
-import { type AppProcess, signUpOverHttp, startApp, verificationCodes } from "../support/app-process.ts";
+import {
+  type AppProcess,
+  launchApp,
+  signUpOverHttp,
+  startApp,
+  verificationCodes,
+  waitUntilReady,
+} from "../support/app-process.ts";
+import { createPostgresDatabase, databases } from "../support/db.ts";
 import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
 import { type FormSession, openForm, postForm, postJson, urlVariants } from "./http.ts";
 
@@ -370,5 +378,54 @@ describe("rate limits through the real process", () => {
     );
     expect(owner.status).toBe(200);
     expect(((await owner.json()) as { accessToken?: string }).accessToken).toBeTruthy();
+  }, 60_000);
+});
+
+// DESIGN.md §7's budgets are the node's, not each process's: on PostgreSQL every process counts in
+// one table, so three processes give an attacker no more guesses than one.
+const postgres = databases.find((d) => d.kind === "postgres");
+describe.skipIf(Boolean(postgres?.skipped))("rate limits shared by three processes on one PostgreSQL", () => {
+  let apps: AppProcess[] = [];
+  let smtp: TestSmtpServer;
+  let database: { url: string; drop(): Promise<void> };
+  const email = "shared.limits@example.com";
+
+  beforeAll(async () => {
+    smtp = await createSmtpServer({ listen: true });
+    database = await createPostgresDatabase();
+    const env = { DATABASE_URL: database.url, SMTP_URL: smtp.url, TRUST_PROXY: "1", RATE_LIMIT_FACTOR: String(FACTOR) };
+    // Started together, as a deployment's processes are (their migrations take turns).
+    apps = await Promise.all([0, 1, 2].map(() => launchApp(env, { production: true })));
+    await Promise.all(apps.map((app) => waitUntilReady(app, 120_000)));
+    await signUpOverHttp((apps[0] as AppProcess).base, email, verificationCodes(smtp));
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all(apps.map((app) => app.kill()));
+    await smtp?.stop();
+    await database?.drop();
+  });
+
+  it("wrong passwords spread over the processes are refused after the same count as on one", async () => {
+    const wrong = { userName: email, password: "Wrong#Guess-2026-pass", captchaToken: "", isCaptchaV3: true };
+    const attempts = 3 * budget("loginAccountClient") + 3;
+    const statuses: number[] = [];
+    for (let i = 0; i < attempts; i++) {
+      const app = apps[i % apps.length] as AppProcess;
+      statuses.push((await postJson(app.base, "/api/Identity/login", wrong, { clientIp: "203.0.113.77" })).status);
+    }
+    // One process's budget for one account from one address, however the attempts were spread.
+    expect(statuses.filter((s) => s === 400)).toHaveLength(budget("loginAccountClient"));
+    expect(statuses.slice(budget("loginAccountClient")).every((s) => s === 429)).toBe(true);
+
+    // All at once, a per-client budget holds too: one address's logins (any account) over all three.
+    const flood = await Promise.all(
+      Array.from({ length: 3 * budget("login") }, async (_, i) => {
+        const app = apps[i % apps.length] as AppProcess;
+        const body = { ...wrong, userName: `nobody.${i}@example.com` };
+        return (await postJson(app.base, "/api/Identity/login", body, { clientIp: "203.0.113.78" })).status;
+      }),
+    );
+    expect(flood.filter((s) => s !== 429)).toHaveLength(budget("login"));
   }, 60_000);
 });
