@@ -32,7 +32,7 @@ export async function startSignedInBench(buildDir = "build"): Promise<SignedInBe
     DATABASE_URL: "memory://",
     LOG_LEVEL: "silent",
     SESSION_SECRET,
-    APP_URL: "http://bench.local",
+    APP_URL: "http://localhost",
   });
   const running = await createApplication({
     config,
@@ -91,7 +91,7 @@ export async function startSignedInBench(buildDir = "build"): Promise<SignedInBe
     cookie,
     get: async (path, { compressed = true } = {}) =>
       running.app.fetch(
-        new Request(new URL(path, "http://bench.local"), {
+        new Request(new URL(path, "http://localhost"), {
           headers: { cookie, ...(compressed ? { "accept-encoding": "gzip, br" } : {}) },
         }),
       ),
