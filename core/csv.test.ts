@@ -103,12 +103,12 @@ describe("readTeamCsv", () => {
     expect(readTeamCsv(`${HEADER}\r\n`)).toEqual({ ok: false, errors: [NO_ROWS_MESSAGE] });
   });
 
-  it("refuses more than 5,000 rows with a clear message", () => {
+  it("refuses more than 50,000 rows with a clear message naming the limit", () => {
     const line = "A,B,a@example.com\n";
     expect(readTeamCsv(`${HEADER}\n${line.repeat(MAX_IMPORT_ROWS)}`).ok).toBe(true);
     expect(readTeamCsv(`${HEADER}\n${line.repeat(MAX_IMPORT_ROWS + 1)}`)).toEqual({
       ok: false,
-      errors: ["The file has 5,001 rows; a file can hold at most 5,000 rows. Please split it into smaller files."],
+      errors: ["The file has 50,001 rows; a file can hold at most 50,000 rows. Please split it into smaller files."],
     });
   });
 
@@ -191,7 +191,7 @@ function quote(value: string): string {
 const KNOWN_MESSAGE = [
   /^Row [1-9]\d*: (First Name|Last Name|Email) is missing or incorrect$/,
   /^(First Name|Last Name|Email Address): Column heading is missing or incorrect; please update to "\1"\.$/,
-  /^The file has [\d,]+ rows; a file can hold at most 5,000 rows\. Please split it into smaller files\.$/,
+  /^The file has [\d,]+ rows; a file can hold at most 50,000 rows\. Please split it into smaller files\.$/,
   /^The file could not be read as CSV: .+\. Please check the file and try again\.$/,
   /^…and [\d,]+ more problems? in the file\.$/,
 ];

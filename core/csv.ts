@@ -83,7 +83,8 @@ export function isCsvFileName(name: string): boolean {
 export type TeamCsvKey = "firstName" | "lastName" | "email";
 export type TeamCsvRow = Record<TeamCsvKey, string>;
 
-const nameCheck = (value: string) => value.length > 0 && value.length <= LIMITS.name;
+// A NUL cannot be stored in a text column (PostgreSQL refuses it): such a name is incorrect.
+const nameCheck = (value: string) => value.length > 0 && value.length <= LIMITS.name && !value.includes("\u0000");
 export const emailCheck = (value: string) => value.length <= LIMITS.email && EMAIL_PATTERN.test(value);
 
 export const TEAM_CSV_COLUMNS = [
@@ -110,21 +111,104 @@ function normaliseHeading(heading: string): string {
     .toLowerCase();
 }
 
+/** csv-parse's options for every reader (the whole text in the browser, a stream on the server). */
+export const CSV_PARSE_OPTIONS = {
+  bom: true,
+  trim: true,
+  relax_column_count: true,
+  relax_quotes: true,
+  skip_empty_lines: true,
+} as const;
+
+/** The message for an error csv-parse threw (sync) or emitted (stream). */
+export function parseFailureMessage(error: unknown): string {
+  const details = (error ?? {}) as { code?: unknown; lines?: unknown };
+  const problem = typeof details.code === "string" ? PARSE_PROBLEMS[details.code] : undefined;
+  const line = typeof details.lines === "number" && details.lines > 0 ? details.lines : undefined;
+  return unreadableMessage(problem, line);
+}
+
 function parseRecords(text: string): { ok: true; records: string[][] } | { ok: false; message: string } {
   try {
-    const records = parse(text, {
-      bom: true,
-      trim: true,
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: true,
-    });
-    return { ok: true, records };
+    return { ok: true, records: parse(text, CSV_PARSE_OPTIONS) };
   } catch (error) {
-    const details = (error ?? {}) as { code?: unknown; lines?: unknown };
-    const problem = typeof details.code === "string" ? PARSE_PROBLEMS[details.code] : undefined;
-    const line = typeof details.lines === "number" && details.lines > 0 ? details.lines : undefined;
-    return { ok: false, message: unreadableMessage(problem, line) };
+    return { ok: false, message: parseFailureMessage(error) };
+  }
+}
+
+/**
+ * The checks of a reader, one record at a time, so a file can be read whole (readCsv) or as a
+ * stream (the server's import, server/domain/imports.ts) with the same rules and messages.
+ * Feed it every record csv-parse gives, in order: the first non-blank one is the heading line.
+ */
+export class CsvRowChecker<Key extends string> {
+  readonly maxRows: number;
+  /** Data rows seen so far (blank lines are not rows). */
+  rowCount = 0;
+  /** The heading messages once the heading line lacks a column (the file is refused as a whole). */
+  headingErrors: string[] | null = null;
+  private readonly columns: readonly CsvColumn<Key>[];
+  private positions: Map<string, number> | null = null;
+  private readonly errors: string[] = [];
+  private unlisted = 0;
+
+  constructor(options: CsvOptions<Key>) {
+    this.columns = options.columns;
+    this.maxRows = options.maxRows ?? MAX_IMPORT_ROWS;
+  }
+
+  /**
+   * One record: null for the heading line, a blank line, a heading-less file or a row past the
+   * limit (only counted); otherwise the row's trimmed values (a row with problems too: they are
+   * collected for `result`).
+   */
+  add(raw: unknown[]): Record<Key, string> | null {
+    // Lines of spaces or of empty cells (",,,") are blank lines too.
+    const record = raw.map((cell) => (typeof cell === "string" ? cell.trim() : ""));
+    if (!record.some((cell) => cell !== "")) return null;
+    if (this.headingErrors) return null;
+    if (!this.positions) {
+      const positions = new Map<string, number>();
+      record.forEach((heading, index) => {
+        const key = normaliseHeading(heading);
+        if (!positions.has(key)) positions.set(key, index);
+      });
+      const missing = this.columns.filter((column) => !positions.has(normaliseHeading(column.heading)));
+      if (missing.length > 0) this.headingErrors = missing.map((column) => missingHeadingMessage(column.heading));
+      else this.positions = positions;
+      return null;
+    }
+    this.rowCount++;
+    if (this.rowCount > this.maxRows) return null;
+    const row = {} as Record<Key, string>;
+    for (const column of this.columns) {
+      const value = record[this.positions.get(normaliseHeading(column.heading)) ?? -1] ?? "";
+      row[column.key] = value;
+      if (!column.check(value))
+        this.problem(rowMessage(this.rowCount, column.message ?? `${column.heading} is missing or incorrect`));
+    }
+    return row;
+  }
+
+  /** A problem found beyond the column checks (e.g. a repeated address), listed like theirs. */
+  problem(message: string): void {
+    if (this.errors.length < CSV_MAX_ERRORS) this.errors.push(message);
+    else this.unlisted++;
+  }
+
+  /** Whether the file is refused so far (headings, a row problem, or too many rows). */
+  get failed(): boolean {
+    return this.headingErrors !== null || this.errors.length > 0 || this.rowCount > this.maxRows;
+  }
+
+  /** After the last record: the file's messages, or none when every row passed. */
+  result(): string[] {
+    if (this.headingErrors) return this.headingErrors;
+    // A file that never had a heading line has no column headings at all.
+    if (!this.positions) return this.columns.map((column) => missingHeadingMessage(column.heading));
+    if (this.rowCount === 0) return [NO_ROWS_MESSAGE];
+    if (this.rowCount > this.maxRows) return [tooManyRowsMessage(this.rowCount, this.maxRows)];
+    return this.unlisted > 0 ? [...this.errors, moreErrorsMessage(this.unlisted)] : [...this.errors];
   }
 }
 
@@ -135,44 +219,14 @@ function parseRecords(text: string): { ok: true; records: string[][] } | { ok: f
  * the file could not be read. Never throws.
  */
 export function readCsv<Key extends string>(text: string, options: CsvOptions<Key>): CsvResult<Key> {
-  const maxRows = options.maxRows ?? MAX_IMPORT_ROWS;
   const parsed = parseRecords(typeof text === "string" ? text : "");
   if (!parsed.ok) return { ok: false, errors: [parsed.message] };
-  // Lines of spaces or of empty cells (",,,") are blank lines too.
-  const records = parsed.records
-    .map((record) => record.map((cell) => (typeof cell === "string" ? cell.trim() : "")))
-    .filter((record) => record.some((cell) => cell !== ""));
-
-  const [header = [], ...data] = records;
-  const positions = new Map<string, number>();
-  header.forEach((heading, index) => {
-    const key = normaliseHeading(heading);
-    if (!positions.has(key)) positions.set(key, index);
-  });
-  const missing = options.columns.filter((column) => !positions.has(normaliseHeading(column.heading)));
-  if (missing.length > 0) return { ok: false, errors: missing.map((column) => missingHeadingMessage(column.heading)) };
-
-  if (data.length === 0) return { ok: false, errors: [NO_ROWS_MESSAGE] };
-  if (data.length > maxRows) return { ok: false, errors: [tooManyRowsMessage(data.length, maxRows)] };
-
+  const checker = new CsvRowChecker(options);
   const rows: Record<Key, string>[] = [];
-  const errors: string[] = [];
-  let unlisted = 0;
-  data.forEach((record, index) => {
-    const row = {} as Record<Key, string>;
-    for (const column of options.columns) {
-      const value = record[positions.get(normaliseHeading(column.heading)) ?? -1] ?? "";
-      row[column.key] = value;
-      if (!column.check(value)) {
-        if (errors.length < CSV_MAX_ERRORS) {
-          errors.push(rowMessage(index + 1, column.message ?? `${column.heading} is missing or incorrect`));
-        } else {
-          unlisted++;
-        }
-      }
-    }
-    rows.push(row);
-  });
-  if (unlisted > 0) errors.push(moreErrorsMessage(unlisted));
+  for (const record of parsed.records) {
+    const row = checker.add(record);
+    if (row) rows.push(row);
+  }
+  const errors = checker.result();
   return errors.length > 0 ? { ok: false, errors } : { ok: true, rows };
 }

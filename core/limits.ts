@@ -23,9 +23,13 @@ export const ABN_LENGTH = 11;
 /** The reward name (SPEC §3) is required for payment and at most this long. */
 export const REWARD_NAME_MAX = 100;
 
-/** DESIGN.md §7: a team import holds at most this many rows, in a file of at most MAX_UPLOAD_BYTES. */
-export const MAX_IMPORT_ROWS = 5000;
-export const MAX_UPLOAD_BYTES = 1024 * 1024;
+/**
+ * DESIGN.md §7: a team or reward import holds at most this many rows, in a file of at most
+ * MAX_UPLOAD_BYTES. Every message naming the limit reads this number.
+ */
+export const MAX_IMPORT_ROWS = 50_000;
+/** Room for 50,000 rows of about 200 bytes (names and addresses well past the usual lengths). */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** The most recipients one reward draft (and one bulk upload) may hold: the team import's cap. */
 export const MAX_DRAFT_RECIPIENTS = MAX_IMPORT_ROWS;
 

@@ -21,7 +21,7 @@ const refused = (message: string) => ({ ok: false, message });
 describe("parseRewardAmount (SPEC §5 amount inputs, DESIGN.md §5)", () => {
   it("constants of SPEC §9 and DESIGN.md §7", () => {
     expect(REWARD_PAGE_SIZE).toBe(7);
-    expect(MAX_DRAFT_RECIPIENTS).toBe(5000);
+    expect(MAX_DRAFT_RECIPIENTS).toBe(50_000);
   });
 
   it.each([
@@ -160,7 +160,7 @@ describe("request schemas", () => {
     });
   });
 
-  it("bulk: row messages prefixed 'Row N:', repeated emails refused, 1 to 5,000 rows", () => {
+  it("bulk: row messages prefixed 'Row N:', repeated emails refused, 1 to 50,000 rows", () => {
     const row = (email: string, value: unknown = 5) => ({ firstName: "A", lastName: "B", email, value });
     const result = bulkRewardSchema.safeParse({
       rewards: [row("a@example.com"), row("bad"), row("c@example.com", "1.5"), row("A@Example.com")],
@@ -173,10 +173,10 @@ describe("request schemas", () => {
     expect(duplicateRowMessage(4, 1)).toBe("Row 4: Email Address repeats row 1; list each recipient once.");
     expect(bulkRewardSchema.safeParse({ rewards: [] }).error?.issues[0]?.message).toBe(REWARD_DETAILS.rewardsEmpty);
     expect(bulkRewardSchema.safeParse({}).error?.issues[0]?.message).toBe(REWARD_DETAILS.rewardsRequired);
-    const many = Array.from({ length: 5001 }, (_, i) => row(`p${i}@example.com`));
+    const many = Array.from({ length: 50_001 }, (_, i) => row(`p${i}@example.com`));
     expect(bulkRewardSchema.safeParse({ rewards: many }).error?.issues[0]?.message).toBe(
-      "A file can hold at most 5,000 recipients.",
+      "A file can hold at most 50,000 recipients.",
     );
-    expect(bulkRewardSchema.parse({ rewards: many.slice(0, 5000) }).rewards).toHaveLength(5000);
+    expect(bulkRewardSchema.parse({ rewards: many.slice(0, 50_000) }).rewards).toHaveLength(50_000);
   });
 });

@@ -10,6 +10,7 @@ import type { WorkerCount } from "./cluster.ts";
 import { type Config, isLoopbackAddress } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { seedCatalogue } from "./domain/catalogue.ts";
+import { type ImportWorker, startImportWorker } from "./domain/imports.ts";
 import { pendingUploadStore } from "./domain/uploads.ts";
 import { createServerApp } from "./http/app.ts";
 import { createFormGuards } from "./http/form-guards.ts";
@@ -51,6 +52,7 @@ export interface RunningApp {
   app: ReturnType<typeof createServerApp>;
   database: Database;
   mailWorker: MailWorker;
+  importWorker: ImportWorker;
   reconciler: Reconciler;
   api: ReturnType<typeof createApi>;
   close(): Promise<void>;
@@ -72,6 +74,9 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     { db: database.db, transport, from: config.MAIL_FROM, logger },
     options.startWorker ?? true,
   );
+
+  // Every process applies queued CSV imports (claimed with SKIP LOCKED, so never twice).
+  const importWorker = startImportWorker({ db: database.db, logger });
 
   const captcha =
     options.captcha ??
@@ -117,6 +122,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     payments,
     rateLimitStore,
     onEmailQueued: () => mailWorker.nudge(),
+    onImportQueued: () => importWorker.nudge(),
     onReleaseLine: options.onReleaseLine,
   });
 
@@ -185,12 +191,14 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     app,
     database,
     mailWorker,
+    importWorker,
     reconciler,
     api,
     async close() {
       clearInterval(rateLimitSweeper);
       await reconciler.stop();
       await mailWorker.stop();
+      await importWorker.stop();
       await database.close();
     },
   };

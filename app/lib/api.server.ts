@@ -169,6 +169,20 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     bulkUploadReward: (rewards: Json<(typeof draft)["bulk-upload-reward"]["$post"]>["rewards"]) =>
       call(draft["bulk-upload-reward"].$post({ json: { rewards } })),
 
+    // ─── CSV imports (server/api/imports.ts): the file is the body, streamed as it arrives ───
+    startImport: (query: Query<typeof api.Imports.$post>, file: ReadableStream<Uint8Array>) =>
+      call(
+        api.Imports.$post(
+          { query: queryText(query) },
+          // A stream body needs half duplex in Node's fetch; the API reads it as it comes.
+          { init: { body: file, headers: { "content-type": "text/csv" }, duplex: "half" } as RequestInit },
+        ),
+      ),
+    readImport: (id: string, sample?: number) =>
+      call(api.Imports[":id"].$get({ param: { id }, query: queryText({ sample }) })),
+    queueImport: (id: string) => call(api.Imports[":id"].start.$post({ param: { id } })),
+    discardImport: (id: string) => call(api.Imports[":id"].$delete({ param: { id } })),
+
     // ─── Payments (SPEC §7 StripePayment; server/api/payments.ts) ───
     /** Freezes the draft into an order; `amount` is the total in cents the page showed. */
     createPaymentIntent: (json: Json<(typeof payment)["create-payment-intent"]["$post"]>) =>

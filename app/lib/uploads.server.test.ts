@@ -45,7 +45,7 @@ describe("readCsvFile", () => {
     });
   });
 
-  it("refuses no file, another type and a file over 1 MB", async () => {
+  it("refuses no file, another type and a file over MAX_UPLOAD_BYTES", async () => {
     expect(await readCsvFile(form())).toEqual({ ok: false, message: NO_FILE_MESSAGE });
     expect(await readCsvFile(form(new File([""], "")))).toEqual({ ok: false, message: NO_FILE_MESSAGE });
     expect(await readCsvFile(form(new File(["a"], "team.xlsx")))).toEqual({

@@ -1,7 +1,7 @@
 // Reading a CSV upload in a route action (DESIGN.md §7: uploads capped in size and rows). The
 // body is read with a cap before anything parses it, then the usual CSRF + honeypot check runs
 // on the buffered form (security.server.ts), and the file itself is checked: a .csv name, at
-// most 1 MB. The team page uses it now; the reward page's bulk upload can use it too.
+// most MAX_UPLOAD_BYTES. Both bulk panes (My Team, Reward My Team) post through it.
 import type { RouterContextProvider } from "react-router";
 import { FILE_TOO_LARGE_MESSAGE, INVALID_FILE_TYPE_MESSAGE, isCsvFileName } from "../../core/csv.ts";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";

@@ -13,6 +13,8 @@ export interface ApiDeps {
   captcha: Captcha;
   /** Called after an email is queued so the worker sends it now rather than at its next poll. */
   onEmailQueued?: () => void;
+  /** Called after a CSV import is queued so the import worker applies it now rather than at its next poll. */
+  onImportQueued?: () => void;
   /** The clock of the account rules (code, link and token lifetimes); tests inject one. */
   now?: () => Date;
   /** The card processor; unset: Stripe when STRIPE_SECRET_KEY is set, else the simulated one. */

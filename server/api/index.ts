@@ -11,6 +11,7 @@ import { companiesRoutes } from "./companies.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 import { helpRoutes } from "./help.ts";
 import { identityRoutes } from "./identity.ts";
+import { importsRoutes } from "./imports.ts";
 import { paymentsRoutes } from "./payments.ts";
 import { publicRoutes } from "./public.ts";
 import { createRateLimits, RateLimitedError } from "./rate-limits.ts";
@@ -60,7 +61,8 @@ export function createApi(deps: ApiDeps) {
     .route("/", helpRoutes(deps, auth, limits))
     .route("/", rewardHistoryRoutes(deps, auth))
     .route("/", paymentsRoutes(deps, deps.payments ?? paymentsFor(deps.config, deps.db, now), auth, now, limits))
-    .route("/", rewardMyTeamRoutes(deps, auth, now));
+    .route("/", rewardMyTeamRoutes(deps, auth, now))
+    .route("/", importsRoutes(deps, auth));
 }
 
 /** The provider API with every route's types: what the web's client (app/lib/api.server.ts) is built on. */

@@ -1,12 +1,13 @@
 // The RewardMyTeam calls of SPEC §7: the caller's reward draft, its validation
 // messages, SPEC §5 amount conversions, DESIGN.md §5 summary figures, tenant isolation, the
-// 5,000-recipient limit and the version bump on every change.
+// recipient limit (MAX_DRAFT_RECIPIENTS) and the version bump on every change.
 import { and, eq, sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
 import {
   type BulkRewardUploadResponse,
   type CreateRewardUserResponse,
   duplicateRowMessage,
+  MAX_DRAFT_RECIPIENTS,
   REWARD_DETAILS,
   type RewardDraftTotals,
   type RewardRecipient,
@@ -537,10 +538,10 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
     });
   });
 
-  it("a draft holds at most 5,000 recipients; a 5,000-row upload is one fast transaction", async () => {
+  it("a draft holds at most 50,000 recipients; a 50,000-row upload is one transaction", async () => {
     const { api } = accountsApi(db(), { config });
     const pm = await manager(api);
-    const rewards = Array.from({ length: 5000 }, (_, i) => ({
+    const rewards = Array.from({ length: MAX_DRAFT_RECIPIENTS }, (_, i) => ({
       firstName: `F${i}`,
       lastName: `L${i}`,
       email: `bulk${i}@example.com`,
@@ -549,30 +550,41 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
     const started = performance.now();
     const result = await pm.json<BulkRewardUploadResponse>("POST", "bulk-upload-reward", { rewards });
     const ms = performance.now() - started;
-    console.info(`bulk-upload-reward of 5,000 new members: ${ms.toFixed(0)} ms`);
+    console.info(`bulk-upload-reward of 50,000 new members: ${ms.toFixed(0)} ms`);
     expect(result).toEqual({
-      successfullyAdded: 5000,
-      newRecipients: 5000,
+      successfullyAdded: 50_000,
+      newRecipients: 50_000,
       updatedRecipients: 0,
-      newTeamMembers: 5000,
-      recipientCount: 5000,
+      newTeamMembers: 50_000,
+      recipientCount: 50_000,
     });
-    expect(ms).toBeLessThan(15_000);
-    // The same file again only updates the 5,000 lines.
+    expect(ms).toBeLessThan(60_000);
+    // The same file again only updates the 50,000 lines.
     const again = await pm.json<BulkRewardUploadResponse>("POST", "bulk-upload-reward", {
       rewards: rewards.map((r) => ({ ...r, value: 1 })),
     });
-    expect(again).toMatchObject({ newRecipients: 0, updatedRecipients: 5000, newTeamMembers: 0, recipientCount: 5000 });
+    expect(again).toMatchObject({
+      newRecipients: 0,
+      updatedRecipients: 50_000,
+      newTeamMembers: 0,
+      recipientCount: 50_000,
+    });
 
     const summaryStarted = performance.now();
     const summary = await pm.json<RewardSummary>("GET", "get-reward-summary");
-    console.info(`get-reward-summary of 5,000 recipients: ${(performance.now() - summaryStarted).toFixed(0)} ms`);
-    expect(summary).toMatchObject({ totalRewards: 5000, serviceFee: 500, gst: 50, total: 5550, recipientCount: 5000 });
+    console.info(`get-reward-summary of 50,000 recipients: ${(performance.now() - summaryStarted).toFixed(0)} ms`);
+    expect(summary).toMatchObject({
+      totalRewards: 50_000,
+      serviceFee: 5000,
+      gst: 500,
+      total: 55_500,
+      recipientCount: 50_000,
+    });
     expect(summary.rewards[0]?.fullName).toBe("F0 L0");
 
     const extra = await member(pm.companyId);
     const full = await expectProblem(await pm.go("POST", "create-reward-search", { userId: extra }), 400);
-    expect(full.detail).toBe("A reward can have at most 5,000 recipients.");
+    expect(full.detail).toBe("A reward can have at most 50,000 recipients.");
     const over = await expectProblem(
       await pm.go("POST", "create-reward-user", { firstName: "X", lastName: "Y", email: "xy@example.com" }),
       400,
@@ -583,8 +595,8 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
     // Removing one makes room again.
     await pm.json("DELETE", "delete-reward", { userId: summary.rewards[0]?.userId }, 204);
     await pm.json("POST", "create-reward-search", { userId: extra });
-    expect(await lineCount()).toBe(5000);
-  });
+    expect(await lineCount()).toBe(50_000);
+  }, 180_000);
 
   it("concurrent changes of one draft: each is applied once, the version counts them, the limit holds", async () => {
     const { api } = accountsApi(db(), { config });

@@ -115,7 +115,7 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
         if (result.status === "duplicate") throw new ProblemError(409, TEAM_DETAILS.emailInCompany);
         return c.json(result.member);
       })
-      /** Adds up to 5,000 members at once, all or nothing: { successfullyAdded, duplicates }. */
+      /** Adds up to MAX_IMPORT_ROWS members at once (within BULK_JSON_BYTES), all or nothing: { successfullyAdded, duplicates }. */
       .post(
         "/Users/create-user-bulk-upload",
         auth,

@@ -10,6 +10,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -252,6 +253,60 @@ export const pendingUploads = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("pending_uploads_user_idx").on(t.userId)],
+);
+
+/**
+ * A CSV import (team or reward, DESIGN.md §7): the file is read as a stream and its checked rows
+ * are staged in `import_job_rows` in batches, committed as they go (they change nothing the
+ * product shows). Then one transaction applies every staged row and marks the job done, so an
+ * import is all or nothing; a worker claims a queued job with FOR UPDATE SKIP LOCKED, and a
+ * process that dies mid-apply rolls back and leaves the job queued for another worker.
+ * Status: receiving (rows arriving) → staged (checked, waiting for Save without JavaScript) →
+ * queued (Save given) → done or failed. Owned by one user; swept once expired.
+ */
+export const importJobs = pgTable(
+  "import_jobs",
+  {
+    id: text("id").primaryKey(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    kind: text("kind", { enum: ["team", "reward"] }).notNull(),
+    status: text("status", { enum: ["receiving", "staged", "queued", "done", "failed"] }).notNull(),
+    fileName: text("file_name").notNull(),
+    /** Rows read, checked and staged so far (the progress while the file arrives). */
+    processedRows: integer("processed_rows").notNull().default(0),
+    /** The file's row count once read whole; before that the count the browser announced, if any. */
+    totalRows: integer("total_rows"),
+    /** When done: the counts the page shows (SPEC §8 toasts). */
+    result: jsonb("result").$type<Record<string, number>>(),
+    /** When failed: why, in the page's words. */
+    errors: jsonb("errors").$type<string[]>(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("import_jobs_status_idx").on(t.status, t.createdAt), index("import_jobs_user_idx").on(t.userId)],
+);
+
+/** The checked rows of an import, numbered as the file's rows (1 = the first below the headings). */
+export const importJobRows = pgTable(
+  "import_job_rows",
+  {
+    jobId: text("job_id")
+      .notNull()
+      .references(() => importJobs.id, { onDelete: "cascade" }),
+    n: integer("n").notNull(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    email: text("email").notNull(),
+    /** Whole Reward Dollars (reward imports only). */
+    amount: integer("amount"),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.n] })],
 );
 
 // ─── Reward draft: one draft per program manager, its recipient lines ───

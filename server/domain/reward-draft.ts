@@ -4,7 +4,7 @@
 // database, always scoped by the caller's company and the caller's own draft.
 //
 //   - Every change runs in one transaction that locks the draft row (created on first use), so
-//     changes of one draft are serialised and the 5,000-recipient limit holds under concurrency.
+//     changes of one draft are serialised and the recipient limit (MAX_DRAFT_RECIPIENTS) holds under concurrency.
 //     Rows are locked in one order everywhere: team members (FOR SHARE), then the draft row,
 //     then its lines; the member removal of the team domain takes the same order (member, then
 //     dropMemberFromDrafts: drafts, then lines), and so does clearDraft (draft, then lines).
@@ -343,127 +343,135 @@ export async function addNewRecipients(
   input: readonly NewRewardUserParsed[],
   now: Date,
 ): Promise<AddNewRecipientsResult> {
-  if (input.length === 0) throw new Error("addNewRecipients needs at least one row");
-  return db.transaction(async (tx) => {
-    const keys = input.map((r) => r.email.toLowerCase());
-    const idByKey = new Map<string, number>();
-    /** An existing member keeps their names; a new one has the row's. */
-    const namesByKey = new Map<string, { firstName: string; lastName: string }>();
-    const memberSelect = {
-      id: users.id,
-      email: users.email,
-      role: users.role,
-      firstName: users.firstName,
-      lastName: users.lastName,
-    };
+  return db.transaction((tx) => addNewRecipientsIn(tx, owner, input, now));
+}
 
-    /**
-     * The company's active users with these addresses (lower case), locked so a removal waits
-     * for us, recorded by address; a program manager's address is refused. Answers how many.
-     */
-    const lockActiveUsers = async (addresses: string[]): Promise<number> => {
-      const rows = await tx
-        .select(memberSelect)
-        .from(users)
+/** addNewRecipients inside the caller's transaction (the CSV import applies a staged file with it). */
+export async function addNewRecipientsIn(
+  tx: Tx,
+  owner: DraftOwner,
+  input: readonly NewRewardUserParsed[],
+  now: Date,
+): Promise<AddNewRecipientsResult> {
+  if (input.length === 0) throw new Error("addNewRecipients needs at least one row");
+  const keys = input.map((r) => r.email.toLowerCase());
+  const idByKey = new Map<string, number>();
+  /** An existing member keeps their names; a new one has the row's. */
+  const namesByKey = new Map<string, { firstName: string; lastName: string }>();
+  const memberSelect = {
+    id: users.id,
+    email: users.email,
+    role: users.role,
+    firstName: users.firstName,
+    lastName: users.lastName,
+  };
+
+  /**
+   * The company's active users with these addresses (lower case), locked so a removal waits
+   * for us, recorded by address; a program manager's address is refused. Answers how many.
+   */
+  const lockActiveUsers = async (addresses: string[]): Promise<number> => {
+    const rows = await tx
+      .select(memberSelect)
+      .from(users)
+      .where(
+        and(
+          eq(users.companyId, owner.companyId),
+          eq(users.isActive, true),
+          sql`lower(${users.email}) = any(${sql.param(addresses)}::text[])`,
+        ),
+      )
+      .for("share");
+    for (const row of rows) {
+      const key = row.email.toLowerCase();
+      if (row.role !== "member") throw new DraftError("manager_email", keys.indexOf(key) + 1);
+      idByKey.set(key, row.id);
+      namesByKey.set(key, row);
+    }
+    return rows.length;
+  };
+
+  await lockActiveUsers(keys);
+
+  // New addresses become team members (the team rules: active, role 'member'). A member added
+  // by another call at this very moment conflicts on the unique index and is read back below.
+  const fresh = input.filter((r) => !idByKey.has(r.email.toLowerCase()));
+  // In address order (as the team import does): two uploads sharing new addresses take the
+  // unique index's locks in the same order, so one waits for the other instead of deadlocking.
+  fresh.sort((x, y) => (x.email.toLowerCase() < y.email.toLowerCase() ? -1 : 1));
+  const created = new Set<string>();
+  if (fresh.length > 0) {
+    // One INSERT ... SELECT FROM unnest(arrays): 3 array parameters whatever the row count
+    // (3× faster than multi-row VALUES on PGlite for 5,000 rows).
+    const inserted = rowsOf<{ id: string | number; email: string }>(
+      await tx.execute(sql`
+        insert into ${users} (${col(users.companyId)}, ${col(users.firstName)}, ${col(users.lastName)}, ${col(users.email)}, ${col(users.role)}, ${col(users.createdAt)})
+        select ${owner.companyId}, t.first_name, t.last_name, t.email, 'member', ${now.toISOString()}::timestamptz
+        from ${unnestRows("t", {
+          first_name: { type: "text", values: fresh.map((r) => r.firstName) },
+          last_name: { type: "text", values: fresh.map((r) => r.lastName) },
+          email: { type: "text", values: fresh.map((r) => r.email) },
+        })}
+        order by t.n
+        on conflict do nothing
+        returning ${col(users.id)}, ${col(users.email)}`),
+    );
+    for (const row of inserted) {
+      const key = row.email.toLowerCase();
+      idByKey.set(key, Number(row.id));
+      created.add(key);
+    }
+  }
+  const missing = keys.filter((k) => !idByKey.has(k));
+  // Added by another call at this very moment (the insert above skipped them): read them back.
+  if (missing.length > 0 && (await lockActiveUsers(missing)) !== missing.length) {
+    throw new Error("a new team member could not be added");
+  }
+
+  const draft = await lockDraft(tx, owner, now);
+  const memberIds = keys.map((k) => idByKey.get(k) as number);
+  const present = new Set(
+    (
+      await tx
+        .select({ userId: rewardDraftLines.userId })
+        .from(rewardDraftLines)
         .where(
           and(
-            eq(users.companyId, owner.companyId),
-            eq(users.isActive, true),
-            sql`lower(${users.email}) = any(${sql.param(addresses)}::text[])`,
+            eq(rewardDraftLines.draftId, draft.id),
+            sql`${rewardDraftLines.userId} = any(${sql.param(memberIds)}::bigint[])`,
           ),
         )
-        .for("share");
-      for (const row of rows) {
-        const key = row.email.toLowerCase();
-        if (row.role !== "member") throw new DraftError("manager_email", keys.indexOf(key) + 1);
-        idByKey.set(key, row.id);
-        namesByKey.set(key, row);
-      }
-      return rows.length;
-    };
+    ).map((r) => r.userId),
+  );
+  const newRecipients = memberIds.filter((id) => !present.has(id)).length;
+  if ((await lineCount(tx, draft.id)) + newRecipients > MAX_DRAFT_RECIPIENTS) throw new DraftError("too_many");
 
-    await lockActiveUsers(keys);
+  // Last row first, so the first row of a file is the newest line (top of the table). An
+  // existing line gets the row's value and keeps its place.
+  await tx.execute(sql`
+    insert into ${rewardDraftLines} (${col(rewardDraftLines.draftId)}, ${col(rewardDraftLines.companyId)}, ${col(rewardDraftLines.userId)}, ${col(rewardDraftLines.amountDollars)}, ${col(rewardDraftLines.createdAt)})
+    select ${draft.id}, ${owner.companyId}, t.user_id, t.amount, ${now.toISOString()}::timestamptz
+    from ${unnestRows("t", {
+      user_id: { type: "bigint", values: [...memberIds].reverse() },
+      amount: { type: "integer", values: input.map((r) => r.value).reverse() },
+    })}
+    order by t.n
+    on conflict (${col(rewardDraftLines.draftId)}, ${col(rewardDraftLines.userId)}) do update set ${col(rewardDraftLines.amountDollars)} = excluded.${col(rewardDraftLines.amountDollars)}`);
+  await bumpVersion(tx, draft.id, now);
 
-    // New addresses become team members (the team rules: active, role 'member'). A member added
-    // by another call at this very moment conflicts on the unique index and is read back below.
-    const fresh = input.filter((r) => !idByKey.has(r.email.toLowerCase()));
-    // In address order (as the team import does): two uploads sharing new addresses take the
-    // unique index's locks in the same order, so one waits for the other instead of deadlocking.
-    fresh.sort((x, y) => (x.email.toLowerCase() < y.email.toLowerCase() ? -1 : 1));
-    const created = new Set<string>();
-    if (fresh.length > 0) {
-      // One INSERT ... SELECT FROM unnest(arrays): 3 array parameters whatever the row count
-      // (3× faster than multi-row VALUES on PGlite for 5,000 rows).
-      const inserted = rowsOf<{ id: string | number; email: string }>(
-        await tx.execute(sql`
-          insert into ${users} (${col(users.companyId)}, ${col(users.firstName)}, ${col(users.lastName)}, ${col(users.email)}, ${col(users.role)}, ${col(users.createdAt)})
-          select ${owner.companyId}, t.first_name, t.last_name, t.email, 'member', ${now.toISOString()}::timestamptz
-          from ${unnestRows("t", {
-            first_name: { type: "text", values: fresh.map((r) => r.firstName) },
-            last_name: { type: "text", values: fresh.map((r) => r.lastName) },
-            email: { type: "text", values: fresh.map((r) => r.email) },
-          })}
-          order by t.n
-          on conflict do nothing
-          returning ${col(users.id)}, ${col(users.email)}`),
-      );
-      for (const row of inserted) {
-        const key = row.email.toLowerCase();
-        idByKey.set(key, Number(row.id));
-        created.add(key);
-      }
-    }
-    const missing = keys.filter((k) => !idByKey.has(k));
-    // Added by another call at this very moment (the insert above skipped them): read them back.
-    if (missing.length > 0 && (await lockActiveUsers(missing)) !== missing.length) {
-      throw new Error("a new team member could not be added");
-    }
-
-    const draft = await lockDraft(tx, owner, now);
-    const memberIds = keys.map((k) => idByKey.get(k) as number);
-    const present = new Set(
-      (
-        await tx
-          .select({ userId: rewardDraftLines.userId })
-          .from(rewardDraftLines)
-          .where(
-            and(
-              eq(rewardDraftLines.draftId, draft.id),
-              sql`${rewardDraftLines.userId} = any(${sql.param(memberIds)}::bigint[])`,
-            ),
-          )
-      ).map((r) => r.userId),
-    );
-    const newRecipients = memberIds.filter((id) => !present.has(id)).length;
-    if ((await lineCount(tx, draft.id)) + newRecipients > MAX_DRAFT_RECIPIENTS) throw new DraftError("too_many");
-
-    // Last row first, so the first row of a file is the newest line (top of the table). An
-    // existing line gets the row's value and keeps its place.
-    await tx.execute(sql`
-      insert into ${rewardDraftLines} (${col(rewardDraftLines.draftId)}, ${col(rewardDraftLines.companyId)}, ${col(rewardDraftLines.userId)}, ${col(rewardDraftLines.amountDollars)}, ${col(rewardDraftLines.createdAt)})
-      select ${draft.id}, ${owner.companyId}, t.user_id, t.amount, ${now.toISOString()}::timestamptz
-      from ${unnestRows("t", {
-        user_id: { type: "bigint", values: [...memberIds].reverse() },
-        amount: { type: "integer", values: input.map((r) => r.value).reverse() },
-      })}
-      order by t.n
-      on conflict (${col(rewardDraftLines.draftId)}, ${col(rewardDraftLines.userId)}) do update set ${col(rewardDraftLines.amountDollars)} = excluded.${col(rewardDraftLines.amountDollars)}`);
-    await bumpVersion(tx, draft.id, now);
-
-    return {
-      rows: keys.map((k, i) => ({
-        memberId: memberIds[i] as number,
-        firstName: namesByKey.get(k)?.firstName ?? (input[i] as NewRewardUserParsed).firstName,
-        lastName: namesByKey.get(k)?.lastName ?? (input[i] as NewRewardUserParsed).lastName,
-        isNewTeamMember: created.has(k),
-        wasInDraft: present.has(memberIds[i] as number),
-      })),
-      newRecipients,
-      updatedRecipients: input.length - newRecipients,
-      newTeamMembers: created.size,
-      recipientCount: await lineCount(tx, draft.id),
-    };
-  });
+  return {
+    rows: keys.map((k, i) => ({
+      memberId: memberIds[i] as number,
+      firstName: namesByKey.get(k)?.firstName ?? (input[i] as NewRewardUserParsed).firstName,
+      lastName: namesByKey.get(k)?.lastName ?? (input[i] as NewRewardUserParsed).lastName,
+      isNewTeamMember: created.has(k),
+      wasInDraft: present.has(memberIds[i] as number),
+    })),
+    newRecipients,
+    updatedRecipients: input.length - newRecipients,
+    newTeamMembers: created.size,
+    recipientCount: await lineCount(tx, draft.id),
+  };
 }
 
 /** The recipient row of `memberId` in the caller's draft (after a change). */

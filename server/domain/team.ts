@@ -30,7 +30,7 @@ export interface TeamMemberFields {
   email: string;
 }
 
-/** Rows per INSERT of a bulk upload (one json parameter each); the API allows 5,000 a call. */
+/** Rows per INSERT of a bulk upload (one json parameter each). */
 const INSERT_CHUNK = 5000;
 
 const memberColumns = {
@@ -238,6 +238,43 @@ export async function bulkCreateTeamMembers(
     await audit(tx, owner, "members.imported", `company:${owner.companyId}`, counts, now);
   });
   return { successfullyAdded, duplicates: rows.length - successfullyAdded };
+}
+
+/**
+ * The team CSV import's apply step (server/domain/imports.ts), inside the caller's transaction:
+ * the staged rows of `jobId` become members with the rules of bulkCreateTeamMembers (the first
+ * row of an address is added, a repeat or an address already active is a duplicate), set-based
+ * from the staging table so 50,000 rows never come into this process.
+ */
+export async function importStagedTeamMembers(
+  tx: Tx,
+  owner: TeamOwner,
+  jobId: string,
+  now: Date,
+): Promise<BulkTeamUploadResponse> {
+  const result = (await tx.execute(sql`
+    with staged as (
+      select count(*)::int as rows from import_job_rows where job_id = ${jobId}
+    ), added as (
+      insert into ${users} (${col(users.companyId)}, ${col(users.firstName)}, ${col(users.lastName)}, ${col(users.email)}, ${col(users.role)})
+      select ${owner.companyId}::bigint, r.first_name, r.last_name, r.email, 'member'
+      from (
+        select distinct on (lower(email)) first_name, last_name, email
+        from import_job_rows where job_id = ${jobId}
+        order by lower(email), n
+      ) r
+      -- In address order, as bulkCreateTeamMembers: concurrent imports lock index entries in one order.
+      order by lower(r.email)
+      on conflict do nothing
+      returning 1
+    )
+    select (select rows from staged) as rows, (select count(*)::int from added) as added`)) as unknown as {
+    rows: Array<{ rows: number; added: number }>;
+  };
+  const { rows = 0, added = 0 } = result.rows[0] ?? {};
+  const counts = { successfullyAdded: Number(added), duplicates: Number(rows) - Number(added) };
+  await audit(tx, owner, "members.imported", `company:${owner.companyId}`, counts, now);
+  return counts;
 }
 
 export type UpdateMemberResult = "updated" | "not_found" | "duplicate";

@@ -11,6 +11,8 @@ import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { RequestServices, WebServices } from "../../app/context.ts";
+import { FILE_TOO_LARGE_MESSAGE } from "../../core/csv.ts";
+import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import { DETAILS } from "../../core/public-forms.ts";
 import type { WorkerCount } from "../cluster.ts";
 import type { Config } from "../config.ts";
@@ -38,8 +40,8 @@ export interface ServerAppOptions {
 
 /** A web form post longer than this is refused while it arrives (DESIGN.md §7). */
 export const WEB_FORM_MAX_BYTES = 256 * 1024;
-/** Multipart posts carry a CSV file: the upload routes apply their own 1 MB cap and message under this one. */
-export const WEB_MULTIPART_MAX_BYTES = 4 * 1024 * 1024;
+/** Multipart posts carry a CSV file: the upload routes apply their own cap (MAX_UPLOAD_BYTES) and message under this one. */
+export const WEB_MULTIPART_MAX_BYTES = MAX_UPLOAD_BYTES + 1024 * 1024;
 
 /**
  * The client's address: the socket's, or with `hops` trusted proxies in front, the entry that
@@ -184,9 +186,15 @@ export function createServerApp(options: ServerAppOptions) {
     }
   });
 
-  // No API body is longer than a 5,000-row bulk upload: a longer one is refused while it arrives,
-  // before it is held in memory whole (jsonBody then applies each call's own, smaller limit).
-  app.use("/api/*", bodyLimit({ maxSize: BULK_JSON_BYTES, onError: () => problemResponse(413, BODY_TOO_LARGE) }));
+  // No JSON body is longer than a bulk upload: a longer one is refused while it arrives, before
+  // it is held in memory whole (jsonBody then applies each call's own, smaller limit). A CSV
+  // import's body is the file, read as a stream under the upload cap (server/domain/imports.ts).
+  const jsonLimit = bodyLimit({ maxSize: BULK_JSON_BYTES, onError: () => problemResponse(413, BODY_TOO_LARGE) });
+  const importLimit = bodyLimit({
+    maxSize: MAX_UPLOAD_BYTES,
+    onError: () => problemResponse(413, FILE_TOO_LARGE_MESSAGE),
+  });
+  app.use("/api/*", (c, next) => (/^\/api\/Imports\/?$/i.test(c.req.path) ? importLimit : jsonLimit)(c, next));
 
   app.all("/api/*", (c) => {
     const request = new Request(c.req.raw);

@@ -66,7 +66,7 @@ for (const { kind, skipped } of databases) {
 
     const replyText = async (res: Response) => JSON.stringify((await rendered(res)).actionData);
 
-    it("refuses an oversized file (over 1 MB) and stores nothing", async () => {
+    it("refuses an oversized file (over MAX_UPLOAD_BYTES) and stores nothing", async () => {
       const before = await rowCounts(app.database.db);
       const row = "Ann,Lee,ann.lee@example.com\r\n";
       const big = `First Name,Last Name,Email\r\n${row.repeat(Math.ceil((MAX_UPLOAD_BYTES + 10) / row.length))}`;

@@ -1,9 +1,10 @@
 // The Add New dialog's 'Bulk Upload Team Members' pane (SPEC §2 My Team, §4 bulk upload, §5 team
-// CSV upload, §8 bulk toasts), hidden under 768 px. Only .csv files, at most 1 MB and 5,000 rows.
+// CSV upload, §8 bulk toasts), hidden under 768 px. Only .csv files, at most MAX_UPLOAD_BYTES and MAX_IMPORT_ROWS rows.
 // The upload itself is the shared CsvUploadPane (app/ui/csv-upload-pane.tsx) with the team's
 // reader (core/csv.ts) and intents: save-file with JavaScript; check-upload, then save-upload of
 // the rows the server kept (?dialog=add&upload=<id>), without it.
 import type { TeamCsvRow } from "../../../core/csv.ts";
+import { MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from "../../../core/limits.ts";
 import {
   type CsvPreviewColumn,
   CsvUploadPane,
@@ -90,7 +91,7 @@ export function TeamBulkPane({
         >
           download the template
         </a>
-        ). At most 5,000 rows and 1 MB.
+        ). At most {MAX_IMPORT_ROWS.toLocaleString("en-AU")} rows and {MAX_UPLOAD_BYTES / (1024 * 1024)} MB.
       </p>
       <CsvUploadPane
         read={readTeamFile}

@@ -3,7 +3,7 @@
 // size 7 newest first): the program manager's reward draft.
 //
 // The loader reads one page of the draft from the API (get-reward-page: 7 rows, newest first,
-// with the whole draft's totals), so a draft of 5,000 recipients never travels whole. Every post
+// with the whole draft's totals), so a draft of MAX_DRAFT_RECIPIENTS (50,000) recipients never travels whole. Every post
 // goes to this route's action with an `intent`, handled by its own function in
 // app/features/reward-my-team/reward-draft-actions.server.ts.
 import { Link, useLocation } from "react-router";
