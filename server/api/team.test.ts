@@ -10,6 +10,7 @@ import { expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { auditLog, rewardLedger, users } from "../db/schema.ts";
+import { BULK_JSON_BYTES } from "../http/validate.ts";
 import { accountsApi, call, emailsTo, logIn, registration, signUpVerified } from "./accounts.testkit.ts";
 import { LIST_DETAILS } from "./users.ts";
 
@@ -469,32 +470,37 @@ describeEachDatabase("My Team API", ({ database }) => {
       const { api, a } = await twoCompanies();
       const rows = Array.from({ length: MAX_IMPORT_ROWS + 1 }, (_, i) => person(`First${i}`, `Last${i}`));
       const problem = await expectProblem(await bulk(api, a.accessToken, { users: rows }), 400);
-      expect(problem.detail).toBe("A file can hold at most 5,000 team members.");
+      expect(problem.detail).toBe(`A file can hold at most ${MAX_IMPORT_ROWS.toLocaleString("en-AU")} team members.`);
+      expect(problem.detail).toBe("A file can hold at most 50,000 team members.");
       expect(await memberCount()).toBe(0);
       const res = await bulk(api, a.accessToken, { users: rows.slice(0, MAX_IMPORT_ROWS) });
       expect(await res.json()).toEqual({ successfullyAdded: MAX_IMPORT_ROWS, duplicates: 0 });
       expect(await memberCount()).toBe(MAX_IMPORT_ROWS);
-      const page = await list(api, a.accessToken, { pageNumber: 625 });
-      expect(page).toMatchObject({ totalPages: 625, totalCount: MAX_IMPORT_ROWS, hasNextPage: false });
+      const page = await list(api, a.accessToken, { pageNumber: 6250 });
+      expect(page).toMatchObject({ totalPages: 6250, totalCount: MAX_IMPORT_ROWS, hasNextPage: false });
       expect(page.items).toHaveLength(8);
     });
 
-    it("accepts a full upload of maximum-length fields (a body over 2 MB)", async () => {
+    it("accepts maximum-length fields up to the JSON body cap (BULK_JSON_BYTES, over 10 MB) and refuses a longer body with 413", async () => {
       const { api, a } = await twoCompanies();
-      const rows = Array.from({ length: MAX_IMPORT_ROWS }, (_, i) => {
-        const local = `${i}.`.padEnd(64, "x");
-        return {
-          firstName: "F".repeat(64),
-          lastName: "L".repeat(64),
-          email: `${local}@${"d".repeat(60)}.${"e".repeat(60)}.${"f".repeat(50)}.example.com`,
-        };
+      const row = (i: number) => ({
+        firstName: "F".repeat(64),
+        lastName: "L".repeat(64),
+        email: `${`${i}.`.padEnd(64, "x")}@${"d".repeat(60)}.${"e".repeat(60)}.${"f".repeat(50)}.example.com`,
       });
+      // As many maximum-length rows as the cap holds (a 50,000-row file of them is a streamed import's).
+      const fits = Math.floor(BULK_JSON_BYTES / (JSON.stringify(row(99_999)).length + 1)) - 1;
+      const rows = Array.from({ length: fits }, (_, i) => row(i));
       const body = JSON.stringify({ users: rows });
-      expect(body.length).toBeGreaterThan(2_000_000);
+      expect(body.length).toBeGreaterThan(10_000_000);
+      expect(body.length).toBeLessThanOrEqual(BULK_JSON_BYTES);
       const res = await bulk(api, a.accessToken, body);
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ successfullyAdded: MAX_IMPORT_ROWS, duplicates: 0 });
-    });
+      expect(await res.json()).toEqual({ successfullyAdded: fits, duplicates: 0 });
+      const longer = JSON.stringify({ users: [...rows, row(fits), row(fits + 1), row(fits + 2)] });
+      expect(longer.length).toBeGreaterThan(BULK_JSON_BYTES);
+      await expectProblem(await bulk(api, a.accessToken, longer), 413);
+    }, 120_000);
 
     it.each([
       ["not JSON", "{users:", "The request body is not valid JSON."],
