@@ -24,7 +24,7 @@
 // --check exits with status 1 when a page misses its target (landing 100/100/100/100 with at
 // most 130 KB of compressed JavaScript; the other pages performance >= 98 and 100 for the rest).
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -304,7 +304,7 @@ process.on("SIGINT", () => process.exit(130));
 // Every run's full Lighthouse report stays in bench-results/ (git-ignored) for digging into audits.
 const tmp = "bench-results";
 const REUSE_LIGHTHOUSE = Boolean(options["reuse-lighthouse"]);
-if (!REUSE_LIGHTHOUSE) rmSync(tmp, { recursive: true, force: true });
+// Each run overwrites its own page's reports: a run of some pages keeps the others' for --reuse-lighthouse.
 mkdirSync(tmp, { recursive: true });
 const startedAt = new Date();
 const results: Measurement[] = [];

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./config.ts";
 
@@ -100,6 +101,19 @@ describe("loadConfig", () => {
   it("lists every bad variable at once", () => {
     const error = configError({ PORT: "abc", SUPPORT_EMAIL: "nope" });
     expect(error.issues.map((i) => i.split(":")[0]).sort()).toEqual(["PORT", "SUPPORT_EMAIL"]);
+  });
+
+  it("runs one HTTP worker per core on PostgreSQL and one on PGlite, which refuses more", () => {
+    expect(loadConfig({ DATABASE_URL: "postgres://db.example/rewards" }).WEB_CONCURRENCY).toBe(availableParallelism());
+    expect(loadConfig({ DATABASE_URL: "postgres://db.example/rewards", WEB_CONCURRENCY: "3" }).WEB_CONCURRENCY).toBe(3);
+    expect(loadConfig({}).WEB_CONCURRENCY).toBe(1);
+    expect(loadConfig({ DATABASE_URL: "memory://", WEB_CONCURRENCY: "1" }).WEB_CONCURRENCY).toBe(1);
+    for (const DATABASE_URL of ["memory://", "./data/db"]) {
+      const error = configError({ DATABASE_URL, WEB_CONCURRENCY: "2" });
+      expect(error.issues[0]).toMatch(/^WEB_CONCURRENCY=2 needs PostgreSQL: .*PGlite.*WEB_CONCURRENCY=1\.$/);
+    }
+    expect(configError({ WEB_CONCURRENCY: "0" }).issues[0]).toMatch(/^WEB_CONCURRENCY:/);
+    expect(configError({ WEB_CONCURRENCY: "1.5" }).issues[0]).toMatch(/^WEB_CONCURRENCY:/);
   });
 
   it("wants all four reCAPTCHA keys or none", () => {

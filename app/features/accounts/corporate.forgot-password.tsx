@@ -46,6 +46,7 @@ const SHOWN_RESET_DETAILS = [
 
 export const meta: Route.MetaFunction = () => [
   { title: "Reset Password | Reward Portal" },
+  { name: "description", content: "Choose a new password for your Reward Portal account." },
   { name: "robots", content: "noindex" },
 ];
 

@@ -33,6 +33,7 @@ interface VerifyReply extends FormReply {
 
 export const meta: Route.MetaFunction = () => [
   { title: "Verify | Reward Portal" },
+  { name: "description", content: "Enter the 6-digit code we emailed you to verify your email address and log in." },
   { name: "robots", content: "noindex" },
 ];
 
