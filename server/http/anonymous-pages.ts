@@ -68,10 +68,13 @@ export function hasSessionCookie(cookieHeader: string | undefined): boolean {
 export async function wholePage(
   response: Response,
   encodings: readonly PageEncoding[] = ["br", "gzip"],
+  { signedIn = false }: { signedIn?: boolean } = {},
 ): Promise<WholePage> {
   const isHtml = /^text\/html/i.test(response.headers.get("content-type") ?? "");
-  // An HTML page is read as text once: the preload hints leave it and its scripts are hashed from it.
-  const html = isHtml ? (await response.text()).replace(/<link rel="modulepreload"[^>]*>/g, "") : undefined;
+  // An HTML page is read as text once: the preload hints leave it and its scripts are hashed from
+  // it. A signed-in visitor's page keeps its hints (its scripts carry the request's nonce).
+  const text = isHtml ? await response.text() : undefined;
+  const html = signedIn ? text : text?.replace(/<link rel="modulepreload"[^>]*>/g, "");
   const identity = html === undefined ? Buffer.from(await response.arrayBuffer()) : Buffer.from(html, "utf8");
   const headers = new Headers(response.headers);
   // Only a complete page is kept: never an error, a redirect or a partial answer.
@@ -99,7 +102,7 @@ export async function wholePage(
     if (br) bodies.br = br;
     if (gz) bodies.gzip = gz;
   }
-  const scriptHashes = html === undefined ? [] : inlineScriptHashes(html);
+  const scriptHashes = html === undefined || signedIn ? [] : inlineScriptHashes(html);
   return {
     status: response.status,
     headers,

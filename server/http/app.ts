@@ -262,6 +262,12 @@ export function createServerApp(options: ServerAppOptions) {
     return cache;
   };
 
+  /** The best encoding of a page the visitor accepts (br, else gzip), or undefined for none. */
+  const encodingOf = (c: Context): PageEncoding | undefined => {
+    const accepted = accepts(c, { header: "Accept-Encoding", supports: ["br", "gzip"], default: "identity" });
+    return accepted === "identity" ? undefined : (accepted as PageEncoding);
+  };
+
   app.all("*", async (c) => {
     const url = new URL(c.req.url);
     const method = c.req.method;
@@ -272,8 +278,7 @@ export function createServerApp(options: ServerAppOptions) {
     const build = await getBuild();
     if ((method === "GET" || method === "HEAD") && !hasSessionCookie(c.req.header("cookie"))) {
       // Rendered as GET (HEAD shares the page and drops the body).
-      const accepted = accepts(c, { header: "Accept-Encoding", supports: ["br", "gzip"], default: "identity" });
-      const encoding = accepted === "identity" ? undefined : (accepted as PageEncoding);
+      const encoding = encodingOf(c);
       const render = async (encodings?: readonly PageEncoding[]) =>
         wholePage(
           await renderWeb(build, new Request(c.req.raw, { method: "GET" }), {
@@ -289,7 +294,17 @@ export function createServerApp(options: ServerAppOptions) {
       return response;
     }
     const nonce = randomBytes(16).toString("base64");
-    const response = await renderWeb(build, c.req.raw, { nonce, clientIp: clientIp(c) });
+    const rendered = await renderWeb(build, c.req.raw, { nonce, clientIp: clientIp(c) });
+    // A signed-in page is read whole and compressed once, in the encoding its visitor accepts:
+    // streamed through hono/compress it went out in many small compressed writes, which cost
+    // more CPU than the page's render (docs/BENCHMARKS.md, the profile of a signed-in page).
+    const response = /^text\/html/i.test(rendered.headers.get("content-type") ?? "")
+      ? pageResponse(
+          await wholePage(rendered, encodingOf(c) ? [encodingOf(c) as PageEncoding] : [], { signedIn: true }),
+          encodingOf(c),
+          method === "HEAD",
+        )
+      : rendered;
     // Signed-in pages carry the visitor's CSRF token and details: never kept by anyone.
     response.headers.set("cache-control", "private, no-store");
     response.headers.delete("cdn-cache-control");
