@@ -24,6 +24,8 @@ try {
   throw error;
 }
 const logger = createLogger(config.LOG_LEVEL);
+/** How long a stopping process waits for the requests in flight. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 if (!dev && cluster.isPrimary && config.WEB_CONCURRENCY > 1) {
   const { superviseWorkers } = await import("./server/cluster.ts");
@@ -80,7 +82,11 @@ async function serve() {
 
   async function shutdown(signal: string) {
     logger.info({ signal }, "shutting down");
-    server.close();
+    // Stop taking connections, let the requests in flight finish (at most 10 s), then close the
+    // database: a request cut off from its pool would answer 500 during a rolling restart.
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
     server.closeAllConnections();
     await running.close();
     process.exit(0);

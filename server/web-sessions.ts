@@ -53,6 +53,12 @@ export function sessionSealer(secret: string) {
 export function webSessionStore(db: Db, secret: string, now: () => Date = () => new Date()): WebSessionStore {
   const expiry = (expires?: Date) => expires ?? new Date(now().getTime() + SESSION_TTL_MS);
   const sealer = sessionSealer(secret);
+  // Read on every signed-in request: built and prepared once (no query building per request).
+  const readRow = db
+    .select({ data: webSessions.data })
+    .from(webSessions)
+    .where(and(eq(webSessions.id, sql.placeholder("id")), gt(webSessions.expiresAt, sql.placeholder("now"))))
+    .prepare("web_session_read");
   return {
     async create(data, expires) {
       const id = randomBytes(32).toString("base64url");
@@ -60,10 +66,7 @@ export function webSessionStore(db: Db, secret: string, now: () => Date = () => 
       return id;
     },
     async read(id) {
-      const [row] = await db
-        .select({ data: webSessions.data })
-        .from(webSessions)
-        .where(and(eq(webSessions.id, id), gt(webSessions.expiresAt, now())));
+      const [row] = await readRow.execute({ id, now: now() });
       return row ? sealer.open(row.data, id) : null;
     },
     async update(id, data, expires) {

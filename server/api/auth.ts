@@ -3,7 +3,7 @@
 import type { Context } from "hono";
 import { DETAILS } from "../../core/public-forms.ts";
 import type { Db } from "../db/client.ts";
-import { verifyAccessToken } from "../domain/identity.ts";
+import { preparedAccessTokenCheck } from "../domain/identity.ts";
 import { ProblemError } from "../http/problem.ts";
 import { type Auth, requireBearer, type TokenVerifier } from "./bearer.ts";
 import type { ApiEnv } from "./deps.ts";
@@ -11,7 +11,8 @@ import type { ApiEnv } from "./deps.ts";
 export type { Auth };
 
 export function accessTokenVerifier(db: Db, now: () => Date): TokenVerifier {
-  return (token) => verifyAccessToken(db, token, now());
+  const verify = preparedAccessTokenCheck(db);
+  return (token) => verify(token, now());
 }
 
 export function bearerAuth(db: Db, now: () => Date) {

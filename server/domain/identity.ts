@@ -316,20 +316,25 @@ export async function issueAccessToken(db: Conn, user: { id: number; companyId: 
 }
 
 /** The owner of a presented token, or null when it is unknown, expired, revoked or its user inactive. */
-export async function verifyAccessToken(db: Db, token: string, now: Date): Promise<TokenOwner | null> {
-  const [row] = await db
+/**
+ * The bearer check of every authenticated call, built and prepared once per database (no query
+ * building per request): the token's owner, or null when unknown, expired, revoked or inactive.
+ */
+export function preparedAccessTokenCheck(db: Db): (token: string, now: Date) => Promise<TokenOwner | null> {
+  const lookup = db
     .select({ tokenId: accessTokens.id, userId: accessTokens.userId, companyId: accessTokens.companyId })
     .from(accessTokens)
     .innerJoin(users, eq(users.id, accessTokens.userId))
     .where(
       and(
-        eq(accessTokens.tokenHash, sha256Hex(token)),
+        eq(accessTokens.tokenHash, sql.placeholder("tokenHash")),
         isNull(accessTokens.revokedAt),
-        gt(accessTokens.expiresAt, now),
+        gt(accessTokens.expiresAt, sql.placeholder("now")),
         eq(users.isActive, true),
       ),
-    );
-  return row ?? null;
+    )
+    .prepare("access_token_check");
+  return async (token, now) => (await lookup.execute({ tokenHash: sha256Hex(token), now }))[0] ?? null;
 }
 
 export async function revokeAccessToken(db: Db, tokenId: number, now: Date): Promise<void> {
