@@ -24,12 +24,15 @@ function sameSettings(a: AppSettings, b: AppSettings) {
 }
 
 /**
- * The signed-in user with the app settings refreshed from `GET /api/Identity/app-settings`
- * (a 401 there ends the session like any other). When the API cannot be reached the session's
+ * The signed-in user with the app settings refreshed from `GET /api/Identity/app-settings` until
+ * both are true (a 401 there ends the session like any other). When the API cannot be reached the session's
  * copy stands; a change is kept in the session (written back by the session middleware).
  */
 async function resolvePortalUser(context: Context): Promise<PortalUser> {
   const signedIn = await requireSignedIn(context);
+  // Both flags only ever turn true (SPEC §4), so once the session holds both there is nothing to
+  // refresh: an onboarded manager's pages skip the call (the page's own call still checks the token).
+  if (signedIn.appSettings.hasProvidedCompanyDetails && signedIn.appSettings.hasWatchedOnboardingVideo) return signedIn;
   const fresh = await signedIn.api.appSettings();
   if (!fresh.ok) {
     services(context).logger.warn({ status: fresh.status }, "app settings refresh failed; using the session's copy");
