@@ -32,7 +32,7 @@ export function placeOf(url: string, functionName: string): string {
 export function summarise(profile: Profile, top = 15) {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  for (const [i, id] of profile.samples.entries()) selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
   const total = [...selfUs.values()].reduce((a, b) => a + b, 0);
   const idle = [...selfUs.entries()]
     .filter(([id]) => byId.get(id)?.callFrame.functionName === "(idle)")

@@ -3,8 +3,8 @@
 import { beforeEach, expect, it } from "vitest";
 import { expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
-import { captureLogs } from "../../tests/support/logs.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
+import { captureLogs } from "../../tests/support/logs.ts";
 import { applyNextImport } from "../domain/imports.ts";
 import { accountsApi, signUpVerified } from "./accounts.testkit.ts";
 
