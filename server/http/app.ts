@@ -159,9 +159,9 @@ export function createServerApp(options: ServerAppOptions) {
     }),
   );
 
-  // Dynamic answers streamed per visitor (signed-in pages, API JSON) are compressed as they go;
-  // pages for visitors without a session are compressed whole (./anonymous-pages.ts) and built
-  // assets ahead of time (scripts/compress-assets.ts), so both already carry their encoding.
+  // API answers and React Router's data responses are compressed as they stream; HTML pages are
+  // compressed whole (./anonymous-pages.ts) and built assets ahead of time
+  // (scripts/compress-assets.ts), so both already carry their encoding.
   app.use(compress());
   // Answers other than pages (API JSON, files, the body-limit page) run no inline script.
   app.use(async (c, next) => {
