@@ -613,7 +613,19 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
       totalRewards: 78,
     });
 
-    // Two uploads of 2,500 new members each at once onto 12 lines: only one fits under 5,000.
+    // Fill the draft to 2,510 below its limit (straight into the tables: the calls are tested
+    // above), then two uploads of 2,500 new members each at once: only one fits.
+    const draft = await draftOf(pm.userId);
+    const filler = MAX_DRAFT_RECIPIENTS - 12 - 2510;
+    await db().execute(sql`
+      with added as (
+        insert into ${users} (company_id, first_name, last_name, email, role)
+        select ${pm.companyId}, 'Fill', 'Er', 'filler' || n || '@example.com', 'member'
+        from generate_series(1, ${filler}) as n
+        returning id
+      )
+      insert into ${rewardDraftLines} (draft_id, company_id, user_id, amount_dollars)
+      select ${draft?.id}, ${pm.companyId}, id, 1 from added`);
     const upload = (prefix: string) =>
       pm.go("POST", "bulk-upload-reward", {
         rewards: Array.from({ length: 2500 }, (_, i) => ({
@@ -625,10 +637,10 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
       });
     const statuses = (await Promise.all([upload("x"), upload("y")])).map((r) => r.status).sort();
     expect(statuses).toEqual([200, 400]);
-    expect(await lineCount()).toBe(2512);
+    expect(await lineCount()).toBe(MAX_DRAFT_RECIPIENTS - 10);
     const [members] = await db().select({ n: sql<number>`count(*)::int` }).from(users).where(eq(users.role, "member"));
     // The refused upload left no member behind.
-    expect(members?.n).toBe(12 + 2500);
+    expect(members?.n).toBe(12 + filler + 2500);
   });
 
   it("domain: loadDraftForOrder, clearDraft, dropMemberFromDrafts and notInRewardDraft", async () => {
