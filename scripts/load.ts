@@ -1,35 +1,41 @@
-// Load script: N simulated program managers drive the whole
-// journey over HTTP against the provider API of the production server, for D seconds, then the
-// database, the SMTP server and the clients' own records are checked against each other.
+// Load script: N simulated program managers drive the whole journey over HTTP against the
+// provider API of the production server, for D seconds, then the database, the SMTP server and
+// the clients' own records are checked against each other.
 //
 //   npm run load -- [--managers 200] [--duration 60] [--database pglite-dir|memory|postgres]
-//                   [--write docs/LOAD.md | --no-write]
+//                   [--processes 1] [--write docs/LOAD.md | --no-write]
 //
-// Each manager: Register → VerifyEmail with the 6-digit code read from the email the SMTP server
-// received → PUT /api/Companies/ → add members (create-user, create-user-bulk-upload) → then in a
-// loop until the time is up: a draft (create-reward-search for existing members, create-reward-user
-// for a new one, update-reward), update-reward-name, create-payment-intent, confirm-simulated-payment
-// with the card 4242, check-payment-intent, get-reward-history.
+// The journey, the SMTP server and the checks are tests/support/load-journey.ts (the scale-out
+// fault test, tests/fault/scale-out.test.ts, runs the same ones). With `--processes N` (PostgreSQL
+// only: a PGlite database belongs to one process) N app processes serve one database, each on its
+// own port with one HTTP worker (WEB_CONCURRENCY=1, the harness's default), and manager i calls
+// process i mod N.
 //
-// Checks at the end (the server stopped, the database opened by this script; `memory` can only
+// Checks at the end (the servers stopped, the database opened by this script; `memory` can only
 // be checked over HTTP and SMTP, so its database checks are skipped):
 //   no 5xx; every payment released exactly once (orders paid = releases = history rows each
 //   manager saw; one ledger credit per order line); every email delivered once (SMTP Message-IDs
 //   = outbox rows sent, none twice, the outbox drained); row counts = what the clients did.
-import { spawn } from "node:child_process";
-import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+//
+// docs/LOAD.md keeps one section per setup (database × processes): a run replaces its own
+// setup's section, keeps the others, and the table at the top sets them side by side.
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir, totalmem } from "node:os";
-import { join } from "node:path";
-import { performance } from "node:perf_hooks";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { sql } from "drizzle-orm";
 import pg from "pg";
-import { SMTPServer } from "smtp-server";
-import { chargesFor } from "../core/money.ts";
-import { openDatabase } from "../server/db/client.ts";
-import { ensureProductionBuild, signUpOverHttp, sleep, startApp } from "../tests/support/app-process.ts";
-import { freePort } from "../tests/support/net.ts";
+import { type AppProcess, ensureProductionBuild, launchApp, waitUntilReady } from "../tests/support/app-process.ts";
+import {
+  type Check,
+  CODE_WAIT,
+  clientChecks,
+  databaseChecks,
+  LoadClients,
+  ServerLog,
+  startSmtpCapture,
+  waitForMail,
+} from "../tests/support/load-journey.ts";
 import { findPostgresBinaries, startPostgres } from "../tests/support/postgres-server.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -39,126 +45,38 @@ const { values: args } = parseArgs({
     managers: { type: "string", default: "200" },
     duration: { type: "string", default: "60" },
     database: { type: "string", default: "pglite-dir" },
+    processes: { type: "string", default: "1" },
     write: { type: "string", default: "docs/LOAD.md" },
     "no-write": { type: "boolean", default: false },
-    /** Keep the server's whole log (at info level) in this file, to look into a run. */
+    /** Keep the server's whole log (at info level) in this file (`.1`, `.2`… per process with several). */
     "server-log": { type: "string" },
-    /** Internal: run only the SMTP server, reporting to the parent over IPC. */
-    "smtp-child": { type: "boolean", default: false },
   },
 });
 const MANAGERS = Number(args.managers);
 const DURATION_S = Number(args.duration);
+const PROCESSES = Number(args.processes);
 const DATABASE = args.database as "memory" | "pglite-dir" | "postgres";
 if (!["memory", "pglite-dir", "postgres"].includes(DATABASE)) throw new Error("--database memory|pglite-dir|postgres");
 if (!(MANAGERS > 0 && DURATION_S > 0)) throw new Error("--managers and --duration must be positive");
+if (!(Number.isInteger(PROCESSES) && PROCESSES >= 1)) throw new Error("--processes must be a whole number, 1 or more");
+if (PROCESSES > 1 && DATABASE !== "postgres") {
+  // README "Running for real": a PGlite directory takes one process (a second one stops at
+  // start), and each memory:// process would have a database of its own.
+  console.error(
+    `load: --processes ${PROCESSES} needs --database postgres. A PGlite database (--database ${DATABASE}) belongs to one process; use --processes 1, or --database postgres for several processes on one database.`,
+  );
+  process.exit(2);
+}
 
-const PASSWORD = "Load#Test-2026-pass";
-const CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", nameOnCard: "Load Manager" };
 const runId = Date.now().toString(36);
 const loadAtStart = loadavg();
 const startedAt = new Date();
 
-// ─── The SMTP server: keeps only what the checks need (Message-ID, recipient, a code) ───
-
-interface Received {
-  messageId: string;
-  to: string[];
-}
-const received: Received[] = [];
-const codeWaiters = new Map<string, (code: string) => void>();
-const codes = new Map<string, string>();
-
-function onMessage(messageId: string, to: string[], code: string | undefined) {
-  received.push({ messageId, to });
-  if (code) {
-    for (const address of to) {
-      const key = address.toLowerCase();
-      codes.set(key, code);
-      codeWaiters.get(key)?.(code);
-    }
-  }
-}
-
-/**
- * The SMTP server runs in a child process of its own (this file with --smtp-child): in the load
- * generator's process its replies waited behind hundreds of busy clients (~0.6 s a message), so
- * the mail worker's throughput measured the load generator, not the application.
- */
-async function startSmtp(): Promise<{ url: string; close(): Promise<void> }> {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), "--smtp-child"], {
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`the SMTP child exited (${code})`)));
-    child.on("message", (m: { port?: number; messageId?: string; to?: string[]; code?: string }) => {
-      if (m.port) resolve(m.port);
-      else if (m.messageId && m.to) onMessage(m.messageId, m.to, m.code);
-    });
-  });
-  return {
-    url: `smtp://127.0.0.1:${port}`,
-    async close() {
-      child.kill("SIGTERM");
-      await exited;
-    },
-  };
-}
-
-async function smtpChild(): Promise<void> {
-  const port = await freePort();
-  const server = new SMTPServer({
-    logger: false,
-    closeTimeout: 200,
-    disableReverseLookup: true,
-    authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
-    size: 1024 * 1024,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on("data", (c: Buffer) => chunks.push(c));
-      stream.on("end", () => {
-        const raw = Buffer.concat(chunks).toString("utf8");
-        const head = raw.slice(0, Math.max(0, raw.search(/\r?\n\r?\n/))).replace(/\r?\n[ \t]+/g, " ");
-        const messageId = /^message-id:\s*(.+)$/im.exec(head)?.[1]?.trim() ?? "(none)";
-        const code = /Verification code: (\d{6})\b/.exec(raw.replace(/=\r?\n/g, ""))?.[1];
-        // Acknowledged only once the parent has the message: a delivered email is a counted one.
-        process.send?.({ messageId, to: session.envelope.rcptTo.map((r) => r.address), code }, () => callback());
-      });
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve());
-  });
-  process.send?.({ port });
-  process.on("SIGTERM", () => server.close(() => process.exit(0)));
-  process.on("disconnect", () => process.exit(0));
-}
-
-function codeFor(email: string, timeoutMs = 60_000): Promise<string> {
-  const key = email.toLowerCase();
-  const known = codes.get(key);
-  if (known) return Promise.resolve(known);
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      codeWaiters.delete(key);
-      reject(new Error(`no verification email to ${email} within ${timeoutMs} ms`));
-    }, timeoutMs);
-    codeWaiters.set(key, (code) => {
-      clearTimeout(timer);
-      codeWaiters.delete(key);
-      resolve(code);
-    });
-  });
-}
-
-// ─── The database and the server process ───
+// ─── The database and the server processes ───
 
 interface DatabaseSetup {
   url: string;
-  /** Where the checks connect after the server stopped; undefined for memory://. */
+  /** Where the checks connect after the servers stopped; undefined for memory://. */
   checkUrl?: string;
   cleanup(): Promise<void>;
 }
@@ -181,374 +99,37 @@ async function prepareDatabase(): Promise<DatabaseSetup> {
   return { url: url.toString(), checkUrl: url.toString(), cleanup: () => server.stop() };
 }
 
-/** Warning lines of the server log by message, and the first line of each. */
-const warnings = new Map<string, number>();
-const firstWarnings: string[] = [];
-
-interface ServerProcess {
-  base: string;
-  logTail(): string;
-  problems: string[];
-  stop(): Promise<void>;
-}
-
-async function startServer(databaseUrl: string, smtpUrl: string): Promise<ServerProcess> {
+/** N servers on one database, started together (PostgreSQL applies the migrations once, under a lock). */
+async function startServers(databaseUrl: string, smtpUrl: string, logs: ServerLog[]): Promise<AppProcess[]> {
   ensureProductionBuild();
-  const problems: string[] = [];
-  const logFile = args["server-log"] ? createWriteStream(args["server-log"]) : undefined;
-  const collect = (chunk: Buffer) => {
-    logFile?.write(chunk);
-    for (const line of chunk.toString().split("\n")) {
-      if (/"level":(50|60)|"level":"(error|fatal)"/.test(line)) problems.push(line.slice(0, 500));
-      else if (/"level":(40)|"level":"warn"/.test(line)) {
-        const msg = /"msg":"([^"]*)"/.exec(line)?.[1] ?? line.slice(0, 120);
-        warnings.set(msg, (warnings.get(msg) ?? 0) + 1);
-        if (warnings.get(msg) === 1) firstWarnings.push(line.slice(0, 500));
-      }
+  const launched: AppProcess[] = [];
+  try {
+    for (const log of logs) {
+      launched.push(
+        await launchApp(
+          {
+            DATABASE_URL: databaseUrl,
+            SMTP_URL: smtpUrl,
+            RATE_LIMIT_FACTOR: "100000",
+            LOG_LEVEL: args["server-log"] ? "info" : "warn",
+          },
+          { production: true, inheritEnv: true, onOutput: log.collect },
+        ),
+      );
     }
-  };
-  const app = await startApp(
-    {
-      DATABASE_URL: databaseUrl,
-      SMTP_URL: smtpUrl,
-      RATE_LIMIT_FACTOR: "100000",
-      LOG_LEVEL: args["server-log"] ? "info" : "warn",
-    },
-    { production: true, inheritEnv: true, onOutput: collect, readyWithinMs: 120_000 },
-  );
-  return {
-    base: app.base,
-    problems,
-    logTail: () => app.output().slice(-8000),
-    stop: () => app.stop(30_000),
-  };
-}
-
-// ─── The clients ───
-
-interface CallStats {
-  ms: number[];
-  statuses: Map<number, number>;
-}
-const stats = new Map<string, CallStats>();
-let fiveXx = 0;
-const errors: string[] = [];
-let base = "";
-
-async function call<T>(
-  name: string,
-  method: string,
-  path: string,
-  body: unknown,
-  token?: string,
-  expected = 200,
-): Promise<T> {
-  const headers: Record<string, string> = { accept: "application/json" };
-  if (body !== undefined) headers["content-type"] = "application/json";
-  if (token) headers.authorization = `Bearer ${token}`;
-  const t0 = performance.now();
-  let res: Response;
-  try {
-    res = await fetch(`${base}${path}`, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    await Promise.all(launched.map((app) => waitUntilReady(app, 120_000)));
+    return launched;
   } catch (error) {
-    record(name, performance.now() - t0, 0);
-    throw new Error(`${name}: network error ${(error as Error).message}`);
-  }
-  const text = await res.text();
-  record(name, performance.now() - t0, res.status);
-  if (res.status >= 500) fiveXx++;
-  if (res.status !== expected) throw new Error(`${name}: HTTP ${res.status} ${text.slice(0, 300)}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-function record(name: string, ms: number, status: number) {
-  let s = stats.get(name);
-  if (!s) {
-    s = { ms: [], statuses: new Map() };
-    stats.set(name, s);
-  }
-  s.ms.push(ms);
-  s.statuses.set(status, (s.statuses.get(status) ?? 0) + 1);
-}
-
-/** What each manager did, as the checks need it. */
-interface ManagerRecord {
-  email: string;
-  registered: boolean;
-  verified: boolean;
-  companyDetails: boolean;
-  members: number;
-  draftStarted: boolean;
-  ordersCreated: Set<number>;
-  paid: Map<number, { lines: number; rewardsCents: number }>;
-  lastHistoryRows: number;
-  historyMismatch: number;
-  iterations: number;
-}
-const records: ManagerRecord[] = [];
-
-async function manager(i: number, stopAt: number): Promise<void> {
-  const email = `load.${runId}.m${i}@example.com`;
-  const rec: ManagerRecord = {
-    email,
-    registered: false,
-    verified: false,
-    companyDetails: false,
-    members: 0,
-    draftStarted: false,
-    ordersCreated: new Set(),
-    paid: new Map(),
-    lastHistoryRows: 0,
-    historyMismatch: 0,
-    iterations: 0,
-  };
-  records.push(rec);
-  try {
-    // Register, VerifyEmail and Companies through `call`, so each is timed under its step's name.
-    const { accessToken: token } = await signUpOverHttp(
-      base,
-      email,
-      async (address) => {
-        // Asked for once Register has answered.
-        rec.registered = true;
-        const waitStart = performance.now();
-        const code = await codeFor(address);
-        // Not an HTTP call: how long the verification email took to reach the SMTP server.
-        record("(code email arrives)", performance.now() - waitStart, 200);
-        return code;
-      },
-      {
-        as: {
-          firstName: "Load",
-          lastName: `Manager${i}`,
-          companyName: `Load Co ${i} Pty Ltd`,
-          password: PASSWORD,
-          captchaToken: "load",
-          company: { name: `Load Co ${i} Pty Ltd`, ABN: "53004085616", size: "11-50", industry: "Retail" },
-        },
-        call: async (step, method, path, body, stepToken) => {
-          const answer = await call(step, method, path, body, stepToken);
-          if (step === "VerifyEmail") rec.verified = true;
-          return answer;
-        },
-      },
-    );
-    rec.companyDetails = true;
-
-    const single = await call<{ id: number }>(
-      "create-user",
-      "POST",
-      "/api/Users/create-user",
-      {
-        firstName: "Single",
-        lastName: `Member${i}`,
-        email: `single.${i}.${runId}@example.com`,
-      },
-      token,
-    );
-    rec.members++;
-    const bulk = Array.from({ length: 5 }, (_, j) => ({
-      firstName: "Bulk",
-      lastName: `Member${j}`,
-      email: `bulk.${i}.${j}.${runId}@example.com`,
-    }));
-    const bulkAnswer = await call<{ successfullyAdded: number }>(
-      "create-user-bulk-upload",
-      "POST",
-      "/api/Users/create-user-bulk-upload",
-      { users: bulk },
-      token,
-    );
-    rec.members += bulkAnswer.successfullyAdded;
-    const team = await call<{ items: { id: number }[] }>("Users", "GET", "/api/Users?pageSize=50", undefined, token);
-    const memberIds = team.items.map((m) => m.id);
-    if (!memberIds.includes(single.id)) throw new Error("the single member is missing from /api/Users");
-
-    for (let round = 0; Date.now() < stopAt; round++) {
-      // The draft: two existing members by search, one new member, one amount changed.
-      const amounts = new Map<number, number>();
-      const picks = [memberIds[round % memberIds.length], memberIds[(round + 1) % memberIds.length]] as number[];
-      for (const userId of picks) {
-        await call("create-reward-search", "POST", "/api/RewardMyTeam/create-reward-search", { userId }, token);
-        rec.draftStarted = true;
-        amounts.set(userId, 0);
-      }
-      const added = await call<{ userId?: number; id?: number }>(
-        "create-reward-user",
-        "POST",
-        "/api/RewardMyTeam/create-reward-user",
-        {
-          firstName: "Fresh",
-          lastName: `Member${round}`,
-          email: `fresh.${i}.${round}.${runId}@example.com`,
-          value: 25,
-        },
-        token,
-      );
-      rec.members++;
-      const addedId = added.userId ?? added.id;
-      if (typeof addedId !== "number") throw new Error(`create-reward-user answered no id: ${JSON.stringify(added)}`);
-      memberIds.push(addedId);
-      amounts.set(addedId, 25);
-      for (const [k, userId] of picks.entries()) {
-        const value = 10 * (k + 1) + (round % 7);
-        await call("update-reward", "PUT", "/api/RewardMyTeam/update-reward", { userId, value }, token);
-        amounts.set(userId, value);
-      }
-      const rewardName = `Load reward ${i}-${round}`;
-      await call("update-reward-name", "PUT", "/api/RewardMyTeam/update-reward-name", { name: rewardName }, token);
-      const charges = chargesFor([...amounts.values()]);
-      const intent = await call<{ paymentIntentId: string; clientSecret: string; orderId: number; amount: number }>(
-        "create-payment-intent",
-        "POST",
-        "/api/StripePayment/create-payment-intent",
-        { amount: Number(charges.totalCents), rewardName },
-        token,
-      );
-      rec.ordersCreated.add(intent.orderId);
-      const confirmed = await call<{ status: string }>(
-        "confirm-simulated-payment",
-        "POST",
-        "/api/StripePayment/confirm-simulated-payment",
-        { paymentIntent: intent.paymentIntentId, clientSecret: intent.clientSecret, ...CARD },
-        token,
-      );
-      if (confirmed.status !== "succeeded") throw new Error(`the card 4242 answered ${JSON.stringify(confirmed)}`);
-      const checked = await call<{ status: string }>(
-        "check-payment-intent",
-        "POST",
-        "/api/StripePayment/check-payment-intent",
-        { paymentIntent: intent.paymentIntentId },
-        token,
-      );
-      if (checked.status !== "succeeded") throw new Error(`check-payment-intent answered ${JSON.stringify(checked)}`);
-      rec.paid.set(intent.orderId, { lines: amounts.size, rewardsCents: Number(charges.rewardsCents) });
-      const history = await call<unknown[]>(
-        "get-reward-history",
-        "GET",
-        "/api/RewardHistory/get-reward-history",
-        undefined,
-        token,
-      );
-      rec.lastHistoryRows = history.length;
-      if (history.length !== rec.paid.size) rec.historyMismatch++;
-      rec.iterations++;
-    }
-  } catch (error) {
-    errors.push(`manager ${i}: ${(error as Error).message}`);
+    await Promise.all(launched.map((app) => app.kill("SIGKILL")));
+    throw error;
   }
 }
 
-// ─── Checks ───
-
-interface Check {
-  name: string;
-  ok: boolean;
-  detail: string;
-}
-
-function check(list: Check[], name: string, ok: boolean, detail: string) {
-  list.push({ name, ok, detail });
-}
-
-async function databaseChecks(checkUrl: string, list: Check[], expect: Expectations, received: Received[]) {
-  const database = await openDatabase(checkUrl);
-  try {
-    const q = async (query: ReturnType<typeof sql>) => {
-      const result = (await database.db.execute(query)) as unknown as { rows: Record<string, unknown>[] };
-      return result.rows;
-    };
-    const n = async (query: ReturnType<typeof sql>) => Number(Object.values((await q(query))[0] ?? {})[0] ?? 0);
-
-    const companies = await n(sql`select count(*) from companies`);
-    const managers = await n(sql`select count(*) from users where role = 'program_manager'`);
-    const members = await n(sql`select count(*) from users where role = 'member'`);
-    const drafts = await n(sql`select count(*) from reward_drafts`);
-    const orders = await n(sql`select count(*) from orders`);
-    const paid = await n(sql`select count(*) from orders where status = 'paid'`);
-    const released = await n(sql`select count(*) from orders where released_at is not null`);
-    const releases = await n(sql`select count(*) from reward_releases`);
-    const paidLines = await n(
-      sql`select count(*) from order_lines l join orders o on o.id = l.order_id where o.status = 'paid'`,
-    );
-    const credits = await n(sql`select count(*) from reward_ledger where kind = 'credit'`);
-    const doubleCredits = await n(
-      sql`select count(*) from (select order_id, user_id from reward_ledger where kind = 'credit' group by order_id, user_id having count(*) > 1) d`,
-    );
-    const creditCents = await n(sql`select coalesce(sum(amount_cents), 0) from reward_ledger where kind = 'credit'`);
-    const releaseCents = await n(sql`select coalesce(sum(amount_cents), 0) from reward_releases`);
-    const outboxTotal = await n(sql`select count(*) from email_outbox`);
-    const outboxSent = await n(sql`select count(*) from email_outbox where status = 'sent'`);
-    const outboxIds = (await q(sql`select id from email_outbox where status = 'sent'`)).map((r) => Number(r.id));
-
-    check(
-      list,
-      "companies = managers registered",
-      companies === expect.registered,
-      `${companies} / ${expect.registered}`,
-    );
-    check(list, "program managers = registered", managers === expect.registered, `${managers} / ${expect.registered}`);
-    check(
-      list,
-      "team members = members the clients added",
-      members === expect.members,
-      `${members} / ${expect.members}`,
-    );
-    check(list, "reward drafts = managers who built one", drafts === expect.drafts, `${drafts} / ${expect.drafts}`);
-    check(list, "orders = create-payment-intent orders", orders === expect.orders, `${orders} / ${expect.orders}`);
-    check(
-      list,
-      "orders paid = released = reward_releases = payments the clients completed",
-      paid === expect.paid && released === expect.paid && releases === expect.paid,
-      `paid ${paid}, released ${released}, releases ${releases} / ${expect.paid}`,
-    );
-    check(
-      list,
-      "one ledger credit per order line of a paid order",
-      credits === paidLines && paidLines === expect.lines && doubleCredits === 0,
-      `credits ${credits}, lines ${paidLines} / ${expect.lines}, duplicates ${doubleCredits}`,
-    );
-    check(
-      list,
-      "ledger credits = released reward totals = what the clients paid for",
-      creditCents === releaseCents && releaseCents === expect.rewardsCents,
-      `${creditCents} / ${releaseCents} / ${expect.rewardsCents} cents`,
-    );
-    check(list, "outbox drained (every row sent)", outboxSent === outboxTotal, `${outboxSent} sent of ${outboxTotal}`);
-    const byId = new Map<string, number>();
-    for (const m of received) byId.set(m.messageId, (byId.get(m.messageId) ?? 0) + 1);
-    const twice = [...byId.values()].filter((c) => c > 1).length;
-    const missing = outboxIds.filter((id) => ![...byId.keys()].some((k) => k.startsWith(`<outbox-${id}@`))).length;
-    check(
-      list,
-      "SMTP messages = outbox rows sent, each Message-ID once",
-      received.length === outboxSent && byId.size === outboxSent && twice === 0 && missing === 0,
-      `${received.length} received, ${byId.size} distinct, ${twice} twice, ${missing} sent rows not received / ${outboxSent} sent`,
-    );
-    check(
-      list,
-      "emails = verification + (recipients + invoice) per payment",
-      outboxTotal === expect.emails,
-      `${outboxTotal} / ${expect.emails}`,
-    );
-  } finally {
-    await database.close();
-  }
-}
-
-interface Expectations {
-  registered: number;
-  members: number;
-  drafts: number;
-  orders: number;
-  paid: number;
-  lines: number;
-  rewardsCents: number;
-  emails: number;
+function serverLogFile(i: number): ((chunk: Buffer) => void) | undefined {
+  const path = args["server-log"];
+  if (!path) return undefined;
+  const file = createWriteStream(PROCESSES > 1 ? `${path}.${i + 1}` : path);
+  return (chunk) => file.write(chunk);
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -558,81 +139,185 @@ function percentile(sorted: number[], p: number): number {
 
 const fmt = (ms: number) => (ms < 10 ? ms.toFixed(1) : String(Math.round(ms)));
 
+// ─── docs/LOAD.md: one section per setup ───
+
+/** What the side-by-side table shows of one run; kept in its section's opening marker. */
+interface RunSummary {
+  setup: string;
+  title: string;
+  command: string;
+  startedAt: string;
+  ok: boolean;
+  managers: number;
+  durationS: number;
+  elapsedS: number;
+  payments: number;
+  requests: number;
+  /** Requests each app process answered (absent in sections written before it was kept). */
+  perProcess?: number[];
+  fiveXx: number;
+  clientErrors: number;
+  emails: number;
+  drainS: number;
+  /** p50 and p95 in ms of the calls the table shows. */
+  latency: Record<string, [number, number]>;
+  loadAverage: string;
+}
+
+const SIDE_BY_SIDE_CALLS = [CODE_WAIT, "create-reward-search", "confirm-simulated-payment"];
+const SECTION = /<!-- load-run (\S+) (\{.*?\}) -->\n[\s\S]*?<!-- \/load-run -->\n/g;
+
+function setupTitle(database: string, processes: number) {
+  return `\`${database}\`, ${processes} app process${processes === 1 ? "" : "es"}`;
+}
+
+function sideBySide(runs: RunSummary[]): string[] {
+  const row = (label: string, cell: (r: RunSummary) => string) => `| ${label} | ${runs.map(cell).join(" | ")} |`;
+  return [
+    `| | ${runs.map((r) => r.title).join(" | ")} |`,
+    `|---|${runs.map(() => "---:").join("|")}|`,
+    row("run", (r) => `${r.startedAt.slice(0, 16).replace("T", " ")} UTC`),
+    row("managers × duration", (r) => `${r.managers} × ${r.durationS} s`),
+    row("payments (per s)", (r) => `${r.payments} (${(r.payments / r.elapsedS).toFixed(2)})`),
+    row("requests per s", (r) => (r.requests / r.elapsedS).toFixed(1)),
+    row("requests answered per process", (r) => r.perProcess?.join(" / ") ?? "–"),
+    ...SIDE_BY_SIDE_CALLS.map((call) =>
+      row(`${call} p50 / p95 ms`, (r) => {
+        const l = r.latency[call];
+        return l ? `${fmt(l[0])} / ${fmt(l[1])}` : "–";
+      }),
+    ),
+    row("5xx / client errors", (r) => `${r.fiveXx} / ${r.clientErrors}`),
+    row("emails (outbox drained after)", (r) => `${r.emails} (${r.drainS.toFixed(1)} s)`),
+    row("load average at start", (r) => r.loadAverage),
+    row("checks", (r) => (r.ok ? "all passed" : "**FAILED**")),
+  ];
+}
+
+function writeReport(path: string, summary: RunSummary, body: string[]) {
+  const previous = existsSync(path) ? readFileSync(path, "utf8") : "";
+  const sections = new Map<string, { summary: RunSummary; text: string }>();
+  for (const m of previous.matchAll(SECTION)) {
+    try {
+      sections.set(m[1] as string, { summary: JSON.parse(m[2] as string) as RunSummary, text: m[0] });
+    } catch {
+      // A section whose marker no longer parses is dropped; this run writes its own.
+    }
+  }
+  sections.set(summary.setup, {
+    summary,
+    text: [`<!-- load-run ${summary.setup} ${JSON.stringify(summary)} -->`, ...body, "<!-- /load-run -->", ""].join(
+      "\n",
+    ),
+  });
+  const ordered = [...sections.values()].sort((a, b) =>
+    a.summary.setup.localeCompare(b.summary.setup, "en", { numeric: true }),
+  );
+  const doc = [
+    "# Load",
+    "",
+    "Written by `scripts/load.ts`: simulated program managers drive the whole journey over",
+    "HTTP against the provider API of the production server (`node server.ts`), with a real SMTP",
+    "server receiving the mail: Register → VerifyEmail with the code from the received email →",
+    "company details → members (single and bulk) → a draft (search, new member, amounts) → reward",
+    "name → create-payment-intent → the simulated card 4242 → check-payment-intent → reward",
+    "history, looping until the time is up. The checks compare the database (opened after the",
+    "servers stopped), the SMTP server's Message-IDs and the clients' own records. With",
+    "`--processes N` (PostgreSQL only) N app processes, each with one HTTP worker, share one",
+    "database, and the managers are spread over them round-robin, as a load balancer would.",
+    "",
+    "Latencies are measured by the clients, all in one Node process on the same 2-core machine as",
+    "the servers, PostgreSQL and the SMTP server (its own process): under saturation they include",
+    'the load generator\'s own queueing. "(code email arrives)" is not an HTTP call: the time from',
+    "the Register answer to the verification email reaching the SMTP server. The default run (200",
+    "managers, 60 s) needs a quiet machine; on a shared, busy one use fewer managers. On a 2-core",
+    "machine more app processes add no CPU (they share the two cores with PostgreSQL and the load",
+    "generator): there the multi-process setup shows several processes sharing one database",
+    "correctly under load, not a speed-up.",
+    "",
+    "One section per setup (database × app processes): a run replaces its own setup's section and",
+    "keeps the others.",
+    "",
+    "## Side by side",
+    "",
+    ...sideBySide(ordered.map((s) => s.summary)),
+    "",
+    ...ordered.map((s) => s.text),
+    "## Fault tests (inside `npm test`; alone: `npx vitest run tests/fault`)",
+    "",
+    "- `tests/fault/scale-out.test.ts`: three app processes (`server.ts` on the production build, one",
+    "  HTTP worker each) on one PostgreSQL database run this journey (tests/support/load-journey.ts,",
+    "  24 managers, 60 s) while one of them is killed with SIGKILL mid-run and started again on its",
+    "  port; the clients fail over like a load balancer. Every paid order is released once, one credit",
+    "  per line, every outbox row sent and received by Message-ID, and no call failed except those to",
+    "  the killed process while it was down.",
+    "- `tests/fault/release-kill.test.ts`: the server (a child process) is killed with SIGKILL at a random",
+    "  line of a 1,000-recipient release (slowed by a test-only hook of `tests/support/app-entry.ts`), on",
+    "  PostgreSQL and on a PGlite data directory: nothing of the release is in the database (no history",
+    "  row, credit, account or email; the payment succeeded, the order pending); after a restart the check",
+    "  call releases it whole, a second check changes nothing, every email reaches the SMTP server once.",
+    "- `tests/fault/smtp-outage.test.ts`: the SMTP server down while a 300-recipient order is released, and",
+    "  again in the middle of the delivery: the worker retries with backoff, every email arrives once.",
+    "- `tests/fault/postgres-restart.test.ts`: PostgreSQL stopped and started again under 8 looping",
+    "  clients: `/readyz` answers 503 meanwhile, `/healthz` 200, the process stays up, and the pool",
+    "  reconnects by itself (same process, same access token).",
+    "",
+  ].join("\n");
+  writeFileSync(path, doc);
+}
+
 // ─── Main ───
 
 async function main(): Promise<number> {
   const db = await prepareDatabase();
-  const smtp = await startSmtp();
-  let server: ServerProcess | undefined;
+  const smtp = await startSmtpCapture();
+  const logs = Array.from({ length: PROCESSES }, (_, i) => new ServerLog(serverLogFile(i)));
+  let servers: AppProcess[] = [];
   let exitCode = 0;
   try {
-    server = await startServer(db.url, smtp.url);
-    base = server.base;
+    servers = await startServers(db.url, smtp.url, logs);
+    const targets = servers.map((s) => s.base);
     console.log(
-      `load: ${MANAGERS} managers for ${DURATION_S} s against ${base} (database ${DATABASE}, SMTP ${smtp.url}); load average ${loadAtStart.map((l) => l.toFixed(2)).join(" ")}`,
+      `load: ${MANAGERS} managers for ${DURATION_S} s against ${targets.join(", ")} (database ${DATABASE}, SMTP ${smtp.url}); load average ${loadAtStart.map((l) => l.toFixed(2)).join(" ")}`,
     );
-    const t0 = performance.now();
-    const stopAt = Date.now() + DURATION_S * 1000;
-    // Managers start spread over the first second, as people would.
-    await Promise.all(
-      Array.from({ length: MANAGERS }, (_, i) => sleep((i * 1000) / MANAGERS).then(() => manager(i, stopAt))),
-    );
-    const elapsedS = (performance.now() - t0) / 1000;
-
-    const expect: Expectations = {
-      registered: records.filter((r) => r.registered).length,
-      members: records.reduce((s, r) => s + r.members, 0),
-      drafts: records.filter((r) => r.draftStarted).length,
-      orders: records.reduce((s, r) => s + r.ordersCreated.size, 0),
-      paid: records.reduce((s, r) => s + r.paid.size, 0),
-      lines: records.reduce((s, r) => s + [...r.paid.values()].reduce((a, p) => a + p.lines, 0), 0),
-      rewardsCents: records.reduce((s, r) => s + [...r.paid.values()].reduce((a, p) => a + p.rewardsCents, 0), 0),
-      emails: 0,
-    };
-    expect.emails = expect.registered + expect.lines + expect.paid;
+    const clients = new LoadClients({ targets, codeFor: (email) => smtp.codeFor(email), runId });
+    const { elapsedS } = await clients.run(MANAGERS, DURATION_S);
+    const expect = clients.expectations();
 
     // Wait for the outbox to drain: every expected email at the SMTP server, then a quiet moment.
-    const drainStart = performance.now();
-    let last = -1;
-    let quietSince = performance.now();
-    while (performance.now() - drainStart < 180_000) {
-      if (received.length !== last) {
-        last = received.length;
-        quietSince = performance.now();
-      }
-      if (received.length >= expect.emails && performance.now() - quietSince > 3000) break;
-      await sleep(250);
-    }
-    const drainS = (performance.now() - drainStart) / 1000;
-    await server.stop();
+    const drainS = await waitForMail(smtp, expect.emails);
+    await Promise.all(servers.map((s) => s.stop(30_000)));
 
-    const checks: Check[] = [];
-    check(checks, "no 5xx answers", fiveXx === 0, `${fiveXx}`);
-    check(checks, "no client errors", errors.length === 0, `${errors.length}`);
-    check(checks, "no error lines in the server log", server.problems.length === 0, `${server.problems.length}`);
-    check(
-      checks,
-      "reward history rows = payments, each time a manager read it",
-      records.every((r) => r.historyMismatch === 0 && r.lastHistoryRows === r.paid.size),
-      `${records.filter((r) => r.historyMismatch > 0).length} managers saw a mismatch`,
-    );
-    if (db.checkUrl) await databaseChecks(db.checkUrl, checks, expect, received);
+    const checks: Check[] = clientChecks(clients, logs);
+    if (db.checkUrl) checks.push(...(await databaseChecks(db.checkUrl, expect, smtp.received)));
     else
-      check(checks, "database checks", true, "skipped: memory:// is gone with the server (use pglite-dir or postgres)");
+      checks.push({
+        name: "database checks",
+        ok: true,
+        detail: "skipped: memory:// is gone with the server (use pglite-dir or postgres)",
+      });
 
     // ─── Report ───
-    const allCalls = [...stats.values()].reduce((s, c) => s + c.ms.length, 0);
-    const rows = [...stats.entries()].map(([name, s]) => {
+    const allCalls = clients.totalCalls();
+    const latency: Record<string, [number, number]> = {};
+    const rows = [...clients.stats.entries()].map(([name, s]) => {
       const sorted = [...s.ms].sort((a, b) => a - b);
+      if (SIDE_BY_SIDE_CALLS.includes(name)) {
+        latency[name] = [Math.round(percentile(sorted, 50)), Math.round(percentile(sorted, 95))];
+      }
       const statuses = [...s.statuses.entries()].map(([k, v]) => `${k}×${v}`).join(" ");
       return `| ${name} | ${sorted.length} | ${fmt(percentile(sorted, 50))} | ${fmt(percentile(sorted, 95))} | ${fmt(percentile(sorted, 99))} | ${fmt(sorted.at(-1) ?? 0)} | ${statuses} |`;
     });
     const loadAtEnd = loadavg();
+    const perProcess = targets.map((base) => clients.answeredAt.get(base)?.length ?? 0);
     const summary = [
       `- Managers: ${MANAGERS}, duration ${DURATION_S} s (clients finished after ${elapsedS.toFixed(1)} s), database \`${DATABASE}\``,
-      `- Journeys: ${expect.registered} registered, ${records.filter((r) => r.verified).length} verified, ${records.reduce((s, r) => s + r.iterations, 0)} draft→payment rounds, ${expect.paid} payments (${(expect.paid / elapsedS).toFixed(2)}/s), ${expect.lines} reward lines, ${expect.members} members added`,
-      `- Requests: ${allCalls} in ${elapsedS.toFixed(1)} s = ${(allCalls / elapsedS).toFixed(1)} requests/s; 5xx: ${fiveXx}; client errors: ${errors.length}`,
-      `- Emails: ${received.length} received by the SMTP server; outbox drained ${drainS.toFixed(1)} s after the clients stopped`,
+      PROCESSES > 1
+        ? `- App processes: ${PROCESSES}, one HTTP worker each; requests answered by each: ${perProcess.join(" / ")}`
+        : "- App processes: 1, one HTTP worker",
+      `- Journeys: ${expect.registered} registered, ${clients.records.filter((r) => r.verified).length} verified, ${clients.records.reduce((s, r) => s + r.iterations, 0)} draft→payment rounds, ${expect.paid} payments (${(expect.paid / elapsedS).toFixed(2)}/s), ${expect.lines} reward lines, ${expect.members} members added`,
+      `- Requests: ${allCalls} in ${elapsedS.toFixed(1)} s = ${(allCalls / elapsedS).toFixed(1)} requests/s; 5xx: ${clients.fiveXx}; client errors: ${clients.errors.length}`,
+      `- Emails: ${smtp.received.length} received by the SMTP server; outbox drained ${drainS.toFixed(1)} s after the clients stopped`,
       `- Machine: ${cpus().length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB; load average at start ${loadAtStart.map((l) => l.toFixed(2)).join(" ")}, at end ${loadAtEnd.map((l) => l.toFixed(2)).join(" ")} (shared machine)`,
     ];
     const table = [
@@ -641,74 +326,74 @@ async function main(): Promise<number> {
       ...rows,
     ];
     const checkLines = checks.map((c) => `- ${c.ok ? "PASS" : "FAIL"} ${c.name}: ${c.detail}`);
-    const command = `npm run load -- --managers ${MANAGERS} --duration ${DURATION_S} --database ${DATABASE}`;
+    const command = `npm run load -- --managers ${MANAGERS} --duration ${DURATION_S} --database ${DATABASE} --processes ${PROCESSES}`;
     console.log(["", ...summary, "", ...table, "", ...checkLines].join("\n"));
-    if (errors.length > 0) console.log(`\nfirst client errors:\n${errors.slice(0, 10).join("\n")}`);
-    if (firstWarnings.length > 0)
+    if (clients.errors.length > 0) console.log(`\nfirst client errors:\n${clients.errors.slice(0, 10).join("\n")}`);
+    const warnings = new Map<string, number>();
+    for (const log of logs) for (const [m, n] of log.warnings) warnings.set(m, (warnings.get(m) ?? 0) + n);
+    if (warnings.size > 0)
       console.log(
-        `\nserver warnings: ${[...warnings].map(([m, n]) => `${m} ×${n}`).join("; ")}\n${firstWarnings.slice(0, 5).join("\n")}`,
+        `\nserver warnings: ${[...warnings].map(([m, n]) => `${m} ×${n}`).join("; ")}\n${logs
+          .flatMap((l) => l.firstWarnings)
+          .slice(0, 5)
+          .join("\n")}`,
       );
-    if (server.problems.length > 0)
-      console.log(`\nfirst server error lines:\n${server.problems.slice(0, 5).join("\n")}`);
+    const problems = logs.flatMap((l) => l.problems);
+    if (problems.length > 0) console.log(`\nfirst server error lines:\n${problems.slice(0, 5).join("\n")}`);
     const ok = checks.every((c) => c.ok);
     if (!ok) exitCode = 1;
 
     if (!args["no-write"]) {
-      const doc = [
-        "# Load",
-        "",
-        "Written by `scripts/load.ts`: simulated program managers drive the whole journey over",
-        "HTTP against the provider API of the production server (`node server.ts`), with a real SMTP",
-        "server receiving the mail: Register → VerifyEmail with the code from the received email →",
-        "company details → members (single and bulk) → a draft (search, new member, amounts) → reward",
-        "name → create-payment-intent → the simulated card 4242 → check-payment-intent → reward",
-        "history, looping until the time is up. The checks compare the database (opened after the",
-        "server stopped), the SMTP server's Message-IDs and the clients' own records.",
-        "",
-        "Latencies are measured by the clients, all in one Node process on the same 2-core machine as",
-        "the server and the SMTP server (its own process): under saturation they include the load",
-        'generator\'s own queueing. "(code email arrives)" is not an HTTP call: the time from the',
-        "Register answer to the verification email reaching the SMTP server. The default run (200",
-        "managers, 60 s) needs a quiet machine; on a shared, busy one use fewer managers.",
-        "",
-        `Run: ${startedAt.toISOString()} · command: \`${command}\` · result: ${ok ? "all checks passed" : "CHECKS FAILED"}`,
-        "",
-        ...summary,
-        "",
-        ...table,
-        "",
-        "## Checks",
-        "",
-        ...checkLines,
-        "",
-        "## Fault tests (inside `npm test`; alone: `npx vitest run tests/fault`)",
-        "",
-        "- `tests/fault/release-kill.test.ts`: the server (a child process) is killed with SIGKILL at a random",
-        "  line of a 1,000-recipient release (slowed by a test-only hook of `tests/support/app-entry.ts`), on",
-        "  PostgreSQL and on a PGlite data directory: nothing of the release is in the database (no history",
-        "  row, credit, account or email; the payment succeeded, the order pending); after a restart the check",
-        "  call releases it whole, a second check changes nothing, every email reaches the SMTP server once.",
-        "- `tests/fault/smtp-outage.test.ts`: the SMTP server down while a 300-recipient order is released, and",
-        "  again in the middle of the delivery: the worker retries with backoff, every email arrives once.",
-        "- `tests/fault/postgres-restart.test.ts`: PostgreSQL stopped and started again under 8 looping",
-        "  clients: `/readyz` answers 503 meanwhile, `/healthz` 200, the process stays up, and the pool",
-        "  reconnects by itself (same process, same access token).",
-        "",
-      ].join("\n");
-      writeFileSync(join(root, args.write), doc);
-      console.log(`\nwrote ${args.write}`);
+      const setup = `${DATABASE}-${PROCESSES}`;
+      const title = setupTitle(DATABASE, PROCESSES);
+      writeReport(
+        resolve(root, args.write),
+        {
+          setup,
+          title,
+          command,
+          startedAt: startedAt.toISOString(),
+          ok,
+          managers: MANAGERS,
+          durationS: DURATION_S,
+          elapsedS: Math.round(elapsedS * 10) / 10,
+          payments: expect.paid,
+          requests: allCalls,
+          perProcess,
+          fiveXx: clients.fiveXx,
+          clientErrors: clients.errors.length,
+          emails: smtp.received.length,
+          drainS: Math.round(drainS * 10) / 10,
+          latency,
+          loadAverage: loadAtStart.map((l) => l.toFixed(2)).join(" "),
+        },
+        [
+          `## ${title}`,
+          "",
+          `Run: ${startedAt.toISOString()} · command: \`${command}\` · result: ${ok ? "all checks passed" : "CHECKS FAILED"}`,
+          "",
+          ...summary,
+          "",
+          ...table,
+          "",
+          "Checks:",
+          "",
+          ...checkLines,
+          "",
+        ],
+      );
+      console.log(`\nwrote ${args.write} (section ${title})`);
     }
   } catch (error) {
     console.error(error);
-    if (server) console.error(`server log tail:\n${server.logTail()}`);
+    for (const server of servers) console.error(`server ${server.base} log tail:\n${server.output().slice(-8000)}`);
     exitCode = 1;
   } finally {
-    await server?.stop().catch(() => {});
+    await Promise.all(servers.map((s) => s.stop(30_000).catch(() => {})));
     await smtp.close().catch(() => {});
     await db.cleanup().catch(() => {});
   }
   return exitCode;
 }
 
-if (args["smtp-child"]) await smtpChild();
-else process.exit(await main());
+process.exit(await main());
