@@ -321,20 +321,26 @@ export async function issueAccessToken(db: Conn, user: { id: number; companyId: 
  * building per request): the token's owner, or null when unknown, expired, revoked or inactive.
  */
 export function preparedAccessTokenCheck(db: Db): (token: string, now: Date) => Promise<TokenOwner | null> {
-  const lookup = db
-    .select({ tokenId: accessTokens.id, userId: accessTokens.userId, companyId: accessTokens.companyId })
-    .from(accessTokens)
-    .innerJoin(users, eq(users.id, accessTokens.userId))
-    .where(
-      and(
-        eq(accessTokens.tokenHash, sql.placeholder("tokenHash")),
-        isNull(accessTokens.revokedAt),
-        gt(accessTokens.expiresAt, sql.placeholder("now")),
-        eq(users.isActive, true),
-      ),
-    )
-    .prepare("access_token_check");
-  return async (token, now) => (await lookup.execute({ tokenHash: sha256Hex(token), now }))[0] ?? null;
+  // Built at the first check, not at construction: the route table can be read without a database.
+  let lookup: ReturnType<typeof prepare> | undefined;
+  const prepare = () =>
+    db
+      .select({ tokenId: accessTokens.id, userId: accessTokens.userId, companyId: accessTokens.companyId })
+      .from(accessTokens)
+      .innerJoin(users, eq(users.id, accessTokens.userId))
+      .where(
+        and(
+          eq(accessTokens.tokenHash, sql.placeholder("tokenHash")),
+          isNull(accessTokens.revokedAt),
+          gt(accessTokens.expiresAt, sql.placeholder("now")),
+          eq(users.isActive, true),
+        ),
+      )
+      .prepare("access_token_check");
+  return async (token, now) => {
+    lookup ??= prepare();
+    return (await lookup.execute({ tokenHash: sha256Hex(token), now }))[0] ?? null;
+  };
 }
 
 export async function revokeAccessToken(db: Db, tokenId: number, now: Date): Promise<void> {

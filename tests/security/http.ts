@@ -15,7 +15,13 @@ export async function openForm(base: string, path: string, cookie = ""): Promise
   const res = await fetch(`${base}${path}`, { headers: cookie ? { cookie } : {} });
   if (res.status !== 200) throw new Error(`GET ${path}: HTTP ${res.status}`);
   const html = await res.text();
-  const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
+  // As the browser reads the attribute: the token's alphabet includes & (written &amp;).
+  const csrf = (/name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? "")
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
   const set = res.headers.getSetCookie().map((c) => c.split(";")[0] as string);
   const jar = new Map(
     [...cookie.split("; ").filter(Boolean), ...set].map((c) => [c.slice(0, c.indexOf("=")), c] as const),
