@@ -34,8 +34,22 @@ function workersOf(pid: number): number[] {
     .map(Number);
 }
 
+/**
+ * A GET that tries again once its connection is reset: a kept-alive connection may belong to the
+ * worker just killed, as any client's would (the next connection goes to a live worker).
+ */
+async function get(url: string): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
 const readiness = async (base: string) => {
-  const res = await fetch(`${base}/readyz`);
+  const res = await get(`${base}/readyz`);
   return { status: res.status, body: (await res.json()) as { workers?: { listening: number; wanted: number } } };
 };
 
@@ -72,7 +86,7 @@ it.skipIf(!postgresBinaries)(
     // The other worker answers at once, and says the node is short of a worker until it is back.
     await until(async () => (await readiness(base)).status === 503, 10_000, "/readyz to say a worker is missing");
     expect((await readiness(base)).body.workers).toEqual({ listening: 1, wanted: 2 });
-    expect((await fetch(`${base}/healthz`)).status).toBe(200);
+    expect((await get(`${base}/healthz`)).status).toBe(200);
     await until(async () => (await readiness(base)).status === 200, 30_000, "the replacement worker");
     const after = workersOf(supervisor);
     expect(after).toHaveLength(2);
