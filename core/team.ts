@@ -14,7 +14,8 @@ export const MAX_PAGE_SIZE = 100;
 export const SEARCH_MIN_LENGTH = 3;
 /** The search text the API is given: blank unless longer than 2 characters (SPEC §5). */
 export function effectiveSearch(text: string | null | undefined): string {
-  const trimmed = (text ?? "").trim();
+  // PostgreSQL text holds no NUL character, so none can match; sent to the database it is an error.
+  const trimmed = (text ?? "").replaceAll("\0", "").trim();
   return trimmed.length >= SEARCH_MIN_LENGTH ? trimmed : "";
 }
 

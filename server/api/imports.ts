@@ -5,7 +5,7 @@
 //          → 201 the job (queued, or staged for Save); 400 with the file's messages (errors.file)
 //   GET    /Imports/:id[?sample=N]   → the job: status, rows processed / total, result or errors
 //   POST   /Imports/:id/start        → the staged job queued (Save without JavaScript); 404 if none
-//   DELETE /Imports/:id              → 204 (a checked file dropped, or a result seen)
+//   DELETE /Imports/:id              → 204 (a checked file dropped, or a result seen); 404 if none
 import { Hono, type MiddlewareHandler } from "hono";
 import { validator } from "hono/validator";
 import {
@@ -106,8 +106,12 @@ export function importsRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
         deps.onImportQueued?.();
         return c.json(found(await readImport(deps.db, owner, id, { now: now() })));
       })
+      /** 204, or 404 for an id that is not the caller's (the same answer as for no such job). */
       .delete("/Imports/:id", auth, idParam, async (c) => {
-        await discardImport(deps.db, requireAuth(c), c.req.valid("param").id);
+        const owner = requireAuth(c);
+        const { id } = c.req.valid("param");
+        found(await readImport(deps.db, owner, id, { now: now() }));
+        await discardImport(deps.db, owner, id);
         return c.body(null, 204);
       })
   );

@@ -1,7 +1,8 @@
 // The classification of every /api route for the security suite (authorization matrix, fuzzing):
 // public, bearer-protected or webhook, with a valid request for each (the owner's, company A's).
 // A route of the API app missing here fails api-authorization.test.ts.
-import type { Api, World } from "./fixtures.ts";
+import { call } from "../../server/api/accounts.testkit.ts";
+import { type Api, TEAM_CSV, type World } from "./fixtures.ts";
 
 export type Req = { path: string; body?: unknown; status?: number };
 export type Entry =
@@ -19,6 +20,13 @@ export type Entry =
       /** Owner calls run in this order (destructive ones last). */
       order?: number;
     };
+
+/** A fresh checked team CSV import of A's (a staged job expires, and the tests move the clock). */
+async function stagedImport(w: World): Promise<string> {
+  const res = await call(w.api, "POST", "/api/Imports?kind=team&fileName=team.csv", TEAM_CSV, w.a.accessToken);
+  if (res.status !== 201) throw new Error(`staging A's import: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
 
 const member = (w: World) => ({ firstName: "Zed", lastName: "Newman", email: `zed.${w.a.userId}@example.com` });
 
@@ -148,6 +156,26 @@ export const API_ROUTES: Record<string, Entry> = {
       body: { firstName: "Renamed", lastName: "Person", email: `renamed.${w.a.userId}@example.com` },
       status: 204,
     }),
+  },
+  "POST /api/Imports": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "Imports?kind=team&fileName=more.csv", body: TEAM_CSV, status: 201 }),
+  },
+  "GET /api/Imports/:id": {
+    kind: "bearer",
+    scope: "ids",
+    owner: async (w) => ({ path: `Imports/${await stagedImport(w)}` }),
+  },
+  "POST /api/Imports/:id/start": {
+    kind: "bearer",
+    scope: "ids",
+    owner: async (w) => ({ path: `Imports/${await stagedImport(w)}/start` }),
+  },
+  "DELETE /api/Imports/:id": {
+    kind: "bearer",
+    scope: "ids",
+    owner: async (w) => ({ path: `Imports/${await stagedImport(w)}`, status: 204 }),
   },
   "DELETE /api/Users/:id": {
     kind: "bearer",

@@ -32,6 +32,10 @@ export interface World {
   paid: Intent;
 }
 
+/** A team CSV of two new members (core/csv.ts headings). */
+export const TEAM_CSV =
+  "First Name,Last Name,Email Address\r\nImp,Orter,imp.orter@example.com\r\nIan,Port,ian.port@example.com\r\n";
+
 /** `env` adds configuration, e.g. RATE_LIMIT_FACTOR for tests that call one operation many times. */
 export async function buildWorld(db: Db, env: Record<string, string> = {}): Promise<World> {
   const config = testConfig({ CATALOGUE_URL: "https://catalogue.test/", SUPPORT_EMAIL: "help@rewards.test", ...env });
