@@ -47,17 +47,6 @@ export interface WebSessionStore {
   delete(id: string): Promise<void>;
 }
 
-export type PendingUploadKind = "team" | "reward";
-
-/** Checked CSV rows kept between the preview and Save of an upload without JavaScript (server/domain/uploads.ts). */
-export interface PendingUploadStore {
-  /** Keeps the rows for their owner (replacing an older file of the same kind); answers the upload's id. */
-  save(upload: { userId: number; kind: PendingUploadKind; fileName: string; rows: unknown[] }): Promise<string>;
-  /** The upload if it exists, belongs to `userId`, has this kind and has not expired. */
-  read(id: string, userId: number, kind: PendingUploadKind): Promise<{ fileName: string; rows: unknown[] } | null>;
-  delete(id: string, userId: number): Promise<void>;
-}
-
 export interface WebServices {
   config: WebConfig;
   /** Signs the session cookie's id (SESSION_SECRET). */
@@ -68,7 +57,6 @@ export interface WebServices {
   apiFetch: (request: Request) => Promise<Response>;
   logger: WebLogger;
   sessionStore: WebSessionStore;
-  pendingUploads: PendingUploadStore;
   /** Present only while SMTP_URL is unset (DESIGN.md §3). */
   devMailbox?: {
     /** Outside demo mode only loopback clients may read it: it holds codes, reset links and passwords. */

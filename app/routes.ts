@@ -30,6 +30,7 @@ export default [
   ]),
   route("portal/my-team/template.csv", "features/my-team/portal.my-team.template.ts"),
   route("portal/reward-my-team/search", "features/reward-my-team/portal.reward-my-team.search.tsx"),
+  route("portal/import-progress", "features/portal/portal.import-progress.ts"),
   route("portal/reward-my-team/template.csv", "features/reward-my-team/portal.reward-my-team.template.ts"),
   route("dev/mailbox", "features/site/dev.mailbox.tsx"),
   route("*", "features/site/not-found.tsx"),

@@ -11,7 +11,6 @@ import { type Config, isLoopbackAddress } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { seedCatalogue } from "./domain/catalogue.ts";
 import { type ImportWorker, startImportWorker } from "./domain/imports.ts";
-import { pendingUploadStore } from "./domain/uploads.ts";
 import { createServerApp } from "./http/app.ts";
 import { createFormGuards } from "./http/form-guards.ts";
 import type { Logger } from "./logger.ts";
@@ -152,7 +151,6 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     apiFetch: async (request) => api.fetch(request),
     logger,
     sessionStore: webSessionStore(database.db, secret),
-    pendingUploads: pendingUploadStore(database.db),
     devMailbox: config.SMTP_URL
       ? undefined
       : {

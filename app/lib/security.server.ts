@@ -32,6 +32,19 @@ export function honeypotInputProps(context: Readonly<RouterContextProvider>) {
  */
 export async function checkFormPost(context: Readonly<RouterContextProvider>, request: Request): Promise<FormData> {
   const form = await request.formData();
+  await checkFormFields(context, request, form);
+  return form;
+}
+
+/**
+ * The checks of `checkFormPost` on fields already read: a streamed upload
+ * (uploads.server.ts) runs them on the fields before its file, before reading the file.
+ */
+export async function checkFormFields(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+  form: FormData,
+): Promise<void> {
   const { csrf, honeypot } = tools(context);
   if (optionalSignedIn(context)) {
     try {
@@ -49,7 +62,6 @@ export async function checkFormPost(context: Readonly<RouterContextProvider>, re
     if (error instanceof SpamError) throw data("The form could not be accepted.", { status: 400 });
     throw error;
   }
-  return form;
 }
 
 /**

@@ -1,74 +1,196 @@
-// Reading a CSV upload in a route action (DESIGN.md §7: uploads capped in size and rows). The
-// body is read with a cap before anything parses it, then the usual CSRF + honeypot check runs
-// on the buffered form (security.server.ts), and the file itself is checked: a .csv name, at
-// most MAX_UPLOAD_BYTES. Both bulk panes (My Team, Reward My Team) post through it.
-import type { RouterContextProvider } from "react-router";
+// CSV uploads in a route action (DESIGN.md §7: uploads capped in size and rows), read as they
+// arrive: a multipart post goes through busboy, so neither the web nor the API ever holds a
+// 50,000-row file whole. The fields before the file part (the pane's forms put the CSRF token,
+// the honeypot and the intent first) are checked like any form post (security.server.ts) before
+// a byte of the file is read; the file part is then handed on as a stream, to the API's import
+// (POST /Imports, server/domain/imports.ts), which checks it with the browser's reader, stages its
+// rows and answers the job. Both bulk panes (My Team, Reward My Team) post through here.
+import { Readable } from "node:stream";
+import busboy from "busboy";
+import { data, type RouterContextProvider } from "react-router";
 import { FILE_TOO_LARGE_MESSAGE, INVALID_FILE_TYPE_MESSAGE, isCsvFileName } from "../../core/csv.ts";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
-import { checkFormPost } from "./security.server.ts";
+import type { ApiClient } from "./api.server.ts";
+import { checkFormFields, checkFormPost } from "./security.server.ts";
 
 type Context = Readonly<RouterContextProvider>;
 
-/** Room for the other fields and the multipart framing around a file of MAX_UPLOAD_BYTES. */
-const FORM_OVERHEAD_BYTES = 64 * 1024;
-/** Beyond this the rest of an oversized body is not even drained: the connection is dropped. */
-const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
-
 export const NO_FILE_MESSAGE = "Please choose a CSV file.";
+const UNREADABLE_FORM = "The form could not be read.";
 
-/**
- * The request with its body read into memory, or null when the body is larger than `maxBytes`
- * (the rest is drained, up to a point, so the browser still receives the answer).
- */
-export async function bufferBody(request: Request, maxBytes: number): Promise<Request | null> {
-  const declared = Number(request.headers.get("content-length") ?? "");
-  const reader = request.body?.getReader();
-  if (!reader) return request;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let tooLarge = Number.isFinite(declared) && declared > maxBytes;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) tooLarge = true;
-    if (!tooLarge) chunks.push(value);
-    if (size > DRAIN_LIMIT_BYTES) {
-      await reader.cancel();
-      break;
-    }
-  }
-  if (tooLarge) return null;
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new Request(request.url, { method: request.method, headers: request.headers, body });
+/** The file part of a post, as it arrives. */
+export interface StreamedFile {
+  fileName: string;
+  stream: ReadableStream<Uint8Array>;
+}
+
+/** A form post whose file part (if any) was handed to `onFile`: its fields and what `onFile` answered. */
+export interface StreamedPost<T> {
+  formData: FormData;
+  /** What `onFile` answered, or null when the post had no file part. */
+  file: T | null;
 }
 
 /**
- * A form post that may carry a CSV file (multipart): the form data after the CSRF and honeypot
- * checks, or the message for a body over the cap.
+ * Reads a form post. Multipart: the fields as they come; at the first file part the fields so
+ * far pass the CSRF and honeypot checks (a refusal is thrown once the body is drained), then
+ * `onFile` gets the file's bytes as a stream, with the fields read so far (the intent). Any other
+ * post: checkFormPost. Fields after the file part are read but not seen by `onFile`.
  */
-export async function readUploadPost(
+export async function readStreamedPost<T>(
   context: Context,
   request: Request,
-): Promise<{ ok: true; formData: FormData } | { ok: false; message: string }> {
-  const buffered = await bufferBody(request, MAX_UPLOAD_BYTES + FORM_OVERHEAD_BYTES);
-  if (!buffered) return { ok: false, message: FILE_TOO_LARGE_MESSAGE };
-  return { ok: true, formData: await checkFormPost(context, buffered) };
+  onFile: (file: StreamedFile, fields: FormData) => Promise<T>,
+): Promise<StreamedPost<T>> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^multipart\/form-data/i.test(type) || !request.body) {
+    return { formData: await checkFormPost(context, request), file: null };
+  }
+  const formData = new FormData();
+  let checked: Promise<void> | null = null;
+  const check = () => {
+    checked ??= checkFormFields(context, request, formData);
+    return checked;
+  };
+  let handled: Promise<T> | null = null;
+  const parser = busboy({
+    headers: { "content-type": type },
+    // One byte over the cap: the API sees the file is too large and says so (FILE_TOO_LARGE_MESSAGE).
+    limits: { files: 1, fileSize: MAX_UPLOAD_BYTES + 1, fields: 50, fieldSize: 64 * 1024, parts: 60 },
+  });
+  const finished = new Promise<void>((resolve, reject) => {
+    parser.on("field", (name, value) => formData.append(name, value));
+    parser.on("file", (_name, file, info) => {
+      if (handled) {
+        file.resume();
+        return;
+      }
+      const source = drainable(file);
+      handled = (async () => {
+        try {
+          await check();
+          return await onFile({ fileName: info.filename ?? "", stream: source.stream }, formData);
+        } finally {
+          // Whatever was not read (a refused form, a file refused part-way) is skipped, so the
+          // rest of the body is still read and the answer reaches the browser.
+          source.drain();
+        }
+      })();
+      // Seen (and thrown) below, after the whole body is read.
+      handled.catch(() => undefined);
+    });
+    parser.on("close", resolve);
+    parser.on("error", reject);
+  });
+  const body = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream<Uint8Array>);
+  body.on("error", (error) => parser.destroy(error));
+  body.pipe(parser);
+  try {
+    await finished;
+  } catch {
+    // A broken or malformed body: the file's reader (if any) ends with it.
+    await (handled as Promise<T> | null)?.catch(() => undefined);
+    await check();
+    throw data(UNREADABLE_FORM, { status: 400 });
+  }
+  if (!handled) {
+    await check();
+    return { formData, file: null };
+  }
+  return { formData, file: await (handled as Promise<T>) };
 }
 
-/** The posted CSV file's name and text, or the message that refuses it. */
-export async function readCsvFile(
-  formData: FormData,
-  field = "file",
-): Promise<{ ok: true; fileName: string; text: string } | { ok: false; message: string }> {
-  const file = formData.get(field);
-  if (!(file instanceof File) || (file.name === "" && file.size === 0)) return { ok: false, message: NO_FILE_MESSAGE };
-  if (!isCsvFileName(file.name)) return { ok: false, message: INVALID_FILE_TYPE_MESSAGE };
-  if (file.size > MAX_UPLOAD_BYTES) return { ok: false, message: FILE_TOO_LARGE_MESSAGE };
-  return { ok: true, fileName: file.name, text: await file.text() };
+/** A web stream over busboy's file stream that, once cancelled or done with, skips the rest. */
+function drainable(file: Readable): { stream: ReadableStream<Uint8Array>; drain: () => void } {
+  let draining = false;
+  const drain = () => {
+    if (draining) return;
+    draining = true;
+    file.removeAllListeners("data");
+    file.resume();
+  };
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        file.pause();
+        file.on("data", (chunk: Buffer) => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) file.pause();
+        });
+        file.once("end", () => {
+          if (!draining) controller.close();
+        });
+        file.once("error", (error) => controller.error(error));
+      },
+      pull() {
+        if (!draining) file.resume();
+      },
+      cancel() {
+        drain();
+      },
+    },
+    { highWaterMark: 8 },
+  );
+  return { stream, drain };
+}
+
+export type ImportKind = "team" | "reward";
+
+/** The job the API answered for a file (server/domain/imports.ts ImportView). */
+export type ImportJob = Extract<Awaited<ReturnType<ApiClient["readImport"]>>, { ok: true }>["data"];
+
+export type ImportStarted = { ok: true; job: ImportJob } | { ok: false; status: number; errors: string[] };
+
+/**
+ * The posted file handed to the API's import as it arrives: refused here for a missing file or a
+ * name that is not .csv (its bytes are then skipped), else the API's job or the file's messages.
+ */
+export async function importCsvFile(
+  api: ApiClient,
+  file: StreamedFile,
+  options: { kind: ImportKind; queue: boolean; id?: string; expectedRows?: number },
+): Promise<ImportStarted> {
+  if (file.fileName === "") return { ok: false, status: 400, errors: [NO_FILE_MESSAGE] };
+  if (!isCsvFileName(file.fileName)) return { ok: false, status: 400, errors: [INVALID_FILE_TYPE_MESSAGE] };
+  const result = await api.startImport(
+    {
+      kind: options.kind,
+      fileName: file.fileName,
+      queue: options.queue,
+      ...(options.id ? { id: options.id } : {}),
+      ...(options.expectedRows ? { expectedRows: options.expectedRows } : {}),
+    },
+    file.stream,
+  );
+  if (result.ok) return { ok: true, job: result.data };
+  const listed = result.errors?.file ?? [];
+  const status = result.status === 413 ? 413 : result.status;
+  if (result.status === 413) return { ok: false, status, errors: [FILE_TOO_LARGE_MESSAGE] };
+  return { ok: false, status, errors: listed.length > 0 ? listed : [result.detail] };
+}
+
+/** A browser-chosen job id as posted (the API checks it again), or undefined. */
+export function postedImportId(value: FormDataEntryValue | null): string | undefined {
+  return typeof value === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(value) ? value : undefined;
+}
+
+/** The browser's count of the file's rows as posted (the progress's total while it arrives). */
+export function postedRowCount(value: FormDataEntryValue | null): number | undefined {
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+/**
+ * Waits for a queued job to be applied by the import worker (server/domain/imports.ts): the job
+ * once done or failed, or null when it is still waiting after `timeoutMs` (or gone).
+ */
+export async function awaitImport(api: ApiClient, id: string, timeoutMs: number): Promise<ImportJob | null> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const read = await api.readImport(id);
+    if (!read.ok) return null;
+    if (read.data.status === "done" || read.data.status === "failed") return read.data;
+    if (Date.now() >= until) return null;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

@@ -1,16 +1,20 @@
 // The bulk CSV upload of My Team and Reward My Team (SPEC §4 bulk upload, §5 team CSV upload and
 // reward bulk CSV): one pane, configured by each feature with its reader, preview, post target,
-// intents and texts. Only .csv files, at most MAX_UPLOAD_BYTES.
+// intents and texts. Only .csv files, at most MAX_UPLOAD_BYTES and MAX_IMPORT_ROWS rows. The
+// server reads a posted file as it arrives into an import job (app/lib/uploads.server.ts, the
+// API's /Imports), all or nothing.
 // - With JavaScript the chosen file is read and checked in the browser by the feature's reader
 //   (core/csv.ts underneath, loaded only then): its problems are listed, or a preview with Save;
-//   Save posts the file itself, which the server reads again with the same reader, with a
-//   progress bar while it goes.
+//   Save posts the file itself with a job id the browser chose, and while the post runs the page
+//   polls that job (the import-progress resource route) for a progress bar: rows checked of the
+//   file's rows, then saving. The post answers once the rows are saved, with the toast as before.
 // - Without JavaScript the file is posted (the check intent) and checked on the server with the
-//   same reader: the same problems, or the page again with the pending upload's id, whose
-//   preview's Save sends the rows the server kept.
+//   same reader: the same problems, or the page again with the staged import's id, whose
+//   preview's Save queues it; the page then says it is working, looks again by itself
+//   (importRefreshMeta) and shows the result when the import is done.
 // A refused save lists the server's messages instead of the preview: the file is chosen again.
 import { type ChangeEvent, type ReactNode, type Ref, useEffect, useId, useRef, useState } from "react";
-import { Form, useFetcher } from "react-router";
+import { Form, href, type MetaDescriptor, useFetcher, useLocation } from "react-router";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
 import { HiddenFormInputs, SubmitButton } from "./form-fields.tsx";
@@ -27,8 +31,45 @@ export type CsvReadResult<Row> = { ok: true; rows: Row[] } | { ok: false; errors
 /** The action's answer to a post of the pane: the rows were saved, or why not. */
 export type CsvUploadReply = { saved: true } | { errors: string[] };
 
-/** A pending upload (no JavaScript): its preview, or gone. */
-export type PendingCsvUpload<P> = (P & { id: string }) | { id: string; expired: true };
+/** Where an import's job stands, as the progress resource route and the working view show it. */
+export interface ImportProgress {
+  status: "receiving" | "staged" | "queued" | "done" | "failed";
+  fileName: string;
+  processedRows: number;
+  totalRows: number | null;
+}
+
+/** An import without JavaScript: its preview before Save, the working view after it, its messages, or gone. */
+export type PendingCsvUpload<P> =
+  | (P & { id: string })
+  | { id: string; expired: true }
+  | { id: string; working: ImportProgress }
+  | { id: string; errors: string[] };
+
+/** Fields the pane posts before the file (the server reads them before the file arrives). */
+export const IMPORT_ID_FIELD = "importId";
+export const EXPECTED_ROWS_FIELD = "expectedRows";
+
+/** Seconds between the working view's looks at its import (no JavaScript). */
+const REFRESH_SECONDS = 2;
+/** Milliseconds between the progress bar's polls (JavaScript). */
+const POLL_MS = 400;
+
+/** A job as the progress shows it (the API's view has more). */
+export function importProgressOf(job: ImportProgress): ImportProgress {
+  const { status, fileName, processedRows, totalRows } = job;
+  return { status, fileName, processedRows, totalRows };
+}
+
+/** The route's `meta` addition: while an import is applied, the working view reloads itself. */
+export function importRefreshMeta(upload: PendingCsvUpload<unknown> | null | undefined): MetaDescriptor[] {
+  return upload && "working" in upload ? [{ httpEquiv: "refresh", content: String(REFRESH_SECONDS) }] : [];
+}
+
+/** The address of an import's progress (app/features/portal/portal.import-progress.ts). */
+export function importProgressHref(id: string): string {
+  return `${href("/portal/import-progress")}?${new URLSearchParams({ id })}`;
+}
 
 export interface CsvPreviewColumn<Row> {
   heading: string;
@@ -242,12 +283,35 @@ function ServerUpload<Row, P extends CsvPreview<Row>>({
   const inputId = useId();
   const errorsId = useId();
   const reply = replyOf(serverReply);
-  const errors = reply && "errors" in reply ? reply.errors : [];
-  const ready = upload && !("expired" in upload) ? upload : null;
+  const location = useLocation();
+  const failed = upload && "errors" in upload ? upload.errors : [];
+  const errors = reply && "errors" in reply ? reply.errors : failed;
+  const ready = upload && !("expired" in upload) && !("working" in upload) && !("errors" in upload) ? upload : null;
   const showPreview = ready !== null && errors.length === 0;
+  if (upload && "working" in upload) {
+    const { working } = upload;
+    return (
+      <div className="mt-4 space-y-3">
+        <ImportProgressBar progress={working} label={texts.savingLabel} saving={texts.saving} />
+        <p className="text-sm text-slate-700">
+          This page looks again every few seconds and shows the result when it is done.{" "}
+          <a
+            href={`${location.pathname}${location.search}`}
+            className="font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900"
+          >
+            Check again
+          </a>
+        </p>
+      </div>
+    );
+  }
   return (
     <div className="mt-4 space-y-4">
-      <UploadErrors id={errorsId} title={ready ? texts.saveErrorsTitle : texts.fileErrorsTitle} errors={errors} />
+      <UploadErrors
+        id={errorsId}
+        title={ready || failed.length > 0 ? texts.saveErrorsTitle : texts.fileErrorsTitle}
+        errors={errors}
+      />
       {upload && "expired" in upload && texts.expired ? (
         <p className="text-sm text-slate-700">{texts.expired}</p>
       ) : null}
@@ -313,6 +377,9 @@ function BrowserUpload<Row, P extends CsvPreview<Row>>({
   const choice = useRef(0);
   const inputRef = useRef<HTMLInputElement>(null);
   const saving = fetcher.state !== "idle";
+  // The job id of the next Save, chosen here so the page can follow the job while the file goes.
+  const [jobId, setJobId] = useState("");
+  const progress = useImportProgress(saving ? jobId : null);
   const reply = fetcher.data !== staleReply ? replyOf(fetcher.data) : undefined;
   const replyErrors = reply && "errors" in reply ? reply.errors : [];
 
@@ -326,7 +393,9 @@ function BrowserUpload<Row, P extends CsvPreview<Row>>({
     }
     setChecked({ phase: "reading" });
     const next = await checkCsvFile(file, read, preview);
-    if (mine === choice.current) setChecked(next);
+    if (mine !== choice.current) return;
+    setJobId(newJobId());
+    setChecked(next);
   }
 
   // Saved, and answered with data rather than a redirect: start afresh (a closed dialog stays mounted).
@@ -351,6 +420,13 @@ function BrowserUpload<Row, P extends CsvPreview<Row>>({
       {Object.entries(fetcherFields ?? {}).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}
+      {/* Before the file: the server reads them before the file's bytes. */}
+      {ready ? (
+        <>
+          <input type="hidden" name={IMPORT_ID_FIELD} value={jobId} />
+          <input type="hidden" name={EXPECTED_ROWS_FIELD} value={ready.count} />
+        </>
+      ) : null}
       <FileField
         id={inputId}
         errorsId={errorsId}
@@ -374,15 +450,86 @@ function BrowserUpload<Row, P extends CsvPreview<Row>>({
         <>
           <Preview preview={ready} summary={summary} columns={columns} />
           {saving ? (
-            <div role="status" className="space-y-1">
-              <progress className="h-2 w-full accent-brand-700" aria-label={texts.savingLabel} />
-              <p className="text-sm text-slate-700">{texts.saving(ready.count)}</p>
-            </div>
+            <ImportProgressBar
+              progress={
+                progress ?? { status: "receiving", fileName: ready.fileName, processedRows: 0, totalRows: null }
+              }
+              label={texts.savingLabel}
+              saving={texts.saving}
+              count={ready.count}
+            />
           ) : null}
           <SubmitButton busy={saving}>Save</SubmitButton>
         </>
       ) : null}
     </fetcher.Form>
+  );
+}
+
+/** A fresh job id (the API takes 16 to 64 letters, digits, - or _). */
+function newJobId(): string {
+  return crypto.randomUUID();
+}
+
+/** Polls the job `id` while it is given: where it stands, or null before the server has it. */
+function useImportProgress(id: string | null): ImportProgress | null {
+  const [progress, setProgress] = useState<ImportProgress | null>(null);
+  useEffect(() => {
+    setProgress(null);
+    if (!id) return;
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      try {
+        const res = await fetch(importProgressHref(id), { headers: { accept: "application/json" } });
+        // 404 until the server has started the job (the file is still on its way).
+        if (res.ok && !stopped) setProgress((await res.json()) as ImportProgress);
+      } catch {
+        // A missed poll: the next one tries again.
+      }
+      if (!stopped) timer = setTimeout(() => void poll(), POLL_MS);
+    };
+    timer = setTimeout(() => void poll(), POLL_MS);
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [id]);
+  return progress;
+}
+
+/**
+ * The progress of an import: rows checked of the file's rows while it is read (a bar with
+ * value and max), then an indeterminate bar while its rows are saved in one transaction.
+ */
+function ImportProgressBar({
+  progress,
+  label,
+  saving,
+  count,
+}: {
+  progress: ImportProgress;
+  label: string;
+  saving: (count: number) => string;
+  /** The browser's own count of the file's rows. */
+  count?: number;
+}) {
+  const total = progress.totalRows ?? count ?? null;
+  const reading = progress.status === "receiving" && total !== null && total > 0;
+  const processed = Math.min(progress.processedRows, total ?? 0);
+  return (
+    <div role="status" className="space-y-1">
+      {reading ? (
+        <progress className="h-2 w-full accent-brand-700" aria-label={label} value={processed} max={total} />
+      ) : (
+        <progress className="h-2 w-full accent-brand-700" aria-label={label} />
+      )}
+      <p className="text-sm text-slate-700">
+        {reading
+          ? `Checked ${processed.toLocaleString("en-AU")} of ${total.toLocaleString("en-AU")} rows…`
+          : saving(total ?? progress.processedRows)}
+      </p>
+    </div>
   );
 }
 

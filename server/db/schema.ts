@@ -234,28 +234,6 @@ export const webSessions = pgTable(
 );
 
 /**
- * A CSV upload parsed on the server for a browser without JavaScript (team and reward CSVs): the rows
- * wait here between the preview and Save, so the file is not posted twice. Owned by one user;
- * rows older than a day are swept.
- */
-export const pendingUploads = pgTable(
-  "pending_uploads",
-  {
-    id: text("id").primaryKey(),
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
-    /** "team" (My Team import) or "reward" (the reward draft's bulk add). */
-    kind: text("kind", { enum: ["team", "reward"] }).notNull(),
-    fileName: text("file_name").notNull(),
-    rows: jsonb("rows").notNull().$type<unknown[]>(),
-    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index("pending_uploads_user_idx").on(t.userId)],
-);
-
-/**
  * A CSV import (team or reward, DESIGN.md §7): the file is read as a stream and its checked rows
  * are staged in `import_job_rows` in batches, committed as they go (they change nothing the
  * product shows). Then one transaction applies every staged row and marks the job done, so an

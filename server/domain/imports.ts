@@ -59,6 +59,8 @@ export interface ImportView {
   errors: string[] | null;
   /** The first rows (a checked file's preview), when asked for. */
   sample?: Array<{ firstName: string; lastName: string; email: string; value: number | null }>;
+  /** With the sample: the sum of the staged rows' reward amounts in dollars (0 for a team file). */
+  totalAmount?: number;
 }
 
 export type StageResult = { ok: true; job: ImportView } | { ok: false; errors: string[] };
@@ -299,7 +301,11 @@ export async function readImport(
     .where(eq(importJobRows.jobId, id))
     .orderBy(asc(importJobRows.n))
     .limit(options.sample);
-  return { ...job, sample };
+  const [sum] = await db
+    .select({ total: sql<string | null>`sum(${importJobRows.amount})` })
+    .from(importJobRows)
+    .where(eq(importJobRows.jobId, id));
+  return { ...job, sample, totalAmount: Number(sum?.total ?? 0) };
 }
 
 /** Save of a checked file: staged → queued. False when the owner has no such staged job. */

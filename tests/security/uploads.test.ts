@@ -114,6 +114,69 @@ for (const { kind, skipped } of databases) {
       expect(names).toEqual([...FORMULAS].sort());
     });
 
+    it("a file posted without its form's CSRF token, or with the honeypot filled, is refused before it is read", async () => {
+      const before = await rowCounts(app.database.db);
+      const body = `${TEAM_CSV_TEMPLATE}Ann,Lee,csrf.ann@example.com\r\n`;
+      const send = (fields: Record<string, string>) => {
+        const form = new FormData();
+        for (const [name, value] of Object.entries(fields)) form.set(name, value);
+        form.set("file", new File([body], "team.csv", { type: "text/csv" }));
+        return app.request("/portal/my-team", {
+          method: "POST",
+          headers: { cookie: jar.header(), origin: app.origin },
+          body: form,
+        });
+      };
+      expect((await send({ csrf: "forged", [honeypot]: "", intent: "save-file" })).status).toBe(403);
+      expect((await send({ [honeypot]: "", intent: "save-file" })).status).toBe(403);
+      expect((await send({ csrf, [honeypot]: "bot", intent: "save-file" })).status).toBe(400);
+      expect(await rowCounts(app.database.db)).toEqual(before);
+    });
+
+    it("without JavaScript: the checked file is staged, previewed, saved through its job, and nothing is left", async () => {
+      const lines = Array.from({ length: 12 }, (_, i) => `Nojs${i},Lee,nojs.${i}@example.com`);
+      const res = await upload("nojs.csv", `${TEAM_CSV_TEMPLATE}${lines.join("\r\n")}\r\n`, "text/csv", "check-upload");
+      expect(res.status).toBe(302);
+      const preview = new URL(res.headers.get("location") ?? "", app.origin);
+      const id = preview.searchParams.get("upload") ?? "";
+      expect(preview.searchParams.get("dialog")).toBe("add");
+      // The progress resource route reads the same job, for its owner only.
+      const progress = await app.request(`/portal/import-progress?id=${id}`, { headers: { cookie: jar.header() } });
+      expect(progress.status, progress.headers.get("location") ?? "").toBe(200);
+      expect(await progress.json()).toEqual({
+        status: "staged",
+        fileName: "nojs.csv",
+        processedRows: 12,
+        totalRows: 12,
+      });
+      expect((await app.request(`/portal/import-progress?id=${id}`)).status).toBe(302);
+      expect(
+        (await app.request(`/portal/import-progress?id=${"x".repeat(20)}`, { headers: { cookie: jar.header() } }))
+          .status,
+      ).toBe(404);
+
+      const page = await app.request(`${preview.pathname}${preview.search}`, { headers: { cookie: jar.header() } });
+      expect(page.status).toBe(200);
+      const loaded = (await rendered(page)).loaderData["features/my-team/portal.my-team"] as {
+        upload: { count: number; fileName: string; sample: unknown[] };
+      };
+      expect(loaded.upload).toMatchObject({ id, count: 12, fileName: "nojs.csv" });
+      expect(loaded.upload.sample).toHaveLength(5);
+
+      const save = await app.request("/portal/my-team", {
+        method: "POST",
+        headers: { cookie: jar.header(), origin: app.origin, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ csrf, [honeypot]: "", intent: "save-upload", uploadId: id }),
+      });
+      expect(save.status).toBe(302);
+      expect(save.headers.get("location")).toBe("/portal/my-team");
+      const list = await manager.json<{ totalCount: number }>("GET", "Users?pageNumber=1&pageSize=1&search=nojs");
+      expect(list.totalCount).toBe(12);
+      const counts = await rowCounts(app.database.db);
+      expect(counts.import_jobs).toBe(0);
+      expect(counts.import_job_rows).toBe(0);
+    });
+
     it("the only CSV the product writes is the static template, the same for everyone", async () => {
       const res = await app.request("/portal/my-team/template.csv", { headers: { cookie: jar.header() } });
       expect(res.status).toBe(200);

@@ -1,7 +1,6 @@
 // The whole process as server.ts builds it (createApplication), on a test database, with a tiny
 // React Router build standing in for `npm run build`, and the mail worker run by hand.
 import type { Captcha } from "../../server/captcha/port.ts";
-import { pendingUploadStore } from "../../server/domain/uploads.ts";
 import { createServerApp } from "../../server/http/app.ts";
 import { createFormGuards } from "../../server/http/form-guards.ts";
 import type { MailTransport } from "../../server/mail/port.ts";
@@ -102,7 +101,6 @@ export function edgeFor(
       apiFetch: async (request) => running.api.fetch(request),
       logger: logs.logger,
       sessionStore: webSessionStore(running.database.db, "test-secret-test-secret-test-secret"),
-      pendingUploads: pendingUploadStore(running.database.db),
     },
     build,
     mode: options.mode ?? "production",

@@ -6,14 +6,14 @@
 //
 // One action, told apart by `intent` (app/features/my-team/team.ts): add, update, remove, and the CSV
 // upload's three posts, each a function of app/features/my-team/team-actions.server.ts.
-import type { TeamCsvRow } from "../../../core/csv.ts";
 import { effectiveSearch, TEAM_PAGE_SIZE, type TeamPage } from "../../../core/team.ts";
 import { services } from "../../context.ts";
-import { portalUser } from "../portal/portal.server.ts";
+import { importProgressOf, importRefreshMeta, type PendingCsvUpload } from "../../ui/csv-upload-pane.tsx";
+import { type PortalUser, portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.my-team";
-import { PREVIEW_ROWS, TEAM_TEMPLATE_PATH, type UploadPreview } from "./team.ts";
-import { teamAction } from "./team-actions.server.ts";
+import { listHref, PREVIEW_ROWS, TEAM_TEMPLATE_PATH, type UploadPreview } from "./team.ts";
+import { finishTeamImport, teamAction } from "./team-actions.server.ts";
 import { TeamBulkPane } from "./team-bulk-upload.tsx";
 import { TeamDialogs, useTeamDialogs } from "./team-dialogs.tsx";
 import { TeamSearch } from "./team-search.tsx";
@@ -21,7 +21,9 @@ import { TeamPager, TeamTable } from "./team-table.tsx";
 
 const TITLE = "My Team";
 export const handle = { title: TITLE } satisfies PortalHandle;
-export const meta: Route.MetaFunction = portalMeta(TITLE);
+const pageMeta = portalMeta(TITLE);
+/** While an import is applied without JavaScript the page looks again by itself (importRefreshMeta). */
+export const meta: Route.MetaFunction = (args) => [...pageMeta(args), ...importRefreshMeta(args.loaderData?.upload)];
 
 const MAX_SEARCH_LENGTH = 256;
 
@@ -40,8 +42,8 @@ const emptyPage = (pageNumber: number): TeamPage => ({
 });
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { api, user } = portalUser(context);
-  const { logger, pendingUploads } = services(context);
+  const { api } = portalUser(context);
+  const { logger } = services(context);
   const url = new URL(request.url);
   const search = (url.searchParams.get("search") ?? "").slice(0, MAX_SEARCH_LENGTH);
   const requested = pageNumberOf(url.searchParams.get("page"));
@@ -60,21 +62,33 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     logger.warn({ status: result.status, detail: result.detail }, "team list fetch failed");
   }
 
-  // Without JavaScript, a checked file waits here for its Save (?dialog=add&upload=<id>).
-  let upload: (UploadPreview & { id: string }) | { id: string; expired: true } | null = null;
+  // Without JavaScript a checked file waits here for its Save, then the page follows its import
+  // until it is applied (?dialog=add&upload=<id>): the job is read through the API.
+  let upload: PendingCsvUpload<UploadPreview> | null = null;
   const uploadId = url.searchParams.get("upload")?.slice(0, 64);
   if (url.searchParams.get("dialog") === "add" && uploadId) {
-    const pending = await pendingUploads.read(uploadId, user.id, "team");
-    upload = pending
-      ? {
-          id: uploadId,
-          fileName: pending.fileName,
-          count: pending.rows.length,
-          sample: (pending.rows as TeamCsvRow[]).slice(0, PREVIEW_ROWS),
-        }
-      : { id: uploadId, expired: true };
+    upload = await readTeamImport(context, portalUser(context), uploadId, listHref(url.search));
   }
   return { search, page, upload };
+}
+
+/** The pane's view of an import: its preview, the working view, or (once applied) the list with the toast. */
+async function readTeamImport(context: Route.LoaderArgs["context"], user: PortalUser, id: string, back: string) {
+  const read = await user.api.readImport(id, PREVIEW_ROWS);
+  if (!read.ok) return { id, expired: true as const };
+  const job = read.data;
+  if (job.status === "done") throw await finishTeamImport(context, user, job, back);
+  if (job.status === "failed") {
+    await user.api.discardImport(id);
+    return { id, errors: job.errors ?? [] };
+  }
+  if (job.status !== "staged") return { id, working: importProgressOf(job) };
+  return {
+    id,
+    fileName: job.fileName,
+    count: job.totalRows ?? job.processedRows,
+    sample: (job.sample ?? []).map(({ firstName, lastName, email }) => ({ firstName, lastName, email })),
+  };
 }
 
 export function action({ context, request }: Route.ActionArgs) {

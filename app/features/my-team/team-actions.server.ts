@@ -5,7 +5,6 @@ import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import * as z from "zod/mini";
-import { readTeamCsv, type TeamCsvRow } from "../../../core/csv.ts";
 import { LIMITS } from "../../../core/limits.ts";
 import { TEAM_DETAILS, teamMemberIdField, teamMemberSchema } from "../../../core/team.ts";
 import { services } from "../../context.ts";
@@ -13,7 +12,17 @@ import type { ApiResult } from "../../lib/api.server.ts";
 import { replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { GENERIC_FORM_ERROR } from "../../lib/forms.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
-import { readCsvFile, readUploadPost } from "../../lib/uploads.server.ts";
+import {
+  awaitImport,
+  type ImportJob,
+  type ImportStarted,
+  importCsvFile,
+  NO_FILE_MESSAGE,
+  postedImportId,
+  postedRowCount,
+  readStreamedPost,
+} from "../../lib/uploads.server.ts";
+import { EXPECTED_ROWS_FIELD, IMPORT_ID_FIELD } from "../../ui/csv-upload-pane.tsx";
 import { type PortalUser, requireOnboardedUser } from "../portal/portal.server.ts";
 import {
   dialogHref,
@@ -29,7 +38,15 @@ import {
 type Context = Readonly<RouterContextProvider>;
 type TeamIntent = (typeof TEAM_INTENT)[keyof typeof TEAM_INTENT];
 
-const UPLOAD_EXPIRED_MESSAGE = "This file is no longer waiting to be saved; please choose it again.";
+/**
+ * How long a post waits for the import worker before answering with the working view instead:
+ * with JavaScript the page shows the progress meanwhile (50,000 rows take a few seconds); without
+ * it a small file goes straight to its result.
+ */
+const JS_SAVE_WAIT_MS = 60_000;
+const NO_JS_SAVE_WAIT_MS = 2_000;
+
+export const UPLOAD_EXPIRED_MESSAGE = "This file is no longer waiting to be saved; please choose it again.";
 
 const updateSchema = z.extend(teamMemberSchema, { id: teamMemberIdField });
 const removeSchema = z.object({
@@ -43,6 +60,8 @@ interface TeamPost {
   context: Context;
   user: PortalUser;
   formData: FormData;
+  /** The posted CSV file as the API's import took it, or null without one. */
+  file: ImportStarted | null;
   /** The page's address (search, page and dialog in its query). */
   url: URL;
   /** The list the post came from. */
@@ -58,24 +77,32 @@ function updateFailure(submission: Submission<unknown>, failure: Extract<ApiResu
   return replyFailure(submission, failure, { shownDetails: [TEAM_DETAILS.emailInCompany, TEAM_DETAILS.notFound] });
 }
 
-/** Sends the checked rows; a success goes back to the list with SPEC's counts (one toast, both texts). */
-async function saveRows(post: TeamPost, rows: TeamCsvRow[], fileName: string, onSaved?: () => Promise<void>) {
-  const users = rows.map(({ firstName, lastName, email }) => ({ firstName, lastName, email }));
-  const result = await post.user.api.bulkCreateTeamMembers(users);
-  if (!result.ok) {
-    services(post.context).logger.error(
-      { status: result.status, detail: result.detail, rows: users.length },
-      "team bulk upload failed",
-    );
-    return uploadFailure([result.status < 500 ? result.detail : GENERIC_FORM_ERROR], fileName, result.status);
+/** A finished import (done or failed), seen: dropped, and answered as SPEC's toast or the file's messages. */
+export async function finishTeamImport(context: Context, user: PortalUser, job: ImportJob, back: string) {
+  await user.api.discardImport(job.id);
+  if (job.status !== "done" || !job.result) {
+    return uploadFailure(job.errors ?? [GENERIC_FORM_ERROR], job.fileName, 400);
   }
-  await onSaved?.();
-  const { successfullyAdded, duplicates } = result.data;
-  return redirectWithToast(post.context, post.back, {
+  const { successfullyAdded = 0, duplicates = 0 } = job.result;
+  return redirectWithToast(context, back, {
     type: "success",
     title: successfullyAddedMessage(successfullyAdded),
     description: duplicates > 0 ? duplicatesMessage(duplicates) : undefined,
   });
+}
+
+/** The import's own view (no JavaScript): its preview, the working view while it is applied, or its result. */
+function importHref(url: URL, id: string) {
+  const next = new URLSearchParams(new URL(dialogHref(url.search, "add"), url).search);
+  next.set("upload", id);
+  return `${MY_TEAM_PATH}?${next}`;
+}
+
+/** A queued import: its result when the worker finishes within `waitMs`, else the working view. */
+async function settleQueued(post: TeamPost, id: string, waitMs: number) {
+  const job = await awaitImport(post.user.api, id, waitMs);
+  if (job) return finishTeamImport(post.context, post.user, job, post.back);
+  throw redirect(importHref(post.url, id));
 }
 
 /** Add dialog, single form: a new team member. */
@@ -117,38 +144,27 @@ async function removeMember({ context, user, formData, back }: TeamPost) {
 }
 
 /**
- * A posted CSV file, checked with the same reader as in the browser. With JavaScript (save-file)
- * it is saved at once; without it (check-upload) its rows wait for Save and the dialog shows them.
+ * A posted CSV file, read as it arrives by the API's import (the same reader as in the browser).
+ * With JavaScript (save-file) it is queued at once and the post answers once it is applied
+ * (the browser shows the job's progress meanwhile); without it (check-upload) its rows wait,
+ * staged, for Save and the dialog shows them.
  */
 async function checkOrSaveFile(post: TeamPost, save: boolean) {
-  const { context, user, formData, url } = post;
-  const file = await readCsvFile(formData);
-  if (!file.ok) return uploadFailure([file.message]);
-  const parsed = readTeamCsv(file.text);
-  if (!parsed.ok) return uploadFailure(parsed.errors, file.fileName);
-  if (save) return saveRows(post, parsed.rows, file.fileName);
-  const id = await services(context).pendingUploads.save({
-    userId: user.user.id,
-    kind: "team",
-    fileName: file.fileName,
-    rows: parsed.rows,
-  });
-  const next = new URLSearchParams(new URL(dialogHref(url.search, "add"), url).search);
-  next.set("upload", id);
-  throw redirect(`${MY_TEAM_PATH}?${next}`);
+  const { file } = post;
+  if (!file) return uploadFailure([NO_FILE_MESSAGE]);
+  if (!file.ok) return uploadFailure(file.errors, undefined, file.status);
+  if (save) return settleQueued(post, file.job.id, JS_SAVE_WAIT_MS);
+  throw redirect(importHref(post.url, file.job.id));
 }
 
-/** Without JavaScript: Save of the rows that check-upload kept. */
+/** Without JavaScript: Save of the file that check-upload staged. */
 async function saveUpload(post: TeamPost) {
   const submission = parseWithZod(post.formData, { schema: saveUploadSchema });
   if (submission.status !== "success") return uploadFailure([UPLOAD_EXPIRED_MESSAGE], undefined, 400);
   const { uploadId } = submission.value;
-  const { pendingUploads } = services(post.context);
-  const pending = await pendingUploads.read(uploadId, post.user.user.id, "team");
-  if (!pending) return uploadFailure([UPLOAD_EXPIRED_MESSAGE], undefined, 410);
-  return saveRows(post, pending.rows as TeamCsvRow[], pending.fileName, () =>
-    pendingUploads.delete(uploadId, post.user.user.id),
-  );
+  const queued = await post.user.api.queueImport(uploadId);
+  if (!queued.ok) return uploadFailure([UPLOAD_EXPIRED_MESSAGE], undefined, 410);
+  return settleQueued(post, uploadId, NO_JS_SAVE_WAIT_MS);
 }
 
 const HANDLERS: Record<TeamIntent, (post: TeamPost) => Promise<unknown>> = {
@@ -164,13 +180,22 @@ function isTeamIntent(value: unknown): value is TeamIntent {
   return typeof value === "string" && Object.hasOwn(HANDLERS, value);
 }
 
-/** The page's action: reads the post (any post may carry a CSV file) and runs its intent. */
+/** The page's action: reads the post (a CSV file goes to the API as it arrives) and runs its intent. */
 export async function teamAction(context: Context, request: Request) {
   const user = requireOnboardedUser(context);
   const url = new URL(request.url);
-  const post = await readUploadPost(context, request);
-  if (!post.ok) return uploadFailure([post.message]);
-  const intent = post.formData.get("intent");
+  const { formData, file } = await readStreamedPost(context, request, (posted, fields) => {
+    const intent = fields.get("intent");
+    const save = intent === TEAM_INTENT.saveFile;
+    if (!save && intent !== TEAM_INTENT.checkUpload) return Promise.resolve(null);
+    return importCsvFile(user.api, posted, {
+      kind: "team",
+      queue: save,
+      id: save ? postedImportId(fields.get(IMPORT_ID_FIELD)) : undefined,
+      expectedRows: postedRowCount(fields.get(EXPECTED_ROWS_FIELD)),
+    });
+  });
+  const intent = formData.get("intent");
   if (!isTeamIntent(intent)) throw data("Unknown action.", { status: 400 });
-  return HANDLERS[intent]({ context, user, formData: post.formData, url, back: listHref(url.search) });
+  return HANDLERS[intent]({ context, user, formData, file, url, back: listHref(url.search) });
 }

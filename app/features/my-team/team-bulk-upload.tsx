@@ -2,7 +2,7 @@
 // CSV upload, §8 bulk toasts), hidden under 768 px. Only .csv files, at most MAX_UPLOAD_BYTES and MAX_IMPORT_ROWS rows.
 // The upload itself is the shared CsvUploadPane (app/ui/csv-upload-pane.tsx) with the team's
 // reader (core/csv.ts) and intents: save-file with JavaScript; check-upload, then save-upload of
-// the rows the server kept (?dialog=add&upload=<id>), without it.
+// the file the server staged, then its working view (?dialog=add&upload=<id>), without it.
 import type { TeamCsvRow } from "../../../core/csv.ts";
 import { MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from "../../../core/limits.ts";
 import {

@@ -119,7 +119,6 @@ function harness(answers: Record<string, { status?: number; body: unknown }> = {
       },
     },
     // Not used by these pages.
-    pendingUploads: {} as RequestServices["pendingUploads"],
     nonce: "nonce",
     clientIp: "127.0.0.1",
   };

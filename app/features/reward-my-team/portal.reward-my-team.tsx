@@ -7,7 +7,7 @@
 // goes to this route's action with an `intent`, handled by its own function in
 // app/features/reward-my-team/reward-draft-actions.server.ts.
 import { Link, useLocation } from "react-router";
-import { services } from "../../context.ts";
+import { importProgressOf, importRefreshMeta, type PendingCsvUpload } from "../../ui/csv-upload-pane.tsx";
 import { useUrlDialog } from "../../ui/dialog.tsx";
 import { type PortalUser, requireOnboardedUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -24,10 +24,9 @@ import {
   totalsLine,
   UPLOAD_PREVIEW_ROWS,
 } from "./reward-draft.ts";
-import { type ActionReply, rewardDraftAction } from "./reward-draft-actions.server.ts";
+import { type ActionReply, finishRewardImport, rewardDraftAction } from "./reward-draft-actions.server.ts";
 import { RewardDraftAddDialog } from "./reward-draft-add-dialog.tsx";
 import { RewardDraftApplyAll } from "./reward-draft-apply-all.tsx";
-import { isRewardCsvRow } from "./reward-draft-csv.ts";
 import { RewardDraftPager } from "./reward-draft-pager.tsx";
 import { RewardDraftRemoveAllDialog } from "./reward-draft-remove-all.tsx";
 import { RewardDraftSearch } from "./reward-draft-search.tsx";
@@ -35,7 +34,9 @@ import { RewardDraftTable } from "./reward-draft-table.tsx";
 
 const TITLE = "Reward My Team";
 export const handle = { title: TITLE } satisfies PortalHandle;
-export const meta: Route.MetaFunction = portalMeta(TITLE);
+const pageMeta = portalMeta(TITLE);
+/** While an import is applied without JavaScript the page looks again by itself (importRefreshMeta). */
+export const meta: Route.MetaFunction = (args) => [...pageMeta(args), ...importRefreshMeta(args.loaderData?.upload)];
 
 const EMPTY_VIEW: RewardDraftView = {
   rows: [],
@@ -54,25 +55,44 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const [view, search, upload] = await Promise.all([
     loadDraftView(user.api, page),
     q !== null && q.trim() !== "" ? searchMembers(user.api, q) : null,
-    uploadId ? readPendingUpload(context, user, uploadId) : null,
+    uploadId ? readRewardImport(context, user, uploadId.slice(0, 64)) : null,
   ]);
   return { view: view ?? EMPTY_VIEW, loadFailed: view === null, search, upload };
 }
 
-async function readPendingUpload(
+/**
+ * The Add dialog's import without JavaScript (read through the API): the checked file's preview,
+ * the working view while it is applied, its messages, or (once applied) the page with the toast.
+ */
+async function readRewardImport(
   context: Route.LoaderArgs["context"],
   user: PortalUser,
   id: string,
-): Promise<PendingRewardUpload | null> {
-  const stored = await services(context).pendingUploads.read(id, user.user.id, "reward");
-  if (!stored) return null;
-  const rows = stored.rows.filter(isRewardCsvRow);
+): Promise<PendingCsvUpload<Omit<PendingRewardUpload, "id">> | null> {
+  const read = await user.api.readImport(id, UPLOAD_PREVIEW_ROWS);
+  if (!read.ok) return null;
+  const job = read.data;
+  if (job.status === "done") {
+    const done = await finishRewardImport(context, user, job, false);
+    if (done instanceof Response) throw done;
+    return null;
+  }
+  if (job.status === "failed") {
+    await user.api.discardImport(id);
+    return { id, errors: job.errors ?? [] };
+  }
+  if (job.status !== "staged") return { id, working: importProgressOf(job) };
   return {
     id,
-    fileName: stored.fileName,
-    count: rows.length,
-    totalRewardsCents: rows.reduce((sum, row) => sum + row.value * 100, 0),
-    sample: rows.slice(0, UPLOAD_PREVIEW_ROWS),
+    fileName: job.fileName,
+    count: job.totalRows ?? job.processedRows,
+    totalRewardsCents: Math.round((job.totalAmount ?? 0) * 100),
+    sample: (job.sample ?? []).map(({ firstName, lastName, email, value }) => ({
+      firstName,
+      lastName,
+      email,
+      value: value ?? 0,
+    })),
   };
 }
 

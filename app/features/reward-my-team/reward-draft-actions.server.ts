@@ -5,13 +5,21 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { newRewardUserSchema } from "../../../core/rewards.ts";
-import { services } from "../../context.ts";
-import type { ApiResult } from "../../lib/api.server.ts";
 import { replyFailure } from "../../lib/forms.server.ts";
 import { redirectWithToast, type ToastInput } from "../../lib/toast.server.ts";
-import { readUploadPost } from "../../lib/uploads.server.ts";
+import {
+  awaitImport,
+  type ImportJob,
+  type ImportStarted,
+  importCsvFile,
+  NO_FILE_MESSAGE,
+  postedImportId,
+  postedRowCount,
+  readStreamedPost,
+} from "../../lib/uploads.server.ts";
+import { EXPECTED_ROWS_FIELD, IMPORT_ID_FIELD } from "../../ui/csv-upload-pane.tsx";
 import { type PortalUser, requireOnboardedUser } from "../portal/portal.server.ts";
-import { fetcherReply, pageOf, readPostedRewardFile } from "./reward-draft.server.ts";
+import { fetcherReply, pageOf } from "./reward-draft.server.ts";
 import {
   ADD_DIALOG,
   type ApplyAllReply,
@@ -26,10 +34,24 @@ import {
   singleAddedToast,
   VIA_FETCHER,
 } from "./reward-draft.ts";
-import { isRewardCsvRow, type RewardCsvRow } from "./reward-draft-csv.ts";
 import type { AmountReply, AmountsReply } from "./reward-draft-table.tsx";
 
 type Context = Readonly<RouterContextProvider>;
+
+export const EXPIRED_MESSAGE = "The checked file has expired; please choose it again.";
+
+/**
+ * How long a Save waits for the import worker before answering with the working view instead:
+ * with JavaScript the page shows the progress meanwhile (50,000 rows take a few seconds); without
+ * it a small file goes straight to its result.
+ */
+const JS_SAVE_WAIT_MS = 60_000;
+const NO_JS_SAVE_WAIT_MS = 2_000;
+
+/** The Add dialog following an import (no JavaScript): its preview, the working view or its messages. */
+function importHref(id: string) {
+  return `${REWARD_MY_TEAM_PATH}?${new URLSearchParams({ dialog: ADD_DIALOG, upload: id })}`;
+}
 
 /** What the page shows after a plain post that was refused (JavaScript off). */
 export type ActionReply =
@@ -45,6 +67,8 @@ interface DraftPost {
   context: Context;
   user: PortalUser;
   form: FormData;
+  /** The posted bulk file as the API's import took it, or null without one. */
+  file: ImportStarted | null;
   viaFetcher: boolean;
   /** The page the post came from. */
   back: string;
@@ -53,12 +77,6 @@ interface DraftPost {
 function idOf(value: FormDataEntryValue | null): number | null {
   const n = Number(value);
   return Number.isSafeInteger(n) && n > 0 ? n : null;
-}
-
-/** All the messages of an API refusal (a bulk upload lists one per row). */
-function messagesOf(failure: Extract<ApiResult<unknown>, { ok: false }>): string[] {
-  const listed = Object.values(failure.errors ?? {}).flat();
-  return listed.length > 0 ? [...new Set(listed)] : [failure.detail];
 }
 
 /** Search result → the draft (amount 0). */
@@ -153,60 +171,56 @@ async function addSingle({ context, user, form, viaFetcher }: DraftPost) {
   return redirectWithToast(context, REWARD_MY_TEAM_PATH, toast);
 }
 
-/** Without JavaScript: the file is checked here and its rows wait for Save. */
-async function previewBulkFile({ context, user, form }: DraftPost) {
-  const { fileName, result: checked } = await readPostedRewardFile(form);
-  if (!checked.ok) {
-    const reply: BulkReply = { ok: false, errors: checked.errors };
-    return data<ActionReply>({ intent: INTENTS.bulkPreview, reply }, 400);
+/** Without JavaScript: the file is read by the API's import and its rows wait, staged, for Save. */
+async function previewBulkFile({ file }: DraftPost) {
+  if (!file?.ok) {
+    const reply: BulkReply = { ok: false, errors: file ? file.errors : [NO_FILE_MESSAGE] };
+    return data<ActionReply>({ intent: INTENTS.bulkPreview, reply }, file?.status ?? 400);
   }
-  const id = await services(context).pendingUploads.save({
-    userId: user.user.id,
-    kind: "reward",
-    fileName,
-    rows: checked.rows,
-  });
-  return redirect(`${REWARD_MY_TEAM_PATH}?${new URLSearchParams({ dialog: ADD_DIALOG, upload: id })}`);
+  return redirect(importHref(file.job.id));
 }
 
-/** Add dialog, bulk CSV: the checked rows (or the file again) saved. */
-async function saveBulkFile({ context, user, form, viaFetcher }: DraftPost) {
-  // Without JavaScript the checked rows wait on the server (upload id); with it the file
-  // itself comes again and is read here with the same reader as in the browser.
-  const uploadId = String(form.get("upload") ?? "");
-  let rows: RewardCsvRow[];
-  if (uploadId) {
-    const stored = await services(context).pendingUploads.read(uploadId, user.user.id, "reward");
-    rows = stored ? stored.rows.filter(isRewardCsvRow) : [];
-    if (rows.length === 0) {
-      const reply: BulkReply = { ok: false, errors: ["The checked file has expired; please choose it again."] };
-      return data<ActionReply>({ intent: INTENTS.bulkSave, reply }, 400);
-    }
-  } else {
-    const { result: checked } = await readPostedRewardFile(form);
-    if (!checked.ok) {
-      const reply: BulkReply = { ok: false, errors: checked.errors };
-      return viaFetcher ? data(reply, 400) : data<ActionReply>({ intent: INTENTS.bulkSave, reply }, 400);
-    }
-    rows = checked.rows;
+/** A finished import (done or failed), seen: dropped, and answered as SPEC's toast or the messages. */
+export async function finishRewardImport(context: Context, user: PortalUser, job: ImportJob, viaFetcher: boolean) {
+  await user.api.discardImport(job.id);
+  if (job.status !== "done") {
+    const reply: BulkReply = { ok: false, errors: job.errors ?? [EXPIRED_MESSAGE] };
+    return viaFetcher ? data(reply, 400) : data<ActionReply>({ intent: INTENTS.bulkSave, reply }, 400);
   }
-  const result = await user.api.bulkUploadReward(rows);
-  if (!result.ok) {
-    const reply: BulkReply = { ok: false, errors: messagesOf(result) };
-    return viaFetcher
-      ? data(reply, result.status)
-      : data<ActionReply>({ intent: INTENTS.bulkSave, reply }, result.status);
-  }
-  if (uploadId) await services(context).pendingUploads.delete(uploadId, user.user.id);
   const toast: ToastInput = { type: "success", title: BULK_ADDED_TOAST };
   if (viaFetcher) return fetcherReply<BulkReply>(context, { ok: true }, toast);
   return redirectWithToast(context, REWARD_MY_TEAM_PATH, toast);
 }
 
+/**
+ * Add dialog, bulk CSV Save. With JavaScript the file itself comes, read as it arrives by the
+ * API's import (the same reader as in the browser) and queued at once; without it the staged
+ * import of the checked file (its id) is queued. The post answers once the import is applied,
+ * or (still working after a while) with the working view, which follows it.
+ */
+async function saveBulkFile({ context, user, form, file, viaFetcher }: DraftPost) {
+  const refused = (errors: string[], status = 400) => {
+    const reply: BulkReply = { ok: false, errors };
+    return viaFetcher ? data(reply, status) : data<ActionReply>({ intent: INTENTS.bulkSave, reply }, status);
+  };
+  let id: string;
+  if (file) {
+    if (!file.ok) return refused(file.errors, file.status);
+    id = file.job.id;
+  } else {
+    id = String(form.get("upload") ?? "");
+    const queued = id ? await user.api.queueImport(id) : null;
+    if (!queued?.ok) return refused([EXPIRED_MESSAGE]);
+  }
+  const job = await awaitImport(user.api, id, file ? JS_SAVE_WAIT_MS : NO_JS_SAVE_WAIT_MS);
+  if (job) return finishRewardImport(context, user, job, viaFetcher);
+  return redirect(importHref(id));
+}
+
 /** Without JavaScript: the waiting rows dropped. */
-async function discardBulkFile({ context, user, form }: DraftPost) {
+async function discardBulkFile({ user, form }: DraftPost) {
   const uploadId = String(form.get("upload") ?? "");
-  if (uploadId) await services(context).pendingUploads.delete(uploadId, user.user.id);
+  if (uploadId) await user.api.discardImport(uploadId);
   return redirect(`${REWARD_MY_TEAM_PATH}?dialog=${ADD_DIALOG}`);
 }
 
@@ -227,15 +241,20 @@ function isIntent(value: string): value is Intent {
   return Object.hasOwn(HANDLERS, value);
 }
 
-/** The page's action: reads the post (any post may carry the bulk file) and runs its intent. */
+/** The page's action: reads the post (the bulk file goes to the API as it arrives) and runs its intent. */
 export async function rewardDraftAction(context: Context, request: Request) {
   const user = requireOnboardedUser(context);
-  // The body is read with the upload cap (DESIGN.md §7).
-  const posted = await readUploadPost(context, request);
-  if (!posted.ok) {
-    const reply: BulkReply = { ok: false, errors: [posted.message] };
-    return data<ActionReply>({ intent: INTENTS.bulkPreview, reply }, 413);
-  }
+  const posted = await readStreamedPost(context, request, (upload, fields) => {
+    const intent = fields.get("intent");
+    const save = intent === INTENTS.bulkSave;
+    if (!save && intent !== INTENTS.bulkPreview) return Promise.resolve(null);
+    return importCsvFile(user.api, upload, {
+      kind: "reward",
+      queue: save,
+      id: save ? postedImportId(fields.get(IMPORT_ID_FIELD)) : undefined,
+      expectedRows: postedRowCount(fields.get(EXPECTED_ROWS_FIELD)),
+    });
+  });
   const form = posted.formData;
   const intent = String(form.get("intent") ?? "");
   if (!isIntent(intent)) throw data("Unknown request.", { status: 400 });
@@ -243,6 +262,7 @@ export async function rewardDraftAction(context: Context, request: Request) {
     context,
     user,
     form,
+    file: posted.file,
     viaFetcher: form.get(VIA_FETCHER.name) === VIA_FETCHER.value,
     back: pageHref(pageOf(form.get("page"))),
   });

@@ -6,9 +6,10 @@
 //   input minimum 1, empty → 0). A failure shows the server's detail in red above the form.
 // - Bulk pane (bulk-upload-reward): the shared CsvUploadPane (app/ui/csv-upload-pane.tsx) with
 //   the reward reader (the type, the four headings, 'Row N:' messages). With JavaScript the file
-//   is checked in the browser and Save sends it (via=fetcher, answered with data, then the
-//   dialog closes); without it the file is checked and kept on the server (pending upload) and
-//   the dialog shows its preview with Save and 'Choose another file'.
+//   is checked in the browser and Save sends it (via=fetcher, a progress bar while the server
+//   imports it, answered with data, then the dialog closes); without it the file is checked and
+//   staged by the server's import and the dialog shows its preview with Save and 'Choose another
+//   file', then a working view until the import is applied.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useId, useRef } from "react";
@@ -23,6 +24,7 @@ import {
   CsvUploadPane,
   type CsvUploadReply,
   type CsvUploadTexts,
+  type PendingCsvUpload,
 } from "../../ui/csv-upload-pane.tsx";
 import { UrlDialog, type UrlDialogControl } from "../../ui/dialog.tsx";
 import { CsrfInput, FieldError, FormAlert, SubmitButton, TextField } from "../../ui/form-fields.tsx";
@@ -54,7 +56,7 @@ export interface AddDialogProps {
   singleReply?: SingleAddReply;
   bulkReply?: BulkReply;
   /** A checked file waiting for its Save (no JavaScript). */
-  upload: PendingRewardUpload | null;
+  upload: PendingCsvUpload<Omit<PendingRewardUpload, "id">> | null;
 }
 
 export function RewardDraftAddDialog({ control, singleReply, bulkReply, upload }: AddDialogProps) {
@@ -232,7 +234,7 @@ function BulkPane({
   onDone,
 }: {
   reply?: BulkReply;
-  upload: PendingRewardUpload | null;
+  upload: PendingCsvUpload<Omit<PendingRewardUpload, "id">> | null;
   onDone: () => void;
 }) {
   const headingId = useId();

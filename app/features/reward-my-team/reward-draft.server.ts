@@ -1,14 +1,12 @@
 // The server half of Reward My Team: one page of the draft for the loader (the table is paged
 // by the API, so a draft of 5,000 recipients never leaves the server whole), the user search,
-// the bulk file of an upload, and the fetchers' answers.
+// and the fetchers' answers.
 import { data, type RouterContextProvider } from "react-router";
 import { REWARD_PAGE_SIZE } from "../../../core/rewards.ts";
 import { effectiveSearch, SEARCH_MIN_LENGTH } from "../../../core/team.ts";
 import type { ApiClient } from "../../lib/api.server.ts";
 import { flashToast, type ToastInput } from "../../lib/toast.server.ts";
-import { readCsvFile } from "../../lib/uploads.server.ts";
 import type { RewardDraftView, RewardSearchAnswer } from "./reward-draft.ts";
-import { type RewardCsvResult, readRewardCsv } from "./reward-draft-csv.ts";
 
 /** SPEC §9: the user search answers 10 results. */
 export const SEARCH_PAGE_SIZE = 10;
@@ -66,13 +64,6 @@ export async function searchMembers(api: ApiClient, text: string): Promise<Rewar
     results: items.map(({ id, firstName, lastName, email }) => ({ id, firstName, lastName, email })),
     hint: null,
   };
-}
-
-/** The posted bulk file (field `file`), checked like the browser checks it. */
-export async function readPostedRewardFile(formData: FormData): Promise<{ fileName: string; result: RewardCsvResult }> {
-  const file = await readCsvFile(formData);
-  if (!file.ok) return { fileName: "", result: { ok: false, errors: [file.message] } };
-  return { fileName: file.fileName, result: readRewardCsv(file.text) };
 }
 
 /** A fetcher's answer, with a toast flashed into the session when given (the root loader shows it). */
