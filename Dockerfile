@@ -33,4 +33,5 @@ USER node
 VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=20s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
-CMD ["node", "server.ts"]
+# The node flags come from the one place npm start and the benchmark read too (package.json config.node_flags).
+CMD ["sh", "-c", "exec node $(node -p \"require('./package.json').config?.node_flags ?? ''\") server.ts"]

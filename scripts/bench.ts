@@ -50,7 +50,7 @@ const { values: options } = parseArgs({
     "reuse-lighthouse": { type: "boolean", default: false },
     "http-duration": { type: "string", default: "10" },
     "http-databases": { type: "string", default: "pglite,postgres" },
-    "http-node-flags": { type: "string", default: "" },
+    "http-node-flags": { type: "string" },
   },
 });
 const PARTS = ["lighthouse", "server", "http"] as const;
@@ -401,7 +401,9 @@ if (parts.has("http")) {
   http = await benchHttp({
     durationSeconds: Number(options["http-duration"]),
     databases: options["http-databases"].split(",").map((d) => d.trim()) as HttpFigures["runs"][number]["database"][],
-    nodeFlags: options["http-node-flags"].split(" ").filter(Boolean),
+    ...(options["http-node-flags"] !== undefined
+      ? { nodeFlags: options["http-node-flags"].split(" ").filter(Boolean) }
+      : {}),
   });
   console.log(httpTable(http));
 }

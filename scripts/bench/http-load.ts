@@ -36,6 +36,7 @@ import {
   ensureProductionBuild,
   launchApp,
   ok,
+  PRODUCTION_NODE_FLAGS,
   signUpOverHttp,
   until,
   verificationCodes,
@@ -150,7 +151,7 @@ export interface HttpOptions {
   targets?: TargetId[];
   /** Start the app with --cpu-prof (profiles in bench-results/profiles/). */
   profile?: boolean;
-  /** Extra flags for the app's `node`, e.g. ["--max-semi-space-size=8"]. */
+  /** Flags for the app's `node`; unset: the production flags (package.json config.node_flags). */
   nodeFlags?: string[];
   /**
    * On PostgreSQL, also run the signed-in pages with these WEB_CONCURRENCY values above 1 (the
@@ -536,7 +537,7 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpFigures>
         pgServer?.url ?? (pgliteDir as string),
         smtp.url,
         options.profile ?? false,
-        options.nodeFlags ?? [],
+        options.nodeFlags ?? PRODUCTION_NODE_FLAGS,
       );
       const base = app.base;
       try {
@@ -647,7 +648,7 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpFigures>
     connections,
     durationSeconds: duration,
     acceptEncoding: ACCEPT_ENCODING,
-    nodeFlags: options.nodeFlags ?? [],
+    nodeFlags: options.nodeFlags ?? PRODUCTION_NODE_FLAGS,
     ceiling,
     landingBytes,
     runs,
@@ -671,7 +672,7 @@ async function benchWorkers(
   duration: number,
   log: (line: string) => void,
 ): Promise<WorkersRun> {
-  const app = await startApp(databaseUrl, smtpUrl, false, options.nodeFlags ?? [], workers);
+  const app = await startApp(databaseUrl, smtpUrl, false, options.nodeFlags ?? PRODUCTION_NODE_FLAGS, workers);
   try {
     await waitUntilReady(app, 180_000);
     // Ready once every worker listens (/readyz names them).
@@ -833,7 +834,7 @@ if (import.meta.main) {
       databases: { type: "string", default: "pglite,postgres" },
       targets: { type: "string", default: TARGET_IDS.join(",") },
       profile: { type: "boolean", default: false },
-      "node-flags": { type: "string", default: "" },
+      "node-flags": { type: "string" },
       workers: { type: "string" },
       json: { type: "string" },
     },
@@ -844,7 +845,7 @@ if (import.meta.main) {
     databases: values.databases.split(",").map((d) => d.trim()) as DatabaseKind[],
     targets: values.targets.split(",").map((t) => t.trim()) as TargetId[],
     profile: values.profile,
-    nodeFlags: values["node-flags"].split(" ").filter(Boolean),
+    ...(values["node-flags"] !== undefined ? { nodeFlags: values["node-flags"].split(" ").filter(Boolean) } : {}),
     ...(values.workers ? { workers: values.workers.split(",").map(Number) } : {}),
   });
   console.log("");

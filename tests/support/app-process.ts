@@ -8,7 +8,7 @@
 // real build. Tests start it on a clean environment (PATH and HOME only); the scripts with
 // `inheritEnv` pass their own environment on, so an operator's settings reach the app.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chargesFor } from "../../core/money.ts";
@@ -18,6 +18,13 @@ import type { TestSmtpServer } from "./smtp.ts";
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const testEntry = fileURLToPath(new URL("./app-entry.ts", import.meta.url));
 const serverEntry = join(root, "server.ts");
+/** The node flags of a production process, from the one place they are set (package.json config.node_flags). */
+export const PRODUCTION_NODE_FLAGS: string[] = (
+  (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { config?: { node_flags?: string } }).config
+    ?.node_flags ?? ""
+)
+  .split(" ")
+  .filter(Boolean);
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -70,7 +77,9 @@ export async function launchApp(env: Record<string, string>, options: LaunchOpti
   const port = env.PORT ?? String(await freePort());
   const base = `http://127.0.0.1:${port}`;
   const inherited = options.inheritEnv ? process.env : { PATH: process.env.PATH, HOME: process.env.HOME };
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), options.production ? serverEntry : testEntry], {
+  // The production entry runs with the flags `npm start` and the Dockerfile give it (package.json config.node_flags).
+  const flags = options.nodeFlags ?? (options.production ? PRODUCTION_NODE_FLAGS : []);
+  const child = spawn(process.execPath, [...flags, options.production ? serverEntry : testEntry], {
     cwd: root,
     env: {
       ...inherited,
