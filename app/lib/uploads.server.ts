@@ -10,6 +10,7 @@ import busboy from "busboy";
 import { data, type RouterContextProvider } from "react-router";
 import { FILE_TOO_LARGE_MESSAGE, INVALID_FILE_TYPE_MESSAGE, isCsvFileName } from "../../core/csv.ts";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
+import { importProgressOf, type PendingCsvUpload } from "../ui/csv-upload-pane.tsx";
 import type { ApiClient } from "./api.server.ts";
 import { checkFormFields, checkFormPost } from "./security.server.ts";
 
@@ -138,6 +139,23 @@ export type ImportKind = "team" | "reward";
 
 /** The job the API answered for a file (server/domain/imports.ts ImportView). */
 export type ImportJob = Extract<Awaited<ReturnType<ApiClient["readImport"]>>, { ok: true }>["data"];
+
+/**
+ * The pane's view of an import that is not done yet (no JavaScript): a refused file's messages
+ * (the job is dropped), the working view while it is applied, or the checked file's preview.
+ */
+export async function pendingImportView<P>(
+  api: ApiClient,
+  job: ImportJob,
+  preview: (job: ImportJob) => P,
+): Promise<PendingCsvUpload<P>> {
+  if (job.status === "failed") {
+    await api.discardImport(job.id);
+    return { id: job.id, errors: job.errors ?? [] };
+  }
+  if (job.status !== "staged") return { id: job.id, working: importProgressOf(job) };
+  return { id: job.id, ...preview(job) };
+}
 
 export type ImportStarted = { ok: true; job: ImportJob } | { ok: false; status: number; errors: string[] };
 

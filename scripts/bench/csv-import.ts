@@ -7,14 +7,10 @@
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { MAX_IMPORT_ROWS } from "../../core/limits.ts";
-import { createApi } from "../../server/api/index.ts";
-import { captchaOff } from "../../server/captcha/port.ts";
 import { loadConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/client.ts";
-import { issueAccessToken, registerProgramManager } from "../../server/domain/identity.ts";
 import { applyNextImport } from "../../server/domain/imports.ts";
-import { createLogger } from "../../server/logger.ts";
-import { teamCsv } from "./team-import.ts";
+import { benchManagerApi, teamCsv } from "./team-import.ts";
 
 export interface CsvImportFigures {
   rows: number;
@@ -45,26 +41,7 @@ export async function benchCsvImport(rows = MAX_IMPORT_ROWS): Promise<CsvImportF
   const database = await openDatabase("memory://");
   try {
     await database.migrate();
-    const now = new Date();
-    const registered = await registerProgramManager(
-      database.db,
-      {
-        firstName: "Bench",
-        lastName: "Manager",
-        email: "bench.manager@example.com",
-        companyName: "Bench Pty Ltd",
-        password: "Bench#2024-import",
-      },
-      now,
-    );
-    if (registered.status !== "created") throw new Error("could not register the bench manager");
-    const [manager] = await database.db.query.users.findMany({
-      where: (u, { eq }) => eq(u.publicId, registered.userId),
-      columns: { id: true, companyId: true },
-    });
-    if (!manager) throw new Error("the bench manager is missing");
-    const token = await issueAccessToken(database.db, manager, now);
-    const api = createApi({ db: database.db, config, logger: createLogger("silent"), captcha: captchaOff });
+    const { api, token } = await benchManagerApi(database, config);
     const csv = teamCsv(rows);
 
     const t0 = performance.now();

@@ -10,8 +10,8 @@ import { readTeamCsv } from "../../core/csv.ts";
 import { type BulkTeamUploadResponse, bulkTeamUploadSchema, MAX_IMPORT_ROWS } from "../../core/team.ts";
 import { createApi } from "../../server/api/index.ts";
 import { captchaOff } from "../../server/captcha/port.ts";
-import { loadConfig } from "../../server/config.ts";
-import { openDatabase } from "../../server/db/client.ts";
+import { type Config, loadConfig } from "../../server/config.ts";
+import { type Database, openDatabase } from "../../server/db/client.ts";
 import { issueAccessToken, registerProgramManager } from "../../server/domain/identity.ts";
 import { createLogger } from "../../server/logger.ts";
 
@@ -32,31 +32,37 @@ export function teamCsv(rows: number): string {
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
+/** The provider API on `database` and a bearer token of a newly registered program manager. */
+export async function benchManagerApi(database: Database, config: Config) {
+  const now = new Date();
+  const registered = await registerProgramManager(
+    database.db,
+    {
+      firstName: "Bench",
+      lastName: "Manager",
+      email: "bench.manager@example.com",
+      companyName: "Bench Pty Ltd",
+      password: "Bench#2024-import",
+    },
+    now,
+  );
+  if (registered.status !== "created") throw new Error("could not register the bench manager");
+  const [manager] = await database.db.query.users.findMany({
+    where: (u, { eq }) => eq(u.publicId, registered.userId),
+    columns: { id: true, companyId: true },
+  });
+  if (!manager) throw new Error("the bench manager is missing");
+  const token = await issueAccessToken(database.db, manager, now);
+  const api = createApi({ db: database.db, config, logger: createLogger("silent"), captcha: captchaOff });
+  return { api, token };
+}
+
 export async function benchTeamImport(rows = MAX_IMPORT_ROWS): Promise<TeamImportFigures> {
   const config = loadConfig({ DATABASE_URL: "memory://", LOG_LEVEL: "silent" });
   const database = await openDatabase("memory://");
   try {
     await database.migrate();
-    const now = new Date();
-    const registered = await registerProgramManager(
-      database.db,
-      {
-        firstName: "Bench",
-        lastName: "Manager",
-        email: "bench.manager@example.com",
-        companyName: "Bench Pty Ltd",
-        password: "Bench#2024-import",
-      },
-      now,
-    );
-    if (registered.status !== "created") throw new Error("could not register the bench manager");
-    const [manager] = await database.db.query.users.findMany({
-      where: (u, { eq }) => eq(u.publicId, registered.userId),
-      columns: { id: true, companyId: true },
-    });
-    if (!manager) throw new Error("the bench manager is missing");
-    const token = await issueAccessToken(database.db, manager, now);
-    const api = createApi({ db: database.db, config, logger: createLogger("silent"), captcha: captchaOff });
+    const { api, token } = await benchManagerApi(database, config);
     const csv = teamCsv(rows);
 
     const t0 = performance.now();

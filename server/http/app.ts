@@ -298,10 +298,11 @@ export function createServerApp(options: ServerAppOptions) {
     // A signed-in page is read whole and compressed once, in the encoding its visitor accepts:
     // streamed through hono/compress it went out in many small compressed writes, which cost
     // more CPU than the page's render (docs/BENCHMARKS.md, the profile of a signed-in page).
+    const encoding = encodingOf(c);
     const response = /^text\/html/i.test(rendered.headers.get("content-type") ?? "")
       ? pageResponse(
-          await wholePage(rendered, encodingOf(c) ? [encodingOf(c) as PageEncoding] : [], { signedIn: true }),
-          encodingOf(c),
+          await wholePage(rendered, encoding ? [encoding] : [], { signedIn: true }),
+          encoding,
           method === "HEAD",
         )
       : rendered;

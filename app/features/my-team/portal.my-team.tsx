@@ -8,7 +8,8 @@
 // upload's three posts, each a function of app/features/my-team/team-actions.server.ts.
 import { effectiveSearch, TEAM_PAGE_SIZE, type TeamPage } from "../../../core/team.ts";
 import { services } from "../../context.ts";
-import { importProgressOf, importRefreshMeta, type PendingCsvUpload } from "../../ui/csv-upload-pane.tsx";
+import { pendingImportView } from "../../lib/uploads.server.ts";
+import { importRefreshMeta, type PendingCsvUpload } from "../../ui/csv-upload-pane.tsx";
 import { type PortalUser, portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.my-team";
@@ -78,17 +79,11 @@ async function readTeamImport(context: Route.LoaderArgs["context"], user: Portal
   if (!read.ok) return { id, expired: true as const };
   const job = read.data;
   if (job.status === "done") throw await finishTeamImport(context, user, job, back);
-  if (job.status === "failed") {
-    await user.api.discardImport(id);
-    return { id, errors: job.errors ?? [] };
-  }
-  if (job.status !== "staged") return { id, working: importProgressOf(job) };
-  return {
-    id,
-    fileName: job.fileName,
-    count: job.totalRows ?? job.processedRows,
-    sample: (job.sample ?? []).map(({ firstName, lastName, email }) => ({ firstName, lastName, email })),
-  };
+  return pendingImportView(user.api, job, (staged) => ({
+    fileName: staged.fileName,
+    count: staged.totalRows ?? staged.processedRows,
+    sample: (staged.sample ?? []).map(({ firstName, lastName, email }) => ({ firstName, lastName, email })),
+  }));
 }
 
 export function action({ context, request }: Route.ActionArgs) {

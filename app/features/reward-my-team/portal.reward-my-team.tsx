@@ -7,7 +7,8 @@
 // goes to this route's action with an `intent`, handled by its own function in
 // app/features/reward-my-team/reward-draft-actions.server.ts.
 import { Link, useLocation } from "react-router";
-import { importProgressOf, importRefreshMeta, type PendingCsvUpload } from "../../ui/csv-upload-pane.tsx";
+import { pendingImportView } from "../../lib/uploads.server.ts";
+import { importRefreshMeta, type PendingCsvUpload } from "../../ui/csv-upload-pane.tsx";
 import { useUrlDialog } from "../../ui/dialog.tsx";
 import { type PortalUser, requireOnboardedUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -77,23 +78,17 @@ async function readRewardImport(
     if (done instanceof Response) throw done;
     return null;
   }
-  if (job.status === "failed") {
-    await user.api.discardImport(id);
-    return { id, errors: job.errors ?? [] };
-  }
-  if (job.status !== "staged") return { id, working: importProgressOf(job) };
-  return {
-    id,
-    fileName: job.fileName,
-    count: job.totalRows ?? job.processedRows,
-    totalRewardsCents: Math.round((job.totalAmount ?? 0) * 100),
-    sample: (job.sample ?? []).map(({ firstName, lastName, email, value }) => ({
+  return pendingImportView(user.api, job, (staged) => ({
+    fileName: staged.fileName,
+    count: staged.totalRows ?? staged.processedRows,
+    totalRewardsCents: Math.round((staged.totalAmount ?? 0) * 100),
+    sample: (staged.sample ?? []).map(({ firstName, lastName, email, value }) => ({
       firstName,
       lastName,
       email,
       value: value ?? 0,
     })),
-  };
+  }));
 }
 
 // ─── Action ───
