@@ -67,7 +67,25 @@ async function serve() {
     }
     throw error;
   });
-  const listener = getRequestListener(running.app.fetch);
+  // Requests still being handled: a client that hangs up (a load balancer's timeout, a closed
+  // tab) closes its connection, so server.close() can finish while its handler is still in the
+  // database. The shutdown waits for these too before the pool closes.
+  let inFlight = 0;
+  let allDone: (() => void) | undefined;
+  const listener = getRequestListener(async (request, env) => {
+    inFlight++;
+    try {
+      return await running.app.fetch(request, env);
+    } finally {
+      if (--inFlight === 0) allDone?.();
+    }
+  });
+  const handlersDone = () =>
+    inFlight === 0
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => {
+          allDone = resolve;
+        });
   const server = createServer((req, res) => {
     if (viteMiddleware) viteMiddleware(req, res, () => listener(req, res));
     else listener(req, res);
@@ -86,7 +104,10 @@ async function serve() {
     // database: a request cut off from its pool would answer 500 during a rolling restart.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
+    await Promise.race([
+      closed.then(handlersDone),
+      new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref()),
+    ]);
     server.closeAllConnections();
     await running.close();
     process.exit(0);
