@@ -33,6 +33,7 @@ import { launchApp, waitUntilReady } from "../tests/support/app-process.ts";
 import { freePort } from "../tests/support/net.ts";
 import { benchCsvImport, CSV_IMPORT_TARGET_MS } from "./bench/csv-import.ts";
 import { benchHttp, type HttpFigures, httpMisses, httpTable, TEAM_MEMBERS } from "./bench/http-load.ts";
+import { LOAD_GENERATOR } from "./bench/load-generator.ts";
 import { isNoindexPage, PUBLIC_PAGE_IDS, publicPageUrl } from "./bench/public-pages.ts";
 import { benchRelease } from "./bench/release.ts";
 import { benchReviewPage } from "./bench/review-page.ts";
@@ -394,10 +395,10 @@ if (parts.has("server")) {
   if (review.medianMs >= 300) serverMissed.push("Review page");
 }
 
-// HTTP load: the real server under autocannon, on PGlite and on PostgreSQL.
+// HTTP load: the real server under wrk (or autocannon where wrk is not installed), on PGlite and on PostgreSQL.
 let http: HttpFigures | undefined;
 if (parts.has("http")) {
-  console.log("HTTP load (autocannon)…");
+  console.log(`HTTP load (${LOAD_GENERATOR})…`);
   http = await benchHttp({
     durationSeconds: Number(options["http-duration"]),
     databases: options["http-databases"].split(",").map((d) => d.trim()) as HttpFigures["runs"][number]["database"][],
@@ -431,11 +432,11 @@ const httpSection = http
 (${parts.has("lighthouse") ? "machine as above" : `machine: ${machine}`}). For each database the production build runs as its own
 process (\`${["node", ...http.nodeFlags, "server.ts"].join(" ")}\`, \`LOG_LEVEL=warn\`, rate limits ×1,000,000); the signed-in program
 manager is made over HTTP (sign-up, the code from the email an SMTP server in the script received,
-company details, ${TEAM_MEMBERS} team members, then the web login form). autocannon ${http.connections} connections,
-${http.durationSeconds} s per target after a 2 s warm-up, in the benchmark's own process. Every request sends
+company details, ${TEAM_MEMBERS} team members, then the web login form). ${http.loadGenerator === "wrk" ? "wrk (one thread, its own process)" : "autocannon (in the benchmark's own process)"} ${http.connections} connections,
+${http.durationSeconds} s per target after a 2 s warm-up. Every request sends
 \`accept-encoding: ${http.acceptEncoding}\` like a browser, so the app compresses as it would for one
 (pages for visitors without a session are compressed whole, in brotli, by server/http/anonymous-pages.ts,
-kept pages once a minute; signed-in pages and API answers by hono/compress as they stream) and the figures include that work. The ceiling is a
+kept pages once a minute; signed-in pages whole, once, in the visitor's encoding; API answers by hono/compress as they stream) and the figures include that work. The ceiling is a
 bare \`node:http\` server in its own process answering the same compressed bytes of \`/\`
 (${http.landingBytes.toLocaleString("en-AU")} bytes) with the same content-type and content-encoding.
 "Server CPU per request" is the app process's user + system time during the measured run divided by

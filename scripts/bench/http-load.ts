@@ -1,5 +1,6 @@
 // HTTP load benchmark: throughput and p50 / p99 latency of the real server
-// under autocannon (50 connections, 10 s per target), on PGlite (a data directory, as by default) and on a PostgreSQL
+// under load (50 connections, 10 s per target; wrk where installed, else autocannon:
+// scripts/bench/load-generator.ts), on PGlite (a data directory, as by default) and on a PostgreSQL
 // server, with a bare Node HTTP server answering the same bytes as `/` as the ceiling, and the
 // app's peak resident memory (VmHWM of its process). Needs `npm run build` (run first if missing).
 // Targets: every public page as an anonymous visitor (scripts/bench/public-pages.ts), the
@@ -20,8 +21,8 @@
 // - Every request sends `accept-encoding: gzip, deflate, br, zstd` like a browser, so the app
 //   compresses what it would compress for a browser and the figures include that work; the
 //   ceiling answers the compressed bytes of `/` with the same content-type and content-encoding.
-// - Each target is warmed up (2 s) before its measured run; autocannon runs in this process, the
-//   app and the ceiling each in their own process.
+// - Each target is warmed up (2 s) before its measured run; the load generator, the app and the
+//   ceiling each run in their own process (autocannon, the fallback, in this one).
 // --profile starts the app with `--cpu-prof` (profiles in bench-results/profiles/) for digging.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -29,7 +30,6 @@ import { type IncomingHttpHeaders, request } from "node:http";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import autocannon from "autocannon";
 import pg from "pg";
 import {
   type AppProcess,
@@ -45,6 +45,7 @@ import {
 import { freePort } from "../../tests/support/net.ts";
 import { findPostgresBinaries, type PostgresServer, startPostgres } from "../../tests/support/postgres-server.ts";
 import { createSmtpServer, type TestSmtpServer } from "../../tests/support/smtp.ts";
+import { LOAD_GENERATOR, type LoadGeneratorName, type LoadResult, runLoad } from "./load-generator.ts";
 import {
   type AccountLinks,
   PUBLIC_PAGE_IDS,
@@ -129,6 +130,8 @@ export interface DatabaseRun {
 }
 
 export interface HttpFigures {
+  /** What made the load (wrk where installed). */
+  loadGenerator: LoadGeneratorName;
   connections: number;
   durationSeconds: number;
   acceptEncoding: string;
@@ -455,8 +458,8 @@ async function resetTokenOverHttp(base: string, smtp: TestSmtpServer, email: str
 
 // --- load ----------------------------------------------------------------------------------------
 
-async function load(url: string, headers: Record<string, string>, connections: number, duration: number) {
-  return autocannon({ url, connections, duration, headers, timeout: 10 });
+function load(url: string, headers: Record<string, string>, connections: number, durationSeconds: number) {
+  return runLoad({ url, headers, connections, durationSeconds });
 }
 
 /** A short run at full load (JIT, caches), then one request that waits for the server to catch up. */
@@ -469,25 +472,25 @@ function figures(
   target: LoadFigures["target"],
   label: string,
   path: string,
-  result: Awaited<ReturnType<typeof load>>,
+  result: LoadResult,
   ceilingRps: number,
   cpuMs: number,
 ): LoadFigures {
-  const completed = result.requests.total;
-  const rps = Math.round((completed / result.duration) * 10) / 10;
+  const completed = result.requests;
+  const rps = Math.round((completed / result.durationSeconds) * 10) / 10;
   return {
     target,
     label,
     path,
     requestsPerSecond: rps,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    maxMs: result.latency.max,
+    p50Ms: result.p50Ms,
+    p99Ms: result.p99Ms,
+    maxMs: result.maxMs,
     requests: completed,
-    errors: result.errors + result.timeouts,
+    errors: result.errors,
     cpuMsPerRequest: completed ? Math.round((cpuMs / completed) * 100) / 100 : 0,
     non2xx: result.non2xx,
-    bytesPerResponse: completed ? Math.round(result.throughput.total / completed) : 0,
+    bytesPerResponse: completed ? Math.round(result.bytes / completed) : 0,
     ratioToCeiling: ceilingRps ? Math.round((rps / ceilingRps) * 1000) / 1000 : 0,
   };
 }
@@ -600,7 +603,7 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpFigures>
             `  ${kind} ${t.path}: ${f.requestsPerSecond} req/s, p50 ${f.p50Ms} ms, p99 ${f.p99Ms} ms, CPU ${f.cpuMsPerRequest} ms/request, errors ${f.errors}, non-2xx ${f.non2xx}, ${Math.round(f.ratioToCeiling * 100)} % of the ceiling (app peak ${m.peakMb} MB, now ${m.rssMb} MB)`,
           );
         }
-        // Let the requests autocannon left in flight finish before the server stops.
+        // Let the requests the load generator left in flight finish before the server stops.
         await (await fetch(`${base}/readyz`)).arrayBuffer();
         await new Promise((r) => setTimeout(r, 500));
         const memory = memoryOf(pid);
@@ -645,6 +648,7 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpFigures>
   }
   if (!ceiling) throw new Error("no database run: nothing measured");
   return {
+    loadGenerator: LOAD_GENERATOR,
     connections,
     durationSeconds: duration,
     acceptEncoding: ACCEPT_ENCODING,
