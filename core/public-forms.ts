@@ -61,6 +61,7 @@ export const DETAILS = {
   tooManyRequests: "Too many requests. Please wait a minute and try again.",
   notFound: "The requested resource was not found.",
   unauthorized: "Authentication is required.",
+  ownerOnly: "Only an Owner of your company can do this.",
   internal: "An unexpected error occurred. Please try again, contact us if it persists.",
   unavailable: "The service is briefly unavailable. Please try again in a few seconds.",
   // Accounts. The first three are SPEC §8's; the web matches on them.

@@ -25,3 +25,13 @@ export function requireAuth(c: Context<ApiEnv>): Auth {
   if (!auth) throw new ProblemError(401, DETAILS.unauthorized);
   return auth;
 }
+
+/**
+ * The identity of a call only an Owner may make (ADR 0022): a Manager gets 403 and nothing
+ * changes. Checked before the handler reads its body, so a refused call has no other effect.
+ */
+export function requireOwner(c: Context<ApiEnv>): Auth {
+  const auth = requireAuth(c);
+  if (auth.managerRole !== "owner") throw new ProblemError(403, DETAILS.ownerOnly);
+  return auth;
+}

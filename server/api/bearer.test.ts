@@ -4,7 +4,7 @@ import { type Auth, requireBearer } from "./bearer.ts";
 import type { ApiEnv } from "./deps.ts";
 
 const goodToken = "a".repeat(43);
-const auth: Auth = { userId: 7, companyId: 3, tokenId: 11 };
+const auth: Auth = { userId: 7, companyId: 3, tokenId: 11, managerRole: "owner" };
 
 function app() {
   const api = new Hono<ApiEnv>();

@@ -1,6 +1,7 @@
 import type { Captcha } from "../captcha/port.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
+import type { TokenOwner } from "../domain/identity.ts";
 import type { Logger } from "../logger.ts";
 import type { Payments } from "../payments/port.ts";
 import type { RateLimitStore } from "./rate-limits.ts";
@@ -27,7 +28,7 @@ export interface ApiDeps {
 
 export interface ApiVariables {
   /** Set by the bearer middleware (bearer.ts) on authenticated routes. */
-  auth?: { userId: number; companyId: number; tokenId: number };
+  auth?: TokenOwner;
   clientIp?: string;
 }
 

@@ -58,6 +58,7 @@ describeEachDatabase("accounts API", ({ database }) => {
         lastName: "Citizen",
         email: "Jane.Citizen@Example.com",
         role: "program_manager",
+        managerRole: "owner",
         isActive: true,
         emailVerifiedAt: null,
         hasWatchedOnboardingVideo: false,

@@ -106,17 +106,33 @@ export const emailOutbox = pgTable(
 const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
 
 /** A customer business. Its details (ABN, size, industry) are added at onboarding step 3. */
-export const companies = pgTable("companies", {
-  id: bigserial("id", { mode: "number" }).primaryKey(),
-  name: text("name").notNull(),
-  /** 11 digits, valid by the ABN check-digit rule; null until the company details are provided. */
-  abn: text("abn"),
-  size: text("size"),
-  industry: text("industry"),
-  /** When the company details were last saved; not null ⇔ hasProvidedCompanyDetails. */
-  detailsUpdatedAt: timestamptz("details_updated_at"),
-  createdAt: createdAt(),
-});
+export const companies = pgTable(
+  "companies",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    name: text("name").notNull(),
+    /** 11 digits, valid by the ABN check-digit rule; null until the company details are provided. */
+    abn: text("abn"),
+    size: text("size"),
+    industry: text("industry"),
+    /** When the company details were last saved; not null ⇔ hasProvidedCompanyDetails. */
+    detailsUpdatedAt: timestamptz("details_updated_at"),
+    /**
+     * Orders whose total is at or above this many cents wait for an Owner's approval before they
+     * can be paid (ADR 0022); null: no approval step. Whole dollars only.
+     */
+    approvalThresholdCents: bigint("approval_threshold_cents", { mode: "number" }),
+    /** Every manager of the company must sign in with a second factor (set up at the next login). */
+    twoFactorRequired: boolean("two_factor_required").notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check(
+      "companies_approval_threshold_check",
+      sql`${t.approvalThresholdCents} is null or (${t.approvalThresholdCents} >= 0 and ${t.approvalThresholdCents} % 100 = 0)`,
+    ),
+  ],
+);
 
 /**
  * Program managers (with a password) and team members (no password). Removing a member marks it
@@ -141,12 +157,22 @@ export const users = pgTable(
     /** argon2id (PHC string); null for team members, who never log in to the portal. */
     passwordHash: text("password_hash"),
     role: text("role", { enum: ["program_manager", "member"] }).notNull(),
+    /**
+     * What a program manager may do in their company (ADR 0022): an Owner everything, a Manager
+     * the team and rewards. Null for team members.
+     */
+    managerRole: text("manager_role", { enum: ["owner", "manager"] }),
+    /** The TOTP secret (base32), sealed with the server secret like session data; null: none set up. */
+    totpSecretSealed: text("totp_secret_sealed"),
+    /** When two-factor sign-in was turned on (the first code checked); null: off. */
+    totpEnabledAt: timestamptz("totp_enabled_at"),
     isActive: boolean("is_active").notNull().default(true),
     emailVerifiedAt: timestamptz("email_verified_at"),
     hasWatchedOnboardingVideo: boolean("has_watched_onboarding_video").notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [
+    check("users_manager_role_check", sql`(${t.role} = 'program_manager') = (${t.managerRole} is not null)`),
     // A program manager's address signs in, so it is unique among active managers; a team
     // member's is unique within the company (the same person may be rewarded by two companies).
     uniqueIndex("users_active_manager_email_idx")
@@ -213,6 +239,9 @@ export const accessTokens = pgTable(
       .references(() => companies.id),
     expiresAt: timestamptz("expires_at").notNull(),
     revokedAt: timestamptz("revoked_at"),
+    /** Where the login that made the token came from, for the manager's list of sessions. */
+    clientIp: text("client_ip"),
+    userAgent: text("user_agent"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("access_tokens_token_idx").on(t.tokenHash), index("access_tokens_user_idx").on(t.userId)],
@@ -227,10 +256,12 @@ export const webSessions = pgTable(
   {
     id: text("id").primaryKey(),
     data: jsonb("data").notNull().$type<Record<string, unknown>>(),
+    /** The signed-in manager (outside the sealed data), so their sessions can be ended at once. */
+    userId: bigint("user_id", { mode: "number" }).references(() => users.id),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("web_sessions_expires_idx").on(t.expiresAt)],
+  (t) => [index("web_sessions_expires_idx").on(t.expiresAt), index("web_sessions_user_idx").on(t.userId)],
 );
 
 /**
@@ -380,6 +411,15 @@ export const orders = pgTable(
     failureReason: text("failure_reason"),
     /** Given when the order is paid: INV-000123. */
     invoiceNumber: text("invoice_number"),
+    /**
+     * Approval of an order at or above the company's threshold (ADR 0022): requested → approved
+     * (payable, this snapshot only) or declined (never payable). Null: no approval was needed.
+     */
+    approvalStatus: text("approval_status", { enum: ["requested", "approved", "declined"] }),
+    approvalDecidedBy: bigint("approval_decided_by", { mode: "number" }).references(() => users.id),
+    approvalDecidedAt: timestamptz("approval_decided_at"),
+    /** The Owner's reason, required to decline. */
+    approvalReason: text("approval_reason"),
     createdAt: createdAt(),
     paidAt: timestamptz("paid_at"),
     releasedAt: timestamptz("released_at"),
@@ -389,6 +429,7 @@ export const orders = pgTable(
     uniqueIndex("orders_checkout_session_idx").on(t.checkoutSessionId),
     uniqueIndex("orders_invoice_number_idx").on(t.invoiceNumber),
     index("orders_company_placed_by_idx").on(t.companyId, t.placedBy, t.status),
+    index("orders_company_approval_idx").on(t.companyId, t.approvalStatus),
     check("orders_amounts_check", sql`${t.totalCents} = ${t.rewardsCents} + ${t.serviceFeeCents} + ${t.gstCents}`),
   ],
 );
@@ -527,9 +568,104 @@ export const auditLog = pgTable(
     action: text("action").notNull(),
     subject: text("subject").notNull(),
     data: jsonb("data").notNull().$type<Record<string, unknown>>().default({}),
+    /** The address the change came from (the client IP the edge trusted); null for the system. */
+    clientIp: text("client_ip"),
     createdAt: createdAt(),
   },
-  (t) => [index("audit_log_company_idx").on(t.companyId, t.createdAt)],
+  (t) => [
+    index("audit_log_company_idx").on(t.companyId, t.createdAt),
+    index("audit_log_company_actor_idx").on(t.companyId, t.actorUserId, t.createdAt),
+  ],
+);
+
+// ─── A company's managers (ADR 0022): invitations, second factor, email changes ───
+
+/**
+ * An Owner's invitation of a colleague: the emailed link's token stored as its SHA-256, valid 7
+ * days, single use, revocable.
+ */
+export const managerInvites = pgTable(
+  "manager_invites",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    invitedBy: bigint("invited_by", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    email: text("email").notNull(),
+    managerRole: text("manager_role", { enum: ["owner", "manager"] }).notNull(),
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+    acceptedAt: timestamptz("accepted_at"),
+    acceptedUserId: bigint("accepted_user_id", { mode: "number" }).references(() => users.id),
+    revokedAt: timestamptz("revoked_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("manager_invites_token_idx").on(t.tokenHash),
+    index("manager_invites_company_idx").on(t.companyId, t.createdAt),
+  ],
+);
+
+/** A manager's one-time recovery codes for two-factor sign-in: stored hashed, each used once. */
+export const recoveryCodes = pgTable(
+  "recovery_codes",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    codeHash: text("code_hash").notNull(),
+    usedAt: timestamptz("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("recovery_codes_user_idx").on(t.userId)],
+);
+
+/**
+ * A sign-in half done: the password was right and a second factor (or its set-up) is owed. The
+ * token handed to the browser is stored as its SHA-256; short-lived, single use, few tries.
+ */
+export const loginChallenges = pgTable(
+  "login_challenges",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    tokenHash: text("token_hash").notNull(),
+    /** verify: a code is asked for; setup: the company requires a second factor not yet set up. */
+    purpose: text("purpose", { enum: ["verify", "setup"] }).notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    consumedAt: timestamptz("consumed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("login_challenges_token_idx").on(t.tokenHash), index("login_challenges_user_idx").on(t.userId)],
+);
+
+/** A manager's change of email address: a code sent to the new address, as email verification. */
+export const emailChanges = pgTable(
+  "email_changes",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    newEmail: text("new_email").notNull(),
+    requestTokenHash: text("request_token_hash").notNull(),
+    codeHash: text("code_hash").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    consumedAt: timestamptz("consumed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("email_changes_request_token_idx").on(t.requestTokenHash),
+    index("email_changes_user_idx").on(t.userId),
+  ],
 );
 
 /**

@@ -36,7 +36,11 @@ export interface TokenOwner {
   userId: number;
   companyId: number;
   tokenId: number;
+  /** What the manager may do (ADR 0022), read with the token on every call: a change of role holds at once. */
+  managerRole: ManagerRole;
 }
+
+export type ManagerRole = "owner" | "manager";
 
 const later = (now: Date, ms: number) => new Date(now.getTime() + ms);
 
@@ -119,6 +123,8 @@ export async function registerProgramManager(db: Db, input: RegisterInput, now: 
           passwordHash,
           role: "program_manager",
         })
+          // Whoever signs a company up is its first Owner (ADR 0022).
+          managerRole: "owner",
         .returning({ id: users.id, publicId: users.publicId });
       if (!user) throw new Error("user insert returned no row");
       const requestToken = await issueVerification(
@@ -325,7 +331,12 @@ export function preparedAccessTokenCheck(db: Db): (token: string, now: Date) => 
   let lookup: ReturnType<typeof prepare> | undefined;
   const prepare = () =>
     db
-      .select({ tokenId: accessTokens.id, userId: accessTokens.userId, companyId: accessTokens.companyId })
+      .select({
+        tokenId: accessTokens.id,
+        userId: accessTokens.userId,
+        companyId: accessTokens.companyId,
+        managerRole: users.managerRole,
+      })
       .from(accessTokens)
       .innerJoin(users, eq(users.id, accessTokens.userId))
       .where(
@@ -339,7 +350,9 @@ export function preparedAccessTokenCheck(db: Db): (token: string, now: Date) => 
       .prepare("access_token_check");
   return async (token, now) => {
     lookup ??= prepare();
-    return (await lookup.execute({ tokenHash: sha256Hex(token), now }))[0] ?? null;
+    const owner = (await lookup.execute({ tokenHash: sha256Hex(token), now }))[0];
+    // Only program managers hold tokens, so the role is set; a row without one is refused.
+    return owner?.managerRole ? { ...owner, managerRole: owner.managerRole } : null;
   };
 }
 
