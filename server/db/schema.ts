@@ -166,6 +166,11 @@ export const users = pgTable(
     totpSecretSealed: text("totp_secret_sealed"),
     /** When two-factor sign-in was turned on (the first code checked); null: off. */
     totpEnabledAt: timestamptz("totp_enabled_at"),
+    /**
+     * The TOTP time step (30 s since the epoch) of the last code accepted: a code of that step or
+     * an earlier one is refused, so a code seen over a shoulder cannot be used again.
+     */
+    totpLastStep: bigint("totp_last_step", { mode: "number" }),
     isActive: boolean("is_active").notNull().default(true),
     emailVerifiedAt: timestamptz("email_verified_at"),
     hasWatchedOnboardingVideo: boolean("has_watched_onboarding_video").notNull().default(false),
