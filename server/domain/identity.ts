@@ -122,9 +122,9 @@ export async function registerProgramManager(db: Db, input: RegisterInput, now: 
           email: input.email.trim(),
           passwordHash,
           role: "program_manager",
-        })
           // Whoever signs a company up is its first Owner (ADR 0022).
           managerRole: "owner",
+        })
         .returning({ id: users.id, publicId: users.publicId });
       if (!user) throw new Error("user insert returned no row");
       const requestToken = await issueVerification(
