@@ -27,6 +27,9 @@ export default [
     route("payment-authentication", "features/payment/portal.payment-authentication.tsx"),
     route("payment-confirmation", "features/payment/portal.payment-confirmation.tsx"),
     route("reward-email-sample", "features/payment/portal.reward-email-sample.tsx"),
+    route("settings", "features/settings/portal.settings.tsx", [
+      route("managers", "features/settings/portal.settings.managers.tsx"),
+    ]),
   ]),
   route("portal/my-team/template.csv", "features/my-team/portal.my-team.template.ts"),
   route("portal/reward-my-team/search", "features/reward-my-team/portal.reward-my-team.search.tsx"),

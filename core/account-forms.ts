@@ -123,7 +123,11 @@ export interface MyDetails {
   phone: string;
   companyName: string;
   fullName: string;
+  /** ADR 0022: an Owner may do everything, a Manager the team and rewards. */
+  managerRole: ManagerRole;
 }
+
+export type ManagerRole = "owner" | "manager";
 
 /** SPEC §7 spells the field `Email`; another reading spells it `email`. Both are accepted. */
 export const resetPasswordRequestSchema = z.pipe(

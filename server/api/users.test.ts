@@ -33,6 +33,8 @@ describeEachDatabase("GET /api/Users/MyDetails", ({ database }) => {
       phone: "",
       companyName: "Acme Pty Ltd",
       fullName: "Jane Citizen",
+      // Whoever signs a company up is its first Owner (ADR 0022).
+      managerRole: "owner",
     });
   });
 

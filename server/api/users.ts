@@ -99,7 +99,7 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
 
   return (
     new Hono<ApiEnv>()
-      /** { id, companyId, firstName, lastName, email, phone, companyName, fullName } of the token's user. */
+      /** { id, companyId, firstName, lastName, email, phone, companyName, fullName, managerRole } of the token's user. */
       .get("/Users/MyDetails", auth, async (c) => {
         const details = await getMyDetails(deps.db, requireAuth(c));
         if (!details) throw new ProblemError(401, DETAILS.unauthorized);

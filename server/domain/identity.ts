@@ -461,12 +461,19 @@ export async function getMyDetails(db: Db, owner: TokenOwner): Promise<MyDetails
       email: users.email,
       phone: users.phone,
       companyName: companies.name,
+      managerRole: users.managerRole,
     })
     .from(users)
     .innerJoin(companies, eq(companies.id, users.companyId))
     .where(and(eq(users.id, owner.userId), eq(users.companyId, owner.companyId)));
   if (!row) return null;
-  return { ...row, phone: row.phone ?? "", fullName: `${row.firstName} ${row.lastName}` };
+  return {
+    ...row,
+    phone: row.phone ?? "",
+    fullName: `${row.firstName} ${row.lastName}`,
+    // Only program managers hold tokens, so the role is set; "manager" is the safe reading otherwise.
+    managerRole: row.managerRole ?? "manager",
+  };
 }
 
 export async function getAppSettings(db: Db, owner: TokenOwner): Promise<AppSettings | null> {

@@ -14,6 +14,7 @@ export const PORTAL_LINKS = [
   { to: href("/portal/my-team"), label: "My Team" },
   { to: href("/portal/reward-my-team"), label: "Reward My Team" },
   { to: href("/portal/help"), label: "Help" },
+  { to: href("/portal/settings"), label: "Settings" },
 ] as const;
 
 const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2";
