@@ -1,7 +1,8 @@
 // Security (DESIGN.md §7): the authorization matrix over every route of /api. The routes are read from
 // the Hono app itself, so a new route fails this test until it is classified here. For every
 // bearer-protected call: anonymous → 401, company B's manager using company A's ids → 401/404
-// (never 2xx) and not one row changes, A's manager → success.
+// (never 2xx) and not one row changes, A's Manager (ADR 0022) → 403 on Owner-only calls with not
+// one row changed, success on the reads every manager may make; A's Owner → success.
 import { describe, expect, it } from "vitest";
 import { describeEachDatabase } from "../support/db.ts";
 import { API_ROUTES, apiRoutes, type Entry } from "./api-routes.ts";
@@ -108,6 +109,54 @@ describeEachDatabase("authorization matrix over every /api route", ({ database }
       }
       for (const secret of aSecrets) expect(text, `${r.key} answered A's data to B`).not.toContain(secret);
     }
+  });
+
+  // ADR 0022 §1–2: a Manager has the team and rewards; an Owner-only call answers the Manager 403
+  // "Only an Owner of your company can do this." before reading its body, and changes nothing.
+  it("company A's Manager (not an Owner): every Owner-only route answers 403 and changes nothing", async () => {
+    const requests = [];
+    for (const r of apiRoutes(w.api)) {
+      const entry = API_ROUTES[r.key];
+      if (entry?.kind === "bearer" && entry.ownerOnly) requests.push({ r, req: await entry.owner(w) });
+    }
+    const before = await snapshot(db());
+    for (const { r, req } of requests) {
+      const res = await call(w.api, r.method, `/api/${req.path}`, req.body, w.aManager.accessToken);
+      const text = await res.text();
+      expect(res.status, `${r.key} by A's Manager: ${text}`).toBe(403);
+      expect(JSON.parse(text).detail).toBe("Only an Owner of your company can do this.");
+    }
+    expect(await snapshot(db())).toEqual(before);
+  });
+
+  it("company A's Manager reads what every manager may read (the company-wide GET routes that are not Owner-only)", async () => {
+    let checked = 0;
+    for (const r of apiRoutes(w.api)) {
+      const entry = API_ROUTES[r.key];
+      // "ids" reads name rows of the Owner's own (an import is its uploader's), so only the company-wide reads.
+      if (entry?.kind !== "bearer" || entry.ownerOnly || r.method !== "GET" || entry.scope !== "self") continue;
+      const req = await entry.owner(w);
+      const res = await call(w.api, r.method, `/api/${req.path}`, req.body, w.aManager.accessToken);
+      const text = await res.text();
+      if (req.status !== undefined) expect(res.status, `${r.key}: ${text}`).toBe(req.status);
+      else expect(is2xx(res.status), `${r.key} by A's Manager: ${res.status} ${text}`).toBe(true);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(4);
+    // The Manager's own details name the role the portal shows (or hides) Owner-only things by.
+    const me = await call(w.api, "GET", "/api/Users/MyDetails", undefined, w.aManager.accessToken);
+    expect(((await me.json()) as { managerRole: string }).managerRole).toBe("manager");
+  });
+
+  it("company A's Manager rewards the team as an Owner does (adds a member, puts an amount in the draft)", async () => {
+    const add = await call(
+      w.api,
+      "POST",
+      "/api/RewardMyTeam/create-reward-user",
+      { firstName: "Mia", lastName: "Managed", email: `mia.${w.a.userId}@example.com`, value: 40 },
+      w.aManager.accessToken,
+    );
+    expect(add.status, await add.text()).toBeLessThan(300);
   });
 
   it("company A's manager (the owner) succeeds on every bearer route", async () => {

@@ -19,6 +19,11 @@ export type Entry =
       owner: (w: World) => Req | Promise<Req>;
       /** Owner calls run in this order (destructive ones last). */
       order?: number;
+      /**
+       * Only an Owner may call it (ADR 0022 §1–2, `requireOwner`): A's Manager gets 403 and not
+       * one row changes. Without it, A's Manager may make the call as A's Owner does.
+       */
+      ownerOnly?: true;
     };
 
 /** A fresh checked team CSV import of A's (a staged job expires, and the tests move the clock). */

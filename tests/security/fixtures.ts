@@ -1,11 +1,14 @@
-// Shared fixtures of the security suite: company A (a manager with company details, team members,
-// a paid and released order, a draft with a pending payment) and company B (another manager),
+// Shared fixtures of the security suite: company A (its Owner with company details, team members,
+// a paid and released order, a draft with a pending payment, and a second manager with the
+// Manager role) and company B (another Owner),
 // plus a snapshot of every row so a test can prove that a refused call changed nothing.
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
-import { call } from "../../server/api/accounts.testkit.ts";
+import { call, logIn, PASSWORD } from "../../server/api/accounts.testkit.ts";
 import { payingManager, paymentsApi, seedDraft } from "../../server/api/payments.testkit.ts";
 import type { Db } from "../../server/db/client.ts";
+import { users } from "../../server/db/schema.ts";
+import { hashPassword } from "../../server/domain/password.ts";
 import { testConfig } from "../support/config.ts";
 
 export const CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", nameOnCard: "Jane Citizen" };
@@ -19,9 +22,19 @@ export interface Intent {
   orderId: number;
 }
 
+/** A program manager of A's with the Manager role (ADR 0022): the team and rewards, nothing of an Owner's. */
+export interface CompanyManager {
+  userId: number;
+  companyId: number;
+  email: string;
+  accessToken: string;
+}
+
 export interface World {
   api: Api;
   a: Manager;
+  /** A Manager (not an Owner) of company A. */
+  aManager: CompanyManager;
   b: Manager;
   /** A's members that were paid and released (in A's reward history). */
   paidMembers: number[];
@@ -54,7 +67,34 @@ export async function buildWorld(db: Db, env: Record<string, string> = {}): Prom
   const pending = await a.json<Intent>("POST", "StripePayment/create-payment-intent", { amount: 13320 });
   // B has a draft of its own too, so B's calls act on real rows.
   await seedDraft(db, b, [10], "Bravo Thanks");
-  return { api, a, b, paidMembers, draftMembers, pending, paid };
+  const aManager = await addManager(api, db, a.companyId, `manager.${a.userId}@example.com`);
+  return { api, a, aManager, b, paidMembers, draftMembers, pending, paid };
+}
+
+/**
+ * A verified program manager with the Manager role in `companyId`, signed in through the login
+ * call. Inserted directly: the invitation flow has its own tests (server/api/managers.test.ts).
+ */
+export async function addManager(api: Api, db: Db, companyId: number, email: string): Promise<CompanyManager> {
+  const [row] = await db
+    .insert(users)
+    .values({
+      companyId,
+      firstName: "Morgan",
+      lastName: "Manager",
+      email,
+      passwordHash: await hashPassword(PASSWORD),
+      role: "program_manager",
+      managerRole: "manager",
+      emailVerifiedAt: new Date(),
+    })
+    .returning({ id: users.id });
+  if (!row) throw new Error("manager insert returned no row");
+  const res = await logIn(api, email);
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`manager login: ${res.status} ${text}`);
+  const { accessToken } = JSON.parse(text) as { accessToken: string };
+  return { userId: row.id, companyId, email, accessToken };
 }
 
 /** Every application table with its rows (sorted), as text: equal snapshots mean nothing changed. */
