@@ -88,7 +88,7 @@ async function serve() {
         });
   const server = createServer((req, res) => {
     if (viteMiddleware) viteMiddleware(req, res, () => listener(req, res));
-    else listener(req, res);
+    else if (!running.keptAnswers.serve(req, res)) listener(req, res);
   });
   server.keepAliveTimeout = 65_000;
   server.listen(config.PORT, config.HOST, () => {

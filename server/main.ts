@@ -13,6 +13,7 @@ import { seedCatalogue } from "./domain/catalogue.ts";
 import { type ImportWorker, startImportWorker } from "./domain/imports.ts";
 import { createServerApp } from "./http/app.ts";
 import { createFormGuards } from "./http/form-guards.ts";
+import { createKeptAnswers, type KeptAnswers } from "./http/kept-answers.ts";
 import type { Logger } from "./logger.ts";
 import { listRecentEmails } from "./mail/outbox.ts";
 import type { MailTransport } from "./mail/port.ts";
@@ -49,6 +50,8 @@ export interface AppOptions {
 
 export interface RunningApp {
   app: ReturnType<typeof createServerApp>;
+  /** Kept public pages the Node listener answers itself (server/http/kept-answers.ts). */
+  keptAnswers: KeptAnswers;
   database: Database;
   mailWorker: MailWorker;
   importWorker: ImportWorker;
@@ -170,9 +173,11 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
         },
   };
 
+  const keptAnswers = createKeptAnswers(logger);
   const app = createServerApp({
     config,
     logger,
+    keptAnswers,
     api,
     web,
     build: options.build,
@@ -187,6 +192,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
 
   return {
     app,
+    keptAnswers,
     database,
     mailWorker,
     importWorker,

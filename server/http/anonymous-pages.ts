@@ -25,6 +25,8 @@ export interface WholePage {
   sharedMaxAge: number;
   /** The query parameters the page says it does not show (a shared page only). */
   opaqueQuery?: OpaqueQuery;
+  /** Set once the page is kept for every visitor: when the kept copy expires (epoch ms). */
+  keptUntil?: number;
 }
 
 const brotliWhole = promisify(brotliCompress);
@@ -200,7 +202,8 @@ export function createPageCache(now: () => number = Date.now, maxEntries = 64) {
       const values = [...url.searchParams.values()];
       if (page.sharedMaxAge > 0 && !holdsAny(page, values)) {
         entries.delete(key);
-        entries.set(key, { expires: now() + page.sharedMaxAge * 1000, page, refreshing: false });
+        page.keptUntil = now() + page.sharedMaxAge * 1000;
+        entries.set(key, { expires: page.keptUntil, page, refreshing: false });
         if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
       } else {
         entries.delete(key);

@@ -18,6 +18,7 @@ import type { WorkerCount } from "../cluster.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { createPageCache, hasSessionCookie, type PageEncoding, pageResponse, wholePage } from "./anonymous-pages.ts";
+import { KEPT_UNTIL_HEADER, type KeptAnswers } from "./kept-answers.ts";
 import { problemResponse } from "./problem.ts";
 import { BODY_TOO_LARGE, BULK_JSON_BYTES } from "./validate.ts";
 
@@ -36,6 +37,8 @@ export interface ServerAppOptions {
   clientDir?: string;
   /** Reverse-proxy hops in front of the app (TRUST_PROXY): the client is that many entries from the right of X-Forwarded-For. */
   trustProxy?: number;
+  /** Where kept public pages are recorded for the listener to answer (production; ./kept-answers.ts). */
+  keptAnswers?: KeptAnswers;
 }
 
 /** A web form post longer than this is refused while it arrives (DESIGN.md §7). */
@@ -92,6 +95,19 @@ export function createServerApp(options: ServerAppOptions) {
     }
     return clientAddress(socket, c.req.header("x-forwarded-for"), options.trustProxy ?? 0);
   };
+
+  // Outermost, so a kept page is recorded as it leaves every other middleware.
+  const kept = mode === "production" ? options.keptAnswers : undefined;
+  if (kept) {
+    app.use(async (c, next) => {
+      await next();
+      const until = Number(c.res.headers.get(KEPT_UNTIL_HEADER));
+      if (!until) return;
+      // Removed before anything else: Hono carries the old answer's headers over to a new one.
+      c.res.headers.delete(KEPT_UNTIL_HEADER);
+      c.res = await kept.record(c.req.raw, c.res, until);
+    });
+  }
 
   // Request log: one line per request, without query strings (they can carry tokens).
   app.use(async (c, next) => {
@@ -291,6 +307,11 @@ export function createServerApp(options: ServerAppOptions) {
       const response = pageResponse(page, encoding, method === "HEAD");
       response.headers.set("cache-control", "private, no-store");
       response.headers.set("content-security-policy", contentSecurityPolicy({ hashes: page.scriptHashes }));
+      // A page kept for everyone, at an address without a query: the listener may answer the
+      // next visits itself (./kept-answers.ts). Not in development, where the build changes.
+      if (kept && !url.search && page.keptUntil && page.keptUntil > Date.now()) {
+        response.headers.set(KEPT_UNTIL_HEADER, String(page.keptUntil));
+      }
       return response;
     }
     const nonce = randomBytes(16).toString("base64");

@@ -148,6 +148,38 @@ describe("a local run", () => {
     }
   });
 
+  it("answers a kept page from the listener with the edge's exact headers and bytes, never the marker; a visitor with a session still gets their own page", async () => {
+    const raw = async (path: string, headers: Record<string, string> = {}) => {
+      const res = await fetch(`${app.base}${path}`, { headers: { "accept-encoding": "br", ...headers } });
+      const { date: _date, ...rest } = Object.fromEntries(res.headers);
+      return { status: res.status, headers: rest, body: await res.text() };
+    };
+    for (const path of ["/", "/help", "/corporate/login"]) {
+      // The first visits go through the edge (render, keep, record); the later ones are the listener's.
+      const answers = [await raw(path), await raw(path), await raw(path), await raw(path)];
+      for (const answer of answers) {
+        expect(answer, path).toEqual(answers[0]);
+        expect(
+          Object.keys(answer.headers).filter((h) => h.startsWith("x-rewards")),
+          path,
+        ).toEqual([]);
+      }
+      expect(answers[0]?.headers["content-encoding"], path).toBe("br");
+      expect(answers[0]?.headers["content-security-policy"], path).toMatch(/script-src 'self' 'sha256-/);
+      // HEAD: the same headers, no body.
+      const head = await fetch(`${app.base}${path}`, { method: "HEAD", headers: { "accept-encoding": "br" } });
+      expect(head.headers.get("content-length"), path).toBe(answers[0]?.headers["content-length"]);
+      expect(await head.text(), path).toBe("");
+    }
+    // A session cookie (valid or not) is never answered from the kept copy: the edge decides, and
+    // an unknown session on a portal page goes to the login page as before.
+    const signedIn = await fetch(`${app.base}/portal/dashboard`, {
+      headers: { cookie: "session=not-a-session.x" },
+      redirect: "manual",
+    });
+    expect(signedIn.status).toBe(302);
+  });
+
   it("serves one kept copy of the verify and reset pages to every link, holding nothing of the link; a bad link still goes to /error", async () => {
     const reg = await ok<{ userId: string; requestToken: string }>(app.base, "POST", "/api/Register", {
       firstName: REGISTRANT.firstName,
