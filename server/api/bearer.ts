@@ -20,7 +20,7 @@ export function requireBearer(verify: TokenVerifier) {
     if (!auth) {
       return problemResponse(401, DETAILS.unauthorized, undefined, { "www-authenticate": 'Bearer realm="api"' });
     }
-    c.set("auth", auth);
+    c.set("auth", { ...auth, clientIp: c.get("clientIp") });
     await next();
   });
 }

@@ -28,7 +28,8 @@ export interface ApiDeps {
 
 export interface ApiVariables {
   /** Set by the bearer middleware (bearer.ts) on authenticated routes. */
-  auth?: TokenOwner;
+  /** With the caller's address, so what the call changes is recorded with it (server/domain/audit.ts). */
+  auth?: TokenOwner & { clientIp?: string };
   clientIp?: string;
 }
 

@@ -96,8 +96,8 @@ const rewardPageQuery = queryParams((query: { pageNumber?: string; pageSize?: st
 
 export function rewardMyTeamRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, now: () => Date) {
   const owner = (c: Parameters<typeof requireAuth>[0]): DraftOwner => {
-    const { userId, companyId } = requireAuth(c);
-    return { userId, companyId };
+    const { userId, companyId, clientIp } = requireAuth(c);
+    return { userId, companyId, clientIp };
   };
 
   async function bulkAdd(who: DraftOwner, rows: NewRewardUserParsed[]): Promise<BulkRewardUploadResponse> {

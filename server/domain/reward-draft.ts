@@ -27,12 +27,15 @@ import {
 import type { Conn, Db, Tx } from "../db/client.ts";
 import { rewardDraftLines, rewardDrafts, users } from "../db/schema.ts";
 import { col, unnestRows } from "../db/sql.ts";
+import { recordAudit } from "./audit.ts";
 import { activeMemberOf } from "./members.ts";
 
 /** Who is asking: the access token's user (the program manager) and company. */
 export interface DraftOwner {
   userId: number;
   companyId: number;
+  /** The caller's address, for the audit trail. */
+  clientIp?: string;
 }
 
 /** The rows of `db.execute` (node-postgres and PGlite answer { rows }). */
@@ -91,6 +94,31 @@ async function lockDraft(tx: Tx, owner: DraftOwner, now: Date) {
   const [created] = await select();
   if (!created) throw new Error("reward draft could not be created");
   return created;
+}
+
+/**
+ * A change of the owner's draft: its version moves on (a payment or approval of an older version
+ * is refused) and the change is in the audit trail, in the same transaction (ADR 0022).
+ */
+async function draftChanged(
+  tx: Tx,
+  owner: DraftOwner,
+  draftId: number,
+  now: Date,
+  action: string,
+  data: Record<string, unknown> = {},
+): Promise<number> {
+  const version = await bumpVersion(tx, draftId, now);
+  await recordAudit(tx, {
+    companyId: owner.companyId,
+    actorUserId: owner.userId,
+    action,
+    subject: `draft:${draftId}`,
+    data: { ...data, version },
+    clientIp: owner.clientIp,
+    at: now,
+  });
+  return version;
 }
 
 async function bumpVersion(tx: Tx, draftId: number, now: Date): Promise<number> {
@@ -243,7 +271,7 @@ export async function addRecipient(db: Db, owner: DraftOwner, memberId: number, 
       amountDollars: 0,
       createdAt: now,
     });
-    await bumpVersion(tx, draft.id, now);
+    await draftChanged(tx, owner, draft.id, now, "draft.recipient_added", { memberId });
   });
 }
 
@@ -264,7 +292,7 @@ export async function setRecipientAmount(
       .update(rewardDraftLines)
       .set({ amountDollars: dollars })
       .where(and(eq(rewardDraftLines.draftId, draft.id), eq(rewardDraftLines.userId, memberId)));
-    await bumpVersion(tx, draft.id, now);
+    await draftChanged(tx, owner, draft.id, now, "draft.amount_set", { memberId, from: before.reward, to: dollars });
     return { ...before, reward: dollars };
   });
 }
@@ -278,7 +306,9 @@ export async function setAllAmounts(db: Db, owner: DraftOwner, dollars: number, 
       .set({ amountDollars: dollars })
       .where(and(eq(rewardDraftLines.draftId, draft.id), ne(rewardDraftLines.amountDollars, dollars)))
       .returning({ id: rewardDraftLines.id });
-    if (changed.length > 0) await bumpVersion(tx, draft.id, now);
+    if (changed.length > 0) {
+      await draftChanged(tx, owner, draft.id, now, "draft.all_amounts_set", { to: dollars, lines: changed.length });
+    }
     return totalsOf(tx, draft.id);
   });
 }
@@ -289,7 +319,7 @@ export async function setRewardName(db: Db, owner: DraftOwner, name: string, now
     const draft = await lockDraft(tx, owner, now);
     if (draft.name !== name) {
       await tx.update(rewardDrafts).set({ name }).where(eq(rewardDrafts.id, draft.id));
-      await bumpVersion(tx, draft.id, now);
+      await draftChanged(tx, owner, draft.id, now, "draft.name_set", { from: draft.name, to: name });
     }
     return name;
   });
@@ -304,7 +334,7 @@ export async function removeRecipient(db: Db, owner: DraftOwner, memberId: numbe
       .where(and(eq(rewardDraftLines.draftId, draft.id), eq(rewardDraftLines.userId, memberId)))
       .returning({ id: rewardDraftLines.id });
     if (removed.length === 0) throw new DraftError("not_in_draft");
-    await bumpVersion(tx, draft.id, now);
+    await draftChanged(tx, owner, draft.id, now, "draft.recipient_removed", { memberId });
   });
 }
 
@@ -316,7 +346,9 @@ export async function removeAllRecipients(db: Db, owner: DraftOwner, now: Date):
       .delete(rewardDraftLines)
       .where(eq(rewardDraftLines.draftId, draft.id))
       .returning({ id: rewardDraftLines.id });
-    if (removed.length > 0) await bumpVersion(tx, draft.id, now);
+    if (removed.length > 0) {
+      await draftChanged(tx, owner, draft.id, now, "draft.recipients_cleared", { lines: removed.length });
+    }
   });
 }
 
@@ -457,7 +489,7 @@ export async function addNewRecipientsIn(
     })}
     order by t.n
     on conflict (${col(rewardDraftLines.draftId)}, ${col(rewardDraftLines.userId)}) do update set ${col(rewardDraftLines.amountDollars)} = excluded.${col(rewardDraftLines.amountDollars)}`);
-  await bumpVersion(tx, draft.id, now);
+  await draftChanged(tx, owner, draft.id, now, "draft.recipients_added", { rows: input.length, newRecipients });
 
   return {
     rows: keys.map((k, i) => ({

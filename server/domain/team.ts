@@ -10,7 +10,8 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { type BulkTeamUploadResponse, effectiveSearch, type TeamMember, type TeamPage } from "../../core/team.ts";
 import type { Db, Tx } from "../db/client.ts";
-import { auditLog, companies, rewardLedger, users } from "../db/schema.ts";
+import { companies, rewardLedger, users } from "../db/schema.ts";
+import { recordAudit } from "./audit.ts";
 import { col } from "../db/sql.ts";
 import { isUniqueViolation } from "./identity.ts";
 import { activeMemberOf } from "./members.ts";
@@ -21,6 +22,8 @@ import { dropMemberFromDrafts, notInRewardDraft } from "./reward-draft.ts";
 export interface TeamOwner {
   userId: number;
   companyId: number;
+  /** The caller's address, for the audit trail. */
+  clientIp?: string;
 }
 
 /** The fields of an add or update, already validated and trimmed (core/team.ts). */
@@ -147,13 +150,14 @@ export type CreateMemberResult = { status: "created"; member: TeamMember } | { s
 
 /** A membership event in the audit log (DESIGN.md §4), in the change's transaction. */
 async function audit(tx: Tx, owner: TeamOwner, action: string, subject: string, data: object, now: Date) {
-  await tx.insert(auditLog).values({
+  await recordAudit(tx, {
     companyId: owner.companyId,
     actorUserId: owner.userId,
     action,
     subject,
     data: { ...data },
-    createdAt: now,
+    clientIp: owner.clientIp,
+    at: now,
   });
 }
 
