@@ -73,6 +73,8 @@ export interface RequestServices extends WebServices {
    */
   nonce: string | undefined;
   clientIp: string;
+  /** The browser's User-Agent, passed on to the API (a login records it for the list of sessions). */
+  userAgent?: string;
 }
 
 export const webContext = createContext<RequestServices>();

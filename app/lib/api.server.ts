@@ -59,6 +59,7 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     request.headers.set("accept", "application/json");
     if (options.token) request.headers.set("authorization", `Bearer ${options.token}`);
     request.headers.set("x-rewards-client-ip", s.clientIp);
+    if (s.userAgent) request.headers.set("user-agent", s.userAgent);
     try {
       return await s.apiFetch(request);
     } catch (error) {
@@ -127,6 +128,17 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     createHelp: (json: Json<(typeof api.Help)["create-help"]["$post"]>) =>
       call(api.Help["create-help"].$post({ json })),
     rewardHistory: () => call(api.RewardHistory["get-reward-history"].$get()),
+
+    // A manager's own settings and the company's details (server/api/settings.ts, companies.ts).
+    companyDetails: () => call(api.Companies.$get()),
+    updateMyName: (json: Json<typeof api.Users.MyDetails.Name.$put>) => call(api.Users.MyDetails.Name.$put({ json })),
+    requestEmailChange: (json: Json<typeof api.Users.MyEmail.Request.$post>) =>
+      call(api.Users.MyEmail.Request.$post({ json })),
+    confirmEmailChange: (json: Json<typeof api.Users.MyEmail.Confirm.$post>) =>
+      call(api.Users.MyEmail.Confirm.$post({ json })),
+    changeMyPassword: (json: Json<typeof api.Users.MyPassword.$post>) => call(api.Users.MyPassword.$post({ json })),
+    mySessions: () => call(api.Users.MySessions.$get()),
+    signOutOtherSessions: () => call(api.Users.MySessions.SignOutOthers.$post()),
 
     // My Team (SPEC §7).
     listTeam: (query: Query<typeof api.Users.$get>) => call(api.Users.$get({ query: queryText(query) })),

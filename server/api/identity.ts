@@ -5,7 +5,7 @@
 //   POST /api/Identity/onboarding-video-watched   (bearer) records hasWatchedOnboardingVideo → 204
 //   GET  /api/Identity/app-settings               (bearer) { hasProvidedCompanyDetails, hasWatchedOnboardingVideo }
 // Every call here is rate-limited per client address and per account (rate-limits.ts), counted on arrival.
-import { Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { createFactory } from "hono/factory";
 import {
   loginSchema,
@@ -20,6 +20,7 @@ import {
   completePasswordReset,
   findPasswordReset,
   getAppSettings,
+  type LoginOrigin,
   login,
   markOnboardingVideoWatched,
   registerProgramManager,
@@ -44,6 +45,12 @@ const verifyFailures: Record<Exclude<VerifyEmailResult["status"], "verified">, s
   superseded: DETAILS.verificationSuperseded,
   invalid_request: DETAILS.verificationRequestInvalid,
 };
+
+/** Where a login comes from, for the manager's list of sessions: the address the edge trusted and the User-Agent. */
+const loginOrigin = (c: Context<ApiEnv>): LoginOrigin => ({
+  clientIp: c.get("clientIp"),
+  userAgent: c.req.header("user-agent"),
+});
 
 const resetFailures = {
   invalid: DETAILS.resetTokenInvalid,
@@ -97,6 +104,7 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
           deps.db,
           { userId: body.userId, requestToken: body.requestToken, code: body.verificationCode },
           now(),
+          loginOrigin(c),
         );
         if (result.status === "verified") return c.json({ accessToken: result.accessToken });
         throw new ProblemError(400, verifyFailures[result.status]);
@@ -105,7 +113,7 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
         const body = c.req.valid("json");
         await limits.loginAttempt(body.userName, c.get("clientIp"));
         await requireCaptcha(deps, c, body, "login");
-        const result = await login(deps.db, { email: body.userName, password: body.password }, now());
+        const result = await login(deps.db, { email: body.userName, password: body.password }, now(), loginOrigin(c));
         if (result.status !== "ok") {
           if (result.status === "not_verified") throw new ProblemError(403, DETAILS.emailNotVerified);
           throw new ProblemError(400, DETAILS.invalidLoginCredentials);

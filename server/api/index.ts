@@ -17,6 +17,7 @@ import { publicRoutes } from "./public.ts";
 import { createRateLimits, RateLimitedError } from "./rate-limits.ts";
 import { rewardHistoryRoutes } from "./reward-history.ts";
 import { rewardMyTeamRoutes } from "./reward-my-team.ts";
+import { settingsRoutes } from "./settings.ts";
 import { usersRoutes } from "./users.ts";
 
 /** Set by the edge (server/http/app.ts) and by the web's API client: the caller's address. */
@@ -57,6 +58,7 @@ export function createApi(deps: ApiDeps) {
     .route("/", publicRoutes(deps, limits))
     .route("/", identityRoutes(deps, auth, limits, now))
     .route("/", usersRoutes(deps, auth))
+    .route("/", settingsRoutes(deps, auth, limits, now))
     .route("/", companiesRoutes(deps, auth, now))
     .route("/", helpRoutes(deps, auth, limits))
     .route("/", rewardHistoryRoutes(deps, auth))

@@ -215,7 +215,12 @@ export type VerifyEmailResult =
  * answers "too_many", and from then on only a new code helps. A right code verifies the email,
  * voids the user's other codes and opens a session (an access token).
  */
-export async function verifyEmail(db: Db, input: VerifyEmailInput, now: Date): Promise<VerifyEmailResult> {
+export async function verifyEmail(
+  db: Db,
+  input: VerifyEmailInput,
+  now: Date,
+  origin?: LoginOrigin,
+): Promise<VerifyEmailResult> {
   const publicId = publicIdOf(input.userId);
   if (!publicId) return { status: "invalid_request" };
   const [row] = await db
@@ -277,7 +282,7 @@ export async function verifyEmail(db: Db, input: VerifyEmailInput, now: Date): P
       .update(users)
       .set({ emailVerifiedAt: now })
       .where(and(eq(users.id, row.userId), isNull(users.emailVerifiedAt)));
-    const accessToken = await issueAccessToken(tx, { id: row.userId, companyId: row.companyId }, now);
+    const accessToken = await issueAccessToken(tx, { id: row.userId, companyId: row.companyId }, now, origin);
     return { status: "verified", accessToken };
   });
 }
@@ -292,13 +297,18 @@ export type LoginResult =
  * Email and password of an active program manager. The password is checked before anything
  * else is revealed: "not_verified" only answers someone who knows the password.
  */
-export async function login(db: Db, input: { email: string; password: string }, now: Date): Promise<LoginResult> {
+export async function login(
+  db: Db,
+  input: { email: string; password: string },
+  now: Date,
+  origin?: LoginOrigin,
+): Promise<LoginResult> {
   const user = await findActiveUserByEmail(db, input.email);
   const storedHash = user?.role === "program_manager" ? user.passwordHash : null;
   const matches = await verifyPassword(storedHash, input.password);
   if (!user || !matches) return { status: "invalid" };
   if (!user.emailVerifiedAt) return { status: "not_verified" };
-  const accessToken = await issueAccessToken(db, user, now);
+  const accessToken = await issueAccessToken(db, user, now, origin);
   return {
     status: "ok",
     userId: user.id,
@@ -310,13 +320,31 @@ export async function login(db: Db, input: { email: string; password: string }, 
   };
 }
 
-export async function issueAccessToken(db: Conn, user: { id: number; companyId: number }, now: Date): Promise<string> {
+/** Where a login came from (the client's address, its User-Agent): shown in the manager's list of sessions. */
+export interface LoginOrigin {
+  clientIp?: string | null;
+  userAgent?: string | null;
+}
+
+/** The longest User-Agent kept: enough to tell browsers apart, and no room for a megabyte header. */
+const USER_AGENT_MAX = 512;
+
+export async function issueAccessToken(
+  db: Conn,
+  user: { id: number; companyId: number },
+  now: Date,
+  origin: LoginOrigin = {},
+): Promise<string> {
   const token = randomToken();
   await db.insert(accessTokens).values({
     tokenHash: sha256Hex(token),
     userId: user.id,
     companyId: user.companyId,
     expiresAt: later(now, ACCESS_TOKEN_TTL_MS),
+    clientIp: origin.clientIp?.slice(0, 64) || null,
+    userAgent: origin.userAgent?.replaceAll("\0", "").slice(0, USER_AGENT_MAX) || null,
+    // The login's own clock (a list of sessions shows when each began).
+    createdAt: now,
   });
   return token;
 }

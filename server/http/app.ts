@@ -261,7 +261,7 @@ export function createServerApp(options: ServerAppOptions) {
   const renderWeb = async (
     build: ServerBuild,
     request: Request,
-    extra: Pick<RequestServices, "nonce" | "clientIp">,
+    extra: Pick<RequestServices, "nonce" | "clientIp" | "userAgent">,
   ) => {
     const context = new RouterContextProvider();
     const key = (build.entry.module as unknown as { webContext: Parameters<RouterContextProvider["set"]>[0] })
@@ -315,7 +315,11 @@ export function createServerApp(options: ServerAppOptions) {
       return response;
     }
     const nonce = randomBytes(16).toString("base64");
-    const rendered = await renderWeb(build, c.req.raw, { nonce, clientIp: clientIp(c) });
+    const rendered = await renderWeb(build, c.req.raw, {
+      nonce,
+      clientIp: clientIp(c),
+      userAgent: c.req.header("user-agent"),
+    });
     // A signed-in page is read whole and compressed once, in the encoding its visitor accepts:
     // streamed through hono/compress it went out in many small compressed writes, which cost
     // more CPU than the page's render (docs/BENCHMARKS.md, the profile of a signed-in page).

@@ -122,9 +122,11 @@ export const API_ROUTES: Record<string, Entry> = {
     scope: "self",
     owner: () => ({ path: "RewardMyTeam/email-sample" }),
   },
+  "GET /api/Companies": { kind: "bearer", scope: "self", owner: () => ({ path: "Companies" }) },
   "PUT /api/Companies": {
     kind: "bearer",
     scope: "self",
+    ownerOnly: true,
     owner: () => ({
       path: "Companies",
       body: { name: "Alpha Two Pty Ltd", ABN: "53004085616", size: "11-50", industry: "Retail" },
@@ -293,6 +295,44 @@ export const API_ROUTES: Record<string, Entry> = {
     scope: "self",
     // Only with Stripe: the simulated processor answers 404 to everyone (checked below).
     owner: () => ({ path: "StripePayment/create-checkout-session", body: { amount: 100 }, status: 404 }),
+  },
+  // A manager's own settings (server/api/settings.ts): always the caller's own row.
+  "PUT /api/Users/MyDetails/Name": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "Users/MyDetails/Name", body: { firstName: "Alpha", lastName: "Owner" } }),
+  },
+  "POST /api/Users/MyEmail/Request": {
+    kind: "bearer",
+    scope: "self",
+    owner: (w) => ({
+      path: "Users/MyEmail/Request",
+      body: { newEmail: `moved.${w.a.userId}@example.com`, currentPassword: w.a.password },
+    }),
+  },
+  "POST /api/Users/MyEmail/Confirm": {
+    kind: "bearer",
+    scope: "self",
+    // The code went to a mailbox the suite does not read: a request token of nobody's is refused.
+    owner: () => ({
+      path: "Users/MyEmail/Confirm",
+      body: { requestToken: "0123456789abcdef0123456789abcdef", verificationCode: "123456" },
+      status: 400,
+    }),
+  },
+  "GET /api/Users/MySessions": { kind: "bearer", scope: "self", owner: () => ({ path: "Users/MySessions" }) },
+  "POST /api/Users/MySessions/SignOutOthers": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "Users/MySessions/SignOutOthers" }),
+    order: 8.5,
+  },
+  "POST /api/Users/MyPassword": {
+    kind: "bearer",
+    scope: "self",
+    // The same password again (sign-up's rules hold): the other calls still sign in with it.
+    owner: (w) => ({ path: "Users/MyPassword", body: { currentPassword: w.a.password, newPassword: w.a.password } }),
+    order: 8.6,
   },
   "POST /api/Identity/logout": {
     kind: "bearer",
