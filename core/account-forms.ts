@@ -31,7 +31,7 @@ function passwordField(problems: (password: string) => string[]) {
 /** A new password (sign-up, reset): required and meeting every rule. Not trimmed: spaces count. */
 export const newPasswordField = passwordField(passwordRuleProblems);
 /** The same in the forms, which also check their field's browser pattern (SPEC §5). */
-const newPasswordFormField = passwordField(formPasswordRuleProblems);
+export const newPasswordFormField = passwordField(formPasswordRuleProblems);
 
 export { COMPANY_SIZES, type CompanySize, INDUSTRIES, type Industry } from "./company.ts";
 
@@ -200,7 +200,7 @@ export interface RewardHistoryItem {
 export const SIGN_UP_CONFIRM_LABEL = "Confirm Password";
 export const RESET_CONFIRM_LABEL = "Confirm password";
 
-function confirmField(label: string) {
+export function confirmField(label: string) {
   return z
     .string({ error: requiredMessage(label) })
     .check(z.minLength(1, requiredMessage(label)), z.maxLength(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.tooLong));
@@ -210,7 +210,7 @@ function confirmField(label: string) {
  * "Passwords do not match." on a typed confirmation that differs. It runs even when other
  * fields failed (`when`), so the message shows with theirs rather than after they are mended.
  */
-const matchConfirmation = z.refine<{ password?: unknown; confirmPassword?: unknown }>(
+export const matchConfirmation = z.refine<{ password?: unknown; confirmPassword?: unknown }>(
   (value) =>
     typeof value.confirmPassword !== "string" ||
     value.confirmPassword === "" ||

@@ -50,6 +50,15 @@ export function sessionSealer(secret: string) {
   };
 }
 
+/**
+ * The signed-in manager of a session's data (app/lib/session.server.ts keeps `user.id`), kept
+ * beside the sealed data so removing a manager can delete their sessions at once (ADR 0022 §4).
+ */
+function sessionUserId(data: Record<string, unknown>): number | null {
+  const id = (data.user as { id?: unknown } | undefined)?.id;
+  return typeof id === "number" && Number.isSafeInteger(id) ? id : null;
+}
+
 export function webSessionStore(db: Db, secret: string, now: () => Date = () => new Date()): WebSessionStore {
   const expiry = (expires?: Date) => expires ?? new Date(now().getTime() + SESSION_TTL_MS);
   const sealer = sessionSealer(secret);
@@ -62,7 +71,9 @@ export function webSessionStore(db: Db, secret: string, now: () => Date = () => 
   return {
     async create(data, expires) {
       const id = randomBytes(32).toString("base64url");
-      await db.insert(webSessions).values({ id, data: sealer.seal(data, id), expiresAt: expiry(expires) });
+      await db
+        .insert(webSessions)
+        .values({ id, data: sealer.seal(data, id), userId: sessionUserId(data), expiresAt: expiry(expires) });
       return id;
     },
     async read(id) {
@@ -71,11 +82,12 @@ export function webSessionStore(db: Db, secret: string, now: () => Date = () => 
     },
     async update(id, data, expires) {
       const sealed = sealer.seal(data, id);
+      const userId = sessionUserId(data);
       // Upsert: a session flashed after its row expired is recreated under the same id.
       await db
         .insert(webSessions)
-        .values({ id, data: sealed, expiresAt: expiry(expires) })
-        .onConflictDoUpdate({ target: webSessions.id, set: { data: sealed, expiresAt: expiry(expires) } });
+        .values({ id, data: sealed, userId, expiresAt: expiry(expires) })
+        .onConflictDoUpdate({ target: webSessions.id, set: { data: sealed, userId, expiresAt: expiry(expires) } });
     },
     async delete(id) {
       await db.delete(webSessions).where(eq(webSessions.id, id));

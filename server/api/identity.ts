@@ -30,6 +30,7 @@ import {
   type VerifyEmailResult,
   verifyEmail,
 } from "../domain/identity.ts";
+import { startLoginChallenge } from "../domain/two-factor.ts";
 import { ProblemError } from "../http/problem.ts";
 import { jsonBody } from "../http/validate.ts";
 import { requireAuth } from "./auth.ts";
@@ -114,6 +115,12 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
         await limits.loginAttempt(body.userName, c.get("clientIp"));
         await requireCaptcha(deps, c, body, "login");
         const result = await login(deps.db, { email: body.userName, password: body.password }, now(), loginOrigin(c));
+        if (result.status === "second_factor") {
+          // No token yet (ADR 0023): a challenge for the code, or for setting an app up. The
+          // address's failures are not forgotten until the code is right too (server/api/two-factor.ts).
+          const challenge = await startLoginChallenge(deps.db, result.userId, result.purpose, now());
+          return c.json({ twoFactor: result.purpose, challengeToken: challenge.challengeToken });
+        }
         if (result.status !== "ok") {
           if (result.status === "not_verified") throw new ProblemError(403, DETAILS.emailNotVerified);
           throw new ProblemError(400, DETAILS.invalidLoginCredentials);

@@ -12,6 +12,7 @@ import type { ApiDeps, ApiEnv } from "./deps.ts";
 import { helpRoutes } from "./help.ts";
 import { identityRoutes } from "./identity.ts";
 import { importsRoutes } from "./imports.ts";
+import { managersRoutes } from "./managers.ts";
 import { paymentsRoutes } from "./payments.ts";
 import { publicRoutes } from "./public.ts";
 import { createRateLimits, RateLimitedError } from "./rate-limits.ts";
@@ -64,7 +65,8 @@ export function createApi(deps: ApiDeps) {
     .route("/", rewardHistoryRoutes(deps, auth))
     .route("/", paymentsRoutes(deps, deps.payments ?? paymentsFor(deps.config, deps.db, now), auth, now, limits))
     .route("/", rewardMyTeamRoutes(deps, auth, now))
-    .route("/", importsRoutes(deps, auth));
+    .route("/", importsRoutes(deps, auth))
+    .route("/", managersRoutes(deps, auth, limits, now));
 }
 
 /** The provider API with every route's types: what the web's client (app/lib/api.server.ts) is built on. */

@@ -35,6 +35,8 @@ export const RATE_RULES = {
   reset: { points: 10, durationSeconds: 10 * 60, per: "client" },
   /** Slows down anyone testing stolen card numbers. */
   cardPayment: { points: 20, durationSeconds: 10 * 60, per: "client" },
+  /** An invitation link's preview and accept (ADR 0022 §5): the token is unguessable; this slows a sweep. */
+  managerInviteLink: { points: 30, durationSeconds: 10 * 60, per: "client" },
 
   // Per account (lower-cased email, or the user).
   /** Sign-ups per address. */
@@ -54,6 +56,8 @@ export const RATE_RULES = {
    * (loginTrickle): a flood from many addresses cannot lock the owner out, only make them wait.
    */
   loginAccount: { points: 50, durationSeconds: 60 * 60, per: "account" },
+  /** Invitations an Owner sends (each emails an address they typed): plenty for a team, not for a mailer. */
+  managerInvite: { points: 20, durationSeconds: 60 * 60, per: "account" },
 } as const satisfies Record<string, RateRule>;
 
 export type RateRuleName = keyof typeof RATE_RULES;

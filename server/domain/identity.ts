@@ -67,6 +67,8 @@ async function findActiveUserByEmail(db: Conn, email: string) {
       emailVerifiedAt: users.emailVerifiedAt,
       hasWatchedOnboardingVideo: users.hasWatchedOnboardingVideo,
       companyDetailsUpdatedAt: companies.detailsUpdatedAt,
+      totpEnabledAt: users.totpEnabledAt,
+      twoFactorRequired: companies.twoFactorRequired,
     })
     .from(users)
     .innerJoin(companies, eq(companies.id, users.companyId))
@@ -291,6 +293,11 @@ export async function verifyEmail(
 
 export type LoginResult =
   | { status: "ok"; userId: number; accessToken: string; appSettings: AppSettings }
+  /**
+   * The password was right and a second factor is owed before any token (ADR 0023): "verify"
+   * asks for a code, "setup" for setting an app up first (the company requires one).
+   */
+  | { status: "second_factor"; userId: number; email: string; purpose: "verify" | "setup" }
   | { status: "invalid" | "not_verified" };
 
 /**
@@ -308,6 +315,8 @@ export async function login(
   const matches = await verifyPassword(storedHash, input.password);
   if (!user || !matches) return { status: "invalid" };
   if (!user.emailVerifiedAt) return { status: "not_verified" };
+  const purpose = user.totpEnabledAt ? "verify" : user.twoFactorRequired ? "setup" : null;
+  if (purpose) return { status: "second_factor", userId: user.id, email: user.email, purpose };
   const accessToken = await issueAccessToken(db, user, now, origin);
   return {
     status: "ok",
@@ -504,7 +513,10 @@ export async function getMyDetails(db: Db, owner: TokenOwner): Promise<MyDetails
   };
 }
 
-export async function getAppSettings(db: Db, owner: TokenOwner): Promise<AppSettings | null> {
+export async function getAppSettings(
+  db: Db,
+  owner: Pick<TokenOwner, "userId" | "companyId">,
+): Promise<AppSettings | null> {
   const [row] = await db
     .select({
       hasWatchedOnboardingVideo: users.hasWatchedOnboardingVideo,

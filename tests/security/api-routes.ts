@@ -33,6 +33,14 @@ async function stagedImport(w: World): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
+/** A fresh pending invitation of A's, by A's owner (to withdraw). */
+async function pendingInvite(w: World): Promise<number> {
+  const body = { email: `pending.${w.a.userId}@example.com`, role: "manager" };
+  const res = await call(w.api, "POST", "/api/Managers/invites", body, w.a.accessToken);
+  if (res.status !== 201) throw new Error(`inviting for A: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: number }).id;
+}
+
 const member = (w: World) => ({ firstName: "Zed", lastName: "Newman", email: `zed.${w.a.userId}@example.com` });
 
 export const API_ROUTES: Record<string, Entry> = {
@@ -93,6 +101,17 @@ export const API_ROUTES: Record<string, Entry> = {
     body: () => ({ passwordResetToken: "0123456789abcdef0123456789abcdef", password: "Another$2025" }),
   },
   "POST /api/StripePayment/webhook": { kind: "webhook" },
+  "POST /api/ManagerInvites/preview": { kind: "public", body: () => ({ token: "0123456789abcdef0123456789abcdef" }) },
+  "POST /api/ManagerInvites/accept": {
+    kind: "public",
+    body: () => ({
+      token: "0123456789abcdef0123456789abcdef",
+      firstName: "Fuzz",
+      lastName: "Tester",
+      password: "Fuzzing#2024",
+      confirmPassword: "Fuzzing#2024",
+    }),
+  },
 
   "GET /api/Users/MyDetails": { kind: "bearer", scope: "self", owner: () => ({ path: "Users/MyDetails" }) },
   "GET /api/Users": { kind: "bearer", scope: "self", owner: () => ({ path: "Users?pageNumber=1&pageSize=8" }) },
@@ -333,6 +352,37 @@ export const API_ROUTES: Record<string, Entry> = {
     // The same password again (sign-up's rules hold): the other calls still sign in with it.
     owner: (w) => ({ path: "Users/MyPassword", body: { currentPassword: w.a.password, newPassword: w.a.password } }),
     order: 8.6,
+  },
+  "GET /api/Managers": { kind: "bearer", scope: "self", ownerOnly: true, owner: () => ({ path: "Managers" }) },
+  "POST /api/Managers/invites": {
+    kind: "bearer",
+    scope: "self",
+    ownerOnly: true,
+    owner: (w) => ({
+      path: "Managers/invites",
+      body: { email: `invitee.${w.a.userId}@example.com`, role: "manager" },
+      status: 201,
+    }),
+  },
+  "DELETE /api/Managers/invites/:id": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: async (w) => ({ path: `Managers/invites/${await pendingInvite(w)}`, status: 204 }),
+  },
+  "PUT /api/Managers/:id/role": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: (w) => ({ path: `Managers/${w.aManager.userId}/role`, body: { role: "owner" } }),
+  },
+  "DELETE /api/Managers/:id": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    // After the role change (order 0): A's second manager goes, and A's owner stays.
+    owner: (w) => ({ path: `Managers/${w.aManager.userId}`, status: 204 }),
+    order: 7,
   },
   "POST /api/Identity/logout": {
     kind: "bearer",

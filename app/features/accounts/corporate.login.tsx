@@ -1,6 +1,8 @@
 // Login (SPEC §2 login page, §4 captcha and login, §5 login rules, §8 login errors). Success
 // starts a NEW session (new id) holding the access token, the settings and the user's details
 // (a MyDetails failure is only logged), then the dashboard. A signed-in visitor goes straight there.
+// A manager with two-factor sign-in goes on to the code page (corporate.login-code.tsx), or sets
+// an app up first when the company requires one (corporate.two-factor-setup.tsx).
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
@@ -27,6 +29,7 @@ import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/corporate.login";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
+import { setChallengeCookie } from "./two-factor-login.server.ts";
 
 // The same for every visitor without a session: kept whole by the edge for a minute.
 export const headers = sharedPageHeaders;
@@ -73,6 +76,13 @@ export async function action({ context, request }: Route.ActionArgs) {
     );
   }
 
+  // Two-factor sign-in (ADR 0023): no token yet; the challenge goes in an httpOnly cookie to the
+  // code page, or to the set-up page when the company requires an app the manager has not set up.
+  if ("twoFactor" in result.data) {
+    const next =
+      result.data.twoFactor === "verify" ? href("/corporate/login-code") : href("/corporate/two-factor-setup");
+    throw redirect(next, { headers: { "set-cookie": await setChallengeCookie(context, result.data.challengeToken) } });
+  }
   const { accessToken, appSettings } = result.data;
   const details = await createApiClient(context, { token: accessToken }).myDetails();
   let user: SessionData["user"] = {

@@ -1,0 +1,129 @@
+// A company's managers (ADR 0022 §1, §3–§5):
+//   GET    /api/Managers                    (bearer, Owner) { managers, invites }: the active managers and pending invitations
+//   POST   /api/Managers/invites            (bearer, Owner) { email, role } → 201 { id, email, managerRole, expiresAt }; emails the link
+//   DELETE /api/Managers/invites/{id}       (bearer, Owner) withdraws a pending invitation → 204
+//   PUT    /api/Managers/{id}/role          (bearer, Owner) { role } → { id, managerRole }; never the last Owner's
+//   DELETE /api/Managers/{id}               (bearer, Owner) removes a manager and ends their sessions → 204; never the last Owner
+//   POST   /api/ManagerInvites/preview      (public) { token } → { companyName, inviterName, email, managerRole }
+//   POST   /api/ManagerInvites/accept       (public) { token, firstName, lastName, password, confirmPassword }
+//                                           → { accessToken, appSettings } as login answers
+// The Owner-only calls check the role before they read a body (requireOwner: a Manager gets 403
+// and nothing changes); another company's manager or invitation answers 404. An unknown link
+// answers 404, an expired, used or withdrawn one 410, each with its own message. The token
+// travels in the body, never in a URL the logs keep.
+import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { validator } from "hono/validator";
+import {
+  acceptInviteSchema,
+  changeManagerRoleSchema,
+  inviteManagerSchema,
+  invitePreviewSchema,
+  MANAGER_MESSAGES,
+} from "../../core/managers.ts";
+import { DETAILS } from "../../core/public-forms.ts";
+import {
+  type Actor,
+  acceptInvite,
+  changeManagerRole,
+  inviteManager,
+  listManagers,
+  previewInvite,
+  removeManager,
+  revokeInvite,
+} from "../domain/managers.ts";
+import { ProblemError } from "../http/problem.ts";
+import { jsonBody } from "../http/validate.ts";
+import { requireOwner } from "./auth.ts";
+import type { ApiDeps, ApiEnv } from "./deps.ts";
+import type { RateLimits } from "./rate-limits.ts";
+
+/** The role is checked before the body is read (ADR 0022 §2): a Manager's call has no other effect. */
+const ownerOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
+  requireOwner(c);
+  await next();
+};
+
+const actorOf = (c: Context<ApiEnv>): Actor => ({ ...requireOwner(c), clientIp: c.get("clientIp") ?? null });
+
+function idOf(value: string | undefined, notFound: string): number {
+  const id = value && /^\d{1,16}$/.test(value) ? Number(value) : 0;
+  if (id < 1 || !Number.isSafeInteger(id)) throw new ProblemError(404, notFound);
+  return id;
+}
+
+const managerParam = validator("param", (param) => ({ id: idOf(param.id, MANAGER_MESSAGES.managerNotFound) }));
+const inviteParam = validator("param", (param) => ({ id: idOf(param.id, DETAILS.notFound) }));
+
+/** A link that cannot be used: unknown → 404; expired, used or withdrawn → 410 Gone. */
+function linkProblem(status: "invalid" | "expired" | "used" | "revoked"): ProblemError {
+  if (status === "invalid") return new ProblemError(404, MANAGER_MESSAGES.inviteInvalid);
+  const detail = {
+    expired: MANAGER_MESSAGES.inviteExpired,
+    used: MANAGER_MESSAGES.inviteUsed,
+    revoked: MANAGER_MESSAGES.inviteRevoked,
+  }[status];
+  return new ProblemError(410, detail);
+}
+
+export function managersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, limits: RateLimits, now: () => Date) {
+  return new Hono<ApiEnv>()
+    .get("/Managers", auth, ownerOnly, async (c) => c.json(await listManagers(deps.db, actorOf(c), now())))
+    .post("/Managers/invites", auth, ownerOnly, jsonBody(inviteManagerSchema), async (c) => {
+      const actor = actorOf(c);
+      // Each invitation emails a stranger: an Owner's budget keeps the portal from being a mailer.
+      await limits.perAccount("managerInvite", actor.userId);
+      const body = c.req.valid("json");
+      const result = await inviteManager(deps.db, actor, body, deps.config.APP_URL, now());
+      if (result.status === "email_in_use") throw new ProblemError(409, DETAILS.emailAlreadyUsed);
+      deps.onEmailQueued?.();
+      const { status: _status, ...invite } = result;
+      return c.json(invite, 201);
+    })
+    .delete("/Managers/invites/:id", auth, ownerOnly, inviteParam, async (c) => {
+      const result = await revokeInvite(deps.db, actorOf(c), c.req.valid("param").id, now());
+      if (result === "not_found") throw new ProblemError(404, DETAILS.notFound);
+      if (result === "not_pending") throw new ProblemError(409, MANAGER_MESSAGES.inviteNotPending);
+      return c.body(null, 204);
+    })
+    .put("/Managers/:id/role", auth, ownerOnly, managerParam, jsonBody(changeManagerRoleSchema), async (c) => {
+      const result = await changeManagerRole(
+        deps.db,
+        actorOf(c),
+        c.req.valid("param").id,
+        c.req.valid("json").role,
+        now(),
+      );
+      if (result.status === "not_owner") throw new ProblemError(403, DETAILS.ownerOnly);
+      if (result.status === "not_found") throw new ProblemError(404, MANAGER_MESSAGES.managerNotFound);
+      if (result.status === "last_owner") throw new ProblemError(409, MANAGER_MESSAGES.lastOwner);
+      return c.json({ id: result.id, managerRole: result.managerRole });
+    })
+    .delete("/Managers/:id", auth, ownerOnly, managerParam, async (c) => {
+      const result = await removeManager(deps.db, actorOf(c), c.req.valid("param").id, now());
+      if (result === "not_owner") throw new ProblemError(403, DETAILS.ownerOnly);
+      if (result === "not_found") throw new ProblemError(404, MANAGER_MESSAGES.managerNotFound);
+      if (result === "last_owner") throw new ProblemError(409, MANAGER_MESSAGES.lastOwner);
+      return c.body(null, 204);
+    })
+    .post(
+      "/ManagerInvites/preview",
+      limits.perClient("managerInviteLink"),
+      jsonBody(invitePreviewSchema),
+      async (c) => {
+        const result = await previewInvite(deps.db, c.req.valid("json").token, now());
+        if (result.status !== "valid") throw linkProblem(result.status);
+        const { status: _status, ...preview } = result;
+        return c.json(preview);
+      },
+    )
+    .post("/ManagerInvites/accept", limits.perClient("managerInviteLink"), jsonBody(acceptInviteSchema), async (c) => {
+      const body = c.req.valid("json");
+      const result = await acceptInvite(deps.db, body, now(), {
+        clientIp: c.get("clientIp"),
+        userAgent: c.req.header("user-agent"),
+      });
+      if (result.status === "email_in_use") throw new ProblemError(409, DETAILS.emailAlreadyUsed);
+      if (result.status !== "accepted") throw linkProblem(result.status);
+      return c.json({ accessToken: result.accessToken, appSettings: result.appSettings });
+    });
+}

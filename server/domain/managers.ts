@@ -1,0 +1,493 @@
+// A company's managers (ADR 0022 §1, §3–§5): the Owner's list of managers and pending
+// invitations, inviting by email (a single-use link valid 7 days, stored as its SHA-256),
+// withdrawing an invitation, changing a role, removing a manager, and the invitee's side: the
+// link's preview and accepting it (name and password, signed in at once).
+//
+// The last Owner stays (ADR 0022 §3): a demotion or removal locks every active manager row of
+// the company (FOR UPDATE, in id order) in its transaction and counts the Owners left, so two
+// Owners demoting each other at once cannot leave the company without one: the second waits for
+// the first, then reads the rows as the first left them.
+//
+// A removal (ADR 0022 §4) marks the row inactive (orders and the audit trail keep pointing at
+// it), revokes every access token of the manager and deletes their web sessions
+// (web_sessions.user_id), so their next request of any kind lands on the login page.
+//
+// Every change writes its audit row in the same transaction (recordAudit, ADR 0022 §7).
+import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
+import type { AppSettings } from "../../core/account-forms.ts";
+import {
+  INVITE_TTL_DAYS,
+  type InvitePreview,
+  type ManagerRole,
+  type ManagersList,
+  ROLE_LABELS,
+} from "../../core/managers.ts";
+import type { Conn, Db, Tx } from "../db/client.ts";
+import { accessTokens, companies, managerInvites, users, webSessions } from "../db/schema.ts";
+import { enqueueEmail } from "../mail/outbox.ts";
+import type { EmailContent } from "../mail/port.ts";
+import { renderEmail } from "../mail/templates.ts";
+import { recordAudit } from "./audit.ts";
+import { issueAccessToken, isUniqueViolation, type LoginOrigin, type TokenOwner } from "./identity.ts";
+import { randomToken, sha256Hex } from "./identity-crypto.ts";
+import { hashPassword } from "./password.ts";
+
+export const INVITE_TTL_MS = INVITE_TTL_DAYS * 24 * 60 * 60 * 1000;
+
+/** Who acts and from where: the Owner's token and the client address the edge trusted. */
+export interface Actor extends TokenOwner {
+  clientIp?: string | null;
+}
+
+const sameEmail = (column: typeof users.email | typeof managerInvites.email, email: string) =>
+  sql`lower(${column}) = lower(${email.trim()})`;
+
+// ─── The Owner's list ─────────────────────────────────────────────────────────────────────────
+
+export async function listManagers(db: Db, actor: Actor, now: Date): Promise<ManagersList> {
+  const managers = await db
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      email: users.email,
+      managerRole: users.managerRole,
+      createdAt: users.createdAt,
+    })
+    .from(users)
+    .where(and(eq(users.companyId, actor.companyId), eq(users.role, "program_manager"), eq(users.isActive, true)))
+    .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id));
+  const inviter = db
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .as("inviter");
+  const invites = await db
+    .select({
+      id: managerInvites.id,
+      email: managerInvites.email,
+      managerRole: managerInvites.managerRole,
+      createdAt: managerInvites.createdAt,
+      expiresAt: managerInvites.expiresAt,
+      inviterFirst: inviter.firstName,
+      inviterLast: inviter.lastName,
+    })
+    .from(managerInvites)
+    .innerJoin(inviter, eq(inviter.id, managerInvites.invitedBy))
+    .where(and(eq(managerInvites.companyId, actor.companyId), pendingInvite(now)))
+    .orderBy(asc(managerInvites.createdAt), asc(managerInvites.id));
+  return {
+    managers: managers.map((m) => ({
+      id: m.id,
+      firstName: m.firstName,
+      lastName: m.lastName,
+      fullName: `${m.firstName} ${m.lastName}`,
+      email: m.email,
+      managerRole: m.managerRole ?? "manager",
+      isYou: m.id === actor.userId,
+      createdAt: m.createdAt.toISOString(),
+    })),
+    invites: invites.map((i) => ({
+      id: i.id,
+      email: i.email,
+      managerRole: i.managerRole,
+      invitedByName: `${i.inviterFirst} ${i.inviterLast}`,
+      createdAt: i.createdAt.toISOString(),
+      expiresAt: i.expiresAt.toISOString(),
+    })),
+  };
+}
+
+/** Neither accepted nor withdrawn, and not yet expired. */
+function pendingInvite(now: Date) {
+  return and(isNull(managerInvites.acceptedAt), isNull(managerInvites.revokedAt), gt(managerInvites.expiresAt, now));
+}
+
+// ─── Inviting ─────────────────────────────────────────────────────────────────────────────────
+
+export type InviteResult =
+  | { status: "invited"; id: number; email: string; managerRole: ManagerRole; expiresAt: string }
+  /** The address already signs in as a program manager (any company), or is one of this company's people. */
+  | { status: "email_in_use" };
+
+/**
+ * An active program manager of any company signs in with the address (it is unique among them),
+ * and an active team member of this company holds it in the company's list: either way a new
+ * manager cannot take it.
+ */
+async function emailTaken(db: Conn, companyId: number, email: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.isActive, true),
+        sameEmail(users.email, email),
+        sql`(${users.role} = 'program_manager' or ${users.companyId} = ${companyId})`,
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/**
+ * Invites `email` as `role`. A pending invitation of the same address in the company is
+ * withdrawn by the new one (inviting again is how an Owner resends, or changes the role offered).
+ */
+export async function inviteManager(
+  db: Db,
+  actor: Actor,
+  input: { email: string; role: ManagerRole },
+  appUrl: string,
+  now: Date,
+): Promise<InviteResult> {
+  const email = input.email.trim();
+  if (await emailTaken(db, actor.companyId, email)) return { status: "email_in_use" };
+  const token = randomToken();
+  const expiresAt = new Date(now.getTime() + INVITE_TTL_MS);
+  const link = `${appUrl}/corporate/accept-invite?token=${encodeURIComponent(token)}`;
+  return db.transaction(async (tx) => {
+    const [context] = await tx
+      .select({ inviterFirst: users.firstName, inviterLast: users.lastName, companyName: companies.name })
+      .from(users)
+      .innerJoin(companies, eq(companies.id, users.companyId))
+      .where(eq(users.id, actor.userId));
+    if (!context) throw new Error("the inviting Owner has no row");
+    const superseded = await tx
+      .update(managerInvites)
+      .set({ revokedAt: now })
+      .where(
+        and(eq(managerInvites.companyId, actor.companyId), sameEmail(managerInvites.email, email), pendingInvite(now)),
+      )
+      .returning({ id: managerInvites.id });
+    const [invite] = await tx
+      .insert(managerInvites)
+      .values({
+        companyId: actor.companyId,
+        invitedBy: actor.userId,
+        email,
+        managerRole: input.role,
+        tokenHash: sha256Hex(token),
+        expiresAt,
+        createdAt: now,
+      })
+      .returning({ id: managerInvites.id });
+    if (!invite) throw new Error("invite insert returned no row");
+    await enqueueEmail(
+      tx,
+      managerInviteEmail({
+        to: email,
+        inviterName: `${context.inviterFirst} ${context.inviterLast}`,
+        companyName: context.companyName,
+        role: input.role,
+        link,
+      }),
+      now,
+    );
+    await recordAudit(tx, {
+      companyId: actor.companyId,
+      actorUserId: actor.userId,
+      action: "manager.invited",
+      subject: `invite:${invite.id}`,
+      // The address and role, never the link (it would sign someone in).
+      data: { email, role: input.role, expiresAt: expiresAt.toISOString(), supersedes: superseded.map((s) => s.id) },
+      clientIp: actor.clientIp,
+      at: now,
+    });
+    return { status: "invited", id: invite.id, email, managerRole: input.role, expiresAt: expiresAt.toISOString() };
+  });
+}
+
+/** The invitation email (ADR 0022 §5): who invited them to which company, the role, the link and its lifetime. */
+export function managerInviteEmail(input: {
+  to: string;
+  inviterName: string;
+  companyName: string;
+  role: ManagerRole;
+  link: string;
+}): EmailContent {
+  return {
+    to: input.to,
+    subject: `${input.inviterName} invited you to ${input.companyName} on Reward Portal`,
+    ...renderEmail({
+      heading: `Join ${input.companyName} on Reward Portal`,
+      paragraphs: [
+        "Hi,",
+        `${input.inviterName} invited you to reward the team of ${input.companyName} on Reward Portal as ${input.role === "owner" ? "an Owner" : "a Manager"}.`,
+        `Choose your name and password with the link below to accept. The link is valid for ${INVITE_TTL_DAYS} days and can be used once.`,
+        "If you were not expecting this invitation, you can ignore this email.",
+      ],
+      details: [
+        ["Company", input.companyName],
+        ["Invited by", input.inviterName],
+        ["Role", ROLE_LABELS[input.role]],
+      ],
+      action: { label: "Accept Invitation", url: input.link },
+    }),
+  };
+}
+
+export type RevokeInviteResult = "revoked" | "not_found" | "not_pending";
+
+/** Withdraws a pending invitation of the actor's company; its link stops working at once. */
+export async function revokeInvite(db: Db, actor: Actor, inviteId: number, now: Date): Promise<RevokeInviteResult> {
+  return db.transaction(async (tx) => {
+    const [invite] = await tx
+      .select({
+        id: managerInvites.id,
+        email: managerInvites.email,
+        acceptedAt: managerInvites.acceptedAt,
+        revokedAt: managerInvites.revokedAt,
+      })
+      .from(managerInvites)
+      .where(and(eq(managerInvites.id, inviteId), eq(managerInvites.companyId, actor.companyId)))
+      .for("update");
+    if (!invite) return "not_found";
+    // Withdrawing twice is the same withdrawal (a double submit, two tabs).
+    if (invite.revokedAt) return "revoked";
+    if (invite.acceptedAt) return "not_pending";
+    await tx.update(managerInvites).set({ revokedAt: now }).where(eq(managerInvites.id, invite.id));
+    await recordAudit(tx, {
+      companyId: actor.companyId,
+      actorUserId: actor.userId,
+      action: "manager.invite_revoked",
+      subject: `invite:${invite.id}`,
+      data: { email: invite.email },
+      clientIp: actor.clientIp,
+      at: now,
+    });
+    return "revoked";
+  });
+}
+
+// ─── Roles and removal ────────────────────────────────────────────────────────────────────────
+
+/**
+ * Every active manager row of the company, locked until the transaction ends, in id order (so
+ * two transactions take the locks in the same order and cannot deadlock).
+ */
+async function lockCompanyManagers(tx: Tx, companyId: number) {
+  return tx
+    .select({ id: users.id, managerRole: users.managerRole, email: users.email })
+    .from(users)
+    .where(and(eq(users.companyId, companyId), eq(users.role, "program_manager"), eq(users.isActive, true)))
+    .orderBy(asc(users.id))
+    .for("update");
+}
+
+const isOwnerIn = (rows: Array<{ id: number; managerRole: ManagerRole | null }>, actor: Actor) =>
+  rows.some((r) => r.id === actor.userId && r.managerRole === "owner");
+
+export type ChangeRoleResult =
+  | { status: "changed"; id: number; managerRole: ManagerRole }
+  | { status: "unchanged"; id: number; managerRole: ManagerRole }
+  | { status: "not_found" }
+  | { status: "last_owner" }
+  | { status: "not_owner" };
+
+export async function changeManagerRole(
+  db: Db,
+  actor: Actor,
+  managerId: number,
+  role: ManagerRole,
+  now: Date,
+): Promise<ChangeRoleResult> {
+  return db.transaction(async (tx) => {
+    const rows = await lockCompanyManagers(tx, actor.companyId);
+    // The token said Owner; a demotion that committed meanwhile has the last word.
+    if (!isOwnerIn(rows, actor)) return { status: "not_owner" };
+    const target = rows.find((r) => r.id === managerId);
+    if (!target) return { status: "not_found" };
+    if (target.managerRole === role) return { status: "unchanged", id: target.id, managerRole: role };
+    const ownersLeft = rows.filter((r) => r.managerRole === "owner" && r.id !== target.id).length;
+    if (role !== "owner" && ownersLeft === 0) return { status: "last_owner" };
+    await tx.update(users).set({ managerRole: role }).where(eq(users.id, target.id));
+    await recordAudit(tx, {
+      companyId: actor.companyId,
+      actorUserId: actor.userId,
+      action: "manager.role_changed",
+      subject: `user:${target.id}`,
+      data: { from: target.managerRole, to: role },
+      clientIp: actor.clientIp,
+      at: now,
+    });
+    return { status: "changed", id: target.id, managerRole: role };
+  });
+}
+
+export type RemoveManagerResult = "removed" | "not_found" | "last_owner" | "not_owner";
+
+export async function removeManager(db: Db, actor: Actor, managerId: number, now: Date): Promise<RemoveManagerResult> {
+  return db.transaction(async (tx) => {
+    const rows = await lockCompanyManagers(tx, actor.companyId);
+    if (!isOwnerIn(rows, actor)) return "not_owner";
+    const target = rows.find((r) => r.id === managerId);
+    if (!target) return "not_found";
+    const ownersLeft = rows.filter((r) => r.managerRole === "owner" && r.id !== target.id).length;
+    if (ownersLeft === 0) return "last_owner";
+    await tx.update(users).set({ isActive: false }).where(eq(users.id, target.id));
+    const revoked = await tx
+      .update(accessTokens)
+      .set({ revokedAt: now })
+      .where(and(eq(accessTokens.userId, target.id), isNull(accessTokens.revokedAt)))
+      .returning({ id: accessTokens.id });
+    const ended = await tx
+      .delete(webSessions)
+      .where(eq(webSessions.userId, target.id))
+      .returning({ id: webSessions.id });
+    await recordAudit(tx, {
+      companyId: actor.companyId,
+      actorUserId: actor.userId,
+      action: "manager.removed",
+      subject: `user:${target.id}`,
+      data: {
+        email: target.email,
+        role: target.managerRole,
+        tokensRevoked: revoked.length,
+        webSessionsEnded: ended.length,
+        self: target.id === actor.userId,
+      },
+      clientIp: actor.clientIp,
+      at: now,
+    });
+    return "removed";
+  });
+}
+
+// ─── The invitee's side ───────────────────────────────────────────────────────────────────────
+
+type InviteLookup =
+  | {
+      status: "valid";
+      id: number;
+      companyId: number;
+      invitedBy: number;
+      email: string;
+      managerRole: ManagerRole;
+      companyName: string;
+      inviterName: string;
+    }
+  | { status: "invalid" | "expired" | "used" | "revoked" };
+
+async function findInvite(db: Conn, token: string, now: Date, lock: boolean): Promise<InviteLookup> {
+  const query = db
+    .select({
+      id: managerInvites.id,
+      companyId: managerInvites.companyId,
+      invitedBy: managerInvites.invitedBy,
+      email: managerInvites.email,
+      managerRole: managerInvites.managerRole,
+      expiresAt: managerInvites.expiresAt,
+      acceptedAt: managerInvites.acceptedAt,
+      revokedAt: managerInvites.revokedAt,
+      companyName: companies.name,
+      inviterFirst: users.firstName,
+      inviterLast: users.lastName,
+    })
+    .from(managerInvites)
+    .innerJoin(companies, eq(companies.id, managerInvites.companyId))
+    .innerJoin(users, eq(users.id, managerInvites.invitedBy))
+    .where(eq(managerInvites.tokenHash, sha256Hex(token)));
+  const [row] = lock ? await query.for("update", { of: managerInvites }) : await query;
+  if (!row) return { status: "invalid" };
+  if (row.acceptedAt) return { status: "used" };
+  if (row.revokedAt) return { status: "revoked" };
+  if (row.expiresAt.getTime() <= now.getTime()) return { status: "expired" };
+  return {
+    status: "valid",
+    id: row.id,
+    companyId: row.companyId,
+    invitedBy: row.invitedBy,
+    email: row.email,
+    managerRole: row.managerRole,
+    companyName: row.companyName,
+    inviterName: `${row.inviterFirst} ${row.inviterLast}`,
+  };
+}
+
+export type PreviewResult =
+  | ({ status: "valid" } & InvitePreview)
+  | { status: "invalid" | "expired" | "used" | "revoked" };
+
+/** What the accept page shows: the company, who invited, the address and the role. */
+export async function previewInvite(db: Db, token: string, now: Date): Promise<PreviewResult> {
+  const invite = await findInvite(db, token, now, false);
+  if (invite.status !== "valid") return invite;
+  return {
+    status: "valid",
+    companyName: invite.companyName,
+    inviterName: invite.inviterName,
+    email: invite.email,
+    managerRole: invite.managerRole,
+  };
+}
+
+export type AcceptResult =
+  | { status: "accepted"; userId: number; accessToken: string; appSettings: AppSettings }
+  | { status: "invalid" | "expired" | "used" | "revoked" | "email_in_use" };
+
+/**
+ * Creates the program manager with the invitation's role in its company, verified (the emailed
+ * link proves the address), marks the invitation used and signs them in (an access token as
+ * login issues). Two accepts of one link at once: the row lock lets one through, the other reads "used".
+ */
+export async function acceptInvite(
+  db: Db,
+  input: { token: string; firstName: string; lastName: string; password: string },
+  now: Date,
+  origin: LoginOrigin = {},
+): Promise<AcceptResult> {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.transaction(async (tx) => {
+      const invite = await findInvite(tx, input.token, now, true);
+      if (invite.status !== "valid") return { status: invite.status };
+      if (await emailTaken(tx, invite.companyId, invite.email)) return { status: "email_in_use" as const };
+      const [user] = await tx
+        .insert(users)
+        .values({
+          companyId: invite.companyId,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          email: invite.email,
+          passwordHash,
+          role: "program_manager",
+          managerRole: invite.managerRole,
+          emailVerifiedAt: now,
+          createdAt: now,
+        })
+        .returning({ id: users.id });
+      if (!user) throw new Error("manager insert returned no row");
+      await tx
+        .update(managerInvites)
+        .set({ acceptedAt: now, acceptedUserId: user.id })
+        .where(eq(managerInvites.id, invite.id));
+      const [company] = await tx
+        .select({ detailsUpdatedAt: companies.detailsUpdatedAt })
+        .from(companies)
+        .where(eq(companies.id, invite.companyId));
+      const accessToken = await issueAccessToken(tx, { id: user.id, companyId: invite.companyId }, now, origin);
+      await recordAudit(tx, {
+        companyId: invite.companyId,
+        actorUserId: user.id,
+        action: "manager.invite_accepted",
+        subject: `user:${user.id}`,
+        data: { invite: invite.id, role: invite.managerRole, invitedBy: invite.invitedBy },
+        clientIp: origin.clientIp ?? null,
+        at: now,
+      });
+      return {
+        status: "accepted" as const,
+        userId: user.id,
+        accessToken,
+        appSettings: {
+          hasProvidedCompanyDetails: (company?.detailsUpdatedAt ?? null) !== null,
+          hasWatchedOnboardingVideo: false,
+        },
+      };
+    });
+  } catch (error) {
+    // The address was taken between the check and the insert (a sign-up at the same moment).
+    if (isUniqueViolation(error)) return { status: "email_in_use" };
+    throw error;
+  }
+}
