@@ -6,6 +6,7 @@ import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { ProblemError, problemResponse } from "../http/problem.ts";
 import { errorForLog } from "../logger.ts";
 import { paymentsFor } from "../payments/index.ts";
+import { approvalsRoutes } from "./approvals.ts";
 import { bearerAuth } from "./auth.ts";
 import { companiesRoutes } from "./companies.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
@@ -53,6 +54,8 @@ export function createApi(deps: ApiDeps) {
   // Every authenticated call (SPEC §6) goes through this one bearer check.
   const auth = bearerAuth(deps.db, now);
   const limits = createRateLimits(deps.config.RATE_LIMIT_FACTOR, deps.rateLimitStore);
+  // One card processor for the payment calls and the payment of an approved order.
+  const payments = deps.payments ?? paymentsFor(deps.config, deps.db, now);
 
   // Chained, so the app's type carries every route with its input and answers (ADR 0016).
   return api
@@ -63,7 +66,8 @@ export function createApi(deps: ApiDeps) {
     .route("/", companiesRoutes(deps, auth, now))
     .route("/", helpRoutes(deps, auth, limits))
     .route("/", rewardHistoryRoutes(deps, auth))
-    .route("/", paymentsRoutes(deps, deps.payments ?? paymentsFor(deps.config, deps.db, now), auth, now, limits))
+    .route("/", paymentsRoutes(deps, payments, auth, now, limits))
+    .route("/", approvalsRoutes(deps, payments, auth, now, limits))
     .route("/", rewardMyTeamRoutes(deps, auth, now))
     .route("/", importsRoutes(deps, auth))
     .route("/", managersRoutes(deps, auth, limits, now));

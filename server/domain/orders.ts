@@ -20,14 +20,17 @@
 //     release for a company without company details (no ABN).
 //   - A buyer who paid but never came back (no check call, no webhook) is found by the
 //     reconciler (reconcileOrder here, the job in server/payments/reconciler.ts).
-import { and, desc, eq, isNotNull, ne, or } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, ne, or } from "drizzle-orm";
+import { APPROVAL_DETAILS, approvalRequiredDetail } from "../../core/approvals.ts";
 import { centsToDollars, chargesFor } from "../../core/money.ts";
 import { type CheckPaymentIntentResponse, PAYMENT_DETAILS } from "../../core/payments.ts";
 import { REWARD_NAME_MAX } from "../../core/rewards.ts";
-import type { Db } from "../db/client.ts";
+import type { Conn, Db, Tx } from "../db/client.ts";
 import { auditLog, companies, orderLines, orders, rewardDrafts } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { MAX_PAYMENT_CENTS, type Payments, paymentIdempotencyKey, type RetrievedPayment } from "../payments/port.ts";
+import { approvalThresholdFor, needsApproval } from "./approval-rule.ts";
+import { recordAudit } from "./audit.ts";
 import { type ReleaseContext, type ReleaseSource, releaseOrder } from "./release.ts";
 import { loadDraftForOrder } from "./reward-draft.ts";
 
@@ -44,6 +47,8 @@ export class PaymentError extends Error {
 export interface Caller {
   companyId: number;
   userId: number;
+  /** The caller's address as the edge trusted it, for the audit trail. */
+  clientIp?: string | null;
 }
 
 export interface PaymentServices {
@@ -79,11 +84,211 @@ export async function requireCompanyDetails(db: Db, companyId: number): Promise<
   if (!company?.abn || !company.detailsUpdatedAt) throw new PaymentError(400, PAYMENT_DETAILS.companyDetailsRequired);
 }
 
-type OrderRow = typeof orders.$inferSelect;
+export type OrderRow = typeof orders.$inferSelect;
+
+/** The caller's draft, checked and priced as an order would freeze it (inside the caller's transaction). */
+export interface DraftSnapshot {
+  draft: NonNullable<Awaited<ReturnType<typeof loadDraftForOrder>>>;
+  lines: NonNullable<Awaited<ReturnType<typeof loadDraftForOrder>>>["lines"];
+  charges: ReturnType<typeof chargesFor>;
+  rewardName: string;
+}
+
+/**
+ * Locks the caller's draft row until commit (no draft change slips in, two creates queue up)
+ * and checks it as an order: not empty, not $0, named, under the card limit, and priced at the
+ * total the browser showed.
+ */
+export async function snapshotOfDraft(
+  tx: Tx,
+  caller: Caller,
+  input: { amountCents: number; rewardName?: string },
+): Promise<DraftSnapshot> {
+  const draft = await loadDraftForOrder(tx, caller);
+  const lines = (draft?.lines ?? []).filter((l) => l.amountDollars > 0);
+  if (!draft || draft.lines.length === 0) throw new PaymentError(400, PAYMENT_DETAILS.emptyDraft);
+  const charges = chargesFor(lines.map((l) => l.amountDollars));
+  if (charges.rewardsCents === 0) throw new PaymentError(400, PAYMENT_DETAILS.zeroTotal);
+  const rewardName = (input.rewardName?.trim() || draft.name).trim();
+  if (rewardName === "") throw new PaymentError(400, PAYMENT_DETAILS.nameRequired);
+  if (rewardName.length > REWARD_NAME_MAX) {
+    throw new PaymentError(400, `Reward Name must be at most ${REWARD_NAME_MAX} characters.`);
+  }
+  if (charges.totalCents >= MAX_PAYMENT_CENTS) throw new PaymentError(400, PAYMENT_DETAILS.overLimit);
+  if (input.amountCents !== charges.totalCents) throw new PaymentError(409, PAYMENT_DETAILS.amountChanged);
+  return { draft, lines, charges, rewardName };
+}
+
+/**
+ * The caller's live orders, locked: pending ones, and declined ones whose payment could still be
+ * retried in an old tab.
+ */
+async function livePendingOrders(tx: Tx, caller: Caller): Promise<OrderRow[]> {
+  return tx
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.companyId, caller.companyId),
+        eq(orders.placedBy, caller.userId),
+        or(
+          eq(orders.status, "pending"),
+          and(eq(orders.status, "failed"), ne(orders.failureReason, "superseded"), isNotNull(orders.paymentIntentId)),
+        ),
+      ),
+    )
+    .orderBy(desc(orders.id))
+    .for("update");
+}
+
+/** Marks the caller's other live orders superseded (a manager has at most one live payment). */
+export async function supersedeOrders(tx: Tx, old: readonly OrderRow[]): Promise<void> {
+  for (const o of old) {
+    await tx
+      .update(orders)
+      .set({ status: "failed", failureReason: "superseded" })
+      .where(and(eq(orders.id, o.id), ne(orders.status, "paid")));
+  }
+}
+
+/** Supersedes every live order of the caller; answers them (their payments are cancelled after commit). */
+export async function supersedeAllOrders(tx: Tx, caller: Caller): Promise<OrderRow[]> {
+  const live = await livePendingOrders(tx, caller);
+  await supersedeOrders(tx, live);
+  return live;
+}
+
+/** Cancels the payments of superseded orders: outside the transaction (a network call holds no locks). */
+export async function cancelSuperseded(s: Pick<PaymentServices, "payments" | "logger">, old: readonly OrderRow[]) {
+  for (const o of old) {
+    if (o.paymentIntentId) {
+      await s.payments.cancel(o.paymentIntentId).catch((error: unknown) => {
+        s.logger.warn({ orderId: o.id, err: String(error) }, "could not cancel a superseded payment");
+      });
+    }
+  }
+}
+
+/** Inserts the frozen order and its lines (and the audit entry), in the caller's transaction. */
+export async function insertOrderSnapshot(
+  tx: Tx,
+  caller: Caller,
+  snapshot: DraftSnapshot,
+  extra: { processor: Payments["kind"]; now: Date; approvalStatus?: "requested"; clientIp?: string | null },
+): Promise<OrderRow> {
+  const { draft, lines, charges, rewardName } = snapshot;
+  const [order] = await tx
+    .insert(orders)
+    .values({
+      companyId: caller.companyId,
+      placedBy: caller.userId,
+      draftId: draft.draftId,
+      draftVersion: draft.version,
+      rewardName,
+      ...charges,
+      currency: "aud",
+      status: "pending",
+      processor: extra.processor,
+      approvalStatus: extra.approvalStatus ?? null,
+      createdAt: extra.now,
+    })
+    .returning();
+  if (!order) throw new Error("order insert returned no row");
+  for (let i = 0; i < lines.length; i += LINE_CHUNK) {
+    await tx.insert(orderLines).values(
+      lines.slice(i, i + LINE_CHUNK).map((l) => ({
+        orderId: order.id,
+        companyId: caller.companyId,
+        userId: l.userId,
+        firstName: l.firstName,
+        lastName: l.lastName,
+        email: l.email,
+        amountCents: l.amountDollars * 100,
+      })),
+    );
+  }
+  await recordAudit(tx, {
+    companyId: caller.companyId,
+    actorUserId: caller.userId,
+    action: "order.created",
+    subject: `order:${order.id}`,
+    data: { draftVersion: draft.version, recipients: lines.length, totalCents: charges.totalCents },
+    clientIp: extra.clientIp ?? null,
+    at: extra.now,
+  });
+  return order;
+}
+
+/**
+ * The approved order a Manager's draft above the threshold is paid with (ADR 0022 §6): the
+ * newest approval order of this draft, approved, at the draft's current version and name. Any
+ * other state is refused and nothing changes: no approval yet (403), waiting, declined, or the
+ * draft edited since (409).
+ */
+async function approvedSnapshot(tx: Tx, caller: Caller, snapshot: DraftSnapshot, thresholdCents: number) {
+  const latest = await latestApprovalOrder(tx, caller, snapshot.draft.draftId, true);
+  if (!latest) throw new PaymentError(403, approvalRequiredDetail(thresholdCents));
+  const sameSnapshot =
+    latest.draftVersion === snapshot.draft.version &&
+    latest.rewardName === snapshot.rewardName &&
+    latest.totalCents === snapshot.charges.totalCents;
+  if (!sameSnapshot) {
+    if (latest.approvalStatus === "approved") throw new PaymentError(409, APPROVAL_DETAILS.changedSinceApproval);
+    throw new PaymentError(403, approvalRequiredDetail(thresholdCents));
+  }
+  if (latest.approvalStatus === "requested") throw new PaymentError(409, APPROVAL_DETAILS.awaiting);
+  if (latest.approvalStatus === "declined") throw new PaymentError(409, APPROVAL_DETAILS.declined);
+  return latest;
+}
+
+/**
+ * The newest approval order of the caller's draft that is still live: not superseded and not
+ * released (a paid order's draft has moved on). Locked with `lock`.
+ */
+export async function latestApprovalOrder(
+  tx: Conn,
+  caller: Caller,
+  draftId: number,
+  lock = false,
+): Promise<OrderRow | undefined> {
+  const query = tx
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.companyId, caller.companyId),
+        eq(orders.placedBy, caller.userId),
+        eq(orders.draftId, draftId),
+        isNotNull(orders.approvalStatus),
+        isNull(orders.releasedAt),
+        or(isNull(orders.failureReason), ne(orders.failureReason, "superseded")),
+      ),
+    )
+    .orderBy(desc(orders.id))
+    .limit(1);
+  const [row] = lock ? await query.for("update") : await query;
+  return row;
+}
+
+/**
+ * An approved order ready to take a payment again: a card declined at the check call marked it
+ * failed, but the approval still stands for the same snapshot (another card may pay it).
+ */
+async function reopenApproved(tx: Tx, order: OrderRow): Promise<OrderRow> {
+  if (order.status !== "failed") return order;
+  const [row] = await tx
+    .update(orders)
+    .set({ status: "pending", failureReason: null })
+    .where(eq(orders.id, order.id))
+    .returning();
+  return row ?? order;
+}
 
 /**
  * Freezes the caller's draft into an order, or reuses the pending order of the same draft
  * version; older pending orders of the caller are superseded and their payments cancelled.
+ * A Manager's order at or above the company's threshold is never frozen here: it is the order
+ * an Owner approved, or a refusal (ADR 0022 §6).
  */
 async function freezeOrder(
   s: PaymentServices,
@@ -93,39 +298,26 @@ async function freezeOrder(
 ): Promise<OrderRow> {
   const now = s.now();
   const frozen = await s.db.transaction(async (tx) => {
-    // Locks the draft row until commit: no draft change slips in, and two creates queue up.
-    const draft = await loadDraftForOrder(tx, caller);
-    const lines = (draft?.lines ?? []).filter((l) => l.amountDollars > 0);
-    if (!draft || draft.lines.length === 0) throw new PaymentError(400, PAYMENT_DETAILS.emptyDraft);
-    const charges = chargesFor(lines.map((l) => l.amountDollars));
-    if (charges.rewardsCents === 0) throw new PaymentError(400, PAYMENT_DETAILS.zeroTotal);
-    const rewardName = (input.rewardName?.trim() || draft.name).trim();
-    if (rewardName === "") throw new PaymentError(400, PAYMENT_DETAILS.nameRequired);
-    if (rewardName.length > REWARD_NAME_MAX) {
-      throw new PaymentError(400, `Reward Name must be at most ${REWARD_NAME_MAX} characters.`);
-    }
-    if (charges.totalCents >= MAX_PAYMENT_CENTS) throw new PaymentError(400, PAYMENT_DETAILS.overLimit);
-    if (input.amountCents !== charges.totalCents) throw new PaymentError(409, PAYMENT_DETAILS.amountChanged);
+    const snapshot = await snapshotOfDraft(tx, caller, input);
+    const { draft, charges, rewardName } = snapshot;
 
-    const pending = await tx
-      .select()
-      .from(orders)
-      .where(
-        and(
-          eq(orders.companyId, caller.companyId),
-          eq(orders.placedBy, caller.userId),
-          // Pending orders, and declined ones whose payment could still be retried in an old tab.
-          or(
-            eq(orders.status, "pending"),
-            and(eq(orders.status, "failed"), ne(orders.failureReason, "superseded"), isNotNull(orders.paymentIntentId)),
-          ),
-        ),
-      )
-      .orderBy(desc(orders.id))
-      .for("update");
+    const thresholdCents = await approvalThresholdFor(tx, caller);
+    if (needsApproval(thresholdCents, charges.totalCents)) {
+      const approved = await approvedSnapshot(tx, caller, snapshot, thresholdCents);
+      // One way of paying per order (see below); an approved order cannot be frozen again.
+      if (path === "intent" ? approved.checkoutSessionId !== null : approved.paymentIntentId !== null) {
+        throw new PaymentError(409, APPROVAL_DETAILS.otherWay);
+      }
+      return { order: await reopenApproved(tx, approved), superseded: [] };
+    }
+
+    const pending = await livePendingOrders(tx, caller);
     const reusable = pending.find(
       (o) =>
         o.status === "pending" &&
+        // An approval order is paid only through its approval (above); below the threshold a
+        // new order replaces it.
+        o.approvalStatus === null &&
         o.draftId === draft.draftId &&
         o.draftVersion === draft.version &&
         o.rewardName === rewardName &&
@@ -136,62 +328,17 @@ async function freezeOrder(
         (path === "intent" ? o.checkoutSessionId === null : o.paymentIntentId === null),
     );
     const superseded = pending.filter((o) => o !== reusable);
-    for (const old of superseded) {
-      await tx
-        .update(orders)
-        .set({ status: "failed", failureReason: "superseded" })
-        .where(and(eq(orders.id, old.id), ne(orders.status, "paid")));
-    }
+    await supersedeOrders(tx, superseded);
     if (reusable) return { order: reusable, superseded };
-
-    const [order] = await tx
-      .insert(orders)
-      .values({
-        companyId: caller.companyId,
-        placedBy: caller.userId,
-        draftId: draft.draftId,
-        draftVersion: draft.version,
-        rewardName,
-        ...charges,
-        currency: "aud",
-        status: "pending",
-        processor: s.payments.kind,
-        createdAt: now,
-      })
-      .returning();
-    if (!order) throw new Error("order insert returned no row");
-    for (let i = 0; i < lines.length; i += LINE_CHUNK) {
-      await tx.insert(orderLines).values(
-        lines.slice(i, i + LINE_CHUNK).map((l) => ({
-          orderId: order.id,
-          companyId: caller.companyId,
-          userId: l.userId,
-          firstName: l.firstName,
-          lastName: l.lastName,
-          email: l.email,
-          amountCents: l.amountDollars * 100,
-        })),
-      );
-    }
-    await tx.insert(auditLog).values({
-      companyId: caller.companyId,
-      actorUserId: caller.userId,
-      action: "order.created",
-      subject: `order:${order.id}`,
-      data: { draftVersion: draft.version, recipients: lines.length, totalCents: charges.totalCents },
-      createdAt: now,
+    const order = await insertOrderSnapshot(tx, caller, snapshot, {
+      processor: s.payments.kind,
+      now,
+      clientIp: caller.clientIp,
     });
     return { order, superseded };
   });
 
-  // The processor is called outside the transaction (a network call must not hold locks).
-  for (const old of frozen.superseded) {
-    if (old.paymentIntentId) {
-      await s.payments.cancel(old.paymentIntentId).catch((error: unknown) => {
-        s.logger.warn({ orderId: old.id, err: String(error) }, "could not cancel a superseded payment");
-      });
-    }
-  }
+  await cancelSuperseded(s, frozen.superseded);
   return frozen.order;
 }
 
@@ -206,6 +353,11 @@ export async function createOrderPayment(
 ): Promise<OrderPayment> {
   await requireCompanyDetails(s.db, caller.companyId);
   const order = await freezeOrder(s, caller, input, "intent");
+  return paymentForOrder(s, order);
+}
+
+/** Makes sure a frozen order has its payment (the idempotency key makes a repeat the same payment). */
+export async function paymentForOrder(s: PaymentServices, order: OrderRow): Promise<OrderPayment> {
   let created: { paymentIntentId: string; clientSecret: string };
   try {
     created = await s.payments.createPayment({
@@ -456,6 +608,9 @@ export async function payableOrderForPayment(s: PaymentServices, caller: Caller,
   const order = await findCompanyOrder(s.db, caller.companyId, paymentIntentId);
   if (!order) throw new PaymentError(404, "The requested resource was not found.");
   if (order.releasedAt) return order;
+  // Only an approved approval order is ever paid (ADR 0022 §6); the others have no payment anyway.
+  if (order.approvalStatus === "requested") throw new PaymentError(409, APPROVAL_DETAILS.awaiting);
+  if (order.approvalStatus === "declined") throw new PaymentError(409, APPROVAL_DETAILS.declined);
   const [draft] = await s.db
     .select({ version: rewardDrafts.version })
     .from(rewardDrafts)
@@ -464,7 +619,10 @@ export async function payableOrderForPayment(s: PaymentServices, caller: Caller,
   if (stale) {
     await s.payments.cancel(paymentIntentId).catch(() => {});
     await markFailed(s, order, "superseded", caller.userId);
-    throw new PaymentError(409, PAYMENT_DETAILS.stale);
+    throw new PaymentError(
+      409,
+      order.approvalStatus === "approved" ? APPROVAL_DETAILS.changedSinceApproval : PAYMENT_DETAILS.stale,
+    );
   }
   return order;
 }

@@ -1,0 +1,158 @@
+// Approvals (ADR 0022 §6; the rules in server/domain/approvals.ts):
+//   GET  /Approvals/threshold              Owner → { thresholdDollars, thresholdCents } (null: no approval step)
+//   PUT  /Approvals/threshold              Owner { thresholdDollars: whole dollars | null | "" } → the same
+//   GET  /Approvals/my-draft               any manager → { thresholdCents, order } for the caller's draft
+//   POST /Approvals/request                any manager { amount (cents), rewardName? } → { orderId, state, created }
+//   GET  /Approvals?status=pending|decided Owner → ApprovalSummary[]
+//   GET  /Approvals/:orderId               Owner, or the requester → ApprovalDetail
+//   POST /Approvals/:orderId/approve       Owner → 204 (409 when the requester's draft changed since)
+//   POST /Approvals/:orderId/decline       Owner { reason } → 204
+//   POST /Approvals/:orderId/payment-intent Owner, or the requester → the payment of the approved
+//        order for its own total (as create-payment-intent answers); 409 once the draft changed
+// Owner-only calls check the role before reading a body (requireOwner: 403, nothing changes);
+// another company's order is a 404.
+import { Hono, type MiddlewareHandler } from "hono";
+import { createMiddleware } from "hono/factory";
+import { validator } from "hono/validator";
+import {
+  type ApprovalThresholdResponse,
+  approvalThresholdSchema,
+  declineApprovalSchema,
+} from "../../core/approvals.ts";
+import { type CreatePaymentIntentResponse, createPaymentIntentSchema } from "../../core/payments.ts";
+import { DETAILS } from "../../core/public-forms.ts";
+import {
+  type ApprovalCaller,
+  type ApprovalServices,
+  approvalForMyDraft,
+  approveRequest,
+  declineRequest,
+  getApproval,
+  getThreshold,
+  listApprovals,
+  payApprovedOrder,
+  requestApproval,
+  setThreshold,
+} from "../domain/approvals.ts";
+import { PaymentError } from "../domain/orders.ts";
+import { ProblemError } from "../http/problem.ts";
+import { jsonBody, queryParams } from "../http/validate.ts";
+import type { Payments } from "../payments/port.ts";
+import { requireAuth, requireOwner } from "./auth.ts";
+import type { ApiDeps, ApiEnv } from "./deps.ts";
+import type { RateLimits } from "./rate-limits.ts";
+
+async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof PaymentError) throw new ProblemError(error.status, error.message);
+    throw error;
+  }
+}
+
+const ownerOnly = createMiddleware<ApiEnv>(async (c, next) => {
+  requireOwner(c);
+  await next();
+});
+
+const orderParam = validator("param", (param: Record<string, string>) => {
+  const text = param.orderId ?? "";
+  const orderId = Number(text);
+  if (!/^\d{1,15}$/.test(text) || !Number.isSafeInteger(orderId) || orderId <= 0) {
+    throw new ProblemError(404, DETAILS.notFound);
+  }
+  return { orderId };
+});
+
+const listQuery = queryParams((q: { status?: string }) => {
+  const status = q.status ?? "pending";
+  if (status !== "pending" && status !== "decided") {
+    throw new ProblemError(400, "status must be pending or decided.", {
+      status: ["status must be pending or decided."],
+    });
+  }
+  return { status: status as "pending" | "decided" };
+});
+
+const thresholdAnswer = (cents: number | null): ApprovalThresholdResponse => ({
+  thresholdDollars: cents === null ? null : cents / 100,
+  thresholdCents: cents,
+});
+
+export function approvalsRoutes(
+  deps: ApiDeps,
+  payments: Payments,
+  auth: MiddlewareHandler<ApiEnv>,
+  now: () => Date,
+  limits: RateLimits,
+) {
+  const services: ApprovalServices = {
+    db: deps.db,
+    payments,
+    logger: deps.logger,
+    now,
+    onEmailQueued: deps.onEmailQueued,
+    release: { config: deps.config, onReleaseLine: deps.onReleaseLine },
+    appUrl: deps.config.APP_URL,
+  };
+  // Making a payment counts as a card attempt, as create-payment-intent does (DESIGN.md §7).
+  const cardAttempt = limits.perClient("cardPayment");
+  const callerOf = (c: Parameters<typeof requireAuth>[0]): ApprovalCaller => {
+    const a = requireAuth(c);
+    return { companyId: a.companyId, userId: a.userId, managerRole: a.managerRole, clientIp: c.get("clientIp") };
+  };
+
+  return new Hono<ApiEnv>()
+    .get("/Approvals/threshold", auth, ownerOnly, async (c) => {
+      const { companyId } = requireAuth(c);
+      return c.json(thresholdAnswer(await getThreshold(deps.db, companyId)));
+    })
+    .put("/Approvals/threshold", auth, ownerOnly, jsonBody(approvalThresholdSchema), async (c) => {
+      const caller = callerOf(c);
+      const { thresholdDollars } = c.req.valid("json");
+      return c.json(thresholdAnswer(await setThreshold(deps.db, caller, thresholdDollars, now())));
+    })
+    .get("/Approvals/my-draft", auth, async (c) => {
+      return c.json(await approvalForMyDraft(deps.db, callerOf(c)));
+    })
+    .post("/Approvals/request", auth, jsonBody(createPaymentIntentSchema), async (c) => {
+      const caller = callerOf(c);
+      const body = c.req.valid("json");
+      const answer = await guarded(() =>
+        requestApproval(services, caller, { amountCents: body.amount, rewardName: body.rewardName }),
+      );
+      return c.json(answer);
+    })
+    .get("/Approvals", auth, ownerOnly, listQuery, async (c) => {
+      const { companyId } = requireAuth(c);
+      return c.json(await listApprovals(deps.db, companyId, c.req.valid("query").status));
+    })
+    .get("/Approvals/:orderId", auth, orderParam, async (c) => {
+      const { orderId } = c.req.valid("param");
+      return c.json(await guarded(() => getApproval(deps.db, callerOf(c), orderId)));
+    })
+    .post("/Approvals/:orderId/approve", auth, ownerOnly, orderParam, async (c) => {
+      const { orderId } = c.req.valid("param");
+      await guarded(() => approveRequest(services, callerOf(c), orderId));
+      return c.body(null, 204);
+    })
+    .post("/Approvals/:orderId/decline", auth, ownerOnly, orderParam, jsonBody(declineApprovalSchema), async (c) => {
+      const { orderId } = c.req.valid("param");
+      const { reason } = c.req.valid("json");
+      await guarded(() => declineRequest(services, callerOf(c), orderId, reason));
+      return c.body(null, 204);
+    })
+    .post("/Approvals/:orderId/payment-intent", cardAttempt, auth, orderParam, async (c) => {
+      const { orderId } = c.req.valid("param");
+      const created = await guarded(() => payApprovedOrder(services, callerOf(c), orderId));
+      const answer: CreatePaymentIntentResponse = {
+        clientSecret: created.clientSecret,
+        paymentIntentId: created.paymentIntentId,
+        orderId: created.orderId,
+        amount: created.amountCents,
+        processor: payments.kind,
+      };
+      return c.json(answer);
+    });
+}
