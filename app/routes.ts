@@ -12,6 +12,8 @@ export default [
     route("sign-up", "features/accounts/corporate.sign-up.tsx"),
     route("verify", "features/accounts/corporate.verify.tsx"),
     route("login", "features/accounts/corporate.login.tsx"),
+    route("login-code", "features/accounts/corporate.login-code.tsx"),
+    route("two-factor-setup", "features/accounts/corporate.two-factor-setup.tsx"),
     route("logout", "features/accounts/corporate.logout.tsx"),
     route("forgot-password-request", "features/accounts/corporate.forgot-password-request.tsx"),
     route("forgot-password", "features/accounts/corporate.forgot-password.tsx"),
@@ -28,6 +30,7 @@ export default [
     route("payment-confirmation", "features/payment/portal.payment-confirmation.tsx"),
     route("reward-email-sample", "features/payment/portal.reward-email-sample.tsx"),
     route("settings", "features/settings/portal.settings.tsx", [
+      route("security", "features/settings/portal.settings.security.tsx"),
       route("managers", "features/settings/portal.settings.managers.tsx"),
     ]),
   ]),

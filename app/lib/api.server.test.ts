@@ -7,6 +7,7 @@ import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from "vitest";
 import type { LoginResponse, MyDetails } from "../../core/account-forms.ts";
 import type { TeamPage } from "../../core/team.ts";
+import type { LoginChallengeResponse } from "../../core/two-factor.ts";
 import { accountsApi, latestCode, PASSWORD, registration } from "../../server/api/accounts.testkit.ts";
 import type { Api } from "../../server/api/index.ts";
 import { testConfig } from "../../tests/support/config.ts";
@@ -181,7 +182,7 @@ describe("API client against the API in process", () => {
 describe("API client types (checked by tsc)", () => {
   it("takes the API's bodies and answers the API's JSON", () => {
     type Answer<M extends keyof ApiClient> = Awaited<ReturnType<ApiClient[M]>>;
-    expectTypeOf<Answer<"login">>().toEqualTypeOf<ApiResult<LoginResponse>>();
+    expectTypeOf<Answer<"login">>().toEqualTypeOf<ApiResult<LoginResponse | LoginChallengeResponse>>();
     expectTypeOf<Answer<"myDetails">>().toEqualTypeOf<ApiResult<MyDetails>>();
     expectTypeOf<Answer<"listTeam">>().toExtend<ApiResult<TeamPage>>();
     expectTypeOf<Answer<"joinWaitList">>().toEqualTypeOf<ApiResult<undefined>>();

@@ -124,6 +124,19 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
       call(api.Identity.ResetPasswordRequest.$post({ json: { email } })),
     resetPassword: (json: Json<typeof api.Identity.ResetPassword.$post>) =>
       call(api.Identity.ResetPassword.$post({ json })),
+    // Two-factor sign-in (ADR 0023; server/api/two-factor.ts). The set-up calls take a login's
+    // set-up challenge in place of the bearer.
+    loginCode: (json: Json<(typeof api.Identity)["login-code"]["$post"]>) =>
+      call(api.Identity["login-code"].$post({ json })),
+    twoFactorStatus: () => call(api.TwoFactor.$get()),
+    twoFactorSetup: (json: Json<typeof api.TwoFactor.setup.$post>) => call(api.TwoFactor.setup.$post({ json })),
+    twoFactorConfirm: (json: Json<typeof api.TwoFactor.confirm.$post>) => call(api.TwoFactor.confirm.$post({ json })),
+    twoFactorDisable: (password: Json<typeof api.TwoFactor.disable.$post>["password"]) =>
+      call(api.TwoFactor.disable.$post({ json: { password } })),
+    regenerateRecoveryCodes: (password: Json<(typeof api.TwoFactor)["recovery-codes"]["$post"]>["password"]) =>
+      call(api.TwoFactor["recovery-codes"].$post({ json: { password } })),
+    setTwoFactorRequirement: (required: boolean) =>
+      call(api.TwoFactor["company-requirement"].$put({ json: { required } })),
     saveCompanyDetails: (json: Json<typeof api.Companies.$put>) => call(api.Companies.$put({ json })),
     createHelp: (json: Json<(typeof api.Help)["create-help"]["$post"]>) =>
       call(api.Help["create-help"].$post({ json })),

@@ -23,6 +23,8 @@ export interface SessionData {
 
 export interface SessionFlashData {
   toast: Toast;
+  /** New two-factor recovery codes, shown once on the next page (ADR 0023), then gone from the session. */
+  recoveryCodes: string[];
 }
 
 export type WebSession = Session<SessionData, SessionFlashData>;

@@ -20,6 +20,7 @@ import { createRateLimits, RateLimitedError } from "./rate-limits.ts";
 import { rewardHistoryRoutes } from "./reward-history.ts";
 import { rewardMyTeamRoutes } from "./reward-my-team.ts";
 import { settingsRoutes } from "./settings.ts";
+import { twoFactorRoutes } from "./two-factor.ts";
 import { usersRoutes } from "./users.ts";
 
 /** Set by the edge (server/http/app.ts) and by the web's API client: the caller's address. */
@@ -70,7 +71,8 @@ export function createApi(deps: ApiDeps) {
     .route("/", approvalsRoutes(deps, payments, auth, now, limits))
     .route("/", rewardMyTeamRoutes(deps, auth, now))
     .route("/", importsRoutes(deps, auth))
-    .route("/", managersRoutes(deps, auth, limits, now));
+    .route("/", managersRoutes(deps, auth, limits, now))
+    .route("/", twoFactorRoutes(deps, auth, limits, now));
 }
 
 /** The provider API with every route's types: what the web's client (app/lib/api.server.ts) is built on. */

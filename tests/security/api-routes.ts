@@ -1,7 +1,8 @@
 // The classification of every /api route for the security suite (authorization matrix, fuzzing):
 // public, bearer-protected or webhook, with a valid request for each (the owner's, company A's).
 // A route of the API app missing here fails api-authorization.test.ts.
-import { call } from "../../server/api/accounts.testkit.ts";
+import { Secret, TOTP } from "otpauth";
+import { call, PASSWORD } from "../../server/api/accounts.testkit.ts";
 import { type Api, TEAM_CSV, type World } from "./fixtures.ts";
 
 export type Req = { path: string; body?: unknown; status?: number };
@@ -39,6 +40,14 @@ async function pendingInvite(w: World): Promise<number> {
   const res = await call(w.api, "POST", "/api/Managers/invites", body, w.a.accessToken);
   if (res.status !== 201) throw new Error(`inviting for A: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { id: number }).id;
+}
+
+/** Starts (or resumes) A's two-factor set-up and answers the code A's app would show now. */
+async function totpCodeOfA(w: World): Promise<string> {
+  const res = await call(w.api, "POST", "/api/TwoFactor/setup", {}, w.a.accessToken);
+  if (res.status !== 200) throw new Error(`starting A's two-factor set-up: ${res.status} ${await res.text()}`);
+  const { secret } = (await res.json()) as { secret: string };
+  return TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: w.clock.now().getTime() });
 }
 
 const member = (w: World) => ({ firstName: "Zed", lastName: "Newman", email: `zed.${w.a.userId}@example.com` });
@@ -99,6 +108,10 @@ export const API_ROUTES: Record<string, Entry> = {
   "POST /api/Identity/ResetPassword": {
     kind: "public",
     body: () => ({ passwordResetToken: "0123456789abcdef0123456789abcdef", password: "Another$2025" }),
+  },
+  "POST /api/Identity/login-code": {
+    kind: "public",
+    body: () => ({ challengeToken: "0123456789abcdef0123456789abcdef", code: "123456" }),
   },
   "POST /api/StripePayment/webhook": { kind: "webhook" },
   "POST /api/ManagerInvites/preview": { kind: "public", body: () => ({ token: "0123456789abcdef0123456789abcdef" }) },
@@ -383,6 +396,39 @@ export const API_ROUTES: Record<string, Entry> = {
     // After the role change (order 0): A's second manager goes, and A's owner stays.
     owner: (w) => ({ path: `Managers/${w.aManager.userId}`, status: 204 }),
     order: 7,
+  },
+  // Two-factor sign-in (ADR 0023): A turns it on, gets new codes and turns it off, before logging out.
+  "GET /api/TwoFactor": { kind: "bearer", scope: "self", owner: () => ({ path: "TwoFactor" }) },
+  "POST /api/TwoFactor/setup": {
+    kind: "bearer",
+    scope: "self",
+    // With a bearer the challenge token is not read; without one an unknown challenge is a 401 too.
+    owner: () => ({ path: "TwoFactor/setup", body: { challengeToken: "0123456789abcdef0123456789abcdef" } }),
+    order: 7,
+  },
+  "POST /api/TwoFactor/confirm": {
+    kind: "bearer",
+    scope: "self",
+    owner: async (w) => ({ path: "TwoFactor/confirm", body: { code: await totpCodeOfA(w) } }),
+    order: 7.1,
+  },
+  "POST /api/TwoFactor/recovery-codes": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "TwoFactor/recovery-codes", body: { password: PASSWORD } }),
+    order: 7.2,
+  },
+  "POST /api/TwoFactor/disable": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "TwoFactor/disable", body: { password: PASSWORD }, status: 204 }),
+    order: 7.3,
+  },
+  "PUT /api/TwoFactor/company-requirement": {
+    kind: "bearer",
+    scope: "self",
+    ownerOnly: true,
+    owner: () => ({ path: "TwoFactor/company-requirement", body: { required: false } }),
   },
   "POST /api/Identity/logout": {
     kind: "bearer",

@@ -32,6 +32,8 @@ export interface CompanyManager {
 
 export interface World {
   api: Api;
+  /** The API's clock (a TOTP code is computed at its time). */
+  clock: { now(): Date };
   a: Manager;
   /** A Manager (not an Owner) of company A. */
   aManager: CompanyManager;
@@ -52,7 +54,7 @@ export const TEAM_CSV =
 /** `env` adds configuration, e.g. RATE_LIMIT_FACTOR for tests that call one operation many times. */
 export async function buildWorld(db: Db, env: Record<string, string> = {}): Promise<World> {
   const config = testConfig({ CATALOGUE_URL: "https://catalogue.test/", SUPPORT_EMAIL: "help@rewards.test", ...env });
-  const { api } = paymentsApi(db, { config });
+  const { api, clock } = paymentsApi(db, { config });
   const a = await payingManager(api, db, "Alpha Pty Ltd");
   const b = await payingManager(api, db, "Bravo Pty Ltd");
   const paidMembers = await seedDraft(db, a, [60, 40], "Paid Thanks");
@@ -68,7 +70,7 @@ export async function buildWorld(db: Db, env: Record<string, string> = {}): Prom
   // B has a draft of its own too, so B's calls act on real rows.
   await seedDraft(db, b, [10], "Bravo Thanks");
   const aManager = await addManager(api, db, a.companyId, `manager.${a.userId}@example.com`);
-  return { api, a, aManager, b, paidMembers, draftMembers, pending, paid };
+  return { api, clock, a, aManager, b, paidMembers, draftMembers, pending, paid };
 }
 
 /**

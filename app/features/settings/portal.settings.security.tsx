@@ -1,0 +1,279 @@
+// Settings › Security (ADR 0022 §1, ADR 0023): the manager's own two-factor sign-in. Off: a
+// button that starts set-up; set-up under way: the QR code, the secret as text and the form for
+// the first code; on: new recovery codes and turning it off (both with the password). New
+// recovery codes are flashed through the session and shown on the next load only. Owners also
+// get the company's requirement. One action, one form per intent; each redirects on success.
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, href, redirect, useRouteLoaderData } from "react-router";
+import { DETAILS } from "../../../core/public-forms.ts";
+import { securityFormSchema, TWO_FACTOR_MESSAGES } from "../../../core/two-factor.ts";
+import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
+import { getSession } from "../../lib/session.server.ts";
+import { redirectWithToast } from "../../lib/toast.server.ts";
+import { FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { AuthField } from "../accounts/auth-fields.tsx";
+import { portalUser } from "../portal/portal.server.ts";
+import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
+import type { Route } from "./+types/portal.settings.security";
+import { SETTINGS_LAYOUT_ID, type SettingsLayoutData } from "./portal.settings.tsx";
+import { twoFactorSetupView } from "./two-factor.server.ts";
+import { RecoveryCodesPanel, TwoFactorSetupPanel } from "./two-factor-panels.tsx";
+
+const TITLE = "Security";
+export const handle = { title: TITLE } satisfies PortalHandle;
+export const meta: Route.MetaFunction = portalMeta(TITLE);
+
+const ACTION = href("/portal/settings/security");
+
+type Intent = "start" | "confirm" | "disable" | "regenerate" | "requirement";
+interface SecurityReply extends FormReply {
+  intent: Intent;
+}
+
+const SHOWN = [
+  ...Object.values(TWO_FACTOR_MESSAGES),
+  DETAILS.ownerOnly,
+  DETAILS.tooManyAttempts,
+  DETAILS.tooManyRequests,
+] as const;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { api } = portalUser(context);
+  const status = await api.twoFactorStatus();
+  if (!status.ok) throw data(status.detail, { status: status.status });
+  // Shown this once: reading the flash removes it from the session (written back after the page).
+  const recoveryCodes = getSession(context).get("recoveryCodes") ?? null;
+  let setup = null;
+  if (status.data.setupPending) {
+    const started = await api.twoFactorSetup({});
+    if (started.ok) setup = await twoFactorSetupView(started.data);
+  }
+  return { status: status.data, setup, recoveryCodes };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const { api } = portalUser(context);
+  const { submission } = await readForm(context, request, securityFormSchema);
+  const intent = String(submission.payload.intent ?? "start") as Intent satisfies Intent;
+  const hideFields = ["password", "code"];
+  const reply = (failure: ReturnType<typeof replyInvalid>) =>
+    data<SecurityReply>({ ...failure.data, intent }, { status: failure.init?.status ?? 400 });
+  if (submission.status !== "success") return reply(replyInvalid(submission, false, { hideFields }));
+  const value = submission.value;
+
+  if (value.intent === "start") {
+    const started = await api.twoFactorSetup({});
+    if (!started.ok) return reply(replyFailure(submission, started, { shownDetails: SHOWN, hideFields }));
+    throw redirect(`${ACTION}#two-factor`);
+  }
+  if (value.intent === "confirm") {
+    const confirmed = await api.twoFactorConfirm({ code: value.code });
+    if (!confirmed.ok) return reply(replyFailure(submission, confirmed, { shownDetails: SHOWN, hideFields }));
+    getSession(context).flash("recoveryCodes", confirmed.data.recoveryCodes);
+    return redirectWithToast(context, `${ACTION}#two-factor`, {
+      type: "success",
+      title: "Two-factor sign-in is on",
+    });
+  }
+  if (value.intent === "regenerate") {
+    const fresh = await api.regenerateRecoveryCodes(value.password);
+    if (!fresh.ok) return reply(replyFailure(submission, fresh, { shownDetails: SHOWN, hideFields }));
+    getSession(context).flash("recoveryCodes", fresh.data.recoveryCodes);
+    return redirectWithToast(context, `${ACTION}#two-factor`, {
+      type: "success",
+      title: "New recovery codes",
+      description: "Your earlier recovery codes no longer work.",
+    });
+  }
+  if (value.intent === "disable") {
+    const off = await api.twoFactorDisable(value.password);
+    if (!off.ok) return reply(replyFailure(submission, off, { shownDetails: SHOWN, hideFields }));
+    return redirectWithToast(context, `${ACTION}#two-factor`, { title: "Two-factor sign-in is off" });
+  }
+  const saved = await api.setTwoFactorRequirement(value.required);
+  if (!saved.ok) return reply(replyFailure(submission, saved, { shownDetails: SHOWN }));
+  return redirectWithToast(context, `${ACTION}#company-two-factor`, {
+    type: "success",
+    title: value.required ? "Two-factor sign-in is now required" : "Two-factor sign-in is no longer required",
+  });
+}
+
+const cardClass = "rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6";
+const headingClass = "text-xl font-semibold text-slate-900";
+const secondaryButtonClass =
+  "inline-flex min-h-11 items-center justify-center rounded-md border border-slate-400 bg-white px-6 py-2 font-semibold text-slate-900 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 w-full sm:w-auto";
+
+export default function SecuritySettings({ loaderData, actionData }: Route.ComponentProps) {
+  const layout = useRouteLoaderData<SettingsLayoutData>(SETTINGS_LAYOUT_ID);
+  const { status, setup, recoveryCodes } = loaderData;
+  const replyFor = (intent: Intent) => (actionData?.intent === intent ? actionData : undefined);
+  const enabledOn = status.enabledAt
+    ? new Date(status.enabledAt).toLocaleDateString("en-AU", { day: "numeric", month: "long", year: "numeric" })
+    : null;
+
+  return (
+    <div className="max-w-3xl space-y-8">
+      <section id="two-factor" aria-labelledby="two-factor-heading" className={`${cardClass} scroll-mt-6 space-y-6`}>
+        <div>
+          <h2 id="two-factor-heading" className={headingClass}>
+            Two-factor sign-in
+          </h2>
+          <p className="mt-2 text-slate-700">
+            After your password, you also enter a 6-digit code from an authenticator app on your phone, so a stolen
+            password alone cannot open your account.
+          </p>
+          <p className="mt-3 font-semibold text-slate-900" data-testid="two-factor-status">
+            {status.enabled ? `On since ${enabledOn}` : setup ? "Being set up" : "Off"}
+            {status.enabled ? (
+              <span className="font-normal text-slate-700">
+                {" "}
+                · {status.recoveryCodesLeft} recovery {status.recoveryCodesLeft === 1 ? "code" : "codes"} left
+              </span>
+            ) : null}
+          </p>
+          {status.companyRequired ? (
+            <p className="mt-2 text-slate-700">Your company requires two-factor sign-in for every manager.</p>
+          ) : null}
+        </div>
+
+        {recoveryCodes ? <RecoveryCodesPanel codes={recoveryCodes} /> : null}
+
+        {status.enabled ? (
+          <>
+            <PasswordForm
+              intent="regenerate"
+              reply={replyFor("regenerate")}
+              title="New recovery codes"
+              text="Get ten new recovery codes. The ones you have now stop working."
+              submitLabel="Get new recovery codes"
+            />
+            {status.companyRequired ? null : (
+              <PasswordForm
+                intent="disable"
+                reply={replyFor("disable")}
+                title="Turn off two-factor sign-in"
+                text="Your password alone will sign you in again."
+                submitLabel="Turn off"
+              />
+            )}
+          </>
+        ) : setup ? (
+          <TwoFactorSetupPanel
+            view={setup}
+            action={ACTION}
+            intent="confirm"
+            reply={replyFor("confirm")}
+            submitLabel="Turn on two-factor sign-in"
+          />
+        ) : (
+          <StartForm reply={replyFor("start")} />
+        )}
+      </section>
+
+      {layout?.managerRole === "owner" ? (
+        <RequirementForm required={status.companyRequired} reply={replyFor("requirement")} />
+      ) : null}
+    </div>
+  );
+}
+
+function StartForm({ reply }: { reply?: FormReply }) {
+  const { busy } = useFormSubmit(ACTION);
+  return (
+    <Form method="post" action={ACTION} preventScrollReset>
+      <HiddenFormInputs intent="start" />
+      <FormAlert messages={reply?.result.error?.[""] ?? []} focusKey={reply} focus />
+      <SubmitButton busy={busy} className="w-full sm:w-auto">
+        Set up two-factor sign-in
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function PasswordForm({
+  intent,
+  reply,
+  title,
+  text,
+  submitLabel,
+}: {
+  intent: "disable" | "regenerate";
+  reply?: FormReply;
+  title: string;
+  text: string;
+  submitLabel: string;
+}) {
+  const { onSubmit, busy } = useFormSubmit(ACTION);
+  const [form, fields] = useForm({
+    id: `two-factor-${intent}-form`,
+    lastResult: reply?.result,
+    constraint: { password: { required: true, maxLength: 256 } },
+    defaultNoValidate: false,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: securityFormSchema }),
+    onSubmit,
+  });
+  const headingId = `two-factor-${intent}-heading`;
+  return (
+    <Form
+      method="post"
+      action={ACTION}
+      preventScrollReset
+      {...getFormProps(form)}
+      aria-labelledby={headingId}
+      className="space-y-4 border-t border-slate-200 pt-6"
+    >
+      <h3 id={headingId} className="text-lg font-semibold text-slate-900">
+        {title}
+      </h3>
+      <p className="text-slate-700">{text}</p>
+      <HiddenFormInputs intent={intent} />
+      <FormAlert messages={form.errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
+      <AuthField
+        field={fields.password}
+        label="Your password"
+        type="password"
+        autoComplete="current-password"
+        autoFocus={hasFieldErrors(reply?.result)}
+        className="max-w-sm"
+      />
+      <button type="submit" disabled={busy} aria-busy={busy || undefined} className={secondaryButtonClass}>
+        {busy ? "Please wait" : submitLabel}
+      </button>
+    </Form>
+  );
+}
+
+function RequirementForm({ required, reply }: { required: boolean; reply?: FormReply }) {
+  const { busy } = useFormSubmit(ACTION);
+  return (
+    <section
+      id="company-two-factor"
+      aria-labelledby="company-two-factor-heading"
+      className={`${cardClass} scroll-mt-6 space-y-4`}
+    >
+      <h2 id="company-two-factor-heading" className={headingClass}>
+        Require two-factor sign-in for your company
+      </h2>
+      <p className="text-slate-700">
+        {required
+          ? "Every manager of your company signs in with a code from an authenticator app. Managers without one set it up at their next login."
+          : "When required, every manager must sign in with a code from an authenticator app; managers without one are asked to set it up at their next login."}
+      </p>
+      <p className="font-semibold text-slate-900" data-testid="company-two-factor-status">
+        {required ? "Required" : "Not required"}
+      </p>
+      <Form method="post" action={ACTION} preventScrollReset>
+        <HiddenFormInputs intent="requirement" />
+        <input type="hidden" name="required" value={required ? "off" : "on"} />
+        <FormAlert messages={reply?.result.error?.[""] ?? []} focusKey={reply} focus />
+        <SubmitButton busy={busy} className="w-full sm:w-auto">
+          {required ? "Stop requiring two-factor sign-in" : "Require two-factor sign-in"}
+        </SubmitButton>
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,271 @@
+// Two-factor sign-in (ADR 0023):
+//   POST /api/Identity/login-code            (public) { challengeToken, code | recoveryCode } → { accessToken, appSettings }
+//   GET  /api/TwoFactor                      (bearer) the caller's status and the company's requirement
+//   POST /api/TwoFactor/setup                (bearer, or a set-up challenge) → { secret, otpauthUri }
+//   POST /api/TwoFactor/confirm              (bearer, or a set-up challenge) { code } → { recoveryCodes, signIn }
+//                                            (signIn: with a challenge, { accessToken, appSettings } as login answers; else null)
+//   POST /api/TwoFactor/disable              (bearer) { password } → 204; refused while the company requires it
+//   POST /api/TwoFactor/recovery-codes       (bearer) { password } → { recoveryCodes }
+//   PUT  /api/TwoFactor/company-requirement  (bearer, Owner) { required } → { required }
+// /api/Identity/login answers { twoFactor: "verify" | "setup", challengeToken } in place of the
+// token when a second factor is owed (server/api/identity.ts). Every code and password checked
+// here spends the login budgets of rate-limits.ts, as a password at login does.
+import { Hono, type MiddlewareHandler } from "hono";
+import type { AppSettings } from "../../core/account-forms.ts";
+import { DETAILS } from "../../core/public-forms.ts";
+import {
+  loginCodeSchema,
+  TWO_FACTOR_MESSAGES,
+  twoFactorConfirmSchema,
+  twoFactorPasswordSchema,
+  twoFactorRequirementSchema,
+  twoFactorSetupSchema,
+} from "../../core/two-factor.ts";
+import { getAppSettings, issueAccessToken } from "../domain/identity.ts";
+import {
+  type Actor,
+  type ChallengePurpose,
+  confirmSetup,
+  consumeLoginChallenge,
+  countChallengeAttempt,
+  disableTwoFactor,
+  findLoginChallenge,
+  managerEmail,
+  regenerateRecoveryCodes,
+  type SecondFactorResult,
+  setCompanyRequirement,
+  spendSecondFactor,
+  startSetup,
+  type TwoFactorKeys,
+  twoFactorKeys,
+  twoFactorStatus,
+} from "../domain/two-factor.ts";
+import { ProblemError } from "../http/problem.ts";
+import { jsonBody } from "../http/validate.ts";
+import { resolveSessionSecret } from "../secret.ts";
+import { requireAuth, requireOwner } from "./auth.ts";
+import type { ApiDeps, ApiEnv } from "./deps.ts";
+import type { RateLimits } from "./rate-limits.ts";
+
+const codeProblem = (detail: string, field: "code" | "recoveryCode" = "code") =>
+  new ProblemError(400, detail, { [field]: [detail] });
+
+const secondFactorFailures: Record<Exclude<SecondFactorResult["status"], "ok">, () => ProblemError> = {
+  wrong_code: () => codeProblem(TWO_FACTOR_MESSAGES.wrongCode),
+  reused_code: () => codeProblem(TWO_FACTOR_MESSAGES.reusedCode),
+  wrong_recovery_code: () => codeProblem(TWO_FACTOR_MESSAGES.wrongRecoveryCode, "recoveryCode"),
+  not_on: () => new ProblemError(400, TWO_FACTOR_MESSAGES.challengeInvalid),
+};
+
+export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, limits: RateLimits, now: () => Date) {
+  // The keys come from the server secret, the one the web sessions are sealed with: SESSION_SECRET,
+  // or the one generated once and kept in the database (server/secret.ts).
+  let keys: Promise<TwoFactorKeys> | undefined;
+  const keysOf = (): Promise<TwoFactorKeys> => {
+    keys ??= resolveSessionSecret(deps.db, deps.config.SESSION_SECRET).then(
+      ({ secret }) => twoFactorKeys(secret),
+      (error: unknown) => {
+        keys = undefined;
+        throw error;
+      },
+    );
+    return keys;
+  };
+
+  /** A bearer when the call has one; otherwise the handler takes the challenge token of the body. */
+  const bearerOrChallenge: MiddlewareHandler<ApiEnv> = (c, next) =>
+    c.req.header("authorization") ? auth(c, next) : next();
+
+  const ownerOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
+    requireOwner(c);
+    await next();
+  };
+
+  type Caller = Actor & { challenge?: { id: number; email: string } };
+
+  /** The manager a set-up call speaks for: the bearer's, or that of an open set-up challenge. */
+  async function setupCaller(
+    c: Parameters<MiddlewareHandler<ApiEnv>>[0],
+    challengeToken: string | undefined,
+  ): Promise<Caller> {
+    const bearer = c.get("auth");
+    if (bearer) return { userId: bearer.userId, companyId: bearer.companyId, clientIp: c.get("clientIp") };
+    if (!challengeToken) throw new ProblemError(401, DETAILS.unauthorized);
+    const found = await findLoginChallenge(deps.db, challengeToken, "setup", now());
+    if (found.status === "too_many") throw new ProblemError(401, TWO_FACTOR_MESSAGES.challengeTooMany);
+    if (found.status !== "ok") throw new ProblemError(401, TWO_FACTOR_MESSAGES.challengeInvalid);
+    return {
+      userId: found.userId,
+      companyId: found.companyId,
+      clientIp: c.get("clientIp"),
+      challenge: { id: found.challengeId, email: found.email },
+    };
+  }
+
+  /** A code or a password is about to be checked: one attempt of the login budgets for the account. */
+  async function spendLoginBudget(userId: number, email: string | undefined, clientIp: string | undefined) {
+    const account = email ?? (await managerEmail(deps.db, userId));
+    if (!account) throw new ProblemError(401, DETAILS.unauthorized);
+    await limits.loginAttempt(account, clientIp);
+    return account;
+  }
+
+  /** Ends a login challenge with a session: the token and the settings, as /Identity/login answers them. */
+  async function finishLogin(
+    c: Parameters<MiddlewareHandler<ApiEnv>>[0],
+    caller: Actor,
+    challengeId: number,
+    email: string,
+    spend?: (tx: Parameters<Parameters<ApiDeps["db"]["transaction"]>[0]>[0]) => Promise<SecondFactorResult>,
+  ) {
+    const outcome = await deps.db.transaction(async (tx) => {
+      const spent = spend ? await spend(tx) : undefined;
+      if (spent && spent.status !== "ok") return { ok: false as const, failed: spent.status };
+      if (!(await consumeLoginChallenge(tx, challengeId, now())))
+        return { ok: false as const, failed: "used" as const };
+      const accessToken = await issueAccessToken(tx, { id: caller.userId, companyId: caller.companyId }, now(), {
+        clientIp: c.get("clientIp"),
+        userAgent: c.req.header("user-agent"),
+      });
+      return { ok: true as const, accessToken };
+    });
+    if (!outcome.ok) return outcome;
+    // The second step is done: as after a right password without one, this address's failures are forgotten.
+    await limits.loginSucceeded(email, c.get("clientIp"));
+    const appSettings = await getAppSettings(deps.db, caller);
+    if (!appSettings) throw new ProblemError(401, DETAILS.unauthorized);
+    return { ok: true as const, accessToken: outcome.accessToken, appSettings };
+  }
+
+  async function refuseWrongCode(challengeId: number, failure: () => ProblemError): Promise<never> {
+    if ((await countChallengeAttempt(deps.db, challengeId)) === "too_many") {
+      throw new ProblemError(400, TWO_FACTOR_MESSAGES.challengeTooMany);
+    }
+    throw failure();
+  }
+
+  const challengeFailure = (status: "invalid" | "too_many") =>
+    new ProblemError(
+      400,
+      status === "too_many" ? TWO_FACTOR_MESSAGES.challengeTooMany : TWO_FACTOR_MESSAGES.challengeInvalid,
+    );
+
+  return new Hono<ApiEnv>()
+    .post("/Identity/login-code", limits.perClient("login"), jsonBody(loginCodeSchema), async (c) => {
+      const body = c.req.valid("json");
+      const purpose: ChallengePurpose = "verify";
+      const found = await findLoginChallenge(deps.db, body.challengeToken, purpose, now());
+      if (found.status !== "ok") throw challengeFailure(found.status);
+      await spendLoginBudget(found.userId, found.email, c.get("clientIp"));
+      const caller: Actor = { userId: found.userId, companyId: found.companyId, clientIp: c.get("clientIp") };
+      const keys = await keysOf();
+      const done = await finishLogin(c, caller, found.challengeId, found.email, (tx) =>
+        spendSecondFactor(tx, keys, caller, { code: body.code, recoveryCode: body.recoveryCode }, now()),
+      );
+      if (!done.ok) {
+        if (done.failed === "used") throw challengeFailure("invalid");
+        return refuseWrongCode(found.challengeId, secondFactorFailures[done.failed]);
+      }
+      return c.json({ accessToken: done.accessToken, appSettings: done.appSettings });
+    })
+    .get("/TwoFactor", auth, async (c) => {
+      const status = await twoFactorStatus(deps.db, requireAuth(c).userId);
+      if (!status) throw new ProblemError(401, DETAILS.unauthorized);
+      return c.json(status);
+    })
+    .post(
+      "/TwoFactor/setup",
+      limits.perClient("login"),
+      bearerOrChallenge,
+      jsonBody(twoFactorSetupSchema),
+      async (c) => {
+        const caller = await setupCaller(c, c.req.valid("json").challengeToken);
+        const started = await startSetup(deps.db, await keysOf(), caller.userId);
+        if (started.status === "already_on") throw new ProblemError(409, TWO_FACTOR_MESSAGES.alreadyOn);
+        if (started.status !== "ready") throw new ProblemError(401, DETAILS.unauthorized);
+        return c.json({ secret: started.secret, otpauthUri: started.otpauthUri });
+      },
+    )
+    .post(
+      "/TwoFactor/confirm",
+      limits.perClient("login"),
+      bearerOrChallenge,
+      jsonBody(twoFactorConfirmSchema),
+      async (c) => {
+        const body = c.req.valid("json");
+        const caller = await setupCaller(c, body.challengeToken);
+        const email = await spendLoginBudget(caller.userId, caller.challenge?.email, c.get("clientIp"));
+        const confirmed = await confirmSetup(deps.db, await keysOf(), caller, body.code, now());
+        if (confirmed.status === "wrong_code") {
+          if (caller.challenge) return refuseWrongCode(caller.challenge.id, secondFactorFailures.wrong_code);
+          throw codeProblem(TWO_FACTOR_MESSAGES.wrongCode);
+        }
+        if (confirmed.status === "no_setup") throw new ProblemError(409, TWO_FACTOR_MESSAGES.noSetup);
+        if (confirmed.status === "already_on") throw new ProblemError(409, TWO_FACTOR_MESSAGES.alreadyOn);
+        if (confirmed.status !== "enabled") throw new ProblemError(401, DETAILS.unauthorized);
+        // With a challenge, the forced set-up of a login is done: the session it was waiting for.
+        let signIn: { accessToken: string; appSettings: AppSettings } | null = null;
+        if (caller.challenge) {
+          const done = await finishLogin(c, caller, caller.challenge.id, email);
+          if (!done.ok) throw challengeFailure("invalid");
+          signIn = { accessToken: done.accessToken, appSettings: done.appSettings };
+        }
+        return c.json({ recoveryCodes: confirmed.recoveryCodes, signIn });
+      },
+    )
+    .post("/TwoFactor/disable", limits.perClient("login"), auth, jsonBody(twoFactorPasswordSchema), async (c) => {
+      const { userId, companyId } = requireAuth(c);
+      const email = await spendLoginBudget(userId, undefined, c.get("clientIp"));
+      const actor = { userId, companyId, clientIp: c.get("clientIp") };
+      const result = await disableTwoFactor(deps.db, actor, c.req.valid("json").password, now());
+      if (result.status === "wrong_password") {
+        throw new ProblemError(400, TWO_FACTOR_MESSAGES.wrongPassword, {
+          password: [TWO_FACTOR_MESSAGES.wrongPassword],
+        });
+      }
+      if (result.status === "required") throw new ProblemError(409, TWO_FACTOR_MESSAGES.requiredByCompany);
+      if (result.status === "not_on") throw new ProblemError(409, TWO_FACTOR_MESSAGES.notOn);
+      if (result.status !== "ok") throw new ProblemError(401, DETAILS.unauthorized);
+      await limits.loginSucceeded(email, c.get("clientIp"));
+      return c.body(null, 204);
+    })
+    .post(
+      "/TwoFactor/recovery-codes",
+      limits.perClient("login"),
+      auth,
+      jsonBody(twoFactorPasswordSchema),
+      async (c) => {
+        const { userId, companyId } = requireAuth(c);
+        const email = await spendLoginBudget(userId, undefined, c.get("clientIp"));
+        const actor = { userId, companyId, clientIp: c.get("clientIp") };
+        const result = await regenerateRecoveryCodes(
+          deps.db,
+          await keysOf(),
+          actor,
+          c.req.valid("json").password,
+          now(),
+        );
+        if (result.status === "wrong_password") {
+          throw new ProblemError(400, TWO_FACTOR_MESSAGES.wrongPassword, {
+            password: [TWO_FACTOR_MESSAGES.wrongPassword],
+          });
+        }
+        if (result.status === "not_on") throw new ProblemError(409, TWO_FACTOR_MESSAGES.notOn);
+        if (result.status !== "ok") throw new ProblemError(401, DETAILS.unauthorized);
+        await limits.loginSucceeded(email, c.get("clientIp"));
+        return c.json({ recoveryCodes: result.recoveryCodes });
+      },
+    )
+    .put("/TwoFactor/company-requirement", auth, ownerOnly, jsonBody(twoFactorRequirementSchema), async (c) => {
+      const { userId, companyId } = requireAuth(c);
+      const { required } = c.req.valid("json");
+      const saved = await setCompanyRequirement(
+        deps.db,
+        { userId, companyId, clientIp: c.get("clientIp") },
+        required,
+        now(),
+      );
+      if (!saved) throw new ProblemError(401, DETAILS.unauthorized);
+      return c.json({ required });
+    });
+}

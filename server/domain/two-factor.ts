@@ -1,0 +1,484 @@
+// Two-factor sign-in (ADR 0023): a TOTP authenticator app per manager (RFC 6238 through
+// `otpauth`), ten single-use recovery codes, the company's requirement, and the login challenge
+// that sits between a right password and the second factor. Plain functions over the database;
+// the caller passes the clock and the keys (derived from the server secret).
+//
+// How things are stored:
+//   - the TOTP secret: sealed (AES-256-GCM, key derived from the server secret, the user's id
+//     authenticated with it) in users.totp_secret_sealed, never in the clear. A secret with
+//     totp_enabled_at null is a set-up not yet confirmed.
+//   - recovery codes: HMAC-SHA-256 keyed by a key derived from the server secret, so a copy of
+//     the database alone tells none of them.
+//   - login challenges: the token handed to the browser as its SHA-256; short-lived, single use,
+//     at most MAX_CHALLENGE_ATTEMPTS wrong codes.
+//   - users.totp_last_step: the time step of the last accepted code; the same code (or an older
+//     one) is refused afterwards, so an observed code cannot be replayed within its window.
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomInt } from "node:crypto";
+import { and, count, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { Secret, TOTP } from "otpauth";
+import type { Conn, Db } from "../db/client.ts";
+import { companies, loginChallenges, recoveryCodes, users } from "../db/schema.ts";
+import { recordAudit } from "./audit.ts";
+import { randomToken, sha256Hex } from "./identity-crypto.ts";
+import { verifyPassword } from "./password.ts";
+
+/** The name authenticator apps show next to the account. */
+export const TOTP_ISSUER = "Reward Portal";
+const TOTP_PERIOD_SECONDS = 30;
+/** The code of the step before or after the current one is accepted too: clocks drift (±30 s). */
+const TOTP_WINDOW = 1;
+export const RECOVERY_CODE_COUNT = 10;
+/** A code's step: 10 characters of this alphabet (50 bits), shown as two groups of five. */
+const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
+const RECOVERY_LENGTH = 10;
+export const MAX_CHALLENGE_ATTEMPTS = 5;
+/** A code is asked for straight after the password; setting an app up takes longer. */
+export const CHALLENGE_TTL_MS = { verify: 10 * 60 * 1000, setup: 20 * 60 * 1000 } as const;
+
+export type ChallengePurpose = "verify" | "setup";
+
+// ─── Keys ───────────────────────────────────────────────────────────────────────────────────
+
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+/** The keys of this module, derived from the server secret (as the web sessions' sealer is). */
+export function twoFactorKeys(serverSecret: string) {
+  const sealKey = Buffer.from(hkdfSync("sha256", serverSecret, "", "rewards totp secret", 32));
+  const recoveryKey = Buffer.from(hkdfSync("sha256", serverSecret, "", "rewards recovery codes", 32));
+  const aad = (userId: number) => Buffer.from(`user:${userId}`);
+  return {
+    /** The base32 secret, sealed for one user: moved to another user's row it does not open. */
+    sealSecret(secret: string, userId: number): string {
+      const iv = randomBytes(IV_BYTES);
+      const cipher = createCipheriv("aes-256-gcm", sealKey, iv);
+      cipher.setAAD(aad(userId));
+      const body = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
+      return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
+    },
+    /** The base32 secret, or null when it was sealed with another secret or for another user. */
+    openSecret(sealed: string, userId: number): string | null {
+      const raw = Buffer.from(sealed, "base64url");
+      if (raw.length < IV_BYTES + TAG_BYTES) return null;
+      try {
+        const decipher = createDecipheriv("aes-256-gcm", sealKey, raw.subarray(0, IV_BYTES));
+        decipher.setAAD(aad(userId));
+        decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+        return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
+      } catch {
+        return null;
+      }
+    },
+    /** The stored form of a recovery code, whatever case and hyphens it was typed with. */
+    hashRecoveryCode(code: string, userId: number): string {
+      return createHmac("sha256", recoveryKey)
+        .update(`${userId}:${normaliseRecoveryCode(code)}`, "utf8")
+        .digest("hex");
+    },
+  };
+}
+
+export type TwoFactorKeys = ReturnType<typeof twoFactorKeys>;
+
+function normaliseRecoveryCode(code: string): string {
+  return code.toLowerCase().replace(/[\s-]/g, "");
+}
+
+function newRecoveryCode(): string {
+  let code = "";
+  for (let i = 0; i < RECOVERY_LENGTH; i++) code += RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)];
+  return `${code.slice(0, 5)}-${code.slice(5)}`;
+}
+
+function totpFor(secret: string, email: string): TOTP {
+  return new TOTP({
+    issuer: TOTP_ISSUER,
+    label: email,
+    secret: Secret.fromBase32(secret),
+    algorithm: "SHA1",
+    digits: 6,
+    period: TOTP_PERIOD_SECONDS,
+  });
+}
+
+/** The time step of a right code (the current one ±1), or null. */
+function matchingStep(secret: string, code: string, now: Date): number | null {
+  const token = code.replace(/\s/g, "");
+  const delta = totpFor(secret, "").validate({ token, timestamp: now.getTime(), window: TOTP_WINDOW });
+  if (delta === null) return null;
+  return TOTP.counter({ period: TOTP_PERIOD_SECONDS, timestamp: now.getTime() }) + delta;
+}
+
+// ─── Status ─────────────────────────────────────────────────────────────────────────────────
+
+export interface TwoFactorStatus {
+  enabled: boolean;
+  /** ISO time it was turned on; null when off. */
+  enabledAt: string | null;
+  /** An app was offered (a secret is waiting for its first code). */
+  setupPending: boolean;
+  recoveryCodesLeft: number;
+  /** The company asks every manager to sign in with a second factor. */
+  companyRequired: boolean;
+}
+
+async function managerRow(db: Conn, userId: number) {
+  const [row] = await db
+    .select({
+      id: users.id,
+      companyId: users.companyId,
+      email: users.email,
+      passwordHash: users.passwordHash,
+      totpSecretSealed: users.totpSecretSealed,
+      totpEnabledAt: users.totpEnabledAt,
+      companyRequired: companies.twoFactorRequired,
+    })
+    .from(users)
+    .innerJoin(companies, eq(companies.id, users.companyId))
+    .where(and(eq(users.id, userId), eq(users.isActive, true), eq(users.role, "program_manager")));
+  return row;
+}
+
+/** The manager's address (the login budgets of rate-limits.ts are keyed by it), or null. */
+export async function managerEmail(db: Db, userId: number): Promise<string | null> {
+  return (await managerRow(db, userId))?.email ?? null;
+}
+
+export async function twoFactorStatus(db: Db, userId: number): Promise<TwoFactorStatus | null> {
+  const row = await managerRow(db, userId);
+  if (!row) return null;
+  const [left] = await db
+    .select({ n: count() })
+    .from(recoveryCodes)
+    .where(and(eq(recoveryCodes.userId, userId), isNull(recoveryCodes.usedAt)));
+  return {
+    enabled: row.totpEnabledAt !== null,
+    enabledAt: row.totpEnabledAt?.toISOString() ?? null,
+    setupPending: row.totpEnabledAt === null && row.totpSecretSealed !== null,
+    recoveryCodesLeft: row.totpEnabledAt ? Number(left?.n ?? 0) : 0,
+    companyRequired: row.companyRequired,
+  };
+}
+
+// ─── Set-up ─────────────────────────────────────────────────────────────────────────────────
+
+export interface Actor {
+  userId: number;
+  companyId: number;
+  clientIp?: string | null;
+}
+
+export type StartSetupResult =
+  | { status: "ready"; secret: string; otpauthUri: string }
+  | { status: "already_on" | "unknown" };
+
+/**
+ * Offers an app to set up: the secret waiting for its first code if there is one (so reloading
+ * the page shows the same QR code as the app scanned), otherwise a new one, stored sealed.
+ */
+export async function startSetup(db: Db, keys: TwoFactorKeys, userId: number): Promise<StartSetupResult> {
+  const row = await managerRow(db, userId);
+  if (!row) return { status: "unknown" };
+  if (row.totpEnabledAt) return { status: "already_on" };
+  const pending = row.totpSecretSealed ? keys.openSecret(row.totpSecretSealed, userId) : null;
+  const secret = pending ?? new Secret({ size: 20 }).base32;
+  if (!pending) {
+    await db
+      .update(users)
+      .set({ totpSecretSealed: keys.sealSecret(secret, userId), totpLastStep: null })
+      .where(and(eq(users.id, userId), isNull(users.totpEnabledAt)));
+  }
+  return { status: "ready", secret, otpauthUri: totpFor(secret, row.email).toString() };
+}
+
+export type ConfirmSetupResult =
+  | { status: "enabled"; recoveryCodes: string[] }
+  | { status: "no_setup" | "already_on" | "wrong_code" | "unknown" };
+
+/**
+ * The first right code from the app turns two-factor sign-in on and answers ten new recovery
+ * codes, which are stored hashed only: this is the one time they are seen.
+ */
+export async function confirmSetup(
+  db: Db,
+  keys: TwoFactorKeys,
+  actor: Actor,
+  code: string,
+  now: Date,
+): Promise<ConfirmSetupResult> {
+  const row = await managerRow(db, actor.userId);
+  if (!row) return { status: "unknown" };
+  if (row.totpEnabledAt) return { status: "already_on" };
+  const secret = row.totpSecretSealed ? keys.openSecret(row.totpSecretSealed, actor.userId) : null;
+  if (!secret || !row.totpSecretSealed) return { status: "no_setup" };
+  const step = matchingStep(secret, code, now);
+  if (step === null) return { status: "wrong_code" };
+  return db.transaction(async (tx): Promise<ConfirmSetupResult> => {
+    const [on] = await tx
+      .update(users)
+      .set({ totpEnabledAt: now, totpLastStep: step })
+      // The secret the code was checked against, still waiting: a second confirm finds it on.
+      .where(
+        and(
+          eq(users.id, actor.userId),
+          isNull(users.totpEnabledAt),
+          eq(users.totpSecretSealed, row.totpSecretSealed ?? ""),
+        ),
+      )
+      .returning({ id: users.id });
+    if (!on) return { status: "already_on" };
+    const codes = await replaceRecoveryCodes(tx, keys, actor.userId);
+    await recordAudit(tx, {
+      companyId: actor.companyId,
+      actorUserId: actor.userId,
+      action: "two_factor.enabled",
+      subject: `user:${actor.userId}`,
+      clientIp: actor.clientIp,
+      at: now,
+    });
+    return { status: "enabled", recoveryCodes: codes };
+  });
+}
+
+async function replaceRecoveryCodes(tx: Conn, keys: TwoFactorKeys, userId: number): Promise<string[]> {
+  await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
+  const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+  await tx
+    .insert(recoveryCodes)
+    .values(codes.map((code) => ({ userId, codeHash: keys.hashRecoveryCode(code, userId) })));
+  return codes;
+}
+
+export type PasswordActionResult<T = object> =
+  | ({ status: "ok" } & T)
+  | { status: "wrong_password" | "not_on" | "required" | "unknown" };
+
+/** Turns it off (the password again); refused while the company requires a second factor. */
+export async function disableTwoFactor(
+  db: Db,
+  actor: Actor,
+  password: string,
+  now: Date,
+): Promise<PasswordActionResult> {
+  const row = await managerRow(db, actor.userId);
+  if (!(await verifyPassword(row?.passwordHash, password)) || !row)
+    return { status: row ? "wrong_password" : "unknown" };
+  if (!row.totpEnabledAt) return { status: "not_on" };
+  if (row.companyRequired) return { status: "required" };
+  return db.transaction(async (tx) => {
+    const [off] = await tx
+      .update(users)
+      .set({ totpSecretSealed: null, totpEnabledAt: null, totpLastStep: null })
+      .where(and(eq(users.id, actor.userId), sql`${users.totpEnabledAt} is not null`))
+      .returning({ id: users.id });
+    if (!off) return { status: "not_on" as const };
+    await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, actor.userId));
+    await recordAudit(tx, {
+      companyId: actor.companyId,
+      actorUserId: actor.userId,
+      action: "two_factor.disabled",
+      subject: `user:${actor.userId}`,
+      clientIp: actor.clientIp,
+      at: now,
+    });
+    return { status: "ok" as const };
+  });
+}
+
+/** Ten new recovery codes (the password again); every earlier one stops working. */
+export async function regenerateRecoveryCodes(
+  db: Db,
+  keys: TwoFactorKeys,
+  actor: Actor,
+  password: string,
+  now: Date,
+): Promise<PasswordActionResult<{ recoveryCodes: string[] }>> {
+  const row = await managerRow(db, actor.userId);
+  if (!(await verifyPassword(row?.passwordHash, password)) || !row)
+    return { status: row ? "wrong_password" : "unknown" };
+  if (!row.totpEnabledAt) return { status: "not_on" };
+  return db.transaction(async (tx) => {
+    // Serialise with a concurrent regeneration or turning off.
+    const [locked] = await tx
+      .select({ enabledAt: users.totpEnabledAt })
+      .from(users)
+      .where(eq(users.id, actor.userId))
+      .for("update");
+    if (!locked?.enabledAt) return { status: "not_on" as const };
+    const codes = await replaceRecoveryCodes(tx, keys, actor.userId);
+    await recordAudit(tx, {
+      companyId: actor.companyId,
+      actorUserId: actor.userId,
+      action: "two_factor.recovery_codes_regenerated",
+      subject: `user:${actor.userId}`,
+      clientIp: actor.clientIp,
+      at: now,
+    });
+    return { status: "ok" as const, recoveryCodes: codes };
+  });
+}
+
+/** An Owner turns the company's requirement on or off (the caller checked the role). */
+export async function setCompanyRequirement(db: Db, actor: Actor, required: boolean, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ required: companies.twoFactorRequired })
+      .from(companies)
+      .where(eq(companies.id, actor.companyId))
+      .for("update");
+    if (!before) return false;
+    if (before.required === required) return true;
+    await tx.update(companies).set({ twoFactorRequired: required }).where(eq(companies.id, actor.companyId));
+    await recordAudit(tx, {
+      companyId: actor.companyId,
+      actorUserId: actor.userId,
+      action: "settings.two_factor_required_changed",
+      subject: `company:${actor.companyId}`,
+      data: { from: before.required, to: required },
+      clientIp: actor.clientIp,
+      at: now,
+    });
+    return true;
+  });
+}
+
+// ─── Login challenges ───────────────────────────────────────────────────────────────────────
+
+/**
+ * After a right password: a challenge for the second factor ("verify") or for setting one up
+ * ("setup"). The user's earlier open challenges end: one sign-in is in progress at a time.
+ */
+export async function startLoginChallenge(
+  db: Db,
+  userId: number,
+  purpose: ChallengePurpose,
+  now: Date,
+): Promise<{ challengeToken: string; expiresAt: Date }> {
+  const challengeToken = randomToken();
+  const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_MS[purpose]);
+  await db.transaction(async (tx) => {
+    await tx
+      .update(loginChallenges)
+      .set({ consumedAt: now })
+      .where(and(eq(loginChallenges.userId, userId), isNull(loginChallenges.consumedAt)));
+    await tx.insert(loginChallenges).values({ userId, tokenHash: sha256Hex(challengeToken), purpose, expiresAt });
+  });
+  return { challengeToken, expiresAt };
+}
+
+export type ChallengeLookup =
+  | { status: "ok"; challengeId: number; userId: number; companyId: number; email: string; purpose: ChallengePurpose }
+  | { status: "invalid" | "too_many" };
+
+/** The open challenge of a token, for `purpose`; anything used, expired or unknown is "invalid". */
+export async function findLoginChallenge(
+  db: Db,
+  token: string,
+  purpose: ChallengePurpose,
+  now: Date,
+): Promise<ChallengeLookup> {
+  const [row] = await db
+    .select({
+      challengeId: loginChallenges.id,
+      userId: users.id,
+      companyId: users.companyId,
+      email: users.email,
+      purpose: loginChallenges.purpose,
+      attempts: loginChallenges.attempts,
+    })
+    .from(loginChallenges)
+    .innerJoin(users, eq(users.id, loginChallenges.userId))
+    .where(
+      and(
+        eq(loginChallenges.tokenHash, sha256Hex(token)),
+        eq(loginChallenges.purpose, purpose),
+        isNull(loginChallenges.consumedAt),
+        gt(loginChallenges.expiresAt, now),
+        eq(users.isActive, true),
+      ),
+    );
+  if (!row) return { status: "invalid" };
+  if (row.attempts >= MAX_CHALLENGE_ATTEMPTS) return { status: "too_many" };
+  return { status: "ok", ...row };
+}
+
+/** One wrong code against a challenge: "too_many" once it has had its last try. */
+export async function countChallengeAttempt(db: Db, challengeId: number): Promise<"wrong" | "too_many"> {
+  const [counted] = await db
+    .update(loginChallenges)
+    .set({ attempts: sql`${loginChallenges.attempts} + 1` })
+    .where(and(eq(loginChallenges.id, challengeId), lt(loginChallenges.attempts, MAX_CHALLENGE_ATTEMPTS)))
+    .returning({ attempts: loginChallenges.attempts });
+  return !counted || counted.attempts >= MAX_CHALLENGE_ATTEMPTS ? "too_many" : "wrong";
+}
+
+/** Ends a challenge once (its sign-in is done); false when another request already did. */
+export async function consumeLoginChallenge(db: Conn, challengeId: number, now: Date): Promise<boolean> {
+  const [claimed] = await db
+    .update(loginChallenges)
+    .set({ consumedAt: now })
+    .where(
+      and(
+        eq(loginChallenges.id, challengeId),
+        isNull(loginChallenges.consumedAt),
+        lt(loginChallenges.attempts, MAX_CHALLENGE_ATTEMPTS),
+      ),
+    )
+    .returning({ id: loginChallenges.id });
+  return claimed !== undefined;
+}
+
+export type SecondFactorResult =
+  | { status: "ok"; usedRecoveryCode: boolean }
+  | { status: "wrong_code" | "reused_code" | "wrong_recovery_code" | "not_on" };
+
+/**
+ * Checks a TOTP code (the current step ±1, never one already accepted) or a recovery code (each
+ * works once) of a manager with two-factor sign-in on, inside `tx`: the code is spent only if
+ * the sign-in it belongs to commits.
+ */
+export async function spendSecondFactor(
+  tx: Conn,
+  keys: TwoFactorKeys,
+  actor: Actor,
+  input: { code?: string; recoveryCode?: string },
+  now: Date,
+): Promise<SecondFactorResult> {
+  const row = await managerRow(tx, actor.userId);
+  const secret =
+    row?.totpEnabledAt && row.totpSecretSealed ? keys.openSecret(row.totpSecretSealed, actor.userId) : null;
+  if (!secret) return { status: "not_on" };
+  if (input.recoveryCode !== undefined) {
+    const [used] = await tx
+      .update(recoveryCodes)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(recoveryCodes.userId, actor.userId),
+          eq(recoveryCodes.codeHash, keys.hashRecoveryCode(input.recoveryCode, actor.userId)),
+          isNull(recoveryCodes.usedAt),
+        ),
+      )
+      .returning({ id: recoveryCodes.id });
+    if (!used) return { status: "wrong_recovery_code" };
+    await recordAudit(tx, {
+      companyId: actor.companyId,
+      actorUserId: actor.userId,
+      action: "login.recovery_code_used",
+      subject: `user:${actor.userId}`,
+      data: { recoveryCodeId: used.id },
+      clientIp: actor.clientIp,
+      at: now,
+    });
+    return { status: "ok", usedRecoveryCode: true };
+  }
+  const step = matchingStep(secret, input.code ?? "", now);
+  if (step === null) return { status: "wrong_code" };
+  // Compare-and-set: of two requests with one code, one moves the step and the other finds it moved.
+  const [moved] = await tx
+    .update(users)
+    .set({ totpLastStep: step })
+    .where(and(eq(users.id, actor.userId), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))))
+    .returning({ id: users.id });
+  return moved ? { status: "ok", usedRecoveryCode: false } : { status: "reused_code" };
+}
