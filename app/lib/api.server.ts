@@ -153,6 +153,17 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     mySessions: () => call(api.Users.MySessions.$get()),
     signOutOtherSessions: () => call(api.Users.MySessions.SignOutOthers.$post()),
 
+    // A company's managers (Owners; server/api/managers.ts) and the public side of an invitation.
+    listManagers: () => call(api.Managers.$get()),
+    inviteManager: (json: Json<typeof api.Managers.invites.$post>) => call(api.Managers.invites.$post({ json })),
+    revokeManagerInvite: (id: number) => call(api.Managers.invites[":id"].$delete({ param: { id: String(id) } })),
+    changeManagerRole: (id: number, role: Json<(typeof api.Managers)[":id"]["role"]["$put"]>["role"]) =>
+      call(api.Managers[":id"].role.$put({ param: { id: String(id) }, json: { role } })),
+    removeManager: (id: number) => call(api.Managers[":id"].$delete({ param: { id: String(id) } })),
+    previewManagerInvite: (token: string) => call(api.ManagerInvites.preview.$post({ json: { token } })),
+    acceptManagerInvite: (json: Json<typeof api.ManagerInvites.accept.$post>) =>
+      call(api.ManagerInvites.accept.$post({ json })),
+
     // My Team (SPEC §7).
     listTeam: (query: Query<typeof api.Users.$get>) => call(api.Users.$get({ query: queryText(query) })),
     createTeamMember: (json: Json<(typeof api.Users)["create-user"]["$post"]>) =>

@@ -170,6 +170,24 @@ const OPERATIONS: Record<string, Operation> = {
     api: () => ({ message: "Hello from the API" }),
     signedIn: true,
   },
+  managerInviteLink: {
+    // An invitation link's preview and accept (ADR 0022 §5); the accept page's form reaches accept.
+    page: {
+      file: "features/accounts/corporate.accept-invite.tsx",
+      query: () => `?token=${"z".repeat(43)}`,
+      fields: () => ({ firstName: "Rate", lastName: "Limit", password: PASSWORD, confirmPassword: PASSWORD }),
+    },
+    api: (path) =>
+      path.endsWith("/accept")
+        ? {
+            token: "z".repeat(43),
+            firstName: "Rate",
+            lastName: "Limit",
+            password: PASSWORD,
+            confirmPassword: PASSWORD,
+          }
+        : { token: "z".repeat(43) },
+  },
   cardPayment: {
     // The card form's page posts several intents; the API's three card calls are what the rule guards.
     api: (path) =>

@@ -1,16 +1,341 @@
-// Settings › Managers (ADR 0022 §1, §3–§5): an Owner's list of the company's managers and pending
-// invitations. Built out in the following commits.
-import { useRouteLoaderData } from "react-router";
-import { portalMeta } from "../portal/portal-pages.ts";
+// Settings › Managers (ADR 0022 §1, §3–§5), an Owner's page: the company's managers with their
+// role (changed in place) and Remove behind a confirmation (?dialog=remove-manager&manager=<id>,
+// a page of its own without JavaScript, a modal dialog with it), the invite form (email and role:
+// an emailed single-use link valid 7 days), and the pending invitations with Withdraw.
+// One action, told apart by `intent` (core/managers.ts managersFormSchema); every change goes
+// through the API (server/api/managers.ts), which refuses a Manager (403) whatever this page shows:
+// a Manager opening it gets the "Only an Owner…" message instead of the lists.
+import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, href, Link, redirect, useLocation } from "react-router";
+import {
+  MANAGER_MESSAGES,
+  MANAGER_ROLES,
+  type ManagersList,
+  type ManagerView,
+  managersFormSchema,
+  ROLE_LABELS,
+} from "../../../core/managers.ts";
+import { DETAILS } from "../../../core/public-forms.ts";
+import { services } from "../../context.ts";
+import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { type FormReply, formConstraint } from "../../lib/forms.ts";
+import { redirectWithToast } from "../../lib/toast.server.ts";
+import { UrlDialog, useUrlDialog } from "../../ui/dialog.tsx";
+import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { portalUser } from "../portal/portal.server.ts";
+import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.managers";
-import { SETTINGS_LAYOUT_ID, type SettingsLayoutData } from "./portal.settings.tsx";
 
 const TITLE = "Managers";
-export const handle = { title: TITLE };
+export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
-export default function ManagersSettings() {
-  const layout = useRouteLoaderData<SettingsLayoutData>(SETTINGS_LAYOUT_ID);
-  if (layout?.managerRole !== "owner") return <p>Only an Owner of your company can manage its managers.</p>;
-  return <h2 className="text-xl font-semibold">Managers</h2>;
+const PAGE = href("/portal/settings/managers");
+const REMOVE_DIALOG = "remove-manager";
+
+/** API answers shown word for word on this page's forms (the rest get the generic message). */
+const SHOWN_DETAILS = [
+  DETAILS.emailAlreadyUsed,
+  DETAILS.ownerOnly,
+  MANAGER_MESSAGES.lastOwner,
+  MANAGER_MESSAGES.managerNotFound,
+  MANAGER_MESSAGES.inviteNotPending,
+] as const;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { api } = portalUser(context);
+  const result = await api.listManagers();
+  if (result.ok) return { ownerOnly: false as const, list: result.data as ManagersList };
+  if (result.status !== 403) {
+    services(context).logger.warn({ status: result.status, detail: result.detail }, "managers list fetch failed");
+  }
+  // A Manager (403) sees the Owner-only message; a failed fetch, empty lists.
+  return { ownerOnly: result.status === 403, list: { managers: [], invites: [] } as ManagersList };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const { api } = portalUser(context);
+  const { submission } = await readForm(context, request, managersFormSchema);
+  if (submission.status !== "success") return replyInvalid(submission);
+  const value = submission.value;
+  switch (value.intent) {
+    case "invite": {
+      const result = await api.inviteManager({ email: value.email, role: value.role });
+      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      throw redirectWithToast(context, PAGE, {
+        type: "success",
+        title: "Invitation sent",
+        description: `We emailed ${result.data.email} a link to join as ${ROLE_LABELS[value.role]}. It is valid for 7 days.`,
+      });
+    }
+    case "change-role": {
+      const result = await api.changeManagerRole(value.managerId, value.role);
+      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      throw redirectWithToast(context, PAGE, { type: "success", title: `Role changed to ${ROLE_LABELS[value.role]}` });
+    }
+    case "remove": {
+      const result = await api.removeManager(value.managerId);
+      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      throw redirectWithToast(context, PAGE, { type: "success", title: "Manager removed" });
+    }
+    case "revoke-invite": {
+      const result = await api.revokeManagerInvite(value.inviteId);
+      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      throw redirectWithToast(context, PAGE, { type: "success", title: "Invitation withdrawn" });
+    }
+  }
+  throw redirect(PAGE);
+}
+
+const card = "rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6";
+const sectionHeading = "text-xl font-bold text-brand-800";
+const controlClass =
+  "block min-h-11 w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-700 aria-[invalid=true]:border-red-700";
+const labelClass = "mb-1 block font-medium text-slate-800";
+const secondaryButton =
+  "inline-flex min-h-11 items-center justify-center rounded-md border border-slate-400 bg-white px-4 font-semibold text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
+const dangerButton =
+  "inline-flex min-h-11 items-center justify-center rounded-md border border-red-700 bg-white px-4 font-semibold text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700";
+
+const dateText = (iso: string) =>
+  new Date(iso).toLocaleDateString("en-AU", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+
+export default function ManagersSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const location = useLocation();
+  const removeDialog = useUrlDialog(REMOVE_DIALOG);
+  if (loaderData.ownerOnly) {
+    return (
+      <div className={card} role="status">
+        <h2 className={sectionHeading}>Only an Owner can manage managers</h2>
+        <p className="mt-2 text-slate-700">
+          {DETAILS.ownerOnly} Ask an Owner of your company to invite a colleague, change a role or remove a manager.
+        </p>
+      </div>
+    );
+  }
+  const { managers, invites } = loaderData.list;
+  const reply = actionData as FormReply | undefined;
+  const params = new URLSearchParams(location.search);
+  const removing = removeDialog.open ? managers.find((m) => String(m.id) === params.get("manager")) : undefined;
+  const ownerCount = managers.filter((m) => m.managerRole === "owner").length;
+
+  return (
+    <div className="space-y-8">
+      <FormAlert messages={reply?.result?.error?.[""] ?? []} focusKey={reply} focus />
+
+      <section aria-labelledby="managers-heading" className={card}>
+        <h2 id="managers-heading" className={sectionHeading}>
+          Managers
+        </h2>
+        <p className="mt-1 text-slate-700">
+          Owners can do everything. Managers can manage the team and rewards. Your company always keeps at least one
+          Owner.
+        </p>
+        <ul className="mt-4 divide-y divide-slate-200">
+          {managers.map((m) => (
+            <ManagerRow key={m.id} manager={m} lastOwner={m.managerRole === "owner" && ownerCount === 1} />
+          ))}
+        </ul>
+      </section>
+
+      <section aria-labelledby="invite-heading" className={card}>
+        <h2 id="invite-heading" className={sectionHeading}>
+          Invite a Manager
+        </h2>
+        <p className="mt-1 text-slate-700">
+          We email them a link to set their name and password. The link works once and expires in 7 days.
+        </p>
+        <InviteForm reply={reply} />
+      </section>
+
+      <section aria-labelledby="invites-heading" className={card}>
+        <h2 id="invites-heading" className={sectionHeading}>
+          Pending Invitations
+        </h2>
+        {invites.length === 0 ? (
+          <p className="mt-2 text-slate-700">No invitations are waiting to be accepted.</p>
+        ) : (
+          <ul className="mt-4 divide-y divide-slate-200">
+            {invites.map((invite) => (
+              <li key={invite.id} className="flex flex-col gap-3 py-3 sm:flex-row sm:items-center sm:justify-between">
+                <div className="min-w-0">
+                  <p className="break-words font-semibold text-slate-900">{invite.email}</p>
+                  <p className="text-sm text-slate-600">
+                    {ROLE_LABELS[invite.managerRole]} · invited by {invite.invitedByName} · expires{" "}
+                    {dateText(invite.expiresAt)}
+                  </p>
+                </div>
+                <Form method="post" action={PAGE} preventScrollReset>
+                  <HiddenFormInputs intent="revoke-invite" />
+                  <input type="hidden" name="inviteId" value={invite.id} />
+                  <button
+                    type="submit"
+                    className={secondaryButton}
+                    aria-label={`Withdraw the invitation to ${invite.email}`}
+                  >
+                    Withdraw
+                  </button>
+                </Form>
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <UrlDialog control={removeDialog} title={removing ? `Remove ${removing.fullName}?` : "Remove Manager"}>
+        {removing ? (
+          <RemoveConfirmation manager={removing} closeHref={`${PAGE}`} />
+        ) : (
+          <p className="text-slate-700">This manager was not found. They may have been removed already.</p>
+        )}
+      </UrlDialog>
+    </div>
+  );
+}
+
+function ManagerRow({ manager, lastOwner }: { manager: ManagerView; lastOwner: boolean }) {
+  const name = manager.isYou ? `${manager.fullName} (you)` : manager.fullName;
+  return (
+    <li className="flex flex-col gap-3 py-4 lg:flex-row lg:items-center lg:justify-between">
+      <div className="min-w-0">
+        <p className="break-words font-semibold text-slate-900">{name}</p>
+        <p className="break-words text-sm text-slate-600">
+          {manager.email} · {ROLE_LABELS[manager.managerRole]}
+        </p>
+      </div>
+      <div className="flex flex-wrap items-end gap-2">
+        <Form method="post" action={PAGE} preventScrollReset className="flex items-end gap-2">
+          <HiddenFormInputs intent="change-role" />
+          <input type="hidden" name="managerId" value={manager.id} />
+          <div>
+            <label htmlFor={`role-${manager.id}`} className="sr-only">
+              Role of {manager.fullName}
+            </label>
+            <select
+              id={`role-${manager.id}`}
+              name="role"
+              defaultValue={manager.managerRole}
+              className={`${controlClass} w-auto`}
+              disabled={lastOwner}
+              aria-describedby={lastOwner ? `last-owner-${manager.id}` : undefined}
+            >
+              {MANAGER_ROLES.map((role) => (
+                <option key={role} value={role}>
+                  {ROLE_LABELS[role]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <button
+            type="submit"
+            className={secondaryButton}
+            disabled={lastOwner}
+            aria-label={`Change the role of ${manager.fullName}`}
+          >
+            Change Role
+          </button>
+        </Form>
+        {lastOwner ? (
+          <p id={`last-owner-${manager.id}`} className="w-full text-sm text-slate-600 lg:w-auto">
+            The last Owner
+          </p>
+        ) : (
+          <Link
+            to={`${PAGE}?dialog=${REMOVE_DIALOG}&manager=${manager.id}`}
+            preventScrollReset
+            className={dangerButton}
+            aria-label={`Remove ${manager.fullName}`}
+          >
+            Remove
+          </Link>
+        )}
+      </div>
+    </li>
+  );
+}
+
+function RemoveConfirmation({ manager, closeHref }: { manager: ManagerView; closeHref: string }) {
+  return (
+    <div className="space-y-4">
+      <p className="text-slate-700">
+        {manager.isYou
+          ? "You will be signed out at once and will no longer be able to sign in to this company's portal."
+          : `${manager.fullName} (${manager.email}) will be signed out at once everywhere and will no longer be able to sign in. Rewards they sent stay in your history.`}
+      </p>
+      <Form method="post" action={PAGE} className="flex flex-wrap gap-2">
+        <HiddenFormInputs intent="remove" />
+        <input type="hidden" name="managerId" value={manager.id} />
+        <button
+          type="submit"
+          className="inline-flex min-h-11 items-center justify-center rounded-md bg-red-700 px-6 font-semibold text-white hover:bg-red-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700"
+        >
+          Remove Manager
+        </button>
+        <a href={closeHref} className={secondaryButton}>
+          Cancel
+        </a>
+      </Form>
+    </div>
+  );
+}
+
+const inviteConstraint = formConstraint(managersFormSchema);
+
+function InviteForm({ reply }: { reply?: FormReply }) {
+  const { onSubmit, busy } = useFormSubmit(PAGE);
+  const isInvite = (reply?.result?.initialValue as { intent?: string } | undefined)?.intent === "invite";
+  const [form, fields] = useForm({
+    id: "invite-manager-form",
+    lastResult: isInvite ? reply?.result : undefined,
+    constraint: inviteConstraint,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: managersFormSchema }),
+    onSubmit,
+  });
+  const { key: emailKey, ...emailProps } = getInputProps(fields.email, { type: "email" });
+  const { key: roleKey, ...roleProps } = getSelectProps(fields.role);
+  return (
+    <Form
+      method="post"
+      action={PAGE}
+      preventScrollReset
+      {...getFormProps(form)}
+      className="mt-4 space-y-4"
+      aria-label="Invite a Manager"
+    >
+      <HiddenFormInputs intent="invite" />
+      <div className="grid gap-4 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+        <div>
+          <label htmlFor={fields.email.id} className={labelClass}>
+            Email
+          </label>
+          <input key={emailKey} {...emailProps} autoComplete="off" className={controlClass} />
+          <FieldError id={fields.email.errorId} errors={fields.email.errors} />
+        </div>
+        <div>
+          <label htmlFor={fields.role.id} className={labelClass}>
+            Role
+          </label>
+          <select
+            key={roleKey}
+            {...roleProps}
+            defaultValue={fields.role.initialValue ?? "manager"}
+            className={controlClass}
+          >
+            {MANAGER_ROLES.map((role) => (
+              <option key={role} value={role}>
+                {ROLE_LABELS[role]}
+              </option>
+            ))}
+          </select>
+          <FieldError id={fields.role.errorId} errors={fields.role.errors} />
+        </div>
+      </div>
+      <SubmitButton busy={busy} className="w-full sm:w-auto">
+        Send Invitation
+      </SubmitButton>
+    </Form>
+  );
 }

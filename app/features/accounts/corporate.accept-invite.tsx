@@ -1,0 +1,224 @@
+// Accept an invitation (ADR 0022 §5): reached from the emailed link
+// /corporate/accept-invite?token=…. The page names the company, who invited and the address (the
+// API's preview); the invitee chooses their name and password with sign-up's rules and checks
+// (core/managers.ts acceptInviteFormSchema), and is signed in at once (a new session, as login
+// makes one) on the dashboard of the company. An unknown, expired, used or withdrawn link shows
+// its own message instead of the form. The form posts to the page's own address; the action
+// reads the token from it. Honeypot and, for a visitor with a session, CSRF as on every form.
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, href, Link, redirect } from "react-router";
+import { HoneypotInputs } from "remix-utils/honeypot/react";
+import { SIGN_UP_CONFIRM_LABEL } from "../../../core/account-forms.ts";
+import { acceptInviteFormSchema, inviteTokenField, MANAGER_MESSAGES, ROLE_LABELS } from "../../../core/managers.ts";
+import { isPasswordAcceptable, PASSWORD_HTML_PATTERN } from "../../../core/password.ts";
+import { DETAILS } from "../../../core/public-forms.ts";
+import { services } from "../../context.ts";
+import { createApiClient } from "../../lib/api.server.ts";
+import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import {
+  type FormReply,
+  firstInvalidField,
+  formConstraint,
+  hasFieldErrors,
+  PASSWORD_HINT,
+  PASSWORD_PATTERN_TITLE,
+} from "../../lib/forms.ts";
+import { type SessionData, startNewSession } from "../../lib/session.server.ts";
+import { flashToast } from "../../lib/toast.server.ts";
+import { useHydrated } from "../../lib/use-hydrated.ts";
+import { CsrfInput, OwnAddressForm, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
+import type { Route } from "./+types/corporate.accept-invite";
+import { PASSWORD_FIELDS } from "./account-forms.server.ts";
+import { AuthAlert, AuthField, linkClass } from "./auth-fields.tsx";
+import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
+import { PasswordChecklist, usePasswordPair } from "./password-checklist.tsx";
+
+const PATH = href("/corporate/accept-invite");
+const FIELD_ORDER = ["firstName", "lastName", "password", "confirmPassword"] as const;
+
+/** The link's own problems, shown word for word (and the form gives way to them). */
+const LINK_DETAILS: readonly string[] = [
+  MANAGER_MESSAGES.inviteInvalid,
+  MANAGER_MESSAGES.inviteExpired,
+  MANAGER_MESSAGES.inviteUsed,
+  MANAGER_MESSAGES.inviteRevoked,
+];
+const SHOWN_DETAILS = [...LINK_DETAILS, DETAILS.emailAlreadyUsed, DETAILS.tooManyRequests, DETAILS.tooManyAttempts];
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Accept Invitation | Reward Portal" },
+  { name: "robots", content: "noindex" },
+];
+
+// The page names the company and the inviter of one link: never kept by a shared cache.
+export const headers: Route.HeadersFunction = () => ({ "cache-control": "private, no-store" });
+
+function tokenOf(request: Request): string | undefined {
+  const parsed = inviteTokenField.safeParse(new URL(request.url).searchParams.get("token") ?? "");
+  return parsed.success ? parsed.data : undefined;
+}
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const token = tokenOf(request);
+  if (!token) return data({ problem: MANAGER_MESSAGES.inviteInvalid, invite: null }, { status: 404 });
+  const preview = await createApiClient(context).previewManagerInvite(token);
+  if (preview.ok) return { problem: null, invite: preview.data };
+  const known = LINK_DETAILS.includes(preview.detail) || preview.status === 429;
+  return data(
+    { problem: known ? preview.detail : MANAGER_MESSAGES.inviteInvalid, invite: null },
+    { status: preview.status === 429 ? 429 : preview.status >= 500 ? 503 : preview.status },
+  );
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const hideFields = PASSWORD_FIELDS;
+  const { submission } = await readForm(context, request, acceptInviteFormSchema);
+  const token = tokenOf(request);
+  if (!token) throw redirect(PATH);
+  if (submission.status !== "success") return replyInvalid(submission, false, { hideFields });
+  const api = createApiClient(context);
+  const result = await api.acceptManagerInvite({ token, ...submission.value });
+  if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS, hideFields });
+
+  // Signed in as login signs in: a new session holding the token, the settings and the details.
+  const { accessToken, appSettings } = result.data;
+  const details = await createApiClient(context, { token: accessToken }).myDetails();
+  if (!details.ok) {
+    services(context).logger.warn({ status: details.status }, "accept invite: MyDetails failed");
+    throw redirect(href("/corporate/login"));
+  }
+  const d = details.data;
+  const user: SessionData["user"] = {
+    id: d.id,
+    companyId: d.companyId,
+    firstName: d.firstName,
+    lastName: d.lastName,
+    fullName: d.fullName,
+    email: d.email,
+    companyName: d.companyName,
+  };
+  await startNewSession(context, { accessToken, user, appSettings });
+  flashToast(context, { type: "success", title: `Welcome to ${d.companyName}`, description: "Your account is ready." });
+  const [, csrfCookie] = await services(context).formGuards.csrf.commitToken();
+  throw redirect(DASHBOARD_PATH, csrfCookie ? { headers: { "set-cookie": csrfCookie } } : undefined);
+}
+
+export default function AcceptInvite({ loaderData, actionData }: Route.ComponentProps) {
+  const { invite, problem } = loaderData;
+  const reply = actionData as FormReply | undefined;
+  const linkGone = (reply?.result.error?.[""] ?? []).some((m) => LINK_DETAILS.includes(m));
+  if (!invite || linkGone) {
+    const message = problem ?? reply?.result.error?.[""]?.[0] ?? MANAGER_MESSAGES.inviteInvalid;
+    return (
+      <AuthLayout title="Accept Invitation" subtitle="Join your company's Reward Portal">
+        <AuthHeading id="accept-heading">This invitation cannot be used</AuthHeading>
+        <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
+          <p>{message}</p>
+        </div>
+        <p className="mt-6">
+          Already have an account?{" "}
+          <Link to={href("/corporate/login")} className={linkClass}>
+            Log in
+          </Link>
+        </p>
+      </AuthLayout>
+    );
+  }
+  return (
+    <AuthLayout title="Accept Invitation" subtitle={`Join ${invite.companyName} on Reward Portal`}>
+      <AcceptForm invite={invite} reply={reply} />
+    </AuthLayout>
+  );
+}
+
+const constraint = formConstraint(acceptInviteFormSchema);
+
+function AcceptForm({
+  invite,
+  reply,
+}: {
+  invite: { companyName: string; inviterName: string; email: string; managerRole: "owner" | "manager" };
+  reply?: FormReply;
+}) {
+  const hydrated = useHydrated();
+  const { onSubmit, busy } = useFormSubmit(PATH);
+  const [form, fields] = useForm({
+    id: "accept-invite-form",
+    lastResult: reply?.result,
+    constraint,
+    defaultNoValidate: false,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: acceptInviteFormSchema }),
+    onSubmit,
+  });
+  const passwords = usePasswordPair(form.id);
+  const ready = isPasswordAcceptable(passwords.password) && passwords.password === passwords.confirmation;
+  const focusFirst = firstInvalidField(reply?.result.error, FIELD_ORDER);
+  const showChecklist = hydrated && passwords.password !== "";
+  const messages = form.errors ?? [];
+
+  return (
+    <>
+      <AuthHeading id="accept-heading">Join {invite.companyName}</AuthHeading>
+      <p className="mb-6 text-slate-700">
+        {invite.inviterName} invited <span className="break-words font-semibold">{invite.email}</span> to reward the
+        team of {invite.companyName} as {invite.managerRole === "owner" ? "an" : "a"} {ROLE_LABELS[invite.managerRole]}.
+        Choose your name and password to accept.
+      </p>
+      <OwnAddressForm {...getFormProps(form)} aria-labelledby="accept-heading" className="space-y-4">
+        <CsrfInput />
+        <HoneypotInputs />
+        <AuthAlert focusKey={reply} focus={!hasFieldErrors(reply?.result)}>
+          {messages.length > 0 ? messages.map((message) => <p key={message}>{message}</p>) : null}
+        </AuthAlert>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <AuthField
+            field={fields.firstName}
+            label="First Name"
+            autoComplete="given-name"
+            autoFocus={focusFirst === "firstName"}
+          />
+          <AuthField
+            field={fields.lastName}
+            label="Last Name"
+            autoComplete="family-name"
+            autoFocus={focusFirst === "lastName"}
+          />
+        </div>
+        <AuthField
+          field={fields.password}
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          autoFocus={focusFirst === "password"}
+          pattern={PASSWORD_HTML_PATTERN}
+          title={PASSWORD_PATTERN_TITLE}
+          hint={showChecklist ? undefined : PASSWORD_HINT}
+          describedBy={showChecklist ? "accept-checklist" : undefined}
+          onValue={passwords.setPassword}
+        />
+        <AuthField
+          field={fields.confirmPassword}
+          label={SIGN_UP_CONFIRM_LABEL}
+          type="password"
+          autoComplete="new-password"
+          autoFocus={focusFirst === "confirmPassword"}
+          onValue={passwords.setConfirmation}
+        />
+        {showChecklist ? (
+          <PasswordChecklist
+            id="accept-checklist"
+            password={passwords.password}
+            confirmation={passwords.confirmation}
+          />
+        ) : null}
+        <SubmitButton busy={busy} disabled={hydrated && !ready} className="w-full sm:w-auto">
+          Accept Invitation
+        </SubmitButton>
+      </OwnAddressForm>
+    </>
+  );
+}
