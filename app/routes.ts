@@ -31,6 +31,8 @@ export default [
     route("payment-confirmation", "features/payment/portal.payment-confirmation.tsx"),
     route("reward-email-sample", "features/payment/portal.reward-email-sample.tsx"),
     route("settings", "features/settings/portal.settings.tsx", [
+      index("features/settings/portal.settings._index.tsx"),
+      route("company", "features/settings/portal.settings.company.tsx"),
       route("security", "features/settings/portal.settings.security.tsx"),
       route("managers", "features/settings/portal.settings.managers.tsx"),
     ]),

@@ -133,16 +133,24 @@ const matchNewPassword = z.refine<{ newPassword?: unknown; confirmPassword?: unk
   },
 );
 
-export const passwordFormSchema = z.pipe(
-  z
-    .object({
-      intent: z.literal("password"),
-      currentPassword: currentPasswordField,
-      newPassword: newPasswordOf(formPasswordRuleProblems),
-      confirmPassword: confirmNewPasswordField,
-    })
-    .check(matchNewPassword),
-  z.transform(({ confirmPassword: _confirm, intent, ...request }) => ({ intent, ...request })),
-);
+/** The confirmation stays in the parsed value; the action sends only the current and new password. */
+export const passwordFormSchema = z
+  .object({
+    intent: z.literal("password"),
+    currentPassword: currentPasswordField,
+    newPassword: newPasswordOf(formPasswordRuleProblems),
+    confirmPassword: confirmNewPasswordField,
+  })
+  .check(matchNewPassword);
 
 export const signOutOthersFormSchema = z.object({ intent: z.literal("sign-out-others") });
+
+/** Every form of the Profile page, told apart by its `intent` (one route action serves them). */
+export const profileFormSchema = z.discriminatedUnion("intent", [
+  nameFormSchema,
+  emailRequestFormSchema,
+  emailConfirmFormSchema,
+  emailCancelFormSchema,
+  passwordFormSchema,
+  signOutOthersFormSchema,
+]);

@@ -19,6 +19,8 @@ export interface SessionData {
   accessToken: string;
   user: Pick<MyDetails, "id" | "companyId" | "firstName" | "lastName" | "fullName" | "email" | "companyName">;
   appSettings: AppSettings;
+  /** An email change waiting for the code sent to the new address (Settings › Profile). */
+  emailChange?: { requestToken: string; newEmail: string };
 }
 
 export interface SessionFlashData {

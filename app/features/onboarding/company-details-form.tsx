@@ -46,12 +46,37 @@ export function CompanyDetailsStep({ companyName, reply }: { companyName: string
   );
 }
 
-export function CompanyDetailsForm({ companyName, reply }: { companyName: string; reply?: FormReply }) {
-  const { onSubmit, busy } = useFormSubmit(COMPANY_DETAILS_ACTION);
+/** Where the form is used besides onboarding (Settings › Company): its address, values and texts. */
+export interface CompanyDetailsFormOptions {
+  action?: string;
+  /** The saved details, shown for editing. */
+  saved?: { ABN: string; size: string; industry: string };
+  heading?: string;
+  /** The heading's level: 2 where the form is the page's only section (Settings › Company). */
+  headingLevel?: 2 | 3;
+  submitLabel?: string;
+  /** The line beside the button; onboarding's names the video that follows. */
+  note?: string | null;
+  /** The form's own classes: onboarding sets it apart from the step's heading above it. */
+  className?: string;
+}
+
+export function CompanyDetailsForm({
+  companyName,
+  reply,
+  action = COMPANY_DETAILS_ACTION,
+  saved,
+  heading = "Add Your Company Details",
+  headingLevel = 3,
+  submitLabel = "Save & Continue",
+  note = "You'll have an onboarding video on the next screen →",
+  className = "mt-6 space-y-4",
+}: { companyName: string; reply?: FormReply } & CompanyDetailsFormOptions) {
+  const { onSubmit, busy } = useFormSubmit(action);
   const [form, fields] = useForm({
     id: "company-details-form",
     lastResult: reply?.result,
-    defaultValue: { name: companyName },
+    defaultValue: { name: companyName, ...saved },
     constraint,
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
@@ -60,18 +85,19 @@ export function CompanyDetailsForm({ companyName, reply }: { companyName: string
     onSubmit,
   });
   const { key: abnKey, ...abnProps } = getInputProps(fields.ABN, { type: "text" });
+  const Heading = headingLevel === 2 ? "h2" : "h3";
 
   return (
     <Form
       method="post"
-      action={COMPANY_DETAILS_ACTION}
+      action={action}
       {...getFormProps(form)}
       aria-labelledby="company-form-heading"
-      className="mt-6 space-y-4"
+      className={className}
     >
-      <h3 id="company-form-heading" className="text-lg font-semibold text-slate-900">
-        Add Your Company Details
-      </h3>
+      <Heading id="company-form-heading" className="text-lg font-semibold text-slate-900">
+        {heading}
+      </Heading>
       <CsrfInput />
       <HoneypotInputs />
       <FormAlert messages={form.errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
@@ -99,9 +125,9 @@ export function CompanyDetailsForm({ companyName, reply }: { companyName: string
       </div>
       <div className="flex flex-col gap-3 pt-2 sm:flex-row sm:items-center sm:justify-between">
         <SubmitButton busy={busy} className="w-full sm:w-auto">
-          Save &amp; Continue
+          {submitLabel}
         </SubmitButton>
-        <p className="text-sm font-medium text-slate-700">You'll have an onboarding video on the next screen →</p>
+        {note ? <p className="text-sm font-medium text-slate-700">{note}</p> : null}
       </div>
     </Form>
   );

@@ -1,0 +1,515 @@
+// Settings › Profile (ADR 0022 §1: every manager's own settings): their name, their sign-in email
+// (a code sent to the new address finishes the change; the old address is told), their password
+// (the current one first; every other session ends) and their open sessions, with "Sign out of
+// all other sessions". One action serves the page's forms, told apart by `intent`; each redirects
+// on success with a toast and renders the API's message on failure, with or without JavaScript.
+//
+// Ending the other sessions deletes every web session of the manager's (the API cannot tell which
+// holds this browser's token), so this browser continues in a fresh session with the token it
+// already holds (startNewSession): it stays signed in, every other browser lands on the login page.
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { useState } from "react";
+import { data, Form, href, redirect, useNavigation } from "react-router";
+import { PASSWORD_HTML_PATTERN } from "../../../core/password.ts";
+import { DETAILS } from "../../../core/public-forms.ts";
+import {
+  CONFIRM_NEW_PASSWORD_LABEL,
+  CURRENT_PASSWORD_LABEL,
+  emailConfirmFormSchema,
+  emailRequestFormSchema,
+  NEW_EMAIL_LABEL,
+  NEW_PASSWORD_LABEL,
+  nameFormSchema,
+  passwordFormSchema,
+  profileFormSchema,
+  SETTINGS_DETAILS,
+} from "../../../core/settings.ts";
+import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import {
+  type FormReply,
+  firstInvalidField,
+  formConstraint,
+  hasFieldErrors,
+  PASSWORD_HINT,
+  PASSWORD_PATTERN_TITLE,
+} from "../../lib/forms.ts";
+import { startNewSession } from "../../lib/session.server.ts";
+import { redirectWithToast } from "../../lib/toast.server.ts";
+import { useHydrated } from "../../lib/use-hydrated.ts";
+import { FormAlert, HiddenFormInputs, SubmitButton } from "../../ui/form-fields.tsx";
+import { AuthField } from "../accounts/auth-fields.tsx";
+import { PasswordChecklist } from "../accounts/password-checklist.tsx";
+import { portalUser } from "../portal/portal.server.ts";
+import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
+import type { Route } from "./+types/portal.settings._index";
+import { describeUserAgent, formatSessionTime } from "./session-labels.ts";
+
+const TITLE = "Profile";
+export const handle = { title: TITLE } satisfies PortalHandle;
+export const meta: Route.MetaFunction = portalMeta(TITLE);
+
+const ACTION = href("/portal/settings");
+
+type Intent = "name" | "email-request" | "email-confirm" | "email-cancel" | "password" | "sign-out-others";
+interface ProfileReply extends FormReply {
+  intent: Intent;
+}
+
+/** The API's messages the forms show word for word (SPEC §8 and the settings calls' own). */
+const SHOWN = [
+  ...Object.values(SETTINGS_DETAILS),
+  DETAILS.emailAlreadyUsed,
+  DETAILS.verificationExpired,
+  DETAILS.verificationUsed,
+  DETAILS.verificationSuperseded,
+  DETAILS.verificationTooManyAttempts,
+  DETAILS.tooManyAttempts,
+  DETAILS.tooManyRequests,
+];
+
+const SECRET_FIELDS = ["currentPassword", "newPassword", "confirmPassword", "verificationCode"];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { api, session } = portalUser(context);
+  const [me, sessions] = await Promise.all([api.myDetails(), api.mySessions()]);
+  if (!me.ok) throw data(me.detail, { status: me.status });
+  if (!sessions.ok) throw data(sessions.detail, { status: sessions.status });
+  return {
+    me: { firstName: me.data.firstName, lastName: me.data.lastName, email: me.data.email },
+    pendingEmail: session.get("emailChange")?.newEmail ?? null,
+    sessions: sessions.data.map((s) => ({
+      id: s.id,
+      current: s.current,
+      createdAt: s.createdAt,
+      startedLabel: formatSessionTime(s.createdAt),
+      device: describeUserAgent(s.userAgent),
+      clientIp: s.clientIp,
+    })),
+  };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const signedIn = portalUser(context);
+  const { api, session } = signedIn;
+  const { submission } = await readForm(context, request, profileFormSchema);
+  const intent = String(submission.payload.intent ?? "name") as Intent;
+  const reply = (failure: ReturnType<typeof replyInvalid>) =>
+    data<ProfileReply>({ ...failure.data, intent }, { status: failure.init?.status ?? 400 });
+  const fail = (result: Parameters<typeof replyFailure>[1]) =>
+    reply(replyFailure(submission, result, { shownDetails: SHOWN, hideFields: SECRET_FIELDS }));
+  if (submission.status !== "success") return reply(replyInvalid(submission, false, { hideFields: SECRET_FIELDS }));
+  const value = submission.value;
+
+  switch (value.intent) {
+    case "name": {
+      const saved = await api.updateMyName({ firstName: value.firstName, lastName: value.lastName });
+      if (!saved.ok) return fail(saved);
+      // The header's greeting reads the session's copy.
+      session.set("user", { ...signedIn.user, ...saved.data });
+      return redirectWithToast(context, `${ACTION}#name`, { type: "success", title: "Your name is saved" });
+    }
+    case "email-request": {
+      const requested = await api.requestEmailChange({
+        newEmail: value.newEmail,
+        currentPassword: value.currentPassword,
+      });
+      if (!requested.ok) return fail(requested);
+      session.set("emailChange", { requestToken: requested.data.requestToken, newEmail: requested.data.newEmail });
+      return redirectWithToast(context, `${ACTION}#email`, {
+        type: "success",
+        title: "Check your new inbox",
+        description: `We emailed a 6-digit code to ${requested.data.newEmail}.`,
+      });
+    }
+    case "email-confirm": {
+      const pending = session.get("emailChange");
+      if (!pending) {
+        return reply(
+          replyFailure(
+            submission,
+            { ok: false, status: 400, detail: SETTINGS_DETAILS.noEmailChange },
+            {
+              shownDetails: SHOWN,
+            },
+          ),
+        );
+      }
+      const confirmed = await api.confirmEmailChange({
+        requestToken: pending.requestToken,
+        verificationCode: value.verificationCode,
+      });
+      if (!confirmed.ok) return fail(confirmed);
+      session.unset("emailChange");
+      session.set("user", { ...signedIn.user, email: confirmed.data.email });
+      return redirectWithToast(context, `${ACTION}#email`, {
+        type: "success",
+        title: "Your email is changed",
+        description: `You now sign in with ${confirmed.data.email}.`,
+      });
+    }
+    case "email-cancel":
+      session.unset("emailChange");
+      throw redirect(`${ACTION}#email`);
+    case "password": {
+      const changed = await api.changeMyPassword({
+        currentPassword: value.currentPassword,
+        newPassword: value.newPassword,
+      });
+      if (!changed.ok) return fail(changed);
+      await continueInFreshSession(context, signedIn);
+      return redirectWithToast(context, `${ACTION}#password`, {
+        type: "success",
+        title: "Your password is changed",
+        description: "Every other session of yours is signed out.",
+      });
+    }
+    case "sign-out-others": {
+      const ended = await api.signOutOtherSessions();
+      if (!ended.ok) return fail(ended);
+      await continueInFreshSession(context, signedIn);
+      return redirectWithToast(context, `${ACTION}#sessions`, {
+        type: "success",
+        title: "Signed out of all other sessions",
+      });
+    }
+  }
+}
+
+/** This browser goes on signed in with the token it holds, in a new session row (see the header). */
+async function continueInFreshSession(context: Route.ActionArgs["context"], signedIn: ReturnType<typeof portalUser>) {
+  await startNewSession(context, {
+    accessToken: signedIn.accessToken,
+    user: signedIn.user,
+    appSettings: signedIn.appSettings,
+  });
+}
+
+const cardClass = "rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6 scroll-mt-6";
+const headingClass = "text-xl font-semibold text-slate-900";
+const secondaryButtonClass =
+  "inline-flex min-h-11 w-full items-center justify-center rounded-md border border-slate-400 bg-white px-6 py-2 font-semibold text-slate-900 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:text-slate-500 sm:w-auto";
+
+/** Busy while this page's form of `intent` is on its way (the page's forms share one action). */
+function useBusy(intent: Intent) {
+  const navigation = useNavigation();
+  return (
+    navigation.state !== "idle" &&
+    navigation.formMethod?.toUpperCase() === "POST" &&
+    navigation.formData?.get("intent") === intent
+  );
+}
+
+export default function ProfileSettings({ loaderData, actionData }: Route.ComponentProps) {
+  const { me, pendingEmail, sessions } = loaderData;
+  const replyFor = (...intents: Intent[]) =>
+    actionData && intents.includes(actionData.intent) ? actionData : undefined;
+  return (
+    <div className="max-w-3xl space-y-8">
+      <NameSection firstName={me.firstName} lastName={me.lastName} reply={replyFor("name")} />
+      <EmailSection email={me.email} pendingEmail={pendingEmail} reply={replyFor("email-request", "email-confirm")} />
+      <PasswordSection reply={replyFor("password")} />
+      <SessionsSection sessions={sessions} reply={replyFor("sign-out-others")} />
+    </div>
+  );
+}
+
+function NameSection({ firstName, lastName, reply }: { firstName: string; lastName: string; reply?: ProfileReply }) {
+  const busy = useBusy("name");
+  const [form, fields] = useForm({
+    id: "name-form",
+    lastResult: reply?.result,
+    defaultValue: { firstName, lastName },
+    constraint: formConstraint(nameFormSchema),
+    defaultNoValidate: false,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: nameFormSchema }),
+  });
+  const focusFirst = firstInvalidField(reply?.result.error, ["firstName", "lastName"]);
+  return (
+    <section id="name" aria-labelledby="name-heading" className={cardClass}>
+      <h2 id="name-heading" className={headingClass}>
+        Your name
+      </h2>
+      <Form method="post" action={ACTION} preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
+        <HiddenFormInputs intent="name" />
+        <FormAlert messages={form.errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
+        <div className="grid gap-4 sm:grid-cols-2">
+          <AuthField
+            field={fields.firstName}
+            label="First Name"
+            autoComplete="given-name"
+            autoFocus={focusFirst === "firstName"}
+          />
+          <AuthField
+            field={fields.lastName}
+            label="Last Name"
+            autoComplete="family-name"
+            autoFocus={focusFirst === "lastName"}
+          />
+        </div>
+        <SubmitButton busy={busy} className="w-full sm:w-auto">
+          Save name
+        </SubmitButton>
+      </Form>
+    </section>
+  );
+}
+
+function EmailSection({
+  email,
+  pendingEmail,
+  reply,
+}: {
+  email: string;
+  pendingEmail: string | null;
+  reply?: ProfileReply;
+}) {
+  return (
+    <section id="email" aria-labelledby="email-heading" className={`${cardClass} space-y-4`}>
+      <div>
+        <h2 id="email-heading" className={headingClass}>
+          Email address
+        </h2>
+        <p className="mt-2 text-slate-700">
+          You sign in with <span className="font-semibold break-all text-slate-900">{email}</span>.
+        </p>
+      </div>
+      {pendingEmail ? (
+        <EmailCodeForm pendingEmail={pendingEmail} reply={reply?.intent === "email-confirm" ? reply : undefined} />
+      ) : (
+        <EmailRequestForm reply={reply?.intent === "email-request" ? reply : undefined} />
+      )}
+    </section>
+  );
+}
+
+function EmailRequestForm({ reply }: { reply?: ProfileReply }) {
+  const busy = useBusy("email-request");
+  const [form, fields] = useForm({
+    id: "email-request-form",
+    lastResult: reply?.result,
+    constraint: formConstraint(emailRequestFormSchema),
+    defaultNoValidate: false,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: emailRequestFormSchema }),
+  });
+  const focusFirst = firstInvalidField(reply?.result.error, ["newEmail", "currentPassword"]);
+  return (
+    <Form
+      method="post"
+      action={ACTION}
+      preventScrollReset
+      {...getFormProps(form)}
+      aria-labelledby="email-request-heading"
+      className="space-y-4 border-t border-slate-200 pt-4"
+    >
+      <h3 id="email-request-heading" className="text-lg font-semibold text-slate-900">
+        Change your email
+      </h3>
+      <p className="text-slate-700">
+        We email a 6-digit code to the new address. Your email changes once you enter it here.
+      </p>
+      <HiddenFormInputs intent="email-request" />
+      <FormAlert messages={form.errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
+      <AuthField
+        field={fields.newEmail}
+        label={NEW_EMAIL_LABEL}
+        type="email"
+        autoComplete="email"
+        autoFocus={focusFirst === "newEmail"}
+        className="max-w-md"
+      />
+      <AuthField
+        field={fields.currentPassword}
+        label={CURRENT_PASSWORD_LABEL}
+        type="password"
+        autoComplete="current-password"
+        autoFocus={focusFirst === "currentPassword"}
+        className="max-w-md"
+      />
+      <SubmitButton busy={busy} className="w-full sm:w-auto">
+        Send code
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function EmailCodeForm({ pendingEmail, reply }: { pendingEmail: string; reply?: ProfileReply }) {
+  const busy = useBusy("email-confirm");
+  const cancelling = useBusy("email-cancel");
+  const [form, fields] = useForm({
+    id: "email-confirm-form",
+    lastResult: reply?.result,
+    constraint: formConstraint(emailConfirmFormSchema, { verificationCode: { required: true, maxLength: 6 } }),
+    defaultNoValidate: false,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: emailConfirmFormSchema }),
+  });
+  return (
+    <div className="space-y-4 border-t border-slate-200 pt-4">
+      <Form
+        method="post"
+        action={ACTION}
+        preventScrollReset
+        {...getFormProps(form)}
+        aria-labelledby="email-confirm-heading"
+        className="space-y-4"
+      >
+        <h3 id="email-confirm-heading" className="text-lg font-semibold text-slate-900">
+          Enter the code
+        </h3>
+        <p className="text-slate-700">
+          We emailed a 6-digit code to <span className="font-semibold break-all text-slate-900">{pendingEmail}</span>.
+          It expires 10 minutes after it was sent.
+        </p>
+        <HiddenFormInputs intent="email-confirm" />
+        <FormAlert messages={form.errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
+        <AuthField
+          field={fields.verificationCode}
+          label="Verification Code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="\d{6}"
+          title="The 6 digits from the email"
+          autoFocus={hasFieldErrors(reply?.result)}
+          className="max-w-xs"
+        />
+        <SubmitButton busy={busy} className="w-full sm:w-auto">
+          Confirm new email
+        </SubmitButton>
+      </Form>
+      <Form method="post" action={ACTION} preventScrollReset>
+        <HiddenFormInputs intent="email-cancel" />
+        <p className="text-sm text-slate-700">No code, or the wrong address? Cancel and ask again.</p>
+        <button type="submit" disabled={cancelling} className={`${secondaryButtonClass} mt-2`}>
+          Cancel email change
+        </button>
+      </Form>
+    </div>
+  );
+}
+
+function PasswordSection({ reply }: { reply?: ProfileReply }) {
+  const hydrated = useHydrated();
+  const busy = useBusy("password");
+  const [password, setPassword] = useState("");
+  const [confirmation, setConfirmation] = useState("");
+  const [form, fields] = useForm({
+    id: "password-form",
+    lastResult: reply?.result,
+    constraint: formConstraint(passwordFormSchema),
+    defaultNoValidate: false,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordFormSchema }),
+  });
+  const focusFirst = firstInvalidField(reply?.result.error, ["currentPassword", "newPassword", "confirmPassword"]);
+  const showChecklist = hydrated && password !== "";
+  return (
+    <section id="password" aria-labelledby="password-heading" className={cardClass}>
+      <h2 id="password-heading" className={headingClass}>
+        Password
+      </h2>
+      <p className="mt-2 text-slate-700">Changing your password signs you out everywhere except here.</p>
+      <Form method="post" action={ACTION} preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
+        <HiddenFormInputs intent="password" />
+        <FormAlert messages={form.errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
+        <AuthField
+          field={fields.currentPassword}
+          label={CURRENT_PASSWORD_LABEL}
+          type="password"
+          autoComplete="current-password"
+          autoFocus={focusFirst === "currentPassword"}
+          className="max-w-md"
+        />
+        <AuthField
+          field={fields.newPassword}
+          label={NEW_PASSWORD_LABEL}
+          type="password"
+          autoComplete="new-password"
+          autoFocus={focusFirst === "newPassword"}
+          pattern={PASSWORD_HTML_PATTERN}
+          title={PASSWORD_PATTERN_TITLE}
+          hint={showChecklist ? undefined : PASSWORD_HINT}
+          describedBy={showChecklist ? "new-password-checklist" : undefined}
+          onValue={setPassword}
+          className="max-w-md"
+        />
+        <AuthField
+          field={fields.confirmPassword}
+          label={CONFIRM_NEW_PASSWORD_LABEL}
+          type="password"
+          autoComplete="new-password"
+          autoFocus={focusFirst === "confirmPassword"}
+          onValue={setConfirmation}
+          className="max-w-md"
+        />
+        {showChecklist ? (
+          <PasswordChecklist id="new-password-checklist" password={password} confirmation={confirmation} />
+        ) : null}
+        <SubmitButton busy={busy} className="w-full sm:w-auto">
+          Change password
+        </SubmitButton>
+      </Form>
+    </section>
+  );
+}
+
+interface SessionRow {
+  id: number;
+  current: boolean;
+  createdAt: string;
+  startedLabel: string;
+  device: string;
+  clientIp: string | null;
+}
+
+function SessionsSection({ sessions, reply }: { sessions: SessionRow[]; reply?: ProfileReply }) {
+  const busy = useBusy("sign-out-others");
+  const others = sessions.filter((s) => !s.current).length;
+  return (
+    <section id="sessions" aria-labelledby="sessions-heading" className={`${cardClass} space-y-4`}>
+      <div>
+        <h2 id="sessions-heading" className={headingClass}>
+          Active sessions
+        </h2>
+        <p className="mt-2 text-slate-700">Each sign-in stays open for 12 hours unless you sign out.</p>
+      </div>
+      <ul className="divide-y divide-slate-200 rounded-md border border-slate-200" data-testid="session-list">
+        {sessions.map((s) => (
+          <li key={s.id} className="flex flex-col gap-1 px-4 py-3 sm:flex-row sm:items-center sm:justify-between">
+            <div className="min-w-0">
+              <p className="font-semibold text-slate-900">
+                {s.device}
+                {s.current ? (
+                  <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-sm font-semibold text-emerald-900">
+                    This session
+                  </span>
+                ) : null}
+              </p>
+              <p className="text-sm text-slate-700">
+                Signed in <time dateTime={s.createdAt}>{s.startedLabel}</time>
+                {s.clientIp ? <span className="break-all"> · {s.clientIp}</span> : null}
+              </p>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <Form method="post" action={ACTION} preventScrollReset>
+        <HiddenFormInputs intent="sign-out-others" />
+        <FormAlert messages={reply?.result.error?.[""] ?? []} focusKey={reply} focus />
+        {others > 0 ? (
+          <SubmitButton busy={busy} className="mt-2 w-full sm:w-auto">
+            Sign out of all other sessions
+          </SubmitButton>
+        ) : (
+          <p className="text-slate-700">You have no other sessions.</p>
+        )}
+      </Form>
+    </section>
+  );
+}
