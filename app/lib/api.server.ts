@@ -99,6 +99,19 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     };
   }
 
+  /** A call that answers text (a CSV file) rather than JSON; a problem is read as call() reads it. */
+  async function callText(send: Promise<ClientResponse<unknown, number, string>>): Promise<ApiResult<string>> {
+    let response: ClientResponse<unknown, number, string>;
+    try {
+      response = await send;
+    } catch (error) {
+      if (error instanceof ApiUnreachable) return { ok: false, status: 503, detail: FALLBACK_DETAIL };
+      throw error;
+    }
+    if (response.ok) return { ok: true, status: response.status, data: await response.text() };
+    return call(Promise.resolve(response)) as Promise<ApiResult<never>>;
+  }
+
   const draft = api.RewardMyTeam;
   const payment = api.StripePayment;
 
@@ -163,6 +176,11 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     previewManagerInvite: (token: string) => call(api.ManagerInvites.preview.$post({ json: { token } })),
     acceptManagerInvite: (json: Json<typeof api.ManagerInvites.accept.$post>) =>
       call(api.ManagerInvites.accept.$post({ json })),
+
+    // The audit trail (Owners; server/api/audit.ts).
+    auditPage: (query: Query<typeof api.Audit.$get>) => call(api.Audit.$get({ query: queryText(query) })),
+    auditCsv: (query: Query<typeof api.Audit.export.$get>) =>
+      callText(api.Audit.export.$get({ query: queryText(query) })),
 
     // My Team (SPEC §7).
     listTeam: (query: Query<typeof api.Users.$get>) => call(api.Users.$get({ query: queryText(query) })),

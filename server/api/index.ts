@@ -7,6 +7,7 @@ import { ProblemError, problemResponse } from "../http/problem.ts";
 import { errorForLog } from "../logger.ts";
 import { paymentsFor } from "../payments/index.ts";
 import { approvalsRoutes } from "./approvals.ts";
+import { auditRoutes } from "./audit.ts";
 import { bearerAuth } from "./auth.ts";
 import { companiesRoutes } from "./companies.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
@@ -71,6 +72,7 @@ export function createApi(deps: ApiDeps) {
     .route("/", approvalsRoutes(deps, payments, auth, now, limits))
     .route("/", rewardMyTeamRoutes(deps, auth, now))
     .route("/", importsRoutes(deps, auth))
+    .route("/", auditRoutes(deps, auth))
     .route("/", managersRoutes(deps, auth, limits, now))
     .route("/", twoFactorRoutes(deps, auth, limits, now));
 }

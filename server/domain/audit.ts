@@ -1,8 +1,18 @@
 // The audit trail (ADR 0022): every change to managers, roles, settings, team members, drafts,
 // approvals, orders, payments and releases is one row of `audit_log`, written in the same
 // transaction as the change it records, with who did it, when and from which address.
+import { and, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
+import {
+  AUDIT_EXPORT_MAX_ROWS,
+  AUDIT_KINDS,
+  type AuditEntryView,
+  type AuditFilters,
+  type AuditPage,
+  kindOfAction,
+  sydneyTime,
+} from "../../core/audit.ts";
 import type { Db } from "../db/client.ts";
-import { auditLog } from "../db/schema.ts";
+import { auditLog, users } from "../db/schema.ts";
 
 /** A database handle or a transaction: an entry is written with the change it records. */
 type Writer = Pick<Db, "insert">;
@@ -34,4 +44,198 @@ export async function recordAudit(db: Writer, ...entries: AuditEntry[]): Promise
       createdAt: e.at,
     })),
   );
+}
+
+// ─── Reading the trail (an Owner's Audit page and its CSV) ───────────────────────────────────
+
+/** The instant a day of Australia/Sydney starts ("2026-11-24" → 2026-11-23T13:00:00Z in summer). */
+export function sydneyDayStart(day: string): Date {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  const utcMidnight = Date.UTC(y, m - 1, d);
+  // Sydney's offset at that moment, read back from the formatted wall time (DST changes at 2–3 am,
+  // so midnight's offset is the day's first).
+  const offsetAt = (t: number) => {
+    const parts = Object.fromEntries(
+      new Intl.DateTimeFormat("en-US", {
+        timeZone: "Australia/Sydney",
+        hourCycle: "h23",
+        year: "numeric",
+        month: "2-digit",
+        day: "2-digit",
+        hour: "2-digit",
+        minute: "2-digit",
+        second: "2-digit",
+      })
+        .formatToParts(new Date(t))
+        .map((p) => [p.type, p.value]),
+    );
+    const wall = Date.UTC(
+      Number(parts.year),
+      Number(parts.month) - 1,
+      Number(parts.day),
+      Number(parts.hour),
+      Number(parts.minute),
+      Number(parts.second),
+    );
+    return wall - t;
+  };
+  const guess = utcMidnight - offsetAt(utcMidnight);
+  return new Date(utcMidnight - offsetAt(guess));
+}
+
+const addDays = (day: string, n: number) => {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + n)).toISOString().slice(0, 10);
+};
+
+function whereOf(companyId: number, filters: AuditFilters): SQL {
+  const conditions: SQL[] = [eq(auditLog.companyId, companyId)];
+  if (filters.actor !== undefined) conditions.push(eq(auditLog.actorUserId, filters.actor));
+  if (filters.kind) {
+    const prefixes = AUDIT_KINDS[filters.kind].prefixes;
+    // starts_with, not LIKE: "_" in an action name is not a wildcard.
+    conditions.push(or(...prefixes.map((p) => sql`starts_with(${auditLog.action}, ${p})`)) as SQL);
+  }
+  if (filters.from) conditions.push(gte(auditLog.createdAt, sydneyDayStart(filters.from)));
+  // `to` names a whole day: everything before the next day starts.
+  if (filters.to) conditions.push(lt(auditLog.createdAt, sydneyDayStart(addDays(filters.to, 1))));
+  return and(...conditions) as SQL;
+}
+
+const entryColumns = {
+  id: auditLog.id,
+  createdAt: auditLog.createdAt,
+  action: auditLog.action,
+  subject: auditLog.subject,
+  data: auditLog.data,
+  clientIp: auditLog.clientIp,
+  actorId: users.id,
+  actorFirstName: users.firstName,
+  actorLastName: users.lastName,
+  actorEmail: users.email,
+};
+
+type EntryRow = {
+  id: number;
+  createdAt: Date;
+  action: string;
+  subject: string;
+  data: Record<string, unknown>;
+  clientIp: string | null;
+  actorId: number | null;
+  actorFirstName: string | null;
+  actorLastName: string | null;
+  actorEmail: string | null;
+};
+
+/** The recorded details as `key: value; …` (nested values as JSON). */
+export function detailsText(data: Record<string, unknown>): string {
+  return Object.entries(data)
+    .map(([key, value]) => `${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`)
+    .join("; ");
+}
+
+function view(row: EntryRow): AuditEntryView {
+  return {
+    id: row.id,
+    at: row.createdAt.toISOString(),
+    actor:
+      row.actorId === null
+        ? null
+        : {
+            id: row.actorId,
+            name: `${row.actorFirstName ?? ""} ${row.actorLastName ?? ""}`.trim(),
+            email: row.actorEmail ?? "",
+          },
+    action: row.action,
+    kind: kindOfAction(row.action) ?? null,
+    subject: row.subject,
+    details: detailsText(row.data ?? {}),
+    clientIp: row.clientIp,
+  };
+}
+
+function entries(db: Db, companyId: number, filters: AuditFilters) {
+  return db
+    .select(entryColumns)
+    .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.actorUserId))
+    .where(whereOf(companyId, filters))
+    .orderBy(desc(auditLog.createdAt), desc(auditLog.id));
+}
+
+/** One page of the company's trail, newest first, with everyone who appears in it (for the Who filter). */
+export async function auditPage(
+  db: Db,
+  companyId: number,
+  filters: AuditFilters,
+  page: { pageNumber: number; pageSize: number },
+): Promise<AuditPage> {
+  const [rows, [count], actors] = await Promise.all([
+    entries(db, companyId, filters)
+      .limit(page.pageSize)
+      .offset((page.pageNumber - 1) * page.pageSize),
+    db.select({ n: sql<number>`count(*)::int` }).from(auditLog).where(whereOf(companyId, filters)),
+    db
+      .selectDistinct({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+      .from(auditLog)
+      .innerJoin(users, eq(users.id, auditLog.actorUserId))
+      .where(eq(auditLog.companyId, companyId))
+      .orderBy(users.firstName, users.lastName, users.id),
+  ]);
+  const totalCount = count?.n ?? 0;
+  const totalPages = Math.max(1, Math.ceil(totalCount / page.pageSize));
+  return {
+    items: (rows as EntryRow[]).map(view),
+    totalCount,
+    pageNumber: page.pageNumber,
+    pageSize: page.pageSize,
+    totalPages,
+    hasPreviousPage: page.pageNumber > 1,
+    hasNextPage: page.pageNumber < totalPages,
+    actors: actors.map((a) => ({ id: a.id, name: `${a.firstName} ${a.lastName}` })),
+  };
+}
+
+/**
+ * A spreadsheet cell that cannot run: text starting with = + - @ or a tab or carriage return is
+ * taken as a formula by Excel and friends (CSV injection, OWASP), so it gets a leading apostrophe;
+ * then RFC 4180 quoting.
+ */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export const AUDIT_CSV_HEADINGS = [
+  "Time (Australia/Sydney)",
+  "Who",
+  "Email",
+  "Action",
+  "Subject",
+  "Details",
+  "Address",
+];
+
+/** The filtered trail as CSV (newest first, at most AUDIT_EXPORT_MAX_ROWS rows), the same rows the page lists. */
+export async function auditCsv(db: Db, companyId: number, filters: AuditFilters): Promise<string> {
+  const rows = (await entries(db, companyId, filters).limit(AUDIT_EXPORT_MAX_ROWS)) as EntryRow[];
+  const lines = [AUDIT_CSV_HEADINGS.map(csvCell).join(",")];
+  for (const row of rows.map(view)) {
+    lines.push(
+      [
+        sydneyTime(row.at),
+        row.actor?.name ?? "System",
+        row.actor?.email ?? "",
+        row.action,
+        row.subject,
+        row.details,
+        row.clientIp ?? "",
+      ]
+        .map(csvCell)
+        .join(","),
+    );
+  }
+  // A byte-order mark, so Excel reads the names as UTF-8.
+  return `\uFEFF${lines.join("\r\n")}\r\n`;
 }

@@ -129,6 +129,8 @@ export const API_ROUTES: Record<string, Entry> = {
   "GET /api/Users/MyDetails": { kind: "bearer", scope: "self", owner: () => ({ path: "Users/MyDetails" }) },
   "GET /api/Users": { kind: "bearer", scope: "self", owner: () => ({ path: "Users?pageNumber=1&pageSize=8" }) },
   "GET /api/Identity/app-settings": { kind: "bearer", scope: "self", owner: () => ({ path: "Identity/app-settings" }) },
+  "GET /api/Audit": { kind: "bearer", scope: "self", ownerOnly: true, owner: () => ({ path: "Audit?kind=team" }) },
+  "GET /api/Audit/export": { kind: "bearer", scope: "self", ownerOnly: true, owner: () => ({ path: "Audit/export" }) },
   "GET /api/RewardHistory/get-reward-history": {
     kind: "bearer",
     scope: "self",

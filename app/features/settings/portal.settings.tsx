@@ -31,7 +31,7 @@ const SETTINGS_TABS: readonly SettingsTab[] = [
   { to: "/portal/settings/company", label: "Company", ownerOnly: true },
   { to: "/portal/settings/approvals", label: "Approvals", ownerOnly: true },
   { to: href("/portal/settings/managers"), label: "Managers", ownerOnly: true },
-  { to: "/portal/settings/audit", label: "Audit", ownerOnly: true },
+  { to: href("/portal/settings/audit"), label: "Audit", ownerOnly: true },
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {

@@ -1,0 +1,78 @@
+// The audit trail for Owners (ADR 0022 point 7): GET /api/Audit (a page, newest first, filtered
+// by who, kind and Australia/Sydney dates) and GET /api/Audit/export (the same rows as CSV, cells
+// neutralised against spreadsheet formulas). Another company's entries are never in either.
+import { Hono, type MiddlewareHandler } from "hono";
+import {
+  AUDIT_DETAILS,
+  AUDIT_MAX_PAGE_SIZE,
+  AUDIT_PAGE_SIZE,
+  type AuditFilters,
+  isAuditKind,
+  isCalendarDate,
+} from "../../core/audit.ts";
+import { auditCsv, auditPage } from "../domain/audit.ts";
+import { ProblemError } from "../http/problem.ts";
+import { queryParams } from "../http/validate.ts";
+import { ownerOnly, requireOwner } from "./auth.ts";
+import type { ApiDeps, ApiEnv } from "./deps.ts";
+
+type FilterQuery = { actor?: string; kind?: string; from?: string; to?: string };
+
+function wholeNumber(value: string | undefined, min: number, max: number, fallback: number, detail: string): number {
+  const text = value?.trim() ?? "";
+  if (text === "") return fallback;
+  if (!/^\d{1,10}$/.test(text)) throw new ProblemError(400, detail);
+  const n = Number(text);
+  if (n < min || n > max) throw new ProblemError(400, detail);
+  return n;
+}
+
+/** The filters of a query; each blank one is no filter, anything malformed a 400 naming it. */
+function filtersOf(query: FilterQuery): AuditFilters {
+  const filters: AuditFilters = {};
+  const actor = query.actor?.trim() ?? "";
+  if (actor) filters.actor = wholeNumber(actor, 1, Number.MAX_SAFE_INTEGER, 0, AUDIT_DETAILS.actor);
+  const kind = query.kind?.trim() ?? "";
+  if (kind) {
+    if (!isAuditKind(kind)) throw new ProblemError(400, AUDIT_DETAILS.kind);
+    filters.kind = kind;
+  }
+  for (const edge of ["from", "to"] as const) {
+    const day = query[edge]?.trim() ?? "";
+    if (!day) continue;
+    if (!isCalendarDate(day)) throw new ProblemError(400, AUDIT_DETAILS[edge]);
+    filters[edge] = day;
+  }
+  if (filters.from && filters.to && filters.from > filters.to) throw new ProblemError(400, AUDIT_DETAILS.range);
+  return filters;
+}
+
+const pageQuery = queryParams((query: FilterQuery & { pageNumber?: string; pageSize?: string }) => ({
+  filters: filtersOf(query),
+  pageNumber: wholeNumber(query.pageNumber, 1, 1_000_000, 1, AUDIT_DETAILS.pageNumber),
+  pageSize: wholeNumber(query.pageSize, 1, AUDIT_MAX_PAGE_SIZE, AUDIT_PAGE_SIZE, AUDIT_DETAILS.pageSize),
+}));
+
+const exportQuery = queryParams((query: FilterQuery) => filtersOf(query));
+
+export function auditRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
+  return (
+    new Hono<ApiEnv>()
+      /** { items, totalCount, pageNumber, pageSize, totalPages, hasPreviousPage, hasNextPage, actors } */
+      .get("/Audit", auth, ownerOnly, pageQuery, async (c) => {
+        const { companyId } = requireOwner(c);
+        const { filters, pageNumber, pageSize } = c.req.valid("query");
+        return c.json(await auditPage(deps.db, companyId, filters, { pageNumber, pageSize }));
+      })
+      /** The filtered trail as text/csv (UTF-8 with a byte-order mark). */
+      .get("/Audit/export", auth, ownerOnly, exportQuery, async (c) => {
+        const { companyId } = requireOwner(c);
+        const csv = await auditCsv(deps.db, companyId, c.req.valid("query"));
+        return c.body(csv, 200, {
+          "content-type": "text/csv; charset=utf-8",
+          "content-disposition": 'attachment; filename="audit-trail.csv"',
+          "cache-control": "private, no-store",
+        });
+      })
+  );
+}
