@@ -30,11 +30,13 @@ export default [
     route("payment-authentication", "features/payment/portal.payment-authentication.tsx"),
     route("payment-confirmation", "features/payment/portal.payment-confirmation.tsx"),
     route("reward-email-sample", "features/payment/portal.reward-email-sample.tsx"),
+    route("approvals/:orderId", "features/approvals/portal.approvals.order.tsx"),
     route("settings", "features/settings/portal.settings.tsx", [
       index("features/settings/portal.settings._index.tsx"),
       route("company", "features/settings/portal.settings.company.tsx"),
       route("security", "features/settings/portal.settings.security.tsx"),
       route("managers", "features/settings/portal.settings.managers.tsx"),
+      route("approvals", "features/settings/portal.settings.approvals.tsx"),
       route("audit", "features/audit/portal.settings.audit.tsx"),
     ]),
   ]),

@@ -254,6 +254,24 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
       call(payment["complete-simulated-authentication"].$post({ json })),
     getSimulatedPayment: (json: Json<(typeof payment)["get-simulated-payment"]["$post"]>) =>
       call(payment["get-simulated-payment"].$post({ json })),
+
+    // ─── Approvals (ADR 0022 §6; server/api/approvals.ts) ───
+    approvalThreshold: () => call(api.Approvals.threshold.$get()),
+    setApprovalThreshold: (json: Json<typeof api.Approvals.threshold.$put>) =>
+      call(api.Approvals.threshold.$put({ json })),
+    /** The threshold that applies to the caller and the newest approval order of their draft. */
+    myDraftApproval: () => call(api.Approvals["my-draft"].$get()),
+    /** Freezes the draft into an order waiting for an Owner; `amount` is the total in cents the page showed. */
+    requestApproval: (json: Json<typeof api.Approvals.request.$post>) => call(api.Approvals.request.$post({ json })),
+    listApprovals: (status: "pending" | "decided") => call(api.Approvals.$get({ query: { status } })),
+    getApproval: (orderId: number) => call(api.Approvals[":orderId"].$get({ param: { orderId: String(orderId) } })),
+    approveApproval: (orderId: number) =>
+      call(api.Approvals[":orderId"].approve.$post({ param: { orderId: String(orderId) } })),
+    declineApproval: (orderId: number, reason: string) =>
+      call(api.Approvals[":orderId"].decline.$post({ param: { orderId: String(orderId) }, json: { reason } })),
+    /** The payment of an approved order for its own total (an Owner, or the requester). */
+    payApprovedOrder: (orderId: number) =>
+      call(api.Approvals[":orderId"]["payment-intent"].$post({ param: { orderId: String(orderId) } })),
   };
 }
 

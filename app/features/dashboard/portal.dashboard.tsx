@@ -5,9 +5,11 @@
 import { data, redirect, useRouteLoaderData } from "react-router";
 import { z } from "zod";
 import type { RewardHistoryItem } from "../../../core/account-forms.ts";
+import type { ApprovalSummary } from "../../../core/approvals.ts";
 import { services } from "../../context.ts";
 import { readForm } from "../../lib/forms.server.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
+import { ApprovalRequests } from "../approvals/approval-requests.tsx";
 import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
 import type { loader as portalLoader } from "../portal/portal.tsx";
 import { DASHBOARD_PATH, PORTAL_LAYOUT_ID, type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -23,11 +25,17 @@ export const meta: Route.MetaFunction = portalMeta(TITLE);
 export async function loader({ context }: Route.LoaderArgs) {
   const { api } = portalUser(context);
   const { config, logger } = services(context);
-  const history = await api.rewardHistory();
+  // Owners also see the approval requests waiting for them (ADR 0022 §6); the API answers a
+  // Manager 403, and the section is then left out.
+  const [history, approvals] = await Promise.all([api.rewardHistory(), api.listApprovals("pending")]);
   let items: RewardHistoryItem[] = [];
   if (history.ok && Array.isArray(history.data)) items = history.data;
   else if (!history.ok) logger.warn({ status: history.status, detail: history.detail }, "reward history fetch failed");
-  return { history: items, onboardingVideoUrl: config.onboardingVideoUrl };
+  if (!approvals.ok && approvals.status !== 403) {
+    logger.warn({ status: approvals.status, detail: approvals.detail }, "approval requests fetch failed");
+  }
+  const pendingApprovals: ApprovalSummary[] | null = approvals.ok ? approvals.data : null;
+  return { history: items, pendingApprovals, onboardingVideoUrl: config.onboardingVideoUrl };
 }
 
 const intentSchema = z.object({ intent: z.literal(VIDEO_WATCHED_INTENT) });
@@ -55,6 +63,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-7xl space-y-10 px-4 py-8 md:px-6 md:py-12">
       {showVideo ? <GettingStartedDialog videoUrl={loaderData.onboardingVideoUrl} action={DASHBOARD_PATH} /> : null}
       <QuickLinks catalogueUrl={portal?.catalogueUrl ?? ""} />
+      {loaderData.pendingApprovals ? <ApprovalRequests pending={loaderData.pendingApprovals} /> : null}
       <RewardHistory items={loaderData.history} />
     </div>
   );

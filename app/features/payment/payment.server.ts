@@ -2,6 +2,7 @@
 // payment.ts, checked with zod), the Review page's data (the API's summary cut to what the page
 // shows) and the confirmation page's check (SPEC §2, §4, §8; DESIGN.md §5, §6).
 import { z } from "zod";
+import type { ApprovalSummary, MyDraftApproval } from "../../../core/approvals.ts";
 import { cardDigits } from "../../../core/card.ts";
 import type { ApiClient } from "../../lib/api.server.ts";
 import {
@@ -43,6 +44,15 @@ export const simulatedPaySchema = z
 export const stripePaySchema = z
   .object({
     intent: z.enum([PAY_INTENTS.checkout, PAY_INTENTS.stripeIntent]),
+    amount: amountField,
+    rewardName: text,
+  })
+  .superRefine(refineWith(["rewardName"]));
+
+/** "Request approval" (ADR 0022 §6): the reward name and the total the page showed. */
+export const requestApprovalSchema = z
+  .object({
+    intent: z.literal(PAY_INTENTS.requestApproval),
     amount: amountField,
     rewardName: text,
   })
@@ -123,4 +133,36 @@ export async function checkPayment(api: ApiClient, paymentIntent: string): Promi
   if (status === "succeeded") return { state: "succeeded", amountCents: dollarsToCents(amount) };
   if (status && PENDING.has(status)) return { state: "processing" };
   return { state: "failed", message: message ?? "" };
+}
+
+/**
+ * Where the Review page stands with an Owner's approval (ADR 0022 §6): none needed (pay as
+ * usual); to request (at or above the threshold, no live request for this very draft; `earlier`
+ * is a request or approval the draft has since outgrown); requested; approved (pay the frozen
+ * snapshot); declined (never payable). The API enforces every one of these; the page follows it.
+ */
+export type ApprovalStep =
+  | { kind: "none" }
+  | { kind: "request"; thresholdCents: number; earlier: ApprovalSummary | null }
+  | { kind: "requested" | "approved" | "declined"; order: ApprovalSummary };
+
+export function approvalStepOf(totalCents: number, mine: MyDraftApproval | null): ApprovalStep {
+  if (!mine || mine.thresholdCents === null || totalCents < mine.thresholdCents) return { kind: "none" };
+  const order = mine.order;
+  const current = order && !order.draftChanged;
+  if (current && (order.state === "requested" || order.state === "approved" || order.state === "declined")) {
+    return { kind: order.state, order };
+  }
+  return { kind: "request", thresholdCents: mine.thresholdCents, earlier: order && !current ? order : null };
+}
+
+/** The Review page's data and its approval step, from two API calls made together. */
+export async function loadReviewWithApproval(
+  api: ApiClient,
+  log: (details: object, message: string) => void,
+): Promise<(ReviewData & { approval: ApprovalStep }) | null> {
+  const [review, mine] = await Promise.all([loadReview(api, log), api.myDraftApproval()]);
+  if (!review) return null;
+  if (!mine.ok) log({ status: mine.status, detail: mine.detail }, "approval state fetch failed");
+  return { ...review, approval: approvalStepOf(review.totalCents, mine.ok ? mine.data : null) };
 }

@@ -24,7 +24,12 @@ export const PAY_INTENTS = {
   checkout: "checkout",
   /** Stripe with JavaScript: the Payment Element asks for a payment to confirm. */
   stripeIntent: "stripe-intent",
+  /** A Manager's order at or above the approval threshold (ADR 0022 §6): freeze it for an Owner. */
+  requestApproval: "request-approval",
 } as const;
+
+/** The pay button's place when an Owner must approve first (ADR 0022 §6). */
+export const REQUEST_APPROVAL_TEXT = "Request approval";
 
 /** The review page lists this many recipients; the rest are counted ('and N more'). */
 export const SHOWN_RECIPIENTS = 100;

@@ -11,26 +11,37 @@
 // (STRIPE_SECRET_KEY set), the Payment Element confirms in the browser with JavaScript, and
 // without JavaScript the button goes to a Stripe Checkout page; both return to the confirmation page.
 //
+// Approvals (ADR 0022 §6): a Manager's order at or above the company's threshold has "Request
+// approval" where the pay button was; the request freezes the draft for an Owner. While it waits,
+// or once declined, the page says so and offers no payment; once approved it shows who approved
+// and pays that frozen snapshot (the reward name is part of it, so it is shown, not edited).
+//
 // 'Loading rewards...': on a client navigation the loader answers a promise (Suspense shows the
 // text while it resolves); a document request awaits it, so the server render has the data.
 import { getFormProps, useForm } from "@conform-to/react";
 import { lazy, Suspense } from "react";
-import { Await, data, Form, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Await, data, Form, href, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
+import type { ApprovalSummary } from "../../../core/approvals.ts";
 import { REWARD_NAME_MAX } from "../../../core/limits.ts";
+import { formatDollars } from "../../../core/money.ts";
 import { services } from "../../context.ts";
 import { readForm, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
+import { redirectWithToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { CsrfInput, FormAlert, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { ApprovalStateBox } from "../approvals/approval-view.tsx";
 import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.reward-my-team-review";
 import {
+  type ApprovalStep,
   CARD_SECRET_FIELDS,
-  loadReview,
+  loadReviewWithApproval,
   normalisedCard,
   type ReviewData,
+  requestApprovalSchema,
   simulatedPaySchema,
   stripePaySchema,
 } from "./payment.server.ts";
@@ -43,6 +54,7 @@ import {
   PAY_INTENTS,
   PAYMENT_TEXT,
   payButtonText,
+  REQUEST_APPROVAL_TEXT,
   REVIEW_PATH,
   validateCardForm,
   validateRewardName,
@@ -61,7 +73,7 @@ const StripePaymentForm = lazy(() => import("./payment-stripe-form.tsx"));
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { api } = portalUser(context);
   const { config, logger } = services(context);
-  const review = loadReview(api, (details, message) => logger.warn(details, message));
+  const review = loadReviewWithApproval(api, (details, message) => logger.warn(details, message));
   // A fetch from the router in the browser (a client navigation) gets the promise and shows
   // 'Loading rewards...'; a document request (JavaScript off, a reload) renders with the data.
   const clientNavigation = request.headers.get("sec-fetch-dest") === "empty";
@@ -94,6 +106,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.clone().formData();
   const intent = form.get("intent");
   if (intent === PAY_INTENTS.pay) return paySimulated(context, request, api);
+  if (intent === PAY_INTENTS.requestApproval) return askForApproval(context, request, api);
   if (intent === PAY_INTENTS.checkout || intent === PAY_INTENTS.stripeIntent)
     return payWithStripe(context, request, api);
   throw data("Unknown action.", { status: 400 });
@@ -163,6 +176,22 @@ async function payWithStripe(context: Context, request: Request, api: Api) {
   throw redirect(session.data.url);
 }
 
+/** "Request approval": saves the reward name, then freezes the draft for an Owner (no payment). */
+async function askForApproval(context: Context, request: Request, api: Api) {
+  const { submission } = await readForm(context, request, requestApprovalSchema);
+  if (submission.status !== "success") return replyInvalid(submission);
+  const rewardName = submission.value.rewardName.trim();
+  const named = await api.updateRewardName(rewardName);
+  if (!named.ok) return bannerReply(submission, named.detail);
+  const asked = await api.requestApproval({ amount: submission.value.amount, rewardName });
+  if (!asked.ok) return bannerReply(submission, asked.detail, refusalStatus(asked.status));
+  return redirectWithToast(context, REVIEW_PATH, {
+    type: "success",
+    title: "Approval requested",
+    description: "The Owners of your company have been emailed. You can pay once one of them approves.",
+  });
+}
+
 // Keep what is on screen after a failed post (the card entries, the error next to them); a
 // refusal because the draft changed is the one answer that brings fresh figures.
 export function shouldRevalidate({ formMethod, actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
@@ -174,7 +203,7 @@ export function shouldRevalidate({ formMethod, actionStatus, defaultShouldRevali
 export default function RewardMyTeamReview({ loaderData, actionData }: Route.ComponentProps) {
   const { review, payments } = loaderData;
   const reply = isFormReply(actionData) ? actionData : undefined;
-  const render = (resolved: ReviewData | null) =>
+  const render = (resolved: ReviewWithApproval | null) =>
     resolved ? <ReviewPage review={resolved} payments={payments} reply={reply} /> : <NoRewards />;
   return (
     <div className="mx-auto max-w-6xl px-4 py-8 md:px-6 md:py-12">
@@ -193,6 +222,8 @@ export default function RewardMyTeamReview({ loaderData, actionData }: Route.Com
     </div>
   );
 }
+
+type ReviewWithApproval = ReviewData & { approval: ApprovalStep };
 
 function isFormReply(value: unknown): value is FormReply {
   return typeof value === "object" && value !== null && "result" in value;
@@ -233,7 +264,7 @@ function ReviewPage({
   payments,
   reply,
 }: {
-  review: ReviewData;
+  review: ReviewWithApproval;
   payments: ReturnType<typeof paymentsOf>;
   reply?: FormReply;
 }) {
@@ -253,22 +284,38 @@ function ReviewPage({
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => (stripe ? validateRewardName(formData) : validateCardForm(formData)),
+    onValidate: ({ formData }) =>
+      stripe || review.approval.kind === "request" ? validateRewardName(formData) : validateCardForm(formData),
     onSubmit,
   });
   const payLabel = payButtonText(review.totalCents);
+  const step = review.approval;
+  // The approved snapshot's name is part of what was approved; a waiting or declined one has no form.
+  const frozenName = step.kind === "approved" || step.kind === "requested" || step.kind === "declined";
+  const payable = step.kind === "none" || step.kind === "approved";
 
   return (
     <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
       <div className="space-y-6">
         <GoBack />
-        <PaymentField
-          field={fields.rewardName}
-          label={CARD_LABELS.rewardName}
-          placeholder="Reward Name"
-          help={PAYMENT_TEXT.rewardNameHelp}
-          maxLength={REWARD_NAME_MAX}
-        />
+        {frozenName ? (
+          <div>
+            <p className="mb-1 text-sm font-semibold text-slate-800">{CARD_LABELS.rewardName}</p>
+            <p className="break-words text-lg font-semibold text-slate-900" data-testid="frozen-reward-name">
+              {step.order.rewardName}
+            </p>
+            {/* Posted with the payment form (its id): the name the order was frozen with. */}
+            <input type="hidden" name="rewardName" form={FORM_ID} value={step.order.rewardName} />
+          </div>
+        ) : (
+          <PaymentField
+            field={fields.rewardName}
+            label={CARD_LABELS.rewardName}
+            placeholder="Reward Name"
+            help={PAYMENT_TEXT.rewardNameHelp}
+            maxLength={REWARD_NAME_MAX}
+          />
+        )}
         <ReviewRecipients recipients={review.recipients} total={review.recipientCount} />
         <ReviewCostSummary costs={review} />
       </div>
@@ -278,9 +325,21 @@ function ReviewPage({
         className="h-fit rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
       >
         <h2 id="payment-heading" className="text-lg font-bold text-brand-800">
-          Card Payment
+          {payable ? "Card Payment" : "Approval"}
         </h2>
-        {stripe ? (
+        {step.kind === "approved" ? <ApprovalStateBox approval={step.order} className="mt-4" /> : null}
+        {step.kind === "request" ? (
+          <RequestApproval
+            step={step}
+            totalCents={review.totalCents}
+            formProps={getFormProps(form)}
+            errors={form.errors}
+            reply={reply}
+            busy={busy}
+          />
+        ) : step.kind === "requested" || step.kind === "declined" ? (
+          <ApprovalWaitOrDeclined kind={step.kind} order={step.order} />
+        ) : stripe ? (
           <StripePayment
             review={review}
             payments={payments}
@@ -387,5 +446,56 @@ function StripePayment({
         serverErrors={errors}
       />
     </Suspense>
+  );
+}
+
+function RequestApproval({
+  step,
+  totalCents,
+  formProps,
+  errors,
+  reply,
+  busy,
+}: {
+  step: Extract<ApprovalStep, { kind: "request" }>;
+  totalCents: number;
+  formProps: ReturnType<typeof getFormProps>;
+  errors?: string[];
+  reply?: FormReply;
+  busy: boolean;
+}) {
+  return (
+    <Form method="post" action={REVIEW_PATH} {...formProps} aria-label="Request approval" className="mt-4 space-y-4">
+      <CsrfInput />
+      <HoneypotInputs />
+      <input type="hidden" name="intent" value={PAY_INTENTS.requestApproval} />
+      <input type="hidden" name="amount" value={totalCents} />
+      {step.earlier ? <ApprovalStateBox approval={step.earlier} /> : null}
+      <FormAlert messages={errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
+      <p className="text-slate-700">
+        Rewards of {formatDollars(step.thresholdCents)} or more need an Owner's approval before they are paid. The
+        Owners of your company are emailed; once one approves, you pay for this reward list exactly as it is now.
+      </p>
+      <SubmitButton busy={busy} className="w-full">
+        {REQUEST_APPROVAL_TEXT}
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function ApprovalWaitOrDeclined(step: { kind: "requested" | "declined"; order: ApprovalSummary }) {
+  const page = href("/portal/approvals/:orderId", { orderId: String(step.order.orderId) });
+  return (
+    <div className="mt-4 space-y-4">
+      <ApprovalStateBox approval={step.order} />
+      <p className="text-slate-700">
+        {step.kind === "requested"
+          ? "The Owners of your company have been emailed. You can pay here once one of them approves."
+          : "A declined reward cannot be paid. Change the reward list to request approval again."}
+      </p>
+      <Link to={page} className="inline-flex min-h-11 items-center font-semibold text-brand-700 underline">
+        View the request
+      </Link>
+    </div>
   );
 }
