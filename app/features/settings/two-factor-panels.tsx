@@ -109,9 +109,9 @@ export function RecoveryCodesPanel({ codes }: { codes: string[] }) {
         Keep these codes somewhere safe, such as a password manager or a printed copy. If you lose your phone, each code
         signs you in once in place of a code from your app. <strong>They are shown only now.</strong>
       </p>
-      <ol className="mt-4 grid grid-cols-1 gap-2 font-mono text-lg text-slate-900 min-[360px]:grid-cols-2">
+      <ol className="mt-4 grid grid-cols-2 gap-2 font-mono text-base text-slate-900 sm:text-lg">
         {codes.map((code) => (
-          <li key={code} className="rounded bg-white px-3 py-1 text-center">
+          <li key={code} className="whitespace-nowrap rounded bg-white px-2 py-1 text-center">
             {code}
           </li>
         ))}
