@@ -94,7 +94,7 @@ const controlClass =
   "block min-h-11 w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-700 aria-[invalid=true]:border-red-700";
 const labelClass = "mb-1 block font-medium text-slate-800";
 const secondaryButton =
-  "inline-flex min-h-11 items-center justify-center rounded-md border border-slate-400 bg-white px-4 font-semibold text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
+  "inline-flex min-h-11 items-center justify-center rounded-md border border-slate-400 bg-white px-4 font-semibold text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:opacity-50";
 const dangerButton =
   "inline-flex min-h-11 items-center justify-center rounded-md border border-red-700 bg-white px-4 font-semibold text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700";
 
@@ -216,7 +216,7 @@ function ManagerRow({ manager, lastOwner }: { manager: ManagerView; lastOwner: b
               id={`role-${manager.id}`}
               name="role"
               defaultValue={manager.managerRole}
-              className={`${controlClass} w-auto`}
+              className={`${controlClass} w-auto disabled:cursor-not-allowed disabled:opacity-50`}
               disabled={lastOwner}
               aria-describedby={lastOwner ? `last-owner-${manager.id}` : undefined}
             >
@@ -231,7 +231,7 @@ function ManagerRow({ manager, lastOwner }: { manager: ManagerView; lastOwner: b
             type="submit"
             className={secondaryButton}
             disabled={lastOwner}
-            aria-label={`Change the role of ${manager.fullName}`}
+            aria-label={`Change Role of ${manager.fullName}`}
           >
             Change Role
           </button>
