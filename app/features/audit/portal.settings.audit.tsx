@@ -147,7 +147,7 @@ function AuditTable({ page }: { page: AuditPage }) {
         <caption className="sr-only">Audit trail, newest first</caption>
         <thead className="bg-slate-100">
           <tr>
-            <th scope="col" className={th}>
+            <th scope="col" className={`${th} hidden md:table-cell`}>
               When
             </th>
             <th scope="col" className={th}>
@@ -174,10 +174,10 @@ function AuditTable({ page }: { page: AuditPage }) {
           ) : (
             page.items.map((entry) => (
               <tr key={entry.id}>
-                <td className={`${td} whitespace-nowrap text-sm`}>
+                <td className={`${td} hidden whitespace-nowrap text-sm md:table-cell`}>
                   <time dateTime={entry.at}>{sydneyTime(entry.at)}</time>
                 </td>
-                <td className={`${td} break-words`}>
+                <td className={`${td} [overflow-wrap:anywhere]`}>
                   {entry.actor ? (
                     <>
                       {entry.actor.name}
@@ -187,14 +187,17 @@ function AuditTable({ page }: { page: AuditPage }) {
                     "System"
                   )}
                 </td>
-                <td className={`${td} break-words`}>
+                <td className={`${td} [overflow-wrap:anywhere]`}>
+                  <time dateTime={entry.at} className="mb-1 block text-sm text-slate-600 md:hidden">
+                    {sydneyTime(entry.at)}
+                  </time>
                   <code className="text-sm">{entry.action}</code>
                   <span className="block text-sm text-slate-600">{entry.subject}</span>
                   {entry.details ? (
-                    <span className="mt-1 block break-words text-sm text-slate-600 md:hidden">{entry.details}</span>
+                    <span className="mt-1 block text-sm text-slate-600 md:hidden">{entry.details}</span>
                   ) : null}
                 </td>
-                <td className={`${td} hidden break-words text-sm md:table-cell`}>{entry.details}</td>
+                <td className={`${td} hidden text-sm [overflow-wrap:anywhere] md:table-cell`}>{entry.details}</td>
                 <td className={`${td} hidden whitespace-nowrap text-sm lg:table-cell`}>{entry.clientIp ?? ""}</td>
               </tr>
             ))
