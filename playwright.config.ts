@@ -89,7 +89,7 @@ export default defineConfig({
     },
     {
       // The same build sending REAL email by SMTP to a server the run starts (tests/e2e/smtp-app.ts),
-      // for the account specs, which read the emails (issue 3 acceptance). Its own database.
+      // for the account specs, which read the emails. Its own database.
       command: `"${process.execPath}" tests/e2e/smtp-app.ts`,
       url: `${MAIL_APP_URL}/readyz`,
       ...serverOptions,
