@@ -49,7 +49,9 @@ const TITLE = "Profile";
 export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
-const ACTION = href("/portal/settings");
+const PAGE = href("/portal/settings");
+/** The page is the settings layout's index: `?index` sends its posts to this action, not the layout's. */
+const ACTION = `${PAGE}?index`;
 
 type Intent = "name" | "email-request" | "email-confirm" | "email-cancel" | "password" | "sign-out-others";
 interface ProfileReply extends FormReply {
@@ -107,7 +109,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       if (!saved.ok) return fail(saved);
       // The header's greeting reads the session's copy.
       session.set("user", { ...signedIn.user, ...saved.data });
-      return redirectWithToast(context, `${ACTION}#name`, { type: "success", title: "Your name is saved" });
+      return redirectWithToast(context, `${PAGE}#name`, { type: "success", title: "Your name is saved" });
     }
     case "email-request": {
       const requested = await api.requestEmailChange({
@@ -116,7 +118,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       });
       if (!requested.ok) return fail(requested);
       session.set("emailChange", { requestToken: requested.data.requestToken, newEmail: requested.data.newEmail });
-      return redirectWithToast(context, `${ACTION}#email`, {
+      return redirectWithToast(context, `${PAGE}#email`, {
         type: "success",
         title: "Check your new inbox",
         description: `We emailed a 6-digit code to ${requested.data.newEmail}.`,
@@ -142,7 +144,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       if (!confirmed.ok) return fail(confirmed);
       session.unset("emailChange");
       session.set("user", { ...signedIn.user, email: confirmed.data.email });
-      return redirectWithToast(context, `${ACTION}#email`, {
+      return redirectWithToast(context, `${PAGE}#email`, {
         type: "success",
         title: "Your email is changed",
         description: `You now sign in with ${confirmed.data.email}.`,
@@ -150,7 +152,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     }
     case "email-cancel":
       session.unset("emailChange");
-      throw redirect(`${ACTION}#email`);
+      throw redirect(`${PAGE}#email`);
     case "password": {
       const changed = await api.changeMyPassword({
         currentPassword: value.currentPassword,
@@ -158,7 +160,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       });
       if (!changed.ok) return fail(changed);
       await continueInFreshSession(context, signedIn);
-      return redirectWithToast(context, `${ACTION}#password`, {
+      return redirectWithToast(context, `${PAGE}#password`, {
         type: "success",
         title: "Your password is changed",
         description: "Every other session of yours is signed out.",
@@ -168,7 +170,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       const ended = await api.signOutOtherSessions();
       if (!ended.ok) return fail(ended);
       await continueInFreshSession(context, signedIn);
-      return redirectWithToast(context, `${ACTION}#sessions`, {
+      return redirectWithToast(context, `${PAGE}#sessions`, {
         type: "success",
         title: "Signed out of all other sessions",
       });
