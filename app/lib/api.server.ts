@@ -11,7 +11,17 @@ import { services } from "../context.ts";
 
 export type ApiResult<T> =
   | { ok: true; status: number; data: T }
-  | { ok: false; status: number; detail: string; errors?: Record<string, string[]> };
+  | {
+      ok: false;
+      status: number;
+      detail: string;
+      errors?: Record<string, string[]>;
+      /** The problem's members beyond the standard ones (RFC 9457 extensions), unchecked: parse before use. */
+      extensions?: Record<string, unknown>;
+    };
+
+/** The members every problem has; anything else it carries is an extension. */
+const PROBLEM_MEMBERS = new Set(["type", "title", "status", "detail", "instance", "errors"]);
 
 /** The in-process API answers any origin; the URL only carries the path and query. */
 const IN_PROCESS_ORIGIN = "http://api.internal";
@@ -91,11 +101,16 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     if (response.ok) return { ok: true, status: response.status, data: parsed as Answer<R> };
     if (response.status === 401 && options.onUnauthorized) await options.onUnauthorized();
     const problem = (parsed ?? {}) as { detail?: unknown; errors?: Record<string, string[]> };
+    const extensions =
+      typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
+        ? Object.fromEntries(Object.entries(parsed).filter(([key]) => !PROBLEM_MEMBERS.has(key)))
+        : {};
     return {
       ok: false,
       status: response.status,
       detail: typeof problem.detail === "string" ? problem.detail : FALLBACK_DETAIL,
       errors: problem.errors,
+      ...(Object.keys(extensions).length > 0 ? { extensions } : {}),
     };
   }
 

@@ -561,15 +561,115 @@ describeEachDatabase("accounts API", ({ database }) => {
       );
     });
 
-    it("refuses an unverified email once the password is right; a wrong password says nothing more", async () => {
-      const { api } = setup();
-      const account = await signUp(api, db());
-      expect((await expectProblem(await logIn(api, account.email), 403)).detail).toBe(
-        "Please verify your email before logging in.",
-      );
-      expect((await expectProblem(await logIn(api, account.email, "Wrong#Pass1"), 400)).detail).toBe(
-        DETAILS.invalidLoginCredentials,
-      );
+    describe("an unverified email", () => {
+      it("with the right password: 403 with SPEC's detail, and a new code emailed whose userId and requestToken the problem carries", async () => {
+        const { api, onEmailQueued } = setup();
+        const account = await signUp(api, db(), { email: "Not.Yet@example.com" });
+        onEmailQueued.mockClear();
+        const res = await logIn(api, " not.yet@EXAMPLE.com ");
+        const problem = (await expectProblem(res, 403)) as { detail: string; userId?: string; requestToken?: string };
+        expect(problem.detail).toBe("Please verify your email before logging in.");
+        expect(problem.userId).toBe(account.publicId);
+        expect(problem.requestToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect(problem.requestToken).not.toBe(account.requestToken);
+        expect(res.headers.get("content-type")).toContain("application/problem+json");
+
+        const mails = await emailsTo(db(), account.email);
+        expect(mails.map((m) => m.subject)).toEqual(["Your verification code", "Your verification code"]);
+        expect(onEmailQueued).toHaveBeenCalledTimes(1);
+        const code = await latestCode(db(), account.email);
+        // The code of sign-up is void, as after a resend.
+        const old = await call(api, "POST", "/api/Identity/VerifyEmail", {
+          userId: account.publicId,
+          requestToken: account.requestToken,
+          verificationCode: account.code,
+        });
+        expect((await expectProblem(old, 400)).detail).toBe(DETAILS.verificationSuperseded);
+        const verified = await call(api, "POST", "/api/Identity/VerifyEmail", {
+          userId: problem.userId,
+          requestToken: problem.requestToken,
+          verificationCode: code,
+        });
+        expect(verified.status).toBe(200);
+        // Verified, the same password logs in.
+        expect((await logIn(api, account.email)).status).toBe(200);
+      });
+
+      it("with a wrong password: exactly the answer of a wrong password for any account; no code emailed or voided", async () => {
+        const { api, onEmailQueued } = setup();
+        const unverified = await signUp(api, db());
+        const verified = await signUpVerified(api, db());
+        onEmailQueued.mockClear();
+        const answer = async (res: Response) => ({
+          status: res.status,
+          type: res.headers.get("content-type"),
+          body: await res.json(),
+        });
+        const forUnverified = await answer(await logIn(api, unverified.email, "Wrong#Pass1"));
+        expect(forUnverified.status).toBe(400);
+        expect(forUnverified.body).toEqual({
+          type: "about:blank",
+          title: "Bad Request",
+          status: 400,
+          detail: DETAILS.invalidLoginCredentials,
+        });
+        expect(await answer(await logIn(api, verified.email, "Wrong#Pass1"))).toEqual(forUnverified);
+        expect(await answer(await logIn(api, "nobody@example.com", "Wrong#Pass1"))).toEqual(forUnverified);
+        expect(onEmailQueued).not.toHaveBeenCalled();
+        expect(await emailsTo(db(), unverified.email)).toHaveLength(1);
+        const ok = await call(api, "POST", "/api/Identity/VerifyEmail", {
+          userId: unverified.publicId,
+          requestToken: unverified.requestToken,
+          verificationCode: unverified.code,
+        });
+        expect(ok.status).toBe(200);
+      });
+
+      it("the codes it emails share the user's resend budget: past it, 429 and no email, by login or by resend", async () => {
+        const { api } = setup();
+        const account = await signUp(api, db());
+        for (let i = 0; i < 3; i++) {
+          const res = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: account.publicId });
+          expect(res.status).toBe(200);
+        }
+        for (let i = 0; i < 2; i++) await expectProblem(await logIn(api, account.email), 403);
+        const limited = await logIn(api, account.email);
+        expect((await expectProblem(limited, 429)).detail).toBe(DETAILS.tooManyAttempts);
+        expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+        const resend = await call(api, "POST", "/api/Identity/ResendVerifyEmailRequest", { userId: account.publicId });
+        expect((await expectProblem(resend, 429)).detail).toBe(DETAILS.tooManyAttempts);
+        // Sign-up's code and five more.
+        expect(await emailsTo(db(), account.email)).toHaveLength(6);
+      });
+
+      it("the code it emails counts against the client's verify budget: once spent, 429 and no email", async () => {
+        // RATE_LIMIT_FACTOR 0.2: the client's verify budget is 6 (VerifyEmail, the code requests and these logins).
+        const { api } = setup({ config: testConfig({ APP_URL, RATE_LIMIT_FACTOR: "0.2" }) });
+        const first = await signUp(api, db());
+        const second = await signUp(api, db());
+        await expectProblem(await logIn(api, first.email), 403);
+        // Five more verify calls from this client (wrong codes; past the user's own budget they are 429s,
+        // counted by the client's budget all the same).
+        for (let i = 0; i < 5; i++) {
+          await call(api, "POST", "/api/Identity/VerifyEmail", {
+            userId: second.publicId,
+            requestToken: second.requestToken,
+            verificationCode: "000000",
+          });
+        }
+        const limited = await logIn(api, second.email);
+        expect((await expectProblem(limited, 429)).detail).toBe(DETAILS.tooManyRequests);
+        expect(await emailsTo(db(), second.email)).toHaveLength(1);
+      });
+
+      it("the right password of an unverified account does not clear the address's failed logins", async () => {
+        const { api } = setup();
+        const account = await signUp(api, db());
+        for (let i = 0; i < 9; i++) expect((await logIn(api, account.email, "Wrong#Pass1")).status).toBe(400);
+        await expectProblem(await logIn(api, account.email), 403);
+        const limited = await logIn(api, account.email, "Wrong#Pass1");
+        expect((await expectProblem(limited, 429)).detail).toBe(DETAILS.tooManyAttempts);
+      });
     });
 
     it("refuses a failed captcha with SPEC's detail", async () => {

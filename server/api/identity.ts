@@ -4,6 +4,8 @@
 //   POST /api/Identity/logout                     (bearer) revokes the presented token → 204
 //   POST /api/Identity/onboarding-video-watched   (bearer) records hasWatchedOnboardingVideo → 204
 //   GET  /api/Identity/app-settings               (bearer) { hasProvidedCompanyDetails, hasWatchedOnboardingVideo }
+// and login with the right password of an unverified manager emails a new code and answers 403
+// with the userId and requestToken of the verify page (refuseUnverifiedLogin).
 // Every call here is rate-limited per client address and per account (rate-limits.ts), counted on arrival.
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { createFactory } from "hono/factory";
@@ -75,6 +77,28 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
     },
   );
 
+  /**
+   * The right password of a manager whose email is not verified: a new code is emailed, as
+   * ResendVerifyEmailRequest would email it and within the same budgets (the client's verify
+   * budget and the user's code emails, DESIGN.md §7), so logging in is no way around them. The
+   * 403 carries what the verify page's address needs (userId, requestToken, as Register answers
+   * them). Only someone who knows the password gets here; a wrong one has already been refused
+   * like any other, so the answer tells no more about the account than it told before.
+   */
+  async function refuseUnverifiedLogin(clientIp: string | undefined, publicId: string): Promise<never> {
+    await limits.clientAttempt("verify", clientIp);
+    await limits.perAccount("verifyRequestUser", publicId);
+    const issued = await requestVerificationCode(deps.db, publicId, now());
+    // Verified (by a code or a reset) or removed since the password was checked.
+    if (issued.status === "already_verified") throw new ProblemError(409, DETAILS.emailAlreadyVerified);
+    if (issued.status !== "issued") throw new ProblemError(400, DETAILS.invalidLoginCredentials);
+    deps.onEmailQueued?.();
+    throw new ProblemError(403, DETAILS.emailNotVerified, undefined, {
+      userId: publicId,
+      requestToken: issued.requestToken,
+    });
+  }
+
   return (
     new Hono<ApiEnv>()
       .post("/Register", limits.perClient("register"), jsonBody(registerSchema), async (c) => {
@@ -115,16 +139,14 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
         await limits.loginAttempt(body.userName, c.get("clientIp"));
         await requireCaptcha(deps, c, body, "login");
         const result = await login(deps.db, { email: body.userName, password: body.password }, now(), loginOrigin(c));
+        if (result.status === "not_verified") return refuseUnverifiedLogin(c.get("clientIp"), result.publicId);
         if (result.status === "second_factor") {
           // No token yet (ADR 0023): a challenge for the code, or for setting an app up. The
           // address's failures are not forgotten until the code is right too (server/api/two-factor.ts).
           const challenge = await startLoginChallenge(deps.db, result.userId, result.purpose, now());
           return c.json({ twoFactor: result.purpose, challengeToken: challenge.challengeToken });
         }
-        if (result.status !== "ok") {
-          if (result.status === "not_verified") throw new ProblemError(403, DETAILS.emailNotVerified);
-          throw new ProblemError(400, DETAILS.invalidLoginCredentials);
-        }
+        if (result.status !== "ok") throw new ProblemError(400, DETAILS.invalidLoginCredentials);
         await limits.loginSucceeded(body.userName, c.get("clientIp"));
         return c.json({ accessToken: result.accessToken, appSettings: result.appSettings });
       })

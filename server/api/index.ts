@@ -36,7 +36,9 @@ export function createApi(deps: ApiDeps) {
         "retry-after": String(error.retryAfterSeconds),
       });
     }
-    if (error instanceof ProblemError) return problemResponse(error.status, error.message, error.errors);
+    if (error instanceof ProblemError) {
+      return problemResponse(error.status, error.message, error.errors, undefined, error.extensions);
+    }
     if (isDatabaseUnavailable(error)) {
       deps.logger.warn({ ...errorForLog(error), path: c.req.path }, "database unavailable");
       return problemResponse(503, DETAILS.unavailable, undefined, { "retry-after": "5" });

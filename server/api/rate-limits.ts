@@ -138,6 +138,15 @@ export function createRateLimits(factor: number, store: RateLimitStore = { kind:
       return Object.assign(middleware, { rateRule: name });
     },
 
+    /**
+     * One attempt of the client's budget for `name` from inside a handler: for work that only
+     * some answers of an operation do (login emailing an unverified manager a code), counted as
+     * perClient counts it.
+     */
+    clientAttempt(name: RateRuleName, clientIp: string | undefined): Promise<void> {
+      return consume(name, clientKey(clientIp), DETAILS.tooManyRequests);
+    },
+
     /** One attempt of the account's budget for `name` (an email or a user id). */
     perAccount(name: RateRuleName, account: string | number): Promise<void> {
       return consume(name, account, DETAILS.tooManyAttempts);

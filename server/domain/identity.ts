@@ -59,6 +59,7 @@ async function findActiveUserByEmail(db: Conn, email: string) {
   const [row] = await db
     .select({
       id: users.id,
+      publicId: users.publicId,
       companyId: users.companyId,
       firstName: users.firstName,
       email: users.email,
@@ -293,12 +294,14 @@ export async function verifyEmail(
 
 export type LoginResult =
   | { status: "ok"; userId: number; accessToken: string; appSettings: AppSettings }
+  /** `publicId`: the id the verification calls take (requestVerificationCode), as Register answers it. */
+  | { status: "not_verified"; publicId: string }
   /**
    * The password was right and a second factor is owed before any token (ADR 0023): "verify"
    * asks for a code, "setup" for setting an app up first (the company requires one).
    */
   | { status: "second_factor"; userId: number; email: string; purpose: "verify" | "setup" }
-  | { status: "invalid" | "not_verified" };
+  | { status: "invalid" };
 
 /**
  * Email and password of an active program manager. The password is checked before anything
@@ -314,7 +317,7 @@ export async function login(
   const storedHash = user?.role === "program_manager" ? user.passwordHash : null;
   const matches = await verifyPassword(storedHash, input.password);
   if (!user || !matches) return { status: "invalid" };
-  if (!user.emailVerifiedAt) return { status: "not_verified" };
+  if (!user.emailVerifiedAt) return { status: "not_verified", publicId: user.publicId };
   const purpose = user.totpEnabledAt ? "verify" : user.twoFactorRequired ? "setup" : null;
   if (purpose) return { status: "second_factor", userId: user.id, email: user.email, purpose };
   const accessToken = await issueAccessToken(db, user, now, origin);

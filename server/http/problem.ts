@@ -27,20 +27,41 @@ export interface Problem {
   errors?: Record<string, string[]>;
 }
 
+/**
+ * RFC 9457 extension members: what a problem tells beyond its detail, e.g. where the caller goes
+ * next (login of an unverified manager: the verification request it just made).
+ */
+export type ProblemExtensions = Record<string, string | number | boolean>;
+
 /** Thrown anywhere below an API handler; the API's error handler turns it into a response. */
 export class ProblemError extends Error {
   readonly status: number;
   readonly errors?: Record<string, string[]>;
-  constructor(status: number, detail: string, errors?: Record<string, string[]>) {
+  readonly extensions?: ProblemExtensions;
+  constructor(status: number, detail: string, errors?: Record<string, string[]>, extensions?: ProblemExtensions) {
     super(detail);
     this.name = "ProblemError";
     this.status = status;
     this.errors = errors;
+    this.extensions = extensions;
   }
 }
 
-export function problemBody(status: number, detail: string, errors?: Record<string, string[]>): Problem {
-  return { type: "about:blank", title: titles[status] ?? "Error", status, detail, ...(errors ? { errors } : {}) };
+export function problemBody(
+  status: number,
+  detail: string,
+  errors?: Record<string, string[]>,
+  extensions?: ProblemExtensions,
+): Problem {
+  // The extensions first: they never replace a standard member.
+  return {
+    ...extensions,
+    type: "about:blank",
+    title: titles[status] ?? "Error",
+    status,
+    detail,
+    ...(errors ? { errors } : {}),
+  };
 }
 
 export function problemResponse(
@@ -48,10 +69,11 @@ export function problemResponse(
   detail: string,
   errors?: Record<string, string[]>,
   headers?: HeadersInit,
+  extensions?: ProblemExtensions,
 ): Response {
   const h = new Headers(headers);
   h.set("content-type", PROBLEM_CONTENT_TYPE);
-  return new Response(JSON.stringify(problemBody(status, detail, errors)), { status, headers: h });
+  return new Response(JSON.stringify(problemBody(status, detail, errors, extensions)), { status, headers: h });
 }
 
 /** Field errors of a failed zod parse, keyed by the field's path; the first issue becomes the detail. */

@@ -23,6 +23,7 @@ import {
 test.use({ baseURL: MAIL_APP_URL });
 
 const PASSWORD = "Passw0rd!";
+const SCREENSHOTS = Boolean(process.env.E2E_SCREENSHOTS);
 const CODE_SUBJECT = "Your verification code";
 const RESET_SUBJECT = "Reset your password";
 
@@ -408,17 +409,40 @@ test.describe("login and logout", () => {
     expect(await sessionCookie(page)).not.toBe(signedIn);
   });
 
-  test("an unverified account is told to verify its email", async ({ page, request }) => {
+  test("an unverified account: a wrong password says what it says for any account; the right one → a new code → verify → the dashboard", async ({
+    page,
+    request,
+  }) => {
     const who = person("unverified");
     const registered = await request.post("/api/Register", {
       data: { ...who, password: PASSWORD, captchaToken: "", isCaptchaV3: true },
     });
     expect(registered.status()).toBe(200);
-    await logIn(page, who.email, PASSWORD);
-    await expect(page.getByRole("alert").filter({ hasText: "verify" })).toHaveText(
-      "Please verify your email before logging in.",
-    );
+    const signUpLink = (await registered.json()) as { userId: string; requestToken: string };
+    await waitForEmail(who.email, CODE_SUBJECT);
+
+    await logIn(page, who.email, "Wrong#Pass1");
+    await expect(page.getByRole("alert").filter({ hasText: "Incorrect" })).toHaveText(TEXT.incorrectLogin);
     await expect(page).toHaveURL(/\/corporate\/login$/);
+
+    await logIn(page, who.email, PASSWORD);
+    await expect(page).toHaveURL(/\/corporate\/verify\?/);
+    const url = new URL(page.url());
+    expect([...url.searchParams.keys()]).toEqual(["userId", "requestToken"]);
+    expect(url.searchParams.get("userId")).toBe(signUpLink.userId);
+    expect(url.searchParams.get("requestToken")).not.toBe(signUpLink.requestToken);
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Verify");
+    await expect(page.getByRole("heading", { name: "Step 2: Verify Email" })).toBeVisible();
+    await expect(page.getByText(TEXT.allow)).toBeVisible();
+    await expectAccessible(page);
+    if (SCREENSHOTS)
+      await page.screenshot({ path: test.info().outputPath("login-unverified-verify.png"), fullPage: true });
+    if (jsEnabled()) await waitForHydration(page);
+
+    // The code of this login (the second email), not sign-up's, which it voided.
+    await enterCode(page, verificationCodeOf(await waitForEmail(who.email, CODE_SUBJECT, 2)));
+    await expect(page).toHaveURL(/\/portal\/dashboard$/);
+    expect(await sessionCookie(page)).toBeTruthy();
   });
 
   test("the button shows 'Please wait' while the post runs (JavaScript)", async ({ page, request }) => {

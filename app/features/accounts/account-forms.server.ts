@@ -30,6 +30,15 @@ export function verifyParams(url: URL): { userId: string; requestToken: string }
   return parsed?.success ? parsed.data : undefined;
 }
 
+/**
+ * The verify page's parameters from the API's answer to the login of an unverified manager (the
+ * problem's userId and requestToken extensions), or undefined when it carries none that fit.
+ */
+export function verifyParamsOf(extensions: Record<string, unknown> | undefined) {
+  const parsed = extensions ? verifyParamsSchema.safeParse(extensions) : undefined;
+  return parsed?.success ? parsed.data : undefined;
+}
+
 /** The reset page's token, trimmed, or undefined when the address has none. */
 export function resetToken(url: URL): string | undefined {
   return opaqueQueryValues(url.searchParams, RESET_PAGE_QUERY)?.passwordResetToken.trim();

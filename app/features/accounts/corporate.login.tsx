@@ -1,6 +1,8 @@
 // Login (SPEC §2 login page, §4 captcha and login, §5 login rules, §8 login errors). Success
 // starts a NEW session (new id) holding the access token, the settings and the user's details
 // (a MyDetails failure is only logged), then the dashboard. A signed-in visitor goes straight there.
+// The right password of a manager who never verified the email: the API has emailed a new code,
+// and the browser goes to the verify page (step 2), as after sign-up.
 // A manager with two-factor sign-in goes on to the code page (corporate.login-code.tsx), or sets
 // an app up first when the company requires one (corporate.two-factor-setup.tsx).
 import { getFormProps, useForm } from "@conform-to/react";
@@ -27,6 +29,7 @@ import { useCaptcha } from "../../ui/captcha.tsx";
 import { CsrfInput, SubmitButton, type SubmitPreparer, useFormSubmit } from "../../ui/form-fields.tsx";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/corporate.login";
+import { verifyHref, verifyParamsOf } from "./account-forms.server.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 import { setChallengeCookie } from "./two-factor-login.server.ts";
@@ -41,6 +44,7 @@ const FIELD_ORDER = ["userName", "password"] as const;
 /** API details shown word for word; any other failure shows the incorrect-credentials banner (SPEC §8). */
 const SHOWN_LOGIN_DETAILS: readonly string[] = [
   DETAILS.emailNotVerified,
+  DETAILS.emailAlreadyVerified,
   DETAILS.tooManyRequests,
   DETAILS.tooManyAttempts,
 ];
@@ -61,6 +65,9 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (submission.status !== "success") return replyInvalid(submission, usedChallenge, { hideFields });
   const result = await createApiClient(context).login(submission.value);
   if (!result.ok) {
+    // Unverified: the answer names the code just emailed; the verify page takes it from here.
+    const verify = result.detail === DETAILS.emailNotVerified ? verifyParamsOf(result.extensions) : undefined;
+    if (verify) throw redirect(verifyHref(verify.userId, verify.requestToken));
     if (result.detail === DETAILS.captchaFailed || (result.errors && result.status === 400)) {
       return replyFailure(submission, result, { usedChallenge, hideFields });
     }
