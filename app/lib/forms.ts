@@ -116,6 +116,7 @@ export const ACCOUNT_MESSAGES = {
   invalidCode: "Invalid verification code. Please try again or resend verification code.",
   verifyGeneric: "An error occurred. Please try again, contact us if it persists.",
   resendFailed: "Failed to resend code. Please try again later.",
+  resendError: "An error occurred while resending the verification code.",
   resent: "Verification code resent! Please check your inbox or junk mail.",
   forgotIntro: "You will receive an email with a link to reset your password",
   forgotSent:

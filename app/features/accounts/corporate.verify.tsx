@@ -27,8 +27,18 @@ import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 
 /** What the verify action answers when it does not redirect. */
 interface VerifyReply extends FormReply {
-  /** "invalidCode": SPEC §8's wrong-code text with the clickable resend; "resendFailed": the resend's own message. */
-  problem?: "invalidCode" | "resendFailed";
+  /** "invalidCode": SPEC §8's wrong-code text with the clickable resend. */
+  problem?: "invalidCode";
+}
+
+/**
+ * SPEC §8 has two resend failures: 'Failed to resend code. Please try again later.' when the API
+ * refused the resend (a 4xx: too many codes, a request it does not take), and 'An error occurred
+ * while resending the verification code.' when it could not do it (a 5xx, or out of reach).
+ */
+function resendFailure(submission: Parameters<typeof replyInvalid>[0], status: number) {
+  const message = status >= 500 ? ACCOUNT_MESSAGES.resendError : ACCOUNT_MESSAGES.resendFailed;
+  return data<VerifyReply>({ result: submission.reply({ formErrors: [message] }) }, { status });
 }
 
 export const meta: Route.MetaFunction = () => [
@@ -53,9 +63,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (!link) throw redirect(href("/error"));
   if (submission.status !== "success") {
     // A resend post can only fail here when its intent was tampered with.
-    if (submission.payload.intent === "resend") {
-      return data<VerifyReply>({ result: submission.reply(), problem: "resendFailed" }, { status: 400 });
-    }
+    if (submission.payload.intent === "resend") return resendFailure(submission, 400);
     return replyInvalid(submission);
   }
   const value = submission.value;
@@ -64,10 +72,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (value.intent === "resend") {
     const resent = await api.resendVerifyEmailRequest(link.userId);
     if (resent.ok) throw redirect(verifyHref(link.userId, resent.data.requestToken, { resent: "1" }));
-    return data<VerifyReply>(
-      { result: submission.reply(), problem: "resendFailed" },
-      { status: resent.status >= 400 ? resent.status : 500 },
-    );
+    return resendFailure(submission, resent.status >= 400 ? resent.status : 500);
   }
 
   const verified = await api.verifyEmail({ ...link, verificationCode: value.verificationCode });
@@ -152,10 +157,9 @@ function VerifyForm({ reply }: { reply?: VerifyReply }) {
   });
 
   const resent = searchParams.get("resent") === "1" && !reply;
-  const resendFailed = reply?.problem === "resendFailed";
   const invalidCode = reply?.problem === "invalidCode";
   // Only this reply's messages: conform keeps the last ones after a redirect (e.g. the resend).
-  const otherErrors = reply && !invalidCode && !resendFailed ? (form.errors ?? []) : [];
+  const otherErrors = reply && !invalidCode ? (form.errors ?? []) : [];
   const resendButton = (label: string) => (
     <button
       type="submit"
@@ -193,8 +197,6 @@ function VerifyForm({ reply }: { reply?: VerifyReply }) {
         <AuthAlert focusKey={reply} focus={!hasFieldErrors(reply?.result)}>
           {invalidCode ? (
             <p>Invalid verification code. Please try again or {resendButton("resend verification code")}.</p>
-          ) : resendFailed ? (
-            <p>{ACCOUNT_MESSAGES.resendFailed}</p>
           ) : otherErrors.length > 0 ? (
             otherErrors.map((message) => <p key={message}>{message}</p>)
           ) : null}
