@@ -294,6 +294,76 @@ test("with JavaScript a dialog opens in place, traps the focus and gives it back
   await expect(addNew).toBeFocused();
 });
 
+// With JavaScript the list follows the search box after a 300 ms pause; an Edit clicked in that
+// pause, or while the search's answer is on its way, opens its dialog, and the search must not
+// land after it and close it.
+test.describe("the search never overrides an Edit clicked after typing", () => {
+  test.beforeEach(() => {
+    test.skip(!jsEnabled(), "without JavaScript the search is a form the person submits");
+  });
+
+  test("clicked within the pause: the dialog stays, the address and the list stay", async ({
+    page,
+    request,
+    manager,
+  }) => {
+    await addMembers(request, manager, [member("Bo", "Tan"), member("Di", "Tanaka")]);
+    await visit(page, PAGE);
+    const url = page.url();
+    // The page's clock held still from here: the click surely lands inside the 300 ms pause.
+    await page.clock.install();
+    const box = page.getByRole("searchbox", { name: "Type Name to Search" });
+    await box.fill("tanaka");
+    await page.getByRole("link", { name: "Edit Bo Tan" }).click();
+    const update = dialog(page, "Update Bo Tan");
+    await expect(update).toBeVisible();
+    await page.clock.runFor(1_000);
+    // Time for a search navigation to load and land, had one started.
+    await page.waitForTimeout(1_000);
+    await expect(update).toBeVisible();
+    await expect(update.getByLabel("First Name", { exact: true })).toHaveValue("Bo");
+    expect(page.url()).toBe(url);
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    // The box shows what the address searches: nothing, so the whole list.
+    await expect(box).toHaveValue("");
+    await expect(bodyRows(page)).toHaveCount(2);
+  });
+
+  test("clicked while the search's answer is on its way: the dialog opens by its address and stays", async ({
+    page,
+    request,
+    manager,
+  }) => {
+    await addMembers(request, manager, [member("Bo", "Tan"), member("Di", "Tanaka")]);
+    await visit(page, PAGE);
+    const isSearch = (url: URL) => url.pathname.endsWith(".data") && url.searchParams.has("search");
+    await page.route(isSearch, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      // By now the dialog's navigation has superseded it and the browser has dropped it.
+      await route.continue().catch(() => undefined);
+    });
+    const box = page.getByRole("searchbox", { name: "Type Name to Search" });
+    const searching = page.waitForRequest((req) => isSearch(new URL(req.url())));
+    await box.fill("tanaka");
+    await searching;
+    await page.getByRole("link", { name: "Edit Bo Tan" }).click();
+    const update = dialog(page, "Update Bo Tan");
+    await expect(update).toBeVisible();
+    await expect(page).toHaveURL(/dialog=edit&member=\d+/);
+    // Past the moment the search's answer would have landed.
+    await page.waitForTimeout(2_000);
+    await expect(update).toBeVisible();
+    await expect(page).toHaveURL(/dialog=edit&member=\d+/);
+    await expect(page).not.toHaveURL(/search=/);
+    await page.keyboard.press("Escape");
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    // The box shows what the address searches: nothing, so the whole list.
+    await expect(box).toHaveValue("");
+    await expect(bodyRows(page)).toHaveCount(2);
+  });
+});
+
 test.describe("bulk upload", () => {
   test.beforeEach(() => {
     test.skip(isPhone(), "SPEC §2 hides the Bulk Upload pane under 768 px");

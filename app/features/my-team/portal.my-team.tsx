@@ -111,7 +111,7 @@ export default function MyTeam({ loaderData, actionData }: Route.ComponentProps)
           </a>
         </div>
         <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-          <TeamSearch search={search} />
+          <TeamSearch search={search} dialogOpen={dialogs.active !== null} />
           <a
             {...dialogs.opener("add")}
             id="team-add-new"

@@ -8,7 +8,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { type MouseEvent, type ReactNode, useState } from "react";
-import { useFetcher, useLocation, useNavigate, useRevalidator } from "react-router";
+import { useFetcher, useLocation, useNavigate, useNavigation, useRevalidator } from "react-router";
 import { type TeamMember, teamMemberSchema } from "../../../core/team.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
@@ -53,6 +53,7 @@ export interface TeamDialogState {
 export function useTeamDialogs(): TeamDialogState {
   const location = useLocation();
   const navigate = useNavigate();
+  const navigation = useNavigation();
   const revalidator = useRevalidator();
   const [inPage, setInPage] = useState<(OpenDialog & { key: string }) | null>(null);
   usePreloadedDialogs();
@@ -87,6 +88,13 @@ export function useTeamDialogs(): TeamDialogState {
         event.preventDefault();
         rememberOpener(event.currentTarget);
         preloadDialogs();
+        // A navigation under way (the list following the search box, another page of the list)
+        // would land after a dialog opened in place and close it: open this one by its address
+        // instead, a navigation of its own that supersedes the pending one.
+        if (navigation.state !== "idle") {
+          void navigate(dialogHref(location.search, name, memberId), { replace: true, preventScrollReset: true });
+          return;
+        }
         setInPage({ key: location.key, name, memberId });
       },
       onPointerEnter: preloadDialogs,
