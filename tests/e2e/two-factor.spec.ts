@@ -67,6 +67,8 @@ test("set up on the security page; logout; login with a code; login with a recov
   page,
   manager,
 }) => {
+  // Four logins and three logouts in one story: more than one page's time on a busy machine.
+  test.slow();
   await visit(page, SECURITY);
   await expect(page.getByTestId("two-factor-status")).toHaveText("Off");
   await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
@@ -139,6 +141,7 @@ test("an Owner requiring it: a Manager without an app sets one up at the next lo
   request,
   baseURL,
 }) => {
+  test.slow();
   const owner = await createManager(request, baseURL);
   // A Manager of the Owner's company, by invitation.
   const managerEmail = uniqueEmail("two-factor-manager");
