@@ -127,6 +127,8 @@ test("a Manager's reward over the threshold: requested, approved by the Owner fr
   page,
   request,
 }) => {
+  // Three people's sessions, four emails and a payment: a long journey on a shared 2-core machine.
+  test.slow();
   const { owner, manager, recipients } = await setUp(request);
   const rewardName = `Stars ${Date.now()}`;
 
@@ -175,6 +177,7 @@ test("a Manager's reward over the threshold: requested, approved by the Owner fr
 });
 
 test("a declined reward shows the reason and cannot be paid", async ({ page, request }) => {
+  test.slow();
   const { owner, manager } = await setUp(request);
   const rewardName = `Declined ${Date.now()}`;
   await signInAs(page, manager);
