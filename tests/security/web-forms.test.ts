@@ -74,6 +74,8 @@ const QUERY: Record<string, string> = {
   "features/accounts/corporate.forgot-password": "?passwordResetToken=abcdef",
   "features/payment/portal.payment-authentication":
     "?payment_intent=pi_sim_unknown&payment_intent_client_secret=pi_sim_unknown_secret_x",
+  // A layout's index takes posts at `?index` (without it they go to the layout, which has no action).
+  "features/settings/portal.settings._index": "?index",
 };
 /** The intent that reaches each action's form check (an unknown intent is refused earlier, with 400). */
 const INTENT: Record<string, string> = { "features/payment/portal.reward-my-team-review": "pay" };

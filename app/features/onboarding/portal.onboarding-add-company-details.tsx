@@ -3,6 +3,7 @@
 // which also sends this address to the dashboard once the details exist.
 import { redirect, useRouteLoaderData } from "react-router";
 import { companyDetailsSchema } from "../../../core/account-forms.ts";
+import { DETAILS } from "../../../core/public-forms.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -25,7 +26,8 @@ export async function action({ context, request }: Route.ActionArgs) {
     // SPEC §8: a failed save is logged; the form says so without the API's words, unless they
     // belong to a field (the ABN check digits).
     services(context).logger.error({ status: result.status, detail: result.detail }, "company details save failed");
-    return replyFailure(submission, result);
+    // A Manager cannot save them (ADR 0022: an Owner's); the API's words say so.
+    return replyFailure(submission, result, { shownDetails: [DETAILS.ownerOnly] });
   }
   signedIn.session.set("user", { ...signedIn.user, companyName: result.data.name });
   signedIn.session.set("appSettings", { ...signedIn.appSettings, hasProvidedCompanyDetails: true });
