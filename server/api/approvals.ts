@@ -8,7 +8,9 @@
 //   POST /Approvals/:orderId/approve       Owner → 204 (409 when the requester's draft changed since)
 //   POST /Approvals/:orderId/decline       Owner { reason } → 204
 //   POST /Approvals/:orderId/payment-intent Owner, or the requester → the payment of the approved
-//        order for its own total (as create-payment-intent answers); 409 once the draft changed
+//        order for its own total (as create-payment-intent answers); 409 once the draft changed.
+//        Not rate-limited as a card attempt (DESIGN.md §7): it only answers the order's one payment
+//        (one idempotency key per order); the card is tried, and counted, when it is confirmed.
 // Owner-only calls check the role before reading a body (requireOwner: 403, nothing changes);
 // another company's order is a 404.
 import { Hono, type MiddlewareHandler } from "hono";
@@ -40,7 +42,6 @@ import { jsonBody, queryParams } from "../http/validate.ts";
 import type { Payments } from "../payments/port.ts";
 import { requireAuth, requireOwner } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
-import type { RateLimits } from "./rate-limits.ts";
 
 async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   try {
@@ -80,13 +81,7 @@ const thresholdAnswer = (cents: number | null): ApprovalThresholdResponse => ({
   thresholdCents: cents,
 });
 
-export function approvalsRoutes(
-  deps: ApiDeps,
-  payments: Payments,
-  auth: MiddlewareHandler<ApiEnv>,
-  now: () => Date,
-  limits: RateLimits,
-) {
+export function approvalsRoutes(deps: ApiDeps, payments: Payments, auth: MiddlewareHandler<ApiEnv>, now: () => Date) {
   const services: ApprovalServices = {
     db: deps.db,
     payments,
@@ -96,8 +91,6 @@ export function approvalsRoutes(
     release: { config: deps.config, onReleaseLine: deps.onReleaseLine },
     appUrl: deps.config.APP_URL,
   };
-  // Making a payment counts as a card attempt, as create-payment-intent does (DESIGN.md §7).
-  const cardAttempt = limits.perClient("cardPayment");
   const callerOf = (c: Parameters<typeof requireAuth>[0]): ApprovalCaller => {
     const a = requireAuth(c);
     return { companyId: a.companyId, userId: a.userId, managerRole: a.managerRole, clientIp: c.get("clientIp") };
@@ -143,7 +136,7 @@ export function approvalsRoutes(
       await guarded(() => declineRequest(services, callerOf(c), orderId, reason));
       return c.body(null, 204);
     })
-    .post("/Approvals/:orderId/payment-intent", cardAttempt, auth, orderParam, async (c) => {
+    .post("/Approvals/:orderId/payment-intent", auth, orderParam, async (c) => {
       const { orderId } = c.req.valid("param");
       const created = await guarded(() => payApprovedOrder(services, callerOf(c), orderId));
       const answer: CreatePaymentIntentResponse = {

@@ -71,7 +71,7 @@ export function createApi(deps: ApiDeps) {
     .route("/", helpRoutes(deps, auth, limits))
     .route("/", rewardHistoryRoutes(deps, auth))
     .route("/", paymentsRoutes(deps, payments, auth, now, limits))
-    .route("/", approvalsRoutes(deps, payments, auth, now, limits))
+    .route("/", approvalsRoutes(deps, payments, auth, now))
     .route("/", rewardMyTeamRoutes(deps, auth, now))
     .route("/", importsRoutes(deps, auth))
     .route("/", auditRoutes(deps, auth))

@@ -50,6 +50,62 @@ async function totpCodeOfA(w: World): Promise<string> {
   return TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: w.clock.now().getTime() });
 }
 
+// ─── Approvals (server/api/approvals.ts): A's Manager asks, A's Owner decides ───
+
+let approvalLines = 0;
+
+async function jsonOf<T>(res: Response, what: string): Promise<T> {
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${what}: ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/**
+ * A live approval request of A's Manager (threshold $0 at A: every Manager order needs one):
+ * the current one, or a new one for a draft with one more recipient.
+ */
+async function requestedApprovalOfA(w: World): Promise<number> {
+  const m = w.aManager.accessToken;
+  type Mine = { order: { orderId: number; state: string; draftChanged: boolean } | null };
+  const mine = await jsonOf<Mine>(await call(w.api, "GET", "/api/Approvals/my-draft", undefined, m), "my-draft");
+  if (mine.order?.state === "requested" && !mine.order.draftChanged) return mine.order.orderId;
+  await jsonOf(
+    await call(w.api, "PUT", "/api/Approvals/threshold", { thresholdDollars: 0 }, w.a.accessToken),
+    "A's threshold",
+  );
+  approvalLines++;
+  const line = {
+    firstName: "Ava",
+    lastName: "Approval",
+    email: `ava.${approvalLines}.${w.a.userId}@example.com`,
+    value: 50,
+  };
+  await jsonOf(await call(w.api, "POST", "/api/RewardMyTeam/create-reward-user", line, m), "A's Manager's draft");
+  const summary = await jsonOf<{ total: number }>(
+    await call(w.api, "GET", "/api/RewardMyTeam/get-reward-summary", undefined, m),
+    "A's Manager's summary",
+  );
+  const body = { amount: Math.round(summary.total * 100), rewardName: "Manager Thanks" };
+  const asked = await jsonOf<{ orderId: number }>(
+    await call(w.api, "POST", "/api/Approvals/request", body, m),
+    "request",
+  );
+  return asked.orderId;
+}
+
+/** An approved, unpaid order of A's Manager. */
+async function approvedApprovalOfA(w: World): Promise<number> {
+  type Mine = { order: { orderId: number; state: string; draftChanged: boolean } | null };
+  const mine = await jsonOf<Mine>(
+    await call(w.api, "GET", "/api/Approvals/my-draft", undefined, w.aManager.accessToken),
+    "my-draft",
+  );
+  if (mine.order?.state === "approved" && !mine.order.draftChanged) return mine.order.orderId;
+  const orderId = await requestedApprovalOfA(w);
+  await jsonOf(await call(w.api, "POST", `/api/Approvals/${orderId}/approve`, undefined, w.a.accessToken), "approve");
+  return orderId;
+}
+
 const member = (w: World) => ({ firstName: "Zed", lastName: "Newman", email: `zed.${w.a.userId}@example.com` });
 
 export const API_ROUTES: Record<string, Entry> = {
@@ -431,6 +487,62 @@ export const API_ROUTES: Record<string, Entry> = {
     scope: "self",
     ownerOnly: true,
     owner: () => ({ path: "TwoFactor/company-requirement", body: { required: false } }),
+  },
+  // Approvals (ADR 0022 §6). The id routes run first (order < 0): later entries make A's Manager an Owner.
+  "GET /api/Approvals/threshold": {
+    kind: "bearer",
+    scope: "self",
+    ownerOnly: true,
+    owner: () => ({ path: "Approvals/threshold" }),
+  },
+  "PUT /api/Approvals/threshold": {
+    kind: "bearer",
+    scope: "self",
+    ownerOnly: true,
+    owner: () => ({ path: "Approvals/threshold", body: { thresholdDollars: 0 } }),
+  },
+  "GET /api/Approvals/my-draft": { kind: "bearer", scope: "self", owner: () => ({ path: "Approvals/my-draft" }) },
+  "POST /api/Approvals/request": {
+    kind: "bearer",
+    scope: "self",
+    // An Owner's own order needs no approval: refused, nothing made.
+    owner: () => ({ path: "Approvals/request", body: { amount: 13320 }, status: 400 }),
+  },
+  "GET /api/Approvals": {
+    kind: "bearer",
+    scope: "self",
+    ownerOnly: true,
+    owner: () => ({ path: "Approvals?status=pending" }),
+  },
+  "GET /api/Approvals/:orderId": {
+    kind: "bearer",
+    scope: "ids",
+    owner: async (w) => ({ path: `Approvals/${await requestedApprovalOfA(w)}` }),
+    order: -3,
+  },
+  "POST /api/Approvals/:orderId/approve": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: async (w) => ({ path: `Approvals/${await requestedApprovalOfA(w)}/approve`, status: 204 }),
+    order: -2.9,
+  },
+  "POST /api/Approvals/:orderId/decline": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: async (w) => ({
+      path: `Approvals/${await requestedApprovalOfA(w)}/decline`,
+      body: { reason: "Over budget" },
+      status: 204,
+    }),
+    order: -2.8,
+  },
+  "POST /api/Approvals/:orderId/payment-intent": {
+    kind: "bearer",
+    scope: "ids",
+    owner: async (w) => ({ path: `Approvals/${await approvedApprovalOfA(w)}/payment-intent` }),
+    order: -2.7,
   },
   "POST /api/Identity/logout": {
     kind: "bearer",
