@@ -31,6 +31,7 @@ export const MANAGER_MESSAGES = {
   inviteNotPending: "This invitation is no longer pending.",
   lastOwner: "Your company needs at least one Owner. Make another manager an Owner first.",
   managerNotFound: "This manager was not found.",
+  detailsFirst: "Add your company details before inviting colleagues.",
 } as const;
 
 const roleField = z.enum(MANAGER_ROLES, { error: MANAGER_MESSAGES.roleRequired });

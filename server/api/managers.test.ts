@@ -41,8 +41,11 @@ describeEachDatabase("a company's managers", ({ database }) => {
   const db = () => database().db;
   beforeEach(() => truncateAll(db()));
 
+  /** An onboarded Owner: signed up, verified, the company details saved (invitations need them). */
   async function owner(api: Api, companyName = "Acme Pty Ltd") {
     const account = await signUpVerified(api, db(), { companyName });
+    const details = { name: companyName, ABN: "51824753556", size: "11-50", industry: "Retail" };
+    expect((await call(api, "PUT", "/api/Companies/", details, account.accessToken)).status).toBe(200);
     const [row] = await db().select({ companyId: users.companyId }).from(users).where(eq(users.id, account.userId));
     return { ...account, companyId: row?.companyId as number };
   }
@@ -110,7 +113,7 @@ describeEachDatabase("a company's managers", ({ database }) => {
       const accepted = await call(api, "POST", "/api/ManagerInvites/accept", acceptBody(token));
       expect(accepted.status).toBe(200);
       const body = (await accepted.json()) as { accessToken: string; appSettings: Record<string, boolean> };
-      expect(body.appSettings).toEqual({ hasProvidedCompanyDetails: false, hasWatchedOnboardingVideo: false });
+      expect(body.appSettings).toEqual({ hasProvidedCompanyDetails: true, hasWatchedOnboardingVideo: false });
       const me = (await (await call(api, "GET", "/api/Users/MyDetails", undefined, body.accessToken)).json()) as Record<
         string,
         unknown
@@ -142,7 +145,8 @@ describeEachDatabase("a company's managers", ({ database }) => {
         [o.email, "owner", true],
       ]);
       const actions = (await db().select().from(auditLog)).map((a) => a.action).sort();
-      expect(actions).toEqual(["manager.invite_accepted", "manager.invited"]);
+      // The Owner's onboarding (the company details) and the invitation's two steps.
+      expect(actions).toEqual(["manager.invite_accepted", "manager.invited", "settings.company_updated"]);
     });
 
     it("a used link is refused with its message, and creates nothing", async () => {
@@ -306,6 +310,21 @@ describeEachDatabase("a company's managers", ({ database }) => {
       }
       expect(await snapshot(db())).toEqual(before);
       expect(await emailsTo(db(), "a@example.com")).toEqual([]);
+    });
+
+    it("refuses to invite before the company details are saved (the invitee could not get past onboarding), and sends nothing", async () => {
+      const { api } = accountsApi(db(), { config });
+      const fresh = await signUpVerified(api, db(), { companyName: "Not Yet Pty Ltd" });
+      const res = await call(
+        api,
+        "POST",
+        "/api/Managers/invites",
+        { email: "early@example.com", role: "manager" },
+        fresh.accessToken,
+      );
+      expect((await expectProblem(res, 409)).detail).toBe(MANAGER_MESSAGES.detailsFirst);
+      expect(await db().select().from(managerInvites)).toEqual([]);
+      expect(await emailsTo(db(), "early@example.com")).toEqual([]);
     });
 
     it("limits the invitations an Owner sends per hour (429), counting before any work", async () => {

@@ -75,6 +75,7 @@ export function managersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
       const body = c.req.valid("json");
       const result = await inviteManager(deps.db, actor, body, deps.config.APP_URL, now());
       if (result.status === "email_in_use") throw new ProblemError(409, DETAILS.emailAlreadyUsed);
+      if (result.status === "details_missing") throw new ProblemError(409, MANAGER_MESSAGES.detailsFirst);
       deps.onEmailQueued?.();
       const { status: _status, ...invite } = result;
       return c.json(invite, 201);

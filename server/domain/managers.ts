@@ -107,7 +107,12 @@ function pendingInvite(now: Date) {
 export type InviteResult =
   | { status: "invited"; id: number; email: string; managerRole: ManagerRole; expiresAt: string }
   /** The address already signs in as a program manager (any company), or is one of this company's people. */
-  | { status: "email_in_use" };
+  | { status: "email_in_use" }
+  /**
+   * The company details are not saved yet: an invitee would land on the onboarding form, which
+   * only an Owner may fill in (SPEC §6 gate; ADR 0022).
+   */
+  | { status: "details_missing" };
 
 /**
  * An active program manager of any company signs in with the address (it is unique among them),
@@ -141,6 +146,11 @@ export async function inviteManager(
   now: Date,
 ): Promise<InviteResult> {
   const email = input.email.trim();
+  const [company] = await db
+    .select({ detailsUpdatedAt: companies.detailsUpdatedAt })
+    .from(companies)
+    .where(eq(companies.id, actor.companyId));
+  if (!company?.detailsUpdatedAt) return { status: "details_missing" };
   if (await emailTaken(db, actor.companyId, email)) return { status: "email_in_use" };
   const token = randomToken();
   const expiresAt = new Date(now.getTime() + INVITE_TTL_MS);
