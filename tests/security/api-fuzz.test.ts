@@ -184,6 +184,7 @@ describeEachDatabase("fuzzing every /api body", ({ database }) => {
         "DELETE /api/Users/:id",
         "POST /api/Identity/logout",
         "POST /api/Identity/onboarding-video-watched",
+        "POST /api/Users/MySessions/SignOutOthers",
       ].sort(),
     );
   });
