@@ -58,7 +58,10 @@ const hostileNumber = fc.oneof(
  * so only arrays, objects and booleans are wrong for it.
  */
 function wrongType(kind: string, key: string | number | undefined): fc.Arbitrary<unknown> {
-  if (key === "value") return fc.oneof(fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }), fc.constant({}));
+  // Fields that take a number as typed text too, and (the threshold) null or "" for none.
+  if (key === "value" || key === "thresholdDollars") {
+    return fc.oneof(fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }), fc.constant({}));
+  }
   const all: Array<fc.Arbitrary<unknown>> = [
     fc.constant(null),
     fc.array(fc.oneof(fc.integer(), hostileString), { maxLength: 3 }),
@@ -182,6 +185,8 @@ describeEachDatabase("fuzzing every /api body", ({ database }) => {
         "POST /api/Imports/:id/start",
         "DELETE /api/RewardMyTeam/delete-all-reward",
         "DELETE /api/Users/:id",
+        "POST /api/Approvals/:orderId/approve",
+        "POST /api/Approvals/:orderId/payment-intent",
         "POST /api/Identity/logout",
         "POST /api/Identity/onboarding-video-watched",
         "POST /api/Users/MySessions/SignOutOthers",
