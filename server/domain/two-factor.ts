@@ -346,7 +346,8 @@ export async function setCompanyRequirement(db: Db, actor: Actor, required: bool
 
 /**
  * After a right password: a challenge for the second factor ("verify") or for setting one up
- * ("setup"). The user's earlier open challenges end: one sign-in is in progress at a time.
+ * ("setup"). The user's earlier open challenges end: one sign-in is in progress at a time; the
+ * ones already finished are deleted.
  */
 export async function startLoginChallenge(
   db: Db,
@@ -357,6 +358,15 @@ export async function startLoginChallenge(
   const challengeToken = randomToken();
   const expiresAt = new Date(now.getTime() + CHALLENGE_TTL_MS[purpose]);
   await db.transaction(async (tx) => {
+    // The user's finished challenges go (a login leaves one row, not one per attempt ever made).
+    await tx
+      .delete(loginChallenges)
+      .where(
+        and(
+          eq(loginChallenges.userId, userId),
+          or(sql`${loginChallenges.consumedAt} is not null`, lt(loginChallenges.expiresAt, now)),
+        ),
+      );
     await tx
       .update(loginChallenges)
       .set({ consumedAt: now })
