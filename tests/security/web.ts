@@ -18,6 +18,8 @@ export interface WebRoute {
   file: string;
   index: boolean;
   module: Record<string, unknown>;
+  /** The path as the config gave it, relative to the parent (may hold several segments: approvals/:orderId). */
+  path?: string;
 }
 
 interface ConfigEntry {
@@ -40,7 +42,7 @@ export async function loadWebRoutes(): Promise<WebRoute[]> {
       const load = modules[`../../app/${e.file}`];
       if (!load) throw new Error(`no module for ${e.file}`);
       const module = (await load()) as Record<string, unknown>;
-      out.push({ id, parentId, url, file: e.file, index: Boolean(e.index), module });
+      out.push({ id, parentId, url, file: e.file, index: Boolean(e.index), module, path: e.path });
       if (e.children) await walk(e.children, id, url);
     }
   };
@@ -119,6 +121,7 @@ export async function realRoutesBuild(): Promise<{ build: ServerBuild; routes: W
 
 /** The route's own path segment relative to its parent, as the config gave it. */
 function configPath(r: WebRoute): string {
+  if (r.path !== undefined) return r.path;
   if (r.parentId === "root") return r.url.replace(/^\//, "");
   const parentUrl = r.url.slice(0, r.url.lastIndexOf("/"));
   return r.url.slice(parentUrl.length + 1);
