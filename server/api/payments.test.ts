@@ -238,7 +238,8 @@ describeEachDatabase("StripePayment calls with the simulated processor", ({ data
       [manager.email, ...(await recipientEmails(created.orderId))].sort(),
     );
     const actions = (await db().select().from(auditLog)).map((a) => a.action).sort();
-    expect(actions).toEqual(["order.created", "order.paid", "reward.released"]);
+    // The payment's three, and the manager's onboarding (the company details).
+    expect(actions).toEqual(["order.created", "order.paid", "reward.released", "settings.company_updated"]);
 
     const history = await manager.json<RewardHistoryItem[]>("GET", "RewardHistory/get-reward-history");
     expect(history).toEqual([

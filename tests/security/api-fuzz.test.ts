@@ -185,6 +185,8 @@ describeEachDatabase("fuzzing every /api body", ({ database }) => {
         "POST /api/Imports/:id/start",
         "DELETE /api/RewardMyTeam/delete-all-reward",
         "DELETE /api/Users/:id",
+        "DELETE /api/Managers/:id",
+        "DELETE /api/Managers/invites/:id",
         "POST /api/Approvals/:orderId/approve",
         "POST /api/Approvals/:orderId/payment-intent",
         "POST /api/Identity/logout",
