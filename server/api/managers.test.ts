@@ -2,6 +2,7 @@
 // the invitee's preview and accept, roles, removal ending every session, the last Owner, and a
 // Manager refused every Owner-only call with nothing changed.
 import { and, eq } from "drizzle-orm";
+import { Secret, TOTP } from "otpauth";
 import { beforeEach, describe, expect, it } from "vitest";
 import { MANAGER_MESSAGES } from "../../core/managers.ts";
 import { DETAILS } from "../../core/public-forms.ts";
@@ -10,7 +11,7 @@ import { expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import type { Db } from "../db/client.ts";
-import { accessTokens, auditLog, managerInvites, users, webSessions } from "../db/schema.ts";
+import { accessTokens, auditLog, companies, managerInvites, users, webSessions } from "../db/schema.ts";
 import { webSessionStore } from "../web-sessions.ts";
 import { accountsApi, call, emailsTo, lastEmailTo, logIn, signUpVerified } from "./accounts.testkit.ts";
 
@@ -147,6 +148,51 @@ describeEachDatabase("a company's managers", ({ database }) => {
       const actions = (await db().select().from(auditLog)).map((a) => a.action).sort();
       // The Owner's onboarding (the company details) and the invitation's two steps.
       expect(actions).toEqual(["manager.invite_accepted", "manager.invited", "settings.company_updated"]);
+    });
+
+    it("in a company that requires a second factor, accepting answers a set-up challenge, no token; the set-up then signs the invitee in", async () => {
+      const { api, clock } = accountsApi(db(), { config });
+      const o = await owner(api);
+      await db().update(companies).set({ twoFactorRequired: true }).where(eq(companies.id, o.companyId));
+      const res = await call(
+        api,
+        "POST",
+        "/api/Managers/invites",
+        { email: "ivy@example.com", role: "manager" },
+        o.accessToken,
+      );
+      expect(res.status).toBe(201);
+      const accepted = await call(
+        api,
+        "POST",
+        "/api/ManagerInvites/accept",
+        acceptBody(await inviteTokenFor(db(), "ivy@example.com")),
+      );
+      expect(accepted.status).toBe(200);
+      const answer = (await accepted.json()) as { twoFactor: string; challengeToken: string };
+      expect(Object.keys(answer).sort()).toEqual(["challengeToken", "twoFactor"]);
+      expect(answer.twoFactor).toBe("setup");
+      const [ivy] = await db().select().from(users).where(eq(users.email, "ivy@example.com"));
+      expect(ivy).toMatchObject({ managerRole: "manager", isActive: true });
+      expect(
+        await db()
+          .select()
+          .from(accessTokens)
+          .where(eq(accessTokens.userId, ivy?.id as number)),
+      ).toEqual([]);
+
+      const started = (await (
+        await call(api, "POST", "/api/TwoFactor/setup", { challengeToken: answer.challengeToken })
+      ).json()) as { secret: string };
+      const code = TOTP.generate({ secret: Secret.fromBase32(started.secret), timestamp: clock.now().getTime() });
+      const confirmed = await call(api, "POST", "/api/TwoFactor/confirm", {
+        challengeToken: answer.challengeToken,
+        code,
+      });
+      expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+      const { signIn } = (await confirmed.json()) as { signIn: { accessToken: string } };
+      const me = await call(api, "GET", "/api/Users/MyDetails", undefined, signIn.accessToken);
+      expect(((await me.json()) as { email: string }).email).toBe("ivy@example.com");
     });
 
     it("a used link is refused with its message, and creates nothing", async () => {

@@ -31,6 +31,7 @@ import {
   removeManager,
   revokeInvite,
 } from "../domain/managers.ts";
+import { startLoginChallenge } from "../domain/two-factor.ts";
 import { ProblemError } from "../http/problem.ts";
 import { jsonBody } from "../http/validate.ts";
 import { requireOwner } from "./auth.ts";
@@ -124,6 +125,11 @@ export function managersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
         userAgent: c.req.header("user-agent"),
       });
       if (result.status === "email_in_use") throw new ProblemError(409, DETAILS.emailAlreadyUsed);
+      if (result.status === "accepted_setup_owed") {
+        // The company requires a second factor: a set-up challenge, as login answers (ADR 0023).
+        const challenge = await startLoginChallenge(deps.db, result.userId, "setup", now());
+        return c.json({ twoFactor: "setup" as const, challengeToken: challenge.challengeToken });
+      }
       if (result.status !== "accepted") throw linkProblem(result.status);
       return c.json({ accessToken: result.accessToken, appSettings: result.appSettings });
     });

@@ -433,6 +433,8 @@ export async function previewInvite(db: Db, token: string, now: Date): Promise<P
 
 export type AcceptResult =
   | { status: "accepted"; userId: number; accessToken: string; appSettings: AppSettings }
+  /** The company requires a second factor (ADR 0023): no token until the new manager sets one up. */
+  | { status: "accepted_setup_owed"; userId: number }
   | { status: "invalid" | "expired" | "used" | "revoked" | "email_in_use" };
 
 /**
@@ -472,10 +474,13 @@ export async function acceptInvite(
         .set({ acceptedAt: now, acceptedUserId: user.id })
         .where(eq(managerInvites.id, invite.id));
       const [company] = await tx
-        .select({ detailsUpdatedAt: companies.detailsUpdatedAt })
+        .select({ detailsUpdatedAt: companies.detailsUpdatedAt, twoFactorRequired: companies.twoFactorRequired })
         .from(companies)
         .where(eq(companies.id, invite.companyId));
-      const accessToken = await issueAccessToken(tx, { id: user.id, companyId: invite.companyId }, now, origin);
+      // As at login: where the company requires a second factor, no session before it is set up.
+      const accessToken = company?.twoFactorRequired
+        ? null
+        : await issueAccessToken(tx, { id: user.id, companyId: invite.companyId }, now, origin);
       await recordAudit(tx, {
         companyId: invite.companyId,
         actorUserId: user.id,
@@ -485,6 +490,7 @@ export async function acceptInvite(
         clientIp: origin.clientIp ?? null,
         at: now,
       });
+      if (accessToken === null) return { status: "accepted_setup_owed" as const, userId: user.id };
       return {
         status: "accepted" as const,
         userId: user.id,

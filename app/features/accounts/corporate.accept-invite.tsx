@@ -34,6 +34,7 @@ import { PASSWORD_FIELDS } from "./account-forms.server.ts";
 import { AuthAlert, AuthField, linkClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 import { PasswordChecklist, usePasswordPair } from "./password-checklist.tsx";
+import { setChallengeCookie } from "./two-factor-login.server.ts";
 
 const PATH = href("/corporate/accept-invite");
 const FIELD_ORDER = ["firstName", "lastName", "password", "confirmPassword"] as const;
@@ -82,6 +83,11 @@ export async function action({ context, request }: Route.ActionArgs) {
   const result = await api.acceptManagerInvite({ token, ...submission.value });
   if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS, hideFields });
 
+  // The company requires a second factor (ADR 0023): set it up first, as a login would.
+  if ("twoFactor" in result.data) {
+    const headers = { "set-cookie": await setChallengeCookie(context, result.data.challengeToken) };
+    throw redirect(href("/corporate/two-factor-setup"), { headers });
+  }
   // Signed in as login signs in: a new session holding the token, the settings and the details.
   const { accessToken, appSettings } = result.data;
   const details = await createApiClient(context, { token: accessToken }).myDetails();
