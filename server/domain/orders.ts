@@ -26,7 +26,7 @@ import { centsToDollars, chargesFor } from "../../core/money.ts";
 import { type CheckPaymentIntentResponse, PAYMENT_DETAILS } from "../../core/payments.ts";
 import { REWARD_NAME_MAX } from "../../core/rewards.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
-import { auditLog, companies, orderLines, orders, rewardDrafts } from "../db/schema.ts";
+import { companies, orderLines, orders, rewardDrafts } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { MAX_PAYMENT_CENTS, type Payments, paymentIdempotencyKey, type RetrievedPayment } from "../payments/port.ts";
 import { approvalThresholdFor, needsApproval } from "./approval-rule.ts";
@@ -50,6 +50,9 @@ export interface Caller {
   /** The caller's address as the edge trusted it, for the audit trail. */
   clientIp?: string | null;
 }
+
+/** Who acted on a payment, for the audit trail: the manager and their address, or null for the processor or the reconciler. */
+type Actor = Pick<Caller, "userId" | "clientIp"> | null;
 
 export interface PaymentServices {
   db: Db;
@@ -458,11 +461,11 @@ async function release(
   order: OrderRow,
   paymentIntentId: string,
   source: ReleaseSource,
-  actor: number | null,
+  actor: Actor,
 ) {
   const result = await releaseOrder(
     s.db,
-    { orderId: order.id, paymentIntentId, source, actorUserId: actor },
+    { orderId: order.id, paymentIntentId, source, actorUserId: actor?.userId ?? null, clientIp: actor?.clientIp },
     { ...s.release, now: s.now() },
   );
   if (result.released) {
@@ -472,20 +475,21 @@ async function release(
   return result;
 }
 
-async function markFailed(s: PaymentServices, order: OrderRow, reason: string, actor: number | null) {
+async function markFailed(s: PaymentServices, order: OrderRow, reason: string, actor: Actor) {
   const rows = await s.db
     .update(orders)
     .set({ status: "failed", failureReason: reason })
     .where(and(eq(orders.id, order.id), eq(orders.status, "pending")))
     .returning({ id: orders.id });
   if (rows.length > 0) {
-    await s.db.insert(auditLog).values({
+    await recordAudit(s.db, {
       companyId: order.companyId,
-      actorUserId: actor,
+      actorUserId: actor?.userId ?? null,
       action: "order.failed",
       subject: `order:${order.id}`,
       data: { reason },
-      createdAt: s.now(),
+      clientIp: actor?.clientIp,
+      at: s.now(),
     });
   }
 }
@@ -521,7 +525,7 @@ export async function checkOrderPayment(
     throw processorDown(s, order, error);
   });
   if (!payment) return { amount, status: "failed" };
-  return settle(s, order, payment, "check", caller.userId);
+  return settle(s, order, payment, "check", caller);
 }
 
 function processorDown(s: PaymentServices, order: OrderRow, error: unknown): PaymentError {
@@ -535,7 +539,7 @@ async function settle(
   order: OrderRow,
   payment: RetrievedPayment,
   source: ReleaseSource,
-  actor: number | null,
+  actor: Actor,
 ): Promise<CheckPaymentIntentResponse> {
   const amount = centsToDollars(order.totalCents);
   switch (payment.status) {
@@ -618,7 +622,7 @@ export async function payableOrderForPayment(s: PaymentServices, caller: Caller,
   const stale = order.failureReason === "superseded" || !draft || draft.version !== order.draftVersion;
   if (stale) {
     await s.payments.cancel(paymentIntentId).catch(() => {});
-    await markFailed(s, order, "superseded", caller.userId);
+    await markFailed(s, order, "superseded", caller);
     throw new PaymentError(
       409,
       order.approvalStatus === "approved" ? APPROVAL_DETAILS.changedSinceApproval : PAYMENT_DETAILS.stale,
@@ -630,7 +634,7 @@ export async function payableOrderForPayment(s: PaymentServices, caller: Caller,
 /** After the simulated card form or authentication succeeded: release now (no webhook here). */
 export async function settleSimulatedPayment(s: PaymentServices, caller: Caller, order: OrderRow) {
   const payment = await s.payments.retrieve(order.paymentIntentId ?? "");
-  if (payment) await settle(s, order, payment, "simulated-confirm", caller.userId);
+  if (payment) await settle(s, order, payment, "simulated-confirm", caller);
 }
 
 export type ReconcileOutcome = "released" | "already_released" | "unpaid" | "mismatch" | "not_found";

@@ -20,7 +20,6 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Config } from "../config.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
 import {
-  auditLog,
   companies,
   orderLines,
   orders,
@@ -34,6 +33,7 @@ import { col } from "../db/sql.ts";
 import { enqueueEmail, enqueueEmails } from "../mail/outbox.ts";
 import type { EmailContent } from "../mail/port.ts";
 import { addMonths, recipientRewardEmail, taxInvoiceEmail } from "../mail/reward-emails.ts";
+import { recordAudit } from "./audit.ts";
 import { clearDraftIfUnchanged } from "./reward-draft.ts";
 
 /** Reward Dollars are valid 18 months from the first congratulatory email (SPEC §1). */
@@ -97,7 +97,14 @@ export function invoiceNumberFor(orderId: number): string {
  */
 export async function releaseOrder(
   db: Db,
-  input: { orderId: number; paymentIntentId?: string; source: ReleaseSource; actorUserId?: number | null },
+  input: {
+    orderId: number;
+    paymentIntentId?: string;
+    source: ReleaseSource;
+    actorUserId?: number | null;
+    /** The acting manager's address (null for the processor's webhook or the reconciler). */
+    clientIp?: string | null;
+  },
   ctx: ReleaseContext,
 ): Promise<ReleaseResult> {
   // Callers in this process that arrive while a release of the same order runs wait for it
@@ -127,7 +134,14 @@ const inFlightByDb = new WeakMap<Db, Map<number, Promise<ReleaseResult>>>();
 
 async function releaseOnce(
   db: Db,
-  input: { orderId: number; paymentIntentId?: string; source: ReleaseSource; actorUserId?: number | null },
+  input: {
+    orderId: number;
+    paymentIntentId?: string;
+    source: ReleaseSource;
+    actorUserId?: number | null;
+    /** The acting manager's address (null for the processor's webhook or the reconciler). */
+    clientIp?: string | null;
+  },
   ctx: ReleaseContext,
 ): Promise<ReleaseResult> {
   const [head] = await db
@@ -311,7 +325,8 @@ async function releaseOnce(
     // Empty the draft only if it is still what was paid for (the manager may have started anew).
     const draftCleared = await clearDraftIfUnchanged(tx, order.draftId, order.draftVersion, now);
 
-    await tx.insert(auditLog).values([
+    await recordAudit(
+      tx,
       {
         companyId: order.companyId,
         actorUserId: input.actorUserId ?? null,
@@ -323,7 +338,8 @@ async function releaseOnce(
           totalCents: order.totalCents,
           invoiceNumber,
         },
-        createdAt: now,
+        clientIp: input.clientIp,
+        at: now,
       },
       {
         companyId: order.companyId,
@@ -331,9 +347,10 @@ async function releaseOnce(
         action: "reward.released",
         subject: `release:${release.id}`,
         data: { orderId: order.id, recipients: lines.length, rewardsCents: order.rewardsCents, draftCleared },
-        createdAt: now,
+        clientIp: input.clientIp,
+        at: now,
       },
-    ]);
+    );
     return { released: true as const, releaseId: release.id, emails };
   });
   return outcome;
