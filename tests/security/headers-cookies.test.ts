@@ -15,7 +15,12 @@ const QUERY: Record<string, string> = {
   "features/accounts/corporate.forgot-password": "?passwordResetToken=abcdef",
 };
 const pageUrl = (r: WebRoute) =>
-  `${r.url.replace(":code", "ABC123").replace("/*", "/no-such-page")}${QUERY[r.id] ?? ""}`;
+  `${r.url
+    .replace(":code", "ABC123")
+    // Any other parameter (an order's id) as a number: a literal ":orderId" would only meet the
+    // lower-case redirect of portal addresses.
+    .replace(/:[A-Za-z]+/g, "1")
+    .replace("/*", "/no-such-page")}${QUERY[r.id] ?? ""}`;
 
 function cspOf(res: Response) {
   const csp = res.headers.get("content-security-policy") ?? "";

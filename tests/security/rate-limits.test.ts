@@ -171,12 +171,9 @@ const OPERATIONS: Record<string, Operation> = {
     signedIn: true,
   },
   managerInviteLink: {
-    // An invitation link's preview and accept (ADR 0022 §5); the accept page's form reaches accept.
-    page: {
-      file: "features/accounts/corporate.accept-invite.tsx",
-      query: () => `?token=${"z".repeat(43)}`,
-      fields: () => ({ firstName: "Rate", lastName: "Limit", password: PASSWORD, confirmPassword: PASSWORD }),
-    },
+    // An invitation link's preview and accept (ADR 0022 §5). The accept page shows its form only
+    // for a live link, and its loader and action reach these same two calls in process, with the
+    // visitor's address: the API's budget is theirs.
     api: (path) =>
       path.endsWith("/accept")
         ? {

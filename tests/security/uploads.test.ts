@@ -215,6 +215,10 @@ describe("CSV writers in the source", () => {
       // Not a writer: it sends the visitor's own upload, as it arrives, to the in-process API's
       // import (POST /Imports takes text/csv); nothing it sends reaches a browser.
       "app/lib/api.server.ts",
+      // The audit trail's CSV (server/domain/audit.ts auditCsv: every cell through csvCell, which
+      // neutralises formulas; tested in server/api/audit.test.ts), and the page's download of it.
+      "server/api/audit.ts",
+      "app/features/audit/portal.settings.audit.export.ts",
     ];
     expect(
       writers.sort(),
