@@ -78,6 +78,19 @@ export async function claimDueEmails(db: Db, now: Date, limit: number, leaseMs: 
 }
 
 /**
+ * Extends the lease of messages a live worker still holds (claimed, not yet settled), so that
+ * no other process takes them back while that worker is still sending them (worker.ts). Never
+ * shortens a lease, and leaves rows that are no longer `sending` alone.
+ */
+export async function renewLeases(db: Db, ids: number[], lockedUntil: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db
+    .update(emailOutbox)
+    .set({ lockedUntil: sql`greatest(${emailOutbox.lockedUntil}, ${lockedUntil.toISOString()}::timestamptz)` })
+    .where(and(inArray(emailOutbox.id, ids), eq(emailOutbox.status, "sending")));
+}
+
+/**
  * What a delivered message's html and text become when its transport does not keep bodies
  * (DESIGN.md §7): recipient, subject, status and times stay; codes, links and passwords go.
  */
@@ -86,7 +99,7 @@ export const REDACTED_AFTER_DELIVERY = "[redacted after delivery]";
 export const REDACTED_NOT_DELIVERED = "[redacted: not delivered]";
 
 /**
- * Marks delivered messages sent (one statement for a batch); with `redact`, their bodies are
+ * Marks delivered messages sent (one statement for all of them); with `redact`, their bodies are
  * blanked in that same statement, so no moment exists where a sent row still holds its secrets.
  */
 export async function markSentMany(

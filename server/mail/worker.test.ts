@@ -1,15 +1,17 @@
 // The mail outbox against a real SMTP server (smtp-server on a loopback port): delivered once,
-// retried with backoff while the server is down (for 72 hours since queued), delivered once it is
+// each message marked sent as soon as the server has accepted it (the marks of messages delivered
+// while the database is busy go together), the claim renewed for as long as a send lasts; retried with backoff while the server is down (for 72 hours since queued), delivered once it is
 // back, never twice; a message the server refuses for good is marked failed at once; a delivered
 // message's body is redacted unless the transport is the dev mailbox (the row is its mailbox).
-import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { captureLogs } from "../../tests/support/logs.ts";
 import { createSmtpServer, type TestSmtpServer } from "../../tests/support/smtp.ts";
 import type { Db } from "../db/client.ts";
 import { emailOutbox } from "../db/schema.ts";
 import { enqueueEmail, REDACTED_AFTER_DELIVERY, REDACTED_NOT_DELIVERED } from "./outbox.ts";
+import type { MailTransport, OutgoingEmail } from "./port.ts";
 import { renderEmail } from "./templates.ts";
 import { devMailboxTransport, isPermanentSmtpFailure, smtpTransport } from "./transports.ts";
 import { backoffMs, type MailWorker, type MailWorkerOptions, RETRY_WINDOW_MS, startMailWorker } from "./worker.ts";
@@ -27,6 +29,17 @@ function testClock() {
     },
   };
 }
+
+/** A promise the test opens when it chooses. */
+function gate() {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open: () => open() };
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 function email(n: number) {
   return {
@@ -197,6 +210,206 @@ describeEachDatabase("mail outbox worker", ({ database }) => {
     expect(await w.runOnce()).toBe(1);
     expect(smtp.messages).toHaveLength(1);
     expect(await row(db, id)).toMatchObject({ status: "sent", attempts: 2 });
+  });
+
+  /** The real SMTP transport, with hooks around each send. */
+  function smtpWith(hooks: {
+    before?: (message: OutgoingEmail) => Promise<void> | void;
+    after?: (message: OutgoingEmail) => void;
+  }): MailTransport {
+    const real = smtpTransport(smtp.url, APP_URL);
+    return {
+      ...real,
+      async send(message) {
+        await hooks.before?.(message);
+        await real.send(message);
+        hooks.after?.(message);
+      },
+    };
+  }
+
+  it("marks a delivered message sent at once, while another message of its batch is still being sent", async () => {
+    const { db } = database();
+    const first = await enqueueEmail(db, email(20));
+    const second = await enqueueEmail(db, email(21));
+    const hang = gate();
+    let secondStarted = false;
+    const w = worker({
+      transport: smtpWith({
+        async before(message) {
+          if (message.id !== second) return;
+          secondStarted = true;
+          await hang.opened;
+        },
+      }),
+    });
+
+    const pass = w.runOnce();
+    try {
+      // Accepted by the SMTP server and marked sent (redacted) while the second send still hangs:
+      // a process killed now would not send the first one again.
+      await vi.waitFor(async () => expect((await row(db, first))?.status).toBe("sent"), { timeout: 5_000 });
+      expect(secondStarted).toBe(true);
+      expect(await row(db, first)).toMatchObject({
+        lockedUntil: null,
+        transport: "smtp",
+        html: REDACTED_AFTER_DELIVERY,
+      });
+      expect(await row(db, second)).toMatchObject({ status: "sending", sentAt: null, html: email(21).html });
+      expect(smtp.messages.map((m) => m.headers["message-id"])).toEqual([`<outbox-${first}@rewards.test>`]);
+    } finally {
+      hang.open();
+    }
+    expect(await pass).toBe(2);
+    expect(await row(db, second)).toMatchObject({ status: "sent", html: REDACTED_AFTER_DELIVERY });
+    expect(smtp.messages).toHaveLength(2);
+  });
+
+  it("while the database is slow, the lanes keep sending and the marks waiting meanwhile go in one statement", async () => {
+    const { db } = database();
+    for (let n = 0; n < 12; n++) await enqueueEmail(db, email(30 + n));
+    // Once the batch is claimed, a transaction of the test holds its rows (on PGlite, the whole
+    // database), so the first statement that marks a message sent waits for it.
+    const locked = gate();
+    const release = gate();
+    let holder: Promise<void> | undefined;
+    const w = worker({
+      transport: smtpWith({
+        async before() {
+          holder ??= db.transaction(async (tx) => {
+            await tx.select({ id: emailOutbox.id }).from(emailOutbox).for("update");
+            locked.open();
+            await release.opened;
+          });
+          await locked.opened;
+        },
+      }),
+    });
+    const records = (msg: string) => logs.records().filter((r) => r.msg === msg);
+
+    const pass = w.runOnce();
+    try {
+      await vi.waitFor(() => expect(records("email sent")).toHaveLength(12), { timeout: 5_000 });
+      expect(records("emails marked sent")).toEqual([]);
+    } finally {
+      release.open();
+    }
+    await holder;
+    expect(await pass).toBe(12);
+    // The first delivered message's mark, held up; then the eleven delivered meanwhile, together.
+    expect(records("emails marked sent").map((r) => r.emails)).toEqual([1, 11]);
+    expect(new Set(smtp.messages.map((m) => m.headers["message-id"])).size).toBe(12);
+    const rows = await db.select().from(emailOutbox);
+    expect(rows.every((r) => r.status === "sent" && r.attempts === 1 && r.html === REDACTED_AFTER_DELIVERY)).toBe(true);
+  });
+
+  it("a mark statement that fails fails the pass, and the lanes stop taking messages", async () => {
+    const { db } = database();
+    const clock = testClock();
+    for (let n = 0; n < 4; n++) await enqueueEmail(db, email(60 + n), clock.now());
+    // The database refuses to mark anything sent (NOT VALID: existing rows are not checked).
+    await db.execute(sql`alter table email_outbox add constraint test_never_sent check (status <> 'sent') not valid`);
+    try {
+      let sends = 0;
+      const w = worker({
+        now: clock.now,
+        concurrency: 1,
+        // The second send starts at once and returns after the first mark has failed.
+        transport: smtpWith({ before: () => (++sends === 2 ? sleep(300) : undefined) }),
+      });
+      const failure = await w.runOnce().then(
+        () => undefined,
+        (error: unknown) => error as Error,
+      );
+      expect(failure?.message).toMatch(/^Failed query: update "email_outbox" set /);
+      expect(String(failure?.cause)).toMatch(/test_never_sent/);
+      // The two delivered are left `sending`, as after a kill; the other two were not sent.
+      expect(smtp.messages).toHaveLength(2);
+      const rows = await db.select().from(emailOutbox);
+      expect(rows.map((r) => r.status)).toEqual(["sending", "sending", "sending", "sending"]);
+    } finally {
+      await db.execute(sql`alter table email_outbox drop constraint test_never_sent`);
+    }
+  });
+
+  it("keeps its claim while a send outlasts the lease: renewed, so no other worker takes the message", async () => {
+    const { db } = database();
+    const id = await enqueueEmail(db, email(40));
+    const hang = gate();
+    let started = false;
+    const slow = worker({
+      leaseMs: 2_400,
+      transport: smtpWith({
+        async before() {
+          started = true;
+          await hang.opened;
+        },
+      }),
+    });
+    const other = worker({ leaseMs: 2_400 });
+
+    const pass = slow.runOnce();
+    try {
+      await vi.waitFor(() => expect(started).toBe(true), { timeout: 5_000 });
+      const claimed = await row(db, id);
+      expect(claimed?.status).toBe("sending");
+      // Two leases long, the message stays claimed, its lease always ahead, and the other worker
+      // finds nothing to send.
+      const end = Date.now() + 5_000;
+      while (Date.now() < end) {
+        expect(await other.runOnce()).toBe(0);
+        const r = await row(db, id);
+        expect(r?.status).toBe("sending");
+        expect(r?.lockedUntil?.getTime()).toBeGreaterThan(Date.now());
+        await sleep(200);
+      }
+      expect((await row(db, id))?.lockedUntil?.getTime()).toBeGreaterThan(claimed?.lockedUntil?.getTime() ?? 0);
+    } finally {
+      hang.open();
+    }
+    expect(await pass).toBe(1);
+    expect(smtp.messages).toHaveLength(1);
+    expect(await row(db, id)).toMatchObject({ status: "sent", attempts: 1, lockedUntil: null });
+  });
+
+  it("stops taking messages from its batch once its lease can no longer be counted on; the rest go back when it runs out", async () => {
+    const { db } = database();
+    const clock = testClock();
+    const ids: number[] = [];
+    for (let n = 0; n < 3; n++) ids.push(await enqueueEmail(db, email(50 + n), clock.now()));
+    let sends = 0;
+    const w = worker({
+      now: clock.now,
+      concurrency: 1,
+      leaseMs: 30_000,
+      transport: smtpWith({
+        after() {
+          // As if every renewal had failed since the claim: by the worker's clock the lease is over.
+          if (++sends === 1) clock.advance(30_000);
+        },
+      }),
+    });
+
+    expect(await w.runOnce()).toBe(1);
+    expect(smtp.messages).toHaveLength(1);
+    const rows = await Promise.all(ids.map((id) => row(db, id)));
+    expect(rows.map((r) => [r?.status, r?.attempts])).toEqual([
+      ["sent", 1],
+      ["sending", 1],
+      ["sending", 1],
+    ]);
+    expect(logs.text()).toMatch(/email lease could not be renewed/);
+
+    // Their lease has run out: the next pass takes them back and sends each once.
+    expect(await w.runOnce()).toBe(2);
+    expect(smtp.messages.map((m) => m.headers["message-id"]).sort()).toEqual(
+      ids.map((id) => `<outbox-${id}@rewards.test>`).sort(),
+    );
+    expect((await Promise.all(ids.map((id) => row(db, id)))).map((r) => [r?.status, r?.attempts])).toEqual([
+      ["sent", 1],
+      ["sent", 2],
+      ["sent", 2],
+    ]);
   });
 
   it("retries transient failures for 72 hours since the message was queued, then marks it failed", async () => {
