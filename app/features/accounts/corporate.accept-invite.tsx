@@ -13,7 +13,6 @@ import { SIGN_UP_CONFIRM_LABEL } from "../../../core/account-forms.ts";
 import { acceptInviteFormSchema, inviteTokenField, MANAGER_MESSAGES, ROLE_LABELS } from "../../../core/managers.ts";
 import { isPasswordAcceptable, PASSWORD_HTML_PATTERN } from "../../../core/password.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
-import { services } from "../../context.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import {
@@ -24,7 +23,6 @@ import {
   PASSWORD_HINT,
   PASSWORD_PATTERN_TITLE,
 } from "../../lib/forms.ts";
-import { type SessionData, startNewSession } from "../../lib/session.server.ts";
 import { flashToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { CsrfInput, OwnAddressForm, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
@@ -34,6 +32,7 @@ import { PASSWORD_FIELDS } from "./account-forms.server.ts";
 import { AuthAlert, AuthField, linkClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 import { PasswordChecklist, usePasswordPair } from "./password-checklist.tsx";
+import { startSignedInSession } from "./sign-in.server.ts";
 import { setChallengeCookie } from "./two-factor-login.server.ts";
 
 const PATH = href("/corporate/accept-invite");
@@ -88,27 +87,11 @@ export async function action({ context, request }: Route.ActionArgs) {
     const headers = { "set-cookie": await setChallengeCookie(context, result.data.challengeToken) };
     throw redirect(href("/corporate/two-factor-setup"), { headers });
   }
-  // Signed in as login signs in: a new session holding the token, the settings and the details.
-  const { accessToken, appSettings } = result.data;
-  const details = await createApiClient(context, { token: accessToken }).myDetails();
-  if (!details.ok) {
-    services(context).logger.warn({ status: details.status }, "accept invite: MyDetails failed");
-    throw redirect(href("/corporate/login"));
-  }
-  const d = details.data;
-  const user: SessionData["user"] = {
-    id: d.id,
-    companyId: d.companyId,
-    firstName: d.firstName,
-    lastName: d.lastName,
-    fullName: d.fullName,
-    email: d.email,
-    companyName: d.companyName,
-  };
-  await startNewSession(context, { accessToken, user, appSettings });
-  flashToast(context, { type: "success", title: `Welcome to ${d.companyName}`, description: "Your account is ready." });
-  const [, csrfCookie] = await services(context).formGuards.csrf.commitToken();
-  throw redirect(DASHBOARD_PATH, csrfCookie ? { headers: { "set-cookie": csrfCookie } } : undefined);
+  // Signed in as login signs in.
+  const { user, headers } = await startSignedInSession(context, result.data);
+  const title = user.companyName ? `Welcome to ${user.companyName}` : "Welcome";
+  flashToast(context, { type: "success", title, description: "Your account is ready." });
+  throw redirect(DASHBOARD_PATH, { headers });
 }
 
 export default function AcceptInvite({ loaderData, actionData }: Route.ComponentProps) {

@@ -12,7 +12,6 @@ import { Form, href, Link, redirect } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { loginFormSchema } from "../../../core/account-forms.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
-import { services } from "../../context.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { optionalSignedIn } from "../../lib/auth.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
@@ -23,7 +22,6 @@ import {
   formConstraint,
   hasFieldErrors,
 } from "../../lib/forms.ts";
-import { type SessionData, startNewSession } from "../../lib/session.server.ts";
 import { sharedPageHeaders } from "../../lib/shared-page.ts";
 import { useCaptcha } from "../../ui/captcha.tsx";
 import { CsrfInput, SubmitButton, type SubmitPreparer, useFormSubmit } from "../../ui/form-fields.tsx";
@@ -32,6 +30,7 @@ import type { Route } from "./+types/corporate.login";
 import { verifyHref, verifyParamsOf } from "./account-forms.server.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
+import { startSignedInSession } from "./sign-in.server.ts";
 import { setChallengeCookie } from "./two-factor-login.server.ts";
 
 // The same for every visitor without a session: kept whole by the edge for a minute.
@@ -90,36 +89,8 @@ export async function action({ context, request }: Route.ActionArgs) {
       result.data.twoFactor === "verify" ? href("/corporate/login-code") : href("/corporate/two-factor-setup");
     throw redirect(next, { headers: { "set-cookie": await setChallengeCookie(context, result.data.challengeToken) } });
   }
-  const { accessToken, appSettings } = result.data;
-  const details = await createApiClient(context, { token: accessToken }).myDetails();
-  let user: SessionData["user"] = {
-    id: 0,
-    companyId: 0,
-    firstName: "",
-    lastName: "",
-    fullName: "",
-    email: submission.value.userName,
-    companyName: "",
-  };
-  if (details.ok) {
-    const d = details.data;
-    user = {
-      id: d.id,
-      companyId: d.companyId,
-      firstName: d.firstName,
-      lastName: d.lastName,
-      fullName: d.fullName,
-      email: d.email,
-      companyName: d.companyName,
-    };
-  } else {
-    // SPEC §4: only logged; the user still goes to the dashboard.
-    services(context).logger.warn({ status: details.status }, "login: MyDetails failed");
-  }
-  await startNewSession(context, { accessToken, user, appSettings });
-  // A new CSRF token too: one planted in the browser before login must not outlive it.
-  const [, csrfCookie] = await services(context).formGuards.csrf.commitToken();
-  throw redirect(DASHBOARD_PATH, csrfCookie ? { headers: { "set-cookie": csrfCookie } } : undefined);
+  const { headers } = await startSignedInSession(context, result.data, submission.value.userName);
+  throw redirect(DASHBOARD_PATH, { headers });
 }
 
 export default function Login({ actionData }: Route.ComponentProps) {

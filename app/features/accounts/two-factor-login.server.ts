@@ -5,9 +5,9 @@
 import { createCookie, type RouterContextProvider, redirect } from "react-router";
 import type { AppSettings } from "../../../core/account-forms.ts";
 import { services } from "../../context.ts";
-import { createApiClient } from "../../lib/api.server.ts";
-import { getSession, type SessionData, startNewSession } from "../../lib/session.server.ts";
+import { getSession } from "../../lib/session.server.ts";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
+import { startSignedInSession } from "./sign-in.server.ts";
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -51,36 +51,8 @@ export async function signInAfterSecondFactor(
   answer: { accessToken: string; appSettings: AppSettings },
   options: { after?: string; recoveryCodes?: string[] } = {},
 ): Promise<never> {
-  const details = await createApiClient(context, { token: answer.accessToken }).myDetails();
-  let user: SessionData["user"] = {
-    id: 0,
-    companyId: 0,
-    firstName: "",
-    lastName: "",
-    fullName: "",
-    email: "",
-    companyName: "",
-  };
-  if (details.ok) {
-    const d = details.data;
-    user = {
-      id: d.id,
-      companyId: d.companyId,
-      firstName: d.firstName,
-      lastName: d.lastName,
-      fullName: d.fullName,
-      email: d.email,
-      companyName: d.companyName,
-    };
-  } else {
-    // SPEC §4, as at login: only logged; the user still goes on.
-    services(context).logger.warn({ status: details.status }, "two-factor login: MyDetails failed");
-  }
-  await startNewSession(context, { accessToken: answer.accessToken, user, appSettings: answer.appSettings });
+  const { headers } = await startSignedInSession(context, answer);
   if (options.recoveryCodes) getSession(context).flash("recoveryCodes", options.recoveryCodes);
-  const headers = new Headers();
-  const [, csrfCookie] = await services(context).formGuards.csrf.commitToken();
-  if (csrfCookie) headers.append("set-cookie", csrfCookie);
   headers.append("set-cookie", await clearChallengeCookie(context));
   throw redirect(options.after ?? DASHBOARD_PATH, { headers });
 }
