@@ -22,10 +22,15 @@ export function sharedPageHeaders(): Record<string, string> {
 
 /** The `headers` of a shared page whose address carries `query` (the page shows none of it). */
 export function sharedLinkPageHeaders(query: OpaqueQuery): () => Record<string, string> {
-  const declared = JSON.stringify(
+  const declared = declaredQuery(query);
+  return () => ({ ...sharedPageHeaders(), [OPAQUE_QUERY_HEADER]: declared });
+}
+
+/** A query as its header carries it (opaqueQueryOf reads it back). */
+export function declaredQuery(query: OpaqueQuery): string {
+  return JSON.stringify(
     Object.fromEntries(Object.entries(query).map(([name, pattern]) => [name, [pattern.source, pattern.flags]])),
   );
-  return () => ({ ...sharedPageHeaders(), [OPAQUE_QUERY_HEADER]: declared });
 }
 
 /** The query a response's Shared-Page-Query header declares, or undefined (absent or unreadable). */

@@ -11,14 +11,22 @@ import { compress } from "hono/compress";
 import { secureHeaders } from "hono/secure-headers";
 import { createRequestHandler, RouterContextProvider, type ServerBuild } from "react-router";
 import type { RequestServices, WebServices } from "../../app/context.ts";
+import { declaredQuery, opaqueQueryOf } from "../../app/lib/shared-page.ts";
 import { FILE_TOO_LARGE_MESSAGE } from "../../core/csv.ts";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import { DETAILS } from "../../core/public-forms.ts";
 import type { WorkerCount } from "../cluster.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import { createPageCache, hasSessionCookie, type PageEncoding, pageResponse, wholePage } from "./anonymous-pages.ts";
-import { KEPT_UNTIL_HEADER, type KeptAnswers } from "./kept-answers.ts";
+import {
+  createPageCache,
+  hasSessionCookie,
+  type PageEncoding,
+  pageResponse,
+  sharesCopy,
+  wholePage,
+} from "./anonymous-pages.ts";
+import { KEPT_QUERY_HEADER, KEPT_UNTIL_HEADER, type KeptAnswers } from "./kept-answers.ts";
 import { problemResponse } from "./problem.ts";
 import { BODY_TOO_LARGE, BULK_JSON_BYTES } from "./validate.ts";
 
@@ -103,9 +111,11 @@ export function createServerApp(options: ServerAppOptions) {
       await next();
       const until = Number(c.res.headers.get(KEPT_UNTIL_HEADER));
       if (!until) return;
+      const query = opaqueQueryOf(c.res.headers.get(KEPT_QUERY_HEADER));
       // Removed before anything else: Hono carries the old answer's headers over to a new one.
       c.res.headers.delete(KEPT_UNTIL_HEADER);
-      c.res = await kept.record(c.req.raw, c.res, until);
+      c.res.headers.delete(KEPT_QUERY_HEADER);
+      c.res = await kept.record(c.req.raw, c.res, until, query);
     });
   }
 
@@ -309,8 +319,14 @@ export function createServerApp(options: ServerAppOptions) {
       response.headers.set("content-security-policy", contentSecurityPolicy({ hashes: page.scriptHashes }));
       // A page kept for everyone, at an address without a query: the listener may answer the
       // next visits itself (./kept-answers.ts). Not in development, where the build changes.
-      if (kept && !url.search && page.keptUntil && page.keptUntil > Date.now()) {
-        response.headers.set(KEPT_UNTIL_HEADER, String(page.keptUntil));
+      if (kept && page.keptUntil && page.keptUntil > Date.now()) {
+        if (!url.search) {
+          response.headers.set(KEPT_UNTIL_HEADER, String(page.keptUntil));
+        } else if (page.opaqueQuery && sharesCopy(url.searchParams, page.opaqueQuery)) {
+          // A shared link's copy: the listener learns the query it was kept for.
+          response.headers.set(KEPT_UNTIL_HEADER, String(page.keptUntil));
+          response.headers.set(KEPT_QUERY_HEADER, declaredQuery(page.opaqueQuery));
+        }
       }
       return response;
     }

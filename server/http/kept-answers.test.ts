@@ -15,6 +15,9 @@ afterEach(async () => {
  * The listener as server.ts builds it, over a stand-in edge that counts its calls and marks its
  * answers kept until `keptUntil()` (0: not kept).
  */
+/** The stand-in's shared-link page: /verify with a token of 6 to 12 letters (as a route declares it). */
+const VERIFY_QUERY = { token: /^[a-z]{6,12}$/ };
+
 async function start(keptUntil: () => number, clock: { now: number }) {
   const kept = createKeptAnswers(createLogger("silent"), () => clock.now);
   let edgeCalls = 0;
@@ -32,7 +35,9 @@ async function start(keptUntil: () => number, clock: { now: number }) {
     // As the edge's pageResponse does, for GET and HEAD alike.
     headers.set("content-length", String(Buffer.byteLength(body)));
     const response = new Response(request.method === "HEAD" ? null : body, { headers });
-    return until ? kept.record(request, response, until) : response;
+    const url = new URL(request.url);
+    if (url.search && url.pathname !== "/verify") return response;
+    return until ? kept.record(request, response, until, url.search ? VERIFY_QUERY : undefined) : response;
   });
   server = createServer((req, res) => {
     if (!kept.serve(req, res)) listener(req, res);
@@ -118,5 +123,25 @@ describe("kept public pages answered by the listener", () => {
     await get(`${app.base}/help`, { cookie: "__Host-session=abc.def" });
     await get(`${app.base}/help`);
     expect(app.edgeCalls()).toBe(2);
+  });
+});
+
+describe("a shared link's kept page answered by the listener", () => {
+  it("answers every link of the declared query from the copy, and leaves any other query to the edge", async () => {
+    const app = await start(() => 61_000, { now: 1_000 });
+    const first = await get(`${app.base}/verify?token=abcdefg`);
+    expect(app.edgeCalls()).toBe(1);
+    // Another link of the same shape: the same bytes, not from the edge.
+    expect(await get(`${app.base}/verify?token=zyxwvut`)).toEqual(first);
+    expect(app.edgeCalls()).toBe(1);
+    // Not the declared shape: a value the pattern refuses, another name, a name twice, an extra name.
+    for (const query of ["token=ABC", "other=abcdefg", "token=abcdefg&token=abcdefg", "token=abcdefg&x=1", ""]) {
+      await get(`${app.base}/verify?${query}`);
+    }
+    expect(app.edgeCalls()).toBe(6);
+    // A path that declared no query is never answered from a copy when it has one.
+    await get(`${app.base}/help`);
+    await get(`${app.base}/help?token=abcdefg`);
+    expect(app.edgeCalls()).toBe(8);
   });
 });

@@ -154,8 +154,17 @@ describe("a local run", () => {
       const { date: _date, ...rest } = Object.fromEntries(res.headers);
       return { status: res.status, headers: rest, body: await res.text() };
     };
-    for (const path of ["/", "/help", "/corporate/login"]) {
-      // The first visits go through the edge (render, keep, record); the later ones are the listener's.
+    for (const path of [
+      "/",
+      "/help",
+      "/corporate/login",
+      // Shared links: one copy for every link of the declared query (ADR 0018 points 5 and 6).
+      "/corporate/forgot-password?passwordResetToken=first-reset-token",
+      "/corporate/verify?userId=0b7c9a51-3e2f-4d6a-9c8b-1f2e3d4c5b6a&requestToken=another-token-1",
+    ]) {
+      // The first visits go through the edge (a shared link's first render only teaches the edge
+      // its query; the next is kept and recorded); the later ones are the listener's.
+      await raw(path);
       const answers = [await raw(path), await raw(path), await raw(path), await raw(path)];
       for (const answer of answers) {
         expect(answer, path).toEqual(answers[0]);
@@ -166,6 +175,11 @@ describe("a local run", () => {
       }
       expect(answers[0]?.headers["content-encoding"], path).toBe("br");
       expect(answers[0]?.headers["content-security-policy"], path).toMatch(/script-src 'self' 'sha256-/);
+      // Another link of the same shape: the same copy (and nothing of either link in it).
+      if (path.includes("?")) {
+        const other = await raw(path.replace("-token", "-other-token"));
+        expect(other, path).toEqual(answers[0]);
+      }
       // HEAD: the same headers, no body.
       const head = await fetch(`${app.base}${path}`, { method: "HEAD", headers: { "accept-encoding": "br" } });
       expect(head.headers.get("content-length"), path).toBe(answers[0]?.headers["content-length"]);
