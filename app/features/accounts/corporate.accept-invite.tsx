@@ -11,18 +11,11 @@ import { data, href, Link, redirect } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { SIGN_UP_CONFIRM_LABEL } from "../../../core/account-forms.ts";
 import { acceptInviteFormSchema, inviteTokenField, MANAGER_MESSAGES, ROLE_LABELS } from "../../../core/managers.ts";
-import { isPasswordAcceptable, PASSWORD_HTML_PATTERN } from "../../../core/password.ts";
+import { isPasswordAcceptable } from "../../../core/password.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
-import {
-  type FormReply,
-  firstInvalidField,
-  formConstraint,
-  hasFieldErrors,
-  PASSWORD_HINT,
-  PASSWORD_PATTERN_TITLE,
-} from "../../lib/forms.ts";
+import { type FormReply, firstInvalidField, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { flashToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { CsrfInput, OwnAddressForm, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
@@ -31,7 +24,7 @@ import type { Route } from "./+types/corporate.accept-invite";
 import { PASSWORD_FIELDS } from "./account-forms.server.ts";
 import { AuthAlert, AuthField, linkClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
-import { PasswordChecklist, usePasswordPair } from "./password-checklist.tsx";
+import { NewPasswordFields, passwordFocus, usePasswordPair } from "./password-checklist.tsx";
 import { startSignedInSession } from "./sign-in.server.ts";
 import { setChallengeCookie } from "./two-factor-login.server.ts";
 
@@ -177,33 +170,14 @@ function AcceptForm({
             autoFocus={focusFirst === "lastName"}
           />
         </div>
-        <AuthField
-          field={fields.password}
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          autoFocus={focusFirst === "password"}
-          pattern={PASSWORD_HTML_PATTERN}
-          title={PASSWORD_PATTERN_TITLE}
-          hint={showChecklist ? undefined : PASSWORD_HINT}
-          describedBy={showChecklist ? "accept-checklist" : undefined}
-          onValue={passwords.setPassword}
+        <NewPasswordFields
+          fields={{ password: fields.password, confirmation: fields.confirmPassword }}
+          labels={{ password: "Password", confirmation: SIGN_UP_CONFIRM_LABEL }}
+          pair={passwords}
+          checklistId="accept-checklist"
+          showChecklist={showChecklist}
+          focus={passwordFocus(focusFirst)}
         />
-        <AuthField
-          field={fields.confirmPassword}
-          label={SIGN_UP_CONFIRM_LABEL}
-          type="password"
-          autoComplete="new-password"
-          autoFocus={focusFirst === "confirmPassword"}
-          onValue={passwords.setConfirmation}
-        />
-        {showChecklist ? (
-          <PasswordChecklist
-            id="accept-checklist"
-            password={passwords.password}
-            confirmation={passwords.confirmation}
-          />
-        ) : null}
         <SubmitButton busy={busy} disabled={hydrated && !ready} className="w-full sm:w-auto">
           Accept Invitation
         </SubmitButton>

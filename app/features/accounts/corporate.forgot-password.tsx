@@ -9,7 +9,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { href, Link, redirect } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { RESET_CONFIRM_LABEL, resetFormSchema } from "../../../core/account-forms.ts";
-import { isPasswordAcceptable, PASSWORD_HTML_PATTERN } from "../../../core/password.ts";
+import { isPasswordAcceptable } from "../../../core/password.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
@@ -18,8 +18,6 @@ import {
   firstInvalidField,
   formConstraint,
   hasFieldErrors,
-  PASSWORD_HINT,
-  PASSWORD_PATTERN_TITLE,
   RESET_PASSWORD_LABEL,
 } from "../../lib/forms.ts";
 import { sharedLinkPageHeaders } from "../../lib/shared-page.ts";
@@ -28,9 +26,9 @@ import { useHydrated } from "../../lib/use-hydrated.ts";
 import { CsrfInput, OwnAddressForm, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import type { Route } from "./+types/corporate.forgot-password";
 import { PASSWORD_FIELDS, RESET_PAGE_QUERY, resetToken } from "./account-forms.server.ts";
-import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "./auth-fields.tsx";
+import { AuthAlert, inlineTargetClass, linkClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
-import { PasswordChecklist, usePasswordPair } from "./password-checklist.tsx";
+import { NewPasswordFields, passwordFocus, usePasswordPair } from "./password-checklist.tsx";
 
 const PATH = href("/corporate/forgot-password");
 const FIELD_ORDER = ["password", "confirmPassword"] as const;
@@ -126,29 +124,14 @@ function ResetForm({ reply }: { reply?: FormReply }) {
             </>
           ) : null}
         </AuthAlert>
-        <AuthField
-          field={fields.password}
-          label={RESET_PASSWORD_LABEL}
-          type="password"
-          autoComplete="new-password"
-          autoFocus={focusFirst === "password"}
-          pattern={PASSWORD_HTML_PATTERN}
-          title={PASSWORD_PATTERN_TITLE}
-          hint={showChecklist ? undefined : PASSWORD_HINT}
-          describedBy={showChecklist ? "reset-checklist" : undefined}
-          onValue={passwords.setPassword}
+        <NewPasswordFields
+          fields={{ password: fields.password, confirmation: fields.confirmPassword }}
+          labels={{ password: RESET_PASSWORD_LABEL, confirmation: RESET_CONFIRM_LABEL }}
+          pair={passwords}
+          checklistId="reset-checklist"
+          showChecklist={showChecklist}
+          focus={passwordFocus(focusFirst)}
         />
-        <AuthField
-          field={fields.confirmPassword}
-          label={RESET_CONFIRM_LABEL}
-          type="password"
-          autoComplete="new-password"
-          autoFocus={focusFirst === "confirmPassword"}
-          onValue={passwords.setConfirmation}
-        />
-        {showChecklist ? (
-          <PasswordChecklist id="reset-checklist" password={passwords.password} confirmation={passwords.confirmation} />
-        ) : null}
         <SubmitButton busy={busy} disabled={hydrated && !ready} className="w-full sm:w-auto">
           Reset Password
         </SubmitButton>

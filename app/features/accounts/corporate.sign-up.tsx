@@ -6,7 +6,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link, redirect } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { signUpFormSchema } from "../../../core/account-forms.ts";
-import { isPasswordAcceptable, PASSWORD_HTML_PATTERN } from "../../../core/password.ts";
+import { isPasswordAcceptable } from "../../../core/password.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
@@ -16,8 +16,6 @@ import {
   firstInvalidField,
   formConstraint,
   hasFieldErrors,
-  PASSWORD_HINT,
-  PASSWORD_PATTERN_TITLE,
 } from "../../lib/forms.ts";
 import { sharedPageHeaders } from "../../lib/shared-page.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
@@ -29,7 +27,7 @@ import type { Route } from "./+types/corporate.sign-up";
 import { PASSWORD_FIELDS, verifyHref } from "./account-forms.server.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
-import { PasswordChecklist, usePasswordPair } from "./password-checklist.tsx";
+import { NewPasswordFields, passwordFocus, usePasswordPair } from "./password-checklist.tsx";
 
 // The same for every visitor without a session: kept whole by the edge for a minute.
 export const headers = sharedPageHeaders;
@@ -156,33 +154,14 @@ function SignUpForm({ reply }: { reply?: FormReply }) {
           autoComplete="organization"
           autoFocus={focusFirst === "companyName"}
         />
-        <AuthField
-          field={fields.password}
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          autoFocus={focusFirst === "password"}
-          pattern={PASSWORD_HTML_PATTERN}
-          title={PASSWORD_PATTERN_TITLE}
-          hint={hydrated && passwords.password ? undefined : PASSWORD_HINT}
-          describedBy={hydrated && passwords.password ? "sign-up-checklist" : undefined}
-          onValue={passwords.setPassword}
+        <NewPasswordFields
+          fields={{ password: fields.password, confirmation: fields.confirmPassword }}
+          labels={{ password: "Password", confirmation: "Confirm Password" }}
+          pair={passwords}
+          checklistId="sign-up-checklist"
+          showChecklist={hydrated && passwords.password !== ""}
+          focus={passwordFocus(focusFirst)}
         />
-        <AuthField
-          field={fields.confirmPassword}
-          label="Confirm Password"
-          type="password"
-          autoComplete="new-password"
-          autoFocus={focusFirst === "confirmPassword"}
-          onValue={passwords.setConfirmation}
-        />
-        {hydrated && passwords.password ? (
-          <PasswordChecklist
-            id="sign-up-checklist"
-            password={passwords.password}
-            confirmation={passwords.confirmation}
-          />
-        ) : null}
         {/* Line height = the links' 44 px hit areas, so the two never overlap when the line wraps. */}
         <p className="text-sm leading-11 text-slate-700">
           By signing up you agree to our{" "}

@@ -1,8 +1,10 @@
 // The live password checklist of SPEC §5 (minLength 8, special character, number, capital,
 // match), shown once a password is typed (JavaScript). Without JavaScript the server lists the
 // unmet rules under the field instead (PasswordField in auth-fields.tsx).
-import { useEffect, useRef, useState } from "react";
-import { PASSWORD_MESSAGES, PASSWORD_RULES, passwordChecklist } from "../../../core/password.ts";
+import { type ComponentProps, useEffect, useRef, useState } from "react";
+import { PASSWORD_HTML_PATTERN, PASSWORD_MESSAGES, PASSWORD_RULES, passwordChecklist } from "../../../core/password.ts";
+import { PASSWORD_HINT, PASSWORD_PATTERN_TITLE } from "../../lib/forms.ts";
+import { AuthField } from "./auth-fields.tsx";
 
 function Mark({ met }: { met: boolean }) {
   return met ? (
@@ -84,4 +86,70 @@ export function usePasswordPair(formId: string) {
     setConfirmation(value("confirmPassword"));
   }, [formId]);
   return { password, confirmation, setPassword, setConfirmation };
+}
+
+type Field = ComponentProps<typeof AuthField>["field"];
+
+/**
+ * A new password and its confirmation, with SPEC §5's hint until something is typed and the live
+ * checklist after (`showChecklist`: hydrated and a password typed): sign-up, reset, an accepted
+ * invitation and a password change all ask for one this way.
+ */
+export function NewPasswordFields({
+  fields,
+  labels,
+  pair,
+  checklistId,
+  showChecklist,
+  focus,
+  fieldClassName,
+}: {
+  fields: { password: Field; confirmation: Field };
+  labels: { password: string; confirmation: string };
+  pair: Pick<ReturnType<typeof usePasswordPair>, "password" | "confirmation" | "setPassword" | "setConfirmation">;
+  checklistId: string;
+  showChecklist: boolean;
+  /** The field the first error is in, to focus it. */
+  focus?: "password" | "confirmation";
+  fieldClassName?: string;
+}) {
+  return (
+    <>
+      <AuthField
+        field={fields.password}
+        label={labels.password}
+        type="password"
+        autoComplete="new-password"
+        autoFocus={focus === "password"}
+        pattern={PASSWORD_HTML_PATTERN}
+        title={PASSWORD_PATTERN_TITLE}
+        hint={showChecklist ? undefined : PASSWORD_HINT}
+        describedBy={showChecklist ? checklistId : undefined}
+        onValue={pair.setPassword}
+        className={fieldClassName}
+      />
+      <AuthField
+        field={fields.confirmation}
+        label={labels.confirmation}
+        type="password"
+        autoComplete="new-password"
+        autoFocus={focus === "confirmation"}
+        onValue={pair.setConfirmation}
+        className={fieldClassName}
+      />
+      {showChecklist ? (
+        <PasswordChecklist id={checklistId} password={pair.password} confirmation={pair.confirmation} />
+      ) : null}
+    </>
+  );
+}
+
+/** Which of the pair holds the first error (`first`, a field name), for NewPasswordFields' `focus`. */
+export function passwordFocus(
+  first: string | undefined,
+  passwordName = "password",
+  confirmationName = "confirmPassword",
+): "password" | "confirmation" | undefined {
+  if (first === passwordName) return "password";
+  return first === confirmationName ? "confirmation" : undefined;
 }

@@ -24,7 +24,6 @@ import { FormAlert, HiddenFormInputs, SubmitButton, TextAreaField, useFormSubmit
 import { CARD_SECRET_FIELDS, normalisedCard, simulatedPaySchema } from "../payment/payment.server.ts";
 import {
   AUTHENTICATION_PATH,
-  CARD_LABELS,
   type CardFields,
   CONFIRMATION_PATH,
   PAY_INTENTS,
@@ -33,7 +32,7 @@ import {
   REVIEW_PATH,
   validateCardForm,
 } from "../payment/payment.ts";
-import { PaymentField } from "../payment/payment-fields.tsx";
+import { CardInputs } from "../payment/payment-fields.tsx";
 import { ReviewCostSummary } from "../payment/reward-review-summary.tsx";
 import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
 import { DASHBOARD_PATH, type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -288,33 +287,7 @@ function OwnerPayForm({ approval, reply }: { approval: ApprovalDetail; reply?: A
       <input type="hidden" name="rewardName" value={approval.rewardName} />
       <p className="text-slate-700">You are paying for the approved reward list exactly as shown.</p>
       <FormAlert messages={form.errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
-      <PaymentField
-        field={fields.cardNumber}
-        label={CARD_LABELS.cardNumber}
-        placeholder="1234 1234 1234 1234"
-        autoComplete="cc-number"
-        inputMode="numeric"
-        maxLength={23}
-      />
-      <div className="grid grid-cols-2 gap-4">
-        <PaymentField
-          field={fields.expiry}
-          label={CARD_LABELS.expiry}
-          placeholder="MM/YY"
-          autoComplete="cc-exp"
-          inputMode="numeric"
-          maxLength={7}
-        />
-        <PaymentField
-          field={fields.cvc}
-          label={CARD_LABELS.cvc}
-          placeholder="123"
-          autoComplete="cc-csc"
-          inputMode="numeric"
-          maxLength={4}
-        />
-      </div>
-      <PaymentField field={fields.nameOnCard} label={CARD_LABELS.nameOnCard} autoComplete="cc-name" />
+      <CardInputs fields={fields} />
       <SubmitButton busy={busy} className="w-full">
         {payButtonText(approval.totalCents)}
       </SubmitButton>

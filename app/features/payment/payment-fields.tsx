@@ -3,6 +3,7 @@
 // attribute conform sets) and the simulated card's Card number, Expiry (MM/YY), CVC, Name on card.
 import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import { FieldError } from "../../ui/form-fields.tsx";
+import { CARD_LABELS } from "./payment.ts";
 
 // The same look as form-fields.tsx's controls.
 const controlClass =
@@ -57,5 +58,44 @@ export function PaymentField({
       />
       <FieldError id={field.errorId} errors={field.errors} />
     </div>
+  );
+}
+
+/** The simulated card's four fields, as every card form shows them (DESIGN.md §8 labels). */
+export function CardInputs({
+  fields,
+}: {
+  fields: Record<"cardNumber" | "expiry" | "cvc" | "nameOnCard", FieldMetadata<unknown>>;
+}) {
+  return (
+    <>
+      <PaymentField
+        field={fields.cardNumber}
+        label={CARD_LABELS.cardNumber}
+        placeholder="1234 1234 1234 1234"
+        autoComplete="cc-number"
+        inputMode="numeric"
+        maxLength={23}
+      />
+      <div className="grid grid-cols-2 gap-4">
+        <PaymentField
+          field={fields.expiry}
+          label={CARD_LABELS.expiry}
+          placeholder="MM/YY"
+          autoComplete="cc-exp"
+          inputMode="numeric"
+          maxLength={7}
+        />
+        <PaymentField
+          field={fields.cvc}
+          label={CARD_LABELS.cvc}
+          placeholder="123"
+          autoComplete="cc-csc"
+          inputMode="numeric"
+          maxLength={4}
+        />
+      </div>
+      <PaymentField field={fields.nameOnCard} label={CARD_LABELS.nameOnCard} autoComplete="cc-name" />
+    </>
   );
 }

@@ -60,7 +60,7 @@ import {
   validateRewardName,
 } from "./payment.ts";
 import { EmailSampleTooltip } from "./payment-email-sample.tsx";
-import { PaymentField } from "./payment-fields.tsx";
+import { CardInputs, PaymentField } from "./payment-fields.tsx";
 import { ReviewCostSummary, ReviewRecipients } from "./reward-review-summary.tsx";
 
 const TITLE = "Reward My Team Review";
@@ -360,33 +360,7 @@ function ReviewPage({
             <input type="hidden" name="intent" value={PAY_INTENTS.pay} />
             <input type="hidden" name="amount" value={review.totalCents} />
             <FormAlert messages={form.errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
-            <PaymentField
-              field={fields.cardNumber}
-              label={CARD_LABELS.cardNumber}
-              placeholder="1234 1234 1234 1234"
-              autoComplete="cc-number"
-              inputMode="numeric"
-              maxLength={23}
-            />
-            <div className="grid grid-cols-2 gap-4">
-              <PaymentField
-                field={fields.expiry}
-                label={CARD_LABELS.expiry}
-                placeholder="MM/YY"
-                autoComplete="cc-exp"
-                inputMode="numeric"
-                maxLength={7}
-              />
-              <PaymentField
-                field={fields.cvc}
-                label={CARD_LABELS.cvc}
-                placeholder="123"
-                autoComplete="cc-csc"
-                inputMode="numeric"
-                maxLength={4}
-              />
-            </div>
-            <PaymentField field={fields.nameOnCard} label={CARD_LABELS.nameOnCard} autoComplete="cc-name" />
+            <CardInputs fields={fields} />
             <SubmitButton busy={busy} className="w-full">
               {payLabel}
             </SubmitButton>

@@ -11,7 +11,6 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { data, Form, href, redirect, useNavigation } from "react-router";
-import { PASSWORD_HTML_PATTERN } from "../../../core/password.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import {
   CONFIRM_NEW_PASSWORD_LABEL,
@@ -26,20 +25,13 @@ import {
   SETTINGS_DETAILS,
 } from "../../../core/settings.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
-import {
-  type FormReply,
-  firstInvalidField,
-  formConstraint,
-  hasFieldErrors,
-  PASSWORD_HINT,
-  PASSWORD_PATTERN_TITLE,
-} from "../../lib/forms.ts";
+import { type FormReply, firstInvalidField, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { startNewSession } from "../../lib/session.server.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { FormAlert, HiddenFormInputs, SubmitButton } from "../../ui/form-fields.tsx";
 import { AuthField } from "../accounts/auth-fields.tsx";
-import { PasswordChecklist } from "../accounts/password-checklist.tsx";
+import { NewPasswordFields, passwordFocus } from "../accounts/password-checklist.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings._index";
@@ -428,31 +420,15 @@ function PasswordSection({ reply }: { reply?: ProfileReply }) {
           autoFocus={focusFirst === "currentPassword"}
           className="max-w-md"
         />
-        <AuthField
-          field={fields.newPassword}
-          label={NEW_PASSWORD_LABEL}
-          type="password"
-          autoComplete="new-password"
-          autoFocus={focusFirst === "newPassword"}
-          pattern={PASSWORD_HTML_PATTERN}
-          title={PASSWORD_PATTERN_TITLE}
-          hint={showChecklist ? undefined : PASSWORD_HINT}
-          describedBy={showChecklist ? "new-password-checklist" : undefined}
-          onValue={setPassword}
-          className="max-w-md"
+        <NewPasswordFields
+          fields={{ password: fields.newPassword, confirmation: fields.confirmPassword }}
+          labels={{ password: NEW_PASSWORD_LABEL, confirmation: CONFIRM_NEW_PASSWORD_LABEL }}
+          pair={{ password, confirmation, setPassword, setConfirmation }}
+          checklistId="new-password-checklist"
+          showChecklist={showChecklist}
+          focus={passwordFocus(focusFirst, "newPassword")}
+          fieldClassName="max-w-md"
         />
-        <AuthField
-          field={fields.confirmPassword}
-          label={CONFIRM_NEW_PASSWORD_LABEL}
-          type="password"
-          autoComplete="new-password"
-          autoFocus={focusFirst === "confirmPassword"}
-          onValue={setConfirmation}
-          className="max-w-md"
-        />
-        {showChecklist ? (
-          <PasswordChecklist id="new-password-checklist" password={password} confirmation={confirmation} />
-        ) : null}
         <SubmitButton busy={busy} className="w-full sm:w-auto">
           Change password
         </SubmitButton>
