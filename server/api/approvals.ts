@@ -14,7 +14,6 @@
 // Owner-only calls check the role before reading a body (requireOwner: 403, nothing changes);
 // another company's order is a 404.
 import { Hono, type MiddlewareHandler } from "hono";
-import { createMiddleware } from "hono/factory";
 import { validator } from "hono/validator";
 import {
   type ApprovalThresholdResponse,
@@ -40,7 +39,7 @@ import { PaymentError } from "../domain/orders.ts";
 import { ProblemError } from "../http/problem.ts";
 import { jsonBody, queryParams } from "../http/validate.ts";
 import type { Payments } from "../payments/port.ts";
-import { requireAuth, requireOwner } from "./auth.ts";
+import { ownerOnly, requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 
 async function guarded<T>(fn: () => Promise<T>): Promise<T> {
@@ -51,11 +50,6 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
-
-const ownerOnly = createMiddleware<ApiEnv>(async (c, next) => {
-  requireOwner(c);
-  await next();
-});
 
 const orderParam = validator("param", (param: Record<string, string>) => {
   const text = param.orderId ?? "";

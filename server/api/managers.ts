@@ -34,16 +34,11 @@ import {
 import { startLoginChallenge } from "../domain/two-factor.ts";
 import { ProblemError } from "../http/problem.ts";
 import { jsonBody } from "../http/validate.ts";
-import { requireOwner } from "./auth.ts";
+import { ownerOnly, requireOwner } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 import type { RateLimits } from "./rate-limits.ts";
 
 /** The role is checked before the body is read (ADR 0022 §2): a Manager's call has no other effect. */
-const ownerOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
-  requireOwner(c);
-  await next();
-};
-
 const actorOf = (c: Context<ApiEnv>): Actor => ({ ...requireOwner(c), clientIp: c.get("clientIp") ?? null });
 
 function idOf(value: string | undefined, notFound: string): number {
