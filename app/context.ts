@@ -3,7 +3,8 @@
 // use the same key (see app/entry.server.tsx).
 import { createContext, type RouterContextProvider } from "react-router";
 import type { CSRF } from "remix-utils/csrf/server";
-import type { Honeypot } from "remix-utils/honeypot/server";
+import type { Honeypot, HoneypotInputProps } from "remix-utils/honeypot/server";
+import type { ApiBindings } from "../server/api/deps.ts";
 
 export interface WebConfig {
   appUrl: string;
@@ -52,9 +53,9 @@ export interface WebServices {
   /** Signs the session cookie's id (SESSION_SECRET). */
   secret: string;
   /** The CSRF token and honeypot of every form, one pair per application (server/http/form-guards.ts). */
-  formGuards: { csrf: CSRF; honeypot: Honeypot };
+  formGuards: { csrf: CSRF; honeypot: Honeypot; honeypotInputProps: Promise<HoneypotInputProps> };
   /** Sends a request to the provider API, in process (ADR 0015). */
-  apiFetch: (request: Request) => Promise<Response>;
+  apiFetch: (request: Request, bindings?: ApiBindings) => Promise<Response>;
   logger: WebLogger;
   sessionStore: WebSessionStore;
   /** Present only while SMTP_URL is unset (DESIGN.md §3). */

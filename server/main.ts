@@ -151,7 +151,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     },
     secret,
     formGuards: createFormGuards(secret, config.isHttps),
-    apiFetch: async (request) => api.fetch(request),
+    apiFetch: async (request, bindings) => api.fetch(request, bindings),
     logger,
     sessionStore: webSessionStore(database.db, secret),
     devMailbox: config.SMTP_URL

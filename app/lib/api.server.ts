@@ -6,6 +6,7 @@
 import { type ClientResponse, hc, type InferRequestType } from "hono/client";
 import type { SuccessStatusCode } from "hono/utils/http-status";
 import type { RouterContextProvider } from "react-router";
+import type { ApiBindings } from "../../server/api/deps.ts";
 import type { Api } from "../../server/api/index.ts";
 import { services } from "../context.ts";
 
@@ -63,6 +64,8 @@ function queryText<Q extends Record<string, string | number | boolean | undefine
 
 export function createApiClient(context: Readonly<RouterContextProvider>, options: ApiClientOptions = {}) {
   const s = services(context);
+  // The client lives for one request: its calls share one bearer check of its token.
+  const bindings: ApiBindings = { bearerChecks: new Map() };
 
   async function inProcessFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     const request = new Request(input, init);
@@ -71,7 +74,7 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     request.headers.set("x-rewards-client-ip", s.clientIp);
     if (s.userAgent) request.headers.set("user-agent", s.userAgent);
     try {
-      return await s.apiFetch(request);
+      return await s.apiFetch(request, bindings);
     } catch (error) {
       const path = new URL(request.url).pathname.replace(/^\/api\//, "");
       s.logger.error({ err: error instanceof Error ? error.message : String(error), path }, "provider API unreachable");

@@ -23,7 +23,7 @@ export async function csrfToken(context: Readonly<RouterContextProvider>, reques
 }
 
 export function honeypotInputProps(context: Readonly<RouterContextProvider>) {
-  return tools(context).honeypot.getInputProps();
+  return tools(context).honeypotInputProps;
 }
 
 /**

@@ -4,7 +4,7 @@
 import { createMiddleware } from "hono/factory";
 import { DETAILS } from "../../core/public-forms.ts";
 import { problemResponse } from "../http/problem.ts";
-import type { ApiEnv, ApiVariables } from "./deps.ts";
+import type { ApiBindings, ApiEnv, ApiVariables } from "./deps.ts";
 
 export type Auth = NonNullable<ApiVariables["auth"]>;
 
@@ -13,10 +13,21 @@ export type TokenVerifier = (token: string) => Promise<Auth | null>;
 
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]{16,512})$/i;
 
+/** The check of `token`, made once per set of checks the caller shares (ApiBindings). */
+function checkOnce(checks: ApiBindings["bearerChecks"], token: string, verify: TokenVerifier) {
+  if (!checks) return verify(token);
+  let check = checks.get(token);
+  if (!check) {
+    check = verify(token);
+    checks.set(token, check);
+  }
+  return check;
+}
+
 export function requireBearer(verify: TokenVerifier) {
   return createMiddleware<ApiEnv>(async (c, next) => {
-    const match = BEARER.exec(c.req.header("authorization") ?? "");
-    const auth = match?.[1] ? await verify(match[1]) : null;
+    const token = BEARER.exec(c.req.header("authorization") ?? "")?.[1];
+    const auth = token ? await checkOnce(c.env?.bearerChecks, token, verify) : null;
     if (!auth) {
       return problemResponse(401, DETAILS.unauthorized, undefined, { "www-authenticate": 'Bearer realm="api"' });
     }

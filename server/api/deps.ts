@@ -33,4 +33,13 @@ export interface ApiVariables {
   clientIp?: string;
 }
 
-export type ApiEnv = { Variables: ApiVariables };
+/**
+ * What the web's in-process client (app/lib/api.server.ts) passes with each call of one page
+ * request: the bearer checks already made for it, so the page's calls check a token once. A call
+ * over HTTP has none and is checked on its own.
+ */
+export interface ApiBindings {
+  bearerChecks?: Map<string, Promise<TokenOwner | null>>;
+}
+
+export type ApiEnv = { Variables: ApiVariables; Bindings: ApiBindings };

@@ -88,10 +88,7 @@ export function canonicalPath(pathname: string): string | null {
 export function createServerApp(options: ServerAppOptions) {
   const { config, logger, api, web, mode } = options;
   const app = new Hono();
-  const handleWeb = createRequestHandler(
-    typeof options.build === "function" ? options.build : () => options.build as ServerBuild,
-    mode,
-  );
+  const handleWeb = createRequestHandler(options.build, mode);
   const getBuild = async () => (typeof options.build === "function" ? options.build() : options.build);
 
   const clientIp = (c: Context): string => {

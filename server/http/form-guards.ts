@@ -4,20 +4,25 @@
 // when the visitor is signed in.
 import { createCookie } from "react-router";
 import { CSRF } from "remix-utils/csrf/server";
-import { Honeypot } from "remix-utils/honeypot/server";
+import { Honeypot, type HoneypotInputProps } from "remix-utils/honeypot/server";
 
 export interface FormGuards {
   csrf: CSRF;
   honeypot: Honeypot;
+  /** The honeypot's inputs, the same for every form: made once (see below). */
+  honeypotInputProps: Promise<HoneypotInputProps>;
 }
 
 export function createFormGuards(secret: string, secure: boolean): FormGuards {
   // The token is HMAC-signed by remix-utils (`secret` below) and its signature checked on every
   // signed-in post, so the cookie itself is not signed again.
   const cookie = createCookie(secure ? "__Host-csrf" : "csrf", { path: "/", httpOnly: true, secure, sameSite: "lax" });
+  // validFrom stays off: a person may fill a form as fast as they like; the name field catches bots.
+  // So the inputs never vary, and are made once rather than encrypting an unused timestamp per page.
+  const honeypot = new Honeypot({ encryptionSeed: secret, validFromFieldName: null });
   return {
     csrf: new CSRF({ cookie, secret, formDataKey: "csrf" }),
-    // validFrom stays off: a person may fill a form as fast as they like; the name field catches bots.
-    honeypot: new Honeypot({ encryptionSeed: secret, validFromFieldName: null }),
+    honeypot,
+    honeypotInputProps: honeypot.getInputProps(),
   };
 }
