@@ -20,6 +20,7 @@ import {
 } from "../../core/approvals.ts";
 import { DETAILS } from "../../core/public-forms.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
+import { preparedOnce } from "../db/prepared.ts";
 import { companies, orderLines, orders, rewardDrafts, users } from "../db/schema.ts";
 import { enqueueEmail, enqueueEmails } from "../mail/outbox.ts";
 import { approvalApprovedEmail, approvalDeclinedEmail, approvalRequestedEmail } from "./approval-emails.ts";
@@ -159,6 +160,21 @@ function toSummary(row: SummaryRow): ApprovalSummary {
 
 export const APPROVAL_LIST_LIMIT = 50;
 
+// The pending list is on every Owner's dashboard request.
+const pendingOf = preparedOnce((db) =>
+  summaryQuery(db)
+    .where(
+      and(
+        eq(orders.companyId, sql.placeholder("companyId")),
+        eq(orders.approvalStatus, "requested"),
+        eq(orders.status, "pending"),
+      ),
+    )
+    .orderBy(orders.id)
+    .limit(APPROVAL_LIST_LIMIT)
+    .prepare("approvals_pending"),
+);
+
 /**
  * An Owner's lists: `pending` (waiting for a decision, oldest first) or `decided` (approved and
  * declined, newest decision first, the last 50).
@@ -166,12 +182,7 @@ export const APPROVAL_LIST_LIMIT = 50;
 export async function listApprovals(db: Db, companyId: number, which: "pending" | "decided") {
   const rows =
     which === "pending"
-      ? await summaryQuery(db)
-          .where(
-            and(eq(orders.companyId, companyId), eq(orders.approvalStatus, "requested"), eq(orders.status, "pending")),
-          )
-          .orderBy(orders.id)
-          .limit(APPROVAL_LIST_LIMIT)
+      ? await pendingOf(db).execute({ companyId })
       : await summaryQuery(db)
           .where(
             and(

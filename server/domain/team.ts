@@ -10,6 +10,7 @@
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import { type BulkTeamUploadResponse, effectiveSearch, type TeamMember, type TeamPage } from "../../core/team.ts";
 import type { Db, Tx } from "../db/client.ts";
+import { preparedOnce } from "../db/prepared.ts";
 import { companies, rewardLedger, users } from "../db/schema.ts";
 import { col } from "../db/sql.ts";
 import { recordAudit } from "./audit.ts";
@@ -84,6 +85,25 @@ export interface TeamListOptions {
   isRewardMyTeam?: boolean;
 }
 
+/** A page of members, each row with the count of every member the conditions select. */
+function teamPageQuery(db: Db, where: SQL | undefined) {
+  return db
+    .select({ ...memberColumns, totalCount: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(users)
+    .innerJoin(companies, eq(companies.id, users.companyId))
+    .where(where)
+    .orderBy(asc(sql`lower(${users.firstName})`), asc(sql`lower(${users.lastName})`), asc(users.id));
+}
+
+type TeamRow = Awaited<ReturnType<typeof teamPageQuery>>[number];
+
+const plainTeamPageOf = preparedOnce((db) =>
+  teamPageQuery(db, activeMemberOf(sql.placeholder("companyId")))
+    .limit(sql.placeholder("limit"))
+    .offset(sql.placeholder("offset"))
+    .prepare("team_page"),
+);
+
 /**
  * One page of the caller's active team members, ordered by first name, last name (in any
  * letter case) and id, so pages never overlap or skip anyone.
@@ -103,32 +123,36 @@ export async function listTeamMembers(db: Db, owner: TeamOwner, options: TeamLis
   // The reward search suggests people for what was typed; with nothing typed it suggests nobody.
   if (options.isRewardMyTeam && !search) return empty;
 
-  const conditions: Array<SQL | undefined> = [activeMemberOf(owner.companyId)];
-  if (search) {
-    const pattern = containsPattern(search);
-    // The full name "first last" contains the first and the last name, so it covers both.
-    conditions.push(
-      sql`((${users.firstName} || ' ' || ${users.lastName}) ilike ${pattern} escape '\\' or ${users.email} ilike ${pattern} escape '\\')`,
-    );
-  }
-  if (options.isRewardMyTeam) conditions.push(notInRewardDraft(owner));
-  const where = and(...conditions);
-
-  const [counted] = await db.select({ count: sql<number>`count(*)::int` }).from(users).where(where);
-  const totalCount = counted?.count ?? 0;
-  const totalPages = Math.ceil(totalCount / pageSize);
   const offset = (pageNumber - 1) * pageSize;
-  const rows =
-    offset < totalCount
-      ? await db
-          .select(memberColumns)
-          .from(users)
-          .innerJoin(companies, eq(companies.id, users.companyId))
-          .where(where)
-          .orderBy(asc(sql`lower(${users.firstName})`), asc(sql`lower(${users.lastName})`), asc(users.id))
-          .limit(pageSize)
-          .offset(offset)
-      : [];
+  const page = { companyId: owner.companyId, limit: pageSize, offset };
+  let where: SQL | undefined;
+  let rows: TeamRow[];
+  if (!search && !options.isRewardMyTeam) {
+    // My Team's plain list, on every My Team request.
+    rows = await plainTeamPageOf(db).execute(page);
+  } else {
+    const conditions: Array<SQL | undefined> = [activeMemberOf(owner.companyId)];
+    if (search) {
+      const pattern = containsPattern(search);
+      // The full name "first last" contains the first and the last name, so it covers both.
+      conditions.push(
+        sql`((${users.firstName} || ' ' || ${users.lastName}) ilike ${pattern} escape '\\' or ${users.email} ilike ${pattern} escape '\\')`,
+      );
+    }
+    if (options.isRewardMyTeam) conditions.push(notInRewardDraft(owner));
+    where = and(...conditions);
+    rows = await teamPageQuery(db, where).limit(pageSize).offset(offset);
+  }
+  // Each row carries the count of the whole list; a page past the end has no row to carry it.
+  let totalCount = rows[0]?.totalCount ?? 0;
+  if (rows.length === 0 && offset > 0) {
+    const [counted] = await db
+      .select({ count: sql<number>`count(*)::int` })
+      .from(users)
+      .where(where ?? activeMemberOf(owner.companyId));
+    totalCount = counted?.count ?? 0;
+  }
+  const totalPages = Math.ceil(totalCount / pageSize);
   return {
     items: rows.map(toTeamMember),
     totalPages,
