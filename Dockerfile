@@ -10,7 +10,7 @@ RUN npm ci
 
 FROM deps AS build
 COPY . .
-RUN npx react-router build && node scripts/compress-assets.ts
+RUN npx react-router build && node scripts/compress-assets.ts && node scripts/build-server.ts
 
 FROM node:24-bookworm-slim AS prod-deps
 WORKDIR /app
@@ -25,13 +25,12 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./build
-COPY --chown=node:node package.json server.ts ./
-COPY --chown=node:node server ./server
-COPY --chown=node:node core ./core
+# The server runs as one bundle with its migrations beside it (build/server.js, build/migrations: ADR 0024).
+COPY --chown=node:node package.json ./
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=20s CMD node -e "fetch('http://127.0.0.1:'+process.env.PORT+'/readyz').then(r=>process.exit(r.ok?0:1)).catch(()=>process.exit(1))"
 # The node flags come from the one place npm start and the benchmark read too (package.json config.node_flags).
-CMD ["sh", "-c", "exec node $(node -p \"require('./package.json').config?.node_flags ?? ''\") server.ts"]
+CMD ["sh", "-c", "exec node $(node -p \"require('./package.json').config?.node_flags ?? ''\") build/server.js"]

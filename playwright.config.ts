@@ -82,7 +82,7 @@ export default defineConfig({
     {
       // The production build, as `npm start` serves it (test:e2e runs `npm run build` first).
       // process.execPath keeps the server on the same Node 24 that runs Playwright.
-      command: `"${process.execPath}" server.ts`,
+      command: `"${process.execPath}" build/server.js`,
       url: `${baseURL}/readyz`,
       ...serverOptions,
       env: { ...serverEnv, PORT: String(PORT), APP_URL: baseURL },

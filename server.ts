@@ -1,9 +1,12 @@
 // The process entry: configuration, database and migrations, the provider API at /api and the
-// web portal everywhere else. `node server.ts` (production build) or `node server.ts --dev`.
+// web portal everywhere else. `node build/server.js` (this file bundled by `npm run build`, ADR 0024)
+// or `node server.ts --dev`.
 // With WEB_CONCURRENCY above 1 (PostgreSQL only) this process supervises that many workers, each
 // of which runs the rest of this file (server/cluster.ts).
 import cluster from "node:cluster";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
 
 const dev = process.argv.includes("--dev");
@@ -48,8 +51,9 @@ async function serve() {
     viteMiddleware = viteServer.middlewares;
     build = () => viteServer.ssrLoadModule("virtual:react-router/server-build") as Promise<ServerBuild>;
   } else {
-    // @ts-expect-error: the build exists only after `npm run build`.
-    build = (await import("./build/server/index.js")) as ServerBuild;
+    // React Router's build from `npm run build`, found from the working directory (the project's
+    // root, where npm runs scripts), as build/client is: this file also runs bundled as build/server.js.
+    build = (await import(pathToFileURL(resolve("build/server/index.js")).href)) as ServerBuild;
   }
 
   const running = await createApplication({

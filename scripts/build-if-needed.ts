@@ -1,22 +1,30 @@
-// `npm start` on a fresh clone builds first; later starts reuse the build unless sources are newer.
+// `npm start` on a fresh clone builds first; later starts reuse the build unless sources are newer:
+// the web app (React Router's build) when app/, core/ or public/ changed, the server bundle
+// (build/server.js, ADR 0024) alone when only the server's sources changed.
 import { execSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-const marker = "build/server/index.js";
+const webBuild = "build/server/index.js";
+const serverBundle = "build/server.js";
 
-function newestMtime(dir: string): number {
+function newestMtime(path: string): number {
+  if (!statSync(path).isDirectory()) return statSync(path).mtimeMs;
   let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    const time = entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs;
-    if (time > newest) newest = time;
-  }
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
   return newest;
 }
 
-const sourcesTime = Math.max(newestMtime("app"), newestMtime("core"), newestMtime("public"));
-if (!existsSync(marker) || statSync(marker).mtimeMs < sourcesTime) {
-  console.log("Building the web app…");
-  execSync("npm run build", { stdio: "inherit" });
+const builtAt = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : 0);
+
+const webSources = Math.max(newestMtime("app"), newestMtime("core"), newestMtime("public"));
+const serverSources = Math.max(newestMtime("server"), newestMtime("core"), newestMtime("server.ts"));
+if (builtAt(webBuild) < webSources || builtAt(serverBundle) < Math.max(serverSources, builtAt(webBuild))) {
+  if (builtAt(webBuild) < webSources) {
+    console.log("Building the web app…");
+    execSync("npm run build", { stdio: "inherit" });
+  } else {
+    console.log("Bundling the server…");
+    execSync("node scripts/build-server.ts", { stdio: "inherit" });
+  }
 }

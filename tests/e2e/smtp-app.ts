@@ -1,6 +1,6 @@
 // The e2e test server that sends REAL email: starts an SMTP server (tests/support/smtp.ts, on a
 // free loopback port), serves what it receives as JSON on E2E_MAIL_API_PORT (GET /messages?to=),
-// then runs `node server.ts` with SMTP_URL pointing at it. playwright.config.ts starts it as a
+// then runs `node build/server.js` with SMTP_URL pointing at it. playwright.config.ts starts it as a
 // second webServer; SIGTERM / SIGINT stop all three.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -25,8 +25,10 @@ const api = createServer((request, response) => {
 api.listen(MAIL_API_PORT, "127.0.0.1");
 await once(api, "listening");
 
-// Extra arguments go to server.ts (e.g. --dev, to try the specs against a dev build by hand).
-const app = spawn(process.execPath, ["server.ts", ...process.argv.slice(2)], {
+// The production bundle (ADR 0024); with --dev, the sources in development mode instead (to try the
+// specs against a dev build by hand).
+const dev = process.argv.includes("--dev");
+const app = spawn(process.execPath, [dev ? "server.ts" : "build/server.js", ...process.argv.slice(2)], {
   env: { ...process.env, SMTP_URL: smtp.url },
   stdio: "inherit",
 });

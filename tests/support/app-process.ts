@@ -17,7 +17,8 @@ import type { TestSmtpServer } from "./smtp.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const testEntry = fileURLToPath(new URL("./app-entry.ts", import.meta.url));
-const serverEntry = join(root, "server.ts");
+/** The production entry: server.ts bundled by `npm run build` (ADR 0024). */
+const serverEntry = join(root, "build/server.js");
 /** The node flags of a production process, from the one place they are set (package.json config.node_flags). */
 export const PRODUCTION_NODE_FLAGS: string[] = (
   (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { config?: { node_flags?: string } }).config
@@ -173,7 +174,7 @@ export async function waitUntilReady(app: AppProcess, timeoutMs = 60_000): Promi
 
 /** Runs `npm run build` when there is no production build yet (`production: true` needs one). */
 export function ensureProductionBuild(): void {
-  if (existsSync(join(root, "build/server/index.js"))) return;
+  if (existsSync(join(root, "build/server/index.js")) && existsSync(serverEntry)) return;
   console.log("No production build: running `npm run build`…");
   execFileSync("npm", ["run", "build"], { cwd: root, stdio: "inherit" });
 }
