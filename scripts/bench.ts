@@ -446,7 +446,9 @@ initdb in its new data directory at start) is shown apart. PGlite runs on a data
 app does by default.
 
 Targets: every public page, loaded without cookies as a first visit, at least 40 % of the
-ceiling; the signed-in pages p99 under 100 ms at ${http.connections} connections; memory under 250 MB.
+ceiling; the signed-in pages p99 under 100 ms at ${http.connections} connections and at most 2 ms (PostgreSQL) or
+4 ms (PGlite) of server CPU per request; peak resident memory under 200 MB per PostgreSQL worker
+and under 400 MB for PGlite.
 The verify and reset pages carry the manager's real link values (Register's userId and
 requestToken; the token of a reset request's email).
 
