@@ -8,7 +8,7 @@ import { DatabaseInUseError, openDatabase } from "../server/db/client.ts";
 const config = loadConfig();
 let database: Awaited<ReturnType<typeof openDatabase>>;
 try {
-  database = await openDatabase(config.DATABASE_URL);
+  database = await openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
 } catch (error) {
   if (error instanceof DatabaseInUseError) {
     console.error(error.message);

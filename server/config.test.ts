@@ -116,6 +116,14 @@ describe("loadConfig", () => {
     expect(configError({ WEB_CONCURRENCY: "1.5" }).issues[0]).toMatch(/^WEB_CONCURRENCY:/);
   });
 
+  it("opens 10 PostgreSQL connections per process unless DATABASE_POOL_SIZE says otherwise (1–100)", () => {
+    expect(loadConfig({}).DATABASE_POOL_SIZE).toBe(10);
+    expect(loadConfig({ DATABASE_POOL_SIZE: "4" }).DATABASE_POOL_SIZE).toBe(4);
+    for (const bad of ["0", "101", "2.5", "many"]) {
+      expect(configError({ DATABASE_POOL_SIZE: bad }).issues[0]).toMatch(/^DATABASE_POOL_SIZE:/);
+    }
+  });
+
   it("wants all four reCAPTCHA keys or none", () => {
     const error = configError({ RECAPTCHA_V3_SITE_KEY: "site", RECAPTCHA_V3_SECRET_KEY: "secret" });
     expect(error.message).toContain("RECAPTCHA_V2_SECRET_KEY");

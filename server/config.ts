@@ -36,6 +36,8 @@ const envSchema = z.object({
   HOST: z.string().trim().min(1).default("0.0.0.0"),
   APP_URL: optionalUrl(httpUrl),
   DATABASE_URL: z.string().trim().min(1).default("./data/db"),
+  /** Connections each process may open to a PostgreSQL server (README: scaling out). */
+  DATABASE_POOL_SIZE: z.coerce.number().int("must be a whole number").min(1).max(100).default(10),
   SESSION_SECRET: z
     .string()
     .min(32, "must be at least 32 characters")

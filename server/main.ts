@@ -62,7 +62,7 @@ export interface RunningApp {
 
 export async function createApplication(options: AppOptions): Promise<RunningApp> {
   const { config, logger } = options;
-  const database = await openDatabase(config.DATABASE_URL);
+  const database = await openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   await database.migrate();
   await seedCatalogue(database.db, config.CATALOGUE_URL);
   await sweepExpiredSessions(database.db);

@@ -43,9 +43,12 @@ const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url))
 // Advisory locks are per database, so instances of other databases on one server never wait.
 const MIGRATION_LOCK_KEY = 7_146_823_519_370_112_601n;
 
-export async function openDatabase(databaseUrl: string): Promise<Database> {
+/** Connections per process to a PostgreSQL server unless told otherwise (DATABASE_POOL_SIZE). */
+export const DEFAULT_POOL_SIZE = 10;
+
+export async function openDatabase(databaseUrl: string, poolSize = DEFAULT_POOL_SIZE): Promise<Database> {
   if (isPostgresUrl(databaseUrl)) {
-    const pool = new pg.Pool({ connectionString: databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
     // A dropped connection must not crash the process; the pool reconnects on the next query.
     // The pool's "error" covers idle clients only: a client checked out when the server goes
     // away (a restart, an administrator's termination) emits "error" on itself, and with no

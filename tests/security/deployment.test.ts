@@ -59,6 +59,24 @@ describe("a deployment fails closed", () => {
     const example = readFileSync(new URL("../../.env.example", import.meta.url), "utf8");
     for (const name of REQUIRED) expect(example, name).toMatch(new RegExp(`^${name}=$`, "m"));
   });
+
+  it("the compose file's replicas sit behind one proxy that names them, within PostgreSQL's connections", () => {
+    const compose = readFileSync(new URL("../../docker-compose.yml", import.meta.url), "utf8");
+    const caddyfile = readFileSync(new URL("../../deploy/Caddyfile", import.meta.url), "utf8");
+    const number = (pattern: RegExp) => Number(pattern.exec(compose)?.[1]);
+    const replicas = number(/replicas: (\d+)/);
+    const workers = number(/WEB_CONCURRENCY: (\d+)/);
+    const pool = number(/DATABASE_POOL_SIZE: (\d+)/);
+    const maxConnections = number(/max_connections=(\d+)/);
+    expect(replicas).toBeGreaterThan(1);
+    // Room for PostgreSQL's three superuser slots, the migrations at start and an administrator.
+    expect(replicas * workers * pool).toBeLessThanOrEqual(maxConnections - 10);
+    // One proxy in front, and the app counts one hop; only the proxy publishes a port.
+    expect(compose).toMatch(/TRUST_PROXY: 1\n/);
+    expect(compose.match(/^ {4}ports:/gm)).toHaveLength(1);
+    expect(compose).toMatch(/image: caddy:\d+\.\d+\.\d+-alpine/);
+    expect(caddyfile).toMatch(/name app\s+port 3000/);
+  });
 });
 
 describe("demo mode", () => {
