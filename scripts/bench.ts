@@ -430,7 +430,7 @@ if (results.length) {
 const httpSection = http
   ? `Measured by \`scripts/bench/http-load.ts\` on ${startedAt.toISOString().replace("T", " ").slice(0, 16)} UTC
 (${parts.has("lighthouse") ? "machine as above" : `machine: ${machine}`}). For each database the production build runs as its own
-process (\`${["node", ...http.nodeFlags, "server.ts"].join(" ")}\`, \`LOG_LEVEL=warn\`, rate limits ×1,000,000); the signed-in program
+process (\`${["node", ...http.nodeFlags, "build/server.js"].join(" ")}\`, \`LOG_LEVEL=warn\`, rate limits ×1,000,000); the signed-in program
 manager is made over HTTP (sign-up, the code from the email an SMTP server in the script received,
 company details, ${TEAM_MEMBERS} team members, then the web login form). ${http.loadGenerator === "wrk" ? "wrk (one thread, its own process)" : "autocannon (in the benchmark's own process)"} ${http.connections} connections,
 ${http.durationSeconds} s per target after a 2 s warm-up. Every request sends
@@ -474,7 +474,7 @@ if (WRITE && !parts.has("lighthouse")) {
   const first = results[0]!.lhr;
   const md = `# Benchmarks
 
-Measured by \`scripts/bench.ts\`: the production build served by \`node server.ts\` on an in-memory
+Measured by \`scripts/bench.ts\`: the production build served by \`node build/server.js\` on an in-memory
 database (\`DATABASE_URL=memory://\`), Lighthouse ${first.lighthouseVersion} with its default
 configuration (mobile: Moto G Power emulation, simulated slow 4G, 4× CPU slowdown) in Debian's
 Chromium (headless), ${RUNS} run(s) per page; the row shows the median run by performance score.

@@ -11,7 +11,7 @@
 //                                   [--node-flags=--max-semi-space-size=8] [--workers 2,4]
 //
 // How it runs, per database:
-// - `node server.ts` as a separate process (the process harness, tests/support/app-process.ts:
+// - `node build/server.js` (the bundled server.ts) as a separate process (the process harness, tests/support/app-process.ts:
 //   production build, LOG_LEVEL=warn, rate limits ×1e6, SMTP to a small SMTP server in this
 //   process), so its memory can be read from /proc.
 // - The signed-in program manager is made over HTTP as a person would: register, the code from
@@ -135,7 +135,7 @@ export interface HttpFigures {
   connections: number;
   durationSeconds: number;
   acceptEncoding: string;
-  /** Flags given to the app's node (none: as `node server.ts` runs it). */
+  /** Flags given to the app's node (none: as `node build/server.js` runs it). */
   nodeFlags: string[];
   ceiling: LoadFigures;
   /** Compressed size of `/` as the ceiling answers it. */
@@ -198,7 +198,7 @@ function stopProcess(child: ChildProcess): Promise<void> {
   });
 }
 
-/** `node server.ts` on the production build, its output on this terminal. */
+/** `node build/server.js` on the production build, its output on this terminal. */
 async function startApp(
   databaseUrl: string,
   smtpUrl: string,
