@@ -8,7 +8,13 @@
 //   - removing a member marks the row inactive (history keeps pointing at it), takes them off the
 //     company's reward drafts and forfeits their unspent Reward Dollars (a ledger entry).
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
-import { type BulkTeamUploadResponse, effectiveSearch, type TeamMember, type TeamPage } from "../../core/team.ts";
+import {
+  type BulkTeamUploadResponse,
+  effectiveSearch,
+  rewardSearchText,
+  type TeamMember,
+  type TeamPage,
+} from "../../core/team.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { preparedOnce } from "../db/prepared.ts";
 import { companies, rewardLedger, users } from "../db/schema.ts";
@@ -79,7 +85,7 @@ export interface TeamListOptions {
   /** 1-based; past the last page answers no items. */
   pageNumber: number;
   pageSize: number;
-  /** Used only when longer than 2 characters once trimmed (SPEC §5, §9). */
+  /** My Team's: used only when longer than 2 characters once trimmed; the reward search's: when not blank (SPEC §5, §9). */
   search?: string;
   /** The reward flow's user search: needs a search text, and leaves out the draft's members. */
   isRewardMyTeam?: boolean;
@@ -110,8 +116,10 @@ const plainTeamPageOf = preparedOnce((db) =>
  */
 export async function listTeamMembers(db: Db, owner: TeamOwner, options: TeamListOptions): Promise<TeamPage> {
   const { pageNumber, pageSize } = options;
-  // "Jane   Citizen" finds Jane Citizen: runs of spaces count as one.
-  const search = effectiveSearch(options.search).replace(/\s+/g, " ");
+  // "Jane   Citizen" finds Jane Citizen: runs of spaces count as one. The reward search takes any
+  // text that is not blank; My Team's needs more than 2 characters (SPEC §5).
+  const text = options.isRewardMyTeam ? rewardSearchText(options.search) : effectiveSearch(options.search);
+  const search = text.replace(/\s+/g, " ");
   const empty: TeamPage = {
     items: [],
     totalPages: 0,

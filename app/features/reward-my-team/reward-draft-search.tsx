@@ -65,7 +65,7 @@ function FormSearch({ search, page }: { search: RewardSearchAnswer | null; page:
       {search ? (
         <section aria-labelledby={resultsId} className="mt-2 rounded-md border border-slate-200 bg-white shadow-sm">
           <h3 id={resultsId} className="border-b border-slate-200 px-3 py-2 text-sm font-semibold text-slate-800">
-            {search.hint ?? (search.results.length === 0 ? NO_MATCHES_TEXT : `Results for “${search.q}”`)}
+            {search.results.length === 0 ? NO_MATCHES_TEXT : `Results for “${search.q}”`}
           </h3>
           {search.results.length > 0 ? (
             <ul className="divide-y divide-slate-200">
@@ -185,8 +185,7 @@ function LiveSearch() {
 
   let status = "";
   if (expanded) {
-    if (answer?.hint) status = answer.hint;
-    else if (loading && results.length === 0) status = "Searching…";
+    if (loading && results.length === 0) status = "Searching…";
     else if (results.length === 0) status = NO_MATCHES_TEXT;
   }
 

@@ -3,7 +3,7 @@
 // and the fetchers' answers.
 import { data, type RouterContextProvider } from "react-router";
 import { REWARD_PAGE_SIZE } from "../../../core/rewards.ts";
-import { effectiveSearch, SEARCH_MIN_LENGTH } from "../../../core/team.ts";
+import { rewardSearchText } from "../../../core/team.ts";
 import type { ApiClient } from "../../lib/api.server.ts";
 import { flashToast, type ToastInput } from "../../lib/toast.server.ts";
 import type { RewardDraftView, RewardSearchAnswer } from "./reward-draft.ts";
@@ -48,21 +48,18 @@ export async function loadDraftView(api: ApiClient, pageNumber: number): Promise
 }
 
 /**
- * SPEC §5 reward search: blank text searches nothing (and the API, like the team search, needs
- * more than 2 characters: SPEC §9); 10 results, team members not yet in the draft.
+ * SPEC §5 reward search: any text that is not blank; blank text searches nothing. 10 results,
+ * team members not yet in the draft.
  */
 export async function searchMembers(api: ApiClient, text: string): Promise<RewardSearchAnswer> {
   const q = text.trim();
-  const search = effectiveSearch(q);
-  if (!search) {
-    return { q, results: [], hint: q ? `Type at least ${SEARCH_MIN_LENGTH} characters to search.` : null };
-  }
+  const search = rewardSearchText(q);
+  if (!search) return { q, results: [] };
   const result = await api.listTeam({ pageNumber: 1, pageSize: SEARCH_PAGE_SIZE, search, isRewardMyTeam: true });
   const items = result.ok ? result.data.items : [];
   return {
     q,
     results: items.map(({ id, firstName, lastName, email }) => ({ id, firstName, lastName, email })),
-    hint: null,
   };
 }
 

@@ -65,8 +65,6 @@ export interface RewardSearchResult {
 export interface RewardSearchAnswer {
   q: string;
   results: RewardSearchResult[];
-  /** Why nothing was searched (text too short), else null. */
-  hint: string | null;
 }
 
 export const NO_MATCHES_TEXT = "No team members found who are not already in the list.";
