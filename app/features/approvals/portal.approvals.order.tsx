@@ -141,11 +141,11 @@ export default function ApprovalPage({ loaderData, actionData }: Route.Component
       >
         <span aria-hidden="true">←</span> {PAYMENT_TEXT.backToDashboard}
       </Link>
-      <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
         <div className="space-y-6">
           <div>
             <h2 className="break-words text-2xl font-bold text-brand-800">{approval.rewardName}</h2>
-            <p className="mt-1 text-slate-700">
+            <p className="mt-1 text-slate-700 [overflow-wrap:anywhere]">
               Requested by {approval.requestedBy.name} ({approval.requestedBy.email}) on{" "}
               {formatWhen(approval.requestedAt)}
             </p>
