@@ -125,6 +125,30 @@ describe("createPageCache", () => {
     expect(ok.renders()).toBe(1);
   });
 
+  it("renders a page with no copy yet once for the visitors who come while it renders", async () => {
+    const cached = createPageCache(() => 0);
+    const r = renderer(60);
+    const pages = await Promise.all(Array.from({ length: 20 }, () => cached(at("/"), "br", r.render)));
+    expect(r.renders()).toBe(1);
+    expect(new Set(pages.map((p) => p.bodies.identity.toString()))).toEqual(new Set(["<p>render 1</p>"]));
+  });
+
+  it("lets each waiting visitor render their own when the first render is not kept or fails", async () => {
+    const cached = createPageCache(() => 0);
+    const r = renderer(0);
+    await Promise.all(Array.from({ length: 5 }, () => cached(at("/dev/mailbox"), "br", r.render)));
+    expect(r.renders()).toBe(5);
+    let calls = 0;
+    const failsOnce = async () => {
+      calls++;
+      if (calls === 1) throw new Error("down");
+      return { ...(await wholePage(htmlResponse("<p>ok</p>"))), sharedMaxAge: 60 };
+    };
+    const answers = await Promise.allSettled(Array.from({ length: 3 }, () => cached(at("/"), "br", failsOnce)));
+    expect(answers.map((a) => a.status)).toEqual(["rejected", "fulfilled", "fulfilled"]);
+    expect(calls).toBe(3);
+  });
+
   it("holds at most its number of pages, dropping the oldest", async () => {
     const cached = createPageCache(() => 0, 2);
     const r = renderer(60);

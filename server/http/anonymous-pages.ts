@@ -168,6 +168,12 @@ function holdsAny(page: WholePage, values: string[]): boolean {
  */
 export function createPageCache(now: () => number = Date.now, maxEntries = 64) {
   const entries = new Map<string, { expires: number; page: WholePage; refreshing: boolean }>();
+  /**
+   * The render under way for a key with no copy yet: the visitors who come meanwhile wait for it
+   * rather than each rendering and compressing the page at the highest levels (50 at once after a
+   * start took 550 MB for the verify page in the benchmark).
+   */
+  const firstRenders = new Map<string, Promise<unknown>>();
   /** What each path's last shared render declared about its query. */
   const opaqueQueries = new Map<string, OpaqueQuery>();
 
@@ -193,9 +199,19 @@ export function createPageCache(now: () => number = Date.now, maxEntries = 64) {
       learn(url.pathname, page);
       return page;
     }
-    const hit = entries.get(key);
+    let hit = entries.get(key);
     if (hit && (hit.expires > now() || hit.refreshing)) return hit.page;
+    const first = hit ? undefined : firstRenders.get(key);
+    if (first) {
+      await first;
+      // Kept: shared with everyone who waited. Not kept (not shareable, or it failed): each
+      // visitor renders their own, as without the wait.
+      hit = entries.get(key);
+      if (hit && hit.expires > now()) return hit.page;
+    }
     if (hit) hit.refreshing = true;
+    const done = Promise.withResolvers<void>();
+    if (!hit && !first) firstRenders.set(key, done.promise);
     try {
       const page = await render();
       learn(url.pathname, page);
@@ -212,6 +228,9 @@ export function createPageCache(now: () => number = Date.now, maxEntries = 64) {
     } catch (error) {
       entries.delete(key);
       throw error;
+    } finally {
+      if (firstRenders.get(key) === done.promise) firstRenders.delete(key);
+      done.resolve();
     }
   };
 }
