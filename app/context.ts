@@ -2,9 +2,8 @@
 // Router's context. server.ts reads `webContext` from the built entry module so both sides
 // use the same key (see app/entry.server.tsx).
 import { createContext, type RouterContextProvider } from "react-router";
-import type { CSRF } from "remix-utils/csrf/server";
-import type { Honeypot, HoneypotInputProps } from "remix-utils/honeypot/server";
 import type { ApiBindings } from "../server/api/deps.ts";
+import type { FormGuards } from "../server/http/form-guards.ts";
 
 export interface WebConfig {
   appUrl: string;
@@ -53,7 +52,7 @@ export interface WebServices {
   /** Signs the session cookie's id (SESSION_SECRET). */
   secret: string;
   /** The CSRF token and honeypot of every form, one pair per application (server/http/form-guards.ts). */
-  formGuards: { csrf: CSRF; honeypot: Honeypot; honeypotInputProps: Promise<HoneypotInputProps> };
+  formGuards: FormGuards;
   /** Sends a request to the provider API, in process (ADR 0015). */
   apiFetch: (request: Request, bindings?: ApiBindings) => Promise<Response>;
   logger: WebLogger;

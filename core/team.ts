@@ -12,20 +12,15 @@ export const TEAM_PAGE_SIZE = 8;
 export const MAX_PAGE_SIZE = 100;
 /** SPEC §9: the search text is used only when longer than 2 characters. */
 export const SEARCH_MIN_LENGTH = 3;
-/** Trimmed, without NUL: PostgreSQL text holds none, so none can match; sent to the database it is an error. */
-function searchable(text: string | null | undefined): string {
+/** The reward search's text (SPEC §5): any text that is not blank, trimmed. Without NUL: PostgreSQL text holds none, so none can match; sent to the database it is an error. */
+export function rewardSearchText(text: string | null | undefined): string {
   return (text ?? "").replaceAll("\0", "").trim();
 }
 
 /** My Team's search text as the API uses it: blank unless longer than 2 characters (SPEC §5, §9). */
 export function effectiveSearch(text: string | null | undefined): string {
-  const trimmed = searchable(text);
+  const trimmed = rewardSearchText(text);
   return trimmed.length >= SEARCH_MIN_LENGTH ? trimmed : "";
-}
-
-/** The reward search's text (SPEC §5): any text that is not blank, trimmed. */
-export function rewardSearchText(text: string | null | undefined): string {
-  return searchable(text);
 }
 
 /** Add and update a team member (SPEC §5): trimmed names ≤ 64, a well-formed email ≤ 256. */

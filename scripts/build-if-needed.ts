@@ -19,12 +19,10 @@ const builtAt = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : 0
 
 const webSources = Math.max(newestMtime("app"), newestMtime("core"), newestMtime("public"));
 const serverSources = Math.max(newestMtime("server"), newestMtime("core"), newestMtime("server.ts"));
-if (builtAt(webBuild) < webSources || builtAt(serverBundle) < Math.max(serverSources, builtAt(webBuild))) {
-  if (builtAt(webBuild) < webSources) {
-    console.log("Building the web app…");
-    execSync("npm run build", { stdio: "inherit" });
-  } else {
-    console.log("Bundling the server…");
-    execSync("node scripts/build-server.ts", { stdio: "inherit" });
-  }
+if (builtAt(webBuild) < webSources) {
+  console.log("Building the web app…");
+  execSync("npm run build", { stdio: "inherit" });
+} else if (builtAt(serverBundle) < Math.max(serverSources, builtAt(webBuild))) {
+  console.log("Bundling the server…");
+  execSync("node scripts/build-server.ts", { stdio: "inherit" });
 }

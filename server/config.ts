@@ -31,13 +31,16 @@ const optionalUrl = (protocols: string[]) =>
 
 const httpUrl = ["http:", "https:"];
 
+/** Connections per process to a PostgreSQL server unless DATABASE_POOL_SIZE says otherwise. */
+export const DEFAULT_POOL_SIZE = 10;
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().trim().min(1).default("0.0.0.0"),
   APP_URL: optionalUrl(httpUrl),
   DATABASE_URL: z.string().trim().min(1).default("./data/db"),
   /** Connections each process may open to a PostgreSQL server (README: scaling out). */
-  DATABASE_POOL_SIZE: z.coerce.number().int("must be a whole number").min(1).max(100).default(10),
+  DATABASE_POOL_SIZE: z.coerce.number().int("must be a whole number").min(1).max(100).default(DEFAULT_POOL_SIZE),
   SESSION_SECRET: z
     .string()
     .min(32, "must be at least 32 characters")

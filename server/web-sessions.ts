@@ -7,6 +7,7 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:cr
 import { and, eq, gt, lte, or, sql } from "drizzle-orm";
 import type { WebSessionStore } from "../app/context.ts";
 import type { Db } from "./db/client.ts";
+import { preparedOnce } from "./db/prepared.ts";
 import { webSessions } from "./db/schema.ts";
 
 /** How long a session lives without a new login: the access token's lifetime (12 h). */
@@ -59,15 +60,18 @@ function sessionUserId(data: Record<string, unknown>): number | null {
   return typeof id === "number" && Number.isSafeInteger(id) ? id : null;
 }
 
-export function webSessionStore(db: Db, secret: string, now: () => Date = () => new Date()): WebSessionStore {
-  const expiry = (expires?: Date) => expires ?? new Date(now().getTime() + SESSION_TTL_MS);
-  const sealer = sessionSealer(secret);
-  // Read on every signed-in request: built and prepared once (no query building per request).
-  const readRow = db
+// Read on every signed-in request: built and prepared once (no query building per request).
+const sessionRowOf = preparedOnce((db) =>
+  db
     .select({ data: webSessions.data })
     .from(webSessions)
     .where(and(eq(webSessions.id, sql.placeholder("id")), gt(webSessions.expiresAt, sql.placeholder("now"))))
-    .prepare("web_session_read");
+    .prepare("web_session_read"),
+);
+
+export function webSessionStore(db: Db, secret: string, now: () => Date = () => new Date()): WebSessionStore {
+  const expiry = (expires?: Date) => expires ?? new Date(now().getTime() + SESSION_TTL_MS);
+  const sealer = sessionSealer(secret);
   return {
     async create(data, expires) {
       const id = randomBytes(32).toString("base64url");
@@ -77,7 +81,7 @@ export function webSessionStore(db: Db, secret: string, now: () => Date = () => 
       return id;
     },
     async read(id) {
-      const [row] = await readRow.execute({ id, now: now() });
+      const [row] = await sessionRowOf(db).execute({ id, now: now() });
       return row ? sealer.open(row.data, id) : null;
     },
     async update(id, data, expires) {

@@ -11,7 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import { isPostgresUrl } from "../config.ts";
+import { DEFAULT_POOL_SIZE, isPostgresUrl } from "../config.ts";
 import { type DirectoryLock, lockDirectory } from "./directory-lock.ts";
 import * as schema from "./schema.ts";
 
@@ -42,9 +42,6 @@ const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url))
 // The advisory lock key of migrations: any fixed bigint, the same in every process and release.
 // Advisory locks are per database, so instances of other databases on one server never wait.
 const MIGRATION_LOCK_KEY = 7_146_823_519_370_112_601n;
-
-/** Connections per process to a PostgreSQL server unless told otherwise (DATABASE_POOL_SIZE). */
-export const DEFAULT_POOL_SIZE = 10;
 
 export async function openDatabase(databaseUrl: string, poolSize = DEFAULT_POOL_SIZE): Promise<Database> {
   if (isPostgresUrl(databaseUrl)) {

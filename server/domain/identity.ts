@@ -14,6 +14,7 @@
 import { and, eq, gt, isNull, lt, ne, sql } from "drizzle-orm";
 import type { AppSettings, MyDetails } from "../../core/account-forms.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
+import { preparedOnce } from "../db/prepared.ts";
 import { accessTokens, companies, emailVerifications, passwordResets, users } from "../db/schema.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
 import {
@@ -361,37 +362,35 @@ export async function issueAccessToken(
   return token;
 }
 
-/** The owner of a presented token, or null when it is unknown, expired, revoked or its user inactive. */
+// Built at the first check, not at import: the route table can be read without a database.
+const accessTokenOwnerOf = preparedOnce((db) =>
+  db
+    .select({
+      tokenId: accessTokens.id,
+      userId: accessTokens.userId,
+      companyId: accessTokens.companyId,
+      managerRole: users.managerRole,
+    })
+    .from(accessTokens)
+    .innerJoin(users, eq(users.id, accessTokens.userId))
+    .where(
+      and(
+        eq(accessTokens.tokenHash, sql.placeholder("tokenHash")),
+        isNull(accessTokens.revokedAt),
+        gt(accessTokens.expiresAt, sql.placeholder("now")),
+        eq(users.isActive, true),
+      ),
+    )
+    .prepare("access_token_check"),
+);
+
 /**
- * The bearer check of every authenticated call, built and prepared once per database (no query
- * building per request): the token's owner, or null when unknown, expired, revoked or inactive.
+ * The bearer check of every authenticated call, prepared once per database (no query building
+ * per request): the token's owner, or null when unknown, expired, revoked or inactive.
  */
 export function preparedAccessTokenCheck(db: Db): (token: string, now: Date) => Promise<TokenOwner | null> {
-  // Built at the first check, not at construction: the route table can be read without a database.
-  let lookup: ReturnType<typeof prepare> | undefined;
-  const prepare = () =>
-    db
-      .select({
-        tokenId: accessTokens.id,
-        userId: accessTokens.userId,
-        companyId: accessTokens.companyId,
-        managerRole: users.managerRole,
-      })
-      .from(accessTokens)
-      .innerJoin(users, eq(users.id, accessTokens.userId))
-      .where(
-        and(
-          eq(accessTokens.tokenHash, sql.placeholder("tokenHash")),
-          isNull(accessTokens.revokedAt),
-          gt(accessTokens.expiresAt, sql.placeholder("now")),
-          eq(users.isActive, true),
-        ),
-      )
-      .prepare("access_token_check");
   return async (token, now) => {
-    lookup ??= prepare();
-    const owner = (await lookup.execute({ tokenHash: sha256Hex(token), now }))[0];
-    // Only program managers hold tokens, so the role is set; a row without one is refused.
+    const owner = (await accessTokenOwnerOf(db).execute({ tokenHash: sha256Hex(token), now }))[0];
     return owner?.managerRole ? { ...owner, managerRole: owner.managerRole } : null;
   };
 }
