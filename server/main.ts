@@ -108,8 +108,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     options.reconciler !== false,
   );
   // DESIGN.md §7's budgets hold across every process on PostgreSQL; PGlite is one process.
-  const rateLimitStore: RateLimitStore =
-    database.kind === "postgres" ? { kind: "postgres", db: database.db } : { kind: "memory" };
+  const rateLimitStore: RateLimitStore = database.pool ? { kind: "postgres", pool: database.pool } : { kind: "memory" };
   const sweepRateLimits = () =>
     sweepExpiredRateLimits(database.db, new Date()).catch((error: unknown) =>
       logger.warn({ err: error }, "rate limits: sweeping expired counters failed"),

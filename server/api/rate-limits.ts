@@ -5,10 +5,13 @@
 // attempts are N attempts. RATE_LIMIT_FACTOR multiplies every budget (tests and load runs).
 // On PostgreSQL the counters live in the database (one atomic upsert per attempt), so a budget
 // holds across every app process and machine; PGlite is one process and counts in memory.
-import { lt } from "drizzle-orm";
+// The PostgreSQL store talks to node-postgres's pool directly: the library's Drizzle store loads
+// the whole drizzle-orm package beside the server bundle's copy, 100 MB per process (ADR 0020).
+import { getTableName, lt } from "drizzle-orm";
 import type { MiddlewareHandler } from "hono";
 import ipaddr from "ipaddr.js";
-import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import type pg from "pg";
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from "rate-limiter-flexible";
 import { DETAILS } from "../../core/public-forms.ts";
 import type { Db } from "../db/client.ts";
 import { rateLimitCounters } from "../db/schema.ts";
@@ -90,17 +93,20 @@ export function clientKey(address: string | undefined): string {
 }
 
 /** Where the counters live: this process's memory, or a PostgreSQL database every process shares. */
-export type RateLimitStore = { kind: "memory" } | { kind: "postgres"; db: Db };
+export type RateLimitStore = { kind: "memory" } | { kind: "postgres"; pool: pg.Pool };
 
-type Limiter = RateLimiterMemory | RateLimiterDrizzle;
+type Limiter = RateLimiterMemory | RateLimiterPostgres;
 
 export function createRateLimits(factor: number, store: RateLimitStore = { kind: "memory" }) {
   const limiter = (keyPrefix: string, points: number, duration: number): Limiter =>
     store.kind === "postgres"
       ? // Expired rows are swept by sweepExpiredRateLimits on the job loop, not a timer per limiter.
-        new RateLimiterDrizzle({
-          storeClient: store.db,
-          schema: rateLimitCounters,
+        new RateLimiterPostgres({
+          storeClient: store.pool,
+          storeType: "pool",
+          // The table is the migrations' (server/db/schema.ts), not one the library creates.
+          tableName: getTableName(rateLimitCounters),
+          tableCreated: true,
           keyPrefix,
           points,
           duration,
@@ -191,5 +197,5 @@ export type RateLimits = ReturnType<typeof createRateLimits>;
 
 /** Deletes the PostgreSQL counters that expired before `before` (any process may run it). */
 export async function sweepExpiredRateLimits(db: Db, before: Date): Promise<void> {
-  await db.delete(rateLimitCounters).where(lt(rateLimitCounters.expire, before));
+  await db.delete(rateLimitCounters).where(lt(rateLimitCounters.expire, before.getTime()));
 }

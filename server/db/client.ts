@@ -27,6 +27,8 @@ export type Conn = Db | Tx;
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
+  /** node-postgres's pool under `db`, on PostgreSQL: for a library that speaks to it directly. */
+  pool?: pg.Pool;
   /**
    * Applies pending migrations; safe to call on every start, and from several processes at once
    * on PostgreSQL (they take turns under an advisory lock, so each migration runs once).
@@ -59,6 +61,7 @@ export async function openDatabase(databaseUrl: string, poolSize = DEFAULT_POOL_
     return {
       db,
       kind: "postgres",
+      pool,
       migrate: () => migratePostgres(pool),
       ping: async () => {
         await db.execute(sql`select 1`);

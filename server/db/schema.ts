@@ -675,7 +675,7 @@ export const emailChanges = pgTable(
 
 /**
  * Rate-limit counters (DESIGN.md §7) on PostgreSQL, shared by every app process and machine:
- * rate-limiter-flexible's Drizzle store keeps one row per rule and key (`rule:key`), counting
+ * rate-limiter-flexible's PostgreSQL store keeps one row per rule and key (`rule:key`), counting
  * `points` until `expire`. PGlite runs one process and counts in memory instead.
  */
 export const rateLimitCounters = pgTable(
@@ -683,7 +683,8 @@ export const rateLimitCounters = pgTable(
   {
     key: text("key").primaryKey(),
     points: integer("points").notNull(),
-    expire: timestamp("expire", { withTimezone: true, mode: "date" }),
+    /** Milliseconds since the epoch: rate-limiter-flexible's PostgreSQL store reads and writes it so. */
+    expire: bigint("expire", { mode: "number" }),
   },
   (t) => [index("rate_limit_counters_expire_idx").on(t.expire)],
 );
