@@ -35,3 +35,9 @@ export function abnProblem(input: string): string | null {
   if (!hasValidAbnCheckDigits(digits)) return ABN_MESSAGES.checkDigits;
   return null;
 }
+
+/** "51824753556" → "51 824 753 556", as an ABN is printed (anything else as it is). */
+export function formatAbn(abn: string): string {
+  const d = abn.replace(/\D/g, "");
+  return d.length === 11 ? `${d.slice(0, 2)} ${d.slice(2, 5)} ${d.slice(5, 8)} ${d.slice(8)}` : abn;
+}

@@ -192,6 +192,8 @@ export interface RewardHistoryItem {
   rewardDate: string;
   rewardName: string;
   amount: number;
+  /** The paid order's tax invoice (not in SPEC): INV-000123; null only for a release made before numbers were kept. */
+  invoiceNumber: string | null;
 }
 
 // ─── The account forms as posted (the route actions and the browser parse with these) ───

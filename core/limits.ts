@@ -23,6 +23,9 @@ export const ABN_LENGTH = 11;
 /** The reward name (SPEC §3) is required for payment and at most this long. */
 export const REWARD_NAME_MAX = 100;
 
+/** The sender's optional message to every recipient of a reward (plain text, line breaks kept). */
+export const REWARD_MESSAGE_MAX = 500;
+
 /**
  * DESIGN.md §7: a team or reward import holds at most this many rows, in a file of at most
  * MAX_UPLOAD_BYTES. Every message naming the limit reads this number.

@@ -3,10 +3,10 @@
 // bundle imports this folder.
 import * as z from "zod/mini";
 import { emailField, firstNameField, lastNameField } from "./fields.ts";
-import { MAX_DRAFT_RECIPIENTS, REWARD_NAME_MAX } from "./limits.ts";
+import { LIMITS, MAX_DRAFT_RECIPIENTS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "./limits.ts";
 import { MAX_REWARD_DOLLARS } from "./money.ts";
 
-export { MAX_DRAFT_RECIPIENTS, REWARD_NAME_MAX } from "./limits.ts";
+export { MAX_DRAFT_RECIPIENTS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "./limits.ts";
 
 /** SPEC §9: the reward table shows 7 recipients a page, newest first. */
 export const REWARD_PAGE_SIZE = 7;
@@ -18,6 +18,10 @@ export const REWARD_DETAILS = {
   amountType: "Amount must be a number.",
   nameRequired: "Reward Name is required.",
   nameTooLong: `Reward Name must be at most ${REWARD_NAME_MAX} characters.`,
+  messageTooLong: `Message must be at most ${REWARD_MESSAGE_MAX} characters.`,
+  messageControl: "Message can contain only text and line breaks.",
+  senderNameTooLong: `Sender name must be at most ${LIMITS.name} characters.`,
+  senderNameControl: "Sender name must be one line of text.",
   userIdRequired: "userId is required.",
   memberNotFound: "Team member not found.",
   notInDraft: "This team member is not in your reward.",
@@ -123,6 +127,59 @@ export const rewardNameField = z
 /** PUT update-reward-name: { name }. */
 export const updateRewardNameSchema = z.object({ name: rewardNameField });
 export type UpdateRewardNameRequest = z.input<typeof updateRewardNameSchema>;
+
+// Control characters (Unicode's Cc) other than a line break or a tab: nothing a person types.
+const CONTROL = /[^\P{Cc}\n\t]/u;
+const LINE_BREAK_OR_CONTROL = /\p{Cc}/u;
+
+/** A text field checked after it is tidied (each check gives its message, or passes). */
+function tidiedText(tidy: (text: string) => string, checks: Array<(text: string) => string | null>) {
+  return z.pipe(
+    z.optional(z.string()),
+    z.transform((value, ctx) => {
+      const text = tidy(value ?? "");
+      for (const check of checks) {
+        const message = check(text);
+        if (message) {
+          ctx.issues.push({ code: "custom", message, input: value });
+          return z.NEVER;
+        }
+      }
+      return text;
+    }),
+  );
+}
+
+/**
+ * The sender's message to the recipients: optional plain text, Windows line ends made "\n",
+ * trimmed, at most REWARD_MESSAGE_MAX characters. Shown escaped everywhere it appears.
+ */
+export const rewardMessageField = tidiedText(
+  (text) => text.replace(/\r\n?/g, "\n").trim(),
+  [
+    (text) => (text.length > REWARD_MESSAGE_MAX ? REWARD_DETAILS.messageTooLong : null),
+    (text) => (CONTROL.test(text) ? REWARD_DETAILS.messageControl : null),
+  ],
+);
+
+/** Who the recipients' email says the reward is from; blank: the manager's own name. One line. */
+export const senderNameField = tidiedText(
+  (text) => text.trim(),
+  [
+    (text) => (text.length > LIMITS.name ? REWARD_DETAILS.senderNameTooLong : null),
+    (text) => (LINE_BREAK_OR_CONTROL.test(text) ? REWARD_DETAILS.senderNameControl : null),
+  ],
+);
+
+/** PUT update-reward-message (not in SPEC): { message?, senderName? }, both replaced. */
+export const updateRewardMessageSchema = z.object({ message: rewardMessageField, senderName: senderNameField });
+export type UpdateRewardMessageRequest = z.input<typeof updateRewardMessageSchema>;
+
+/** PUT update-reward-message: what the draft now holds; senderName is resolved (never blank). */
+export interface RewardMessage {
+  message: string;
+  senderName: string;
+}
 
 /** A new team member to reward (SPEC §3, §5 reward single add): the team rules plus a value. */
 export const newRewardUserSchema = z.object({
@@ -241,6 +298,10 @@ export interface RewardSummary {
   gst: number;
   total: number;
   rewardName: string;
+  /** The sender's message to every recipient ('' for none). */
+  message: string;
+  /** The name the recipients' email gives as the sender: the one set, else the manager's. */
+  senderName: string;
   recipientCount: number;
   /** Bumped by every change of the draft: a payment is created for one version. */
   version: number;

@@ -130,6 +130,19 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     return call(Promise.resolve(response)) as Promise<ApiResult<never>>;
   }
 
+  /** A call that answers bytes (a PDF); a problem is read as call() reads it. */
+  async function callBytes(send: Promise<ClientResponse<unknown, number, string>>): Promise<ApiResult<ArrayBuffer>> {
+    let response: ClientResponse<unknown, number, string>;
+    try {
+      response = await send;
+    } catch (error) {
+      if (error instanceof ApiUnreachable) return { ok: false, status: 503, detail: FALLBACK_DETAIL };
+      throw error;
+    }
+    if (response.ok) return { ok: true, status: response.status, data: await response.arrayBuffer() };
+    return call(Promise.resolve(response)) as Promise<ApiResult<never>>;
+  }
+
   const draft = api.RewardMyTeam;
   const payment = api.StripePayment;
 
@@ -200,6 +213,11 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     auditCsv: (query: Query<typeof api.Audit.export.$get>) =>
       callText(api.Audit.export.$get({ query: queryText(query) })),
 
+    // Tax invoices of paid orders.
+    invoice: (invoiceNumber: string) => call(api.Invoices[":invoiceNumber"].$get({ param: { invoiceNumber } })),
+    invoicePdf: (invoiceNumber: string) =>
+      callBytes(api.Invoices[":invoiceNumber"].pdf.$get({ param: { invoiceNumber } })),
+
     // My Team (SPEC §7).
     listTeam: (query: Query<typeof api.Users.$get>) => call(api.Users.$get({ query: queryText(query) })),
     createTeamMember: (json: Json<(typeof api.Users)["create-user"]["$post"]>) =>
@@ -223,6 +241,8 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
       call(draft["update-all-reward"].$put({ json: { value } })),
     updateRewardName: (name: Json<(typeof draft)["update-reward-name"]["$put"]>["name"]) =>
       call(draft["update-reward-name"].$put({ json: { name } })),
+    updateRewardMessage: (json: Json<(typeof draft)["update-reward-message"]["$put"]>) =>
+      call(draft["update-reward-message"].$put({ json })),
     deleteReward: (userId: Json<(typeof draft)["delete-reward"]["$delete"]>["userId"]) =>
       call(draft["delete-reward"].$delete({ json: { userId } })),
     deleteAllReward: () => call(draft["delete-all-reward"].$delete()),

@@ -68,25 +68,36 @@ export function TextAreaField({
   label,
   rows = 5,
   className,
+  help,
 }: {
   field: FieldMetadata<unknown>;
   label: string;
   rows?: number;
   className?: string;
+  /** Helper text under the label, read with the field (aria-describedby). */
+  help?: string;
 }) {
   const { key, ...props } = getTextareaProps(field);
   const countId = `${field.id}-count`;
+  const helpId = `${field.id}-help`;
   const [length, setLength] = useState(typeof field.initialValue === "string" ? field.initialValue.length : 0);
   return (
     <div className={className}>
       <label htmlFor={field.id} className={labelClass}>
         {label}
       </label>
+      {help ? (
+        <p id={helpId} className="mb-1 text-sm text-slate-600">
+          {help}
+        </p>
+      ) : null}
       <textarea
         key={key}
         {...props}
         aria-describedby={
-          [props["aria-describedby"], field.maxLength ? countId : undefined].filter(Boolean).join(" ") || undefined
+          [help ? helpId : undefined, props["aria-describedby"], field.maxLength ? countId : undefined]
+            .filter(Boolean)
+            .join(" ") || undefined
         }
         rows={rows}
         onChange={(event) => setLength(event.currentTarget.value.length)}

@@ -14,6 +14,7 @@ import type { ApiDeps, ApiEnv } from "./deps.ts";
 import { helpRoutes } from "./help.ts";
 import { identityRoutes } from "./identity.ts";
 import { importsRoutes } from "./imports.ts";
+import { invoicesRoutes } from "./invoices.ts";
 import { managersRoutes } from "./managers.ts";
 import { paymentsRoutes } from "./payments.ts";
 import { publicRoutes } from "./public.ts";
@@ -70,6 +71,7 @@ export function createApi(deps: ApiDeps) {
     .route("/", companiesRoutes(deps, auth, now))
     .route("/", helpRoutes(deps, auth, limits))
     .route("/", rewardHistoryRoutes(deps, auth))
+    .route("/", invoicesRoutes(deps, auth))
     .route("/", paymentsRoutes(deps, payments, auth, now, limits))
     .route("/", approvalsRoutes(deps, payments, auth, now))
     .route("/", rewardMyTeamRoutes(deps, auth, now))

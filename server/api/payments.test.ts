@@ -248,6 +248,7 @@ describeEachDatabase("StripePayment calls with the simulated processor", ({ data
         rewardDate: releases[0]?.releasedAt.toISOString(),
         rewardName: "Quarterly Thanks",
         amount: 100,
+        invoiceNumber: expect.stringMatching(/^INV-\d{6}$/),
       },
     ]);
   });
@@ -482,6 +483,41 @@ describeEachDatabase("StripePayment calls with the simulated processor", ({ data
     expect(account?.passwordHash).toMatch(/^\$argon2id\$/);
     expect(account?.passwordHash).not.toContain(password);
     expect(await verify(account?.passwordHash ?? "", password)).toBe(true);
+  });
+
+  it("freezes the sender's message and name into the order: every recipient's email carries them, a later edit does not", async () => {
+    const { manager } = await setup([60, 40]);
+    await manager.json("PUT", "RewardMyTeam/update-reward-message", {
+      message: "Thank you all.\nSee you <at> the party!",
+      senderName: "Pat from People & Culture",
+    });
+    const created = await createIntent(manager, 11100);
+    const [order] = await db().select().from(orders);
+    expect(order).toMatchObject({
+      message: "Thank you all.\nSee you <at> the party!",
+      senderName: "Pat from People & Culture",
+    });
+    await confirm(manager, created);
+    const mails = (await rewardEmails()).filter((e) => e.subject.startsWith("Congratulations"));
+    expect(mails).toHaveLength(2);
+    for (const mail of mails) {
+      expect(mail.text).toContain(
+        "A message from Pat from People & Culture:\n> Thank you all.\n> See you <at> the party!",
+      );
+      expect(mail.html).toContain("Thank you all.<br>See you &lt;at&gt; the party!");
+      expect(mail.html).toContain("Pat from People &amp; Culture");
+    }
+    // The next reward starts without the message; the sender's name stays.
+    const draft = await manager.json<{ message: string; senderName: string }>("GET", "RewardMyTeam/get-reward-summary");
+    expect(draft).toMatchObject({ message: "", senderName: "Pat from People & Culture" });
+  });
+
+  it("without a message the email has no quote, and names the manager as the sender", async () => {
+    const { manager } = await setup([100]);
+    await confirm(manager, await createIntent(manager, 11100));
+    const [mail] = (await rewardEmails()).filter((e) => e.subject.startsWith("Congratulations"));
+    expect(mail?.text).not.toContain("A message from");
+    expect(mail?.text).toMatch(/From: \S+/);
   });
 
   it("a second reward keeps the recipient's access code and expiry and does not send a new password", async () => {

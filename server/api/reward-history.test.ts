@@ -53,6 +53,7 @@ describeEachDatabase("GET /api/RewardHistory/get-reward-history", ({ database })
           totalCents: cents,
           status: "paid",
           processor: "simulated",
+          invoiceNumber: `INV-${name.toUpperCase().slice(0, 3)}`,
         })
         .returning();
       const [row] = await database()
@@ -65,8 +66,20 @@ describeEachDatabase("GET /api/RewardHistory/get-reward-history", ({ database })
     const newer = await release(a.companyId, a.userId, "Spring", 50_000, "2025-04-10T00:00:00Z");
     await release(b.companyId, b.userId, "Not yours", 100, "2025-05-10T00:00:00Z");
     expect(await a.json("GET", "RewardHistory/get-reward-history")).toEqual([
-      { rewardReleaseId: newer, rewardDate: "2025-04-10T00:00:00.000Z", rewardName: "Spring", amount: 500 },
-      { rewardReleaseId: older, rewardDate: "2025-01-10T00:00:00.000Z", rewardName: "Winter", amount: 123.45 },
+      {
+        rewardReleaseId: newer,
+        rewardDate: "2025-04-10T00:00:00.000Z",
+        rewardName: "Spring",
+        amount: 500,
+        invoiceNumber: "INV-SPR",
+      },
+      {
+        rewardReleaseId: older,
+        rewardDate: "2025-01-10T00:00:00.000Z",
+        rewardName: "Winter",
+        amount: 123.45,
+        invoiceNumber: "INV-WIN",
+      },
     ]);
     expect(await b.json("GET", "RewardHistory/get-reward-history")).toHaveLength(1);
   });

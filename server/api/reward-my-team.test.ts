@@ -87,6 +87,7 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
       ["PUT", "update-reward", { userId: 1, value: 1 }],
       ["PUT", "update-all-reward", { value: 1 }],
       ["PUT", "update-reward-name", { name: "x" }],
+      ["PUT", "update-reward-message", { message: "x" }],
       ["DELETE", "delete-reward", { userId: 1 }],
       ["DELETE", "delete-all-reward"],
       ["GET", "get-reward"],
@@ -113,6 +114,8 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
       gst: 0,
       total: 0,
       rewardName: "",
+      message: "",
+      senderName: expect.any(String),
       recipientCount: 0,
       version: 0,
     });
@@ -269,6 +272,55 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
     }
   });
 
+  it("update-reward-message: kept with its line breaks, the sender defaulting to the manager; shown escaped in the sample", async () => {
+    const { api } = accountsApi(db(), { config });
+    const pm = await manager(api, "Sample Co");
+    const [me] = await db()
+      .select({ firstName: users.firstName, lastName: users.lastName })
+      .from(users)
+      .where(eq(users.id, pm.userId));
+    const myName = `${me?.firstName} ${me?.lastName}`;
+    expect(await pm.json<RewardSummary>("GET", "get-reward-summary")).toMatchObject({
+      message: "",
+      senderName: myName,
+    });
+
+    const message = "Thank you, team!\r\nYou made <Q4> happen & more.\n\n  Onwards.  ";
+    expect(await pm.json("PUT", "update-reward-message", { message })).toEqual({
+      message: "Thank you, team!\nYou made <Q4> happen & more.\n\n  Onwards.",
+      senderName: myName,
+    });
+    expect(await pm.json("PUT", "update-reward-message", { message, senderName: "  The Board " })).toEqual({
+      message: "Thank you, team!\nYou made <Q4> happen & more.\n\n  Onwards.",
+      senderName: "The Board",
+    });
+    expect(await pm.json<RewardSummary>("GET", "get-reward-summary")).toMatchObject({ senderName: "The Board" });
+
+    const sample = await pm.json<{ html: string; text: string }>("GET", "email-sample");
+    expect(sample.text).toContain(
+      "A message from The Board:\n> Thank you, team!\n> You made <Q4> happen & more.\n>\n>   Onwards.",
+    );
+    expect(sample.html).toContain("Thank you, team!<br>You made &lt;Q4&gt; happen &amp; more.<br><br>  Onwards.");
+    expect(sample.html).not.toContain("<Q4>");
+    expect(sample.html).toContain("The Board");
+
+    // Refused, with the reason, and nothing changes.
+    for (const [body, detail] of [
+      [{ message: "x".repeat(501) }, REWARD_DETAILS.messageTooLong],
+      [{ message: "bell \u0007" }, REWARD_DETAILS.messageControl],
+      [{ message: "ok", senderName: "x".repeat(65) }, REWARD_DETAILS.senderNameTooLong],
+      [{ message: "ok", senderName: "Two\nlines" }, REWARD_DETAILS.senderNameControl],
+    ] as const) {
+      expect((await expectProblem(await pm.go("PUT", "update-reward-message", body), 400)).detail).toBe(detail);
+    }
+    // 500 characters is the limit, line ends counted once.
+    const longest = `${"y".repeat(498)}\r\nz`;
+    expect(
+      (await pm.json<{ message: string }>("PUT", "update-reward-message", { message: longest })).message,
+    ).toHaveLength(500);
+    expect(await pm.json("PUT", "update-reward-message", {})).toEqual({ message: "", senderName: myName });
+  });
+
   it("get-reward-summary: $100 → fee 10.00, GST 1.00, total 111.00; several recipients add up", async () => {
     const { api } = accountsApi(db(), { config });
     const pm = await manager(api);
@@ -352,6 +404,7 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
     const pm = await manager(api);
     const id = await member(pm.companyId);
     const version = async () => (await draftOf(pm.userId))?.version ?? 0;
+    const { senderName: managerName } = await pm.json<RewardSummary>("GET", "get-reward-summary");
     const steps: Array<[string, string, unknown, boolean]> = [
       ["POST", "create-reward-search", { userId: id }, true],
       ["POST", "create-reward-search", { userId: id }, false],
@@ -361,6 +414,11 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
       ["PUT", "update-all-reward", { value: 6 }, false],
       ["PUT", "update-reward-name", { name: "A" }, true],
       ["PUT", "update-reward-name", { name: " A " }, false],
+      ["PUT", "update-reward-message", { message: "Well done", senderName: "Jo" }, true],
+      ["PUT", "update-reward-message", { message: " Well done\r\n", senderName: "Jo " }, false],
+      ["PUT", "update-reward-message", { message: "Well done", senderName: "" }, true],
+      // The manager's own name as the page shows it is the default it already is.
+      ["PUT", "update-reward-message", { message: "Well done", senderName: managerName }, false],
       ["POST", "create-reward-user", { firstName: "N", lastName: "M", email: "nm@example.com", value: 3 }, true],
       ["POST", "bulk-upload-reward", { rewards: [{ firstName: "N", lastName: "M", email: "nm@example.com" }] }, true],
       ["DELETE", "delete-reward", { userId: id }, true],
@@ -661,6 +719,8 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
       draftId: expect.any(Number),
       version: 4,
       name: "Thanks",
+      message: "",
+      senderName: expect.stringMatching(/\S/),
       lines: [
         { userId: bob, firstName: "Bob", lastName: "Ray", email: "bob@example.com", amountDollars: 0 },
         { userId: ann, firstName: "Ann", lastName: "Lee", email: "ann@example.com", amountDollars: 100 },

@@ -6,6 +6,7 @@
 //   PUT    /RewardMyTeam/update-reward         { userId, value } → RewardRecipient
 //   PUT    /RewardMyTeam/update-all-reward     { value }         → RewardDraftTotals
 //   PUT    /RewardMyTeam/update-reward-name    { name }          → { rewardName }
+//   PUT    /RewardMyTeam/update-reward-message { message?, senderName? } → RewardMessage (not in SPEC)
 //   DELETE /RewardMyTeam/delete-reward         { userId }        → 204
 //   DELETE /RewardMyTeam/delete-all-reward                       → 204
 //   GET    /RewardMyTeam/get-reward                              → RewardRecipient[] newest first
@@ -26,6 +27,7 @@ import {
   rewardPageQuerySchema,
   rewardUserIdSchema,
   updateAllRewardSchema,
+  updateRewardMessageSchema,
   updateRewardNameSchema,
   updateRewardSchema,
 } from "../../core/rewards.ts";
@@ -36,6 +38,7 @@ import {
   DraftError,
   type DraftOwner,
   draftSummary,
+  draftWording,
   findRecipient,
   listRecipients,
   recipientPage,
@@ -43,6 +46,7 @@ import {
   removeRecipient,
   setAllAmounts,
   setRecipientAmount,
+  setRewardMessage,
   setRewardName,
 } from "../domain/reward-draft.ts";
 import { ProblemError, problemFromZod } from "../http/problem.ts";
@@ -130,6 +134,10 @@ export function rewardMyTeamRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv
       .put("/RewardMyTeam/update-reward-name", auth, jsonBody(updateRewardNameSchema), async (c) => {
         return c.json({ rewardName: await setRewardName(deps.db, owner(c), c.req.valid("json").name, now()) });
       })
+      /** Not in SPEC: the sender's message to every recipient and the name it is from. */
+      .put("/RewardMyTeam/update-reward-message", auth, jsonBody(updateRewardMessageSchema), async (c) => {
+        return c.json(await setRewardMessage(deps.db, owner(c), c.req.valid("json"), now()));
+      })
       .delete("/RewardMyTeam/delete-reward", auth, jsonBody(rewardUserIdSchema), async (c) => {
         const who = owner(c);
         const { userId } = c.req.valid("json");
@@ -149,6 +157,7 @@ export function rewardMyTeamRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv
       .get("/RewardMyTeam/email-sample", auth, async (c) => {
         const me = await getMyDetails(deps.db, requireAuth(c));
         const email = sampleRecipientEmail({
+          ...(await draftWording(deps.db, owner(c))),
           companyName: me?.companyName || "Your company",
           catalogueUrl: deps.config.CATALOGUE_URL,
           supportEmail: deps.config.SUPPORT_EMAIL,

@@ -343,6 +343,10 @@ export const rewardDrafts = pgTable(
       .references(() => users.id),
     /** The reward name (SPEC §3), '' until set; required for payment. */
     name: text("name").notNull().default(""),
+    /** The sender's message to every recipient, '' for none (core/rewards.ts rewardMessageField). */
+    message: text("message").notNull().default(""),
+    /** Who the recipients' email names as the sender; '' for the manager's own name. */
+    senderName: text("sender_name").notNull().default(""),
     version: integer("version").notNull().default(0),
     updatedAt: timestamptz("updated_at").notNull().defaultNow(),
     createdAt: createdAt(),
@@ -400,6 +404,10 @@ export const orders = pgTable(
     draftId: bigint("draft_id", { mode: "number" }).notNull(),
     draftVersion: integer("draft_version").notNull(),
     rewardName: text("reward_name").notNull(),
+    /** The sender's message in every recipient's email, '' for none; part of the snapshot. */
+    message: text("message").notNull().default(""),
+    /** The sender the recipients' email names, resolved when the order was placed ('' before it was kept). */
+    senderName: text("sender_name").notNull().default(""),
     rewardsCents: bigint("rewards_cents", { mode: "number" }).notNull(),
     serviceFeeCents: bigint("service_fee_cents", { mode: "number" }).notNull(),
     gstCents: bigint("gst_cents", { mode: "number" }).notNull(),

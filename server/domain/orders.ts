@@ -188,6 +188,8 @@ export async function insertOrderSnapshot(
       draftId: draft.draftId,
       draftVersion: draft.version,
       rewardName,
+      message: draft.message,
+      senderName: draft.senderName,
       ...charges,
       currency: "aud",
       status: "pending",

@@ -17,6 +17,7 @@
 import { randomInt } from "node:crypto";
 import { hash } from "@node-rs/argon2";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { invoicePathSegment } from "../../core/invoices.ts";
 import type { Config } from "../config.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
 import {
@@ -74,7 +75,10 @@ export function hashRecipientPassword(password: string): Promise<string> {
 export type ReleaseSource = "check" | "webhook" | "simulated-confirm" | "retry" | "reconcile";
 
 export interface ReleaseContext {
-  config: Pick<Config, "CATALOGUE_URL" | "SUPPORT_EMAIL" | "supplierName" | "supplierAbn" | "supplierIsPlaceholder">;
+  config: Pick<
+    Config,
+    "APP_URL" | "CATALOGUE_URL" | "SUPPORT_EMAIL" | "supplierName" | "supplierAbn" | "supplierIsPlaceholder"
+  >;
   now: Date;
   /** Test seam: called after each order line is written; throwing aborts the release. */
   onReleaseLine?: (index: number) => void | Promise<void>;
@@ -275,6 +279,8 @@ async function releaseOnce(
           firstName: line.firstName,
           companyName,
           rewardName: order.rewardName,
+          message: order.message,
+          senderName: order.senderName,
           amountCents: line.amountCents,
           accessCode: account.accessCode,
           password,
@@ -316,6 +322,7 @@ async function releaseOnce(
           serviceFeeCents: order.serviceFeeCents,
           gstCents: order.gstCents,
           totalCents: order.totalCents,
+          invoiceUrl: new URL(`/portal/invoices/${invoicePathSegment(invoiceNumber)}`, ctx.config.APP_URL).toString(),
         }),
         now,
       );

@@ -20,6 +20,7 @@ import {
   MAX_DRAFT_RECIPIENTS,
   type NewRewardUserParsed,
   type RewardDraftTotals,
+  type RewardMessage,
   type RewardRecipient,
   type RewardRecipientPage,
   type RewardSummary,
@@ -70,7 +71,13 @@ const newestFirst = [desc(rewardDraftLines.createdAt), desc(rewardDraftLines.id)
 
 async function findDraft(db: Conn, owner: DraftOwner) {
   const [row] = await db
-    .select({ id: rewardDrafts.id, version: rewardDrafts.version, name: rewardDrafts.name })
+    .select({
+      id: rewardDrafts.id,
+      version: rewardDrafts.version,
+      name: rewardDrafts.name,
+      message: rewardDrafts.message,
+      senderName: rewardDrafts.senderName,
+    })
     .from(rewardDrafts)
     .where(and(eq(rewardDrafts.userId, owner.userId), eq(rewardDrafts.companyId, owner.companyId)));
   return row;
@@ -242,6 +249,8 @@ export async function draftSummary(db: Conn, owner: DraftOwner): Promise<RewardS
     gst: centsToDollars(charges.gstCents),
     total: centsToDollars(charges.totalCents),
     rewardName: draft?.name ?? "",
+    message: draft?.message ?? "",
+    senderName: await resolvedSenderName(db, owner, draft?.senderName ?? ""),
     recipientCount: rewards.length,
     version: draft?.version ?? 0,
   };
@@ -323,6 +332,61 @@ export async function setRewardName(db: Db, owner: DraftOwner, name: string, now
     }
     return name;
   });
+}
+
+/**
+ * PUT update-reward-message: the sender's message and name (already checked by core/rewards.ts),
+ * both replaced; a change bumps the version like any change of what an order would freeze.
+ */
+export async function setRewardMessage(
+  db: Db,
+  owner: DraftOwner,
+  input: { message: string; senderName: string },
+  now: Date,
+): Promise<RewardMessage> {
+  return db.transaction(async (tx) => {
+    const [draft] = await tx
+      .select({ id: rewardDrafts.id, message: rewardDrafts.message, senderName: rewardDrafts.senderName })
+      .from(rewardDrafts)
+      .where(eq(rewardDrafts.id, (await lockDraft(tx, owner, now)).id));
+    // The manager's own name, sent back as it was shown, is the default kept as it is: saving the
+    // words a page showed changes nothing (an approved snapshot stays payable).
+    const sameSender =
+      draft?.senderName === input.senderName ||
+      (draft?.senderName === "" && input.senderName === (await resolvedSenderName(tx, owner, "")));
+    if (draft && (draft.message !== input.message || !sameSender)) {
+      await tx
+        .update(rewardDrafts)
+        .set({ message: input.message, senderName: input.senderName })
+        .where(eq(rewardDrafts.id, draft.id));
+      // The audit says that the message changed, not what it says (it is the sender's text).
+      await draftChanged(tx, owner, draft.id, now, "draft.message_set", {
+        messageLength: input.message.length,
+        senderName: input.senderName,
+      });
+    }
+    return { message: input.message, senderName: await resolvedSenderName(tx, owner, input.senderName) };
+  });
+}
+
+/** What the recipients' email of the caller's draft will say: its name, message and sender. */
+export async function draftWording(db: Conn, owner: DraftOwner): Promise<RewardMessage & { rewardName: string }> {
+  const draft = await findDraft(db, owner);
+  return {
+    rewardName: draft?.name ?? "",
+    message: draft?.message ?? "",
+    senderName: await resolvedSenderName(db, owner, draft?.senderName ?? ""),
+  };
+}
+
+/** The sender the recipients' email names: the one set, else the manager's own name. */
+async function resolvedSenderName(db: Conn, owner: { userId: number; companyId: number }, set: string) {
+  if (set) return set;
+  const [me] = await db
+    .select({ fullName })
+    .from(users)
+    .where(and(eq(users.id, owner.userId), eq(users.companyId, owner.companyId)));
+  return me?.fullName ?? "";
 }
 
 /** DELETE delete-reward: takes the member off the draft. Throws DraftError not_in_draft. */
@@ -523,6 +587,9 @@ export interface DraftForOrder {
   version: number;
   /** The reward name ('' when not set). */
   name: string;
+  /** The sender's message ('' for none) and the sender's name, resolved (never blank). */
+  message: string;
+  senderName: string;
   /** Newest first, as the table shows them; amounts in whole Reward Dollars. */
   lines: Array<{ userId: number; firstName: string; lastName: string; email: string; amountDollars: number }>;
 }
@@ -537,7 +604,13 @@ export async function loadDraftForOrder(
   owner: { companyId: number; userId: number },
 ): Promise<DraftForOrder | null> {
   const [draft] = await tx
-    .select({ id: rewardDrafts.id, version: rewardDrafts.version, name: rewardDrafts.name })
+    .select({
+      id: rewardDrafts.id,
+      version: rewardDrafts.version,
+      name: rewardDrafts.name,
+      message: rewardDrafts.message,
+      senderName: rewardDrafts.senderName,
+    })
     .from(rewardDrafts)
     .where(and(eq(rewardDrafts.userId, owner.userId), eq(rewardDrafts.companyId, owner.companyId)))
     .for("update");
@@ -554,7 +627,14 @@ export async function loadDraftForOrder(
     .innerJoin(users, lineMember)
     .where(eq(rewardDraftLines.draftId, draft.id))
     .orderBy(...newestFirst);
-  return { draftId: draft.id, version: draft.version, name: draft.name, lines };
+  return {
+    draftId: draft.id,
+    version: draft.version,
+    name: draft.name,
+    message: draft.message,
+    senderName: await resolvedSenderName(tx, owner, draft.senderName),
+    lines,
+  };
 }
 
 /**
@@ -565,7 +645,8 @@ export async function clearDraft(tx: Tx, draftId: number, now: Date = new Date()
   // The draft row first, then its lines: the lock order of every draft change (no deadlock).
   await tx
     .update(rewardDrafts)
-    .set({ name: "", version: sql`${rewardDrafts.version} + 1`, updatedAt: now })
+    // The next reward starts without this one's name and message; the sender's name stays.
+    .set({ name: "", message: "", version: sql`${rewardDrafts.version} + 1`, updatedAt: now })
     .where(eq(rewardDrafts.id, draftId));
   await tx.delete(rewardDraftLines).where(eq(rewardDraftLines.draftId, draftId));
 }
@@ -577,7 +658,7 @@ export async function clearDraft(tx: Tx, draftId: number, now: Date = new Date()
 export async function clearDraftIfUnchanged(tx: Tx, draftId: number, version: number, now: Date): Promise<boolean> {
   const [row] = await tx
     .update(rewardDrafts)
-    .set({ name: "", version: sql`${rewardDrafts.version} + 1`, updatedAt: now })
+    .set({ name: "", message: "", version: sql`${rewardDrafts.version} + 1`, updatedAt: now })
     .where(and(eq(rewardDrafts.id, draftId), eq(rewardDrafts.version, version)))
     .returning({ id: rewardDrafts.id });
   if (!row) return false;

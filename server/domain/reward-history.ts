@@ -5,7 +5,7 @@ import type { RewardHistoryItem } from "../../core/account-forms.ts";
 import { centsToDollars } from "../../core/money.ts";
 import type { Db } from "../db/client.ts";
 import { preparedOnce } from "../db/prepared.ts";
-import { rewardReleases } from "../db/schema.ts";
+import { orders, rewardReleases } from "../db/schema.ts";
 
 /** The dashboard shows the most recent ones; older releases stay in the database. */
 export const REWARD_HISTORY_LIMIT = 100;
@@ -18,8 +18,10 @@ const historyOf = preparedOnce((db) =>
       releasedAt: rewardReleases.releasedAt,
       rewardName: rewardReleases.rewardName,
       amountCents: rewardReleases.amountCents,
+      invoiceNumber: orders.invoiceNumber,
     })
     .from(rewardReleases)
+    .innerJoin(orders, eq(orders.id, rewardReleases.orderId))
     .where(eq(rewardReleases.companyId, sql.placeholder("companyId")))
     .orderBy(desc(rewardReleases.releasedAt), desc(rewardReleases.id))
     .limit(sql.placeholder("limit"))
@@ -37,5 +39,6 @@ export async function rewardHistory(
     rewardDate: r.releasedAt.toISOString(),
     rewardName: r.rewardName,
     amount: centsToDollars(r.amountCents),
+    invoiceNumber: r.invoiceNumber,
   }));
 }

@@ -1,9 +1,9 @@
 // The reward emails: the recipient's congratulation and the payer's tax invoice, in
 // both parts, with Australian dates and ABNs; the Review page's sample.
 import { describe, expect, it } from "vitest";
+import { formatAbn } from "../../core/abn.ts";
 import {
   addMonths,
-  formatAbn,
   formatAuDate,
   recipientRewardEmail,
   sampleRecipientEmail,
@@ -90,8 +90,10 @@ describe("reward emails", () => {
       serviceFeeCents: 12_340,
       gstCents: 1_234,
       totalCents: 136_974,
+      invoiceUrl: "https://rewards.example/portal/invoices/INV-000042",
     });
     expect(mail.subject).toBe("Tax Invoice INV-000042: Spring");
+    expect(mail.text).toContain("View and download the invoice: https://rewards.example/portal/invoices/INV-000042");
     expect(mail.text).toContain("Tax Invoice");
     expect(mail.text).toContain("Supplier: Rewards Co Pty Ltd");
     expect(mail.text).toContain("Supplier ABN: 53 004 085 616");

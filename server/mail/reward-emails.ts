@@ -1,6 +1,7 @@
 // The emails of a released reward: each recipient's congratulation with their access
 // code and password, and the payer's Australian tax invoice. HTML and plain text from the one
 // template (renderEmail). The recipient's password appears only here, never in logs.
+import { formatAbn } from "../../core/abn.ts";
 import { formatDollars } from "../../core/money.ts";
 import type { EmailContent } from "./port.ts";
 import { renderEmail } from "./templates.ts";
@@ -17,17 +18,14 @@ export function formatAuDate(date: Date): string {
   return dateFormat.format(date);
 }
 
-/** "51824753556" → "51 824 753 556". */
-export function formatAbn(abn: string): string {
-  const d = abn.replace(/\D/g, "");
-  return d.length === 11 ? `${d.slice(0, 2)} ${d.slice(2, 5)} ${d.slice(5, 8)} ${d.slice(8)}` : abn;
-}
-
 export interface RecipientEmailInput {
   to: string;
   firstName: string;
   companyName: string;
   rewardName: string;
+  /** The sender's message ('' or absent for none) and who it is from. */
+  message?: string;
+  senderName?: string;
   amountCents: number;
   accessCode: string;
   /** The new account's password; null when the recipient already has an account (sent before). */
@@ -45,6 +43,9 @@ export function recipientRewardEmail(input: RecipientEmailInput): EmailContent {
     subject: `Congratulations! You have received ${amount} in Reward Dollars`,
     ...renderEmail({
       heading: `Congratulations, ${input.firstName}!`,
+      ...(input.message
+        ? { quote: { label: `A message from ${input.senderName || input.companyName}:`, text: input.message } }
+        : {}),
       paragraphs: [
         `${input.companyName} has rewarded you with ${amount} in Reward Dollars for "${input.rewardName}".`,
         "Each Reward Dollar is worth $1 AUD and can be redeemed for digital gift cards from over 100 Australian retailers. Reward Dollars cannot be transferred or exchanged for cash.",
@@ -60,6 +61,7 @@ export function recipientRewardEmail(input: RecipientEmailInput): EmailContent {
       ],
       details: [
         ["Reward", input.rewardName],
+        ...(input.senderName ? [["From", input.senderName] as [string, string]] : []),
         ["Reward Dollars", amount],
         ["Access code", input.accessCode],
         ["Password", input.password ?? "The password sent in your first reward email"],
@@ -73,6 +75,10 @@ export function recipientRewardEmail(input: RecipientEmailInput): EmailContent {
 /** The recipient email with sample values: the Review page's 'Sample of Email'. */
 export function sampleRecipientEmail(options: {
   companyName: string;
+  /** The draft's own message and sender, when set: the sample shows what recipients will read. */
+  rewardName?: string;
+  message?: string;
+  senderName?: string;
   catalogueUrl: string;
   supportEmail: string;
   now?: Date;
@@ -82,7 +88,9 @@ export function sampleRecipientEmail(options: {
     to: "alex.sample@example.com",
     firstName: "Alex",
     companyName: options.companyName,
-    rewardName: "Employee of the Month",
+    rewardName: options.rewardName || "Employee of the Month",
+    message: options.message,
+    senderName: options.senderName,
     amountCents: 10_000,
     accessCode: "K7QM-4XTP-9RWB",
     password: "Sample-Pa55word",
@@ -108,6 +116,8 @@ export interface TaxInvoiceInput {
   serviceFeeCents: number;
   gstCents: number;
   totalCents: number;
+  /** The invoice's page in the portal (with its PDF). */
+  invoiceUrl: string;
 }
 
 /**
@@ -146,6 +156,7 @@ export function taxInvoiceEmail(input: TaxInvoiceInput): EmailContent {
         ["Total (including GST)", formatDollars(input.totalCents)],
         ["Amount paid", formatDollars(input.totalCents)],
       ],
+      action: { label: "View and download the invoice", url: input.invoiceUrl },
     }),
   };
 }

@@ -12,6 +12,7 @@ import {
   formWith,
   isPhone,
   jsEnabled,
+  shoot,
   submitButton,
   test,
   uniqueEmail,
@@ -23,7 +24,6 @@ import {
 test.use({ baseURL: MAIL_APP_URL });
 
 const PASSWORD = "Passw0rd!";
-const SCREENSHOTS = Boolean(process.env.E2E_SCREENSHOTS);
 const CODE_SUBJECT = "Your verification code";
 const RESET_SUBJECT = "Reset your password";
 
@@ -435,8 +435,7 @@ test.describe("login and logout", () => {
     await expect(page.getByRole("heading", { name: "Step 2: Verify Email" })).toBeVisible();
     await expect(page.getByText(TEXT.allow)).toBeVisible();
     await expectAccessible(page);
-    if (SCREENSHOTS)
-      await page.screenshot({ path: test.info().outputPath("login-unverified-verify.png"), fullPage: true });
+    await shoot(page, "login-unverified-verify");
     if (jsEnabled()) await waitForHydration(page);
 
     // The code of this login (the second email), not sign-up's, which it voided.

@@ -6,16 +6,18 @@
 // Manager's view of the Owner-only page.
 import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
-import { expectNoAxeViolations, expectNoHorizontalScroll, isPhone, jsEnabled, uniqueEmail, visit } from "./support.ts";
+import {
+  expectNoAxeViolations,
+  expectNoHorizontalScroll,
+  isPhone,
+  jsEnabled,
+  shoot,
+  uniqueEmail,
+  visit,
+} from "./support.ts";
 
 const PAGE = "/portal/settings/managers";
 const NEW_PASSWORD = "Welcome#2025";
-const SCREENSHOTS = Boolean(process.env.E2E_SCREENSHOTS);
-
-async function shoot(page: Page, name: string) {
-  if (SCREENSHOTS) await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
-}
-
 function toast(page: Page): Locator {
   return page.getByRole("region", { name: /Notifications/ });
 }

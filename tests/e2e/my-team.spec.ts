@@ -15,6 +15,7 @@ import {
   expectNoHorizontalScroll,
   isPhone,
   jsEnabled,
+  shoot,
   uniqueToken,
   visit,
   waitForHydration,
@@ -23,8 +24,6 @@ import {
 const PAGE = "/portal/my-team";
 const REMOVE_WARNING =
   "Removing this team member will inactivate their access to the product, forfeiting any unspent Reward Dollars.";
-const SCREENSHOTS = Boolean(process.env.E2E_SCREENSHOTS);
-
 function table(page: Page): Locator {
   return page.getByRole("table", { name: "Add to or Edit Your Team" });
 }
@@ -44,10 +43,6 @@ function dialog(page: Page, name: string): Locator {
 /** After a post: with JavaScript the fetcher's redirect re-renders in place; without, a new page. */
 async function settled(page: Page) {
   if (jsEnabled()) await waitForHydration(page);
-}
-
-async function shoot(page: Page, name: string) {
-  if (SCREENSHOTS) await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 }
 
 async function openAddNew(page: Page): Promise<Locator> {

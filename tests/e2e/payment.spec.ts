@@ -15,6 +15,7 @@ import {
   expectNoHorizontalScroll,
   isPhone,
   jsEnabled,
+  shoot,
   uniqueEmail,
   uniqueToken,
   visit,
@@ -282,6 +283,117 @@ test.describe("payment", () => {
     // The draft is emptied: the review has nothing to pay for.
     await visit(page, REVIEW);
     await expect(page.getByText(TEXT.noRewards)).toBeVisible();
+  });
+
+  test("a message from the sender: in the preview and in every recipient's real email, escaped, its lines kept", async ({
+    page,
+    request,
+    manager,
+  }) => {
+    const recipients = await withDraft(request, manager, [60, 40]);
+    await visit(page, REVIEW);
+    const from = page.getByLabel("From", { exact: true });
+    await expect(from, "the sender defaults to the manager's name").toHaveValue(
+      `${manager.firstName} ${manager.lastName}`,
+    );
+    const message = `Thank you, <team> & friends!\nSee you Friday. ${uniqueToken()}`;
+    const [firstLine, secondLine] = message.split("\n") as [string, string];
+    await page.getByLabel("Message to recipients", { exact: true }).fill(message);
+    await from.fill("Pat from People & Culture");
+    await shoot(page, "review-message");
+    await expectAccessible(page);
+
+    if (jsEnabled()) {
+      // The tooltip saves what was typed, then shows the sample with it.
+      await page.getByRole("link", { name: "Sample of Email" }).hover();
+      const tooltip = page.getByRole("tooltip");
+      await expect(tooltip).toContainText("A message from Pat from People & Culture:");
+      await expect(tooltip).toContainText(`> ${firstLine}`);
+      await expect(tooltip).toContainText(`> ${secondLine}`);
+      await page.keyboard.press("Escape");
+    }
+
+    // 'Preview the email' saves the message alone and opens the sample (no JavaScript needed).
+    await page.getByRole("button", { name: "Preview the email" }).click();
+    await expect(page).toHaveURL(/\/portal\/reward-email-sample$/);
+    const sample = page.frameLocator('iframe[title="Sample of the email sent to recipients"]');
+    await expect(sample.getByText("A message from Pat from People & Culture:")).toBeVisible();
+    await expect(sample.locator("blockquote")).toHaveText(`${firstLine}${secondLine}`);
+    await expect(sample.locator("blockquote br")).toHaveCount(1);
+    await shoot(page, "sample-message");
+
+    // Back on the review the saved words are there; paying sends them to every recipient.
+    await visit(page, REVIEW);
+    await expect(page.getByLabel("Message to recipients", { exact: true })).toHaveValue(message);
+    await expect(from).toHaveValue("Pat from People & Culture");
+    await fillCard(page, CARDS.success);
+    await pay(page);
+    await expect(page.getByRole("heading", { name: TEXT.success })).toBeVisible({ timeout: 10_000 });
+    for (const recipient of recipients) {
+      const email = await rewardEmail(recipient.email);
+      expect(email.text).toContain(`A message from Pat from People & Culture:\n> ${firstLine}\n> ${secondLine}`);
+      expect(email.html).toContain("Thank you, &lt;team&gt; &amp; friends!<br>See you Friday.");
+      expect(email.html).not.toContain("<team>");
+    }
+  });
+
+  test("the tax invoice: from the history to its page and PDF, with the right amounts; the payer's email links to it", async ({
+    page,
+    request,
+    manager,
+  }) => {
+    await withDraft(request, manager, [60, 40]);
+    await visit(page, REVIEW);
+    const rewardName = `Invoiced ${uniqueToken()}`;
+    await fillCard(page, CARDS.success, rewardName);
+    await pay(page);
+    await expect(page.getByRole("heading", { name: TEXT.success })).toBeVisible({ timeout: 10_000 });
+
+    const rows = await historyRows(page, rewardName);
+    await rows
+      .first()
+      .getByRole("link", { name: /^Tax invoice/ })
+      .click();
+    await expect(page).toHaveURL(/\/portal\/invoices\/inv-\d{6,}$/);
+    const invoiceNumber = (page.url().split("/").pop() ?? "").toUpperCase();
+    await expect(page.getByRole("heading", { name: "Tax Invoice", level: 2 })).toBeVisible();
+    const lines = page.getByRole("table");
+    for (const [label, amount] of [
+      [`Reward Dollars: ${rewardName} (2 recipients; no GST)`, "$100.00"],
+      ["Service fee (10% of the Reward Dollars)", "$10.00"],
+      ["GST (10% of the service fee)", "$1.00"],
+      ["Total (including GST)", "$111.00"],
+      ["Amount paid", "$111.00"],
+      ["Balance due", "$0.00"],
+    ]) {
+      await expect(lines.getByRole("row", { name: `${label} ${amount}` })).toBeVisible();
+    }
+    await expect(page.getByText(invoiceNumber, { exact: true })).toBeVisible();
+    await expect(page.getByText(manager.companyName, { exact: true })).toBeVisible();
+    if (jsEnabled()) await expect(page.getByRole("button", { name: "Print" })).toBeVisible();
+    else await expect(page.getByText("To print, use your browser's Print command.")).toBeVisible();
+    await shoot(page, "invoice");
+    await expectAccessible(page);
+
+    // The PDF, with the session's cookie, through the same link.
+    const pdfHref = await page.getByRole("link", { name: "Download PDF" }).getAttribute("href");
+    expect(pdfHref).toBe(`/portal/invoices/${invoiceNumber.toLowerCase()}/pdf`);
+    const pdf = await page.request.get(pdfHref ?? "");
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()["content-type"]).toBe("application/pdf");
+    expect((await pdf.body()).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+
+    // The payer's tax invoice email links to the page.
+    let invoiceEmail: CaughtEmail | undefined;
+    await expect
+      .poll(async () => {
+        invoiceEmail = (await emailsTo(manager.email)).find((m) =>
+          m.subject.startsWith(`Tax Invoice ${invoiceNumber}`),
+        );
+        return Boolean(invoiceEmail);
+      })
+      .toBe(true);
+    expect(invoiceEmail?.text).toContain(`/portal/invoices/${invoiceNumber.toLowerCase()}`);
   });
 
   test("a declined card: 'Your card was declined.', the form stays, nothing is released", async ({

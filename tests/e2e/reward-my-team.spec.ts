@@ -13,13 +13,12 @@ import {
   expectNoHorizontalScroll,
   isPhone,
   jsEnabled,
+  shoot,
   visit,
   waitForHydration,
 } from "./support.ts";
 
 const PAGE = "/portal/reward-my-team";
-const SCREENSHOTS = Boolean(process.env.E2E_SCREENSHOTS);
-
 /** Puts members into the draft through the API (create-reward-search), then sets their amounts. */
 async function addToDraft(request: APIRequestContext, manager: Manager, members: Member[], amounts: number[] = []) {
   const { headers } = manager;
@@ -67,10 +66,6 @@ async function expectReviewEnabled(page: Page) {
     "href",
     "/portal/reward-my-team-review",
   );
-}
-
-async function shoot(page: Page, name: string) {
-  if (SCREENSHOTS) await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 }
 
 /** Sets an amount the way a person would: type, then leave the field (JS) or press Enter (no JS: 'Save amounts'). */

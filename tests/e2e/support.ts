@@ -16,6 +16,13 @@ export function isPhone(): boolean {
   return (test.info().project.use.viewport?.width ?? 1280) < 768;
 }
 
+/** With E2E_SCREENSHOTS set, a full-page PNG of what the test sees, in its output folder. */
+export async function shoot(page: Page, name: string) {
+  if (process.env.E2E_SCREENSHOTS) {
+    await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+  }
+}
+
 /** A token no other test (in any project or run against the same server) will produce. */
 export function uniqueToken(): string {
   return `${Date.now().toString(36)}${randomBytes(4).toString("hex")}`;

@@ -106,6 +106,18 @@ async function approvedApprovalOfA(w: World): Promise<number> {
   return orderId;
 }
 
+/** The tax invoice number of A's paid order (the first entry of A's reward history). */
+async function paidInvoiceOfA(w: World): Promise<string> {
+  type Item = { invoiceNumber: string | null };
+  const history = await jsonOf<Item[]>(
+    await call(w.api, "GET", "/api/RewardHistory/get-reward-history", undefined, w.a.accessToken),
+    "A's history",
+  );
+  const invoiceNumber = history.find((item) => item.invoiceNumber)?.invoiceNumber;
+  if (!invoiceNumber) throw new Error("A has no paid order with an invoice");
+  return invoiceNumber;
+}
+
 const member = (w: World) => ({ firstName: "Zed", lastName: "Newman", email: `zed.${w.a.userId}@example.com` });
 
 export const API_ROUTES: Record<string, Entry> = {
@@ -191,6 +203,16 @@ export const API_ROUTES: Record<string, Entry> = {
     kind: "bearer",
     scope: "self",
     owner: () => ({ path: "RewardHistory/get-reward-history" }),
+  },
+  "GET /api/Invoices/:invoiceNumber": {
+    kind: "bearer",
+    scope: "ids",
+    owner: async (w) => ({ path: `Invoices/${await paidInvoiceOfA(w)}` }),
+  },
+  "GET /api/Invoices/:invoiceNumber/pdf": {
+    kind: "bearer",
+    scope: "ids",
+    owner: async (w) => ({ path: `Invoices/${await paidInvoiceOfA(w)}/pdf` }),
   },
   "GET /api/RewardMyTeam/get-reward": {
     kind: "bearer",
@@ -307,6 +329,14 @@ export const API_ROUTES: Record<string, Entry> = {
     kind: "bearer",
     scope: "self",
     owner: () => ({ path: "RewardMyTeam/update-reward-name", body: { name: "Renamed Thanks" } }),
+  },
+  "PUT /api/RewardMyTeam/update-reward-message": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({
+      path: "RewardMyTeam/update-reward-message",
+      body: { message: "Thank you, team.\nWell done.", senderName: "The Board" },
+    }),
   },
   "DELETE /api/RewardMyTeam/delete-all-reward": {
     kind: "bearer",

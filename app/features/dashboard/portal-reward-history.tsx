@@ -1,8 +1,10 @@
 // The dashboard's 'Most Recent Reward History' (SPEC §2 Dashboard, §3 reward history item): a
 // real table with the columns Date, Campaign / Reward Name and Released; the first two columns
 // are hidden under 768 px, where each row repeats them in small print under the amount. An
-// empty list shows 'No data to display'.
+// empty list shows 'No data to display'. Under each amount, a link to the order's tax invoice.
+import { Link } from "react-router";
 import type { RewardHistoryItem } from "../../../core/account-forms.ts";
+import { invoicePath } from "../invoices/invoice-paths.ts";
 
 const dateFormat = new Intl.DateTimeFormat("en-AU", {
   day: "numeric",
@@ -73,6 +75,18 @@ export function RewardHistory({ items }: { items: RewardHistoryItem[] }) {
                     <span className="mt-0.5 block break-words text-sm text-slate-600 md:hidden">
                       {item.rewardName} · {formatRewardDate(item.rewardDate)}
                     </span>
+                    {item.invoiceNumber ? (
+                      <Link
+                        to={invoicePath(item.invoiceNumber)}
+                        className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900 md:min-h-0"
+                      >
+                        Tax invoice
+                        <span className="sr-only">
+                          {" "}
+                          {item.invoiceNumber} for {item.rewardName}
+                        </span>
+                      </Link>
+                    ) : null}
                   </td>
                 </tr>
               ))

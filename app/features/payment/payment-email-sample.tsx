@@ -1,10 +1,21 @@
 // 'Sample of Email' (SPEC §2 Reward My Team Review): a sample of the email each recipient gets.
 // Without JavaScript it is a link to /portal/reward-email-sample, a page showing the sample. With
 // JavaScript the same link shows the sample in a tooltip on hover and on focus (and toggles it on
-// a tap, for touch screens); Escape hides it. The sample is fetched once, on first show.
+// a tap, for touch screens); Escape hides it. Given the payment form's id, each show first saves
+// the message and sender typed there (when they changed since the last save), so the sample says
+// what recipients will read; the sample is fetched again after each save.
 import { useEffect, useId, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
-import { EMAIL_SAMPLE_PATH, PAYMENT_TEXT } from "./payment.ts";
+import {
+  CARD_ENTRY_FIELDS,
+  EMAIL_SAMPLE_PATH,
+  PAYMENT_TEXT,
+  REVIEW_PATH,
+  SAVE_MESSAGE_FIELD,
+  SAVE_MESSAGE_THEN,
+} from "./payment.ts";
+
+const NOT_SAVED = new Set<string>(CARD_ENTRY_FIELDS);
 
 export interface EmailSample {
   subject: string;
@@ -22,8 +33,10 @@ export function EmailSampleText({ sample }: { sample: EmailSample }) {
   );
 }
 
-export function EmailSampleTooltip() {
+export function EmailSampleTooltip({ formId }: { formId?: string }) {
   const fetcher = useFetcher<{ sample: EmailSample }>();
+  const saver = useFetcher();
+  const savedWording = useRef<string>(undefined);
   const [open, setOpen] = useState(false);
   const [pinned, setPinned] = useState(false);
   const tooltipId = useId();
@@ -32,9 +45,25 @@ export function EmailSampleTooltip() {
 
   function show() {
     setOpen(true);
+    void saveThenLoad();
+  }
+  async function saveThenLoad() {
+    const form = formId ? document.getElementById(formId) : null;
+    if (form instanceof HTMLFormElement) {
+      const entries = new FormData(form);
+      const wording = JSON.stringify([entries.get("message"), entries.get("senderName")]);
+      if (wording !== savedWording.current) {
+        savedWording.current = wording;
+        const body = new FormData();
+        for (const [name, value] of entries) if (!NOT_SAVED.has(name)) body.append(name, value);
+        body.set(SAVE_MESSAGE_FIELD, SAVE_MESSAGE_THEN.stay);
+        await saver.submit(body, { method: "post", action: REVIEW_PATH });
+        requested.current = false;
+      }
+    }
     if (!requested.current) {
       requested.current = true;
-      void fetcher.load(EMAIL_SAMPLE_PATH);
+      await fetcher.load(EMAIL_SAMPLE_PATH);
     }
   }
   const hideTimer = useRef<number>(undefined);
@@ -73,7 +102,7 @@ export function EmailSampleTooltip() {
     };
   }, [open]);
 
-  const sample = fetcher.data?.sample;
+  const sample = saver.state === "idle" && fetcher.state === "idle" ? fetcher.data?.sample : undefined;
   return (
     // The tooltip spans the payment card's width (phone) or opens leftwards from its right edge.
     <div ref={wrapper} className="relative">

@@ -11,7 +11,7 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { CsrfInput, FormAlert, SubmitButton } from "../../ui/form-fields.tsx";
-import { CARD_MESSAGES, PAY_INTENTS, PAYMENT_TEXT, REVIEW_PATH } from "./payment.ts";
+import { CARD_MESSAGES, PAY_INTENTS, PAYMENT_TEXT, REVIEW_PATH, SAVE_MESSAGE_FIELD } from "./payment.ts";
 
 const stripePromises = new Map<string, Promise<Stripe | null>>();
 function stripeFor(publishableKey: string) {
@@ -74,9 +74,15 @@ function StripeForm({ formId, returnUrl, totalCents, payLabel, serverErrors }: P
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const form = event.currentTarget;
+    // 'Preview the email' (outside this form, joined by its form attribute) saves the message only.
+    const submitter = (event.nativeEvent as SubmitEvent).submitter;
+    if (submitter?.getAttribute("name") === SAVE_MESSAGE_FIELD) {
+      void fetcher.submit(new FormData(form, submitter), { method: "post", action: REVIEW_PATH });
+      return;
+    }
     if (busy || !stripe || !elements) return;
     setError(undefined);
-    const form = event.currentTarget;
     const rewardName = String(new FormData(form).get("rewardName") ?? "").trim();
     if (!rewardName) {
       setError(CARD_MESSAGES.rewardNameRequired);

@@ -82,6 +82,7 @@ function harness(answers: Record<string, { status?: number; body: unknown }> = {
         "Identity/app-settings": { hasProvidedCompanyDetails: true, hasWatchedOnboardingVideo: true },
         "RewardMyTeam/get-reward-summary": SUMMARY,
         "RewardMyTeam/update-reward-name": { rewardName: "Stars" },
+        "RewardMyTeam/update-reward-message": { message: "", senderName: "Pat Payer" },
         "StripePayment/create-checkout-session": { url: CHECKOUT_URL, orderId: 7, amount: 11100 },
         "StripePayment/create-payment-intent": {
           clientSecret: "pi_123_secret_456",
@@ -195,9 +196,15 @@ describe("Review page with Stripe", () => {
     expect(data.review).toMatchObject({ totalCents: 11100, rewardsCents: 10000, recipientCount: 2 });
   });
 
-  it("without JavaScript: saves the reward name, then redirects to the Checkout page for the shown total", async () => {
+  it("without JavaScript: saves the reward name and message, then redirects to the Checkout page for the shown total", async () => {
     const h = harness();
-    const answer = await post(h, { intent: "checkout", amount: "11100", rewardName: " Stars " });
+    const answer = await post(h, {
+      intent: "checkout",
+      amount: "11100",
+      rewardName: " Stars ",
+      message: "Well done!\r\nAll of you.",
+      senderName: " Pat ",
+    });
     expect(answer).toBeInstanceOf(Response);
     const response = answer as Response;
     expect(response.status).toBe(302);
@@ -205,6 +212,7 @@ describe("Review page with Stripe", () => {
     const sent = h.calls.filter((c) => c.method !== "GET").map(({ path, body }) => ({ path, body }));
     expect(sent).toEqual([
       { path: "RewardMyTeam/update-reward-name", body: { name: "Stars" } },
+      { path: "RewardMyTeam/update-reward-message", body: { message: "Well done!\nAll of you.", senderName: "Pat" } },
       { path: "StripePayment/create-checkout-session", body: { amount: 11100, rewardName: "Stars" } },
     ]);
     expect(h.calls.every((c) => c.auth === "Bearer token-abc")).toBe(true);

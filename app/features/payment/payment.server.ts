@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { ApprovalSummary, MyDraftApproval } from "../../../core/approvals.ts";
 import { cardDigits } from "../../../core/card.ts";
+import { rewardMessageField, senderNameField } from "../../../core/rewards.ts";
 import type { ApiClient } from "../../lib/api.server.ts";
 import {
   type CardFields,
@@ -12,6 +13,8 @@ import {
   PAY_INTENTS,
   PAYMENT_TEXT,
   parseExpiry,
+  SAVE_MESSAGE_FIELD,
+  SAVE_MESSAGE_THEN,
   SHOWN_RECIPIENTS,
 } from "./payment.ts";
 
@@ -33,6 +36,8 @@ export const simulatedPaySchema = z
     intent: z.literal(PAY_INTENTS.pay),
     amount: amountField,
     rewardName: text,
+    message: rewardMessageField,
+    senderName: senderNameField,
     cardNumber: text,
     expiry: text,
     cvc: text,
@@ -46,6 +51,8 @@ export const stripePaySchema = z
     intent: z.enum([PAY_INTENTS.checkout, PAY_INTENTS.stripeIntent]),
     amount: amountField,
     rewardName: text,
+    message: rewardMessageField,
+    senderName: senderNameField,
   })
   .superRefine(refineWith(["rewardName"]));
 
@@ -55,8 +62,17 @@ export const requestApprovalSchema = z
     intent: z.literal(PAY_INTENTS.requestApproval),
     amount: amountField,
     rewardName: text,
+    message: rewardMessageField,
+    senderName: senderNameField,
   })
   .superRefine(refineWith(["rewardName"]));
+
+/** 'Preview the email' and the tooltip's save: the message and sender alone (core/rewards.ts rules). */
+export const saveMessageSchema = z.object({
+  [SAVE_MESSAGE_FIELD]: z.enum([SAVE_MESSAGE_THEN.preview, SAVE_MESSAGE_THEN.stay]),
+  message: rewardMessageField,
+  senderName: senderNameField,
+});
 
 /** Never echoed back into a re-rendered form. */
 export const CARD_SECRET_FIELDS = ["cardNumber", "cvc"] as const;
@@ -74,6 +90,9 @@ export function normalisedCard(value: z.output<typeof simulatedPaySchema>) {
 
 export interface ReviewData {
   rewardName: string;
+  /** The draft's message to recipients ('' for none) and its sender (the manager by default). */
+  message: string;
+  senderName: string;
   /** The first SHOWN_RECIPIENTS recipients; recipientCount says how many there are. */
   recipients: { userId: number; fullName: string; reward: number }[];
   recipientCount: number;
@@ -102,6 +121,8 @@ export async function loadReview(
   if (rewards.length === 0 || totalCents <= 0) return null;
   return {
     rewardName: summary.data.rewardName ?? "",
+    message: summary.data.message ?? "",
+    senderName: summary.data.senderName ?? "",
     recipients: rewards.slice(0, SHOWN_RECIPIENTS).map((r) => ({
       userId: r.userId,
       fullName: r.fullName,

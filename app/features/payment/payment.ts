@@ -5,8 +5,9 @@
 import { parse } from "@conform-to/react";
 import { href } from "react-router";
 import { cardDigits, isCardNumber } from "../../../core/card.ts";
-import { REWARD_NAME_MAX } from "../../../core/limits.ts";
+import { LIMITS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "../../../core/limits.ts";
 import { formatDollars } from "../../../core/money.ts";
+import { REWARD_DETAILS } from "../../../core/rewards.ts";
 
 export { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 
@@ -27,6 +28,14 @@ export const PAY_INTENTS = {
   /** A Manager's order at or above the approval threshold (ADR 0022 §6): freeze it for an Owner. */
   requestApproval: "request-approval",
 } as const;
+
+/**
+ * The field a post carries to save the message and sender alone, beside the payment form's own
+ * intent: the 'Preview the email' button (then the sample page) and, with JavaScript, the
+ * sample tooltip (then the sample in place). No payment is made.
+ */
+export const SAVE_MESSAGE_FIELD = "saveMessage";
+export const SAVE_MESSAGE_THEN = { preview: "preview", stay: "stay" } as const;
 
 /** The pay button's place when an Owner must approve first (ADR 0022 §6). */
 export const REQUEST_APPROVAL_TEXT = "Request approval";
@@ -51,6 +60,9 @@ export const PAYMENT_TEXT = {
   paymentError: "There was an error with your payment",
   backToDashboard: "Back to Dashboard",
   sampleOfEmail: "Sample of Email",
+  messageHelp: `Optional. Shown in every recipient's email, line breaks and all (up to ${REWARD_MESSAGE_MAX} characters).`,
+  senderNameHelp: "The name the email says the reward is from.",
+  previewEmail: "Preview the email",
 } as const;
 
 /** SPEC §2: 'Your payment of $<amount> has been successfully processed. …' */
@@ -80,14 +92,21 @@ export function recipientLabel(fullName: string, rewardDollars: number | null | 
 
 export const CARD_LABELS = {
   rewardName: "Reward Name",
+  message: "Message to recipients",
+  senderName: "From",
   cardNumber: "Card number",
   expiry: "Expiry (MM/YY)",
   cvc: "CVC",
   nameOnCard: "Name on card",
 } as const;
 
+/** The simulated card's entries: never sent anywhere but the payment itself. */
+export const CARD_ENTRY_FIELDS = ["cardNumber", "expiry", "cvc", "nameOnCard"] as const;
+
 export type CardFields = {
   rewardName: string;
+  message: string;
+  senderName: string;
   cardNumber: string;
   expiry: string;
   cvc: string;
@@ -129,6 +148,7 @@ export function cardFieldErrors(values: Partial<Record<keyof CardFields, unknown
   const rewardName = text("rewardName");
   if (!rewardName) errors.rewardName = [CARD_MESSAGES.rewardNameRequired];
   else if (rewardName.length > REWARD_NAME_MAX) errors.rewardName = [CARD_MESSAGES.rewardNameTooLong];
+  Object.assign(errors, messageFieldErrors(values));
 
   const digits = cardDigits(text("cardNumber"));
   if (!digits) errors.cardNumber = [CARD_MESSAGES.cardNumberRequired];
@@ -152,6 +172,19 @@ export function cardFieldErrors(values: Partial<Record<keyof CardFields, unknown
   return errors;
 }
 
+/**
+ * The message and sender as core/rewards.ts checks them on the server (length after Windows line
+ * ends become one character; a sender's name on one line).
+ */
+export function messageFieldErrors(values: Partial<Record<keyof CardFields, unknown>>) {
+  const errors: Partial<Record<"message" | "senderName", string[]>> = {};
+  const message = typeof values.message === "string" ? values.message.replace(/\r\n?/g, "\n").trim() : "";
+  if (message.length > REWARD_MESSAGE_MAX) errors.message = [REWARD_DETAILS.messageTooLong];
+  const senderName = typeof values.senderName === "string" ? values.senderName.trim() : "";
+  if (senderName.length > LIMITS.name) errors.senderName = [REWARD_DETAILS.senderNameTooLong];
+  return errors;
+}
+
 /** conform's `onValidate` for the card form. */
 export function validateCardForm(formData: FormData) {
   return parse<CardFields, string[]>(formData, {
@@ -164,12 +197,29 @@ export function validateCardForm(formData: FormData) {
   });
 }
 
+/** 'Preview the email': the message and sender alone (nothing else is saved or paid). */
+export function validateMessageFields(formData: FormData) {
+  return parse<CardFields, string[]>(formData, {
+    resolve(payload) {
+      const error = messageFieldErrors(payload as Partial<Record<keyof CardFields, unknown>>);
+      return Object.keys(error).length > 0 ? { error } : { value: payload as CardFields };
+    },
+  });
+}
+
 /** The reward name alone (the Stripe form, whose card fields live in Stripe's frame). */
 export function validateRewardName(formData: FormData) {
   return parse<CardFields, string[]>(formData, {
     resolve(payload) {
-      const { rewardName } = cardFieldErrors(payload as Partial<Record<keyof CardFields, unknown>>);
-      return rewardName ? { error: { rewardName } } : { value: payload as CardFields };
+      const { rewardName, message, senderName } = cardFieldErrors(
+        payload as Partial<Record<keyof CardFields, unknown>>,
+      );
+      const error = {
+        ...(rewardName ? { rewardName } : {}),
+        ...(message ? { message } : {}),
+        ...(senderName ? { senderName } : {}),
+      };
+      return Object.keys(error).length > 0 ? { error } : { value: payload as CardFields };
     },
   });
 }

@@ -16,6 +16,11 @@
 // or once declined, the page says so and offers no payment; once approved it shows who approved
 // and pays that frozen snapshot (the reward name is part of it, so it is shown, not edited).
 //
+// A message from the sender (optional, plain text) and the sender's name (the manager's by
+// default) go in every recipient's email: saved to the draft with the reward name before any
+// payment or approval request, so the order freezes them. 'Preview the email' saves them alone and
+// opens the sample page (no JavaScript needed); with JavaScript the sample tooltip saves them too.
+//
 // 'Loading rewards...': on a client navigation the loader answers a promise (Suspense shows the
 // text while it resolves); a document request awaits it, so the server render has the data.
 import { getFormProps, useForm } from "@conform-to/react";
@@ -23,14 +28,14 @@ import { lazy, Suspense } from "react";
 import { Await, data, Form, href, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
 import { HoneypotInputs } from "remix-utils/honeypot/react";
 import type { ApprovalSummary } from "../../../core/approvals.ts";
-import { REWARD_NAME_MAX } from "../../../core/limits.ts";
+import { LIMITS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "../../../core/limits.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { services } from "../../context.ts";
 import { readForm, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
-import { CsrfInput, FormAlert, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { CsrfInput, FormAlert, SubmitButton, TextAreaField, useFormSubmit } from "../../ui/form-fields.tsx";
 import { ApprovalStateBox } from "../approvals/approval-view.tsx";
 import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -42,6 +47,7 @@ import {
   normalisedCard,
   type ReviewData,
   requestApprovalSchema,
+  saveMessageSchema,
   simulatedPaySchema,
   stripePaySchema,
 } from "./payment.server.ts";
@@ -51,12 +57,16 @@ import {
   type CardFields,
   CONFIRMATION_PATH,
   DRAFT_PATH,
+  EMAIL_SAMPLE_PATH,
   PAY_INTENTS,
   PAYMENT_TEXT,
   payButtonText,
   REQUEST_APPROVAL_TEXT,
   REVIEW_PATH,
+  SAVE_MESSAGE_FIELD,
+  SAVE_MESSAGE_THEN,
   validateCardForm,
+  validateMessageFields,
   validateRewardName,
 } from "./payment.ts";
 import { EmailSampleTooltip } from "./payment-email-sample.tsx";
@@ -104,6 +114,7 @@ function fieldReply(submission: Parameters<typeof replyInvalid>[0], field: strin
 export async function action({ context, request }: Route.ActionArgs) {
   const { api } = requireOnboardedUser(context);
   const form = await request.clone().formData();
+  if (form.has(SAVE_MESSAGE_FIELD)) return saveMessage(context, request, api);
   const intent = form.get("intent");
   if (intent === PAY_INTENTS.pay) return paySimulated(context, request, api);
   if (intent === PAY_INTENTS.requestApproval) return askForApproval(context, request, api);
@@ -115,13 +126,39 @@ export async function action({ context, request }: Route.ActionArgs) {
 type Api = Awaited<ReturnType<typeof requireOnboardedUser>>["api"];
 type Context = Route.ActionArgs["context"];
 
-/** Saves the reward name, then creates the payment for the total the page showed. */
-async function createPayment(api: Api, rewardName: string, amountCents: number) {
-  const named = await api.updateRewardName(rewardName);
-  if (!named.ok) return { ok: false as const, message: named.detail, status: 400 };
-  const created = await api.createPaymentIntent({ amount: amountCents, rewardName });
+/** What the recipients' email says, as posted: saved to the draft before the order freezes it. */
+type Wording = { rewardName: string; message: string; senderName: string };
+
+/** Saves the reward name, the message and the sender; the API's refusal, or null. */
+async function saveWording(api: Api, wording: Wording): Promise<string | null> {
+  const named = await api.updateRewardName(wording.rewardName);
+  if (!named.ok) return named.detail;
+  const worded = await api.updateRewardMessage({ message: wording.message, senderName: wording.senderName });
+  return worded.ok ? null : worded.detail;
+}
+
+/** 'Preview the email' (then the sample page) or the tooltip's save (then an answer in place). */
+async function saveMessage(context: Context, request: Request, api: Api) {
+  const { submission } = await readForm(context, request, saveMessageSchema);
+  if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS });
+  const { message, senderName } = submission.value;
+  const saved = await api.updateRewardMessage({ message, senderName });
+  if (!saved.ok) return bannerReply(submission, saved.detail);
+  if (submission.value[SAVE_MESSAGE_FIELD] === SAVE_MESSAGE_THEN.preview) throw redirect(EMAIL_SAMPLE_PATH);
+  return { saved: saved.data };
+}
+
+/** Saves the wording, then creates the payment for the total the page showed. */
+async function createPayment(api: Api, wording: Wording, amountCents: number) {
+  const refused = await saveWording(api, wording);
+  if (refused) return { ok: false as const, message: refused, status: 400 };
+  const created = await api.createPaymentIntent({ amount: amountCents, rewardName: wording.rewardName });
   if (!created.ok) return { ok: false as const, message: created.detail, status: refusalStatus(created.status) };
   return { ok: true as const, payment: created.data };
+}
+
+function wordingOf(value: Wording): Wording {
+  return { rewardName: value.rewardName.trim(), message: value.message, senderName: value.senderName };
 }
 
 /** 409 (the draft changed since the page was shown) is kept: it makes the page reload its figures. */
@@ -132,8 +169,8 @@ function refusalStatus(status: number) {
 async function paySimulated(context: Context, request: Request, api: Api) {
   const { submission } = await readForm(context, request, simulatedPaySchema);
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS });
-  const { amount, rewardName } = submission.value;
-  const created = await createPayment(api, rewardName.trim(), amount);
+  const { amount } = submission.value;
+  const created = await createPayment(api, wordingOf(submission.value), amount);
   if (!created.ok) return bannerReply(submission, created.message, created.status);
   const { paymentIntentId, clientSecret } = created.payment;
   const confirmed = await api.confirmSimulatedPayment({
@@ -161,15 +198,16 @@ async function paySimulated(context: Context, request: Request, api: Api) {
 async function payWithStripe(context: Context, request: Request, api: Api) {
   const { submission } = await readForm(context, request, stripePaySchema);
   if (submission.status !== "success") return replyInvalid(submission);
-  const { amount, rewardName, intent } = submission.value;
+  const { amount, intent } = submission.value;
+  const wording = wordingOf(submission.value);
   if (intent === PAY_INTENTS.stripeIntent) {
-    const created = await createPayment(api, rewardName.trim(), amount);
+    const created = await createPayment(api, wording, amount);
     if (!created.ok) return bannerReply(submission, created.message, created.status);
     return { clientSecret: created.payment.clientSecret };
   }
-  const named = await api.updateRewardName(rewardName.trim());
-  if (!named.ok) return bannerReply(submission, named.detail);
-  const session = await api.createCheckoutSession({ amount, rewardName: rewardName.trim() });
+  const refused = await saveWording(api, wording);
+  if (refused) return bannerReply(submission, refused);
+  const session = await api.createCheckoutSession({ amount, rewardName: wording.rewardName });
   if (!session.ok) {
     return bannerReply(submission, session.detail || PAYMENT_TEXT.paymentError, refusalStatus(session.status));
   }
@@ -180,10 +218,10 @@ async function payWithStripe(context: Context, request: Request, api: Api) {
 async function askForApproval(context: Context, request: Request, api: Api) {
   const { submission } = await readForm(context, request, requestApprovalSchema);
   if (submission.status !== "success") return replyInvalid(submission);
-  const rewardName = submission.value.rewardName.trim();
-  const named = await api.updateRewardName(rewardName);
-  if (!named.ok) return bannerReply(submission, named.detail);
-  const asked = await api.requestApproval({ amount: submission.value.amount, rewardName });
+  const wording = wordingOf(submission.value);
+  const refused = await saveWording(api, wording);
+  if (refused) return bannerReply(submission, refused);
+  const asked = await api.requestApproval({ amount: submission.value.amount, rewardName: wording.rewardName });
   if (!asked.ok) return bannerReply(submission, asked.detail, refusalStatus(asked.status));
   return redirectWithToast(context, REVIEW_PATH, {
     type: "success",
@@ -194,7 +232,15 @@ async function askForApproval(context: Context, request: Request, api: Api) {
 
 // Keep what is on screen after a failed post (the card entries, the error next to them); a
 // refusal because the draft changed is the one answer that brings fresh figures.
-export function shouldRevalidate({ formMethod, actionStatus, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+// The sample tooltip's save changes nothing the page shows (and a reload would replace the page,
+// tooltip and all, with 'Loading rewards...').
+export function shouldRevalidate({
+  formMethod,
+  formData,
+  actionStatus,
+  defaultShouldRevalidate,
+}: ShouldRevalidateFunctionArgs) {
+  if (formData?.get(SAVE_MESSAGE_FIELD) === SAVE_MESSAGE_THEN.stay) return false;
   if (formMethod?.toUpperCase() === "POST" && actionStatus !== undefined && actionStatus >= 400)
     return actionStatus === 409;
   return defaultShouldRevalidate;
@@ -273,9 +319,11 @@ function ReviewPage({
   const [form, fields] = useForm<CardFields>({
     id: FORM_ID,
     lastResult: reply?.result,
-    defaultValue: { rewardName: review.rewardName },
+    defaultValue: { rewardName: review.rewardName, message: review.message, senderName: review.senderName },
     constraint: {
       rewardName: { required: true, maxLength: REWARD_NAME_MAX },
+      message: { maxLength: REWARD_MESSAGE_MAX },
+      senderName: { maxLength: LIMITS.name },
       cardNumber: { required: !stripe },
       expiry: { required: !stripe },
       cvc: { required: !stripe },
@@ -285,7 +333,11 @@ function ReviewPage({
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) =>
-      stripe || review.approval.kind === "request" ? validateRewardName(formData) : validateCardForm(formData),
+      formData.has(SAVE_MESSAGE_FIELD)
+        ? validateMessageFields(formData)
+        : stripe || review.approval.kind === "request"
+          ? validateRewardName(formData)
+          : validateCardForm(formData),
     onSubmit,
   });
   const payLabel = payButtonText(review.totalCents);
@@ -306,15 +358,43 @@ function ReviewPage({
             </p>
             {/* Posted with the payment form (its id): the name the order was frozen with. */}
             <input type="hidden" name="rewardName" form={FORM_ID} value={step.order.rewardName} />
+            <FrozenMessage message={review.message} senderName={review.senderName} />
           </div>
         ) : (
-          <PaymentField
-            field={fields.rewardName}
-            label={CARD_LABELS.rewardName}
-            placeholder="Reward Name"
-            help={PAYMENT_TEXT.rewardNameHelp}
-            maxLength={REWARD_NAME_MAX}
-          />
+          <>
+            <PaymentField
+              field={fields.rewardName}
+              label={CARD_LABELS.rewardName}
+              placeholder="Reward Name"
+              help={PAYMENT_TEXT.rewardNameHelp}
+              maxLength={REWARD_NAME_MAX}
+            />
+            <div className="space-y-4 rounded-lg border border-slate-200 bg-white p-4">
+              <TextAreaField
+                field={fields.message}
+                label={CARD_LABELS.message}
+                help={PAYMENT_TEXT.messageHelp}
+                rows={4}
+              />
+              <PaymentField
+                field={fields.senderName}
+                label={CARD_LABELS.senderName}
+                help={PAYMENT_TEXT.senderNameHelp}
+                maxLength={LIMITS.name}
+              />
+              {/* Saves the two fields above alone and opens the sample: no payment, no validation of the card. */}
+              <button
+                type="submit"
+                form={FORM_ID}
+                name={SAVE_MESSAGE_FIELD}
+                value={SAVE_MESSAGE_THEN.preview}
+                formNoValidate
+                className="inline-flex min-h-11 items-center justify-center rounded-md border border-brand-700 bg-white px-6 py-2 font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+              >
+                {PAYMENT_TEXT.previewEmail}
+              </button>
+            </div>
+          </>
         )}
         <ReviewRecipients recipients={review.recipients} total={review.recipientCount} />
         <ReviewCostSummary costs={review} />
@@ -371,13 +451,30 @@ function ReviewPage({
           </Form>
         )}
         <div className="mt-4 border-t border-slate-200 pt-3">
-          <EmailSampleTooltip />
+          <EmailSampleTooltip formId={frozenName ? undefined : FORM_ID} />
           <p className="text-sm text-slate-600">
             Each recipient receives an email like this with their access code and password.
           </p>
         </div>
       </section>
     </div>
+  );
+}
+
+/** The message and sender of a reward waiting for, or given, an Owner's approval: part of what was approved. */
+function FrozenMessage({ message, senderName }: { message: string; senderName: string }) {
+  return (
+    <>
+      {/* Posted with the payment form like the name: saving the same words changes nothing. */}
+      <input type="hidden" name="message" form={FORM_ID} value={message} />
+      <input type="hidden" name="senderName" form={FORM_ID} value={senderName} />
+      <p className="mb-1 mt-4 text-sm font-semibold text-slate-800">{CARD_LABELS.message}</p>
+      <p className="whitespace-pre-wrap [overflow-wrap:anywhere] text-slate-900" data-testid="frozen-message">
+        {message || "No message"}
+      </p>
+      <p className="mb-1 mt-4 text-sm font-semibold text-slate-800">{CARD_LABELS.senderName}</p>
+      <p className="[overflow-wrap:anywhere] text-slate-900">{senderName}</p>
+    </>
   );
 }
 

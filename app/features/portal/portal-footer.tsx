@@ -7,7 +7,7 @@ const linkClass =
 
 export function PortalFooter() {
   return (
-    <footer className="mt-auto bg-brand-900 text-sm text-brand-100">
+    <footer className="mt-auto bg-brand-900 text-sm text-brand-100 print:hidden">
       <div className="mx-auto flex max-w-7xl flex-col gap-2 px-4 py-6 md:flex-row md:items-center md:justify-between md:px-6">
         <div className="space-y-1">
           <p>Reward Portal is licensed exclusively to a marketing company.</p>

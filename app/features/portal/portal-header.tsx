@@ -44,7 +44,7 @@ export function PortalHeader({ title, subtitle, greetingName, catalogueUrl }: Po
   const menuLink = `flex min-h-12 items-center gap-3 rounded-md px-3 text-lg font-medium text-slate-800 hover:bg-brand-50 hover:text-brand-800 aria-[current=page]:bg-brand-50 aria-[current=page]:text-brand-800 ${focusRing} focus-visible:outline-brand-700`;
 
   return (
-    <header className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 text-white">
+    <header className="bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 text-white print:hidden">
       <div className="border-b border-white/10 bg-brand-900/60">
         <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-2 px-4 md:px-6">
           <Link
