@@ -32,6 +32,7 @@ export default [
     route("reward-email-sample", "features/payment/portal.reward-email-sample.tsx"),
     route("approvals/:orderId", "features/approvals/portal.approvals.order.tsx"),
     route("invoices/:invoiceNumber", "features/invoices/portal.invoices.invoice.tsx"),
+    route("rewards/:releaseId", "features/deliveries/portal.rewards.release.tsx"),
     route("settings", "features/settings/portal.settings.tsx", [
       index("features/settings/portal.settings._index.tsx"),
       route("company", "features/settings/portal.settings.company.tsx"),
@@ -43,6 +44,7 @@ export default [
   ]),
   route("portal/my-team/template.csv", "features/my-team/portal.my-team.template.ts"),
   route("portal/settings/audit/export.csv", "features/audit/portal.settings.audit.export.ts"),
+  route("portal/reward-history.csv", "features/dashboard/portal.reward-history.csv.ts"),
   route("portal/invoices/:invoiceNumber/pdf", "features/invoices/portal.invoices.invoice.pdf.ts"),
   route("portal/reward-my-team/search", "features/reward-my-team/portal.reward-my-team.search.tsx"),
   route("portal/import-progress", "features/portal/portal.import-progress.ts"),

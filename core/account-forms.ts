@@ -196,6 +196,20 @@ export interface RewardHistoryItem {
   invoiceNumber: string | null;
 }
 
+/** The dashboard's history shows this many releases a page (the full history is paged, not capped). */
+export const REWARD_HISTORY_PAGE_SIZE = 20;
+
+/** GET /api/RewardHistory (not in SPEC): one page of every release, newest first. */
+export interface RewardHistoryPage {
+  items: RewardHistoryItem[];
+  totalCount: number;
+  pageNumber: number;
+  pageSize: number;
+  totalPages: number;
+  hasPreviousPage: boolean;
+  hasNextPage: boolean;
+}
+
 // ─── The account forms as posted (the route actions and the browser parse with these) ───
 
 /** DESIGN.md §8 labels of the confirmation fields, in their "<label> is required." messages. */

@@ -248,15 +248,20 @@ export function duplicateRowMessage(row: number, firstRow: number): string {
   return `Row ${row}: Email Address repeats row ${firstRow}; list each recipient once.`;
 }
 
-/** GET get-reward-page query (not in SPEC): one page of the table, newest first. */
 function pageQueryNumber(max: number, fallback: number) {
   return z.catch(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(max)), fallback);
 }
 
-export const rewardPageQuerySchema = z.object({
-  pageNumber: pageQueryNumber(1_000_000, 1),
-  pageSize: pageQueryNumber(100, REWARD_PAGE_SIZE),
-});
+/** A list's page query (not in SPEC): out-of-range or missing values fall back to page 1 and `pageSize`. */
+export function pageQuerySchema(pageSize: number, maxPageSize = 100) {
+  return z.object({
+    pageNumber: pageQueryNumber(1_000_000, 1),
+    pageSize: pageQueryNumber(maxPageSize, pageSize),
+  });
+}
+
+/** GET get-reward-page query (not in SPEC): one page of the table, newest first. */
+export const rewardPageQuerySchema = pageQuerySchema(REWARD_PAGE_SIZE);
 
 // ─── Answers ─────────────────────────────────────────────────────────────────────────────────
 

@@ -185,6 +185,10 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     createHelp: (json: Json<(typeof api.Help)["create-help"]["$post"]>) =>
       call(api.Help["create-help"].$post({ json })),
     rewardHistory: () => call(api.RewardHistory["get-reward-history"].$get()),
+    rewardHistoryPage: (query: Query<typeof api.RewardHistory.$get>) =>
+      call(api.RewardHistory.$get({ query: queryText(query) })),
+    rewardHistoryCsv: () => callText(api.RewardHistory.export.$get()),
+    spendSummary: () => call(api.RewardHistory.spend.$get()),
 
     // A manager's own settings and the company's details (server/api/settings.ts, companies.ts).
     companyDetails: () => call(api.Companies.$get()),
@@ -212,6 +216,16 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     auditPage: (query: Query<typeof api.Audit.$get>) => call(api.Audit.$get({ query: queryText(query) })),
     auditCsv: (query: Query<typeof api.Audit.export.$get>) =>
       callText(api.Audit.export.$get({ query: queryText(query) })),
+
+    // A released reward's delivery and the resend of a recipient's email.
+    releaseDelivery: (releaseId: number) =>
+      call(api.RewardReleases[":releaseId"].$get({ param: { releaseId: String(releaseId) } })),
+    resendRewardEmail: (releaseId: number, userId: number) =>
+      call(
+        api.RewardReleases[":releaseId"].recipients[":userId"].resend.$post({
+          param: { releaseId: String(releaseId), userId: String(userId) },
+        }),
+      ),
 
     // Tax invoices of paid orders.
     invoice: (invoiceNumber: string) => call(api.Invoices[":invoiceNumber"].$get({ param: { invoiceNumber } })),

@@ -12,7 +12,8 @@ import { expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { users } from "../db/schema.ts";
-import { csvCell, recordAudit, sydneyDayStart } from "../domain/audit.ts";
+import { recordAudit, sydneyDayStart } from "../domain/audit.ts";
+import { csvCell } from "../http/csv-file.ts";
 import { accountsApi, call, logIn, signUpVerified } from "./accounts.testkit.ts";
 
 describe("sydneyDayStart", () => {

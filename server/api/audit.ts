@@ -11,6 +11,7 @@ import {
   isCalendarDate,
 } from "../../core/audit.ts";
 import { auditCsv, auditPage } from "../domain/audit.ts";
+import { csvHeaders } from "../http/csv-file.ts";
 import { ProblemError } from "../http/problem.ts";
 import { queryParams } from "../http/validate.ts";
 import { ownerOnly, requireOwner } from "./auth.ts";
@@ -68,11 +69,7 @@ export function auditRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
       .get("/Audit/export", auth, ownerOnly, exportQuery, async (c) => {
         const { companyId } = requireOwner(c);
         const csv = await auditCsv(deps.db, companyId, c.req.valid("query"));
-        return c.body(csv, 200, {
-          "content-type": "text/csv; charset=utf-8",
-          "content-disposition": 'attachment; filename="audit-trail.csv"',
-          "cache-control": "private, no-store",
-        });
+        return c.body(csv, 200, csvHeaders("audit-trail.csv"));
       })
   );
 }

@@ -10,6 +10,7 @@ import { approvalsRoutes } from "./approvals.ts";
 import { auditRoutes } from "./audit.ts";
 import { bearerAuth } from "./auth.ts";
 import { companiesRoutes } from "./companies.ts";
+import { deliveriesRoutes } from "./deliveries.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 import { helpRoutes } from "./help.ts";
 import { identityRoutes } from "./identity.ts";
@@ -70,8 +71,9 @@ export function createApi(deps: ApiDeps) {
     .route("/", settingsRoutes(deps, auth, limits, now))
     .route("/", companiesRoutes(deps, auth, now))
     .route("/", helpRoutes(deps, auth, limits))
-    .route("/", rewardHistoryRoutes(deps, auth))
+    .route("/", rewardHistoryRoutes(deps, auth, now))
     .route("/", invoicesRoutes(deps, auth))
+    .route("/", deliveriesRoutes(deps, auth, limits, now))
     .route("/", paymentsRoutes(deps, payments, auth, now, limits))
     .route("/", approvalsRoutes(deps, payments, auth, now))
     .route("/", rewardMyTeamRoutes(deps, auth, now))

@@ -61,6 +61,8 @@ export const RATE_RULES = {
   loginAccount: { points: 50, durationSeconds: 60 * 60, per: "account" },
   /** Invitations an Owner sends (each emails an address they typed): plenty for a team, not for a mailer. */
   managerInvite: { points: 20, durationSeconds: 60 * 60, per: "account" },
+  /** A manager's resends of recipients' reward emails (each hashes a new password and sends an email). */
+  rewardResend: { points: 30, durationSeconds: 60 * 60, per: "account" },
 } as const satisfies Record<string, RateRule>;
 
 export type RateRuleName = keyof typeof RATE_RULES;

@@ -1,6 +1,8 @@
 // GET /api/RewardHistory/get-reward-history (SPEC §7): the caller's company's reward releases,
-// newest first, as { rewardReleaseId, rewardDate, rewardName, amount (Reward Dollars) }.
+// newest first, as { rewardReleaseId, rewardDate, rewardName, amount (Reward Dollars) }; and the
+// whole history a page at a time (GET /api/RewardHistory) and as CSV (GET /api/RewardHistory/export).
 import { beforeEach, expect, it } from "vitest";
+import type { RewardHistoryItem, RewardHistoryPage } from "../../core/account-forms.ts";
 import { DETAILS } from "../../core/public-forms.ts";
 import { expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
@@ -82,5 +84,95 @@ describeEachDatabase("GET /api/RewardHistory/get-reward-history", ({ database })
       },
     ]);
     expect(await b.json("GET", "RewardHistory/get-reward-history")).toHaveLength(1);
+  });
+
+  it("pages through every release past SPEC's newest 100, and exports them all as CSV, formulas neutralised", async () => {
+    const { api } = accountsApi(database().db, { config });
+    const a = await payingManager(api, database().db, "A Co");
+    const b = await payingManager(api, database().db, "B Co");
+    const db = database().db;
+    const total = 105;
+    const start = Date.parse("2025-01-01T00:00:00Z");
+    const made = await db
+      .insert(orders)
+      .values(
+        Array.from({ length: total }, (_, i) => ({
+          companyId: a.companyId,
+          placedBy: a.userId,
+          draftId: 1,
+          draftVersion: i,
+          // The oldest is named like a spreadsheet formula.
+          rewardName: i === 0 ? '=HYPERLINK("http://evil.example","x")' : `Reward ${i + 1}`,
+          rewardsCents: (i + 1) * 100,
+          serviceFeeCents: 0,
+          gstCents: 0,
+          totalCents: (i + 1) * 100,
+          status: "paid" as const,
+          processor: "simulated" as const,
+          invoiceNumber: `INV-${String(i + 1).padStart(6, "0")}`,
+        })),
+      )
+      .returning({ id: orders.id, rewardName: orders.rewardName, rewardsCents: orders.rewardsCents });
+    await db.insert(rewardReleases).values(
+      made.map((o, i) => ({
+        companyId: a.companyId,
+        orderId: o.id,
+        rewardName: o.rewardName,
+        amountCents: o.rewardsCents,
+        releasedAt: new Date(start + i * 86_400_000),
+      })),
+    );
+
+    expect(await a.json<RewardHistoryItem[]>("GET", "RewardHistory/get-reward-history")).toHaveLength(100);
+    const first = await a.json<RewardHistoryPage>("GET", "RewardHistory");
+    expect(first).toMatchObject({ totalCount: total, pageNumber: 1, pageSize: 20, totalPages: 6, hasNextPage: true });
+    expect(first.items.map((r) => r.rewardName).slice(0, 2)).toEqual(["Reward 105", "Reward 104"]);
+    const last = await a.json<RewardHistoryPage>("GET", "RewardHistory?pageNumber=6");
+    expect(last).toMatchObject({ pageNumber: 6, totalPages: 6, hasPreviousPage: true, hasNextPage: false });
+    expect(last.items).toHaveLength(5);
+    expect(last.items.at(-1)).toMatchObject({
+      rewardName: made[0]?.rewardName,
+      amount: 1,
+      invoiceNumber: "INV-000001",
+    });
+    // Past the last page: no items, the same count; nonsense falls back to the defaults.
+    expect(await a.json<RewardHistoryPage>("GET", "RewardHistory?pageNumber=9")).toMatchObject({
+      items: [],
+      totalCount: total,
+      totalPages: 6,
+    });
+    expect(await a.json<RewardHistoryPage>("GET", "RewardHistory?pageNumber=-1&pageSize=5000")).toMatchObject({
+      pageNumber: 1,
+      pageSize: 20,
+    });
+    // Every page together is the whole history, once.
+    const names: string[] = [];
+    for (let n = 1; n <= 6; n++) {
+      names.push(
+        ...(await a.json<RewardHistoryPage>("GET", `RewardHistory?pageNumber=${n}`)).items.map((r) => r.rewardName),
+      );
+    }
+    expect(new Set(names).size).toBe(total);
+
+    const res = await a.go("GET", "RewardHistory/export");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(res.headers.get("content-disposition")).toBe('attachment; filename="reward-history.csv"');
+    const csv = await res.text();
+    const lines = csv
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
+    expect(lines[0]).toBe("Date (Australia/Sydney),Campaign / Reward Name,Released,Invoice number");
+    expect(lines).toHaveLength(total + 1);
+    expect(lines[1]).toMatch(/,Reward 105,\$105\.00,INV-000105$/);
+    expect(lines.at(-1)).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")",$1.00,INV-000001`);
+
+    // B sees none of it.
+    expect(await b.json<RewardHistoryPage>("GET", "RewardHistory")).toMatchObject({ items: [], totalCount: 0 });
+    expect((await (await b.go("GET", "RewardHistory/export")).text()).trimEnd().split("\r\n")).toHaveLength(1);
+    for (const path of ["/api/RewardHistory", "/api/RewardHistory/export"]) {
+      await expectProblem(await call(api, "GET", path), 401);
+    }
   });
 });

@@ -97,8 +97,17 @@ export const emailOutbox = pgTable(
     transport: text("transport"),
     sentAt: timestamp("sent_at", { withTimezone: true }),
     createdAt: createdAt(),
+    /**
+     * A recipient's reward email: the order and the recipient it is for, so the release's
+     * delivery page can show each email's state (no foreign keys: the outbox is plumbing).
+     */
+    orderId: bigint("order_id", { mode: "number" }),
+    recipientUserId: bigint("recipient_user_id", { mode: "number" }),
   },
-  (t) => [index("email_outbox_due_idx").on(t.status, t.nextAttemptAt)],
+  (t) => [
+    index("email_outbox_due_idx").on(t.status, t.nextAttemptAt),
+    index("email_outbox_order_idx").on(t.orderId, t.recipientUserId),
+  ],
 );
 
 // ─── Accounts: companies, users, email verification, password reset, access tokens ───

@@ -13,6 +13,7 @@ import {
 } from "../../core/audit.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog, users } from "../db/schema.ts";
+import { csvFile } from "../http/csv-file.ts";
 
 /** A database handle or a transaction: an entry is written with the change it records. */
 type Writer = Pick<Db, "insert">;
@@ -197,16 +198,6 @@ export async function auditPage(
   };
 }
 
-/**
- * A spreadsheet cell that cannot run: text starting with = + - @ or a tab or carriage return is
- * taken as a formula by Excel and friends (CSV injection, OWASP), so it gets a leading apostrophe;
- * then RFC 4180 quoting.
- */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 export const AUDIT_CSV_HEADINGS = [
   "Time (Australia/Sydney)",
   "Who",
@@ -220,10 +211,11 @@ export const AUDIT_CSV_HEADINGS = [
 /** The filtered trail as CSV (newest first, at most AUDIT_EXPORT_MAX_ROWS rows), the same rows the page lists. */
 export async function auditCsv(db: Db, companyId: number, filters: AuditFilters): Promise<string> {
   const rows = (await entries(db, companyId, filters).limit(AUDIT_EXPORT_MAX_ROWS)) as EntryRow[];
-  const lines = [AUDIT_CSV_HEADINGS.map(csvCell).join(",")];
-  for (const row of rows.map(view)) {
-    lines.push(
-      [
+  return csvFile(
+    AUDIT_CSV_HEADINGS,
+    rows
+      .map(view)
+      .map((row) => [
         sydneyTime(row.at),
         row.actor?.name ?? "System",
         row.actor?.email ?? "",
@@ -231,11 +223,6 @@ export async function auditCsv(db: Db, companyId: number, filters: AuditFilters)
         row.subject,
         row.details,
         row.clientIp ?? "",
-      ]
-        .map(csvCell)
-        .join(","),
-    );
-  }
-  // A byte-order mark, so Excel reads the names as UTF-8.
-  return `\uFEFF${lines.join("\r\n")}\r\n`;
+      ]),
+  );
 }

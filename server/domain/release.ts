@@ -31,8 +31,7 @@ import {
   users,
 } from "../db/schema.ts";
 import { col } from "../db/sql.ts";
-import { enqueueEmail, enqueueEmails } from "../mail/outbox.ts";
-import type { EmailContent } from "../mail/port.ts";
+import { enqueueEmail, enqueueEmails, type RewardEmail } from "../mail/outbox.ts";
 import { addMonths, recipientRewardEmail, taxInvoiceEmail } from "../mail/reward-emails.ts";
 import { recordAudit } from "./audit.ts";
 import { clearDraftIfUnchanged } from "./reward-draft.ts";
@@ -266,15 +265,16 @@ async function releaseOnce(
     const companyName = company?.name ?? "Your company";
 
     // The congratulation emails, queued in batches as they are rendered.
-    let pending: EmailContent[] = [];
+    let pending: RewardEmail[] = [];
     let emails = 0;
     for (const [index, line] of lines.entries()) {
       const account = accounts.get(line.userId);
       if (!account) throw new Error(`recipient ${line.userId} has no account`);
       const f = fresh.get(line.userId);
       const password = f && f.accessCode === account.accessCode ? f.password : null;
-      pending.push(
-        recipientRewardEmail({
+      pending.push({
+        about: { orderId: order.id, userId: line.userId },
+        ...recipientRewardEmail({
           to: line.email,
           firstName: line.firstName,
           companyName,
@@ -288,7 +288,7 @@ async function releaseOnce(
           catalogueUrl: ctx.config.CATALOGUE_URL,
           supportEmail: ctx.config.SUPPORT_EMAIL,
         }),
-      );
+      });
       if (pending.length >= EMAIL_BATCH) {
         await enqueueEmails(tx, pending, now);
         emails += pending.length;

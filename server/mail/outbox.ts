@@ -30,14 +30,24 @@ export async function enqueueEmail(db: Conn, email: EmailContent, now: Date = ne
  * enqueueEmail writes, due at `now`, in the caller's transaction. Callers batch a few hundred
  * at a time to keep the one JSON parameter small.
  */
-export async function enqueueEmails(db: Conn, emails: readonly EmailContent[], now: Date = new Date()): Promise<void> {
+export async function enqueueEmails(db: Conn, emails: readonly RewardEmail[], now: Date = new Date()): Promise<void> {
   if (emails.length === 0) return;
-  const rows = emails.map((e) => ({ t: e.to, s: e.subject, h: e.html, x: e.text }));
+  const rows = emails.map((e) => ({
+    t: e.to,
+    s: e.subject,
+    h: e.html,
+    x: e.text,
+    o: e.about?.orderId ?? null,
+    u: e.about?.userId ?? null,
+  }));
   await db.execute(sql`
-    insert into ${emailOutbox} (${col(emailOutbox.toAddress)}, ${col(emailOutbox.subject)}, ${col(emailOutbox.html)}, ${col(emailOutbox.text)}, ${col(emailOutbox.nextAttemptAt)}, ${col(emailOutbox.createdAt)})
-    select r.t, r.s, r.h, r.x, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
-    from json_to_recordset(${JSON.stringify(rows)}::json) as r(t text, s text, h text, x text)`);
+    insert into ${emailOutbox} (${col(emailOutbox.toAddress)}, ${col(emailOutbox.subject)}, ${col(emailOutbox.html)}, ${col(emailOutbox.text)}, ${col(emailOutbox.nextAttemptAt)}, ${col(emailOutbox.createdAt)}, ${col(emailOutbox.orderId)}, ${col(emailOutbox.recipientUserId)})
+    select r.t, r.s, r.h, r.x, ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz, r.o, r.u
+    from json_to_recordset(${JSON.stringify(rows)}::json) as r(t text, s text, h text, x text, o bigint, u bigint)`);
 }
+
+/** An email, and when it is a recipient's reward email, the order and recipient it is about. */
+export type RewardEmail = EmailContent & { about?: { orderId: number; userId: number } };
 
 export type OutboxRow = typeof emailOutbox.$inferSelect;
 

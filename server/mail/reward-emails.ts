@@ -30,6 +30,8 @@ export interface RecipientEmailInput {
   accessCode: string;
   /** The new account's password; null when the recipient already has an account (sent before). */
   password: string | null;
+  /** A resend by the manager: the password is new and the one sent before no longer works. */
+  replacesEarlier?: boolean;
   expiresAt: Date;
   catalogueUrl: string;
   supportEmail: string;
@@ -48,6 +50,11 @@ export function recipientRewardEmail(input: RecipientEmailInput): EmailContent {
         : {}),
       paragraphs: [
         `${input.companyName} has rewarded you with ${amount} in Reward Dollars for "${input.rewardName}".`,
+        ...(input.replacesEarlier
+          ? [
+              "This email replaces your earlier reward email: your password has been changed. Use the new password below; the password sent before no longer works.",
+            ]
+          : []),
         "Each Reward Dollar is worth $1 AUD and can be redeemed for digital gift cards from over 100 Australian retailers. Reward Dollars cannot be transferred or exchanged for cash.",
         `How to redeem: open the reward catalogue (${input.catalogueUrl}), log in with the access code and password below, choose your gift cards and confirm your order.`,
         input.password === null

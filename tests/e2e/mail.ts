@@ -27,6 +27,14 @@ export async function emailsTo(address: string): Promise<CaughtEmail[]> {
   return (await response.json()) as CaughtEmail[];
 }
 
+/** Makes the test SMTP server refuse `address` for good (550), or accept it again. */
+export async function bounce(address: string, on = true): Promise<void> {
+  const response = await fetch(`${MAIL_API_URL}/bounces?to=${encodeURIComponent(address)}`, {
+    method: on ? "POST" : "DELETE",
+  });
+  if (response.status !== 204) throw new Error(`mail API answered ${response.status}`);
+}
+
 /**
  * Waits for the `count`-th message (1-based, oldest first) to `address` whose subject is
  * `subject`, and returns it. The outbox sends within a second or two.

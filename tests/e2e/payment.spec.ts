@@ -9,7 +9,7 @@
 // API (create-reward-user).
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, type Manager, test } from "./fixtures.ts";
-import { type CaughtEmail, emailsTo, MAIL_APP_URL } from "./mail.ts";
+import { bounce, type CaughtEmail, emailsTo, MAIL_APP_URL } from "./mail.ts";
 import {
   expectNoAxeViolations,
   expectNoHorizontalScroll,
@@ -350,6 +350,39 @@ test.describe("payment", () => {
     await expect(page.getByRole("heading", { name: TEXT.success })).toBeVisible({ timeout: 10_000 });
 
     const rows = await historyRows(page, rewardName);
+
+    // The spend picture: the chart's bars and the table for screen readers say the same, and this
+    // month (Sydney) holds the $100 just released; the totals add the fee and GST.
+    const chart = page.getByRole("img", { name: /^Reward Dollars released per month/ });
+    await expect(chart).toBeVisible();
+    const bars = await chart.locator("g[data-month] > title").allTextContents();
+    const spendTable = page.getByRole("table", { name: /^Reward Dollars released per month/ });
+    const tableRows = await spendTable
+      .locator("tbody tr")
+      .evaluateAll((trs) =>
+        trs.map((tr) => `${tr.querySelector("th")?.textContent}: ${tr.querySelector("td")?.textContent}`),
+      );
+    expect(bars).toHaveLength(12);
+    expect(tableRows).toEqual(bars);
+    const thisMonth = new Intl.DateTimeFormat("en-AU", {
+      month: "short",
+      year: "numeric",
+      timeZone: "Australia/Sydney",
+    }).format(new Date());
+    expect(bars.at(-1)).toBe(`${thisMonth}: $100.00`);
+    const totals = page.getByRole("region", { name: "Your Reward Spend" });
+    for (const [label, value] of [
+      ["Reward Dollars released", "$100.00"],
+      ["Service fees", "$10.00"],
+      ["GST", "$1.00"],
+      ["Recipients reached", "2"],
+    ] as const) {
+      const card = totals.locator("dl > div").filter({ has: page.getByText(label, { exact: true }) });
+      await expect(card.locator("dd")).toHaveText(value);
+    }
+    if (isPhone()) await expectNoHorizontalScroll(page);
+    await shoot(page, "dashboard-spend");
+
     await rows
       .first()
       .getByRole("link", { name: /^Tax invoice/ })
@@ -394,6 +427,131 @@ test.describe("payment", () => {
       })
       .toBe(true);
     expect(invoiceEmail?.text).toContain(`/portal/invoices/${invoiceNumber.toLowerCase()}`);
+  });
+
+  test("the history pages past 100 releases to the oldest, and its CSV download holds the same rows", async ({
+    page,
+    request,
+    manager,
+  }) => {
+    test.setTimeout(180_000);
+    // 101 rewards of $1 to one recipient, each paid with the simulated card through the API.
+    const recipient = { firstName: "Hana", lastName: "History", email: uniqueEmail("history"), value: 1 };
+    const tag = uniqueToken();
+    for (let i = 1; i <= 101; i++) {
+      const headers = manager.headers;
+      expect((await request.post("/api/RewardMyTeam/create-reward-user", { headers, data: recipient })).status()).toBe(
+        200,
+      );
+      const named = await request.put("/api/RewardMyTeam/update-reward-name", {
+        headers,
+        data: { name: `H${i} ${tag}` },
+      });
+      expect(named.status()).toBe(200);
+      const intent = await request.post("/api/StripePayment/create-payment-intent", { headers, data: { amount: 111 } });
+      expect(intent.status(), await intent.text()).toBe(200);
+      const { paymentIntentId, clientSecret } = (await intent.json()) as {
+        paymentIntentId: string;
+        clientSecret: string;
+      };
+      const paid = await request.post("/api/StripePayment/confirm-simulated-payment", {
+        headers,
+        data: {
+          paymentIntent: paymentIntentId,
+          clientSecret,
+          cardNumber: "4242424242424242",
+          expiry: "12/34",
+          cvc: "123",
+          nameOnCard: "Paula Payer",
+        },
+      });
+      expect(((await paid.json()) as { status: string }).status).toBe("succeeded");
+    }
+
+    await visit(page, "/portal/dashboard");
+    const history = page.getByRole("region", { name: "Most Recent Reward History" });
+    const table = page.getByRole("table", { name: "Most Recent Reward History" });
+    await expect(table.getByRole("row").filter({ hasText: `H101 ${tag}` })).toHaveCount(1);
+    const pager = page.getByRole("navigation", { name: "Reward history pages" });
+    await expect(pager).toContainText("1 of 6 page(s)");
+    for (let n = 2; n <= 6; n++) {
+      await pager.getByRole("link", { name: "Next" }).click();
+      await expect(pager).toContainText(`${n} of 6 page(s)`);
+    }
+    await expect(page).toHaveURL(/[?&]historyPage=6/);
+    // The oldest release is on the last page, beyond SPEC's newest 100.
+    await expect(table.getByRole("row").filter({ hasText: `H1 ${tag}` })).toHaveCount(1);
+    await expect(pager.getByText("Next")).not.toHaveAttribute("href");
+    await shoot(page, "history-last-page");
+    await expectAccessible(page);
+
+    const csvHref = await history.getByRole("link", { name: /^Download CSV/ }).getAttribute("href");
+    const csv = await page.request.get(csvHref ?? "");
+    expect(csv.status()).toBe(200);
+    expect(csv.headers()["content-type"]).toBe("text/csv; charset=utf-8");
+    const lines = (await csv.text())
+      .replace(/^\uFEFF/, "")
+      .trimEnd()
+      .split("\r\n");
+    expect(lines[0]).toBe("Date (Australia/Sydney),Campaign / Reward Name,Released,Invoice number");
+    expect(lines).toHaveLength(102);
+    expect(lines[1]).toContain(`H101 ${tag},$1.00,INV-`);
+    expect(lines[101]).toContain(`H1 ${tag},$1.00,INV-`);
+  });
+
+  test("delivery: a bounced email shows as failed; a resend delivers a new password, and says the old one stopped working", async ({
+    page,
+    request,
+    manager,
+  }) => {
+    const [good, bounced] = await withDraft(request, manager, [60, 40]);
+    if (!good || !bounced) throw new Error("two recipients");
+    await bounce(bounced.email);
+    try {
+      await visit(page, REVIEW);
+      const rewardName = `Delivery ${uniqueToken()}`;
+      await fillCard(page, CARDS.success, rewardName);
+      await pay(page);
+      await expect(page.getByRole("heading", { name: TEXT.success })).toBeVisible({ timeout: 10_000 });
+      const first = await rewardEmail(good.email);
+      expect(first.text).toMatch(/Password: \S+/);
+
+      const rows = await historyRows(page, rewardName);
+      await rows
+        .first()
+        .getByRole("link", { name: /^Delivery/ })
+        .click();
+      await expect(page).toHaveURL(/\/portal\/rewards\/\d+$/);
+      await expect(page.getByRole("heading", { name: rewardName, level: 2 })).toBeVisible();
+      const rowOf = (email: string) => page.getByRole("row").filter({ hasText: email });
+      // With JavaScript the page looks again by itself; without it, reload until the states settle.
+      await expect(async () => {
+        if (!jsEnabled()) await page.reload();
+        await expect(rowOf(good.email)).toContainText("Sent", { timeout: 1_000 });
+        await expect(rowOf(bounced.email)).toContainText("Failed", { timeout: 1_000 });
+      }).toPass({ timeout: 20_000 });
+      await expect(rowOf(bounced.email)).toContainText("No such user");
+      await shoot(page, "delivery-failed");
+      await expectAccessible(page);
+
+      // The address works again (the manager had it fixed); the resend reaches it.
+      await bounce(bounced.email, false);
+      await rowOf(bounced.email)
+        .getByRole("button", { name: /^Resend/ })
+        .click();
+      await expect(page.getByText("Reward email resent")).toBeVisible();
+      const resent = await rewardEmail(bounced.email);
+      expect(resent.text).toContain("This email replaces your earlier reward email");
+      expect(resent.text).toContain("the password sent before no longer works");
+      expect(resent.text).toMatch(/Password: [A-Za-z2-9]{14}/);
+      await expect(async () => {
+        if (!jsEnabled()) await page.reload();
+        await expect(rowOf(bounced.email)).toContainText("Sent", { timeout: 1_000 });
+      }).toPass({ timeout: 20_000 });
+      await expect(rowOf(bounced.email)).toContainText("Resent 1 time");
+    } finally {
+      await bounce(bounced.email, false);
+    }
   });
 
   test("a declined card: 'Your card was declined.', the form stays, nothing is released", async ({

@@ -1,5 +1,6 @@
 // The e2e test server that sends REAL email: starts an SMTP server (tests/support/smtp.ts, on a
-// free loopback port), serves what it receives as JSON on E2E_MAIL_API_PORT (GET /messages?to=),
+// free loopback port), serves what it receives as JSON on E2E_MAIL_API_PORT (GET /messages?to=)
+// and refuses the addresses a test asks it to (POST / DELETE /bounces?to=),
 // then runs `node build/server.js` with SMTP_URL pointing at it. playwright.config.ts starts it as a
 // second webServer; SIGTERM / SIGINT stop all three.
 import { spawn } from "node:child_process";
@@ -9,9 +10,21 @@ import { createSmtpServer } from "../support/smtp.ts";
 import { MAIL_API_PORT } from "./mail.ts";
 
 const smtp = await createSmtpServer();
+// Addresses the SMTP server refuses at RCPT TO with a permanent 550, as a mailbox that does not
+// exist would (POST /bounces?to= adds one, DELETE removes it): the app marks such an email failed.
+const bouncing = new Set<string>();
+smtp.rejectRecipient = (address) =>
+  bouncing.has(address.toLowerCase()) ? { code: 550, message: "5.1.1 No such user here" } : undefined;
 
 const api = createServer((request, response) => {
   const url = new URL(request.url ?? "/", "http://127.0.0.1");
+  if (url.pathname === "/bounces" && (request.method === "POST" || request.method === "DELETE")) {
+    const address = url.searchParams.get("to")?.toLowerCase() ?? "";
+    if (request.method === "POST") bouncing.add(address);
+    else bouncing.delete(address);
+    response.writeHead(204).end();
+    return;
+  }
   if (request.method !== "GET" || url.pathname !== "/messages") {
     response.writeHead(404).end();
     return;

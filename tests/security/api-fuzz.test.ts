@@ -189,6 +189,7 @@ describeEachDatabase("fuzzing every /api body", ({ database }) => {
         "DELETE /api/Managers/invites/:id",
         "POST /api/Approvals/:orderId/approve",
         "POST /api/Approvals/:orderId/payment-intent",
+        "POST /api/RewardReleases/:releaseId/recipients/:userId/resend",
         "POST /api/Identity/logout",
         "POST /api/Identity/onboarding-video-watched",
         "POST /api/Users/MySessions/SignOutOthers",

@@ -106,6 +106,19 @@ async function approvedApprovalOfA(w: World): Promise<number> {
   return orderId;
 }
 
+/** A's paid release and one of its recipients. */
+async function paidReleaseOfA(w: World): Promise<{ releaseId: number; userId: number }> {
+  type Item = { rewardReleaseId: number };
+  const history = await jsonOf<Item[]>(
+    await call(w.api, "GET", "/api/RewardHistory/get-reward-history", undefined, w.a.accessToken),
+    "A's history",
+  );
+  const releaseId = history.at(-1)?.rewardReleaseId;
+  const userId = w.paidMembers[0];
+  if (!releaseId || !userId) throw new Error("A has no paid release");
+  return { releaseId, userId };
+}
+
 /** The tax invoice number of A's paid order (the first entry of A's reward history). */
 async function paidInvoiceOfA(w: World): Promise<string> {
   type Item = { invoiceNumber: string | null };
@@ -203,6 +216,34 @@ export const API_ROUTES: Record<string, Entry> = {
     kind: "bearer",
     scope: "self",
     owner: () => ({ path: "RewardHistory/get-reward-history" }),
+  },
+  "GET /api/RewardHistory": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "RewardHistory?pageNumber=1" }),
+  },
+  "GET /api/RewardHistory/export": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "RewardHistory/export" }),
+  },
+  "GET /api/RewardHistory/spend": {
+    kind: "bearer",
+    scope: "self",
+    owner: () => ({ path: "RewardHistory/spend" }),
+  },
+  "GET /api/RewardReleases/:releaseId": {
+    kind: "bearer",
+    scope: "ids",
+    owner: async (w) => ({ path: `RewardReleases/${(await paidReleaseOfA(w)).releaseId}` }),
+  },
+  "POST /api/RewardReleases/:releaseId/recipients/:userId/resend": {
+    kind: "bearer",
+    scope: "ids",
+    owner: async (w) => {
+      const { releaseId, userId } = await paidReleaseOfA(w);
+      return { path: `RewardReleases/${releaseId}/recipients/${userId}/resend`, status: 204 };
+    },
   },
   "GET /api/Invoices/:invoiceNumber": {
     kind: "bearer",

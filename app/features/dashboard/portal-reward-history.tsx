@@ -1,10 +1,26 @@
 // The dashboard's 'Most Recent Reward History' (SPEC §2 Dashboard, §3 reward history item): a
 // real table with the columns Date, Campaign / Reward Name and Released; the first two columns
 // are hidden under 768 px, where each row repeats them in small print under the amount. An
-// empty list shows 'No data to display'. Under each amount, a link to the order's tax invoice.
-import { Link } from "react-router";
-import type { RewardHistoryItem } from "../../../core/account-forms.ts";
+// empty list shows 'No data to display'. Under each amount, links to the release's delivery page
+// and to its order's tax invoice.
+// Every release is there, a page at a time (the pager's links work without JavaScript), and the
+// whole history downloads as CSV.
+import { href, Link } from "react-router";
+import type { RewardHistoryPage } from "../../../core/account-forms.ts";
+import { Pager } from "../../ui/pager.tsx";
+import { releasePath } from "../deliveries/delivery-paths.ts";
 import { invoicePath } from "../invoices/invoice-paths.ts";
+
+const rowLinkClass =
+  "inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900 md:min-h-0";
+
+/** The dashboard's address of history page N. */
+export const HISTORY_PAGE_PARAM = "historyPage";
+const historyPageHref = (pageNumber: number) =>
+  pageNumber <= 1
+    ? `${href("/portal/dashboard")}#reward-history`
+    : `${href("/portal/dashboard")}?${HISTORY_PAGE_PARAM}=${pageNumber}#reward-history`;
+const HISTORY_CSV_PATH = href("/portal/reward-history.csv");
 
 const dateFormat = new Intl.DateTimeFormat("en-AU", {
   day: "numeric",
@@ -28,15 +44,29 @@ export function formatReleased(amount: number): string {
 const th = "px-4 py-3 text-left text-sm font-semibold text-slate-800";
 const td = "px-4 py-3 align-top text-slate-800";
 
-export function RewardHistory({ items }: { items: RewardHistoryItem[] }) {
+export function RewardHistory({ page }: { page: RewardHistoryPage }) {
+  const { items } = page;
   return (
-    <section aria-labelledby="reward-history-heading">
-      <h2 id="reward-history-heading" className="text-2xl font-bold text-brand-800">
-        Most Recent Reward History
-      </h2>
-      <p id="reward-history-description" className="mt-1 text-slate-700">
-        Here are all of your most recent rewards
-      </p>
+    <section id="reward-history" aria-labelledby="reward-history-heading" className="scroll-mt-4">
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h2 id="reward-history-heading" className="text-2xl font-bold text-brand-800">
+            Most Recent Reward History
+          </h2>
+          <p id="reward-history-description" className="mt-1 text-slate-700">
+            Here are all of your most recent rewards
+          </p>
+        </div>
+        {page.totalCount > 0 ? (
+          <a
+            href={HISTORY_CSV_PATH}
+            download
+            className="inline-flex min-h-11 items-center justify-center rounded-md border border-brand-700 bg-white px-4 py-2 font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+          >
+            Download CSV<span className="sr-only"> of the whole reward history</span>
+          </a>
+        ) : null}
+      </div>
       <div className="mt-4 overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
         <table
           aria-labelledby="reward-history-heading"
@@ -75,18 +105,20 @@ export function RewardHistory({ items }: { items: RewardHistoryItem[] }) {
                     <span className="mt-0.5 block break-words text-sm text-slate-600 md:hidden">
                       {item.rewardName} · {formatRewardDate(item.rewardDate)}
                     </span>
-                    {item.invoiceNumber ? (
-                      <Link
-                        to={invoicePath(item.invoiceNumber)}
-                        className="inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900 md:min-h-0"
-                      >
-                        Tax invoice
-                        <span className="sr-only">
-                          {" "}
-                          {item.invoiceNumber} for {item.rewardName}
-                        </span>
+                    <span className="flex flex-wrap gap-x-4 md:justify-end">
+                      <Link to={releasePath(item.rewardReleaseId)} className={rowLinkClass}>
+                        Delivery<span className="sr-only"> of {item.rewardName}</span>
                       </Link>
-                    ) : null}
+                      {item.invoiceNumber ? (
+                        <Link to={invoicePath(item.invoiceNumber)} className={rowLinkClass}>
+                          Tax invoice
+                          <span className="sr-only">
+                            {" "}
+                            {item.invoiceNumber} for {item.rewardName}
+                          </span>
+                        </Link>
+                      ) : null}
+                    </span>
                   </td>
                 </tr>
               ))
@@ -94,6 +126,18 @@ export function RewardHistory({ items }: { items: RewardHistoryItem[] }) {
           </tbody>
         </table>
       </div>
+      {page.totalPages > 1 ? (
+        <div className="mt-4">
+          <Pager
+            label="Reward history pages"
+            pageNumber={page.pageNumber}
+            totalPages={page.totalPages}
+            hrefFor={historyPageHref}
+            hasPreviousPage={page.hasPreviousPage}
+            hasNextPage={page.hasNextPage}
+          />
+        </div>
+      ) : null}
     </section>
   );
 }

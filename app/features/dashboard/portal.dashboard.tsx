@@ -1,10 +1,11 @@
 // The dashboard (SPEC §2 Dashboard, §4 onboarding video, §8 fetch failures): the Getting Started
-// dialog while the onboarding video has not been watched, Quick Links, and the most recent
-// reward history (GET /api/RewardHistory/get-reward-history; a failure is logged and the table
-// stays empty).
+// dialog while the onboarding video has not been watched, Quick Links, and the reward history,
+// newest first, a page at a time (?historyPage=N, GET /api/RewardHistory; a failure is logged and
+// the table stays empty), with its CSV download; above it, the spend picture of the last 12
+// months (GET /api/RewardHistory/spend; left out when it cannot be read).
 import { data, redirect, useRouteLoaderData } from "react-router";
 import { z } from "zod";
-import type { RewardHistoryItem } from "../../../core/account-forms.ts";
+import { REWARD_HISTORY_PAGE_SIZE, type RewardHistoryPage } from "../../../core/account-forms.ts";
 import type { ApprovalSummary } from "../../../core/approvals.ts";
 import { services } from "../../context.ts";
 import { readForm } from "../../lib/forms.server.ts";
@@ -16,26 +17,46 @@ import { DASHBOARD_PATH, PORTAL_LAYOUT_ID, type PortalHandle, portalMeta } from 
 import type { Route } from "./+types/portal.dashboard";
 import { GettingStartedDialog, VIDEO_WATCHED_INTENT } from "./portal-onboarding-video.tsx";
 import { QuickLinks } from "./portal-quick-links.tsx";
-import { RewardHistory } from "./portal-reward-history.tsx";
+import { HISTORY_PAGE_PARAM, RewardHistory } from "./portal-reward-history.tsx";
+import { SpendPicture } from "./spend-picture.tsx";
 
 const TITLE = "Dashboard";
 export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
-export async function loader({ context }: Route.LoaderArgs) {
+const NO_HISTORY: RewardHistoryPage = {
+  items: [],
+  totalCount: 0,
+  pageNumber: 1,
+  pageSize: REWARD_HISTORY_PAGE_SIZE,
+  totalPages: 1,
+  hasPreviousPage: false,
+  hasNextPage: false,
+};
+
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { api } = portalUser(context);
   const { config, logger } = services(context);
+  const pageNumber = new URL(request.url).searchParams.get(HISTORY_PAGE_PARAM) ?? "1";
   // Owners also see the approval requests waiting for them (ADR 0022 §6); the API answers a
   // Manager 403, and the section is then left out.
-  const [history, approvals] = await Promise.all([api.rewardHistory(), api.listApprovals("pending")]);
-  let items: RewardHistoryItem[] = [];
-  if (history.ok && Array.isArray(history.data)) items = history.data;
-  else if (!history.ok) logger.warn({ status: history.status, detail: history.detail }, "reward history fetch failed");
+  const [history, approvals, spend] = await Promise.all([
+    api.rewardHistoryPage({ pageNumber, pageSize: REWARD_HISTORY_PAGE_SIZE }),
+    api.listApprovals("pending"),
+    api.spendSummary(),
+  ]);
+  if (!history.ok) logger.warn({ status: history.status, detail: history.detail }, "reward history fetch failed");
+  if (!spend.ok) logger.warn({ status: spend.status, detail: spend.detail }, "spend summary fetch failed");
   if (!approvals.ok && approvals.status !== 403) {
     logger.warn({ status: approvals.status, detail: approvals.detail }, "approval requests fetch failed");
   }
   const pendingApprovals: ApprovalSummary[] | null = approvals.ok ? approvals.data : null;
-  return { history: items, pendingApprovals, onboardingVideoUrl: config.onboardingVideoUrl };
+  return {
+    history: history.ok ? history.data : NO_HISTORY,
+    spend: spend.ok ? spend.data : null,
+    pendingApprovals,
+    onboardingVideoUrl: config.onboardingVideoUrl,
+  };
 }
 
 const intentSchema = z.object({ intent: z.literal(VIDEO_WATCHED_INTENT) });
@@ -64,7 +85,8 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       {showVideo ? <GettingStartedDialog videoUrl={loaderData.onboardingVideoUrl} action={DASHBOARD_PATH} /> : null}
       <QuickLinks catalogueUrl={portal?.catalogueUrl ?? ""} />
       {loaderData.pendingApprovals ? <ApprovalRequests pending={loaderData.pendingApprovals} /> : null}
-      <RewardHistory items={loaderData.history} />
+      {loaderData.spend ? <SpendPicture spend={loaderData.spend} /> : null}
+      <RewardHistory page={loaderData.history} />
     </div>
   );
 }

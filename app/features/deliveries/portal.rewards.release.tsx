@@ -1,0 +1,199 @@
+// A released reward's delivery (core/delivery.ts), linked from the dashboard's history: the
+// recipients, their amounts and the state of each one's reward email (queued, sending, sent,
+// retrying with the last error, failed). Without JavaScript a reload shows the latest; with it the
+// page looks again every few seconds while an email is on its way. "Resend" issues the recipient
+// a new password (the old one stops working) in a new email: a real form, redirecting with a toast.
+import { useEffect } from "react";
+import { data, Form, Link, useRevalidator } from "react-router";
+import { z } from "zod";
+import { DELIVERY_STATE_LABELS, deliveryInFlight, type EmailDeliveryState } from "../../../core/delivery.ts";
+import { formatDollars } from "../../../core/money.ts";
+import { readForm } from "../../lib/forms.server.ts";
+import { redirectWithToast } from "../../lib/toast.server.ts";
+import { HiddenFormInputs } from "../../ui/form-fields.tsx";
+import { invoicePath } from "../invoices/invoice-paths.ts";
+import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
+import { DASHBOARD_PATH, type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
+import type { Route } from "./+types/portal.rewards.release";
+import { releasePath } from "./delivery-paths.ts";
+
+const TITLE = "Reward Delivery";
+export const handle = { title: TITLE } satisfies PortalHandle;
+export const meta: Route.MetaFunction = portalMeta(TITLE);
+
+/** How often the page looks again while an email is on its way (JavaScript on). */
+const REFRESH_MS = 3_000;
+
+const dateFormat = new Intl.DateTimeFormat("en-AU", {
+  dateStyle: "medium",
+  timeStyle: "short",
+  timeZone: "Australia/Sydney",
+});
+
+function releaseIdOf(params: { releaseId?: string }): number {
+  const id = Number(params.releaseId);
+  if (!/^\d{1,15}$/.test(params.releaseId ?? "") || !Number.isSafeInteger(id) || id <= 0) {
+    throw data("Not found", { status: 404 });
+  }
+  return id;
+}
+
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const { api } = portalUser(context);
+  const delivery = await api.releaseDelivery(releaseIdOf(params));
+  if (!delivery.ok) throw data(delivery.detail, { status: delivery.status });
+  return { delivery: delivery.data };
+}
+
+const resendSchema = z.object({ intent: z.literal("resend"), userId: z.coerce.number().int().positive() });
+
+export async function action({ context, request, params }: Route.ActionArgs) {
+  const { api } = requireOnboardedUser(context);
+  const releaseId = releaseIdOf(params);
+  const { submission } = await readForm(context, request, resendSchema);
+  if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
+  const resent = await api.resendRewardEmail(releaseId, submission.value.userId);
+  return redirectWithToast(
+    context,
+    releasePath(releaseId),
+    resent.ok
+      ? {
+          type: "success",
+          title: "Reward email resent",
+          description: "It has a new password; the password sent before no longer works.",
+        }
+      : { type: "destructive", title: resent.detail },
+  );
+}
+
+const STATE_CLASSES: Record<EmailDeliveryState, string> = {
+  queued: "bg-slate-100 text-slate-800",
+  sending: "bg-sky-100 text-sky-900",
+  sent: "bg-emerald-100 text-emerald-900",
+  retrying: "bg-amber-100 text-amber-900",
+  failed: "bg-red-100 text-red-900",
+};
+
+function StateBadge({ state }: { state: EmailDeliveryState }) {
+  return (
+    <span className={`inline-block rounded-full px-2.5 py-0.5 text-sm font-semibold ${STATE_CLASSES[state]}`}>
+      {DELIVERY_STATE_LABELS[state]}
+    </span>
+  );
+}
+
+export default function ReleaseDeliveryPage({ loaderData }: Route.ComponentProps) {
+  const { delivery } = loaderData;
+  const inFlight = deliveryInFlight(delivery);
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    if (!inFlight) return;
+    const timer = window.setTimeout(() => {
+      if (revalidator.state === "idle") void revalidator.revalidate();
+    }, REFRESH_MS);
+    return () => window.clearTimeout(timer);
+  }, [inFlight, revalidator]);
+
+  return (
+    <div className="mx-auto max-w-5xl space-y-6 px-4 py-8 md:px-6 md:py-12">
+      <Link
+        to={DASHBOARD_PATH}
+        className="inline-flex min-h-11 items-center gap-1 font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+      >
+        <span aria-hidden="true">←</span> Back to the dashboard
+      </Link>
+      <div>
+        <h2 className="break-words text-2xl font-bold text-brand-800">{delivery.rewardName}</h2>
+        <p className="mt-1 text-slate-700">
+          {formatDollars(delivery.amountCents)} released on {dateFormat.format(new Date(delivery.releasedAt))} to{" "}
+          {delivery.recipients.length} {delivery.recipients.length === 1 ? "recipient" : "recipients"}.
+          {delivery.invoiceNumber ? (
+            <>
+              {" "}
+              <Link
+                to={invoicePath(delivery.invoiceNumber)}
+                className="font-semibold text-brand-700 underline underline-offset-2"
+              >
+                Tax invoice {delivery.invoiceNumber}
+              </Link>
+            </>
+          ) : null}
+        </p>
+        <p className="mt-2 text-sm text-slate-600" role="status">
+          {inFlight
+            ? "Some emails are still on their way. This page updates by itself; without JavaScript, reload it."
+            : "Every email has been dealt with."}{" "}
+          <Link to={releasePath(delivery.releaseId)} className="font-semibold text-brand-700 underline">
+            Reload
+          </Link>
+        </p>
+      </div>
+
+      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+        <table className="block w-full border-collapse md:table">
+          <caption className="sr-only">Recipients of {delivery.rewardName} and their reward emails</caption>
+          {/* Under 768 px each recipient is a block (name, amount, email state) instead of a row. */}
+          <thead className="hidden bg-slate-100 md:table-header-group">
+            <tr>
+              <th scope="col" className="px-4 py-3 text-left text-sm font-semibold text-slate-800">
+                Recipient
+              </th>
+              <th scope="col" className="px-4 py-3 text-right text-sm font-semibold text-slate-800">
+                Amount
+              </th>
+              <th scope="col" className="px-4 py-3 text-left text-sm font-semibold text-slate-800">
+                Email
+              </th>
+            </tr>
+          </thead>
+          <tbody className="block divide-y divide-slate-200 md:table-row-group">
+            {delivery.recipients.map((r) => (
+              <tr key={r.userId} className="block py-2 align-top md:table-row md:py-0">
+                <td className="block px-4 py-1 md:table-cell md:py-3">
+                  <p className="font-semibold text-slate-900 [overflow-wrap:anywhere]">{r.name}</p>
+                  <p className="text-sm text-slate-600 [overflow-wrap:anywhere]">{r.email}</p>
+                </td>
+                <td className="block whitespace-nowrap px-4 py-1 tabular-nums text-slate-900 md:table-cell md:py-3 md:text-right">
+                  {formatDollars(r.amountCents)}
+                </td>
+                <td className="block px-4 py-1 md:table-cell md:py-3">
+                  {r.delivery ? (
+                    <div className="space-y-1">
+                      <StateBadge state={r.delivery.state} />
+                      {r.delivery.state === "sent" && r.delivery.sentAt ? (
+                        <p className="text-sm text-slate-600">{dateFormat.format(new Date(r.delivery.sentAt))}</p>
+                      ) : null}
+                      {r.delivery.lastError ? (
+                        <p className="text-sm text-red-800 [overflow-wrap:anywhere]">{r.delivery.lastError}</p>
+                      ) : null}
+                      {r.delivery.resends > 0 ? (
+                        <p className="text-sm text-slate-600">
+                          Resent {r.delivery.resends} {r.delivery.resends === 1 ? "time" : "times"}
+                        </p>
+                      ) : null}
+                    </div>
+                  ) : (
+                    <p className="text-sm text-slate-600">No email recorded</p>
+                  )}
+                  <Form method="post" className="mt-2">
+                    <HiddenFormInputs intent="resend" />
+                    <input type="hidden" name="userId" value={r.userId} />
+                    <button
+                      type="submit"
+                      className="inline-flex min-h-11 items-center justify-center rounded-md border border-brand-700 bg-white px-3 py-1 text-sm font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+                    >
+                      {/* One inline box: a flex item's edge spaces would collapse. */}
+                      <span>
+                        Resend<span className="sr-only"> to {r.name}</span> with a new password
+                      </span>
+                    </button>
+                  </Form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,49 @@
+// A released reward's delivery (not in SPEC): who it went to and what became of each recipient's
+// email. Pure code: the API answers it, the portal page shows it.
+
+/** queued → (sending) → sent; retrying after a failed attempt; failed once it gives up or is refused. */
+export type EmailDeliveryState = "queued" | "sending" | "sent" | "retrying" | "failed";
+
+export const DELIVERY_STATE_LABELS: Record<EmailDeliveryState, string> = {
+  queued: "Queued",
+  sending: "Sending",
+  sent: "Sent",
+  retrying: "Retrying",
+  failed: "Failed",
+};
+
+/** The API's refusals (problem+json `detail`). */
+export const DELIVERY_DETAILS = {
+  notFound: "Reward not found.",
+  recipientNotFound: "This person did not receive this reward.",
+} as const;
+
+/** GET /api/RewardReleases/:releaseId: cents, ISO 8601 dates. */
+export interface ReleaseDelivery {
+  releaseId: number;
+  rewardName: string;
+  releasedAt: string;
+  invoiceNumber: string | null;
+  amountCents: number;
+  recipients: Array<{
+    userId: number;
+    name: string;
+    email: string;
+    amountCents: number;
+    /** The newest reward email of this release to this recipient (a resend replaces the earlier one). */
+    delivery: {
+      state: EmailDeliveryState;
+      attempts: number;
+      /** Why the last attempt failed (retrying or failed). */
+      lastError: string | null;
+      sentAt: string | null;
+      /** How many times the manager has resent it. */
+      resends: number;
+    } | null;
+  }>;
+}
+
+/** Whether the page should look again soon (JavaScript on): something is still on its way. */
+export function deliveryInFlight(delivery: ReleaseDelivery): boolean {
+  return delivery.recipients.some((r) => r.delivery && ["queued", "sending", "retrying"].includes(r.delivery.state));
+}

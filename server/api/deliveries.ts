@@ -1,0 +1,54 @@
+// A released reward's delivery (core/delivery.ts; the rules in server/domain/delivery.ts), for any
+// manager of the company:
+//   GET  /RewardReleases/:releaseId                               → ReleaseDelivery
+//   POST /RewardReleases/:releaseId/recipients/:userId/resend     → 204: a new password, a new email
+// Another company's release, or a recipient not in it, answers 404 and changes nothing.
+import { Hono, type MiddlewareHandler } from "hono";
+import { validator } from "hono/validator";
+import { DELIVERY_DETAILS } from "../../core/delivery.ts";
+import { releaseDelivery, resendRewardEmail } from "../domain/delivery.ts";
+import { ProblemError } from "../http/problem.ts";
+import { requireAuth } from "./auth.ts";
+import type { ApiDeps, ApiEnv } from "./deps.ts";
+import type { RateLimits } from "./rate-limits.ts";
+
+const positiveId = (text: string | undefined, detail: string) => {
+  const id = Number(text);
+  if (!/^\d{1,15}$/.test(text ?? "") || !Number.isSafeInteger(id) || id <= 0) throw new ProblemError(404, detail);
+  return id;
+};
+
+const releaseParam = validator("param", (param: Record<string, string>) => ({
+  releaseId: positiveId(param.releaseId, DELIVERY_DETAILS.notFound),
+}));
+const recipientParam = validator("param", (param: Record<string, string>) => ({
+  releaseId: positiveId(param.releaseId, DELIVERY_DETAILS.notFound),
+  userId: positiveId(param.userId, DELIVERY_DETAILS.recipientNotFound),
+}));
+
+export function deliveriesRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, limits: RateLimits, now: () => Date) {
+  return new Hono<ApiEnv>()
+    .get("/RewardReleases/:releaseId", auth, releaseParam, async (c) => {
+      const delivery = await releaseDelivery(deps.db, requireAuth(c).companyId, c.req.valid("param").releaseId);
+      if (!delivery) throw new ProblemError(404, DELIVERY_DETAILS.notFound);
+      return c.json(delivery);
+    })
+    .post("/RewardReleases/:releaseId/recipients/:userId/resend", auth, recipientParam, async (c) => {
+      const { userId: actorId, companyId, clientIp } = requireAuth(c);
+      const { releaseId, userId } = c.req.valid("param");
+      // Each resend hashes a new password and emails an address: plenty for a person, not a script.
+      await limits.perAccount("rewardResend", actorId);
+      const outcome = await resendRewardEmail(
+        deps.db,
+        deps.config,
+        { companyId, userId: actorId, clientIp },
+        releaseId,
+        userId,
+        now(),
+      );
+      if (outcome === "release_not_found") throw new ProblemError(404, DELIVERY_DETAILS.notFound);
+      if (outcome === "recipient_not_found") throw new ProblemError(404, DELIVERY_DETAILS.recipientNotFound);
+      deps.onEmailQueued?.();
+      return c.body(null, 204);
+    });
+}

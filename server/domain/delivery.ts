@@ -1,0 +1,173 @@
+// A released reward's delivery (core/delivery.ts): each recipient of the order with the state of
+// the newest reward email the outbox holds for them, and the manager's resend, which issues a new
+// password (the old one stops working) and queues a new email saying so.
+import { and, desc, eq } from "drizzle-orm";
+import type { EmailDeliveryState, ReleaseDelivery } from "../../core/delivery.ts";
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { companies, emailOutbox, orderLines, orders, recipientAccounts, rewardReleases } from "../db/schema.ts";
+import { enqueueEmails } from "../mail/outbox.ts";
+import { addMonths, recipientRewardEmail } from "../mail/reward-emails.ts";
+import { recordAudit } from "./audit.ts";
+import { hashRecipientPassword, newRecipientPassword, VALIDITY_MONTHS } from "./release.ts";
+
+function stateOf(row: { status: string; attempts: number }): EmailDeliveryState {
+  if (row.status === "sent") return "sent";
+  if (row.status === "failed") return "failed";
+  if (row.status === "sending") return "sending";
+  return row.attempts > 0 ? "retrying" : "queued";
+}
+
+async function releaseOf(db: Db, companyId: number, releaseId: number) {
+  const [release] = await db
+    .select({
+      id: rewardReleases.id,
+      orderId: rewardReleases.orderId,
+      rewardName: rewardReleases.rewardName,
+      releasedAt: rewardReleases.releasedAt,
+      amountCents: rewardReleases.amountCents,
+      invoiceNumber: orders.invoiceNumber,
+    })
+    .from(rewardReleases)
+    .innerJoin(orders, eq(orders.id, rewardReleases.orderId))
+    .where(and(eq(rewardReleases.id, releaseId), eq(rewardReleases.companyId, companyId)));
+  return release;
+}
+
+/** The release `releaseId` of company `companyId` with its recipients' email states, or null. */
+export async function releaseDelivery(db: Db, companyId: number, releaseId: number): Promise<ReleaseDelivery | null> {
+  const release = await releaseOf(db, companyId, releaseId);
+  if (!release) return null;
+  const [lines, emails] = await Promise.all([
+    db
+      .select({
+        userId: orderLines.userId,
+        firstName: orderLines.firstName,
+        lastName: orderLines.lastName,
+        email: orderLines.email,
+        amountCents: orderLines.amountCents,
+      })
+      .from(orderLines)
+      .where(eq(orderLines.orderId, release.orderId))
+      .orderBy(orderLines.lastName, orderLines.firstName, orderLines.id),
+    db
+      .select({
+        userId: emailOutbox.recipientUserId,
+        status: emailOutbox.status,
+        attempts: emailOutbox.attempts,
+        lastError: emailOutbox.lastError,
+        sentAt: emailOutbox.sentAt,
+      })
+      .from(emailOutbox)
+      .where(eq(emailOutbox.orderId, release.orderId))
+      .orderBy(desc(emailOutbox.id)),
+  ]);
+  const newest = new Map<number, (typeof emails)[number] & { resends: number }>();
+  for (const email of emails) {
+    if (email.userId === null) continue;
+    const seen = newest.get(email.userId);
+    if (seen) seen.resends++;
+    else newest.set(email.userId, { ...email, resends: 0 });
+  }
+  return {
+    releaseId: release.id,
+    rewardName: release.rewardName,
+    releasedAt: release.releasedAt.toISOString(),
+    invoiceNumber: release.invoiceNumber,
+    amountCents: release.amountCents,
+    recipients: lines.map((line) => {
+      const email = newest.get(line.userId);
+      return {
+        userId: line.userId,
+        name: `${line.firstName} ${line.lastName}`,
+        email: line.email,
+        amountCents: line.amountCents,
+        delivery: email
+          ? {
+              state: stateOf(email),
+              attempts: email.attempts,
+              lastError: email.status === "sent" ? null : email.lastError,
+              sentAt: email.sentAt?.toISOString() ?? null,
+              resends: email.resends,
+            }
+          : null,
+      };
+    }),
+  };
+}
+
+export type ResendOutcome = "resent" | "release_not_found" | "recipient_not_found";
+
+/**
+ * Resends recipient `userId` their reward email of release `releaseId`: a new password replaces
+ * the old one (which stops working at once), and the new email says so. One transaction.
+ */
+export async function resendRewardEmail(
+  db: Db,
+  config: Pick<Config, "CATALOGUE_URL" | "SUPPORT_EMAIL">,
+  actor: { companyId: number; userId: number; clientIp?: string },
+  releaseId: number,
+  userId: number,
+  now: Date,
+): Promise<ResendOutcome> {
+  const release = await releaseOf(db, actor.companyId, releaseId);
+  if (!release) return "release_not_found";
+  const password = newRecipientPassword();
+  const passwordHash = await hashRecipientPassword(password);
+  return db.transaction(async (tx) => {
+    const [line] = await tx
+      .select({
+        email: orderLines.email,
+        firstName: orderLines.firstName,
+        amountCents: orderLines.amountCents,
+        message: orders.message,
+        senderName: orders.senderName,
+        companyName: companies.name,
+      })
+      .from(orderLines)
+      .innerJoin(orders, eq(orders.id, orderLines.orderId))
+      .innerJoin(companies, eq(companies.id, orders.companyId))
+      .where(and(eq(orderLines.orderId, release.orderId), eq(orderLines.userId, userId)));
+    if (!line) return "recipient_not_found";
+    const [account] = await tx
+      .update(recipientAccounts)
+      .set({ passwordHash })
+      .where(and(eq(recipientAccounts.companyId, actor.companyId), eq(recipientAccounts.userId, userId)))
+      .returning({ accessCode: recipientAccounts.accessCode, expiresAt: recipientAccounts.expiresAt });
+    if (!account) return "recipient_not_found";
+    await enqueueEmails(
+      tx,
+      [
+        {
+          about: { orderId: release.orderId, userId },
+          ...recipientRewardEmail({
+            to: line.email,
+            firstName: line.firstName,
+            companyName: line.companyName,
+            rewardName: release.rewardName,
+            message: line.message,
+            senderName: line.senderName,
+            amountCents: line.amountCents,
+            accessCode: account.accessCode,
+            password,
+            replacesEarlier: true,
+            expiresAt: account.expiresAt ?? addMonths(now, VALIDITY_MONTHS),
+            catalogueUrl: config.CATALOGUE_URL,
+            supportEmail: config.SUPPORT_EMAIL,
+          }),
+        },
+      ],
+      now,
+    );
+    await recordAudit(tx, {
+      companyId: actor.companyId,
+      actorUserId: actor.userId,
+      action: "reward.email_resent",
+      subject: `release:${release.id}`,
+      data: { recipientUserId: userId },
+      clientIp: actor.clientIp ?? null,
+      at: now,
+    });
+    return "resent";
+  });
+}

@@ -1,0 +1,56 @@
+// The spend picture of a company (core/spend.ts): its releases of the last SPEND_MONTHS calendar
+// months in Sydney, summed per month, with the fees, GST and distinct recipients of the same
+// releases. Months are worked out here (Intl), not in SQL, so PGlite and PostgreSQL agree
+// whatever time zone data each carries.
+import { and, countDistinct, eq, gte } from "drizzle-orm";
+import { monthsEndingWith, type SpendSummary } from "../../core/spend.ts";
+import type { Db } from "../db/client.ts";
+import { orderLines, orders, rewardReleases } from "../db/schema.ts";
+import { sydneyDayStart } from "./audit.ts";
+
+const sydneyMonth = new Intl.DateTimeFormat("en-CA", {
+  timeZone: "Australia/Sydney",
+  year: "numeric",
+  month: "2-digit",
+});
+
+/** "YYYY-MM" of `date` in Sydney. */
+export function sydneyYearMonth(date: Date): string {
+  const parts = Object.fromEntries(sydneyMonth.formatToParts(date).map((p) => [p.type, p.value]));
+  return `${parts.year}-${parts.month}`;
+}
+
+export async function spendSummary(db: Db, companyId: number, now: Date): Promise<SpendSummary> {
+  const months = monthsEndingWith(sydneyYearMonth(now));
+  const since = sydneyDayStart(`${months[0]}-01`);
+  const inWindow = and(eq(rewardReleases.companyId, companyId), gte(rewardReleases.releasedAt, since));
+  const [rows, [reached]] = await Promise.all([
+    db
+      .select({
+        releasedAt: rewardReleases.releasedAt,
+        releasedCents: rewardReleases.amountCents,
+        serviceFeeCents: orders.serviceFeeCents,
+        gstCents: orders.gstCents,
+      })
+      .from(rewardReleases)
+      .innerJoin(orders, eq(orders.id, rewardReleases.orderId))
+      .where(inWindow),
+    db
+      .select({ n: countDistinct(orderLines.userId) })
+      .from(rewardReleases)
+      .innerJoin(orderLines, eq(orderLines.orderId, rewardReleases.orderId))
+      .where(inWindow),
+  ]);
+  const perMonth = new Map(months.map((m) => [m, 0]));
+  const totals = { releasedCents: 0, serviceFeeCents: 0, gstCents: 0, recipientsReached: reached?.n ?? 0 };
+  for (const row of rows) {
+    const month = sydneyYearMonth(row.releasedAt);
+    // A release dated in the future (a clock moved back) is left out of the picture.
+    if (!perMonth.has(month)) continue;
+    perMonth.set(month, (perMonth.get(month) ?? 0) + row.releasedCents);
+    totals.releasedCents += row.releasedCents;
+    totals.serviceFeeCents += row.serviceFeeCents;
+    totals.gstCents += row.gstCents;
+  }
+  return { months: months.map((month) => ({ month, releasedCents: perMonth.get(month) ?? 0 })), totals };
+}
