@@ -37,6 +37,8 @@ export interface ReleaseDelivery {
       /** Why the last attempt failed (retrying or failed). */
       lastError: string | null;
       sentAt: string | null;
+      /** The address it went to (a resend goes to the member's address as it is then). */
+      to: string;
       /** How many times the manager has resent it. */
       resends: number;
     } | null;

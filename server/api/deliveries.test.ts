@@ -10,7 +10,7 @@ import { expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import type { Db } from "../db/client.ts";
-import { emailOutbox, recipientAccounts } from "../db/schema.ts";
+import { emailOutbox, recipientAccounts, users } from "../db/schema.ts";
 import { call } from "./accounts.testkit.ts";
 import { payDraftByCard, payingManager, paymentsApi, seedDraft } from "./payments.testkit.ts";
 
@@ -99,6 +99,21 @@ describeEachDatabase("reward delivery", ({ database }) => {
 
     const delivery = await manager.json<ReleaseDelivery>("GET", `RewardReleases/${releaseId}`);
     expect(delivery.recipients.find((r) => r.userId === bob)?.delivery).toMatchObject({ state: "queued", resends: 1 });
+  });
+
+  it("a resend goes to the member's address as it is now (a bounced address fixed on My Team)", async () => {
+    const { manager, bob, releaseId } = await released();
+    const [original] = await outboxOf(bob);
+    await db().update(users).set({ email: "bob.fixed@example.com" }).where(eq(users.id, bob));
+    expect((await manager.go("POST", `RewardReleases/${releaseId}/recipients/${bob}/resend`)).status).toBe(204);
+    const resent = (await outboxOf(bob)).at(-1);
+    expect(resent?.toAddress).toBe("bob.fixed@example.com");
+    expect(resent?.toAddress).not.toBe(original?.toAddress);
+    const delivery = await manager.json<ReleaseDelivery>("GET", `RewardReleases/${releaseId}`);
+    const row = delivery.recipients.find((r) => r.userId === bob);
+    // The recipient as the order froze them; the email as it was sent.
+    expect(row?.email).toBe(original?.toAddress);
+    expect(row?.delivery?.to).toBe("bob.fixed@example.com");
   });
 
   it("another company's release, a recipient not in it, malformed ids and no token: 404 or 401, nothing changes", async () => {

@@ -1,11 +1,12 @@
 // A released reward's delivery (core/delivery.ts): each recipient of the order with the state of
 // the newest reward email the outbox holds for them, and the manager's resend, which issues a new
-// password (the old one stops working) and queues a new email saying so.
+// password (the old one stops working) and queues a new email saying so, to the member's
+// address as it is now.
 import { and, desc, eq } from "drizzle-orm";
 import type { EmailDeliveryState, ReleaseDelivery } from "../../core/delivery.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import { companies, emailOutbox, orderLines, orders, recipientAccounts, rewardReleases } from "../db/schema.ts";
+import { companies, emailOutbox, orderLines, orders, recipientAccounts, rewardReleases, users } from "../db/schema.ts";
 import { enqueueEmails } from "../mail/outbox.ts";
 import { addMonths, recipientRewardEmail } from "../mail/reward-emails.ts";
 import { recordAudit } from "./audit.ts";
@@ -57,6 +58,7 @@ export async function releaseDelivery(db: Db, companyId: number, releaseId: numb
         attempts: emailOutbox.attempts,
         lastError: emailOutbox.lastError,
         sentAt: emailOutbox.sentAt,
+        to: emailOutbox.toAddress,
       })
       .from(emailOutbox)
       .where(eq(emailOutbox.orderId, release.orderId))
@@ -88,6 +90,7 @@ export async function releaseDelivery(db: Db, companyId: number, releaseId: numb
               attempts: email.attempts,
               lastError: email.status === "sent" ? null : email.lastError,
               sentAt: email.sentAt?.toISOString() ?? null,
+              to: email.to,
               resends: email.resends,
             }
           : null,
@@ -115,10 +118,12 @@ export async function resendRewardEmail(
   const password = newRecipientPassword();
   const passwordHash = await hashRecipientPassword(password);
   return db.transaction(async (tx) => {
+    // The member's address now, not the order's: a manager fixes a bounced address on My Team,
+    // then resends.
     const [line] = await tx
       .select({
-        email: orderLines.email,
-        firstName: orderLines.firstName,
+        email: users.email,
+        firstName: users.firstName,
         amountCents: orderLines.amountCents,
         message: orders.message,
         senderName: orders.senderName,
@@ -127,6 +132,7 @@ export async function resendRewardEmail(
       .from(orderLines)
       .innerJoin(orders, eq(orders.id, orderLines.orderId))
       .innerJoin(companies, eq(companies.id, orders.companyId))
+      .innerJoin(users, and(eq(users.id, orderLines.userId), eq(users.companyId, orderLines.companyId)))
       .where(and(eq(orderLines.orderId, release.orderId), eq(orderLines.userId, userId)));
     if (!line) return "recipient_not_found";
     const [account] = await tx

@@ -166,6 +166,9 @@ export default function ReleaseDeliveryPage({ loaderData }: Route.ComponentProps
                       {r.delivery.lastError ? (
                         <p className="text-sm text-red-800 [overflow-wrap:anywhere]">{r.delivery.lastError}</p>
                       ) : null}
+                      {r.delivery.to.toLowerCase() !== r.email.toLowerCase() ? (
+                        <p className="text-sm text-slate-600 [overflow-wrap:anywhere]">Sent to {r.delivery.to}</p>
+                      ) : null}
                       {r.delivery.resends > 0 ? (
                         <p className="text-sm text-slate-600">
                           Resent {r.delivery.resends} {r.delivery.resends === 1 ? "time" : "times"}
