@@ -2,6 +2,7 @@
 // login, password reset, company details and the signed-in contact form, and the account forms
 // as they are posted (the confirmation field, the captcha inputs as strings, the verify page's
 // two intents). Shared by the provider API, the route actions and the browser. Pure code only.
+
 import * as z from "zod/mini";
 import { ABN_MESSAGES, abnProblem, normaliseAbn } from "./abn.ts";
 import { COMPANY_SIZES, type CompanySize, INDUSTRIES, type Industry } from "./company.ts";
@@ -17,6 +18,7 @@ import {
   requiredMessage,
 } from "./fields.ts";
 import { PASSWORD_MAX_LENGTH, VERIFICATION_CODE_LENGTH } from "./limits.ts";
+import type { ListPage } from "./paging.ts";
 import { formPasswordRuleProblems, PASSWORD_MESSAGES, passwordRuleProblems } from "./password.ts";
 
 function passwordField(problems: (password: string) => string[]) {
@@ -200,15 +202,7 @@ export interface RewardHistoryItem {
 export const REWARD_HISTORY_PAGE_SIZE = 20;
 
 /** GET /api/RewardHistory (not in SPEC): one page of every release, newest first. */
-export interface RewardHistoryPage {
-  items: RewardHistoryItem[];
-  totalCount: number;
-  pageNumber: number;
-  pageSize: number;
-  totalPages: number;
-  hasPreviousPage: boolean;
-  hasNextPage: boolean;
-}
+export type RewardHistoryPage = ListPage<RewardHistoryItem>;
 
 // ─── The account forms as posted (the route actions and the browser parse with these) ───
 

@@ -1,6 +1,8 @@
 // The audit trail's kinds, filters and answers (ADR 0022 point 7): what the API validates, what
 // the Audit page's filter form sends, and what both show. Browser-safe (no server imports).
 
+import type { ListPage } from "./paging.ts";
+
 /** The kinds an Owner filters by, each the action prefixes it covers (server/domain/*: `thing.verb`). */
 export const AUDIT_KINDS = {
   managers: { label: "Managers and invitations", prefixes: ["manager."] },
@@ -62,14 +64,7 @@ export interface AuditEntryView {
   clientIp: string | null;
 }
 
-export interface AuditPage {
-  items: AuditEntryView[];
-  totalCount: number;
-  pageNumber: number;
-  pageSize: number;
-  totalPages: number;
-  hasPreviousPage: boolean;
-  hasNextPage: boolean;
+export interface AuditPage extends ListPage<AuditEntryView> {
   /** Everyone who appears in the company's trail, for the Who filter. */
   actors: { id: number; name: string }[];
 }

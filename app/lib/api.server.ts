@@ -117,8 +117,11 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     };
   }
 
-  /** A call that answers text (a CSV file) rather than JSON; a problem is read as call() reads it. */
-  async function callText(send: Promise<ClientResponse<unknown, number, string>>): Promise<ApiResult<string>> {
+  /** A call that answers a file (`read` takes its body), not JSON; a problem is read as call() reads it. */
+  async function callFile<T>(
+    send: Promise<ClientResponse<unknown, number, string>>,
+    read: (response: ClientResponse<unknown, number, string>) => Promise<T>,
+  ): Promise<ApiResult<T>> {
     let response: ClientResponse<unknown, number, string>;
     try {
       response = await send;
@@ -126,22 +129,13 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
       if (error instanceof ApiUnreachable) return { ok: false, status: 503, detail: FALLBACK_DETAIL };
       throw error;
     }
-    if (response.ok) return { ok: true, status: response.status, data: await response.text() };
+    if (response.ok) return { ok: true, status: response.status, data: await read(response) };
     return call(Promise.resolve(response)) as Promise<ApiResult<never>>;
   }
-
-  /** A call that answers bytes (a PDF); a problem is read as call() reads it. */
-  async function callBytes(send: Promise<ClientResponse<unknown, number, string>>): Promise<ApiResult<ArrayBuffer>> {
-    let response: ClientResponse<unknown, number, string>;
-    try {
-      response = await send;
-    } catch (error) {
-      if (error instanceof ApiUnreachable) return { ok: false, status: 503, detail: FALLBACK_DETAIL };
-      throw error;
-    }
-    if (response.ok) return { ok: true, status: response.status, data: await response.arrayBuffer() };
-    return call(Promise.resolve(response)) as Promise<ApiResult<never>>;
-  }
+  /** A CSV file. */
+  const callText = (send: Promise<ClientResponse<unknown, number, string>>) => callFile(send, (r) => r.text());
+  /** A PDF. */
+  const callBytes = (send: Promise<ClientResponse<unknown, number, string>>) => callFile(send, (r) => r.arrayBuffer());
 
   const draft = api.RewardMyTeam;
   const payment = api.StripePayment;

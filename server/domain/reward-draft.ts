@@ -69,15 +69,18 @@ const lineMember = and(
 
 const newestFirst = [desc(rewardDraftLines.createdAt), desc(rewardDraftLines.id)] as const;
 
+/** What a draft's row holds beside its lines. */
+const draftColumns = {
+  id: rewardDrafts.id,
+  version: rewardDrafts.version,
+  name: rewardDrafts.name,
+  message: rewardDrafts.message,
+  senderName: rewardDrafts.senderName,
+};
+
 async function findDraft(db: Conn, owner: DraftOwner) {
   const [row] = await db
-    .select({
-      id: rewardDrafts.id,
-      version: rewardDrafts.version,
-      name: rewardDrafts.name,
-      message: rewardDrafts.message,
-      senderName: rewardDrafts.senderName,
-    })
+    .select(draftColumns)
     .from(rewardDrafts)
     .where(and(eq(rewardDrafts.userId, owner.userId), eq(rewardDrafts.companyId, owner.companyId)));
   return row;
@@ -604,13 +607,7 @@ export async function loadDraftForOrder(
   owner: { companyId: number; userId: number },
 ): Promise<DraftForOrder | null> {
   const [draft] = await tx
-    .select({
-      id: rewardDrafts.id,
-      version: rewardDrafts.version,
-      name: rewardDrafts.name,
-      message: rewardDrafts.message,
-      senderName: rewardDrafts.senderName,
-    })
+    .select(draftColumns)
     .from(rewardDrafts)
     .where(and(eq(rewardDrafts.userId, owner.userId), eq(rewardDrafts.companyId, owner.companyId)))
     .for("update");

@@ -84,26 +84,24 @@ export function SpendPicture({ spend }: { spend: SpendSummary }) {
                   fill="currentColor"
                 />
                 {/* A phone shows each month's initial, a wider screen its short name. */}
-                <text
-                  x={`${(i + 0.5) * slot}%`}
-                  y={CHART_HEIGHT - 8}
-                  fontSize="11"
-                  fill="#334155"
-                  textAnchor="middle"
-                  className="sm:hidden"
-                >
-                  {monthLabel(m.month, true).charAt(0)}
-                </text>
-                <text
-                  x={`${(i + 0.5) * slot}%`}
-                  y={CHART_HEIGHT - 8}
-                  fontSize="11"
-                  fill="#334155"
-                  textAnchor="middle"
-                  className="hidden sm:inline"
-                >
-                  {monthLabel(m.month, true)}
-                </text>
+                {(
+                  [
+                    ["sm:hidden", monthLabel(m.month, true).charAt(0)],
+                    ["hidden sm:inline", monthLabel(m.month, true)],
+                  ] as const
+                ).map(([className, label]) => (
+                  <text
+                    key={className}
+                    x={`${(i + 0.5) * slot}%`}
+                    y={CHART_HEIGHT - 8}
+                    fontSize="11"
+                    fill="#334155"
+                    textAnchor="middle"
+                    className={className}
+                  >
+                    {label}
+                  </text>
+                ))}
               </g>
             );
           })}
