@@ -356,6 +356,8 @@ export const rewardDrafts = pgTable(
     message: text("message").notNull().default(""),
     /** Who the recipients' email names as the sender; '' for the manager's own name. */
     senderName: text("sender_name").notNull().default(""),
+    /** When the order made from this draft is to be released; null: at once when paid. */
+    sendAt: timestamptz("send_at"),
     version: integer("version").notNull().default(0),
     updatedAt: timestamptz("updated_at").notNull().defaultNow(),
     createdAt: createdAt(),
@@ -417,12 +419,18 @@ export const orders = pgTable(
     message: text("message").notNull().default(""),
     /** The sender the recipients' email names, resolved when the order was placed ('' before it was kept). */
     senderName: text("sender_name").notNull().default(""),
+    /** The scheduled release time (part of the snapshot; rescheduling moves it); null: at once. */
+    sendAt: timestamptz("send_at"),
     rewardsCents: bigint("rewards_cents", { mode: "number" }).notNull(),
     serviceFeeCents: bigint("service_fee_cents", { mode: "number" }).notNull(),
     gstCents: bigint("gst_cents", { mode: "number" }).notNull(),
     totalCents: bigint("total_cents", { mode: "number" }).notNull(),
     currency: text("currency").notNull().default("aud"),
-    status: text("status", { enum: ["pending", "paid", "failed"] })
+    /**
+     * pending → paid (released at once) or failed; pending → scheduled (paid, waiting for sendAt)
+     * → paid when the scheduler releases it, or → cancelled (refunded).
+     */
+    status: text("status", { enum: ["pending", "scheduled", "paid", "failed", "cancelled"] })
       .notNull()
       .default("pending"),
     processor: text("processor", { enum: ["simulated", "stripe"] }).notNull(),
@@ -445,9 +453,17 @@ export const orders = pgTable(
     createdAt: createdAt(),
     paidAt: timestamptz("paid_at"),
     releasedAt: timestamptz("released_at"),
+    /** A scheduled order cancelled before its release: by whom and when; refunded in full. */
+    cancelledAt: timestamptz("cancelled_at"),
+    cancelledBy: bigint("cancelled_by", { mode: "number" }).references(() => users.id),
+    /** The processor's refund (re_…, or re_sim_…); null until the refund went through. */
+    refundId: text("refund_id"),
+    refundedAt: timestamptz("refunded_at"),
   },
   (t) => [
     uniqueIndex("orders_payment_intent_idx").on(t.paymentIntentId),
+    // The scheduler's scan: scheduled orders by their time.
+    index("orders_scheduled_idx").on(t.sendAt).where(sql`${t.status} = 'scheduled'`),
     uniqueIndex("orders_checkout_session_idx").on(t.checkoutSessionId),
     uniqueIndex("orders_invoice_number_idx").on(t.invoiceNumber),
     index("orders_company_placed_by_idx").on(t.companyId, t.placedBy, t.status),
@@ -545,14 +561,77 @@ export const rewardLedger = pgTable(
     kind: text("kind", { enum: ["credit", "debit", "forfeit"] }).notNull(),
     /** Always positive; the kind says which way it goes. */
     amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    /** The lot a movement belongs to (every credit makes one; debits and forfeits draw from one). */
+    lotId: bigint("lot_id", { mode: "number" }),
+    /** The partner's redemption a debit belongs to. */
+    redemptionId: bigint("redemption_id", { mode: "number" }),
     createdAt: createdAt(),
   },
   (t) => [
     index("reward_ledger_company_user_idx").on(t.companyId, t.userId),
+    index("reward_ledger_lot_idx").on(t.lotId),
     // An order credits each recipient once.
     uniqueIndex("reward_ledger_order_credit_idx").on(t.orderId, t.userId).where(sql`${t.kind} = 'credit'`),
     check("reward_ledger_amount_check", sql`${t.amountCents} >= 0`),
   ],
+);
+
+/**
+ * A lot: the Reward Dollars one release gave one recipient, valid 18 months from that release's
+ * email (SPEC §1, per reward, not per recipient). remainingCents is what spending and forfeiture
+ * have not taken yet; the ledger keeps every movement, so the balance is still the ledger's sum.
+ */
+export const rewardLots = pgTable(
+  "reward_lots",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    orderId: bigint("order_id", { mode: "number" }).references(() => orders.id),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    remainingCents: bigint("remaining_cents", { mode: "number" }).notNull(),
+    /** The release's email time: validity starts here. */
+    issuedAt: timestamptz("issued_at").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+    /** The 30-day reminder went out (queued in the outbox) at this time. */
+    remindedAt: timestamptz("reminded_at"),
+    /** What was unspent at expiry was forfeited at this time. */
+    forfeitedAt: timestamptz("forfeited_at"),
+  },
+  (t) => [
+    uniqueIndex("reward_lots_order_user_idx").on(t.orderId, t.userId),
+    index("reward_lots_recipient_idx").on(t.companyId, t.userId, t.expiresAt),
+    // The daily job's scan: lots with something left, by expiry.
+    index("reward_lots_open_idx").on(t.expiresAt).where(sql`${t.remainingCents} > 0`),
+    check("reward_lots_remaining_check", sql`${t.remainingCents} >= 0 and ${t.remainingCents} <= ${t.amountCents}`),
+  ],
+);
+
+/**
+ * A spending the catalogue partner reported (POST /api/Redemptions), kept by the partner's own
+ * idempotency key: a replay answers the first outcome and changes nothing.
+ */
+export const redemptions = pgTable(
+  "redemptions",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    /** sha256 of the request's access code and amount: the same key with another body is refused. */
+    requestHash: text("request_hash").notNull(),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("redemptions_idempotency_key_idx").on(t.idempotencyKey)],
 );
 
 /**
@@ -573,6 +652,9 @@ export const simulatedPayments = pgTable(
     metadata: jsonb("metadata").notNull().$type<Record<string, string>>(),
     cardLast4: text("card_last4"),
     failureMessage: text("failure_message"),
+    /** A full refund, as Stripe's Refund: its id (re_sim_…) and time. */
+    refundId: text("refund_id"),
+    refundedAt: timestamptz("refunded_at"),
     createdAt: createdAt(),
     updatedAt: timestamptz("updated_at").notNull().defaultNow(),
   },

@@ -27,6 +27,7 @@ import {
   recipientAccounts,
   rewardDrafts,
   rewardLedger,
+  rewardLots,
   rewardReleases,
   users,
 } from "../db/schema.ts";
@@ -252,11 +253,17 @@ async function releaseOnce(
       );
     const accounts = new Map((await accountsOf(tx, order.companyId, order.id)).map((a) => [a.userId, a]));
 
-    // One credit per recipient, straight from the order lines.
+    // One lot per recipient, valid 18 months from this release's email (not from the recipient's
+    // first reward), and its credit in the ledger; straight from the order lines.
+    const expiresAt = addMonths(now, VALIDITY_MONTHS);
     await tx.execute(sql`
-      insert into ${rewardLedger} (${col(rewardLedger.companyId)}, ${col(rewardLedger.userId)}, ${col(rewardLedger.orderId)}, ${col(rewardLedger.kind)}, ${col(rewardLedger.amountCents)}, ${col(rewardLedger.createdAt)})
-      select ${col(orderLines.companyId)}, ${col(orderLines.userId)}, ${col(orderLines.orderId)}, 'credit', ${col(orderLines.amountCents)}, ${now.toISOString()}::timestamptz
+      insert into ${rewardLots} (${col(rewardLots.companyId)}, ${col(rewardLots.userId)}, ${col(rewardLots.orderId)}, ${col(rewardLots.amountCents)}, ${col(rewardLots.remainingCents)}, ${col(rewardLots.issuedAt)}, ${col(rewardLots.expiresAt)})
+      select ${col(orderLines.companyId)}, ${col(orderLines.userId)}, ${col(orderLines.orderId)}, ${col(orderLines.amountCents)}, ${col(orderLines.amountCents)}, ${now.toISOString()}::timestamptz, ${expiresAt.toISOString()}::timestamptz
       from ${orderLines} where ${col(orderLines.orderId)} = ${order.id}`);
+    await tx.execute(sql`
+      insert into ${rewardLedger} (${col(rewardLedger.companyId)}, ${col(rewardLedger.userId)}, ${col(rewardLedger.orderId)}, ${col(rewardLedger.kind)}, ${col(rewardLedger.amountCents)}, ${col(rewardLedger.lotId)}, ${col(rewardLedger.createdAt)})
+      select ${col(rewardLots.companyId)}, ${col(rewardLots.userId)}, ${col(rewardLots.orderId)}, 'credit', ${col(rewardLots.amountCents)}, ${col(rewardLots.id)}, ${now.toISOString()}::timestamptz
+      from ${rewardLots} where ${col(rewardLots.orderId)} = ${order.id}`);
 
     const [company] = await tx
       .select({ name: companies.name, abn: companies.abn })
@@ -284,7 +291,7 @@ async function releaseOnce(
           amountCents: line.amountCents,
           accessCode: account.accessCode,
           password,
-          expiresAt: account.expiresAt ?? addMonths(now, VALIDITY_MONTHS),
+          expiresAt,
           catalogueUrl: ctx.config.CATALOGUE_URL,
           supportEmail: ctx.config.SUPPORT_EMAIL,
         }),
