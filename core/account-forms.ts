@@ -20,6 +20,7 @@ import {
 import { PASSWORD_MAX_LENGTH, VERIFICATION_CODE_LENGTH } from "./limits.ts";
 import type { ListPage } from "./paging.ts";
 import { formPasswordRuleProblems, PASSWORD_MESSAGES, passwordRuleProblems } from "./password.ts";
+import type { RewardOrderState } from "./schedule.ts";
 
 function passwordField(problems: (password: string) => string[]) {
   return z.string({ error: PASSWORD_MESSAGES.required }).check(
@@ -201,8 +202,22 @@ export interface RewardHistoryItem {
 /** The dashboard's history shows this many releases a page (the full history is paged, not capped). */
 export const REWARD_HISTORY_PAGE_SIZE = 20;
 
-/** GET /api/RewardHistory (not in SPEC): one page of every release, newest first. */
-export type RewardHistoryPage = ListPage<RewardHistoryItem>;
+/**
+ * A row of the paged history (not in SPEC): a paid order, released, scheduled (paid, waiting for
+ * its time) or cancelled (refunded); rewardDate is the release's time, the scheduled send time,
+ * or the cancellation's time.
+ */
+export interface RewardHistoryEntry extends Omit<RewardHistoryItem, "rewardReleaseId"> {
+  orderId: number;
+  /** The release's delivery page, once released. */
+  rewardReleaseId: number | null;
+  state: RewardOrderState;
+  /** A cancelled order's refund went through. */
+  refunded: boolean;
+}
+
+/** GET /api/RewardHistory (not in SPEC): one page of every paid order, newest first. */
+export type RewardHistoryPage = ListPage<RewardHistoryEntry>;
 
 // ─── The account forms as posted (the route actions and the browser parse with these) ───
 

@@ -70,6 +70,8 @@ export interface CheckPaymentIntentResponse {
   status: CheckedPaymentStatus;
   /** The processor's message when the payment failed. */
   message?: string;
+  /** Not in SPEC: a scheduled reward's send time (ISO 8601); its emails go out then. */
+  sendAt?: string;
 }
 
 /** POST /StripePayment/confirm-simulated-payment: the simulated card form (DESIGN.md §8 labels). */

@@ -307,6 +307,8 @@ export interface RewardSummary {
   message: string;
   /** The name the recipients' email gives as the sender: the one set, else the manager's. */
   senderName: string;
+  /** When the rewards are to be sent (ISO 8601); null: as soon as they are paid. */
+  sendAt: string | null;
   recipientCount: number;
   /** Bumped by every change of the draft: a payment is created for one version. */
   version: number;

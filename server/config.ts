@@ -50,6 +50,8 @@ const envSchema = z.object({
   /** HTTP worker processes (server/cluster.ts); unset: one per CPU core on PostgreSQL, 1 on PGlite. */
   WEB_CONCURRENCY: z.coerce.number().int("must be a whole number").min(1).max(256).optional(),
   RATE_LIMIT_FACTOR: z.coerce.number().positive("must be a positive number").default(1),
+  /** How often each process looks for scheduled rewards that are due (server/domain/scheduled-sends.ts). */
+  SCHEDULER_INTERVAL_SECONDS: z.coerce.number().int("must be a whole number").min(1).max(3600).default(30),
   MAIL_FROM: z.string().trim().min(3).default("Reward Portal <no-reply@rewards.localhost>"),
   SUPPORT_EMAIL: z.email("must be an email address").default("support@rewards.localhost"),
   STRIPE_SECRET_KEY: optionalString,

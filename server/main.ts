@@ -11,9 +11,12 @@ import { type Config, isLoopbackAddress } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { seedCatalogue } from "./domain/catalogue.ts";
 import { type ImportWorker, startImportWorker } from "./domain/imports.ts";
+import type { PaymentServices } from "./domain/orders.ts";
+import { type DueSummary, releaseDueOrders } from "./domain/scheduled-sends.ts";
 import { createServerApp } from "./http/app.ts";
 import { createFormGuards } from "./http/form-guards.ts";
 import { createKeptAnswers, type KeptAnswers } from "./http/kept-answers.ts";
+import { type PeriodicJob, startPeriodicJob } from "./jobs/periodic.ts";
 import type { Logger } from "./logger.ts";
 import { listRecentEmails } from "./mail/outbox.ts";
 import type { MailTransport } from "./mail/port.ts";
@@ -46,6 +49,8 @@ export interface AppOptions {
   workerCount?: () => WorkerCount | undefined;
   /** The payment reconciler: false leaves it to the test (runOnce by hand); timings for tests. */
   reconciler?: false | Pick<ReconcilerOptions, "intervalMs" | "minAgeMs" | "maxAgeMs" | "batchSize">;
+  /** The scheduled-send job's timer: false leaves it to the test (scheduler.runOnce by hand). */
+  scheduler?: boolean;
 }
 
 export interface RunningApp {
@@ -56,6 +61,7 @@ export interface RunningApp {
   mailWorker: MailWorker;
   importWorker: ImportWorker;
   reconciler: Reconciler;
+  scheduler: PeriodicJob<DueSummary>;
   api: ReturnType<typeof createApi>;
   close(): Promise<void>;
 }
@@ -92,21 +98,31 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
       : captchaOff);
 
   const payments = options.payments ?? paymentsFor(config, database.db);
+  const paymentServices: PaymentServices = {
+    db: database.db,
+    payments,
+    logger,
+    now: () => new Date(),
+    onEmailQueued: () => mailWorker.nudge(),
+    release: { config, onReleaseLine: options.onReleaseLine },
+  };
   const reconciler = startReconciler(
-    {
-      ...(options.reconciler || {}),
-      services: {
-        db: database.db,
-        payments,
-        logger,
-        now: () => new Date(),
-        onEmailQueued: () => mailWorker.nudge(),
-        release: { config, onReleaseLine: options.onReleaseLine },
-      },
-      advisoryLocks: database.kind === "postgres",
-    },
+    { ...(options.reconciler || {}), services: paymentServices, advisoryLocks: database.kind === "postgres" },
     options.reconciler !== false,
   );
+  // Every process releases scheduled rewards as they come due (exactly once: scheduled-sends.ts).
+  const scheduler = startPeriodicJob({
+    name: "scheduler",
+    intervalMs: config.SCHEDULER_INTERVAL_SECONDS * 1000,
+    logger,
+    pass: (isStopped) =>
+      releaseDueOrders(
+        paymentServices,
+        { advisoryLocks: database.kind === "postgres", concurrency: database.kind === "postgres" ? 2 : 1 },
+        isStopped,
+      ),
+    autoStart: options.scheduler ?? true,
+  });
   // DESIGN.md §7's budgets hold across every process on PostgreSQL; PGlite is one process.
   const rateLimitStore: RateLimitStore = database.pool ? { kind: "postgres", pool: database.pool } : { kind: "memory" };
   const sweepRateLimits = () =>
@@ -196,10 +212,12 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     mailWorker,
     importWorker,
     reconciler,
+    scheduler,
     api,
     async close() {
       clearInterval(rateLimitSweeper);
       await reconciler.stop();
+      await scheduler.stop();
       await mailWorker.stop();
       await importWorker.stop();
       await database.close();

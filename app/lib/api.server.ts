@@ -212,6 +212,11 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
       callText(api.Audit.export.$get({ query: queryText(query) })),
 
     // A released reward's delivery and the resend of a recipient's email.
+    rewardOrder: (orderId: number) => call(api.RewardOrders[":orderId"].$get({ param: { orderId: String(orderId) } })),
+    rescheduleRewardOrder: (orderId: number, sendAt: string) =>
+      call(api.RewardOrders[":orderId"].schedule.$put({ param: { orderId: String(orderId) }, json: { sendAt } })),
+    cancelRewardOrder: (orderId: number) =>
+      call(api.RewardOrders[":orderId"].cancel.$post({ param: { orderId: String(orderId) } })),
     releaseDelivery: (releaseId: number) =>
       call(api.RewardReleases[":releaseId"].$get({ param: { releaseId: String(releaseId) } })),
     resendRewardEmail: (releaseId: number, userId: number) =>
@@ -251,6 +256,7 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
       call(draft["update-reward-name"].$put({ json: { name } })),
     updateRewardMessage: (json: Json<(typeof draft)["update-reward-message"]["$put"]>) =>
       call(draft["update-reward-message"].$put({ json })),
+    updateRewardSchedule: (sendAt: string | null) => call(draft["update-reward-schedule"].$put({ json: { sendAt } })),
     deleteReward: (userId: Json<(typeof draft)["delete-reward"]["$delete"]>["userId"]) =>
       call(draft["delete-reward"].$delete({ json: { userId } })),
     deleteAllReward: () => call(draft["delete-all-reward"].$delete()),

@@ -17,6 +17,7 @@ import { type ChangeEvent, type ReactNode, type Ref, useEffect, useId, useRef, u
 import { Form, href, type MetaDescriptor, useFetcher, useLocation } from "react-router";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
+import { outlineButtonClass } from "./buttons.ts";
 import { HiddenFormInputs, SubmitButton } from "./form-fields.tsx";
 
 /** What Save is about to send: the file's name, its row count and its first rows. */
@@ -145,8 +146,6 @@ export function CsvUploadPane<Row, P extends CsvPreview<Row>>(props: CsvUploadPa
 
 const fileInputClass =
   "block w-full min-h-11 rounded-md border border-slate-400 bg-white text-sm text-slate-800 file:mr-3 file:min-h-11 file:cursor-pointer file:border-0 file:bg-brand-50 file:px-4 file:font-semibold file:text-brand-800 hover:file:bg-brand-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed";
-const secondaryButtonClass =
-  "inline-flex min-h-11 items-center justify-center rounded-md border border-brand-700 bg-white px-6 py-2 font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
 
 function FileField({
   id,
@@ -328,7 +327,7 @@ function ServerUpload<Row, P extends CsvPreview<Row>>({
               <Form method="post" action={action}>
                 <HiddenFormInputs intent={intents.discard} />
                 <input type="hidden" name={uploadField} value={ready.id} />
-                <button type="submit" className={secondaryButtonClass}>
+                <button type="submit" className={outlineButtonClass}>
                   {texts.discard}
                 </button>
               </Form>
@@ -340,7 +339,7 @@ function ServerUpload<Row, P extends CsvPreview<Row>>({
         <Form method="post" encType="multipart/form-data" action={action} className="space-y-3">
           <HiddenFormInputs intent={intents.check} />
           <FileField id={inputId} errorsId={errorsId} label={texts.fileLabel} invalid={errors.length > 0} />
-          <button type="submit" className={secondaryButtonClass}>
+          <button type="submit" className={outlineButtonClass}>
             {showPreview ? texts.checkAnother : texts.check}
           </button>
         </Form>

@@ -43,20 +43,34 @@ export function HiddenFormInputs({ intent }: { intent?: string }) {
 interface TextFieldProps {
   field: FieldMetadata<unknown>;
   label: string;
-  type?: "text" | "email";
+  type?: "text" | "email" | "datetime-local";
   autoComplete?: string;
   className?: string;
+  /** Helper text under the label, read with the field (aria-describedby). */
+  help?: string;
 }
 
-/** A labelled text or email input; `required` and `maxLength` come from the form's constraint. */
-export function TextField({ field, label, type = "text", autoComplete, className }: TextFieldProps) {
+/** A labelled text, email or date-time input; `required`, `maxLength`, `min` and `max` come from the form's constraint. */
+export function TextField({ field, label, type = "text", autoComplete, className, help }: TextFieldProps) {
   const { key, ...props } = getInputProps(field, { type });
+  const helpId = `${field.id}-help`;
   return (
     <div className={className}>
       <label htmlFor={field.id} className={labelClass}>
         {label}
       </label>
-      <input key={key} {...props} autoComplete={autoComplete} className={controlClass} />
+      {help ? (
+        <p id={helpId} className="mb-1 text-sm text-slate-600">
+          {help}
+        </p>
+      ) : null}
+      <input
+        key={key}
+        {...props}
+        aria-describedby={[help ? helpId : undefined, props["aria-describedby"]].filter(Boolean).join(" ") || undefined}
+        autoComplete={autoComplete}
+        className={controlClass}
+      />
       <FieldError id={field.errorId} errors={field.errors} />
     </div>
   );

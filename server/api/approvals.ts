@@ -14,7 +14,6 @@
 // Owner-only calls check the role before reading a body (requireOwner: 403, nothing changes);
 // another company's order is a 404.
 import { Hono, type MiddlewareHandler } from "hono";
-import { validator } from "hono/validator";
 import {
   type ApprovalThresholdResponse,
   approvalThresholdSchema,
@@ -37,7 +36,7 @@ import {
 } from "../domain/approvals.ts";
 import { PaymentError } from "../domain/orders.ts";
 import { ProblemError } from "../http/problem.ts";
-import { jsonBody, queryParams } from "../http/validate.ts";
+import { idParams, jsonBody, queryParams } from "../http/validate.ts";
 import type { Payments } from "../payments/port.ts";
 import { ownerOnly, requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
@@ -51,14 +50,7 @@ async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-const orderParam = validator("param", (param: Record<string, string>) => {
-  const text = param.orderId ?? "";
-  const orderId = Number(text);
-  if (!/^\d{1,15}$/.test(text) || !Number.isSafeInteger(orderId) || orderId <= 0) {
-    throw new ProblemError(404, DETAILS.notFound);
-  }
-  return { orderId };
-});
+const orderParam = idParams({ orderId: DETAILS.notFound });
 
 const listQuery = queryParams((q: { status?: string }) => {
   const status = q.status ?? "pending";

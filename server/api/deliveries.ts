@@ -4,27 +4,16 @@
 //   POST /RewardReleases/:releaseId/recipients/:userId/resend     → 204: a new password, a new email
 // Another company's release, or a recipient not in it, answers 404 and changes nothing.
 import { Hono, type MiddlewareHandler } from "hono";
-import { validator } from "hono/validator";
 import { DELIVERY_DETAILS } from "../../core/delivery.ts";
 import { releaseDelivery, resendRewardEmail } from "../domain/delivery.ts";
 import { ProblemError } from "../http/problem.ts";
+import { idParams } from "../http/validate.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 import type { RateLimits } from "./rate-limits.ts";
 
-const positiveId = (text: string | undefined, detail: string) => {
-  const id = Number(text);
-  if (!/^\d{1,15}$/.test(text ?? "") || !Number.isSafeInteger(id) || id <= 0) throw new ProblemError(404, detail);
-  return id;
-};
-
-const releaseParam = validator("param", (param: Record<string, string>) => ({
-  releaseId: positiveId(param.releaseId, DELIVERY_DETAILS.notFound),
-}));
-const recipientParam = validator("param", (param: Record<string, string>) => ({
-  releaseId: positiveId(param.releaseId, DELIVERY_DETAILS.notFound),
-  userId: positiveId(param.userId, DELIVERY_DETAILS.recipientNotFound),
-}));
+const releaseParam = idParams({ releaseId: DELIVERY_DETAILS.notFound });
+const recipientParam = idParams({ releaseId: DELIVERY_DETAILS.notFound, userId: DELIVERY_DETAILS.recipientNotFound });
 
 export function deliveriesRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, limits: RateLimits, now: () => Date) {
   return new Hono<ApiEnv>()

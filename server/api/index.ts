@@ -22,6 +22,7 @@ import { publicRoutes } from "./public.ts";
 import { createRateLimits, RateLimitedError } from "./rate-limits.ts";
 import { rewardHistoryRoutes } from "./reward-history.ts";
 import { rewardMyTeamRoutes } from "./reward-my-team.ts";
+import { rewardOrdersRoutes } from "./reward-orders.ts";
 import { settingsRoutes } from "./settings.ts";
 import { twoFactorRoutes } from "./two-factor.ts";
 import { usersRoutes } from "./users.ts";
@@ -76,6 +77,7 @@ export function createApi(deps: ApiDeps) {
     .route("/", deliveriesRoutes(deps, auth, limits, now))
     .route("/", paymentsRoutes(deps, payments, auth, now, limits))
     .route("/", approvalsRoutes(deps, payments, auth, now))
+    .route("/", rewardOrdersRoutes(deps, payments, auth, now))
     .route("/", rewardMyTeamRoutes(deps, auth, now))
     .route("/", importsRoutes(deps, auth))
     .route("/", auditRoutes(deps, auth))

@@ -163,10 +163,10 @@ describeEachDatabase("GET /api/RewardHistory/get-reward-history", ({ database })
       .replace(/^\uFEFF/, "")
       .trimEnd()
       .split("\r\n");
-    expect(lines[0]).toBe("Date (Australia/Sydney),Campaign / Reward Name,Released,Invoice number");
+    expect(lines[0]).toBe("Date (Australia/Sydney),Campaign / Reward Name,Status,Released,Invoice number");
     expect(lines).toHaveLength(total + 1);
-    expect(lines[1]).toMatch(/,Reward 105,\$105\.00,INV-000105$/);
-    expect(lines.at(-1)).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")",$1.00,INV-000001`);
+    expect(lines[1]).toMatch(/,Reward 105,Released,\$105\.00,INV-000105$/);
+    expect(lines.at(-1)).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")",Released,$1.00,INV-000001`);
 
     // B sees none of it.
     expect(await b.json<RewardHistoryPage>("GET", "RewardHistory")).toMatchObject({ items: [], totalCount: 0 });

@@ -7,6 +7,7 @@
 //   PUT    /RewardMyTeam/update-all-reward     { value }         → RewardDraftTotals
 //   PUT    /RewardMyTeam/update-reward-name    { name }          → { rewardName }
 //   PUT    /RewardMyTeam/update-reward-message { message?, senderName? } → RewardMessage (not in SPEC)
+//   PUT    /RewardMyTeam/update-reward-schedule { sendAt: ISO 8601 | null } → RewardSchedule (not in SPEC)
 //   DELETE /RewardMyTeam/delete-reward         { userId }        → 204
 //   DELETE /RewardMyTeam/delete-all-reward                       → 204
 //   GET    /RewardMyTeam/get-reward                              → RewardRecipient[] newest first
@@ -31,6 +32,7 @@ import {
   updateRewardNameSchema,
   updateRewardSchema,
 } from "../../core/rewards.ts";
+import { type RewardSchedule, updateRewardScheduleSchema } from "../../core/schedule.ts";
 import { getMyDetails } from "../domain/identity.ts";
 import {
   addNewRecipients,
@@ -48,6 +50,7 @@ import {
   setRecipientAmount,
   setRewardMessage,
   setRewardName,
+  setRewardSchedule,
 } from "../domain/reward-draft.ts";
 import { ProblemError, problemFromZod } from "../http/problem.ts";
 import { BULK_JSON_BYTES, jsonBody, queryParams } from "../http/validate.ts";
@@ -137,6 +140,13 @@ export function rewardMyTeamRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv
       /** Not in SPEC: the sender's message to every recipient and the name it is from. */
       .put("/RewardMyTeam/update-reward-message", auth, jsonBody(updateRewardMessageSchema), async (c) => {
         return c.json(await setRewardMessage(deps.db, owner(c), c.req.valid("json"), now()));
+      })
+      /** Not in SPEC: when the order made from the draft is released (null: once paid). */
+      .put("/RewardMyTeam/update-reward-schedule", auth, jsonBody(updateRewardScheduleSchema), async (c) => {
+        const { sendAt } = c.req.valid("json");
+        const saved = await setRewardSchedule(deps.db, owner(c), sendAt ? new Date(sendAt) : null, now());
+        if (!saved.ok) throw new ProblemError(400, saved.problem);
+        return c.json<RewardSchedule>({ sendAt: saved.sendAt });
       })
       .delete("/RewardMyTeam/delete-reward", auth, jsonBody(rewardUserIdSchema), async (c) => {
         const who = owner(c);

@@ -1,6 +1,7 @@
 // The audit trail (ADR 0022): every change to managers, roles, settings, team members, drafts,
 // approvals, orders, payments and releases is one row of `audit_log`, written in the same
 // transaction as the change it records, with who did it, when and from which address.
+
 import { and, desc, eq, gte, lt, or, type SQL, sql } from "drizzle-orm";
 import {
   AUDIT_EXPORT_MAX_ROWS,
@@ -11,6 +12,7 @@ import {
   kindOfAction,
   sydneyTime,
 } from "../../core/audit.ts";
+import { sydneyWallTimeToInstant } from "../../core/schedule.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog, users } from "../db/schema.ts";
 import { csvFile } from "../http/csv-file.ts";
@@ -51,37 +53,10 @@ export async function recordAudit(db: Writer, ...entries: AuditEntry[]): Promise
 
 /** The instant a day of Australia/Sydney starts ("2026-11-24" → 2026-11-23T13:00:00Z in summer). */
 export function sydneyDayStart(day: string): Date {
-  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
-  const utcMidnight = Date.UTC(y, m - 1, d);
-  // Sydney's offset at that moment, read back from the formatted wall time (DST changes at 2–3 am,
-  // so midnight's offset is the day's first).
-  const offsetAt = (t: number) => {
-    const parts = Object.fromEntries(
-      new Intl.DateTimeFormat("en-US", {
-        timeZone: "Australia/Sydney",
-        hourCycle: "h23",
-        year: "numeric",
-        month: "2-digit",
-        day: "2-digit",
-        hour: "2-digit",
-        minute: "2-digit",
-        second: "2-digit",
-      })
-        .formatToParts(new Date(t))
-        .map((p) => [p.type, p.value]),
-    );
-    const wall = Date.UTC(
-      Number(parts.year),
-      Number(parts.month) - 1,
-      Number(parts.day),
-      Number(parts.hour),
-      Number(parts.minute),
-      Number(parts.second),
-    );
-    return wall - t;
-  };
-  const guess = utcMidnight - offsetAt(utcMidnight);
-  return new Date(utcMidnight - offsetAt(guess));
+  // Midnight is never skipped or repeated in Sydney (daylight saving changes at 2–3 am).
+  const start = sydneyWallTimeToInstant(`${day}T00:00`);
+  if (!start) throw new Error(`not a calendar day: ${day}`);
+  return start;
 }
 
 const addDays = (day: string, n: number) => {

@@ -190,6 +190,7 @@ export async function insertOrderSnapshot(
       rewardName,
       message: draft.message,
       senderName: draft.senderName,
+      sendAt: draft.sendAt,
       ...charges,
       currency: "aud",
       status: "pending",
@@ -265,7 +266,8 @@ export async function latestApprovalOrder(
         eq(orders.placedBy, caller.userId),
         eq(orders.draftId, draftId),
         isNotNull(orders.approvalStatus),
-        isNull(orders.releasedAt),
+        // Paid (released, or scheduled and waiting): the draft has moved on.
+        isNull(orders.paidAt),
         or(isNull(orders.failureReason), ne(orders.failureReason, "superseded")),
       ),
     )
@@ -510,6 +512,9 @@ export async function checkOrderPayment(
   if (!order) throw new PaymentError(404, "The requested resource was not found.");
   const amount = centsToDollars(order.totalCents);
   if (order.releasedAt) return { amount, status: "succeeded" };
+  if (order.status === "scheduled" && order.sendAt) {
+    return { amount, status: "succeeded", sendAt: order.sendAt.toISOString() };
+  }
 
   let paymentIntentId = order.paymentIntentId;
   if (paymentIntent.startsWith("cs_")) {
@@ -550,7 +555,11 @@ async function settle(
         s.logger.error(mismatchOf(order, payment), "a succeeded payment does not match its order: not released");
         return { amount, status: "failed", message: PAYMENT_DETAILS.checkFailed };
       }
-      await release(s, order, payment.paymentIntentId, source, actor);
+      const result = await release(s, order, payment.paymentIntentId, source, actor);
+      // Paid for a later time: the page says when the emails go out.
+      if (!result.released && result.reason === "scheduled" && order.sendAt) {
+        return { amount, status: "succeeded", sendAt: order.sendAt.toISOString() };
+      }
       return { amount, status: "succeeded" };
     }
     case "processing":
@@ -589,7 +598,7 @@ export async function handlePaymentEvent(
     return "mismatch";
   }
   if (event.type === "payment_intent.succeeded") {
-    if (order.releasedAt) return "already_released";
+    if (order.releasedAt || order.paidAt) return "already_released";
     if (!paysFor(order, event.payment)) {
       s.logger.error(
         mismatchOf(order, event.payment),
@@ -613,7 +622,7 @@ export async function payableOrderForPayment(s: PaymentServices, caller: Caller,
   await requireCompanyDetails(s.db, caller.companyId);
   const order = await findCompanyOrder(s.db, caller.companyId, paymentIntentId);
   if (!order) throw new PaymentError(404, "The requested resource was not found.");
-  if (order.releasedAt) return order;
+  if (order.releasedAt || order.status === "scheduled") return order;
   // Only an approved approval order is ever paid (ADR 0022 §6); the others have no payment anyway.
   if (order.approvalStatus === "requested") throw new PaymentError(409, APPROVAL_DETAILS.awaiting);
   if (order.approvalStatus === "declined") throw new PaymentError(409, APPROVAL_DETAILS.declined);
@@ -651,7 +660,7 @@ export type ReconcileOutcome = "released" | "already_released" | "unpaid" | "mis
 export async function reconcileOrder(s: PaymentServices, orderId: number): Promise<ReconcileOutcome> {
   const [order] = await s.db.select().from(orders).where(eq(orders.id, orderId));
   if (!order) return "not_found";
-  if (order.releasedAt) return "already_released";
+  if (order.releasedAt || order.paidAt) return "already_released";
   let paymentIntentId = order.paymentIntentId;
   if (!paymentIntentId && order.checkoutSessionId) {
     // Checkout without a return to the confirmation page: the session names its PaymentIntent.

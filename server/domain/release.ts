@@ -72,7 +72,7 @@ export function hashRecipientPassword(password: string): Promise<string> {
   return hash(password, RECIPIENT_ARGON2);
 }
 
-export type ReleaseSource = "check" | "webhook" | "simulated-confirm" | "retry" | "reconcile";
+export type ReleaseSource = "check" | "webhook" | "simulated-confirm" | "retry" | "reconcile" | "scheduler";
 
 export interface ReleaseContext {
   config: Pick<
@@ -86,7 +86,11 @@ export interface ReleaseContext {
 
 export type ReleaseResult =
   | { released: true; releaseId: number; emails: number }
-  | { released: false; reason: "already_released" | "not_found" };
+  | {
+      released: false;
+      /** scheduled: paid and waiting for its send time (the scheduler releases it); cancelled: refunded instead. */
+      reason: "already_released" | "not_found" | "scheduled" | "cancelled";
+    };
 
 /** Emails per INSERT (one json parameter of about 3 KB a message). */
 const EMAIL_BATCH = 250;
@@ -149,11 +153,20 @@ async function releaseOnce(
   ctx: ReleaseContext,
 ): Promise<ReleaseResult> {
   const [head] = await db
-    .select({ companyId: orders.companyId, draftId: orders.draftId, releasedAt: orders.releasedAt })
+    .select({
+      companyId: orders.companyId,
+      draftId: orders.draftId,
+      releasedAt: orders.releasedAt,
+      status: orders.status,
+      sendAt: orders.sendAt,
+    })
     .from(orders)
     .where(eq(orders.id, input.orderId));
   if (!head) return { released: false, reason: "not_found" };
   if (head.releasedAt) return { released: false, reason: "already_released" };
+  if (head.status === "cancelled") return { released: false, reason: "cancelled" };
+  // A payment for an order whose time has not come only marks it scheduled: no accounts yet.
+  if (!isDue(head.sendAt, ctx.now)) return scheduleOnce(db, input, ctx);
 
   // Outside the transaction: fresh credentials for the recipients who have no account yet.
   const lineUsers = await db
@@ -185,7 +198,12 @@ async function releaseOnce(
     const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for("update");
     if (!order) return { released: false as const, reason: "not_found" as const };
     if (order.releasedAt) return { released: false as const, reason: "already_released" as const };
+    if (order.status === "cancelled") return { released: false as const, reason: "cancelled" as const };
+    // Rescheduled to a later time since it was read: the scheduler releases it then.
+    if (!isDue(order.sendAt, ctx.now)) return { released: false as const, reason: "scheduled" as const };
     const now = ctx.now;
+    // A scheduled order was paid (and invoiced) when it was scheduled.
+    const wasScheduled = order.status === "scheduled";
 
     const [release] = await tx
       .insert(rewardReleases)
@@ -200,12 +218,12 @@ async function releaseOnce(
       .returning({ id: rewardReleases.id });
     if (!release) return { released: false as const, reason: "already_released" as const };
 
-    const invoiceNumber = invoiceNumberFor(order.id);
+    const invoiceNumber = order.invoiceNumber ?? invoiceNumberFor(order.id);
     await tx
       .update(orders)
       .set({
         status: "paid",
-        paidAt: now,
+        paidAt: order.paidAt ?? now,
         releasedAt: now,
         invoiceNumber,
         failureReason: null,
@@ -266,7 +284,7 @@ async function releaseOnce(
       from ${rewardLots} where ${col(rewardLots.orderId)} = ${order.id}`);
 
     const [company] = await tx
-      .select({ name: companies.name, abn: companies.abn })
+      .select({ name: companies.name })
       .from(companies)
       .where(eq(companies.id, order.companyId));
     const companyName = company?.name ?? "Your company";
@@ -306,68 +324,144 @@ async function releaseOnce(
     await enqueueEmails(tx, pending, now);
     emails += pending.length;
 
-    const [payer] = await tx
-      .select({ email: users.email, firstName: users.firstName })
-      .from(users)
-      .where(eq(users.id, order.placedBy));
-    if (payer) {
-      await enqueueEmail(
-        tx,
-        taxInvoiceEmail({
-          to: payer.email,
-          firstName: payer.firstName,
-          invoiceNumber,
-          invoiceDate: now,
-          supplierName: ctx.config.supplierName,
-          supplierAbn: ctx.config.supplierAbn,
-          supplierIsPlaceholder: ctx.config.supplierIsPlaceholder,
-          buyerCompanyName: companyName,
-          buyerAbn: company?.abn ?? null,
-          rewardName: order.rewardName,
-          recipientCount: lines.length,
-          rewardsCents: order.rewardsCents,
-          serviceFeeCents: order.serviceFeeCents,
-          gstCents: order.gstCents,
-          totalCents: order.totalCents,
-          invoiceUrl: new URL(`/portal/invoices/${invoicePathSegment(invoiceNumber)}`, ctx.config.APP_URL).toString(),
-        }),
-        now,
-      );
+    if (!wasScheduled && (await queueTaxInvoice(tx, { ...order, invoiceNumber, paidAt: now }, lines.length, ctx))) {
       emails++;
     }
 
     // Empty the draft only if it is still what was paid for (the manager may have started anew).
     const draftCleared = await clearDraftIfUnchanged(tx, order.draftId, order.draftVersion, now);
 
-    await recordAudit(
-      tx,
-      {
-        companyId: order.companyId,
-        actorUserId: input.actorUserId ?? null,
-        action: "order.paid",
-        subject: `order:${order.id}`,
-        data: {
-          source: input.source,
-          paymentIntentId: order.paymentIntentId ?? input.paymentIntentId ?? null,
-          totalCents: order.totalCents,
-          invoiceNumber,
-        },
-        clientIp: input.clientIp,
-        at: now,
-      },
-      {
-        companyId: order.companyId,
-        actorUserId: input.actorUserId ?? null,
-        action: "reward.released",
-        subject: `release:${release.id}`,
-        data: { orderId: order.id, recipients: lines.length, rewardsCents: order.rewardsCents, draftCleared },
-        clientIp: input.clientIp,
-        at: now,
-      },
-    );
+    await recordAudit(tx, ...(wasScheduled ? [] : [paidAudit(order, input, invoiceNumber, now)]), {
+      companyId: order.companyId,
+      actorUserId: input.actorUserId ?? null,
+      action: "reward.released",
+      subject: `release:${release.id}`,
+      data: { orderId: order.id, recipients: lines.length, rewardsCents: order.rewardsCents, draftCleared },
+      clientIp: input.clientIp,
+      at: now,
+    });
     return { released: true as const, releaseId: release.id, emails };
   });
   return outcome;
+}
+
+/** Whether an order with this send time is released now (no send time: at once). */
+function isDue(sendAt: Date | null, now: Date): boolean {
+  return !sendAt || sendAt.getTime() <= now.getTime();
+}
+
+type ReleaseInput = Parameters<typeof releaseOrder>[1];
+
+function paidAudit(order: typeof orders.$inferSelect, input: ReleaseInput, invoiceNumber: string, now: Date) {
+  return {
+    companyId: order.companyId,
+    actorUserId: input.actorUserId ?? null,
+    action: "order.paid",
+    subject: `order:${order.id}`,
+    data: {
+      source: input.source,
+      paymentIntentId: order.paymentIntentId ?? input.paymentIntentId ?? null,
+      totalCents: order.totalCents,
+      invoiceNumber,
+      ...(order.sendAt && !isDue(order.sendAt, now) ? { sendAt: order.sendAt.toISOString() } : {}),
+    },
+    clientIp: input.clientIp ?? null,
+    at: now,
+  };
+}
+
+/**
+ * A paid order whose send time is ahead: marked scheduled (paid, invoiced, the payer's tax
+ * invoice queued, the draft emptied), once, under the same locks as a release; the scheduler
+ * releases it at its time (scheduled-sends.ts).
+ */
+async function scheduleOnce(db: Db, input: ReleaseInput, ctx: ReleaseContext): Promise<ReleaseResult> {
+  return db.transaction(async (tx) => {
+    const [head] = await tx.select({ draftId: orders.draftId }).from(orders).where(eq(orders.id, input.orderId));
+    if (!head) return { released: false as const, reason: "not_found" as const };
+    await tx.select({ id: rewardDrafts.id }).from(rewardDrafts).where(eq(rewardDrafts.id, head.draftId)).for("update");
+    const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for("update");
+    if (!order) return { released: false as const, reason: "not_found" as const };
+    if (order.releasedAt) return { released: false as const, reason: "already_released" as const };
+    if (order.status === "cancelled") return { released: false as const, reason: "cancelled" as const };
+    if (order.status === "scheduled") return { released: false as const, reason: "scheduled" as const };
+    // Came due meanwhile (a slow payment): the caller's next attempt releases it.
+    if (isDue(order.sendAt, ctx.now)) return { released: false as const, reason: "scheduled" as const };
+    const now = ctx.now;
+    const invoiceNumber = invoiceNumberFor(order.id);
+    const paid = {
+      ...order,
+      status: "scheduled" as const,
+      paidAt: now,
+      invoiceNumber,
+      failureReason: null,
+      paymentIntentId: order.paymentIntentId ?? input.paymentIntentId ?? null,
+    };
+    await tx
+      .update(orders)
+      .set({
+        status: paid.status,
+        paidAt: paid.paidAt,
+        invoiceNumber,
+        failureReason: null,
+        paymentIntentId: paid.paymentIntentId,
+      })
+      .where(eq(orders.id, order.id));
+    const [count] = await tx
+      .select({ n: sql<number>`count(*)::int` })
+      .from(orderLines)
+      .where(eq(orderLines.orderId, order.id));
+    await queueTaxInvoice(tx, paid, count?.n ?? 0, ctx);
+    const draftCleared = await clearDraftIfUnchanged(tx, order.draftId, order.draftVersion, now);
+    await recordAudit(tx, {
+      ...paidAudit(order, input, invoiceNumber, now),
+      data: { ...paidAudit(order, input, invoiceNumber, now).data, draftCleared },
+    });
+    return { released: false as const, reason: "scheduled" as const };
+  });
+}
+
+/** The payer's tax invoice email, queued in the caller's transaction; false when the payer is gone. */
+async function queueTaxInvoice(
+  tx: Tx,
+  order: typeof orders.$inferSelect & { invoiceNumber: string; paidAt: Date | null },
+  recipientCount: number,
+  ctx: ReleaseContext,
+): Promise<boolean> {
+  const [payer] = await tx
+    .select({ email: users.email, firstName: users.firstName })
+    .from(users)
+    .where(eq(users.id, order.placedBy));
+  if (!payer) return false;
+  const [company] = await tx
+    .select({ name: companies.name, abn: companies.abn })
+    .from(companies)
+    .where(eq(companies.id, order.companyId));
+  const invoiceDate = order.paidAt ?? ctx.now;
+  await enqueueEmail(
+    tx,
+    taxInvoiceEmail({
+      to: payer.email,
+      firstName: payer.firstName,
+      invoiceNumber: order.invoiceNumber,
+      invoiceDate,
+      supplierName: ctx.config.supplierName,
+      supplierAbn: ctx.config.supplierAbn,
+      supplierIsPlaceholder: ctx.config.supplierIsPlaceholder,
+      buyerCompanyName: company?.name ?? "Your company",
+      buyerAbn: company?.abn ?? null,
+      rewardName: order.rewardName,
+      recipientCount,
+      rewardsCents: order.rewardsCents,
+      serviceFeeCents: order.serviceFeeCents,
+      gstCents: order.gstCents,
+      totalCents: order.totalCents,
+      invoiceUrl: new URL(`/portal/invoices/${invoicePathSegment(order.invoiceNumber)}`, ctx.config.APP_URL).toString(),
+      sendAt: order.status === "scheduled" ? order.sendAt : null,
+    }),
+    ctx.now,
+  );
+  return true;
 }
 
 /** The accounts of an order's recipients. */

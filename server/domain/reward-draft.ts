@@ -14,6 +14,7 @@
 //   - Lists are newest first: created_at desc, id desc. A bulk upload is inserted last row first,
 //     so the file reads top to bottom at the top of the table.
 //   - Money stays in whole dollars here; cents, fee and GST come from core/money.ts.
+
 import { and, desc, eq, ne, type SQL, sql } from "drizzle-orm";
 import { centsToDollars, chargesFor } from "../../core/money.ts";
 import {
@@ -25,6 +26,7 @@ import {
   type RewardRecipientPage,
   type RewardSummary,
 } from "../../core/rewards.ts";
+import { scheduleProblem } from "../../core/schedule.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
 import { rewardDraftLines, rewardDrafts, users } from "../db/schema.ts";
 import { col, unnestRows } from "../db/sql.ts";
@@ -76,6 +78,7 @@ const draftColumns = {
   name: rewardDrafts.name,
   message: rewardDrafts.message,
   senderName: rewardDrafts.senderName,
+  sendAt: rewardDrafts.sendAt,
 };
 
 async function findDraft(db: Conn, owner: DraftOwner) {
@@ -254,6 +257,7 @@ export async function draftSummary(db: Conn, owner: DraftOwner): Promise<RewardS
     rewardName: draft?.name ?? "",
     message: draft?.message ?? "",
     senderName: await resolvedSenderName(db, owner, draft?.senderName ?? ""),
+    sendAt: draft?.sendAt?.toISOString() ?? null,
     recipientCount: rewards.length,
     version: draft?.version ?? 0,
   };
@@ -369,6 +373,34 @@ export async function setRewardMessage(
       });
     }
     return { message: input.message, senderName: await resolvedSenderName(tx, owner, input.senderName) };
+  });
+}
+
+/**
+ * PUT update-reward-schedule: when the order made from the draft is released (null: as soon as
+ * it is paid). A new time must be 10 minutes to 90 days ahead; the time already saved, sent back
+ * as it was shown, is no change (an approved snapshot stays payable even once it is near).
+ */
+export async function setRewardSchedule(
+  db: Db,
+  owner: DraftOwner,
+  sendAt: Date | null,
+  now: Date,
+): Promise<{ ok: true; sendAt: string | null } | { ok: false; problem: string }> {
+  return db.transaction(async (tx) => {
+    const draft = await lockDraft(tx, owner, now);
+    const [row] = await tx
+      .select({ sendAt: rewardDrafts.sendAt })
+      .from(rewardDrafts)
+      .where(eq(rewardDrafts.id, draft.id));
+    const current = row?.sendAt ?? null;
+    if ((current?.getTime() ?? null) !== (sendAt?.getTime() ?? null)) {
+      const problem = sendAt ? scheduleProblem(sendAt, now) : null;
+      if (problem) return { ok: false as const, problem };
+      await tx.update(rewardDrafts).set({ sendAt }).where(eq(rewardDrafts.id, draft.id));
+      await draftChanged(tx, owner, draft.id, now, "draft.schedule_set", { sendAt: sendAt?.toISOString() ?? null });
+    }
+    return { ok: true as const, sendAt: sendAt?.toISOString() ?? null };
   });
 }
 
@@ -593,6 +625,8 @@ export interface DraftForOrder {
   /** The sender's message ('' for none) and the sender's name, resolved (never blank). */
   message: string;
   senderName: string;
+  /** When the order is to be released; null: as soon as it is paid. */
+  sendAt: Date | null;
   /** Newest first, as the table shows them; amounts in whole Reward Dollars. */
   lines: Array<{ userId: number; firstName: string; lastName: string; email: string; amountDollars: number }>;
 }
@@ -630,6 +664,7 @@ export async function loadDraftForOrder(
     name: draft.name,
     message: draft.message,
     senderName: await resolvedSenderName(tx, owner, draft.senderName),
+    sendAt: draft.sendAt,
     lines,
   };
 }
@@ -643,7 +678,7 @@ export async function clearDraft(tx: Tx, draftId: number, now: Date = new Date()
   await tx
     .update(rewardDrafts)
     // The next reward starts without this one's name and message; the sender's name stays.
-    .set({ name: "", message: "", version: sql`${rewardDrafts.version} + 1`, updatedAt: now })
+    .set({ name: "", message: "", sendAt: null, version: sql`${rewardDrafts.version} + 1`, updatedAt: now })
     .where(eq(rewardDrafts.id, draftId));
   await tx.delete(rewardDraftLines).where(eq(rewardDraftLines.draftId, draftId));
 }
@@ -655,7 +690,7 @@ export async function clearDraft(tx: Tx, draftId: number, now: Date = new Date()
 export async function clearDraftIfUnchanged(tx: Tx, draftId: number, version: number, now: Date): Promise<boolean> {
   const [row] = await tx
     .update(rewardDrafts)
-    .set({ name: "", message: "", version: sql`${rewardDrafts.version} + 1`, updatedAt: now })
+    .set({ name: "", message: "", sendAt: null, version: sql`${rewardDrafts.version} + 1`, updatedAt: now })
     .where(and(eq(rewardDrafts.id, draftId), eq(rewardDrafts.version, version)))
     .returning({ id: rewardDrafts.id });
   if (!row) return false;

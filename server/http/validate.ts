@@ -2,6 +2,7 @@
 // body or query and hands the handler its parsed value through `c.req.valid(...)`, while the
 // route's type tells the web's client (hono/client) what to send.
 import type { Env, MiddlewareHandler } from "hono";
+import { validator } from "hono/validator";
 import { z } from "zod";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import { ProblemError, problemFromZod } from "./problem.ts";
@@ -91,4 +92,23 @@ function storableText(value: unknown): boolean {
     return Object.entries(value).every(([k, v]) => storableText(k) && storableText(v));
   }
   return true;
+}
+
+/**
+ * A path id ("123"): a positive safe integer of at most 15 digits, else `detail` as a 404 (an id
+ * that cannot exist names nothing, like one that does not).
+ */
+export function positiveIdParam(text: string | undefined, detail: string): number {
+  const id = Number(text);
+  if (!/^\d{1,15}$/.test(text ?? "") || !Number.isSafeInteger(id) || id <= 0) throw new ProblemError(404, detail);
+  return id;
+}
+
+/** Hono's param validator for routes whose only params are ids (`:orderId`, `:releaseId`, …). */
+export function idParams<K extends string>(names: Record<K, string>) {
+  return validator("param", (param: Record<string, string>) => {
+    const out = {} as Record<K, number>;
+    for (const name of Object.keys(names) as K[]) out[name] = positiveIdParam(param[name], names[name]);
+    return out;
+  });
 }

@@ -1,8 +1,10 @@
 // The emails of a released reward: each recipient's congratulation with their access
 // code and password, and the payer's Australian tax invoice. HTML and plain text from the one
 // template (renderEmail). The recipient's password appears only here, never in logs.
+
 import { formatAbn } from "../../core/abn.ts";
 import { formatDollars } from "../../core/money.ts";
+import { formatSendTime } from "../../core/schedule.ts";
 import type { EmailContent } from "./port.ts";
 import { renderEmail } from "./templates.ts";
 
@@ -125,6 +127,8 @@ export interface TaxInvoiceInput {
   totalCents: number;
   /** The invoice's page in the portal (with its PDF). */
   invoiceUrl: string;
+  /** A scheduled reward: when its emails go out. */
+  sendAt?: Date | null;
 }
 
 /**
@@ -143,7 +147,7 @@ export function taxInvoiceEmail(input: TaxInvoiceInput): EmailContent {
       heading: "Tax Invoice",
       paragraphs: [
         `Hi ${input.firstName},`,
-        `Thank you for your payment of ${formatDollars(input.totalCents)}. Emails are being sent to your ${input.recipientCount} reward ${input.recipientCount === 1 ? "recipient" : "recipients"}.`,
+        `Thank you for your payment of ${formatDollars(input.totalCents)}. ${input.sendAt ? "Emails will be sent" : "Emails are being sent"} to your ${input.recipientCount} reward ${input.recipientCount === 1 ? "recipient" : "recipients"}${input.sendAt ? ` on ${formatSendTime(input.sendAt)}` : ""}.`,
         ...supplierNote,
       ],
       details: [
@@ -164,6 +168,36 @@ export function taxInvoiceEmail(input: TaxInvoiceInput): EmailContent {
         ["Amount paid", formatDollars(input.totalCents)],
       ],
       action: { label: "View and download the invoice", url: input.invoiceUrl },
+    }),
+  };
+}
+
+/** The payer's notice that a scheduled reward was cancelled and its payment refunded in full. */
+export function scheduledRewardCancelledEmail(input: {
+  to: string;
+  firstName: string;
+  rewardName: string;
+  sendAt: Date;
+  totalCents: number;
+  invoiceNumber: string | null;
+  orderUrl: string;
+}): EmailContent {
+  return {
+    to: input.to,
+    subject: `Cancelled and refunded: ${input.rewardName}`,
+    ...renderEmail({
+      heading: "Your scheduled reward was cancelled",
+      paragraphs: [
+        `Hi ${input.firstName},`,
+        `The reward "${input.rewardName}", scheduled for ${formatSendTime(input.sendAt)}, was cancelled before it was sent. No recipient was emailed.`,
+        `We have refunded ${formatDollars(input.totalCents)} in full to the card you paid with. Refunds usually reach the card within 5 to 10 business days.`,
+      ],
+      details: [
+        ["Reward", input.rewardName],
+        ["Refunded", formatDollars(input.totalCents)],
+        ...(input.invoiceNumber ? ([["Invoice refunded", input.invoiceNumber]] as [string, string][]) : []),
+      ],
+      action: { label: "View the reward", url: input.orderUrl },
     }),
   };
 }

@@ -99,6 +99,11 @@ export interface Payments {
   retrieve(paymentIntentId: string): Promise<RetrievedPayment | null>;
   /** Cancels a payment that can no longer be paid (its order was superseded); no-op when final. */
   cancel(paymentIntentId: string): Promise<void>;
+  /**
+   * Refunds a succeeded payment in full (a scheduled reward cancelled before its release). The
+   * idempotency key makes a retry the same refund; answers the processor's refund id.
+   */
+  refund(input: { paymentIntentId: string; idempotencyKey: string }): Promise<{ refundId: string }>;
   /** Stripe only: the hosted Checkout page of the no-JavaScript path. */
   createCheckoutSession?(input: CheckoutSessionInput): Promise<CheckoutSession>;
   retrieveCheckoutSession?(sessionId: string): Promise<RetrievedCheckoutSession | null>;
@@ -109,6 +114,11 @@ export interface Payments {
 /** The idempotency key of an order's payment: one order, one payment. */
 export function paymentIdempotencyKey(orderId: number): string {
   return `order-${orderId}-payment`;
+}
+
+/** The idempotency key of an order's refund: one order, at most one refund. */
+export function refundIdempotencyKey(orderId: number): string {
+  return `order-${orderId}-refund`;
 }
 
 /** Stripe's largest amount for a card payment in AUD: $999,999.99. An order must stay below it. */

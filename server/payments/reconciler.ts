@@ -15,10 +15,11 @@
 //
 // Bounded: only orders older than minAgeMs (a buyer in the middle of paying is not raced) and
 // younger than maxAgeMs, at most batchSize per pass, walking the ids from pass to pass.
-import { and, asc, eq, gt, gte, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import { and, asc, eq, gt, gte, isNotNull, isNull, lte, or } from "drizzle-orm";
+import { withAdvisoryClaim } from "../db/advisory-claim.ts";
 import { orders } from "../db/schema.ts";
 import { type PaymentServices, type ReconcileOutcome, reconcileOrder } from "../domain/orders.ts";
+import { startPeriodicJob } from "../jobs/periodic.ts";
 
 export interface ReconcilerOptions {
   services: PaymentServices;
@@ -59,17 +60,6 @@ export const RECONCILE_DEFAULTS = {
 /** The advisory-lock namespace of the reconciler (the first key of the two-key form). */
 const LOCK_NAMESPACE = 0x5245_4331; // "REC1"
 
-/** Runs `work` for the order only while this process holds its claim; null when another holds it. */
-async function withClaim<T>(db: Db, orderId: number, work: () => Promise<T>): Promise<T | null> {
-  return db.transaction(async (tx) => {
-    const result = (await tx.execute(
-      sql`select pg_try_advisory_xact_lock(${LOCK_NAMESPACE}::int, (${orderId}::bigint % 2147483647)::int) as claimed`,
-    )) as unknown as { rows: { claimed: boolean }[] };
-    if (!result.rows[0]?.claimed) return null;
-    return work();
-  });
-}
-
 export function startReconciler(options: ReconcilerOptions, autoStart = true): Reconciler {
   const s = options.services;
   const intervalMs = options.intervalMs ?? RECONCILE_DEFAULTS.intervalMs;
@@ -77,11 +67,8 @@ export function startReconciler(options: ReconcilerOptions, autoStart = true): R
   const maxAgeMs = options.maxAgeMs ?? RECONCILE_DEFAULTS.maxAgeMs;
   const batchSize = options.batchSize ?? RECONCILE_DEFAULTS.batchSize;
   let cursor = 0;
-  let running: Promise<ReconcileSummary> | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
 
-  async function pass(): Promise<ReconcileSummary> {
+  async function pass(isStopped: () => boolean): Promise<ReconcileSummary> {
     const summary: ReconcileSummary = { scanned: 0, released: 0, skipped: 0, mismatched: 0, errors: 0 };
     const now = s.now().getTime();
     const candidates = await s.db
@@ -90,6 +77,8 @@ export function startReconciler(options: ReconcilerOptions, autoStart = true): R
       .where(
         and(
           isNull(orders.releasedAt),
+          // Paid already (scheduled, or cancelled and refunded): nothing to reconcile.
+          isNull(orders.paidAt),
           eq(orders.processor, s.payments.kind),
           or(isNotNull(orders.paymentIntentId), isNotNull(orders.checkoutSessionId)),
           lte(orders.createdAt, new Date(now - minAgeMs)),
@@ -102,11 +91,13 @@ export function startReconciler(options: ReconcilerOptions, autoStart = true): R
     // The next pass goes on after this batch; a short batch means the walk starts over.
     cursor = candidates.length < batchSize ? 0 : (candidates.at(-1)?.id ?? 0);
     for (const { id } of candidates) {
-      if (stopped) break;
+      if (isStopped()) break;
       summary.scanned++;
       try {
         const step = () => reconcileOrder(s, id);
-        const outcome: ReconcileOutcome | null = options.advisoryLocks ? await withClaim(s.db, id, step) : await step();
+        const outcome: ReconcileOutcome | null = options.advisoryLocks
+          ? await withAdvisoryClaim(s.db, LOCK_NAMESPACE, id, step)
+          : await step();
         if (outcome === null) summary.skipped++;
         else if (outcome === "released") summary.released++;
         else if (outcome === "mismatch") summary.mismatched++;
@@ -122,34 +113,5 @@ export function startReconciler(options: ReconcilerOptions, autoStart = true): R
     return summary;
   }
 
-  function runOnce(): Promise<ReconcileSummary> {
-    if (!running) {
-      running = pass().finally(() => {
-        running = undefined;
-      });
-    }
-    return running;
-  }
-
-  function schedule(delayMs: number) {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      runOnce()
-        .catch((error: unknown) => s.logger.warn({ err: String(error) }, "reconciler: pass failed"))
-        .finally(() => schedule(intervalMs));
-    }, delayMs);
-    // A pending pass never keeps the process alive on its own.
-    timer.unref();
-  }
-
-  if (autoStart) schedule(0);
-
-  return {
-    runOnce,
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running?.catch(() => undefined);
-    },
-  };
+  return startPeriodicJob({ name: "reconciler", intervalMs, logger: s.logger, pass, autoStart });
 }

@@ -5,7 +5,7 @@
 // page of the portal). Any future expiry MM/YY and any 3–4 digit CVC; the number must pass the
 // Luhn check. Only the card's last 4 digits are stored, and the number is never logged.
 import { randomBytes } from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { cardDigits, isCardNumber } from "../../core/card.ts";
 import type { Db } from "../db/client.ts";
 import { simulatedPayments } from "../db/schema.ts";
@@ -144,6 +144,27 @@ export function simulatedProcessor(db: Db, now: () => Date = () => new Date()): 
             sql`${simulatedPayments.status} in ('requires_payment_method', 'requires_action')`,
           ),
         );
+    },
+
+    // A full refund of a succeeded payment, recorded once: a repeat answers the same refund id.
+    async refund(input): Promise<{ refundId: string }> {
+      const refundId = `re_sim_${input.paymentIntentId.replace(/^pi_sim_/, "")}`;
+      await db
+        .update(simulatedPayments)
+        .set({ refundId, refundedAt: now(), updatedAt: now() })
+        .where(
+          and(
+            eq(simulatedPayments.id, input.paymentIntentId),
+            eq(simulatedPayments.status, "succeeded"),
+            isNull(simulatedPayments.refundId),
+          ),
+        );
+      const [row] = await db
+        .select({ refundId: simulatedPayments.refundId })
+        .from(simulatedPayments)
+        .where(eq(simulatedPayments.id, input.paymentIntentId));
+      if (!row?.refundId) throw new Error(`simulated payment ${input.paymentIntentId} is not a succeeded payment`);
+      return { refundId: row.refundId };
     },
   };
 }

@@ -105,6 +105,19 @@ export function stripeProcessor(options: StripeOptions, client: Stripe = createS
       }
     },
 
+    async refund(input): Promise<{ refundId: string }> {
+      try {
+        // No amount: the whole payment (Stripe's default).
+        const refund = await client.refunds.create(
+          { payment_intent: input.paymentIntentId, reason: "requested_by_customer" },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        return { refundId: refund.id };
+      } catch (error) {
+        throw processorError("refund PaymentIntent", error);
+      }
+    },
+
     async createCheckoutSession(input: CheckoutSessionInput): Promise<CheckoutSession> {
       // The PaymentIntent Checkout makes carries the same metadata as the Payment Element's.
       const metadata = { orderId: String(input.orderId), companyId: String(input.companyId) };

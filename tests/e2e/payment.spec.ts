@@ -493,10 +493,10 @@ test.describe("payment", () => {
       .replace(/^\uFEFF/, "")
       .trimEnd()
       .split("\r\n");
-    expect(lines[0]).toBe("Date (Australia/Sydney),Campaign / Reward Name,Released,Invoice number");
+    expect(lines[0]).toBe("Date (Australia/Sydney),Campaign / Reward Name,Status,Released,Invoice number");
     expect(lines).toHaveLength(102);
-    expect(lines[1]).toContain(`H101 ${tag},$1.00,INV-`);
-    expect(lines[101]).toContain(`H1 ${tag},$1.00,INV-`);
+    expect(lines[1]).toContain(`H101 ${tag},Released,$1.00,INV-`);
+    expect(lines[101]).toContain(`H1 ${tag},Released,$1.00,INV-`);
   });
 
   test("delivery: a bounced email shows as failed; a resend delivers a new password, and says the old one stopped working", async ({

@@ -19,6 +19,7 @@ import { DETAILS } from "../../../core/public-forms.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
+import { idFromParam } from "../../lib/route-ids.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { FormAlert, HiddenFormInputs, SubmitButton, TextAreaField, useFormSubmit } from "../../ui/form-fields.tsx";
 import { CARD_SECRET_FIELDS, normalisedCard, simulatedPaySchema } from "../payment/payment.server.ts";
@@ -56,17 +57,9 @@ interface ApprovalReply extends FormReply {
   intent: Intent;
 }
 
-function orderIdOf(params: { orderId?: string }): number {
-  const id = Number(params.orderId);
-  if (!/^\d{1,15}$/.test(params.orderId ?? "") || !Number.isSafeInteger(id) || id <= 0) {
-    throw data("Not found", { status: 404 });
-  }
-  return id;
-}
-
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { api } = portalUser(context);
-  const orderId = orderIdOf(params);
+  const orderId = idFromParam(params.orderId);
   const approval = await api.getApproval(orderId);
   if (!approval.ok) throw data(approval.detail, { status: approval.status });
   const me = await api.myDetails();
@@ -78,7 +71,7 @@ const path = (orderId: number) => href("/portal/approvals/:orderId", { orderId: 
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { api } = requireOnboardedUser(context);
-  const orderId = orderIdOf(params);
+  const orderId = idFromParam(params.orderId);
   const intent = (await request.clone().formData()).get("intent");
   const reply = (result: ReturnType<typeof replyInvalid>, which: Intent) =>
     data<ApprovalReply>({ ...result.data, intent: which }, { status: result.init?.status ?? 400 });

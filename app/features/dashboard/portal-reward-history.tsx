@@ -3,13 +3,18 @@
 // are hidden under 768 px, where each row repeats them in small print under the amount. An
 // empty list shows 'No data to display'. Under each amount, links to the release's delivery page
 // and to its order's tax invoice.
-// Every release is there, a page at a time (the pager's links work without JavaScript), and the
+// Each row has its state: Released, Scheduled (paid, sent at its time; its link changes or
+// cancels it) or Cancelled · Refunded.
+// Every paid order is there, a page at a time (the pager's links work without JavaScript), and the
 // whole history downloads as CSV.
 import { href, Link } from "react-router";
-import type { RewardHistoryPage } from "../../../core/account-forms.ts";
+import type { RewardHistoryEntry, RewardHistoryPage } from "../../../core/account-forms.ts";
+import { historyStateLabel, type RewardOrderState } from "../../../core/schedule.ts";
+import { outlineButtonClass } from "../../ui/buttons.ts";
 import { Pager } from "../../ui/pager.tsx";
 import { releasePath } from "../deliveries/delivery-paths.ts";
 import { invoicePath } from "../invoices/invoice-paths.ts";
+import { scheduledPath } from "../scheduled/scheduled-paths.ts";
 
 const rowLinkClass =
   "inline-flex min-h-11 items-center text-sm font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900 md:min-h-0";
@@ -44,6 +49,21 @@ export function formatReleased(amount: number): string {
 const th = "px-4 py-3 text-left text-sm font-semibold text-slate-800";
 const td = "px-4 py-3 align-top text-slate-800";
 
+const STATE_CLASSES: Record<RewardOrderState, string> = {
+  released: "bg-emerald-100 text-emerald-900",
+  scheduled: "bg-sky-100 text-sky-900",
+  cancelled: "bg-slate-200 text-slate-800",
+};
+
+/** Released, Scheduled (with its time), or Cancelled · Refunded. */
+function StateBadge({ entry }: { entry: RewardHistoryEntry }) {
+  return (
+    <span className={`inline-block rounded-full px-2 py-0.5 text-xs font-semibold ${STATE_CLASSES[entry.state]}`}>
+      {historyStateLabel(entry)}
+    </span>
+  );
+}
+
 export function RewardHistory({ page }: { page: RewardHistoryPage }) {
   const { items } = page;
   return (
@@ -58,11 +78,7 @@ export function RewardHistory({ page }: { page: RewardHistoryPage }) {
           </p>
         </div>
         {page.totalCount > 0 ? (
-          <a
-            href={HISTORY_CSV_PATH}
-            download
-            className="inline-flex min-h-11 items-center justify-center rounded-md border border-brand-700 bg-white px-4 py-2 font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
-          >
+          <a href={HISTORY_CSV_PATH} download className={outlineButtonClass}>
             Download CSV<span className="sr-only"> of the whole reward history</span>
           </a>
         ) : null}
@@ -95,20 +111,30 @@ export function RewardHistory({ page }: { page: RewardHistoryPage }) {
               </tr>
             ) : (
               items.map((item) => (
-                <tr key={item.rewardReleaseId}>
+                <tr key={item.orderId}>
                   <td className={`${td} hidden whitespace-nowrap md:table-cell`}>
                     <time dateTime={item.rewardDate}>{formatRewardDate(item.rewardDate)}</time>
                   </td>
                   <td className={`${td} hidden break-words md:table-cell`}>{item.rewardName}</td>
                   <td className={`${td} md:text-right`}>
-                    <span className="font-semibold tabular-nums">{formatReleased(item.amount)}</span>
+                    <span className="flex flex-wrap items-center gap-x-2 gap-y-1 md:justify-end">
+                      <span className="font-semibold tabular-nums">{formatReleased(item.amount)}</span>
+                      <StateBadge entry={item} />
+                    </span>
                     <span className="mt-0.5 block break-words text-sm text-slate-600 md:hidden">
                       {item.rewardName} · {formatRewardDate(item.rewardDate)}
                     </span>
                     <span className="flex flex-wrap gap-x-4 md:justify-end">
-                      <Link to={releasePath(item.rewardReleaseId)} className={rowLinkClass}>
-                        Delivery<span className="sr-only"> of {item.rewardName}</span>
-                      </Link>
+                      {item.rewardReleaseId !== null ? (
+                        <Link to={releasePath(item.rewardReleaseId)} className={rowLinkClass}>
+                          Delivery<span className="sr-only"> of {item.rewardName}</span>
+                        </Link>
+                      ) : (
+                        <Link to={scheduledPath(item.orderId)} className={rowLinkClass}>
+                          {item.state === "scheduled" ? "Change or cancel" : "Details"}
+                          <span className="sr-only"> of {item.rewardName}</span>
+                        </Link>
+                      )}
                       {item.invoiceNumber ? (
                         <Link to={invoicePath(item.invoiceNumber)} className={rowLinkClass}>
                           Tax invoice

@@ -9,7 +9,9 @@ import { z } from "zod";
 import { DELIVERY_STATE_LABELS, deliveryInFlight, type EmailDeliveryState } from "../../../core/delivery.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { readForm } from "../../lib/forms.server.ts";
+import { idFromParam } from "../../lib/route-ids.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
+import { outlineRowButtonClass, textLinkClass } from "../../ui/buttons.ts";
 import { HiddenFormInputs } from "../../ui/form-fields.tsx";
 import { invoicePath } from "../invoices/invoice-paths.ts";
 import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
@@ -30,17 +32,9 @@ const dateFormat = new Intl.DateTimeFormat("en-AU", {
   timeZone: "Australia/Sydney",
 });
 
-function releaseIdOf(params: { releaseId?: string }): number {
-  const id = Number(params.releaseId);
-  if (!/^\d{1,15}$/.test(params.releaseId ?? "") || !Number.isSafeInteger(id) || id <= 0) {
-    throw data("Not found", { status: 404 });
-  }
-  return id;
-}
-
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { api } = portalUser(context);
-  const delivery = await api.releaseDelivery(releaseIdOf(params));
+  const delivery = await api.releaseDelivery(idFromParam(params.releaseId));
   if (!delivery.ok) throw data(delivery.detail, { status: delivery.status });
   return { delivery: delivery.data };
 }
@@ -49,7 +43,7 @@ const resendSchema = z.object({ intent: z.literal("resend"), userId: z.coerce.nu
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { api } = requireOnboardedUser(context);
-  const releaseId = releaseIdOf(params);
+  const releaseId = idFromParam(params.releaseId);
   const { submission } = await readForm(context, request, resendSchema);
   if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
   const resent = await api.resendRewardEmail(releaseId, submission.value.userId);
@@ -96,10 +90,7 @@ export default function ReleaseDeliveryPage({ loaderData }: Route.ComponentProps
 
   return (
     <div className="mx-auto max-w-5xl space-y-6 px-4 py-8 md:px-6 md:py-12">
-      <Link
-        to={DASHBOARD_PATH}
-        className="inline-flex min-h-11 items-center gap-1 font-semibold text-brand-700 underline underline-offset-2 hover:text-brand-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
-      >
+      <Link to={DASHBOARD_PATH} className={textLinkClass}>
         <span aria-hidden="true">←</span> Back to the dashboard
       </Link>
       <div>
@@ -181,10 +172,7 @@ export default function ReleaseDeliveryPage({ loaderData }: Route.ComponentProps
                   <Form method="post" className="mt-2">
                     <HiddenFormInputs intent="resend" />
                     <input type="hidden" name="userId" value={r.userId} />
-                    <button
-                      type="submit"
-                      className="inline-flex min-h-11 items-center justify-center rounded-md border border-brand-700 bg-white px-3 py-1 text-sm font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
-                    >
+                    <button type="submit" className={outlineRowButtonClass}>
                       {/* One inline box: a flex item's edge spaces would collapse. */}
                       <span>
                         Resend<span className="sr-only"> to {r.name}</span> with a new password

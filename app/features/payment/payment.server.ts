@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { ApprovalSummary, MyDraftApproval } from "../../../core/approvals.ts";
 import { cardDigits } from "../../../core/card.ts";
 import { rewardMessageField, senderNameField } from "../../../core/rewards.ts";
+import { sydneyWallTimeToInstant } from "../../../core/schedule.ts";
 import type { ApiClient } from "../../lib/api.server.ts";
 import {
   type CardFields,
@@ -19,6 +20,12 @@ import {
 } from "./payment.ts";
 
 const text = z.string().max(256).optional().default("");
+
+/** When to send (core/schedule.ts): "now", or "later" at a Sydney date and time. */
+const scheduleFields = {
+  sendWhen: z.enum(["now", "later"]).optional().default("now"),
+  sendAt: text,
+};
 const amountField = z.coerce.number({ error: PAYMENT_TEXT.paymentError }).int().positive().max(Number.MAX_SAFE_INTEGER);
 
 function refineWith(fields: readonly (keyof CardFields)[]) {
@@ -38,12 +45,13 @@ export const simulatedPaySchema = z
     rewardName: text,
     message: rewardMessageField,
     senderName: senderNameField,
+    ...scheduleFields,
     cardNumber: text,
     expiry: text,
     cvc: text,
     nameOnCard: text,
   })
-  .superRefine(refineWith(["rewardName", "cardNumber", "expiry", "cvc", "nameOnCard"]));
+  .superRefine(refineWith(["rewardName", "sendAt", "cardNumber", "expiry", "cvc", "nameOnCard"]));
 
 /** The Stripe form (its card fields live in Stripe's own frame or page). */
 export const stripePaySchema = z
@@ -53,8 +61,9 @@ export const stripePaySchema = z
     rewardName: text,
     message: rewardMessageField,
     senderName: senderNameField,
+    ...scheduleFields,
   })
-  .superRefine(refineWith(["rewardName"]));
+  .superRefine(refineWith(["rewardName", "sendAt"]));
 
 /** "Request approval" (ADR 0022 §6): the reward name and the total the page showed. */
 export const requestApprovalSchema = z
@@ -64,8 +73,9 @@ export const requestApprovalSchema = z
     rewardName: text,
     message: rewardMessageField,
     senderName: senderNameField,
+    ...scheduleFields,
   })
-  .superRefine(refineWith(["rewardName"]));
+  .superRefine(refineWith(["rewardName", "sendAt"]));
 
 /** 'Preview the email' and the tooltip's save: the message and sender alone (core/rewards.ts rules). */
 export const saveMessageSchema = z.object({
@@ -73,6 +83,11 @@ export const saveMessageSchema = z.object({
   message: rewardMessageField,
   senderName: senderNameField,
 });
+
+/** The instant a posted schedule names: null for "send now" (checked by the schemas above). */
+export function sendAtOf(value: { sendWhen: "now" | "later"; sendAt: string }): string | null {
+  return value.sendWhen === "later" ? (sydneyWallTimeToInstant(value.sendAt)?.toISOString() ?? null) : null;
+}
 
 /** Never echoed back into a re-rendered form. */
 export const CARD_SECRET_FIELDS = ["cardNumber", "cvc"] as const;
@@ -93,6 +108,8 @@ export interface ReviewData {
   /** The draft's message to recipients ('' for none) and its sender (the manager by default). */
   message: string;
   senderName: string;
+  /** When the rewards are to be sent (ISO 8601); null: once paid. */
+  sendAt: string | null;
   /** The first SHOWN_RECIPIENTS recipients; recipientCount says how many there are. */
   recipients: { userId: number; fullName: string; reward: number }[];
   recipientCount: number;
@@ -123,6 +140,7 @@ export async function loadReview(
     rewardName: summary.data.rewardName ?? "",
     message: summary.data.message ?? "",
     senderName: summary.data.senderName ?? "",
+    sendAt: summary.data.sendAt ?? null,
     recipients: rewards.slice(0, SHOWN_RECIPIENTS).map((r) => ({
       userId: r.userId,
       fullName: r.fullName,
@@ -137,7 +155,7 @@ export async function loadReview(
 }
 
 export type CheckOutcome =
-  | { state: "succeeded"; amountCents: number }
+  | { state: "succeeded"; amountCents: number; sendAt: string | null }
   | { state: "processing" }
   | { state: "failed"; message: string };
 
@@ -151,7 +169,9 @@ export async function checkPayment(api: ApiClient, paymentIntent: string): Promi
   const result = await api.checkPaymentIntent(paymentIntent);
   if (!result.ok) return { state: "failed", message: PAYMENT_TEXT.checkError };
   const { status, amount, message } = result.data;
-  if (status === "succeeded") return { state: "succeeded", amountCents: dollarsToCents(amount) };
+  if (status === "succeeded") {
+    return { state: "succeeded", amountCents: dollarsToCents(amount), sendAt: result.data.sendAt ?? null };
+  }
   if (status && PENDING.has(status)) return { state: "processing" };
   return { state: "failed", message: message ?? "" };
 }

@@ -8,6 +8,7 @@ import { cardDigits, isCardNumber } from "../../../core/card.ts";
 import { LIMITS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "../../../core/limits.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { REWARD_DETAILS } from "../../../core/rewards.ts";
+import { SCHEDULE_DETAILS, sydneyWallTimeToInstant } from "../../../core/schedule.ts";
 
 export { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 
@@ -94,6 +95,8 @@ export const CARD_LABELS = {
   rewardName: "Reward Name",
   message: "Message to recipients",
   senderName: "From",
+  sendWhen: "When to send",
+  sendAt: "Send at (Sydney time)",
   cardNumber: "Card number",
   expiry: "Expiry (MM/YY)",
   cvc: "CVC",
@@ -107,6 +110,10 @@ export type CardFields = {
   rewardName: string;
   message: string;
   senderName: string;
+  /** "now" (once paid) or "later" (at sendAt). */
+  sendWhen: string;
+  /** Sydney wall-clock time as a datetime-local field posts it: "2026-12-01T09:00". */
+  sendAt: string;
   cardNumber: string;
   expiry: string;
   cvc: string;
@@ -177,7 +184,14 @@ export function cardFieldErrors(values: Partial<Record<keyof CardFields, unknown
  * ends become one character; a sender's name on one line).
  */
 export function messageFieldErrors(values: Partial<Record<keyof CardFields, unknown>>) {
-  const errors: Partial<Record<"message" | "senderName", string[]>> = {};
+  const errors: Partial<Record<"message" | "senderName" | "sendAt", string[]>> = {};
+  // A scheduled send needs a real date and time; whether it is 10 minutes to 90 days ahead is the
+  // server's to say (its clock).
+  if (values.sendWhen === "later") {
+    const sendAt = typeof values.sendAt === "string" ? values.sendAt.trim() : "";
+    if (!sendAt) errors.sendAt = [SCHEDULE_DETAILS.required];
+    else if (!sydneyWallTimeToInstant(sendAt)) errors.sendAt = [SCHEDULE_DETAILS.invalid];
+  }
   const message = typeof values.message === "string" ? values.message.replace(/\r\n?/g, "\n").trim() : "";
   if (message.length > REWARD_MESSAGE_MAX) errors.message = [REWARD_DETAILS.messageTooLong];
   const senderName = typeof values.senderName === "string" ? values.senderName.trim() : "";

@@ -8,8 +8,10 @@
 // it the page reloads itself to that address (a refresh <meta> inside <noscript>), and the
 // loader checks. A payment still processing is checked again every 2 seconds, up to MAX_CHECKS
 // times. Reloading after success checks again and shows success again; nothing is released twice.
+
 import { useEffect, useRef } from "react";
 import { href, Link, redirect, useFetcher } from "react-router";
+import { formatSendTime } from "../../../core/schedule.ts";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.payment-confirmation";
@@ -76,7 +78,7 @@ export default function PaymentConfirmation({ loaderData }: Route.ComponentProps
       ) : null}
       <div role="status" className="rounded-lg border border-slate-200 bg-white p-6 text-center shadow-sm empty:hidden">
         {outcome.state === "processing" ? <Processing /> : null}
-        {outcome.state === "succeeded" ? <Succeeded amountCents={outcome.amountCents} /> : null}
+        {outcome.state === "succeeded" ? <Succeeded amountCents={outcome.amountCents} sendAt={outcome.sendAt} /> : null}
       </div>
       <div role="alert" className="rounded-lg border border-red-700 bg-red-50 p-6 text-center empty:hidden">
         {outcome.state === "failed" ? <Failed message={outcome.message} /> : null}
@@ -106,11 +108,17 @@ function Processing() {
 const linkButton =
   "inline-flex min-h-11 items-center justify-center rounded-md bg-brand-700 px-6 py-2 font-semibold text-white shadow-sm hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
 
-function Succeeded({ amountCents }: { amountCents: number }) {
+function Succeeded({ amountCents, sendAt }: { amountCents: number; sendAt: string | null }) {
   return (
     <>
       <h2 className="text-2xl font-bold text-green-800 md:text-3xl">{PAYMENT_TEXT.successTitle}</h2>
       <p className="mt-3 text-slate-800">{successText(amountCents)}</p>
+      {sendAt ? (
+        <p className="mt-3 font-semibold text-slate-900" data-testid="scheduled-send">
+          The reward emails will be sent on {formatSendTime(sendAt)}. You can change the time or cancel from the
+          dashboard until then.
+        </p>
+      ) : null}
       <Link to={DASHBOARD_PATH} className={`${linkButton} mt-6`}>
         {PAYMENT_TEXT.backToDashboard}
       </Link>

@@ -23,6 +23,7 @@
 //
 // 'Loading rewards...': on a client navigation the loader answers a promise (Suspense shows the
 // text while it resolves); a document request awaits it, so the server render has the data.
+
 import { getFormProps, useForm } from "@conform-to/react";
 import { lazy, Suspense } from "react";
 import { Await, data, Form, href, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
@@ -30,12 +31,14 @@ import { HoneypotInputs } from "remix-utils/honeypot/react";
 import type { ApprovalSummary } from "../../../core/approvals.ts";
 import { LIMITS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "../../../core/limits.ts";
 import { formatDollars } from "../../../core/money.ts";
+import { formatSendTime, sydneyWallTime } from "../../../core/schedule.ts";
 import { services } from "../../context.ts";
 import { readForm, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
-import { CsrfInput, FormAlert, SubmitButton, TextAreaField, useFormSubmit } from "../../ui/form-fields.tsx";
+import { outlineButtonClass } from "../../ui/buttons.ts";
+import { CsrfInput, FormAlert, SubmitButton, TextAreaField, TextField, useFormSubmit } from "../../ui/form-fields.tsx";
 import { ApprovalStateBox } from "../approvals/approval-view.tsx";
 import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -48,6 +51,7 @@ import {
   type ReviewData,
   requestApprovalSchema,
   saveMessageSchema,
+  sendAtOf,
   simulatedPaySchema,
   stripePaySchema,
 } from "./payment.server.ts";
@@ -126,15 +130,27 @@ export async function action({ context, request }: Route.ActionArgs) {
 type Api = Awaited<ReturnType<typeof requireOnboardedUser>>["api"];
 type Context = Route.ActionArgs["context"];
 
-/** What the recipients' email says, as posted: saved to the draft before the order freezes it. */
-type Wording = { rewardName: string; message: string; senderName: string };
+/** What the recipients' email says and when it goes, as posted: saved to the draft before the order freezes it. */
+type Wording = { rewardName: string; message: string; senderName: string; sendAt: string | null };
 
-/** Saves the reward name, the message and the sender; the API's refusal, or null. */
-async function saveWording(api: Api, wording: Wording): Promise<string | null> {
+/** A refusal of the API, with the field it is about when it is about the send time. */
+type Refusal = { detail: string; field?: "sendAt" };
+
+/** Saves the reward name, the message, the sender and the send time; the API's refusal, or null. */
+async function saveWording(api: Api, wording: Wording): Promise<Refusal | null> {
   const named = await api.updateRewardName(wording.rewardName);
-  if (!named.ok) return named.detail;
+  if (!named.ok) return { detail: named.detail };
   const worded = await api.updateRewardMessage({ message: wording.message, senderName: wording.senderName });
-  return worded.ok ? null : worded.detail;
+  if (!worded.ok) return { detail: worded.detail };
+  const scheduled = await api.updateRewardSchedule(wording.sendAt);
+  return scheduled.ok ? null : { detail: scheduled.detail, field: "sendAt" };
+}
+
+/** A refusal of the wording as the form shows it: next to the send time, or in the banner. */
+function refusalReply(submission: Parameters<typeof replyInvalid>[0], refusal: Refusal) {
+  return refusal.field
+    ? fieldReply(submission, refusal.field, refusal.detail)
+    : bannerReply(submission, refusal.detail);
 }
 
 /** 'Preview the email' (then the sample page) or the tooltip's save (then an answer in place). */
@@ -151,14 +167,31 @@ async function saveMessage(context: Context, request: Request, api: Api) {
 /** Saves the wording, then creates the payment for the total the page showed. */
 async function createPayment(api: Api, wording: Wording, amountCents: number) {
   const refused = await saveWording(api, wording);
-  if (refused) return { ok: false as const, message: refused, status: 400 };
+  if (refused) return { ok: false as const, refusal: refused, message: refused.detail, status: 400 };
   const created = await api.createPaymentIntent({ amount: amountCents, rewardName: wording.rewardName });
-  if (!created.ok) return { ok: false as const, message: created.detail, status: refusalStatus(created.status) };
+  if (!created.ok) {
+    return { ok: false as const, refusal: null, message: created.detail, status: refusalStatus(created.status) };
+  }
   return { ok: true as const, payment: created.data };
 }
 
-function wordingOf(value: Wording): Wording {
-  return { rewardName: value.rewardName.trim(), message: value.message, senderName: value.senderName };
+/** The answer to a refused createPayment: the wording's refusal, or the payment's. */
+function paymentRefusal(
+  submission: Parameters<typeof replyInvalid>[0],
+  created: Exclude<Awaited<ReturnType<typeof createPayment>>, { ok: true }>,
+) {
+  return created.refusal
+    ? refusalReply(submission, created.refusal)
+    : bannerReply(submission, created.message, created.status);
+}
+
+function wordingOf(value: Omit<Wording, "sendAt"> & { sendWhen: "now" | "later"; sendAt: string }): Wording {
+  return {
+    rewardName: value.rewardName.trim(),
+    message: value.message,
+    senderName: value.senderName,
+    sendAt: sendAtOf(value),
+  };
 }
 
 /** 409 (the draft changed since the page was shown) is kept: it makes the page reload its figures. */
@@ -171,7 +204,7 @@ async function paySimulated(context: Context, request: Request, api: Api) {
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS });
   const { amount } = submission.value;
   const created = await createPayment(api, wordingOf(submission.value), amount);
-  if (!created.ok) return bannerReply(submission, created.message, created.status);
+  if (!created.ok) return paymentRefusal(submission, created);
   const { paymentIntentId, clientSecret } = created.payment;
   const confirmed = await api.confirmSimulatedPayment({
     paymentIntent: paymentIntentId,
@@ -202,11 +235,11 @@ async function payWithStripe(context: Context, request: Request, api: Api) {
   const wording = wordingOf(submission.value);
   if (intent === PAY_INTENTS.stripeIntent) {
     const created = await createPayment(api, wording, amount);
-    if (!created.ok) return bannerReply(submission, created.message, created.status);
+    if (!created.ok) return paymentRefusal(submission, created);
     return { clientSecret: created.payment.clientSecret };
   }
   const refused = await saveWording(api, wording);
-  if (refused) return bannerReply(submission, refused);
+  if (refused) return refusalReply(submission, refused);
   const session = await api.createCheckoutSession({ amount, rewardName: wording.rewardName });
   if (!session.ok) {
     return bannerReply(submission, session.detail || PAYMENT_TEXT.paymentError, refusalStatus(session.status));
@@ -220,7 +253,7 @@ async function askForApproval(context: Context, request: Request, api: Api) {
   if (submission.status !== "success") return replyInvalid(submission);
   const wording = wordingOf(submission.value);
   const refused = await saveWording(api, wording);
-  if (refused) return bannerReply(submission, refused);
+  if (refused) return refusalReply(submission, refused);
   const asked = await api.requestApproval({ amount: submission.value.amount, rewardName: wording.rewardName });
   if (!asked.ok) return bannerReply(submission, asked.detail, refusalStatus(asked.status));
   return redirectWithToast(context, REVIEW_PATH, {
@@ -319,7 +352,13 @@ function ReviewPage({
   const [form, fields] = useForm<CardFields>({
     id: FORM_ID,
     lastResult: reply?.result,
-    defaultValue: { rewardName: review.rewardName, message: review.message, senderName: review.senderName },
+    defaultValue: {
+      rewardName: review.rewardName,
+      message: review.message,
+      senderName: review.senderName,
+      sendWhen: review.sendAt ? "later" : "now",
+      sendAt: review.sendAt ? sydneyWallTime(review.sendAt) : "",
+    },
     constraint: {
       rewardName: { required: true, maxLength: REWARD_NAME_MAX },
       message: { maxLength: REWARD_MESSAGE_MAX },
@@ -358,7 +397,7 @@ function ReviewPage({
             </p>
             {/* Posted with the payment form (its id): the name the order was frozen with. */}
             <input type="hidden" name="rewardName" form={FORM_ID} value={step.order.rewardName} />
-            <FrozenMessage message={review.message} senderName={review.senderName} />
+            <FrozenMessage message={review.message} senderName={review.senderName} sendAt={review.sendAt} />
           </div>
         ) : (
           <>
@@ -382,6 +421,7 @@ function ReviewPage({
                 help={PAYMENT_TEXT.senderNameHelp}
                 maxLength={LIMITS.name}
               />
+              <SendWhenFields fields={fields} />
               {/* Saves the two fields above alone and opens the sample: no payment, no validation of the card. */}
               <button
                 type="submit"
@@ -389,7 +429,7 @@ function ReviewPage({
                 name={SAVE_MESSAGE_FIELD}
                 value={SAVE_MESSAGE_THEN.preview}
                 formNoValidate
-                className="inline-flex min-h-11 items-center justify-center rounded-md border border-brand-700 bg-white px-6 py-2 font-semibold text-brand-700 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
+                className={outlineButtonClass}
               >
                 {PAYMENT_TEXT.previewEmail}
               </button>
@@ -461,13 +501,66 @@ function ReviewPage({
   );
 }
 
+/**
+ * When to send: at once when paid, or at a Sydney date and time (10 minutes to 90 days ahead;
+ * the order is paid now and released then). Both controls are always there, so the choice works
+ * without JavaScript; the time is only read when "Schedule" is chosen.
+ */
+function SendWhenFields({ fields }: { fields: ReturnType<typeof useForm<CardFields>>[1] }) {
+  const sendWhen = fields.sendWhen;
+  const chosen = (sendWhen.value ?? sendWhen.initialValue ?? "now") as string;
+  return (
+    <fieldset className="space-y-2">
+      <legend className="mb-1 text-sm font-semibold text-slate-800">{CARD_LABELS.sendWhen}</legend>
+      <div className="flex flex-wrap gap-x-6">
+        {(
+          [
+            ["now", "Send as soon as it is paid"],
+            ["later", "Schedule for later"],
+          ] as const
+        ).map(([value, label]) => (
+          <label key={value} className="flex min-h-11 items-center gap-2 text-slate-900">
+            <input
+              type="radio"
+              name={sendWhen.name}
+              form={FORM_ID}
+              value={value}
+              defaultChecked={chosen === value}
+              className="size-5 accent-brand-700"
+            />
+            {label}
+          </label>
+        ))}
+      </div>
+      <TextField
+        field={fields.sendAt}
+        type="datetime-local"
+        label={CARD_LABELS.sendAt}
+        help="Australia/Sydney time, from 10 minutes to 90 days ahead. You pay now; the emails go out then."
+      />
+    </fieldset>
+  );
+}
+
 /** The message and sender of a reward waiting for, or given, an Owner's approval: part of what was approved. */
-function FrozenMessage({ message, senderName }: { message: string; senderName: string }) {
+function FrozenMessage({
+  message,
+  senderName,
+  sendAt,
+}: {
+  message: string;
+  senderName: string;
+  sendAt: string | null;
+}) {
   return (
     <>
-      {/* Posted with the payment form like the name: saving the same words changes nothing. */}
+      {/* Posted with the payment form like the name: saving the same words and time changes nothing. */}
       <input type="hidden" name="message" form={FORM_ID} value={message} />
       <input type="hidden" name="senderName" form={FORM_ID} value={senderName} />
+      <input type="hidden" name="sendWhen" form={FORM_ID} value={sendAt ? "later" : "now"} />
+      <input type="hidden" name="sendAt" form={FORM_ID} value={sendAt ? sydneyWallTime(sendAt) : ""} />
+      <p className="mb-1 mt-4 text-sm font-semibold text-slate-800">{CARD_LABELS.sendWhen}</p>
+      <p className="text-slate-900">{sendAt ? formatSendTime(sendAt) : "As soon as it is paid"}</p>
       <p className="mb-1 mt-4 text-sm font-semibold text-slate-800">{CARD_LABELS.message}</p>
       <p className="whitespace-pre-wrap [overflow-wrap:anywhere] text-slate-900" data-testid="frozen-message">
         {message || "No message"}

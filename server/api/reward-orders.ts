@@ -1,0 +1,61 @@
+// Paid orders by their id, for any manager of the company (not in SPEC; core/schedule.ts):
+//   GET  /RewardOrders/:orderId            → RewardOrderView: scheduled, released or cancelled
+//   PUT  /RewardOrders/:orderId/schedule   { sendAt } → RewardOrderView: a new time, while scheduled
+//   POST /RewardOrders/:orderId/cancel     → RewardOrderView: cancelled and refunded in full
+// Another company's order (or an unpaid one) answers 404; one already sent or cancelled 409.
+import { Hono, type MiddlewareHandler } from "hono";
+import { rescheduleSchema, SCHEDULE_DETAILS } from "../../core/schedule.ts";
+import { PaymentError, type PaymentServices } from "../domain/orders.ts";
+import { cancelScheduledOrder, rescheduleOrder, rewardOrderView } from "../domain/scheduled-sends.ts";
+import { ProblemError } from "../http/problem.ts";
+import { idParams, jsonBody } from "../http/validate.ts";
+import type { Payments } from "../payments/port.ts";
+import { requireAuth } from "./auth.ts";
+import type { ApiDeps, ApiEnv } from "./deps.ts";
+
+const orderParam = idParams({ orderId: SCHEDULE_DETAILS.notFound });
+
+async function guarded<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof PaymentError) throw new ProblemError(error.status, error.message);
+    throw error;
+  }
+}
+
+export function rewardOrdersRoutes(
+  deps: ApiDeps,
+  payments: Payments,
+  auth: MiddlewareHandler<ApiEnv>,
+  now: () => Date,
+) {
+  const services: PaymentServices = {
+    db: deps.db,
+    payments,
+    logger: deps.logger,
+    now,
+    onEmailQueued: deps.onEmailQueued,
+    release: { config: deps.config, onReleaseLine: deps.onReleaseLine },
+  };
+  const callerOf = (c: Parameters<typeof requireAuth>[0]) => {
+    const { companyId, userId } = requireAuth(c);
+    return { companyId, userId, clientIp: c.get("clientIp") };
+  };
+
+  return new Hono<ApiEnv>()
+    .get("/RewardOrders/:orderId", auth, orderParam, async (c) => {
+      const view = await rewardOrderView(deps.db, requireAuth(c).companyId, c.req.valid("param").orderId);
+      if (!view) throw new ProblemError(404, SCHEDULE_DETAILS.notFound);
+      return c.json(view);
+    })
+    .put("/RewardOrders/:orderId/schedule", auth, orderParam, jsonBody(rescheduleSchema), async (c) => {
+      const { orderId } = c.req.valid("param");
+      const sendAt = new Date(c.req.valid("json").sendAt);
+      return c.json(await guarded(() => rescheduleOrder(services, callerOf(c), orderId, sendAt)));
+    })
+    .post("/RewardOrders/:orderId/cancel", auth, orderParam, async (c) => {
+      const { orderId } = c.req.valid("param");
+      return c.json(await guarded(() => cancelScheduledOrder(services, callerOf(c), orderId, deps.config.APP_URL)));
+    });
+}

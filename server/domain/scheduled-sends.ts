@@ -1,0 +1,279 @@
+// Scheduled sends: an order paid at checkout and released at the time the manager chose
+// (core/schedule.ts). release.ts marks a paid order whose time is ahead `scheduled`; this module
+// releases scheduled orders when they come due, and lets the company reschedule or cancel them
+// until then.
+//
+// Exactly once, with any number of processes: the release's own guard (release.ts: the order
+// row locked, the UNIQUE reward_releases row) decides; an advisory claim per order keeps two
+// processes from hashing the same order's passwords at once. Cancelling takes the same order
+// row lock, so a cancel and a release cannot both happen: whichever commits first wins, and the
+// other finds the order no longer scheduled.
+//
+// A cancelled order is refunded in full after its cancellation commits (a network call holds no
+// locks). The refund's idempotency key makes a retry the same refund; a refund that failed is
+// retried by the scheduler's next pass until it goes through, and only then is the payer emailed.
+import { and, asc, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { type RewardOrderView, SCHEDULE_DETAILS, scheduleProblem } from "../../core/schedule.ts";
+import { withAdvisoryClaim } from "../db/advisory-claim.ts";
+import type { Conn } from "../db/client.ts";
+import { orderLines, orders, rewardReleases, users } from "../db/schema.ts";
+import { enqueueEmail } from "../mail/outbox.ts";
+import { scheduledRewardCancelledEmail } from "../mail/reward-emails.ts";
+import { refundIdempotencyKey } from "../payments/port.ts";
+import { recordAudit } from "./audit.ts";
+import { type Caller, PaymentError, type PaymentServices } from "./orders.ts";
+import { releaseOrder } from "./release.ts";
+
+/** The advisory-lock namespace of the scheduler's claims (the reconciler has its own). */
+const LOCK_NAMESPACE = 0x5343_4831; // "SCH1"
+
+export interface DueSummary {
+  released: number;
+  /** Claimed by another process at the moment, or no longer due. */
+  skipped: number;
+  refunded: number;
+  errors: number;
+}
+
+export interface SchedulerOptions {
+  /** PostgreSQL: claim each order with an advisory lock (several processes share one database). */
+  advisoryLocks: boolean;
+  /** Orders looked at per pass (a pass goes on until none is due). */
+  batchSize?: number;
+  /** Orders released side by side; PGlite has one connection, so 1 there. */
+  concurrency?: number;
+}
+
+/**
+ * Releases every scheduled order whose time has come (at s.now()), then retries the refunds of
+ * cancelled orders that did not go through. Safe to run in every process at once.
+ */
+export async function releaseDueOrders(
+  s: PaymentServices,
+  options: SchedulerOptions,
+  isStopped: () => boolean = () => false,
+): Promise<DueSummary> {
+  const summary: DueSummary = { released: 0, skipped: 0, refunded: 0, errors: 0 };
+  const batchSize = options.batchSize ?? 200;
+  const concurrency = Math.max(1, options.concurrency ?? 1);
+  const now = s.now();
+  // Orders that failed or were skipped in this pass are not asked for again until the next one.
+  const passed = new Set<number>();
+  for (;;) {
+    const due = await s.db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(and(eq(orders.status, "scheduled"), lte(orders.sendAt, now)))
+      .orderBy(asc(orders.sendAt), asc(orders.id))
+      .limit(batchSize + passed.size);
+    const todo = due.map((d) => d.id).filter((id) => !passed.has(id));
+    if (todo.length === 0 || isStopped()) break;
+    let next = 0;
+    const worker = async () => {
+      while (next < todo.length && !isStopped()) {
+        const id = todo[next++] as number;
+        passed.add(id);
+        try {
+          const step = () =>
+            releaseOrder(s.db, { orderId: id, source: "scheduler", actorUserId: null }, { ...s.release, now });
+          const result = options.advisoryLocks ? await withAdvisoryClaim(s.db, LOCK_NAMESPACE, id, step) : await step();
+          if (result?.released) summary.released++;
+          else summary.skipped++;
+        } catch (error) {
+          summary.errors++;
+          s.logger.warn({ orderId: id, err: String(error) }, "scheduler: could not release a scheduled order");
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, todo.length) }, worker));
+  }
+  if (summary.released > 0) s.onEmailQueued?.();
+  summary.refunded = await retryRefunds(s, now);
+  if (summary.released + summary.errors + summary.refunded > 0) s.logger.info({ ...summary }, "scheduler pass");
+  return summary;
+}
+
+async function retryRefunds(s: PaymentServices, now: Date): Promise<number> {
+  const owed = await s.db
+    .select({ id: orders.id })
+    .from(orders)
+    .where(and(eq(orders.status, "cancelled"), isNull(orders.refundedAt), isNotNull(orders.paymentIntentId)))
+    .orderBy(asc(orders.id))
+    .limit(100);
+  let refunded = 0;
+  for (const { id } of owed) {
+    if (await refundCancelled(s, id, now)) refunded++;
+  }
+  return refunded;
+}
+
+async function companyOrder(db: Conn, companyId: number, orderId: number) {
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.companyId, companyId)));
+  return order;
+}
+
+/** GET /RewardOrders/:orderId: a paid order of the caller's company; null for any other. */
+export async function rewardOrderView(db: Conn, companyId: number, orderId: number): Promise<RewardOrderView | null> {
+  const order = await companyOrder(db, companyId, orderId);
+  if (!order?.paidAt) return null;
+  const [release] = await db
+    .select({ id: rewardReleases.id })
+    .from(rewardReleases)
+    .where(eq(rewardReleases.orderId, order.id));
+  const [count] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(orderLines)
+    .where(eq(orderLines.orderId, order.id));
+  const iso = (d: Date | null) => d?.toISOString() ?? null;
+  return {
+    orderId: order.id,
+    state: order.status === "cancelled" ? "cancelled" : order.status === "scheduled" ? "scheduled" : "released",
+    rewardName: order.rewardName,
+    sendAt: iso(order.sendAt),
+    recipientCount: count?.n ?? 0,
+    rewardsCents: order.rewardsCents,
+    serviceFeeCents: order.serviceFeeCents,
+    gstCents: order.gstCents,
+    totalCents: order.totalCents,
+    invoiceNumber: order.invoiceNumber,
+    paidAt: iso(order.paidAt),
+    releasedAt: iso(order.releasedAt),
+    rewardReleaseId: release?.id ?? null,
+    cancelledAt: iso(order.cancelledAt),
+    refundedAt: iso(order.refundedAt),
+  };
+}
+
+/** Locks a scheduled order of the caller's company: 404 for another company's, 409 once sent or cancelled. */
+async function lockScheduled(tx: Conn, caller: Caller, orderId: number) {
+  const [order] = await tx
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.companyId, caller.companyId)))
+    .for("update");
+  if (!order?.paidAt) throw new PaymentError(404, SCHEDULE_DETAILS.notFound);
+  if (order.status !== "scheduled") throw new PaymentError(409, SCHEDULE_DETAILS.notScheduled);
+  return order;
+}
+
+/** PUT /RewardOrders/:orderId/schedule: a new time, 10 minutes to 90 days ahead, while still scheduled. */
+export async function rescheduleOrder(
+  s: PaymentServices,
+  caller: Caller,
+  orderId: number,
+  sendAt: Date,
+): Promise<RewardOrderView> {
+  const now = s.now();
+  const problem = scheduleProblem(sendAt, now);
+  if (problem) throw new PaymentError(400, problem);
+  await s.db.transaction(async (tx) => {
+    const order = await lockScheduled(tx, caller, orderId);
+    if (order.sendAt?.getTime() === sendAt.getTime()) return;
+    await tx.update(orders).set({ sendAt }).where(eq(orders.id, order.id));
+    await recordAudit(tx, {
+      companyId: caller.companyId,
+      actorUserId: caller.userId,
+      action: "order.rescheduled",
+      subject: `order:${order.id}`,
+      data: { from: order.sendAt?.toISOString() ?? null, to: sendAt.toISOString() },
+      clientIp: caller.clientIp,
+      at: now,
+    });
+  });
+  return (await rewardOrderView(s.db, caller.companyId, orderId)) as RewardOrderView;
+}
+
+/**
+ * POST /RewardOrders/:orderId/cancel: a scheduled order is cancelled (never released), then
+ * refunded in full and its payer emailed. A refund that fails now is retried by the scheduler.
+ */
+export async function cancelScheduledOrder(
+  s: PaymentServices,
+  caller: Caller,
+  orderId: number,
+  appUrl: string,
+): Promise<RewardOrderView> {
+  const now = s.now();
+  await s.db.transaction(async (tx) => {
+    const order = await lockScheduled(tx, caller, orderId);
+    await tx
+      .update(orders)
+      .set({ status: "cancelled", cancelledAt: now, cancelledBy: caller.userId })
+      .where(eq(orders.id, order.id));
+    await recordAudit(tx, {
+      companyId: caller.companyId,
+      actorUserId: caller.userId,
+      action: "order.cancelled",
+      subject: `order:${order.id}`,
+      data: { sendAt: order.sendAt?.toISOString() ?? null, totalCents: order.totalCents },
+      clientIp: caller.clientIp,
+      at: now,
+    });
+  });
+  await refundCancelled(s, orderId, now, appUrl).catch((error: unknown) => {
+    s.logger.warn({ orderId, err: String(error) }, "refund of a cancelled order failed: the scheduler retries it");
+  });
+  return (await rewardOrderView(s.db, caller.companyId, orderId)) as RewardOrderView;
+}
+
+/**
+ * Refunds a cancelled order once: the processor's refund (same idempotency key on every try),
+ * then, in one transaction, the refund recorded, the payer's email queued and the audit entry.
+ * True when this call recorded it.
+ */
+async function refundCancelled(s: PaymentServices, orderId: number, now: Date, appUrl?: string): Promise<boolean> {
+  const [order] = await s.db.select().from(orders).where(eq(orders.id, orderId));
+  if (order?.status !== "cancelled" || order.refundedAt || !order.paymentIntentId) return false;
+  let refundId: string;
+  try {
+    ({ refundId } = await s.payments.refund({
+      paymentIntentId: order.paymentIntentId,
+      idempotencyKey: refundIdempotencyKey(order.id),
+    }));
+  } catch (error) {
+    s.logger.warn({ orderId, err: String(error) }, "refund failed: retried at the scheduler's next pass");
+    return false;
+  }
+  const recorded = await s.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(orders)
+      .set({ refundId, refundedAt: now })
+      .where(and(eq(orders.id, order.id), isNull(orders.refundedAt)))
+      .returning({ id: orders.id });
+    if (!row) return false;
+    const [payer] = await tx
+      .select({ email: users.email, firstName: users.firstName })
+      .from(users)
+      .where(eq(users.id, order.placedBy));
+    if (payer && order.sendAt) {
+      const base = appUrl ?? s.release.config.APP_URL;
+      await enqueueEmail(
+        tx,
+        scheduledRewardCancelledEmail({
+          to: payer.email,
+          firstName: payer.firstName,
+          rewardName: order.rewardName,
+          sendAt: order.sendAt,
+          totalCents: order.totalCents,
+          invoiceNumber: order.invoiceNumber,
+          orderUrl: new URL(`/portal/scheduled/${order.id}`, base).toString(),
+        }),
+        now,
+      );
+    }
+    await recordAudit(tx, {
+      companyId: order.companyId,
+      actorUserId: null,
+      action: "order.refunded",
+      subject: `order:${order.id}`,
+      data: { refundId, totalCents: order.totalCents },
+      at: now,
+    });
+    return true;
+  });
+  if (recorded) s.onEmailQueued?.();
+  return recorded;
+}

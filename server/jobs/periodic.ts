@@ -1,0 +1,57 @@
+// A job every process runs on a timer (the payment reconciler, the scheduler): one pass at a
+// time, a call of runOnce while a pass runs joins it, a failed pass is logged and the next one
+// goes on, and a pending timer never keeps the process alive. Doing each item once across
+// processes is the job's own business (row locks, advisory claims), not the timer's.
+import type { Logger } from "../logger.ts";
+
+export interface PeriodicJob<T> {
+  /** One pass; a call while a pass runs joins it. */
+  runOnce(): Promise<T>;
+  /** Stops the timer and waits for a running pass. */
+  stop(): Promise<void>;
+}
+
+export function startPeriodicJob<T>(options: {
+  name: string;
+  intervalMs: number;
+  logger: Logger;
+  pass: (isStopped: () => boolean) => Promise<T>;
+  /** false: no timer (tests call runOnce by hand). */
+  autoStart?: boolean;
+}): PeriodicJob<T> {
+  let running: Promise<T> | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  function runOnce(): Promise<T> {
+    if (!running) {
+      running = options
+        .pass(() => stopped)
+        .finally(() => {
+          running = undefined;
+        });
+    }
+    return running;
+  }
+
+  function schedule(delayMs: number) {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      runOnce()
+        .catch((error: unknown) => options.logger.warn({ err: String(error) }, `${options.name}: pass failed`))
+        .finally(() => schedule(options.intervalMs));
+    }, delayMs);
+    timer.unref();
+  }
+
+  if (options.autoStart ?? true) schedule(0);
+
+  return {
+    runOnce,
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running?.catch(() => undefined);
+    },
+  };
+}
