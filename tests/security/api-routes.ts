@@ -245,6 +245,26 @@ export const API_ROUTES: Record<string, Entry> = {
       return { path: `RewardReleases/${releaseId}/recipients/${userId}/resend`, status: 204 };
     },
   },
+  "GET /api/RewardOrders/:orderId": {
+    kind: "bearer",
+    scope: "ids",
+    owner: (w) => ({ path: `RewardOrders/${w.scheduledOrder}` }),
+  },
+  "PUT /api/RewardOrders/:orderId/schedule": {
+    kind: "bearer",
+    scope: "ids",
+    owner: (w) => ({
+      path: `RewardOrders/${w.scheduledOrder}/schedule`,
+      body: { sendAt: new Date(w.clock.now().getTime() + 3 * 24 * 60 * 60_000).toISOString() },
+    }),
+  },
+  "POST /api/RewardOrders/:orderId/cancel": {
+    kind: "bearer",
+    scope: "ids",
+    // After the calls that need it scheduled (a cancelled order is not), before the sign-outs.
+    order: 6,
+    owner: (w) => ({ path: `RewardOrders/${w.scheduledOrder}/cancel` }),
+  },
   "GET /api/Invoices/:invoiceNumber": {
     kind: "bearer",
     scope: "ids",
@@ -377,6 +397,16 @@ export const API_ROUTES: Record<string, Entry> = {
     owner: () => ({
       path: "RewardMyTeam/update-reward-message",
       body: { message: "Thank you, team.\nWell done.", senderName: "The Board" },
+    }),
+  },
+  "PUT /api/RewardMyTeam/update-reward-schedule": {
+    kind: "bearer",
+    scope: "self",
+    // A change of A's draft (its version moves on, and A's pending payment with it): late.
+    order: 7.9,
+    owner: (w) => ({
+      path: "RewardMyTeam/update-reward-schedule",
+      body: { sendAt: new Date(w.clock.now().getTime() + 2 * 24 * 60 * 60_000).toISOString() },
     }),
   },
   "DELETE /api/RewardMyTeam/delete-all-reward": {

@@ -2,12 +2,12 @@
 // a paid and released order, a draft with a pending payment, and a second manager with the
 // Manager role) and company B (another Owner),
 // plus a snapshot of every row so a test can prove that a refused call changed nothing.
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
 import { call, logIn, PASSWORD } from "../../server/api/accounts.testkit.ts";
-import { payingManager, paymentsApi, seedDraft } from "../../server/api/payments.testkit.ts";
+import { payDraftByCard, payingManager, paymentsApi, seedDraft } from "../../server/api/payments.testkit.ts";
 import type { Db } from "../../server/db/client.ts";
-import { users } from "../../server/db/schema.ts";
+import { orders, users } from "../../server/db/schema.ts";
 import { hashPassword } from "../../server/domain/password.ts";
 import { testConfig } from "../support/config.ts";
 
@@ -45,6 +45,8 @@ export interface World {
   /** A's pending payment for the current draft. */
   pending: Intent;
   paid: Intent;
+  /** A's order paid and scheduled two days after the world was built. */
+  scheduledOrder: number;
 }
 
 /** A team CSV of two new members (core/csv.ts headings). */
@@ -65,12 +67,19 @@ export async function buildWorld(db: Db, env: Record<string, string> = {}): Prom
     ...CARD,
   });
   expect(confirmed.status).toBe("succeeded");
+  // A reward of A's paid for later: scheduled, to reschedule or cancel.
+  await seedDraft(db, a, [25], "Scheduled Thanks");
+  const sendAt = new Date(clock.now().getTime() + 2 * 24 * 60 * 60_000).toISOString();
+  await a.json("PUT", "RewardMyTeam/update-reward-schedule", { sendAt });
+  expect((await payDraftByCard(a, [25])).status).toBe("succeeded");
+  const [scheduled] = await db.select({ id: orders.id }).from(orders).where(eq(orders.status, "scheduled"));
+  if (!scheduled) throw new Error("A has no scheduled order");
   const draftMembers = await seedDraft(db, a, [100, 20], "Pending Thanks");
   const pending = await a.json<Intent>("POST", "StripePayment/create-payment-intent", { amount: 13320 });
   // B has a draft of its own too, so B's calls act on real rows.
   await seedDraft(db, b, [10], "Bravo Thanks");
   const aManager = await addManager(api, db, a.companyId, `manager.${a.userId}@example.com`);
-  return { api, clock, a, aManager, b, paidMembers, draftMembers, pending, paid };
+  return { api, clock, a, aManager, b, paidMembers, draftMembers, pending, paid, scheduledOrder: scheduled.id };
 }
 
 /**
