@@ -56,6 +56,24 @@ describe("stripeProcessor", () => {
     await expect(payments.cancel("pi_test_1")).resolves.toBeUndefined();
   });
 
+  it("refunds a succeeded payment in full, once per idempotency key", async () => {
+    await payments.createPayment(input);
+    stripe.succeed("pi_test_1");
+    const first = await payments.refund({ paymentIntentId: "pi_test_1", idempotencyKey: "order-3-refund" });
+    const again = await payments.refund({ paymentIntentId: "pi_test_1", idempotencyKey: "order-3-refund" });
+    expect(first.refundId).toMatch(/^re_test_/);
+    expect(again).toEqual(first);
+    const sent = stripe.requests.filter((r) => r.path === "/refunds");
+    expect(sent.map((r) => [r.idempotencyKey, r.form.get("payment_intent"), r.form.get("amount")])).toEqual([
+      ["order-3-refund", "pi_test_1", null],
+      ["order-3-refund", "pi_test_1", null],
+    ]);
+    stripe.setDown(true);
+    await expect(payments.refund({ paymentIntentId: "pi_test_1", idempotencyKey: "k" })).rejects.toBeInstanceOf(
+      PaymentProcessorError,
+    );
+  });
+
   it("reports an outage as a PaymentProcessorError", async () => {
     stripe.setDown(true);
     await expect(payments.createPayment(input)).rejects.toBeInstanceOf(PaymentProcessorError);

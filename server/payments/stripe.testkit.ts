@@ -99,6 +99,24 @@ export function fakeStripe() {
       const pi = intents.get(String(params.id));
       return pi ? HttpResponse.json(pi) : notFound(String(params.id));
     }),
+    // A full refund of a succeeded PaymentIntent; the same idempotency key answers the same refund.
+    http.post(`${STRIPE_API}/refunds`, async ({ request }) => {
+      const r = await record(request, "/refunds");
+      if (down) return HttpResponse.json({ error: { type: "api_error", message: "down" } }, { status: 500 });
+      const known = r.idempotencyKey ? byKey.get(`refund:${r.idempotencyKey}`) : undefined;
+      const piId = r.form.get("payment_intent") ?? "";
+      const pi = intents.get(piId);
+      if (!pi) return notFound(piId);
+      if (pi.status !== "succeeded") {
+        return HttpResponse.json(
+          { error: { type: "invalid_request_error", code: "charge_not_refundable", message: "Not paid." } },
+          { status: 400 },
+        );
+      }
+      const id = known ?? `re_test_${++n}`;
+      if (r.idempotencyKey) byKey.set(`refund:${r.idempotencyKey}`, id);
+      return HttpResponse.json({ id, object: "refund", amount: pi.amount, payment_intent: piId, status: "succeeded" });
+    }),
     http.post(`${STRIPE_API}/payment_intents/:id/cancel`, async ({ request, params }) => {
       await record(request, `/payment_intents/${params.id}/cancel`);
       const pi = intents.get(String(params.id));
