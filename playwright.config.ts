@@ -98,6 +98,8 @@ export default defineConfig({
         PORT: String(MAIL_APP_PORT),
         APP_URL: MAIL_APP_URL,
         E2E_MAIL_API_PORT: String(MAIL_API_PORT),
+        // A scheduled reward goes out within a second of the test clock passing its time.
+        SCHEDULER_INTERVAL_SECONDS: "1",
       },
     },
   ],

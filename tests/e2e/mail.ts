@@ -68,3 +68,23 @@ export function resetLinkOf(email: CaughtEmail): URL {
   if (!link) throw new Error(`no reset link in: ${email.text}`);
   return new URL(link);
 }
+
+/** The mail app's test clock: how far ahead of real time it runs (smtp-app.ts, test-clock.ts). */
+export async function serverClockOffset(): Promise<number> {
+  const response = await fetch(`${MAIL_API_URL}/clock`);
+  if (!response.ok) throw new Error(`mail API answered ${response.status}`);
+  return ((await response.json()) as { offsetMs: number }).offsetMs;
+}
+
+/**
+ * Moves the mail app's clock on by `ms`, in steps of 30 seconds a few hundred milliseconds apart:
+ * a sign-up of another spec in flight meanwhile loses seconds, not the 10 minutes its code lasts.
+ */
+export async function advanceServerClock(ms: number): Promise<void> {
+  const step = 30_000;
+  for (let done = 0; done < ms; done += step) {
+    const response = await fetch(`${MAIL_API_URL}/clock?advanceMs=${Math.min(step, ms - done)}`, { method: "POST" });
+    if (!response.ok) throw new Error(`mail API answered ${response.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

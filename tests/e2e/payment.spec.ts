@@ -8,8 +8,17 @@
 // server the verification code is read from the SMTP server) and a small draft built through the
 // API (create-reward-user).
 import type { APIRequestContext, Page } from "@playwright/test";
+import { formatSendTime, sydneyWallTime } from "../../core/schedule.ts";
 import { expect, type Manager, test } from "./fixtures.ts";
-import { bounce, type CaughtEmail, emailsTo, MAIL_APP_URL } from "./mail.ts";
+import {
+  advanceServerClock,
+  bounce,
+  type CaughtEmail,
+  emailsTo,
+  MAIL_APP_URL,
+  serverClockOffset,
+  waitForEmail,
+} from "./mail.ts";
 import {
   expectNoAxeViolations,
   expectNoHorizontalScroll,
@@ -497,6 +506,97 @@ test.describe("payment", () => {
     expect(lines).toHaveLength(102);
     expect(lines[1]).toContain(`H101 ${tag},Released,$1.00,INV-`);
     expect(lines[101]).toContain(`H1 ${tag},Released,$1.00,INV-`);
+  });
+
+  test("scheduled sends: paid now, released once when the test clock passes the time; a rescheduled then cancelled one is refunded and never sent", async ({
+    page,
+    request,
+    manager,
+  }) => {
+    test.setTimeout(120_000);
+    // The mail app's clock may already run ahead (test-clock.ts): times are chosen on its clock.
+    const serverNow = Date.now() + (await serverClockOffset());
+    const at = (minutes: number) => {
+      const t = serverNow + minutes * 60_000;
+      return new Date(Math.ceil(t / 60_000) * 60_000);
+    };
+    const tag = uniqueToken();
+
+    async function scheduleAndPay(rewardName: string, sendAt: Date): Promise<Recipient[]> {
+      const recipients = await withDraft(request, manager, [60, 40]);
+      await visit(page, REVIEW);
+      await page.getByRole("radio", { name: "Schedule for later" }).check();
+      await page.getByLabel("Send at (Sydney time)", { exact: true }).fill(sydneyWallTime(sendAt));
+      await fillCard(page, CARDS.success, rewardName);
+      if (rewardName.startsWith("Later")) {
+        await shoot(page, "review-schedule");
+        await expectAccessible(page);
+      }
+      await pay(page);
+      await expect(page.getByRole("heading", { name: TEXT.success })).toBeVisible({ timeout: 10_000 });
+      await expect(page.getByTestId("scheduled-send")).toHaveText(
+        `The reward emails will be sent on ${formatSendTime(sendAt)}. You can change the time or cancel from the dashboard until then.`,
+      );
+      return recipients;
+    }
+
+    // A time under 10 minutes ahead is refused next to the field, and nothing is paid.
+    await withDraft(request, manager, [60, 40]);
+    await visit(page, REVIEW);
+    await page.getByRole("radio", { name: "Schedule for later" }).check();
+    await page.getByLabel("Send at (Sydney time)", { exact: true }).fill(sydneyWallTime(at(2)));
+    await fillCard(page, CARDS.success, `Too soon ${tag}`);
+    await pay(page);
+    await expect(page.getByText("Choose a time at least 10 minutes from now.")).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`${REVIEW}$`));
+    await request.delete("/api/RewardMyTeam/delete-all-reward", { headers: manager.headers });
+
+    const sent = await scheduleAndPay(`Later ${tag}`, at(11));
+    const keptName = `Cancelled ${tag}`;
+    const cancelled = await scheduleAndPay(keptName, at(12));
+
+    // The history shows both as Scheduled; nobody has been emailed.
+    const laterRow = await historyRows(page, `Later ${tag}`);
+    await expect(laterRow).toContainText("Scheduled");
+    const cancelRow = await historyRows(page, keptName);
+    await expect(cancelRow).toContainText("Scheduled");
+    await shoot(page, "history-scheduled");
+    for (const r of [...sent, ...cancelled]) expect(await emailsTo(r.email)).toHaveLength(0);
+
+    // The second: rescheduled, then cancelled from its page (the confirmation is a pane at ?cancel).
+    await cancelRow.getByRole("link", { name: /^Change or cancel/ }).click();
+    await expect(page).toHaveURL(/\/portal\/scheduled\/\d+$/);
+    const orderPage = page.url();
+    await page.getByLabel("New send time (Sydney time)", { exact: true }).fill(sydneyWallTime(at(30)));
+    await page.getByRole("button", { name: "Reschedule" }).click();
+    await expect(page.getByText(`It will be sent on ${formatSendTime(at(30))}.`)).toBeVisible();
+    await expect(page.getByText(formatSendTime(at(30)), { exact: true })).toBeVisible();
+    await shoot(page, "scheduled-order");
+    await expectAccessible(page);
+    await page.getByRole("link", { name: "Cancel and refund…" }).click();
+    await expect(page).toHaveURL(/\?cancel$/);
+    await expect(page.getByRole("heading", { name: "Cancel this reward and refund $111.00?" })).toBeVisible();
+    await shoot(page, "scheduled-cancel-confirm");
+    await page.getByRole("button", { name: "Yes, cancel and refund" }).click();
+    await expect(page).toHaveURL(orderPage);
+    await expect(page.getByText("Cancelled · Refunded", { exact: true })).toBeVisible();
+    await expect(page.getByText(/^\$111\.00 refunded on /)).toBeVisible();
+    await waitForEmail(manager.email, `Cancelled and refunded: ${keptName}`);
+
+    // The clock passes every time: the first goes out once, the cancelled one never.
+    await advanceServerClock(at(31).getTime() - serverNow + 60_000);
+    for (const r of sent) {
+      const email = await rewardEmail(r.email);
+      expect(email.subject).toContain("Reward Dollars");
+    }
+    await expect(await historyRows(page, `Later ${tag}`)).toContainText("Released");
+    await expect(await historyRows(page, keptName)).toContainText("Cancelled · Refunded");
+    // Another scheduler pass or two later, still one email each, and none for the cancelled one.
+    await page.waitForTimeout(2_500);
+    for (const r of sent) {
+      expect((await emailsTo(r.email)).filter((m) => /Reward Dollars/.test(m.subject))).toHaveLength(1);
+    }
+    for (const r of cancelled) expect(await emailsTo(r.email)).toHaveLength(0);
   });
 
   test("delivery: a bounced email shows as failed; a resend delivers a new password, and says the old one stopped working", async ({

@@ -3,6 +3,8 @@
 // and refuses the addresses a test asks it to (POST / DELETE /bounces?to=),
 // then runs `node build/server.js` with SMTP_URL pointing at it. playwright.config.ts starts it as a
 // second webServer; SIGTERM / SIGINT stop all three.
+// The app runs on a test clock (test-clock.ts): POST /clock?advanceMs= moves it on, GET /clock
+// answers { offsetMs }, so a spec can let a scheduled reward's time pass.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:http";
@@ -16,8 +18,23 @@ const bouncing = new Set<string>();
 smtp.rejectRecipient = (address) =>
   bouncing.has(address.toLowerCase()) ? { code: 550, message: "5.1.1 No such user here" } : undefined;
 
+let clockOffsetMs = 0;
+
 const api = createServer((request, response) => {
   const url = new URL(request.url ?? "/", "http://127.0.0.1");
+  if (url.pathname === "/clock") {
+    if (request.method === "POST") {
+      const advanceMs = Number(url.searchParams.get("advanceMs"));
+      if (!Number.isFinite(advanceMs) || advanceMs <= 0) {
+        response.writeHead(400).end();
+        return;
+      }
+      clockOffsetMs += advanceMs;
+      app.send({ advanceMs });
+    }
+    response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ offsetMs: clockOffsetMs }));
+    return;
+  }
   if (url.pathname === "/bounces" && (request.method === "POST" || request.method === "DELETE")) {
     const address = url.searchParams.get("to")?.toLowerCase() ?? "";
     if (request.method === "POST") bouncing.add(address);
@@ -41,10 +58,15 @@ await once(api, "listening");
 // The production bundle (ADR 0024); with --dev, the sources in development mode instead (to try the
 // specs against a dev build by hand).
 const dev = process.argv.includes("--dev");
-const app = spawn(process.execPath, [dev ? "server.ts" : "build/server.js", ...process.argv.slice(2)], {
-  env: { ...process.env, SMTP_URL: smtp.url },
-  stdio: "inherit",
-});
+const testClock = new URL("./test-clock.ts", import.meta.url).pathname;
+const app = spawn(
+  process.execPath,
+  ["--import", testClock, dev ? "server.ts" : "build/server.js", ...process.argv.slice(2)],
+  {
+    env: { ...process.env, SMTP_URL: smtp.url },
+    stdio: ["inherit", "inherit", "inherit", "ipc"],
+  },
+);
 
 let stopping = false;
 async function stop(signal: NodeJS.Signals) {
