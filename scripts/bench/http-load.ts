@@ -498,16 +498,19 @@ function figures(
   };
 }
 
-async function postgresDatabase(): Promise<{ url: string; description: string; stop(): Promise<void> }> {
+/** A PostgreSQL server of the machine's binaries, started for a benchmark, with one empty database `name`. */
+export async function postgresDatabase(
+  name = "bench_http",
+): Promise<{ url: string; description: string; stop(): Promise<void> }> {
   const binDir = findPostgresBinaries();
   if (!binDir) throw new Error("no PostgreSQL binaries (install Debian's `postgresql` package or set POSTGRES_BIN)");
   const server: PostgresServer = await startPostgres(binDir);
   const admin = new pg.Client({ connectionString: server.adminUrl });
   await admin.connect();
-  await admin.query("create database bench_http");
+  await admin.query(`create database ${name}`);
   await admin.end();
   const url = new URL(server.adminUrl);
-  url.pathname = "/bench_http";
+  url.pathname = `/${name}`;
   return { url: url.toString(), description: server.version, stop: () => server.stop() };
 }
 
