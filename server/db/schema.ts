@@ -629,6 +629,8 @@ export const redemptions = pgTable(
       .notNull()
       .references(() => users.id),
     amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    /** The recipient's balance right after it: a replay answers the first outcome, this included. */
+    balanceAfterCents: bigint("balance_after_cents", { mode: "number" }),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("redemptions_idempotency_key_idx").on(t.idempotencyKey)],
