@@ -78,6 +78,8 @@ describeEachDatabase("scheduled sends", ({ database, kind }) => {
     const early = (await db().select().from(emailOutbox)).filter((e) => !e.subject.startsWith("Your verification"));
     expect(early.map((e) => e.subject)).toEqual([expect.stringMatching(/^Tax Invoice INV-/)]);
     expect(early[0]?.text).toContain("Emails will be sent to your 1 reward recipient on");
+    // The invoice the email links to is there before the release.
+    expect(await manager.json("GET", `Invoices/${order.invoiceNumber}`)).toMatchObject({ totalCents: 11_100 });
 
     // Before the time: nothing.
     clock.advance(9 * MINUTE);

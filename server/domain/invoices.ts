@@ -34,12 +34,12 @@ export async function findTaxInvoice(
       and(
         eq(orders.companyId, companyId),
         eq(orders.invoiceNumber, invoiceNumber),
-        eq(orders.status, "paid"),
-        isNotNull(orders.releasedAt),
+        // Paid: released, scheduled for later, or cancelled and refunded after it was invoiced.
+        isNotNull(orders.paidAt),
       ),
     );
   if (!row?.invoiceNumber) return null;
-  const date = row.releasedAt ?? row.paidAt;
+  const date = row.paidAt ?? row.releasedAt;
   if (!date) return null;
   return {
     invoiceNumber: row.invoiceNumber,

@@ -11,6 +11,10 @@
 // the congratulation emails and the payer's tax invoice queued in the outbox; the manager's
 // draft emptied only if it is still the version that was paid for; audit entries.
 //
+// A paid order whose send time is ahead (ADR 0026) is only marked scheduled here (paid, invoiced,
+// the draft emptied), under the same locks; the scheduler (scheduled-sends.ts) calls this again
+// at its time and the release above happens then. A cancelled order is never released.
+//
 // Passwords are hashed BEFORE the transaction begins (argon2 is the slow part, and a lock held
 // for seconds would stall the other paths): a recipient that gained an account meanwhile simply
 // keeps it, and the spare hash is dropped. See RECIPIENT_ARGON2 for the cost parameters.
