@@ -3,7 +3,6 @@
 // its order's tax invoice number. SPEC's call answers the newest REWARD_HISTORY_LIMIT; the
 // dashboard pages through all of them, and the CSV export holds them all.
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import { unionAll } from "drizzle-orm/pg-core";
 import type { RewardHistoryEntry, RewardHistoryItem, RewardHistoryPage } from "../../core/account-forms.ts";
 import { sydneyTime } from "../../core/audit.ts";
 import { centsToDollars, formatDollars } from "../../core/money.ts";
@@ -69,69 +68,60 @@ export async function rewardHistory(
 
 // The paged history and its CSV: the releases, and the orders paid for later (scheduled) or
 // cancelled before their time, in one list by date (a release's time, the send time, the
-// cancellation's time), newest first.
-function entriesOf(db: Db, companyId: number) {
-  const released = db
-    .select({
-      orderId: orders.id,
-      rewardReleaseId: sql<number | null>`${rewardReleases.id}`.as("release_id"),
-      at: sql<Date | string>`${rewardReleases.releasedAt}`.as("at"),
-      rewardName: rewardReleases.rewardName,
-      amountCents: rewardReleases.amountCents,
-      invoiceNumber: orders.invoiceNumber,
-      status: orders.status,
-      refundedAt: orders.refundedAt,
-    })
-    .from(rewardReleases)
-    .innerJoin(orders, eq(orders.id, rewardReleases.orderId))
-    .where(eq(rewardReleases.companyId, companyId));
-  const waitingOrCancelled = db
-    .select({
-      orderId: orders.id,
-      rewardReleaseId: sql<number | null>`null::bigint`.as("release_id"),
-      at: sql<Date | string>`coalesce(${orders.cancelledAt}, ${orders.sendAt})`.as("at"),
-      rewardName: orders.rewardName,
-      amountCents: orders.rewardsCents,
-      invoiceNumber: orders.invoiceNumber,
-      status: orders.status,
-      refundedAt: orders.refundedAt,
-    })
-    .from(orders)
-    .where(and(eq(orders.companyId, companyId), inArray(orders.status, ["scheduled", "cancelled"])));
-  return unionAll(released, waitingOrCancelled);
-}
-
+// cancellation's time), newest first. One statement a page: its rows carry the total.
 type EntryRow = {
-  orderId: number;
-  rewardReleaseId: number | null;
+  order_id: number | string;
+  release_id: number | string | null;
   at: Date | string;
-  rewardName: string;
-  amountCents: number | string;
-  invoiceNumber: string | null;
+  reward_name: string;
+  amount_cents: number | string;
+  invoice_number: string | null;
   status: string;
-  refundedAt: Date | string | null;
+  refunded_at: Date | string | null;
+  total_count: number | string;
 };
+
+async function historyEntries(
+  db: Db,
+  companyId: number,
+  limit: number,
+  offset: number,
+): Promise<{ items: RewardHistoryEntry[]; totalCount: number | null }> {
+  const result = await db.execute(sql`
+    select h.*, count(*) over () as total_count from (
+      select ${orders.id} as order_id, ${rewardReleases.id} as release_id, ${rewardReleases.releasedAt} as at,
+        ${rewardReleases.rewardName} as reward_name, ${rewardReleases.amountCents} as amount_cents,
+        ${orders.invoiceNumber} as invoice_number, ${orders.status} as status, ${orders.refundedAt} as refunded_at
+      from ${rewardReleases} inner join ${orders} on ${orders.id} = ${rewardReleases.orderId}
+      where ${rewardReleases.companyId} = ${companyId}
+      union all
+      select ${orders.id}, null, coalesce(${orders.cancelledAt}, ${orders.sendAt}), ${orders.rewardName},
+        ${orders.rewardsCents}, ${orders.invoiceNumber}, ${orders.status}, ${orders.refundedAt}
+      from ${orders}
+      where ${orders.companyId} = ${companyId} and ${orders.status} in ('scheduled', 'cancelled')
+    ) h
+    order by h.at desc, h.order_id desc
+    limit ${limit} offset ${offset}`);
+  const rows = (result as unknown as { rows: EntryRow[] }).rows;
+  return { items: rows.map(entry), totalCount: rows[0] ? Number(rows[0].total_count) : null };
+}
 
 const entry = (r: EntryRow): RewardHistoryEntry => {
   const state: RewardOrderState =
     r.status === "scheduled" ? "scheduled" : r.status === "cancelled" ? "cancelled" : "released";
   return {
-    orderId: Number(r.orderId),
-    rewardReleaseId: r.rewardReleaseId === null ? null : Number(r.rewardReleaseId),
+    orderId: Number(r.order_id),
+    rewardReleaseId: r.release_id === null ? null : Number(r.release_id),
     state,
     rewardDate: new Date(r.at).toISOString(),
-    rewardName: r.rewardName,
-    amount: centsToDollars(Number(r.amountCents)),
-    invoiceNumber: r.invoiceNumber,
-    refunded: r.refundedAt !== null,
+    rewardName: r.reward_name,
+    amount: centsToDollars(Number(r.amount_cents)),
+    invoiceNumber: r.invoice_number,
+    refunded: r.refunded_at !== null,
   };
 };
 
-async function historyEntries(db: Db, companyId: number, limit: number, offset: number): Promise<RewardHistoryEntry[]> {
-  const rows = await entriesOf(db, companyId).orderBy(sql`at desc`, sql`id desc`).limit(limit).offset(offset);
-  return (rows as EntryRow[]).map(entry);
-}
-
+/** Past the last page the rows carry no total: counted on their own then. */
 async function historyCount(db: Db, companyId: number): Promise<number> {
   const [released] = await historyCountOf(db).execute({ companyId });
   const [others] = await db
@@ -148,13 +138,11 @@ export async function rewardHistoryPage(
   pageNumber: number,
   pageSize: number,
 ): Promise<RewardHistoryPage> {
-  const [items, totalCount] = await Promise.all([
-    historyEntries(db, companyId, pageSize, (pageNumber - 1) * pageSize),
-    historyCount(db, companyId),
-  ]);
+  const page = await historyEntries(db, companyId, pageSize, (pageNumber - 1) * pageSize);
+  const totalCount = page.totalCount ?? (await historyCount(db, companyId));
   const totalPages = Math.max(1, Math.ceil(totalCount / pageSize));
   return {
-    items,
+    items: page.items,
     totalCount,
     pageNumber,
     pageSize,
@@ -174,7 +162,7 @@ export const REWARD_HISTORY_CSV_HEADINGS = [
 
 /** GET /RewardHistory/export: every paid order, newest first, the rows the dashboard pages through. */
 export async function rewardHistoryCsv(db: Db, companyId: number): Promise<string> {
-  const rows = await historyEntries(db, companyId, REWARD_HISTORY_EXPORT_MAX_ROWS, 0);
+  const { items: rows } = await historyEntries(db, companyId, REWARD_HISTORY_EXPORT_MAX_ROWS, 0);
   return csvFile(
     REWARD_HISTORY_CSV_HEADINGS,
     rows.map((r) => [
