@@ -158,6 +158,48 @@ describeEachDatabase("scheduled sends", ({ database, kind }) => {
     expect(csv).toContain("Cancelled · Refunded");
   });
 
+  it("a refund the processor refuses is retried by the scheduler until it goes through; the payer is emailed once", async () => {
+    const ctx = paymentsApi(db(), { config });
+    const real = simulatedProcessor(db(), ctx.clock.now);
+    let refusing = true;
+    const flaky = {
+      ...real,
+      refund: async (input: Parameters<typeof real.refund>[0]) => {
+        if (refusing) throw new Error("processor unavailable");
+        return real.refund(input);
+      },
+    };
+    const api = paymentsApi(db(), { config, payments: flaky, clock: ctx.clock });
+    const manager = await payingManager(api.api, db());
+    await seedDraft(db(), manager, [100]);
+    const sendAt = new Date(ctx.clock.now().getTime() + 60 * MINUTE).toISOString();
+    await manager.json("PUT", "RewardMyTeam/update-reward-schedule", { sendAt });
+    expect((await payDraftByCard(manager, [100])).status).toBe("succeeded");
+    const [order] = await db().select().from(orders);
+    if (!order) throw new Error("no order");
+    const cancelled = await manager.json<RewardOrderView>("POST", `RewardOrders/${order.id}/cancel`);
+    expect(cancelled).toMatchObject({ state: "cancelled", refundedAt: null });
+    const services = {
+      db: db(),
+      payments: flaky,
+      logger: captureLogs("warn").logger,
+      now: ctx.clock.now,
+      release: { config },
+    };
+    expect((await releaseDueOrders(services, { advisoryLocks: false })).refunded).toBe(0);
+    refusing = false;
+    expect((await releaseDueOrders(services, { advisoryLocks: false })).refunded).toBe(1);
+    expect((await releaseDueOrders(services, { advisoryLocks: false })).refunded).toBe(0);
+    expect(await manager.json<RewardOrderView>("GET", `RewardOrders/${order.id}`)).toMatchObject({
+      state: "cancelled",
+      refundedAt: expect.any(String),
+    });
+    const notices = (await db().select().from(emailOutbox)).filter((e) =>
+      e.subject.startsWith("Cancelled and refunded"),
+    );
+    expect(notices).toHaveLength(1);
+  });
+
   it("answers 404 for another company's order and 401 without a token", async () => {
     const { order, api, clock } = await scheduled();
     const other = await payingManager(api, db(), "Other Pty Ltd");
