@@ -308,6 +308,78 @@ describe("rate limits through the real process", () => {
     });
   }
 
+  it("rewardResend: a manager's resends hold their budget across the API's URLs, the page's and any client address, sent all at once", async () => {
+    // A release of the signed-in owner's, over HTTP: one recipient, paid with the simulated card.
+    const api = (method: string, path: string, body?: unknown) =>
+      fetch(`${app.base}/api/${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const recipient = "resend.limit@example.com";
+    expect(
+      (
+        await api("POST", "RewardMyTeam/create-reward-user", {
+          firstName: "Rae",
+          lastName: "Send",
+          email: recipient,
+          value: 10,
+        })
+      ).status,
+    ).toBe(200);
+    const created = await api("POST", "StripePayment/create-payment-intent", {
+      amount: 1110,
+      rewardName: "Resend limit",
+    });
+    expect(created.status).toBe(200);
+    const intent = (await created.json()) as {
+      paymentIntentId: string;
+      clientSecret: string;
+    };
+    const paid = await api("POST", "StripePayment/confirm-simulated-payment", {
+      paymentIntent: intent.paymentIntentId,
+      clientSecret: intent.clientSecret,
+      cardNumber: "4242424242424242",
+      expiry: "12/34",
+      cvc: "123",
+      nameOnCard: "Rae Send",
+    });
+    const paidBody = await paid.text();
+    expect((JSON.parse(paidBody) as { status: string }).status, paidBody).toBe("succeeded");
+    const [release] = (await (await api("GET", "RewardHistory/get-reward-history")).json()) as {
+      rewardReleaseId: number;
+    }[];
+    const delivery = (await (await api("GET", `RewardReleases/${release?.rewardReleaseId}`)).json()) as {
+      recipients: { userId: number }[];
+    };
+    const userId = delivery.recipients[0]?.userId;
+    const apiPath = `/api/RewardReleases/${release?.rewardReleaseId}/recipients/${userId}/resend`;
+    const pagePath = `/portal/rewards/${release?.rewardReleaseId}`;
+    const session = await openForm(app.base, pagePath, portal.cookie);
+
+    const resends = () => smtp.messages.filter((m) => m.to.includes(recipient)).length;
+    // The release's own email first, so that only resends are counted below.
+    await expect.poll(resends, { timeout: 15_000 }).toBe(1);
+    const before = resends();
+    const sends: (() => Promise<Response>)[] = [];
+    for (const url of urlVariants(apiPath, false))
+      sends.push(() => postJson(app.base, url, {}, { clientIp: freshIp(), token }));
+    for (const url of urlVariants(pagePath, true)) {
+      sends.push(() => postForm(app.base, url, session, { intent: "resend", userId: String(userId) }, freshIp()));
+    }
+    while (sends.length < budget("rewardResend") * 2 + 2)
+      sends.push(sends[sends.length % 10] as () => Promise<Response>);
+    const statuses = await Promise.all(sends.map(async (send) => (await send()).status));
+    expect(
+      statuses.every((status) => status < 500),
+      statuses.join(","),
+    ).toBe(true);
+    // Counted where it matters: the emails that actually went out (a limited page post redirects with a toast).
+    await expect.poll(resends, { timeout: 15_000 }).toBeGreaterThanOrEqual(before + budget("rewardResend"));
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(resends() - before, statuses.join(",")).toBe(budget("rewardResend"));
+  });
+
   it("a limited answer says so: 429 with Retry-After on the API, the message on the page", async () => {
     const ip = freshIp();
     const body = OPERATIONS.waitlist?.api("", 0);
