@@ -69,6 +69,13 @@ export interface TeamMember {
   phone: string;
   companyId: number;
   companyName: string;
+  /**
+   * My Team's list only (GET /Users without isRewardMyTeam): the Reward Dollars left of the
+   * member's unexpired rewards, in cents (0 when none), and the earliest expiry among them (an
+   * ISO time; null when nothing is left). Each reward expires on its own (server/domain/lots.ts).
+   */
+  balanceCents?: number;
+  nextExpiresAt?: string | null;
 }
 
 export interface TeamPage {

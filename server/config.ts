@@ -52,6 +52,20 @@ const envSchema = z.object({
   RATE_LIMIT_FACTOR: z.coerce.number().positive("must be a positive number").default(1),
   /** How often each process looks for scheduled rewards that are due (server/domain/scheduled-sends.ts). */
   SCHEDULER_INTERVAL_SECONDS: z.coerce.number().int("must be a whole number").min(1).max(3600).default(30),
+  /**
+   * How often each process runs the reward expiry job (server/domain/lots.ts: forfeiture and the
+   * 30-day reminders); every run is exactly once across processes, so more often only means sooner.
+   */
+  EXPIRY_JOB_INTERVAL_MINUTES: z.coerce.number().int("must be a whole number").min(1).max(1440).default(60),
+  /**
+   * The catalogue partner's key for POST /api/Redemptions (sent as `Authorization: Bearer <key>`).
+   * Unset: the call answers 401 to everyone.
+   */
+  PARTNER_API_KEY: z
+    .string()
+    .min(32, "must be at least 32 characters")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   MAIL_FROM: z.string().trim().min(3).default("Reward Portal <no-reply@rewards.localhost>"),
   SUPPORT_EMAIL: z.email("must be an email address").default("support@rewards.localhost"),
   STRIPE_SECRET_KEY: optionalString,

@@ -11,11 +11,13 @@ import { type Config, isLoopbackAddress } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { seedCatalogue } from "./domain/catalogue.ts";
 import { type ImportWorker, startImportWorker } from "./domain/imports.ts";
+import type { ExpirySummary } from "./domain/lots.ts";
 import type { PaymentServices } from "./domain/orders.ts";
 import { type DueSummary, releaseDueOrders } from "./domain/scheduled-sends.ts";
 import { createServerApp } from "./http/app.ts";
 import { createFormGuards } from "./http/form-guards.ts";
 import { createKeptAnswers, type KeptAnswers } from "./http/kept-answers.ts";
+import { startExpiryJob } from "./jobs/expiry.ts";
 import { type PeriodicJob, startPeriodicJob } from "./jobs/periodic.ts";
 import type { Logger } from "./logger.ts";
 import { listRecentEmails } from "./mail/outbox.ts";
@@ -51,6 +53,8 @@ export interface AppOptions {
   reconciler?: false | Pick<ReconcilerOptions, "intervalMs" | "minAgeMs" | "maxAgeMs" | "batchSize">;
   /** The scheduled-send job's timer: false leaves it to the test (scheduler.runOnce by hand). */
   scheduler?: boolean;
+  /** The reward expiry job's timer: false leaves it to the test (expiryJob.runOnce by hand). */
+  expiryJob?: boolean;
 }
 
 export interface RunningApp {
@@ -62,6 +66,8 @@ export interface RunningApp {
   importWorker: ImportWorker;
   reconciler: Reconciler;
   scheduler: PeriodicJob<DueSummary>;
+  /** Forfeiture at expiry and the 30-day reminders (server/jobs/expiry.ts). */
+  expiryJob: PeriodicJob<ExpirySummary>;
   api: ReturnType<typeof createApi>;
   close(): Promise<void>;
 }
@@ -123,6 +129,11 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
       ),
     autoStart: options.scheduler ?? true,
   });
+  // Every process runs the expiry job too: each run is exactly once by its row locks (domain/lots.ts).
+  const expiryJob = startExpiryJob(
+    { db: database.db, config, logger, now: () => new Date(), onEmailQueued: () => mailWorker.nudge() },
+    options.expiryJob ?? true,
+  );
   // DESIGN.md §7's budgets hold across every process on PostgreSQL; PGlite is one process.
   const rateLimitStore: RateLimitStore = database.pool ? { kind: "postgres", pool: database.pool } : { kind: "memory" };
   const sweepRateLimits = () =>
@@ -213,11 +224,13 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     importWorker,
     reconciler,
     scheduler,
+    expiryJob,
     api,
     async close() {
       clearInterval(rateLimitSweeper);
       await reconciler.stop();
       await scheduler.stop();
+      await expiryJob.stop();
       await mailWorker.stop();
       await importWorker.stop();
       await database.close();

@@ -107,7 +107,7 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
       })
       /** A page of the caller's active team members: { items, totalPages, hasPreviousPage, hasNextPage, pageNumber, totalCount }. */
       .get("/Users", auth, teamListQuery, async (c) => {
-        return c.json(await listTeamMembers(deps.db, requireAuth(c), c.req.valid("query")));
+        return c.json(await listTeamMembers(deps.db, requireAuth(c), { ...c.req.valid("query"), now: now() }));
       })
       /** Adds one member: 200 with the TeamMember; 409 when the address is active in the company. */
       .post("/Users/create-user", auth, jsonBody(teamMemberSchema), async (c) => {

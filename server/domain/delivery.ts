@@ -6,7 +6,16 @@ import { and, desc, eq } from "drizzle-orm";
 import type { EmailDeliveryState, ReleaseDelivery } from "../../core/delivery.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import { companies, emailOutbox, orderLines, orders, recipientAccounts, rewardReleases, users } from "../db/schema.ts";
+import {
+  companies,
+  emailOutbox,
+  orderLines,
+  orders,
+  recipientAccounts,
+  rewardLots,
+  rewardReleases,
+  users,
+} from "../db/schema.ts";
 import { enqueueEmails } from "../mail/outbox.ts";
 import { addMonths, recipientRewardEmail } from "../mail/reward-emails.ts";
 import { recordAudit } from "./audit.ts";
@@ -139,8 +148,14 @@ export async function resendRewardEmail(
       .update(recipientAccounts)
       .set({ passwordHash })
       .where(and(eq(recipientAccounts.companyId, actor.companyId), eq(recipientAccounts.userId, userId)))
-      .returning({ accessCode: recipientAccounts.accessCode, expiresAt: recipientAccounts.expiresAt });
+      .returning({ accessCode: recipientAccounts.accessCode });
     if (!account) return "recipient_not_found";
+    // The expiry of this reward's own lot (18 months from its release's email), not the
+    // recipient's first reward's: each release is a lot of its own (server/domain/lots.ts).
+    const [lot] = await tx
+      .select({ expiresAt: rewardLots.expiresAt })
+      .from(rewardLots)
+      .where(and(eq(rewardLots.orderId, release.orderId), eq(rewardLots.userId, userId)));
     await enqueueEmails(
       tx,
       [
@@ -157,7 +172,7 @@ export async function resendRewardEmail(
             accessCode: account.accessCode,
             password,
             replacesEarlier: true,
-            expiresAt: account.expiresAt ?? addMonths(now, VALIDITY_MONTHS),
+            expiresAt: lot?.expiresAt ?? addMonths(release.releasedAt, VALIDITY_MONTHS),
             catalogueUrl: config.CATALOGUE_URL,
             supportEmail: config.SUPPORT_EMAIL,
           }),

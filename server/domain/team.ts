@@ -6,7 +6,8 @@
 //     manager's own included): the unique index users_active_company_email_idx decides, so two
 //     calls at the same moment cannot both add one address;
 //   - removing a member marks the row inactive (history keeps pointing at it), takes them off the
-//     company's reward drafts and forfeits their unspent Reward Dollars (a ledger entry).
+//     company's reward drafts and forfeits their unspent Reward Dollars (their lots drop to 0,
+//     with ledger entries).
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import {
   type BulkTeamUploadResponse,
@@ -21,6 +22,7 @@ import { companies, rewardLedger, users } from "../db/schema.ts";
 import { col } from "../db/sql.ts";
 import { recordAudit } from "./audit.ts";
 import { isUniqueViolation } from "./identity.ts";
+import { forfeitMemberLots, lotBalances } from "./lots.ts";
 import { activeMemberOf } from "./members.ts";
 import { recipientBalanceCents } from "./release.ts";
 import { dropMemberFromDrafts, notInRewardDraft } from "./reward-draft.ts";
@@ -89,6 +91,8 @@ export interface TeamListOptions {
   search?: string;
   /** The reward flow's user search: needs a search text, and leaves out the draft's members. */
   isRewardMyTeam?: boolean;
+  /** My Team's balances count the rewards unexpired at this time; default: the clock's. */
+  now?: Date;
 }
 
 /** A page of members, each row with the count of every member the conditions select. */
@@ -161,8 +165,27 @@ export async function listTeamMembers(db: Db, owner: TeamOwner, options: TeamLis
     totalCount = counted?.count ?? 0;
   }
   const totalPages = Math.ceil(totalCount / pageSize);
+  // My Team shows each member's balance and next expiry: one aggregate over the page's members
+  // (the reward search does not show them).
+  const balances = options.isRewardMyTeam
+    ? undefined
+    : await lotBalances(
+        db,
+        owner.companyId,
+        rows.map((r) => r.id),
+        options.now ?? new Date(),
+      );
   return {
-    items: rows.map(toTeamMember),
+    items: rows.map((row) => {
+      const member = toTeamMember(row);
+      if (!balances) return member;
+      const balance = balances.get(row.id);
+      return {
+        ...member,
+        balanceCents: balance?.balanceCents ?? 0,
+        nextExpiresAt: balance?.nextExpiresAt?.toISOString() ?? null,
+      };
+    }),
     totalPages,
     hasPreviousPage: pageNumber > 1,
     hasNextPage: pageNumber < totalPages,
@@ -367,12 +390,17 @@ export async function removeTeamMember(
   });
 }
 
-/** Writes off a member's unspent Reward Dollars with a ledger entry; answers the cents. */
+/**
+ * Writes off a member's unspent Reward Dollars: each open lot drops to 0 with its own 'forfeit'
+ * entry (so the expiry job finds nothing left to forfeit), then whatever the ledger still holds
+ * outside lots with one more entry; answers the cents.
+ */
 async function forfeitBalance(tx: Tx, companyId: number, memberId: number, now: Date): Promise<number> {
+  const fromLots = await forfeitMemberLots(tx, companyId, memberId, now);
   const balance = await recipientBalanceCents(tx, companyId, memberId);
-  if (balance <= 0) return 0;
+  if (balance <= 0) return fromLots;
   await tx
     .insert(rewardLedger)
     .values({ companyId, userId: memberId, kind: "forfeit", amountCents: balance, createdAt: now });
-  return balance;
+  return fromLots + balance;
 }

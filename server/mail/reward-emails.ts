@@ -64,7 +64,8 @@ export function recipientRewardEmail(input: RecipientEmailInput): EmailContent {
           : // True to the letter: the account keeps only the password's hash, and the outbox
             // redacts this email's body once it is delivered (DESIGN.md §7).
             "Keep this email: we only keep a scrambled form of your password, so we cannot send it to you again.",
-        `Your Reward Dollars are valid until ${expiry} (18 months from your first reward email); any unused Reward Dollars are then forfeited.`,
+        // Each reward is its own lot with its own expiry (SPEC §1, per reward's email: server/domain/lots.ts).
+        `These Reward Dollars are valid until ${expiry}, 18 months from when this reward was first emailed; any of them still unused then are forfeited. We will remind you 30 days before.`,
         "Gift cards are delivered by email the next business day after your order is acknowledged (typically within 24 hours). If a gift card has not arrived within 3 business days, please contact support; report any problem with quantities within 24 hours of receiving your gift cards.",
         `Support replies within 24 business hours: ${input.supportEmail}.`,
       ],
@@ -75,6 +76,52 @@ export function recipientRewardEmail(input: RecipientEmailInput): EmailContent {
         ["Access code", input.accessCode],
         ["Password", input.password ?? "The password sent in your first reward email"],
         ["Valid until", expiry],
+      ],
+      action: { label: "Choose Your Rewards", url: input.catalogueUrl },
+    }),
+  };
+}
+
+export interface ExpiryReminderInput {
+  to: string;
+  firstName: string;
+  companyName: string;
+  /** The reward the lot came from (null for a lot without an order). */
+  rewardName: string | null;
+  /** What is left of the lot. */
+  amountCents: number;
+  expiresAt: Date;
+  accessCode: string | null;
+  catalogueUrl: string;
+  supportEmail: string;
+}
+
+/**
+ * A recipient's reminder 30 days before one of their rewards expires (server/domain/lots.ts):
+ * what is left of it and the date, in Sydney's calendar. One email per reward (lot).
+ */
+export function rewardExpiryReminderEmail(input: ExpiryReminderInput): EmailContent {
+  const amount = formatDollars(input.amountCents);
+  const expiry = formatAuDate(input.expiresAt);
+  const from = input.rewardName
+    ? `your reward "${input.rewardName}" from ${input.companyName}`
+    : `your reward from ${input.companyName}`;
+  return {
+    to: input.to,
+    subject: `Your Reward Dollars expire on ${expiry}`,
+    ...renderEmail({
+      heading: `Your Reward Dollars expire on ${expiry}`,
+      paragraphs: [
+        `Hi ${input.firstName},`,
+        `You still have ${amount} in Reward Dollars from ${from}. They expire on ${expiry}; any of them still unused then are forfeited and cannot be reinstated.`,
+        `Choose your gift cards before then: open the reward catalogue (${input.catalogueUrl}) and log in with your access code and the password from your reward email.`,
+        `Questions? Support replies within 24 business hours: ${input.supportEmail}.`,
+      ],
+      details: [
+        ...(input.rewardName ? [["Reward", input.rewardName] as [string, string]] : []),
+        ["Reward Dollars left", amount],
+        ["Expires on", expiry],
+        ...(input.accessCode ? [["Access code", input.accessCode] as [string, string]] : []),
       ],
       action: { label: "Choose Your Rewards", url: input.catalogueUrl },
     }),

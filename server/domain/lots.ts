@@ -1,0 +1,442 @@
+// Reward lots (SPEC §1: Reward Dollars are valid 18 months from the congratulatory email; issue
+// "expiry that is real"): each release gives each recipient one lot (release.ts), valid 18 months
+// from that release's email. This module is everything that happens to a lot afterwards:
+//
+//   - the expiry job (runExpiryJob): what is unspent at expiry is forfeited (the lot's remaining
+//     set to 0 and a 'forfeit' ledger entry with its lot_id), and 30 days before a lot expires its
+//     recipient is emailed a reminder with the amount and the date. Every process may run it at
+//     once: each batch is ONE statement that locks its lots (FOR UPDATE) and changes only lots
+//     still matching its condition, so a second run waiting on those locks re-reads them, finds
+//     them already forfeited or reminded, and skips them (PostgreSQL's READ COMMITTED re-check).
+//     Exactly once by construction, without a claim or a leader.
+//   - spending reported by the catalogue partner (redeem, POST /api/Redemptions): drawn from the
+//     oldest unexpired lot first (expiry, then id); above the balance it is refused and nothing
+//     changes; the partner's idempotency key is UNIQUE and inserted first, so a replay (even ten
+//     at once) waits for the first, then answers its outcome and changes nothing.
+//   - balances for My Team: what is left of each member's unexpired lots and the next expiry.
+//
+// The lot's remainingCents is stored, and the ledger keeps every movement with its lot, so the
+// ledger's sum is still the recipient's balance (ADR 0027).
+import { createHash } from "node:crypto";
+import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import type { Config } from "../config.ts";
+import type { Db, Tx } from "../db/client.ts";
+import { auditLog, recipientAccounts, redemptions, rewardLedger, rewardLots } from "../db/schema.ts";
+import { col, unnestRows } from "../db/sql.ts";
+import { enqueueEmails, type RewardEmail } from "../mail/outbox.ts";
+import { rewardExpiryReminderEmail } from "../mail/reward-emails.ts";
+import { recordAudit } from "./audit.ts";
+
+/** A lot's recipient is reminded this many days before it expires. */
+export const REMINDER_DAYS = 30;
+const DAY_MS = 24 * 60 * 60_000;
+
+/** The most one redemption may spend: far above any reward, far below bigint trouble. */
+export const MAX_REDEMPTION_CENTS = 100_000_000;
+
+/** Lots per forfeiture transaction: short row locks, one statement each. */
+const FORFEIT_BATCH = 10_000;
+/** Lots per reminder transaction (each renders an email in the process). */
+const REMINDER_BATCH = 2_000;
+/** Emails per outbox INSERT (one json parameter of about 3 KB a message). */
+const EMAIL_BATCH = 500;
+
+function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
+}
+
+// ─── The expiry job ──────────────────────────────────────────────────────────────────────────
+
+export interface ExpiryJobOptions {
+  now: Date;
+  config: Pick<Config, "CATALOGUE_URL" | "SUPPORT_EMAIL">;
+  /** Stops between batches (the process is closing); what is left waits for the next run. */
+  isStopped?: () => boolean;
+  forfeitBatch?: number;
+  reminderBatch?: number;
+}
+
+export interface ExpirySummary {
+  forfeitedLots: number;
+  forfeitedCents: number;
+  remindedLots: number;
+}
+
+/** Forfeits what expired by `now`, then queues the reminders of lots expiring within 30 days. */
+export async function runExpiryJob(db: Db, options: ExpiryJobOptions): Promise<ExpirySummary> {
+  const forfeited = await forfeitExpiredLots(db, options);
+  const remindedLots = await remindExpiringLots(db, options);
+  return { forfeitedLots: forfeited.lots, forfeitedCents: forfeited.cents, remindedLots };
+}
+
+/**
+ * Every lot with something left whose expiry is at or before `now`: remaining becomes 0, a
+ * 'forfeit' ledger entry of what was left (with its lot), and one audit entry per company and
+ * batch; each batch in one statement and one transaction.
+ */
+export async function forfeitExpiredLots(
+  db: Db,
+  options: Pick<ExpiryJobOptions, "now" | "isStopped" | "forfeitBatch">,
+): Promise<{ lots: number; cents: number }> {
+  const now = options.now.toISOString();
+  const batch = options.forfeitBatch ?? FORFEIT_BATCH;
+  let lots = 0;
+  let cents = 0;
+  for (;;) {
+    if (options.isStopped?.()) break;
+    // The CTE locks its lots; a concurrent run blocked on one of them re-checks the condition
+    // once it is free and leaves out what this one forfeited.
+    const result = await db.execute(sql`
+      with due as (
+        select ${col(rewardLots.id)} as id, ${col(rewardLots.remainingCents)} as cents
+        from ${rewardLots}
+        where ${col(rewardLots.remainingCents)} > 0 and ${col(rewardLots.forfeitedAt)} is null
+          and ${col(rewardLots.expiresAt)} <= ${now}::timestamptz
+        order by ${col(rewardLots.expiresAt)}, ${col(rewardLots.id)}
+        limit ${batch}
+        for update
+      ), done as (
+        update ${rewardLots} l set ${col(rewardLots.remainingCents)} = 0, ${col(rewardLots.forfeitedAt)} = ${now}::timestamptz
+        from due where l.id = due.id
+        returning l.id, l.company_id, l.user_id, l.order_id, due.cents
+      ), ledger as (
+        insert into ${rewardLedger} (${col(rewardLedger.companyId)}, ${col(rewardLedger.userId)}, ${col(rewardLedger.orderId)}, ${col(rewardLedger.kind)}, ${col(rewardLedger.amountCents)}, ${col(rewardLedger.lotId)}, ${col(rewardLedger.createdAt)})
+        select company_id, user_id, order_id, 'forfeit', cents, id, ${now}::timestamptz from done
+      ), audit as (
+        insert into ${auditLog} (${col(auditLog.companyId)}, ${col(auditLog.actorUserId)}, ${col(auditLog.action)}, ${col(auditLog.subject)}, ${col(auditLog.data)}, ${col(auditLog.createdAt)})
+        select company_id, null, 'reward.forfeited', 'company:' || company_id,
+          jsonb_build_object('lots', count(*), 'forfeitedCents', sum(cents), 'recipients', count(distinct user_id)),
+          ${now}::timestamptz
+        from done group by company_id
+      )
+      select count(*)::int as lots, coalesce(sum(cents), 0)::bigint as cents from done`);
+    const [row] = rowsOf<{ lots: number; cents: string | number }>(result);
+    const n = Number(row?.lots ?? 0);
+    if (n === 0) break;
+    lots += n;
+    cents += Number(row?.cents ?? 0);
+  }
+  return { lots, cents };
+}
+
+/**
+ * Every lot with something left that expires within REMINDER_DAYS of `now` (and not yet) and
+ * whose recipient was not reminded: reminded_at is set and one email per lot is queued, in the
+ * same transaction (the outbox sends it). A lot found already expired is not reminded: the
+ * forfeiture took it.
+ */
+export async function remindExpiringLots(
+  db: Db,
+  options: Pick<ExpiryJobOptions, "now" | "config" | "isStopped" | "reminderBatch">,
+): Promise<number> {
+  const now = options.now;
+  const until = new Date(now.getTime() + REMINDER_DAYS * DAY_MS);
+  const batch = options.reminderBatch ?? REMINDER_BATCH;
+  let reminded = 0;
+  for (;;) {
+    if (options.isStopped?.()) break;
+    const n = await db.transaction(async (tx) => {
+      const result = await tx.execute(sql`
+        with due as (
+          select ${col(rewardLots.id)} as id from ${rewardLots}
+          where ${col(rewardLots.remainingCents)} > 0 and ${col(rewardLots.forfeitedAt)} is null
+            and ${col(rewardLots.remindedAt)} is null
+            and ${col(rewardLots.expiresAt)} > ${now.toISOString()}::timestamptz
+            and ${col(rewardLots.expiresAt)} <= ${until.toISOString()}::timestamptz
+          order by ${col(rewardLots.expiresAt)}, ${col(rewardLots.id)}
+          limit ${batch}
+          for update
+        ), done as (
+          update ${rewardLots} l set ${col(rewardLots.remindedAt)} = ${now.toISOString()}::timestamptz
+          from due where l.id = due.id
+          returning l.id, l.company_id, l.user_id, l.order_id, l.remaining_cents, l.expires_at
+        )
+        select d.id, d.user_id, d.remaining_cents, d.expires_at, u.email, u.first_name,
+          c.name as company_name, o.reward_name, a.access_code
+        from done d
+        join users u on u.id = d.user_id
+        join companies c on c.id = d.company_id
+        left join orders o on o.id = d.order_id
+        left join recipient_accounts a on a.company_id = d.company_id and a.user_id = d.user_id
+        order by d.expires_at, d.id`);
+      const rows = rowsOf<{
+        id: number | string;
+        user_id: number | string;
+        remaining_cents: number | string;
+        expires_at: Date | string;
+        email: string;
+        first_name: string;
+        company_name: string;
+        reward_name: string | null;
+        access_code: string | null;
+      }>(result);
+      for (let i = 0; i < rows.length; i += EMAIL_BATCH) {
+        const emails: RewardEmail[] = rows.slice(i, i + EMAIL_BATCH).map((r) =>
+          rewardExpiryReminderEmail({
+            to: r.email,
+            firstName: r.first_name,
+            companyName: r.company_name,
+            rewardName: r.reward_name,
+            amountCents: Number(r.remaining_cents),
+            expiresAt: new Date(r.expires_at),
+            accessCode: r.access_code,
+            catalogueUrl: options.config.CATALOGUE_URL,
+            supportEmail: options.config.SUPPORT_EMAIL,
+          }),
+        );
+        await enqueueEmails(tx, emails, now);
+      }
+      return rows.length;
+    });
+    if (n === 0) break;
+    reminded += n;
+  }
+  return reminded;
+}
+
+// ─── Redemptions (the catalogue partner's spending) ──────────────────────────────────────────
+
+export interface RedeemInput {
+  accessCode: string;
+  amountCents: number;
+  idempotencyKey: string;
+  now: Date;
+}
+
+/** What POST /api/Redemptions answers, the first time and on every replay. */
+export interface RedemptionView {
+  redemptionId: number;
+  amountCents: number;
+  /** The recipient's balance right after this redemption. */
+  balanceCents: number;
+  /** What was drawn from which lot, oldest expiry first. */
+  lots: Array<{ lotId: number; amountCents: number; expiresAt: string }>;
+}
+
+export type RedeemOutcome =
+  | { kind: "redeemed"; redemption: RedemptionView }
+  | { kind: "replayed"; redemption: RedemptionView }
+  | { kind: "not_found" }
+  | { kind: "insufficient"; balanceCents: number }
+  | { kind: "key_reused" };
+
+/** An access code as recipients read it: "k7qm-4xtp-9rwb " is "K7QM-4XTP-9RWB". */
+export function normaliseAccessCode(code: string): string {
+  return code.trim().toUpperCase();
+}
+
+/** What makes two requests "the same body": the access code and the amount. */
+export function redemptionRequestHash(accessCode: string, amountCents: number): string {
+  return createHash("sha256")
+    .update(`${normaliseAccessCode(accessCode)}\n${amountCents}`)
+    .digest("hex");
+}
+
+/** Thrown inside the redemption's transaction to roll it back. */
+class Insufficient extends Error {
+  readonly balanceCents: number;
+  constructor(balanceCents: number) {
+    super("insufficient balance");
+    this.balanceCents = balanceCents;
+  }
+}
+
+/**
+ * Spends `amountCents` of the recipient with `accessCode`, oldest unexpired lot first, once per
+ * idempotency key. Refused (nothing changes) when the code is unknown, the balance is short, or
+ * the key was used for another request.
+ */
+export async function redeem(db: Db, input: RedeemInput): Promise<RedeemOutcome> {
+  const accessCode = normaliseAccessCode(input.accessCode);
+  const requestHash = redemptionRequestHash(accessCode, input.amountCents);
+  const earlier = await replayOf(db, input.idempotencyKey, requestHash);
+  if (earlier) return earlier;
+
+  const [account] = await db
+    .select({ companyId: recipientAccounts.companyId, userId: recipientAccounts.userId })
+    .from(recipientAccounts)
+    .where(eq(recipientAccounts.accessCode, accessCode));
+  if (!account) return { kind: "not_found" };
+
+  let outcome: RedemptionView | "taken";
+  try {
+    outcome = await db.transaction(async (tx) => {
+      // The key first: a concurrent request with the same key waits here for this transaction,
+      // then finds the key taken and answers this one's outcome.
+      const [row] = await tx
+        .insert(redemptions)
+        .values({
+          idempotencyKey: input.idempotencyKey,
+          requestHash,
+          companyId: account.companyId,
+          userId: account.userId,
+          amountCents: input.amountCents,
+          createdAt: input.now,
+        })
+        .onConflictDoNothing({ target: redemptions.idempotencyKey })
+        .returning({ id: redemptions.id });
+      if (!row) return "taken" as const;
+      return spend(tx, { ...account, redemptionId: row.id, amountCents: input.amountCents, now: input.now });
+    });
+  } catch (error) {
+    // Rolled back: no redemption, no lot touched.
+    if (error instanceof Insufficient) return { kind: "insufficient", balanceCents: error.balanceCents };
+    throw error;
+  }
+  if (outcome === "taken") {
+    return (await replayOf(db, input.idempotencyKey, requestHash)) ?? { kind: "key_reused" };
+  }
+  return { kind: "redeemed", redemption: outcome };
+}
+
+/** Draws the amount from the recipient's open lots (locked, oldest expiry first), in `tx`. */
+async function spend(
+  tx: Tx,
+  input: { companyId: number; userId: number; redemptionId: number; amountCents: number; now: Date },
+): Promise<RedemptionView> {
+  const open = await tx
+    .select({ id: rewardLots.id, remainingCents: rewardLots.remainingCents, expiresAt: rewardLots.expiresAt })
+    .from(rewardLots)
+    .where(
+      and(
+        eq(rewardLots.companyId, input.companyId),
+        eq(rewardLots.userId, input.userId),
+        gt(rewardLots.remainingCents, 0),
+        isNull(rewardLots.forfeitedAt),
+        gt(rewardLots.expiresAt, input.now),
+      ),
+    )
+    .orderBy(asc(rewardLots.expiresAt), asc(rewardLots.id))
+    .for("update");
+  const balance = open.reduce((sum, lot) => sum + lot.remainingCents, 0);
+  if (balance < input.amountCents) throw new Insufficient(balance);
+
+  const draws: Array<{ lotId: number; amountCents: number; expiresAt: Date }> = [];
+  let left = input.amountCents;
+  for (const lot of open) {
+    if (left === 0) break;
+    const take = Math.min(left, lot.remainingCents);
+    draws.push({ lotId: lot.id, amountCents: take, expiresAt: lot.expiresAt });
+    left -= take;
+  }
+  const drawn = unnestRows("d", {
+    lot: { type: "bigint", values: draws.map((d) => d.lotId) },
+    take: { type: "bigint", values: draws.map((d) => d.amountCents) },
+  });
+  await tx.execute(sql`
+    update ${rewardLots} l set ${col(rewardLots.remainingCents)} = l.remaining_cents - d.take
+    from ${drawn} where l.id = d.lot`);
+  await tx.execute(sql`
+    insert into ${rewardLedger} (${col(rewardLedger.companyId)}, ${col(rewardLedger.userId)}, ${col(rewardLedger.orderId)}, ${col(rewardLedger.kind)}, ${col(rewardLedger.amountCents)}, ${col(rewardLedger.lotId)}, ${col(rewardLedger.redemptionId)}, ${col(rewardLedger.createdAt)})
+    select l.company_id, l.user_id, l.order_id, 'debit', d.take, l.id, ${input.redemptionId}::bigint, ${input.now.toISOString()}::timestamptz
+    from ${drawn} join ${rewardLots} l on l.id = d.lot order by d.n`);
+  const balanceCents = balance - input.amountCents;
+  await tx.update(redemptions).set({ balanceAfterCents: balanceCents }).where(eq(redemptions.id, input.redemptionId));
+  await recordAudit(tx, {
+    companyId: input.companyId,
+    actorUserId: null,
+    action: "reward.redeemed",
+    subject: `redemption:${input.redemptionId}`,
+    data: { recipientUserId: input.userId, amountCents: input.amountCents, lots: draws.length },
+    at: input.now,
+  });
+  return {
+    redemptionId: input.redemptionId,
+    amountCents: input.amountCents,
+    balanceCents,
+    lots: draws.map((d) => ({ lotId: d.lotId, amountCents: d.amountCents, expiresAt: d.expiresAt.toISOString() })),
+  };
+}
+
+/** The outcome of the redemption kept under `key`: a replay when the request is the same, else key_reused. */
+async function replayOf(db: Db, key: string, requestHash: string): Promise<RedeemOutcome | null> {
+  const [row] = await db.select().from(redemptions).where(eq(redemptions.idempotencyKey, key));
+  if (!row) return null;
+  if (row.requestHash !== requestHash) return { kind: "key_reused" };
+  const draws = await db
+    .select({ lotId: rewardLedger.lotId, amountCents: rewardLedger.amountCents, expiresAt: rewardLots.expiresAt })
+    .from(rewardLedger)
+    .innerJoin(rewardLots, eq(rewardLots.id, rewardLedger.lotId))
+    .where(and(eq(rewardLedger.redemptionId, row.id), eq(rewardLedger.kind, "debit")))
+    .orderBy(asc(rewardLedger.id));
+  return {
+    kind: "replayed",
+    redemption: {
+      redemptionId: row.id,
+      amountCents: row.amountCents,
+      balanceCents: row.balanceAfterCents ?? 0,
+      lots: draws.map((d) => ({
+        lotId: d.lotId ?? 0,
+        amountCents: d.amountCents,
+        expiresAt: d.expiresAt.toISOString(),
+      })),
+    },
+  };
+}
+
+// ─── Balances ────────────────────────────────────────────────────────────────────────────────
+
+export interface LotBalance {
+  balanceCents: number;
+  /** The earliest expiry among the lots with something left; null when nothing is left. */
+  nextExpiresAt: Date | null;
+}
+
+/**
+ * What is left of each recipient's unexpired lots and the earliest of their expiries, for the
+ * given members of one company: one aggregate over the recipient index. Members without any
+ * are left out of the map.
+ */
+export async function lotBalances(
+  db: Db | Tx,
+  companyId: number,
+  userIds: readonly number[],
+  now: Date,
+): Promise<Map<number, LotBalance>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select({
+      userId: rewardLots.userId,
+      balance: sql<string>`sum(${rewardLots.remainingCents})`,
+      next: sql<Date | string>`min(${rewardLots.expiresAt})`,
+    })
+    .from(rewardLots)
+    .where(
+      and(
+        eq(rewardLots.companyId, companyId),
+        inArray(rewardLots.userId, [...userIds]),
+        gt(rewardLots.remainingCents, 0),
+        isNull(rewardLots.forfeitedAt),
+        gt(rewardLots.expiresAt, now),
+      ),
+    )
+    .groupBy(rewardLots.userId);
+  return new Map(
+    rows.map((r) => [r.userId, { balanceCents: Number(r.balance), nextExpiresAt: r.next ? new Date(r.next) : null }]),
+  );
+}
+
+/**
+ * Forfeits everything a member has left (they leave the team, SPEC §6), in the caller's
+ * transaction: their open lots drop to 0 with a 'forfeit' entry each, locked in the order the
+ * expiry job and redemptions lock them. Answers the cents.
+ */
+export async function forfeitMemberLots(tx: Tx, companyId: number, userId: number, now: Date): Promise<number> {
+  const result = await tx.execute(sql`
+    with due as (
+      select ${col(rewardLots.id)} as id, ${col(rewardLots.remainingCents)} as cents from ${rewardLots}
+      where ${col(rewardLots.companyId)} = ${companyId} and ${col(rewardLots.userId)} = ${userId}
+        and ${col(rewardLots.remainingCents)} > 0 and ${col(rewardLots.forfeitedAt)} is null
+      order by ${col(rewardLots.expiresAt)}, ${col(rewardLots.id)}
+      for update
+    ), done as (
+      update ${rewardLots} l set ${col(rewardLots.remainingCents)} = 0, ${col(rewardLots.forfeitedAt)} = ${now.toISOString()}::timestamptz
+      from due where l.id = due.id
+      returning l.id, l.company_id, l.user_id, l.order_id, due.cents
+    ), ledger as (
+      insert into ${rewardLedger} (${col(rewardLedger.companyId)}, ${col(rewardLedger.userId)}, ${col(rewardLedger.orderId)}, ${col(rewardLedger.kind)}, ${col(rewardLedger.amountCents)}, ${col(rewardLedger.lotId)}, ${col(rewardLedger.createdAt)})
+      select company_id, user_id, order_id, 'forfeit', cents, id, ${now.toISOString()}::timestamptz from done
+    )
+    select coalesce(sum(cents), 0)::bigint as cents from done`);
+  return Number(rowsOf<{ cents: string | number }>(result)[0]?.cents ?? 0);
+}
