@@ -14,11 +14,20 @@ export interface SpendSummary {
 const monthNames = new Intl.DateTimeFormat("en-AU", { month: "short", year: "numeric", timeZone: "UTC" });
 const shortMonthNames = new Intl.DateTimeFormat("en-AU", { month: "short", timeZone: "UTC" });
 
+// Intl's formatting is slow next to the rest of a dashboard render, and a month's label never
+// changes: each one is formatted once per process.
+const labels = new Map<string, string>();
+
 /** "2026-11" → "Nov 2026" (or "Nov" when `short`). */
 export function monthLabel(month: string, short = false): string {
-  const [y, m] = month.split("-").map(Number) as [number, number];
-  const date = new Date(Date.UTC(y, m - 1, 1));
-  return (short ? shortMonthNames : monthNames).format(date);
+  const key = short ? `${month}s` : month;
+  let label = labels.get(key);
+  if (label === undefined) {
+    const [y, m] = month.split("-").map(Number) as [number, number];
+    label = (short ? shortMonthNames : monthNames).format(new Date(Date.UTC(y, m - 1, 1)));
+    if (labels.size < 10_000) labels.set(key, label);
+  }
+  return label;
 }
 
 /** The `count` calendar months ending with the one `yearMonth` ("YYYY-MM") is in, oldest first. */
