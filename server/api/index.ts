@@ -20,6 +20,7 @@ import { managersRoutes } from "./managers.ts";
 import { paymentsRoutes } from "./payments.ts";
 import { publicRoutes } from "./public.ts";
 import { createRateLimits, RateLimitedError } from "./rate-limits.ts";
+import { redemptionsRoutes } from "./redemptions.ts";
 import { rewardHistoryRoutes } from "./reward-history.ts";
 import { rewardMyTeamRoutes } from "./reward-my-team.ts";
 import { rewardOrdersRoutes } from "./reward-orders.ts";
@@ -75,6 +76,7 @@ export function createApi(deps: ApiDeps) {
     .route("/", rewardHistoryRoutes(deps, auth, now))
     .route("/", invoicesRoutes(deps, auth))
     .route("/", deliveriesRoutes(deps, auth, limits, now))
+    .route("/", redemptionsRoutes(deps, limits, now))
     .route("/", paymentsRoutes(deps, payments, auth, now, limits))
     .route("/", approvalsRoutes(deps, payments, auth, now))
     .route("/", rewardOrdersRoutes(deps, payments, auth, now))

@@ -63,6 +63,13 @@ export const RATE_RULES = {
   managerInvite: { points: 20, durationSeconds: 60 * 60, per: "account" },
   /** A manager's resends of recipients' reward emails (each hashes a new password and sends an email). */
   rewardResend: { points: 30, durationSeconds: 60 * 60, per: "account" },
+  /**
+   * The catalogue partner's redemptions (POST /api/Redemptions), all of them under its one key: room
+   * for a busy catalogue, a ceiling for a runaway client.
+   */
+  partnerRedemption: { points: 1200, durationSeconds: 60, per: "account" },
+  /** Wrong partner keys from one client address (keyed by the address; a right key never counts). */
+  partnerKeyFailure: { points: 10, durationSeconds: 10 * 60, per: "account" },
 } as const satisfies Record<string, RateRule>;
 
 export type RateRuleName = keyof typeof RATE_RULES;

@@ -103,9 +103,7 @@ export interface ExpiryReminderInput {
 export function rewardExpiryReminderEmail(input: ExpiryReminderInput): EmailContent {
   const amount = formatDollars(input.amountCents);
   const expiry = formatAuDate(input.expiresAt);
-  const from = input.rewardName
-    ? `your reward "${input.rewardName}" from ${input.companyName}`
-    : `your reward from ${input.companyName}`;
+  const reward = input.rewardName ? `"${input.rewardName}" ` : "";
   return {
     to: input.to,
     subject: `Your Reward Dollars expire on ${expiry}`,
@@ -113,7 +111,7 @@ export function rewardExpiryReminderEmail(input: ExpiryReminderInput): EmailCont
       heading: `Your Reward Dollars expire on ${expiry}`,
       paragraphs: [
         `Hi ${input.firstName},`,
-        `You still have ${amount} in Reward Dollars from ${from}. They expire on ${expiry}; any of them still unused then are forfeited and cannot be reinstated.`,
+        `You still have ${amount} in Reward Dollars from your reward ${reward}from ${input.companyName}. They expire on ${expiry}; any of them still unused then are forfeited and cannot be reinstated.`,
         `Choose your gift cards before then: open the reward catalogue (${input.catalogueUrl}) and log in with your access code and the password from your reward email.`,
         `Questions? Support replies within 24 business hours: ${input.supportEmail}.`,
       ],

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { describeEachDatabase } from "../support/db.ts";
 import { API_ROUTES, apiRoutes, type Entry } from "./api-routes.ts";
-import { buildWorld, call, snapshot, type World } from "./fixtures.ts";
+import { buildWorld, call, PARTNER_KEY, snapshot, type World } from "./fixtures.ts";
 
 /** A concrete URL path for a route pattern (":id" → A's member). */
 function concrete(path: string, w: World) {
@@ -24,7 +24,7 @@ describeEachDatabase("authorization matrix over every /api route", ({ database }
     expect(w.pending.paymentIntentId).toMatch(/^pi_sim_/);
   });
 
-  it("classifies every route of the API app as public, bearer-protected or webhook", () => {
+  it("classifies every route of the API app as public, bearer-protected, the partner's or webhook", () => {
     const routes = apiRoutes(w.api);
     expect(routes.length).toBeGreaterThan(30);
     const unclassified = routes.filter((r) => !API_ROUTES[r.key]).map((r) => r.key);
@@ -75,6 +75,22 @@ describeEachDatabase("authorization matrix over every /api route", ({ database }
       );
       expect(is2xx(res.status)).toBe(false);
       expect(res.status).toBe(404);
+    }
+    expect(await snapshot(db())).toEqual(before);
+  });
+
+  // The catalogue partner's call takes the partner's key only: no manager's token opens it.
+  it("the partner's routes refuse no key, A's and B's tokens and a wrong key (401), and change nothing", async () => {
+    const before = await snapshot(db());
+    for (const r of apiRoutes(w.api)) {
+      const entry = API_ROUTES[r.key];
+      if (entry?.kind !== "partner") continue;
+      for (const token of [undefined, w.a.accessToken, w.b.accessToken, `${PARTNER_KEY}0`]) {
+        const res = await call(w.api, r.method, r.path, entry.body(w), token);
+        const text = await res.text();
+        expect(res.status, `${r.key} with ${token}: ${text}`).toBe(401);
+        expect(JSON.parse(text).detail).toBeTruthy();
+      }
     }
     expect(await snapshot(db())).toEqual(before);
   });

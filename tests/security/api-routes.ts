@@ -1,5 +1,6 @@
 // The classification of every /api route for the security suite (authorization matrix, fuzzing):
-// public, bearer-protected or webhook, with a valid request for each (the owner's, company A's).
+// public, bearer-protected, the catalogue partner's (its own key) or webhook, with a valid request
+// for each (the owner's, company A's).
 // A route of the API app missing here fails api-authorization.test.ts.
 import { Secret, TOTP } from "otpauth";
 import { call, PASSWORD } from "../../server/api/accounts.testkit.ts";
@@ -13,6 +14,11 @@ export type Entry =
       body?: (w: World) => unknown;
     }
   | { kind: "webhook" }
+  | {
+      /** The catalogue partner's call: the partner's key (fixtures' PARTNER_KEY), never a manager's token. */
+      kind: "partner";
+      body: (w: World) => unknown;
+    }
   | {
       kind: "bearer";
       /** "ids": the call names A's rows (B must get 404); "self": it acts on the caller's own company only. */
@@ -195,6 +201,10 @@ export const API_ROUTES: Record<string, Entry> = {
     body: () => ({ challengeToken: "0123456789abcdef0123456789abcdef", code: "123456" }),
   },
   "POST /api/StripePayment/webhook": { kind: "webhook" },
+  "POST /api/Redemptions": {
+    kind: "partner",
+    body: (w) => ({ accessCode: w.paidAccessCode, amountCents: 100, idempotencyKey: `fuzz-${Date.now()}` }),
+  },
   "POST /api/ManagerInvites/preview": { kind: "public", body: () => ({ token: "0123456789abcdef0123456789abcdef" }) },
   "POST /api/ManagerInvites/accept": {
     kind: "public",

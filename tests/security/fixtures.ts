@@ -7,9 +7,12 @@ import { expect } from "vitest";
 import { call, logIn, PASSWORD } from "../../server/api/accounts.testkit.ts";
 import { payDraftByCard, payingManager, paymentsApi, seedDraft } from "../../server/api/payments.testkit.ts";
 import type { Db } from "../../server/db/client.ts";
-import { orders, users } from "../../server/db/schema.ts";
+import { orders, recipientAccounts, users } from "../../server/db/schema.ts";
 import { hashPassword } from "../../server/domain/password.ts";
 import { testConfig } from "../support/config.ts";
+
+/** The catalogue partner's key in every world (POST /api/Redemptions). */
+export const PARTNER_KEY = "security-partner-key-0123456789abcdef";
 
 export const CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", nameOnCard: "Jane Citizen" };
 
@@ -47,6 +50,8 @@ export interface World {
   paid: Intent;
   /** A's order paid and scheduled two days after the world was built. */
   scheduledOrder: number;
+  /** The access code of A's first paid member (a recipient with a balance). */
+  paidAccessCode: string;
 }
 
 /** A team CSV of two new members (core/csv.ts headings). */
@@ -55,7 +60,12 @@ export const TEAM_CSV =
 
 /** `env` adds configuration, e.g. RATE_LIMIT_FACTOR for tests that call one operation many times. */
 export async function buildWorld(db: Db, env: Record<string, string> = {}): Promise<World> {
-  const config = testConfig({ CATALOGUE_URL: "https://catalogue.test/", SUPPORT_EMAIL: "help@rewards.test", ...env });
+  const config = testConfig({
+    CATALOGUE_URL: "https://catalogue.test/",
+    SUPPORT_EMAIL: "help@rewards.test",
+    PARTNER_API_KEY: PARTNER_KEY,
+    ...env,
+  });
   const { api, clock } = paymentsApi(db, { config });
   const a = await payingManager(api, db, "Alpha Pty Ltd");
   const b = await payingManager(api, db, "Bravo Pty Ltd");
@@ -79,7 +89,24 @@ export async function buildWorld(db: Db, env: Record<string, string> = {}): Prom
   // B has a draft of its own too, so B's calls act on real rows.
   await seedDraft(db, b, [10], "Bravo Thanks");
   const aManager = await addManager(api, db, a.companyId, `manager.${a.userId}@example.com`);
-  return { api, clock, a, aManager, b, paidMembers, draftMembers, pending, paid, scheduledOrder: scheduled.id };
+  const [account] = await db
+    .select({ accessCode: recipientAccounts.accessCode })
+    .from(recipientAccounts)
+    .where(eq(recipientAccounts.userId, paidMembers[0] ?? 0));
+  if (!account) throw new Error("A's paid member has no reward account");
+  return {
+    api,
+    clock,
+    a,
+    aManager,
+    b,
+    paidMembers,
+    draftMembers,
+    pending,
+    paid,
+    scheduledOrder: scheduled.id,
+    paidAccessCode: account.accessCode,
+  };
 }
 
 /**

@@ -1,6 +1,9 @@
 // The My Team table and pager (SPEC §2 My Team, §9 page size 8): columns Name, Email (hidden
-// under 768 px) and Action (an edit icon named "Edit <first> <last>", DESIGN.md §8); 'No data to
-// display' when empty; 'X of Y page(s)' with Previous and Next, which keep the search text.
+// under 768 px), Balance (the Reward Dollars left of the member's unexpired rewards and the next
+// expiry, empty when none: each reward expires on its own, server/domain/lots.ts) and Action (an
+// edit icon named "Edit <first> <last>", DESIGN.md §8); 'No data to display' when empty;
+// 'X of Y page(s)' with Previous and Next, which keep the search text.
+import { formatDollars } from "../../../core/money.ts";
 import type { TeamMember, TeamPage } from "../../../core/team.ts";
 import type { UrlDialogControl } from "../../ui/dialog.tsx";
 import { Pager } from "../../ui/pager.tsx";
@@ -9,6 +12,28 @@ import { editButtonId } from "./team-dialogs.tsx";
 
 const th = "px-4 py-3 text-left text-sm font-semibold text-slate-800";
 const td = "px-4 py-2 align-middle text-slate-800";
+
+/** "24 May 2028", on Sydney's calendar (as the recipients' emails date their expiry). */
+const expiryDate = new Intl.DateTimeFormat("en-AU", {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  timeZone: "Australia/Sydney",
+});
+
+function Balance({ member }: { member: TeamMember }) {
+  if (!member.balanceCents) return null;
+  return (
+    <>
+      <span className="block font-medium tabular-nums">{formatDollars(member.balanceCents)}</span>
+      {member.nextExpiresAt ? (
+        <span className="block text-xs text-slate-600">
+          Expires <span className="whitespace-nowrap">{expiryDate.format(new Date(member.nextExpiresAt))}</span>
+        </span>
+      ) : null}
+    </>
+  );
+}
 
 export function TeamTable({
   items,
@@ -25,8 +50,11 @@ export function TeamTable({
             <th scope="col" className={`${th} w-auto`}>
               Name
             </th>
-            <th scope="col" className={`${th} hidden w-1/2 md:table-cell`}>
+            <th scope="col" className={`${th} hidden w-2/5 md:table-cell`}>
               Email
+            </th>
+            <th scope="col" className={`${th} w-32 text-right sm:w-40`}>
+              Balance
             </th>
             <th scope="col" className={`${th} w-24 text-right`}>
               Action
@@ -36,7 +64,7 @@ export function TeamTable({
         <tbody className="divide-y divide-slate-200">
           {items.length === 0 ? (
             <tr>
-              <td colSpan={3} className="px-4 py-8 text-center text-slate-600">
+              <td colSpan={4} className="px-4 py-8 text-center text-slate-600">
                 No data to display
               </td>
             </tr>
@@ -49,6 +77,9 @@ export function TeamTable({
                     {member.fullName || `${member.firstName} ${member.lastName}`}
                   </td>
                   <td className={`${td} hidden break-all md:table-cell`}>{member.email}</td>
+                  <td className={`${td} text-right`}>
+                    <Balance member={member} />
+                  </td>
                   <td className={`${td} text-right`}>
                     <a
                       href={opener.href}
