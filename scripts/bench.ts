@@ -15,7 +15,8 @@
 // After Lighthouse it measures the server-side figures (scripts/bench/*.ts):
 // a 5,000-row team import, the release of a 1,000-recipient order, and the Review page of a
 // 5,000-recipient draft, each on a fresh in-memory PGlite database; the scheduler releasing 1,000
-// orders due at the same minute, on PGlite and on PostgreSQL. Then the HTTP load figures
+// orders due at the same minute, on PGlite and on PostgreSQL; the reward expiry job over 100,000
+// lots (scripts/bench/expiry.ts), on PGlite. Then the HTTP load figures
 // (scripts/bench/http-load.ts): autocannon against the real server on PGlite and on
 // PostgreSQL, every public page and the signed-in ones, the bare-Node ceiling, and the app's peak memory.
 //
@@ -34,6 +35,7 @@ import { launchApp, waitUntilReady } from "../tests/support/app-process.ts";
 import { freePort } from "../tests/support/net.ts";
 import { findPostgresBinaries } from "../tests/support/postgres-server.ts";
 import { benchCsvImport, CSV_IMPORT_TARGET_MS } from "./bench/csv-import.ts";
+import { benchExpiry, EXPIRY_TARGET_MS } from "./bench/expiry.ts";
 import {
   benchHttp,
   type HttpFigures,
@@ -403,6 +405,8 @@ if (parts.has("server")) {
       await server.stop();
     }
   }
+  // The expiry job once (each run builds 100,000 lots): every lot due at once, the worst day.
+  const expiry = await benchExpiry(100_000);
   serverTable = `| figure | measured (median of ${serverRuns} runs) | target | |
 |---|--:|--:|---|
 | Team import of ${teamImport.rows.toLocaleString("en-AU")} rows through the API (parse ${teamImport.parseMs} ms, validate ${teamImport.validateMs} ms, save ${teamImport.saveMs} ms) | ${teamImport.totalMs} ms | < 2,000 ms | ${met(teamImport.totalMs < 2000)} |
@@ -414,7 +418,8 @@ ${schedulerRuns
     (run) =>
       `| Scheduler: ${run.orders.toLocaleString("en-AU")} scheduled orders due at the same minute (${run.recipients.toLocaleString("en-AU")} recipients, ${run.database}), two passes at once as two processes, each order released exactly once (one run) | ${run.releaseMs} ms | < ${SCHEDULER_TARGET_MS.toLocaleString("en-AU")} ms | ${met(run.releaseMs < SCHEDULER_TARGET_MS)} |`,
   )
-  .join("\n")}`;
+  .join("\n")}
+| Expiry job over ${expiry.lots.toLocaleString("en-AU")} lots all due at once (${expiry.forfeited.toLocaleString("en-AU")} forfeited with a ledger entry each, ${expiry.reminded.toLocaleString("en-AU")} reminded with an email queued each; process CPU ${expiry.cpuMs} ms; the next run ${expiry.repeatMs} ms, nothing left) (one run) | ${expiry.jobMs} ms | < ${EXPIRY_TARGET_MS.toLocaleString("en-AU")} ms | ${met(expiry.jobMs < EXPIRY_TARGET_MS)} |`;
   console.log(serverTable);
   if (teamImport.totalMs >= 2000) serverMissed.push("team import");
   if (csvImport.totalMs >= CSV_IMPORT_TARGET_MS) serverMissed.push("streamed CSV import");
@@ -422,6 +427,7 @@ ${schedulerRuns
   if (review.medianMs >= 300) serverMissed.push("Review page");
   for (const run of schedulerRuns)
     if (run.releaseMs >= SCHEDULER_TARGET_MS) serverMissed.push(`scheduler (${run.database})`);
+  if (expiry.jobMs >= EXPIRY_TARGET_MS) serverMissed.push("expiry job");
 }
 
 // HTTP load: the real server under wrk (or autocannon where wrk is not installed), on PGlite and on PostgreSQL.
