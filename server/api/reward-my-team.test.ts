@@ -116,6 +116,7 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
       rewardName: "",
       message: "",
       senderName: expect.any(String),
+      sendAt: null,
       recipientCount: 0,
       version: 0,
     });
@@ -721,6 +722,7 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
       name: "Thanks",
       message: "",
       senderName: expect.stringMatching(/\S/),
+      sendAt: null,
       lines: [
         { userId: bob, firstName: "Bob", lastName: "Ray", email: "bob@example.com", amountDollars: 0 },
         { userId: ann, firstName: "Ann", lastName: "Lee", email: "ann@example.com", amountDollars: 100 },
