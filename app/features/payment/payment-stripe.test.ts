@@ -83,6 +83,7 @@ function harness(answers: Record<string, { status?: number; body: unknown }> = {
         "RewardMyTeam/get-reward-summary": SUMMARY,
         "RewardMyTeam/update-reward-name": { rewardName: "Stars" },
         "RewardMyTeam/update-reward-message": { message: "", senderName: "Pat Payer" },
+        "RewardMyTeam/update-reward-schedule": { sendAt: null },
         "StripePayment/create-checkout-session": { url: CHECKOUT_URL, orderId: 7, amount: 11100 },
         "StripePayment/create-payment-intent": {
           clientSecret: "pi_123_secret_456",
@@ -213,6 +214,7 @@ describe("Review page with Stripe", () => {
     expect(sent).toEqual([
       { path: "RewardMyTeam/update-reward-name", body: { name: "Stars" } },
       { path: "RewardMyTeam/update-reward-message", body: { message: "Well done!\nAll of you.", senderName: "Pat" } },
+      { path: "RewardMyTeam/update-reward-schedule", body: { sendAt: null } },
       { path: "StripePayment/create-checkout-session", body: { amount: 11100, rewardName: "Stars" } },
     ]);
     expect(h.calls.every((c) => c.auth === "Bearer token-abc")).toBe(true);
@@ -238,6 +240,35 @@ describe("Review page with Stripe", () => {
     // 409 is kept: the page reloads its figures (shouldRevalidate).
     expect(answer.init?.status).toBe(409);
     expect(answer.data.result.error[""]).toEqual([detail]);
+  });
+
+  it("a scheduled send: the Sydney time posted is saved as its instant before the Checkout page", async () => {
+    const h = harness();
+    const answer = await post(h, {
+      intent: "checkout",
+      amount: "11100",
+      rewardName: "Stars",
+      sendWhen: "later",
+      sendAt: "2026-12-01T09:00",
+    });
+    expect((answer as Response).status).toBe(302);
+    expect(h.calls.find((c) => c.path === "RewardMyTeam/update-reward-schedule")?.body).toEqual({
+      sendAt: "2026-11-30T22:00:00.000Z",
+    });
+  });
+
+  it("a send time the API refuses: its detail next to the field, no payment", async () => {
+    const detail = "Choose a time at least 10 minutes from now.";
+    const h = harness({ "RewardMyTeam/update-reward-schedule": { status: 400, body: { detail } } });
+    const answer = (await post(h, {
+      intent: "checkout",
+      amount: "11100",
+      rewardName: "Stars",
+      sendWhen: "later",
+      sendAt: "2026-12-01T09:00",
+    })) as { data: { result: { error: Record<string, string[]> } } };
+    expect(answer.data.result.error.sendAt).toEqual([detail]);
+    expect(h.calls.some((c) => c.path.startsWith("StripePayment/"))).toBe(false);
   });
 
   it("the reward name is required before anything is sent", async () => {

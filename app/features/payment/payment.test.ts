@@ -167,6 +167,14 @@ describe("checkPayment", () => {
     expect(await checkPayment(answer({ status: "succeeded", amount: 111 }), "pi_1")).toEqual({
       state: "succeeded",
       amountCents: 11100,
+      sendAt: null,
+    });
+    // A scheduled reward: paid, and the page says when its emails go out.
+    const sendAt = "2026-12-01T22:00:00.000Z";
+    expect(await checkPayment(answer({ status: "succeeded", amount: 111, sendAt }), "pi_1")).toEqual({
+      state: "succeeded",
+      amountCents: 11100,
+      sendAt,
     });
     expect(await checkPayment(answer({ status: "processing", amount: 111 }), "pi_1")).toEqual({ state: "processing" });
     expect(await checkPayment(answer({ status: "requires_action", amount: 111 }), "pi_1")).toEqual({
