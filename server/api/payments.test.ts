@@ -574,8 +574,8 @@ describeEachDatabase("StripePayment calls with the simulated processor", ({ data
       expect(part).toContain("$1.00");
       expect(part).toContain("$111.00");
     }
-    expect(invoice?.text).toContain("Reward Dollars (2 recipients; no GST): $100.00");
-    expect(invoice?.text).toContain("Service fee (10%): $10.00");
+    expect(invoice?.text).toMatch(/Reward Dollars: .+ \(2 recipients; no GST\): \$100\.00/);
+    expect(invoice?.text).toContain("Service fee (10% of the Reward Dollars): $10.00");
     expect(invoice?.text).toContain("GST (10% of the service fee): $1.00");
     expect(invoice?.text).toContain("Total (including GST): $111.00");
   });

@@ -101,8 +101,8 @@ describe("reward emails", () => {
     expect(mail.text).toContain("Invoice date: 1 March 2025");
     expect(mail.text).toContain("Bill to: Acme Pty Ltd");
     expect(mail.text).toContain("Buyer ABN: 51 824 753 556");
-    expect(mail.text).toContain("Reward Dollars (1 recipient; no GST): $1,234.00");
-    expect(mail.text).toContain("Service fee (10%): $123.40");
+    expect(mail.text).toContain("Reward Dollars: Spring (1 recipient; no GST): $1,234.00");
+    expect(mail.text).toContain("Service fee (10% of the Reward Dollars): $123.40");
     expect(mail.text).toContain("GST (10% of the service fee): $12.34");
     expect(mail.text).toContain("Total (including GST): $1,369.74");
     expect(mail.html).toContain("Tax Invoice");

@@ -3,6 +3,7 @@
 // template (renderEmail). The recipient's password appears only here, never in logs.
 
 import { formatAbn } from "../../core/abn.ts";
+import { invoiceLines } from "../../core/invoices.ts";
 import { formatDollars } from "../../core/money.ts";
 import { formatSendTime } from "../../core/schedule.ts";
 import type { EmailContent } from "./port.ts";
@@ -202,15 +203,20 @@ export function taxInvoiceEmail(input: TaxInvoiceInput): EmailContent {
         ["Invoice date", formatAuDate(input.invoiceDate)],
         ["Bill to", input.buyerCompanyName],
         ["Buyer ABN", input.buyerAbn ? formatAbn(input.buyerAbn) : "Not provided"],
-        ["Reward", input.rewardName],
-        [
-          `Reward Dollars (${input.recipientCount} ${input.recipientCount === 1 ? "recipient" : "recipients"}; no GST)`,
-          formatDollars(input.rewardsCents),
-        ],
-        ["Service fee (10%)", formatDollars(input.serviceFeeCents)],
-        ["GST (10% of the service fee)", formatDollars(input.gstCents)],
-        ["Total (including GST)", formatDollars(input.totalCents)],
-        ["Amount paid", formatDollars(input.totalCents)],
+        // The same lines as the invoice's page and PDF (core/invoices.ts).
+        ...invoiceLines({
+          invoiceNumber: input.invoiceNumber,
+          invoiceDate: input.invoiceDate.toISOString(),
+          supplier: { name: input.supplierName, abn: input.supplierAbn, isPlaceholder: input.supplierIsPlaceholder },
+          buyer: { companyName: input.buyerCompanyName, abn: input.buyerAbn },
+          rewardName: input.rewardName,
+          recipientCount: input.recipientCount,
+          rewardsCents: input.rewardsCents,
+          serviceFeeCents: input.serviceFeeCents,
+          gstCents: input.gstCents,
+          totalCents: input.totalCents,
+          amountPaidCents: input.totalCents,
+        }).map((line): [string, string] => [line.label, formatDollars(line.amountCents)]),
       ],
       action: { label: "View and download the invoice", url: input.invoiceUrl },
     }),
