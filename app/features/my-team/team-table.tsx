@@ -12,6 +12,9 @@ import { editButtonId } from "./team-dialogs.tsx";
 
 const th = "px-4 py-3 text-left text-sm font-semibold text-slate-800";
 const td = "px-4 py-2 align-middle text-slate-800";
+// The Balance and Action columns pad less on a phone, so names keep room for a word per line.
+const thTight = "px-2 py-3 text-sm font-semibold text-slate-800 sm:px-4";
+const tdTight = "px-2 py-2 align-middle text-slate-800 sm:px-4";
 
 /** "24 May 2028", on Sydney's calendar (as the recipients' emails date their expiry). */
 const expiryDate = new Intl.DateTimeFormat("en-AU", {
@@ -53,10 +56,10 @@ export function TeamTable({
             <th scope="col" className={`${th} hidden w-2/5 md:table-cell`}>
               Email
             </th>
-            <th scope="col" className={`${th} w-32 text-right sm:w-40`}>
+            <th scope="col" className={`${thTight} w-28 text-right sm:w-40`}>
               Balance
             </th>
-            <th scope="col" className={`${th} w-24 text-right`}>
+            <th scope="col" className={`${thTight} w-16 text-right sm:w-24`}>
               Action
             </th>
           </tr>
@@ -77,10 +80,10 @@ export function TeamTable({
                     {member.fullName || `${member.firstName} ${member.lastName}`}
                   </td>
                   <td className={`${td} hidden break-all md:table-cell`}>{member.email}</td>
-                  <td className={`${td} text-right`}>
+                  <td className={`${tdTight} text-right`}>
                     <Balance member={member} />
                   </td>
-                  <td className={`${td} text-right`}>
+                  <td className={`${tdTight} text-right`}>
                     <a
                       href={opener.href}
                       onClick={opener.onClick}
