@@ -34,21 +34,12 @@ import {
   requestApproval,
   setThreshold,
 } from "../domain/approvals.ts";
-import { PaymentError } from "../domain/orders.ts";
 import { ProblemError } from "../http/problem.ts";
 import { idParams, jsonBody, queryParams } from "../http/validate.ts";
 import type { Payments } from "../payments/port.ts";
 import { ownerOnly, requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
-
-async function guarded<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (error instanceof PaymentError) throw new ProblemError(error.status, error.message);
-    throw error;
-  }
-}
+import { guarded, paymentServicesOf } from "./payment-services.ts";
 
 const orderParam = idParams({ orderId: DETAILS.notFound });
 
@@ -68,15 +59,7 @@ const thresholdAnswer = (cents: number | null): ApprovalThresholdResponse => ({
 });
 
 export function approvalsRoutes(deps: ApiDeps, payments: Payments, auth: MiddlewareHandler<ApiEnv>, now: () => Date) {
-  const services: ApprovalServices = {
-    db: deps.db,
-    payments,
-    logger: deps.logger,
-    now,
-    onEmailQueued: deps.onEmailQueued,
-    release: { config: deps.config, onReleaseLine: deps.onReleaseLine },
-    appUrl: deps.config.APP_URL,
-  };
+  const services: ApprovalServices = { ...paymentServicesOf(deps, payments, now), appUrl: deps.config.APP_URL };
   const callerOf = (c: Parameters<typeof requireAuth>[0]): ApprovalCaller => {
     const a = requireAuth(c);
     return { companyId: a.companyId, userId: a.userId, managerRole: a.managerRole, clientIp: c.get("clientIp") };

@@ -37,8 +37,6 @@ import {
   createOrderCheckout,
   createOrderPayment,
   handlePaymentEvent,
-  PaymentError,
-  type PaymentServices,
   payableOrderForPayment,
   settleSimulatedPayment,
 } from "../domain/orders.ts";
@@ -54,19 +52,10 @@ import {
 } from "../payments/simulated.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
+import { guarded, paymentServicesOf } from "./payment-services.ts";
 import type { RateLimits } from "./rate-limits.ts";
 
 const MAX_WEBHOOK_BYTES = 512 * 1024;
-
-/** Domain refusals become problem+json. */
-async function guarded<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (error instanceof PaymentError) throw new ProblemError(error.status, error.message);
-    throw error;
-  }
-}
 
 export function paymentsRoutes(
   deps: ApiDeps,
@@ -77,14 +66,7 @@ export function paymentsRoutes(
 ) {
   // Card attempts (DESIGN.md §7): counted whatever path reached the call, before anything else.
   const cardAttempt = limits.perClient("cardPayment");
-  const services: PaymentServices = {
-    db: deps.db,
-    payments,
-    logger: deps.logger,
-    now,
-    onEmailQueued: deps.onEmailQueued,
-    release: { config: deps.config, onReleaseLine: deps.onReleaseLine },
-  };
+  const services = paymentServicesOf(deps, payments, now);
   const simulated = payments.kind === "simulated";
 
   // Answered before the body is read, as a route that does not exist here.

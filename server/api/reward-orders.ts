@@ -5,24 +5,15 @@
 // Another company's order (or an unpaid one) answers 404; one already sent or cancelled 409.
 import { Hono, type MiddlewareHandler } from "hono";
 import { rescheduleSchema, SCHEDULE_DETAILS } from "../../core/schedule.ts";
-import { PaymentError, type PaymentServices } from "../domain/orders.ts";
 import { cancelScheduledOrder, rescheduleOrder, rewardOrderView } from "../domain/scheduled-sends.ts";
 import { ProblemError } from "../http/problem.ts";
 import { idParams, jsonBody } from "../http/validate.ts";
 import type { Payments } from "../payments/port.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
+import { guarded, paymentServicesOf } from "./payment-services.ts";
 
 const orderParam = idParams({ orderId: SCHEDULE_DETAILS.notFound });
-
-async function guarded<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (error instanceof PaymentError) throw new ProblemError(error.status, error.message);
-    throw error;
-  }
-}
 
 export function rewardOrdersRoutes(
   deps: ApiDeps,
@@ -30,14 +21,7 @@ export function rewardOrdersRoutes(
   auth: MiddlewareHandler<ApiEnv>,
   now: () => Date,
 ) {
-  const services: PaymentServices = {
-    db: deps.db,
-    payments,
-    logger: deps.logger,
-    now,
-    onEmailQueued: deps.onEmailQueued,
-    release: { config: deps.config, onReleaseLine: deps.onReleaseLine },
-  };
+  const services = paymentServicesOf(deps, payments, now);
   const callerOf = (c: Parameters<typeof requireAuth>[0]) => {
     const { companyId, userId } = requireAuth(c);
     return { companyId, userId, clientIp: c.get("clientIp") };

@@ -23,3 +23,8 @@ export function unnestRows(alias: string, columns: Record<string, ArrayColumn>):
   const names = [...entries.map(([name]) => sql.identifier(name)), sql.identifier("n")];
   return sql`unnest(${sql.join(arrays, sql`, `)}) with ordinality as ${sql.identifier(alias)}(${sql.join(names, sql`, `)})`;
 }
+
+/** The rows of `db.execute` (node-postgres and PGlite answer { rows }; an array as it is). */
+export function rowsOf<T>(result: unknown): T[] {
+  return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
+}

@@ -1,5 +1,5 @@
-// Reward lots (SPEC §1: Reward Dollars are valid 18 months from the congratulatory email; issue
-// "expiry that is real"): each release gives each recipient one lot (release.ts), valid 18 months
+// Reward lots (SPEC §1: Reward Dollars are valid 18 months from the congratulatory email; ADR
+// 0027): each release gives each recipient one lot (release.ts), valid 18 months
 // from that release's email. This module is everything that happens to a lot afterwards:
 //
 //   - the expiry job (runExpiryJob): what is unspent at expiry is forfeited (the lot's remaining
@@ -22,7 +22,7 @@ import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Config } from "../config.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { auditLog, recipientAccounts, redemptions, rewardLedger, rewardLots } from "../db/schema.ts";
-import { col, unnestRows } from "../db/sql.ts";
+import { col, rowsOf, unnestRows } from "../db/sql.ts";
 import { enqueueEmails, type RewardEmail } from "../mail/outbox.ts";
 import { rewardExpiryReminderEmail } from "../mail/reward-emails.ts";
 import { recordAudit } from "./audit.ts";
@@ -57,10 +57,6 @@ function after(cursor: Cursor | null) {
   if (!cursor) return sql`true`;
   const at = cursor.expiresAt.toISOString();
   return sql`${col(rewardLots.expiresAt)} >= ${at}::timestamptz and (${col(rewardLots.expiresAt)} > ${at}::timestamptz or ${col(rewardLots.id)} > ${cursor.id})`;
-}
-
-function rowsOf<T>(result: unknown): T[] {
-  return (Array.isArray(result) ? result : ((result as { rows?: T[] }).rows ?? [])) as T[];
 }
 
 // ─── The expiry job ──────────────────────────────────────────────────────────────────────────

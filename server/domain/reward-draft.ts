@@ -29,7 +29,7 @@ import {
 import { scheduleProblem } from "../../core/schedule.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
 import { rewardDraftLines, rewardDrafts, users } from "../db/schema.ts";
-import { col, unnestRows } from "../db/sql.ts";
+import { col, rowsOf, unnestRows } from "../db/sql.ts";
 import { recordAudit } from "./audit.ts";
 import { activeMemberOf } from "./members.ts";
 
@@ -39,12 +39,6 @@ export interface DraftOwner {
   companyId: number;
   /** The caller's address, for the audit trail. */
   clientIp?: string;
-}
-
-/** The rows of `db.execute` (node-postgres and PGlite answer { rows }). */
-function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
 }
 
 /** Why a change was refused; the API maps each to a status and REWARD_DETAILS message. */

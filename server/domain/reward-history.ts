@@ -10,6 +10,7 @@ import { historyStateLabel, type RewardOrderState } from "../../core/schedule.ts
 import type { Db } from "../db/client.ts";
 import { preparedOnce } from "../db/prepared.ts";
 import { orders, rewardReleases } from "../db/schema.ts";
+import { rowsOf } from "../db/sql.ts";
 import { csvFile } from "../http/csv-file.ts";
 
 /** SPEC's get-reward-history answers the most recent ones. */
@@ -102,7 +103,7 @@ async function historyEntries(
     ) h
     order by h.at desc, h.order_id desc
     limit ${limit} offset ${offset}`);
-  const rows = (result as unknown as { rows: EntryRow[] }).rows;
+  const rows = rowsOf<EntryRow>(result);
   return { items: rows.map(entry), totalCount: rows[0] ? Number(rows[0].total_count) : null };
 }
 
