@@ -13,6 +13,7 @@ export const AUDIT_KINDS = {
   approvals: { label: "Approvals", prefixes: ["approval."] },
   orders: { label: "Orders and payments", prefixes: ["order."] },
   releases: { label: "Releases", prefixes: ["reward."] },
+  "api-keys": { label: "API keys", prefixes: ["api_key."] },
 } as const satisfies Record<string, { label: string; prefixes: readonly string[] }>;
 
 export type AuditKind = keyof typeof AUDIT_KINDS;

@@ -1,6 +1,7 @@
 import type { Captcha } from "../captcha/port.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
+import type { ApiKeyOwner } from "../domain/api-keys.ts";
 import type { TokenOwner } from "../domain/identity.ts";
 import type { Logger } from "../logger.ts";
 import type { Payments } from "../payments/port.ts";
@@ -31,6 +32,8 @@ export interface ApiVariables {
   /** With the caller's address, so what the call changes is recorded with it (server/domain/audit.ts). */
   auth?: TokenOwner & { clientIp?: string };
   clientIp?: string;
+  /** Set by the API-key middleware (api-v1.ts) on /api/v1 routes: the company a key acts for. */
+  apiKey?: ApiKeyOwner;
 }
 
 /**

@@ -6,6 +6,8 @@ import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { ProblemError, problemResponse } from "../http/problem.ts";
 import { errorForLog } from "../logger.ts";
 import { paymentsFor } from "../payments/index.ts";
+import { apiKeysRoutes } from "./api-keys.ts";
+import { apiV1Routes } from "./api-v1.ts";
 import { approvalsRoutes } from "./approvals.ts";
 import { auditRoutes } from "./audit.ts";
 import { bearerAuth } from "./auth.ts";
@@ -66,25 +68,30 @@ export function createApi(deps: ApiDeps) {
   const payments = deps.payments ?? paymentsFor(deps.config, deps.db, now);
 
   // Chained, so the app's type carries every route with its input and answers (ADR 0016).
-  return api
-    .route("/", publicRoutes(deps, limits))
-    .route("/", identityRoutes(deps, auth, limits, now))
-    .route("/", usersRoutes(deps, auth))
-    .route("/", settingsRoutes(deps, auth, limits, now))
-    .route("/", companiesRoutes(deps, auth, now))
-    .route("/", helpRoutes(deps, auth, limits))
-    .route("/", rewardHistoryRoutes(deps, auth, now))
-    .route("/", invoicesRoutes(deps, auth))
-    .route("/", deliveriesRoutes(deps, auth, limits, now))
-    .route("/", redemptionsRoutes(deps, limits, now))
-    .route("/", paymentsRoutes(deps, payments, auth, now, limits))
-    .route("/", approvalsRoutes(deps, payments, auth, now))
-    .route("/", rewardOrdersRoutes(deps, payments, auth, now))
-    .route("/", rewardMyTeamRoutes(deps, auth, now))
-    .route("/", importsRoutes(deps, auth))
-    .route("/", auditRoutes(deps, auth))
-    .route("/", managersRoutes(deps, auth, limits, now))
-    .route("/", twoFactorRoutes(deps, auth, limits, now));
+  return (
+    api
+      .route("/", publicRoutes(deps, limits))
+      .route("/", identityRoutes(deps, auth, limits, now))
+      .route("/", usersRoutes(deps, auth))
+      .route("/", settingsRoutes(deps, auth, limits, now))
+      .route("/", companiesRoutes(deps, auth, now))
+      .route("/", helpRoutes(deps, auth, limits))
+      .route("/", rewardHistoryRoutes(deps, auth, now))
+      .route("/", invoicesRoutes(deps, auth))
+      .route("/", deliveriesRoutes(deps, auth, limits, now))
+      .route("/", redemptionsRoutes(deps, limits, now))
+      .route("/", paymentsRoutes(deps, payments, auth, now, limits))
+      .route("/", approvalsRoutes(deps, payments, auth, now))
+      .route("/", rewardOrdersRoutes(deps, payments, auth, now))
+      .route("/", rewardMyTeamRoutes(deps, auth, now))
+      .route("/", importsRoutes(deps, auth))
+      .route("/", auditRoutes(deps, auth))
+      .route("/", managersRoutes(deps, auth, limits, now))
+      .route("/", twoFactorRoutes(deps, auth, limits, now))
+      .route("/", apiKeysRoutes(deps, auth, now))
+      // A company API key's calls (ADR 0028): their own middleware, never a manager's token.
+      .route("/", apiV1Routes(deps, limits, now))
+  );
 }
 
 /** The provider API with every route's types: what the web's client (app/lib/api.server.ts) is built on. */

@@ -68,6 +68,11 @@ export const RATE_RULES = {
    * for a busy catalogue, a ceiling for a runaway client.
    */
   partnerRedemption: { points: 1200, durationSeconds: 60, per: "account" },
+  /**
+   * Calls to /api/v1 under one company API key (ADR 0028), keyed by the key's id: room for a
+   * payroll run, a ceiling for a runaway script; each key has its own budget.
+   */
+  apiKey: { points: 600, durationSeconds: 60, per: "account" },
   /** Wrong partner keys from one client address (keyed by the address; a right key never counts). */
   partnerKeyFailure: { points: 10, durationSeconds: 10 * 60, per: "account" },
 } as const satisfies Record<string, RateRule>;

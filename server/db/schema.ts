@@ -789,3 +789,37 @@ export const rateLimitCounters = pgTable(
   },
   (t) => [index("rate_limit_counters_expire_idx").on(t.expire)],
 );
+
+/**
+ * A company's API keys (ADR 0028): a system calls /api/v1 with one, acting for the company with
+ * the Manager role. Only the key's SHA-256 is kept (the key is 32 random bytes, so a fast hash is
+ * enough); `prefix` is its first characters, for telling keys apart in the list.
+ */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    createdBy: bigint("created_by", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    name: text("name").notNull(),
+    prefix: text("prefix").notNull(),
+    keyHash: text("key_hash").notNull(),
+    createdAt: createdAt(),
+    /** Written at most once a minute per key (server/domain/api-keys.ts), not on every call. */
+    lastUsedAt: timestamptz("last_used_at"),
+    expiresAt: timestamptz("expires_at"),
+    revokedAt: timestamptz("revoked_at"),
+    revokedBy: bigint("revoked_by", { mode: "number" }).references(() => users.id),
+    /** When the last `api_key.used` audit entry was written (at most one an hour per key). */
+    lastAuditedAt: timestamptz("last_audited_at"),
+  },
+  (t) => [
+    uniqueIndex("api_keys_key_hash_idx").on(t.keyHash),
+    index("api_keys_company_idx").on(t.companyId, t.createdAt),
+    check("api_keys_name_length", sql`char_length(${t.name}) between 1 and 64`),
+  ],
+);

@@ -24,7 +24,7 @@ describeEachDatabase("authorization matrix over every /api route", ({ database }
     expect(w.pending.paymentIntentId).toMatch(/^pi_sim_/);
   });
 
-  it("classifies every route of the API app as public, bearer-protected, the partner's or webhook", () => {
+  it("classifies every route of the API app as public, bearer-protected, the partner's, an API key's or webhook", () => {
     const routes = apiRoutes(w.api);
     expect(routes.length).toBeGreaterThan(30);
     const unclassified = routes.filter((r) => !API_ROUTES[r.key]).map((r) => r.key);
@@ -93,6 +93,38 @@ describeEachDatabase("authorization matrix over every /api route", ({ database }
       }
     }
     expect(await snapshot(db())).toEqual(before);
+  });
+
+  // A company API key's calls (/api/v1, ADR 0028) take a key only: no manager's token opens them,
+  // and B's key sees none of A's orders.
+  it("the API key routes refuse no key, A's and B's tokens, a wrong key and the partner's (401); B's key gets 404 on A's ids; A's key succeeds", async () => {
+    let checked = 0;
+    for (const r of apiRoutes(w.api)) {
+      const entry = API_ROUTES[r.key];
+      if (entry?.kind !== "apiKey") continue;
+      const req = await entry.request(w);
+      const before = await snapshot(db());
+      const wrongKey = `rk_${"A".repeat(43)}`;
+      for (const token of [undefined, w.a.accessToken, w.b.accessToken, wrongKey, `${w.aApiKey}0`, PARTNER_KEY]) {
+        const res = await call(w.api, r.method, `/api/${req.path}`, req.body, token);
+        const text = await res.text();
+        expect(res.status, `${r.key} with ${token}: ${text}`).toBe(401);
+        expect(JSON.parse(text).detail).toBeTruthy();
+      }
+      expect(await snapshot(db())).toEqual(before);
+      const byB = await call(w.api, r.method, `/api/${req.path}`, req.body, w.bApiKey);
+      const bText = await byB.text();
+      if (entry.scope === "ids") expect(byB.status, `${r.key} by B's key: ${bText}`).toBe(404);
+      else expect(byB.status, `${r.key} by B's key: ${bText}`).toBe(200);
+      for (const secret of [w.a.email, "Paid Thanks", "Scheduled Thanks", "Alpha Pty Ltd"]) {
+        expect(bText, `${r.key} answered A's data to B's key`).not.toContain(secret);
+      }
+      const byA = await call(w.api, r.method, `/api/${req.path}`, req.body, w.aApiKey);
+      const aText = await byA.text();
+      expect(byA.status, `${r.key} by A's key: ${aText}`).toBe(req.status ?? 200);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(1);
   });
 
   it("company B's manager using A's ids: never 2xx on id routes, never sees or changes A's rows", async () => {

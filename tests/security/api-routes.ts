@@ -1,6 +1,6 @@
 // The classification of every /api route for the security suite (authorization matrix, fuzzing):
-// public, bearer-protected, the catalogue partner's (its own key) or webhook, with a valid request
-// for each (the owner's, company A's).
+// public, bearer-protected, the catalogue partner's (its own key), a company API key's (/api/v1)
+// or webhook, with a valid request for each (the owner's, company A's).
 // A route of the API app missing here fails api-authorization.test.ts.
 import { Secret, TOTP } from "otpauth";
 import { call, PASSWORD } from "../../server/api/accounts.testkit.ts";
@@ -18,6 +18,13 @@ export type Entry =
       /** The catalogue partner's call: the partner's key (fixtures' PARTNER_KEY), never a manager's token. */
       kind: "partner";
       body: (w: World) => unknown;
+    }
+  | {
+      /** A company API key's call (/api/v1, ADR 0028): A's key (fixtures' aApiKey), never a manager's token. */
+      kind: "apiKey";
+      /** "ids": the call names A's rows (B's key must get 404); "self": it reads the key's own company only. */
+      scope: "ids" | "self";
+      request: (w: World) => Req | Promise<Req>;
     }
   | {
       kind: "bearer";
@@ -135,6 +142,12 @@ async function paidInvoiceOfA(w: World): Promise<string> {
   const invoiceNumber = history.find((item) => item.invoiceNumber)?.invoiceNumber;
   if (!invoiceNumber) throw new Error("A has no paid order with an invoice");
   return invoiceNumber;
+}
+
+/** A fresh key of A's (to revoke: the fixtures' own key stays valid for the /api/v1 checks). */
+async function spareKeyOfA(w: World): Promise<number> {
+  const body = { name: "Spare key" };
+  return (await jsonOf<{ id: number }>(await call(w.api, "POST", "/api/ApiKeys", body, w.a.accessToken), "A's key")).id;
 }
 
 const member = (w: World) => ({ firstName: "Zed", lastName: "Newman", email: `zed.${w.a.userId}@example.com` });
@@ -654,6 +667,37 @@ export const API_ROUTES: Record<string, Entry> = {
     scope: "ids",
     owner: async (w) => ({ path: `Approvals/${await approvedApprovalOfA(w)}/payment-intent` }),
     order: -2.7,
+  },
+  // Company API keys (ADR 0028): an Owner's calls, and the calls a key makes.
+  "GET /api/ApiKeys": { kind: "bearer", scope: "self", ownerOnly: true, owner: () => ({ path: "ApiKeys" }) },
+  "POST /api/ApiKeys": {
+    kind: "bearer",
+    scope: "self",
+    ownerOnly: true,
+    owner: (w) => ({
+      path: "ApiKeys",
+      body: {
+        name: "Payroll sync",
+        expiresAt: new Date(w.clock.now().getTime() + 30 * 24 * 60 * 60_000).toISOString(),
+      },
+      status: 201,
+    }),
+  },
+  "DELETE /api/ApiKeys/:id": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: async (w) => ({ path: `ApiKeys/${await spareKeyOfA(w)}`, status: 204 }),
+  },
+  "GET /api/v1/orders": {
+    kind: "apiKey",
+    scope: "self",
+    request: () => ({ path: "v1/orders?pageNumber=1&pageSize=5" }),
+  },
+  "GET /api/v1/orders/:orderId": {
+    kind: "apiKey",
+    scope: "ids",
+    request: (w) => ({ path: `v1/orders/${w.scheduledOrder}` }),
   },
   "POST /api/Identity/logout": {
     kind: "bearer",

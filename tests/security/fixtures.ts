@@ -1,6 +1,6 @@
 // Shared fixtures of the security suite: company A (its Owner with company details, team members,
 // a paid and released order, a draft with a pending payment, and a second manager with the
-// Manager role) and company B (another Owner),
+// Manager role, a company API key) and company B (another Owner, with a key of its own),
 // plus a snapshot of every row so a test can prove that a refused call changed nothing.
 import { eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
@@ -52,6 +52,9 @@ export interface World {
   scheduledOrder: number;
   /** The access code of A's first paid member (a recipient with a balance). */
   paidAccessCode: string;
+  /** A company API key of A's and one of B's (ADR 0028): what /api/v1 takes. */
+  aApiKey: string;
+  bApiKey: string;
 }
 
 /** A team CSV of two new members (core/csv.ts headings). */
@@ -94,6 +97,8 @@ export async function buildWorld(db: Db, env: Record<string, string> = {}): Prom
     .from(recipientAccounts)
     .where(eq(recipientAccounts.userId, paidMembers[0] ?? 0));
   if (!account) throw new Error("A's paid member has no reward account");
+  const aApiKey = (await a.json<{ key: string }>("POST", "ApiKeys", { name: "Alpha sync" }, 201)).key;
+  const bApiKey = (await b.json<{ key: string }>("POST", "ApiKeys", { name: "Bravo sync" }, 201)).key;
   return {
     api,
     clock,
@@ -106,6 +111,8 @@ export async function buildWorld(db: Db, env: Record<string, string> = {}): Prom
     paid,
     scheduledOrder: scheduled.id,
     paidAccessCode: account.accessCode,
+    aApiKey,
+    bApiKey,
   };
 }
 

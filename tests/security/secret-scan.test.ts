@@ -26,6 +26,7 @@ describe("secret scanner", () => {
       '{"hash":"$argon2id$v=19$m=19456,t=2,p=1$abc"}',
       '{"body":"{\\"password\\":\\"Secret#2024\\"}"}',
       '{"password":"hunter2"}',
+      `{"msg":"sync failed","detail":"key rk_${token}"}`,
     ];
     for (const line of leaks) expect(kinds(line), line).not.toEqual([]);
   });

@@ -22,6 +22,8 @@ const SECRET_KEYS =
 const PATTERNS: Array<{ kind: string; re: RegExp }> = [
   // 32 random bytes as base64url (43 characters): access, request and reset tokens, session ids.
   { kind: "random token (43-character base64url)", re: /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g },
+  // A company API key (ADR 0028): `rk_` and the same 43 characters (the `_` hides them from the pattern above).
+  { kind: "company API key", re: /rk_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g },
   { kind: "bearer credential", re: /Bearer\s+[A-Za-z0-9._~+/=-]{16,}/g },
   { kind: "session cookie", re: /(?:__Host-)?session=[A-Za-z0-9%._-]{16,}/g },
   { kind: "CSRF cookie", re: /(?:__Host-)?csrf=[A-Za-z0-9%._-]{16,}/g },

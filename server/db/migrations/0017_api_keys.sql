@@ -1,0 +1,21 @@
+CREATE TABLE "api_keys" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"company_id" bigint NOT NULL,
+	"created_by" bigint NOT NULL,
+	"name" text NOT NULL,
+	"prefix" text NOT NULL,
+	"key_hash" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"last_used_at" timestamp with time zone,
+	"expires_at" timestamp with time zone,
+	"revoked_at" timestamp with time zone,
+	"revoked_by" bigint,
+	"last_audited_at" timestamp with time zone,
+	CONSTRAINT "api_keys_name_length" CHECK (char_length("api_keys"."name") between 1 and 64)
+);
+--> statement-breakpoint
+ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_company_id_companies_id_fk" FOREIGN KEY ("company_id") REFERENCES "public"."companies"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_revoked_by_users_id_fk" FOREIGN KEY ("revoked_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "api_keys_key_hash_idx" ON "api_keys" USING btree ("key_hash");--> statement-breakpoint
+CREATE INDEX "api_keys_company_idx" ON "api_keys" USING btree ("company_id","created_at");
