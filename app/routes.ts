@@ -40,6 +40,7 @@ export default [
       route("security", "features/settings/portal.settings.security.tsx"),
       route("managers", "features/settings/portal.settings.managers.tsx"),
       route("approvals", "features/settings/portal.settings.approvals.tsx"),
+      route("api-keys", "features/settings/portal.settings.api-keys.tsx"),
       route("audit", "features/audit/portal.settings.audit.tsx"),
     ]),
   ]),

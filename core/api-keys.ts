@@ -1,6 +1,7 @@
 // A company's API keys (ADR 0028): what an Owner posts to create one, what the API answers, and
 // the messages. Shared by the provider API, the Settings → API keys page and the browser (ADR 0017).
 import * as z from "zod/mini";
+import { isCalendarDate } from "./audit.ts";
 
 /** A key's name: what it is for ("Payroll sync"), shown in the list. */
 export const API_KEY_NAME_MAX = 64;
@@ -17,6 +18,7 @@ export const API_KEY_DETAILS = {
   expiresAtInvalid: "Expires must be a date and time in ISO 8601, such as 2027-06-30T00:00:00Z.",
   expiresAtPast: "Expires must be in the future.",
   expiresAtTooLate: "Expires must be at most two years from now.",
+  expiresOnInvalid: "Expires on must be a date, such as 2027-06-30.",
   notFound: "This API key was not found.",
   unauthorized: "A valid API key is required (Authorization: Bearer rk_…). It may have been revoked or have expired.",
   orderNotFound: "The requested resource was not found.",
@@ -65,3 +67,25 @@ export interface CreatedApiKey {
   createdAt: string;
   expiresAt: string | null;
 }
+
+// ─── Settings › API keys (app/features/settings/portal.settings.api-keys.tsx) ─────────────────
+
+const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The page's forms, told apart by `intent`: create (a name, and optionally the last day it works), revoke. */
+export const apiKeysFormSchema = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("create"),
+    name: createApiKeySchema.shape.name,
+    /** A date field's YYYY-MM-DD: the key works to the end of that day in Sydney. */
+    expiresOn: z.optional(
+      z
+        .string({ error: API_KEY_DETAILS.expiresOnInvalid })
+        .check(
+          z.regex(DAY_PATTERN, API_KEY_DETAILS.expiresOnInvalid),
+          z.refine(isCalendarDate, API_KEY_DETAILS.expiresOnInvalid),
+        ),
+    ),
+  }),
+  z.object({ intent: z.literal("revoke"), apiKeyId: z.coerce.number().check(z.int(), z.positive()) }),
+]);

@@ -206,6 +206,11 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     acceptManagerInvite: (json: Json<typeof api.ManagerInvites.accept.$post>) =>
       call(api.ManagerInvites.accept.$post({ json })),
 
+    // A company's API keys (Owners; server/api/api-keys.ts, ADR 0028).
+    listApiKeys: () => call(api.ApiKeys.$get()),
+    createApiKey: (json: Json<typeof api.ApiKeys.$post>) => call(api.ApiKeys.$post({ json })),
+    revokeApiKey: (id: number) => call(api.ApiKeys[":id"].$delete({ param: { id: String(id) } })),
+
     // The audit trail (Owners; server/api/audit.ts).
     auditPage: (query: Query<typeof api.Audit.$get>) => call(api.Audit.$get({ query: queryText(query) })),
     auditCsv: (query: Query<typeof api.Audit.export.$get>) =>

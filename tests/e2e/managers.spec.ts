@@ -71,7 +71,7 @@ test("an Owner invites; the invitee accepts from the email and rewards the team;
   await visit(page, PAGE);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Managers");
   const tabs = page.getByRole("navigation", { name: "Settings" });
-  for (const tab of ["Profile", "Security", "Company", "Approvals", "Managers", "Audit"]) {
+  for (const tab of ["Profile", "Security", "Company", "Approvals", "Managers", "Audit", "API keys"]) {
     await expect(tabs.getByRole("link", { name: tab, exact: true })).toBeVisible();
   }
   await expect(managerRow(page, owner.email)).toContainText("(you)");

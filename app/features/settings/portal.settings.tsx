@@ -1,5 +1,5 @@
 // The settings area of the portal (ADR 0022): a tab nav over its pages. Profile and Security are
-// every manager's own settings; Company, Approvals, Managers and Audit are an Owner's (ADR 0022 §1),
+// every manager's own settings; Company, Approvals, Managers, Audit and API keys are an Owner's (ADR 0022 §1),
 // so their tabs are shown only to Owners — each of those pages also answers a Manager with its own
 // "Only an Owner…" message, and the API refuses them (403) whatever a page shows.
 // The role is read through the API on every load (GET /api/Users/MyDetails), never from the
@@ -32,6 +32,7 @@ const SETTINGS_TABS: readonly SettingsTab[] = [
   { to: "/portal/settings/approvals", label: "Approvals", ownerOnly: true },
   { to: href("/portal/settings/managers"), label: "Managers", ownerOnly: true },
   { to: href("/portal/settings/audit"), label: "Audit", ownerOnly: true },
+  { to: href("/portal/settings/api-keys"), label: "API keys", ownerOnly: true },
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {

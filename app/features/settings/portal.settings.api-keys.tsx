@@ -1,0 +1,269 @@
+// Settings › API keys (ADR 0028), an Owner's page: create a key (a name, and optionally the last day
+// it works), see it once in the action's answer with a hint to copy it now, list the company's keys
+// (prefix, who made it, last used, expiry, revoked) and revoke one. Plain forms that work without
+// JavaScript; one action told apart by `intent` (core/api-keys.ts apiKeysFormSchema). The API is the
+// judge (server/api/api-keys.ts): a Manager gets 403, so this page shows them the Owner-only message.
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, href, redirect } from "react-router";
+import { API_KEY_DETAILS, type ApiKeyView, apiKeysFormSchema, type CreatedApiKey } from "../../../core/api-keys.ts";
+import { DETAILS } from "../../../core/public-forms.ts";
+import { sydneyWallTimeToInstant } from "../../../core/schedule.ts";
+import { services } from "../../context.ts";
+import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import type { FormReply } from "../../lib/forms.ts";
+import { redirectWithToast } from "../../lib/toast.server.ts";
+import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { portalUser } from "../portal/portal.server.ts";
+import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
+import type { Route } from "./+types/portal.settings.api-keys";
+
+const TITLE = "API keys";
+export const handle = { title: TITLE } satisfies PortalHandle;
+export const meta: Route.MetaFunction = portalMeta(TITLE);
+
+const PAGE = href("/portal/settings/api-keys");
+
+/** API answers shown word for word on this page's forms (the rest get the generic message). */
+const SHOWN_DETAILS = [
+  DETAILS.ownerOnly,
+  API_KEY_DETAILS.nameRequired,
+  API_KEY_DETAILS.nameTooLong,
+  API_KEY_DETAILS.expiresAtPast,
+  API_KEY_DETAILS.expiresAtTooLate,
+  API_KEY_DETAILS.notFound,
+] as const;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { api } = portalUser(context);
+  const result = await api.listApiKeys();
+  if (result.ok) return { ownerOnly: false as const, keys: result.data as ApiKeyView[] };
+  if (result.status !== 403) {
+    services(context).logger.warn({ status: result.status, detail: result.detail }, "api keys list fetch failed");
+  }
+  return { ownerOnly: result.status === 403, keys: [] as ApiKeyView[] };
+}
+
+/** The instant a key chosen to work through Sydney day `day` (YYYY-MM-DD) stops: the next day's midnight. */
+function endOfSydneyDay(day: string): Date | null {
+  const [y, m, d] = day.split("-").map(Number) as [number, number, number];
+  const probe = new Date(Date.UTC(y, m - 1, d));
+  if (probe.getUTCFullYear() !== y || probe.getUTCMonth() !== m - 1 || probe.getUTCDate() !== d) return null;
+  const next = new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+  return sydneyWallTimeToInstant(`${next}T00:00`);
+}
+
+/** The action's answer: a form's reply, or the key just made (shown this once). */
+type ActionData = FormReply | { created: CreatedApiKey };
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const { api } = portalUser(context);
+  const { submission } = await readForm(context, request, apiKeysFormSchema);
+  if (submission.status !== "success") return replyInvalid(submission);
+  const value = submission.value;
+  switch (value.intent) {
+    case "create": {
+      const expiresAt = value.expiresOn ? endOfSydneyDay(value.expiresOn) : null;
+      if (value.expiresOn && !expiresAt) {
+        const detail = API_KEY_DETAILS.expiresOnInvalid;
+        return replyFailure(submission, { ok: false, status: 400, detail, errors: { expiresOn: [detail] } });
+      }
+      const result = await api.createApiKey({
+        name: value.name,
+        ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}),
+      });
+      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      // Not a redirect: the key is in this answer only, never in a URL, a toast or the session.
+      return { created: result.data as CreatedApiKey };
+    }
+    case "revoke": {
+      const result = await api.revokeApiKey(value.apiKeyId);
+      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      throw redirectWithToast(context, PAGE, { type: "success", title: "API key revoked: it stops working at once" });
+    }
+  }
+  throw redirect(PAGE);
+}
+
+const card = "rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6";
+const sectionHeading = "text-xl font-bold text-brand-800";
+const controlClass =
+  "block min-h-11 w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-700 aria-[invalid=true]:border-red-700";
+const labelClass = "mb-1 block font-medium text-slate-800";
+const dangerButton =
+  "inline-flex min-h-11 items-center justify-center rounded-md border border-red-700 bg-white px-4 font-semibold text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700";
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString("en-AU", {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZone: "Australia/Sydney",
+  });
+
+export default function ApiKeysSettings({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.ownerOnly) {
+    return (
+      <div className={card} role="status">
+        <h2 className={sectionHeading}>Only an Owner can manage API keys</h2>
+        <p className="mt-2 text-slate-700">{DETAILS.ownerOnly}</p>
+      </div>
+    );
+  }
+  const answer = actionData as ActionData | undefined;
+  const created = answer && "created" in answer ? answer.created : undefined;
+  const reply = answer && "result" in answer ? answer : undefined;
+  const { keys } = loaderData;
+  return (
+    <div className="max-w-4xl space-y-8">
+      {created ? <NewKey created={created} /> : null}
+
+      <section aria-labelledby="create-key-heading" className={card}>
+        <h2 id="create-key-heading" className={sectionHeading}>
+          Create an API key
+        </h2>
+        <p className="mt-1 text-slate-700">
+          A key lets your own systems (payroll, HR, CRM) read your company's reward orders at <code>/api/v1</code>, with
+          a Manager's access. We show the key once; we keep only a fingerprint of it.
+        </p>
+        <CreateForm reply={reply} />
+      </section>
+
+      <section aria-labelledby="keys-heading" className={card}>
+        <h2 id="keys-heading" className={sectionHeading}>
+          Your API keys
+        </h2>
+        {keys.length === 0 ? (
+          <p className="mt-2 text-slate-700">Your company has no API keys yet.</p>
+        ) : (
+          <ul className="mt-4 divide-y divide-slate-200">
+            {keys.map((key) => (
+              <KeyRow key={key.id} apiKey={key} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function NewKey({ created }: { created: CreatedApiKey }) {
+  return (
+    <section
+      aria-labelledby="new-key-heading"
+      className="rounded-lg border-2 border-green-700 bg-green-50 p-4 sm:p-6"
+      data-testid="new-api-key"
+    >
+      <h2 id="new-key-heading" className="text-xl font-bold text-green-900">
+        Your new key “{created.name}”
+      </h2>
+      <p className="mt-1 text-slate-800">
+        Copy it now and keep it somewhere safe: this is the only time it is shown. If it is lost, revoke it and create
+        another.
+      </p>
+      <label htmlFor="new-api-key-value" className={`${labelClass} mt-3`}>
+        API key
+      </label>
+      <input
+        id="new-api-key-value"
+        readOnly
+        value={created.key}
+        autoComplete="off"
+        spellCheck={false}
+        className={`${controlClass} font-mono text-sm`}
+      />
+      <p className="mt-1 text-sm text-slate-700">
+        Select the field and copy it (Ctrl+C, or ⌘C on a Mac). Send it as{" "}
+        <code>Authorization: Bearer {created.prefix}…</code>.
+      </p>
+    </section>
+  );
+}
+
+function CreateForm({ reply }: { reply?: FormReply }) {
+  const { onSubmit, busy } = useFormSubmit(PAGE);
+  const isCreate = (reply?.result?.initialValue as { intent?: string } | undefined)?.intent === "create";
+  const [form, fields] = useForm({
+    id: "create-api-key-form",
+    lastResult: isCreate ? reply?.result : undefined,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: apiKeysFormSchema }),
+    onSubmit,
+  });
+  const { key: nameKey, ...nameProps } = getInputProps(fields.name, { type: "text" });
+  const { key: expiresKey, ...expiresProps } = getInputProps(fields.expiresOn, { type: "date" });
+  const expiresHint = `${fields.expiresOn.id}-hint`;
+  return (
+    <Form method="post" action={PAGE} preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
+      <HiddenFormInputs intent="create" />
+      <FormAlert messages={isCreate ? (form.errors ?? []) : []} focusKey={reply} />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div>
+          <label htmlFor={fields.name.id} className={labelClass}>
+            Name
+          </label>
+          <input key={nameKey} {...nameProps} maxLength={64} autoComplete="off" className={controlClass} />
+          <FieldError id={fields.name.errorId} errors={fields.name.errors} />
+        </div>
+        <div>
+          <label htmlFor={fields.expiresOn.id} className={labelClass}>
+            Expires on (optional)
+          </label>
+          <input
+            key={expiresKey}
+            {...expiresProps}
+            aria-describedby={[expiresProps["aria-describedby"], expiresHint].filter(Boolean).join(" ")}
+            className={controlClass}
+          />
+          <p id={expiresHint} className="mt-1 text-sm text-slate-600">
+            The key works to the end of this day (Sydney time), at most two years ahead. Blank: until revoked.
+          </p>
+          <FieldError id={fields.expiresOn.errorId} errors={fields.expiresOn.errors} />
+        </div>
+      </div>
+      <SubmitButton busy={busy} className="w-full sm:w-auto">
+        Create key
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
+  const expired = apiKey.expiresAt !== null && new Date(apiKey.expiresAt).getTime() <= Date.now();
+  const status = apiKey.revokedAt
+    ? `Revoked ${when(apiKey.revokedAt)}`
+    : expired
+      ? `Expired ${when(apiKey.expiresAt as string)}`
+      : apiKey.expiresAt
+        ? `Active · expires ${when(apiKey.expiresAt)}`
+        : "Active · no expiry";
+  return (
+    <li className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between">
+      <div className="min-w-0">
+        <p className="break-words font-semibold text-slate-900">
+          {apiKey.name} <code className="ml-1 font-mono text-sm font-normal text-slate-700">{apiKey.prefix}…</code>
+        </p>
+        <p className="text-sm text-slate-600">
+          {status} · created {when(apiKey.createdAt)} by {apiKey.createdBy.name} · last used{" "}
+          {apiKey.lastUsedAt ? when(apiKey.lastUsedAt) : "never"}
+        </p>
+      </div>
+      {apiKey.revokedAt || expired ? null : (
+        <Form method="post" action={PAGE} preventScrollReset>
+          <HiddenFormInputs intent="revoke" />
+          <input type="hidden" name="apiKeyId" value={apiKey.id} />
+          <button
+            type="submit"
+            className={dangerButton}
+            aria-label={`Revoke the key ${apiKey.name} (${apiKey.prefix}…)`}
+          >
+            Revoke
+          </button>
+        </Form>
+      )}
+    </li>
+  );
+}
