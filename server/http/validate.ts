@@ -94,13 +94,16 @@ function storableText(value: unknown): boolean {
   return true;
 }
 
+/** A path id's value: a positive integer of at most 15 digits (also what /api/v1's OpenAPI document says). */
+export const pathIdSchema = z.int().min(1).max(999_999_999_999_999);
+
 /**
- * A path id ("123"): a positive safe integer of at most 15 digits, else `detail` as a 404 (an id
- * that cannot exist names nothing, like one that does not).
+ * A path id ("123"): digits only, of pathIdSchema, else `detail` as a 404 (an id that cannot
+ * exist names nothing, like one that does not).
  */
 export function positiveIdParam(text: string | undefined, detail: string): number {
   const id = Number(text);
-  if (!/^\d{1,15}$/.test(text ?? "") || !Number.isSafeInteger(id) || id <= 0) throw new ProblemError(404, detail);
+  if (!/^\d{1,15}$/.test(text ?? "") || !pathIdSchema.safeParse(id).success) throw new ProblemError(404, detail);
   return id;
 }
 

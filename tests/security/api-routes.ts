@@ -689,6 +689,8 @@ export const API_ROUTES: Record<string, Entry> = {
     ownerOnly: true,
     owner: async (w) => ({ path: `ApiKeys/${await spareKeyOfA(w)}`, status: 204 }),
   },
+  // The OpenAPI document of /api/v1 (server/api/openapi.ts): public, so a system reads it before it holds a key.
+  "GET /api/v1/openapi.json": { kind: "public" },
   "GET /api/v1/orders": {
     kind: "apiKey",
     scope: "self",

@@ -1,0 +1,118 @@
+// The OpenAPI 3.1 document of /api/v1 (ADR 0028): served without a key, valid by a maintained
+// OpenAPI validator, listing exactly the operations of the API's own route table under /api/v1,
+// and true: the real answers of both order calls parse with its response schemas.
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { beforeEach, describe, expect, it } from "vitest";
+import * as z from "zod/mini";
+import type { CreatedApiKey } from "../../core/api-keys.ts";
+import { v1OrderPageSchema, v1OrderSchema, v1ProblemSchema } from "../../core/api-v1.ts";
+import { testConfig } from "../../tests/support/config.ts";
+import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
+import { captchaOff } from "../captcha/port.ts";
+import { loadConfig } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { orders } from "../db/schema.ts";
+import { createLogger } from "../logger.ts";
+import { call } from "./accounts.testkit.ts";
+import { createApi } from "./index.ts";
+import { buildOpenApiDocument } from "./openapi.ts";
+import { payDraftByCard, payingManager, paymentsApi, seedDraft } from "./payments.testkit.ts";
+
+const DAY = 24 * 60 * 60_000;
+
+type Doc = { paths: Record<string, Record<string, unknown>> };
+
+/** "GET /api/v1/orders/{orderId}" for every route of the API app under /api/v1 (middleware excluded). */
+function v1RoutesOfApi(): string[] {
+  const api = createApi({
+    db: null as never,
+    config: loadConfig({}),
+    logger: createLogger("silent"),
+    captcha: captchaOff,
+  });
+  const out = new Set<string>();
+  for (const route of api.routes) {
+    if (route.method === "ALL" || !route.path.startsWith("/api/v1/")) continue;
+    out.add(`${route.method} ${route.path.replace(/:(\w+)/g, "{$1}")}`);
+  }
+  return [...out].sort();
+}
+
+function operationsOf(doc: Doc): string[] {
+  return Object.entries(doc.paths)
+    .flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`))
+    .sort();
+}
+
+describe("the /api/v1 OpenAPI document", () => {
+  it("validates as OpenAPI 3.1", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(buildOpenApiDocument());
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe("3.1");
+  });
+
+  it("lists exactly the operations of the API's route table under /api/v1", () => {
+    const routes = v1RoutesOfApi();
+    expect(routes).toContain("GET /api/v1/orders/{orderId}");
+    expect(operationsOf(buildOpenApiDocument() as Doc)).toEqual(routes);
+  });
+
+  it("documents the path id, the paging query and the bearer key from the routes' own schemas", () => {
+    const doc = buildOpenApiDocument() as Doc & { components: { securitySchemes: unknown } };
+    const getOrder = doc.paths["/api/v1/orders/{orderId}"]?.get as { parameters: unknown[] };
+    expect(getOrder.parameters).toEqual([
+      { name: "orderId", in: "path", required: true, schema: expect.objectContaining({ type: "integer", minimum: 1 }) },
+    ]);
+    const list = doc.paths["/api/v1/orders"]?.get as { parameters: unknown[]; responses: Record<string, unknown> };
+    expect(list.parameters).toEqual([
+      expect.objectContaining({ name: "pageNumber", in: "query", required: false }),
+      expect.objectContaining({ name: "pageSize", in: "query", required: false }),
+    ]);
+    expect(Object.keys(list.responses)).toEqual(["200", "401", "429"]);
+    expect(doc.components.securitySchemes).toEqual({
+      apiKey: expect.objectContaining({ type: "http", scheme: "bearer" }),
+    });
+  });
+});
+
+describeEachDatabase("the /api/v1 OpenAPI document, served and true", ({ database }) => {
+  const config = testConfig({ CATALOGUE_URL: "https://catalogue.test/" });
+  const db = (): Db => database().db;
+  beforeEach(() => truncateAll(db()));
+
+  it("is served without a key, cacheable, and the real answers parse with its schemas", async () => {
+    const ctx = paymentsApi(db(), { config });
+    const served = await call(ctx.api, "GET", "/api/v1/openapi.json");
+    expect(served.status).toBe(200);
+    expect(served.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(served.headers.get("cache-control")).toMatch(/public/);
+    expect(await served.json()).toEqual(buildOpenApiDocument());
+
+    const a = await payingManager(ctx.api, db(), "Alpha Pty Ltd");
+    await seedDraft(db(), a, [60, 40], "Released Thanks");
+    expect((await payDraftByCard(a, [60, 40])).status).toBe("succeeded");
+    await seedDraft(db(), a, [25], "Scheduled Thanks");
+    const sendAt = new Date(ctx.clock.now().getTime() + 2 * DAY).toISOString();
+    await a.json("PUT", "RewardMyTeam/update-reward-schedule", { sendAt });
+    expect((await payDraftByCard(a, [25])).status).toBe("succeeded");
+    const rows = await db().select({ id: orders.id, status: orders.status }).from(orders);
+    const { key } = await a.json<CreatedApiKey>("POST", "ApiKeys", { name: "Payroll sync" }, 201);
+    const v1 = async (path: string) => {
+      const res = await call(ctx.api, "GET", `/api/v1/${path}`, undefined, key);
+      expect(res.status, path).toBe(200);
+      return res.json();
+    };
+
+    const page = z.parse(v1OrderPageSchema, await v1("orders"));
+    expect(page.items.map((i) => i.state).sort()).toEqual(["released", "scheduled"]);
+    for (const { id } of rows) z.parse(v1OrderSchema, await v1(`orders/${id}`));
+    const released = z.parse(v1OrderSchema, await v1(`orders/${rows.find((o) => o.status === "paid")?.id}`));
+    expect(released.recipients).toHaveLength(2);
+
+    const refused = await call(ctx.api, "GET", "/api/v1/orders/999999", undefined, key);
+    expect(refused.status).toBe(404);
+    z.parse(v1ProblemSchema, await refused.json());
+  });
+});

@@ -1,0 +1,144 @@
+// The OpenAPI 3.1 document of /api/v1 (ADR 0028), served at GET /api/v1/openapi.json. Generated
+// from the zod schemas the routes validate with and the answers are checked against
+// (core/api-v1.ts, pathIdSchema): no hand-written copy of a schema. JSON Schema draft 2020-12 is
+// OpenAPI 3.1's dialect. server/api/openapi.test.ts checks it validates, that it lists exactly
+// the routes of /api/v1, and that the real answers parse with its schemas.
+import * as z from "zod/mini";
+import { v1OrderPageSchema, v1OrderSchema, v1OrdersQuerySchema, v1ProblemSchema } from "../../core/api-v1.ts";
+import { PROBLEM_CONTENT_TYPE } from "../http/problem.ts";
+import { pathIdSchema } from "../http/validate.ts";
+
+type JsonSchema = Record<string, unknown>;
+
+interface Operation {
+  method: "get";
+  /** OpenAPI's form: `/api/v1/orders/{orderId}`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  /** false: no key needed. */
+  secured: boolean;
+  query?: z.core.$ZodObject;
+  params?: Record<string, z.core.$ZodType>;
+  /** The answer's schema, a name under components.schemas. */
+  ok: { description: string; schema: keyof typeof COMPONENTS | "OpenApiDocument" };
+  /** Problem answers besides 401 and 429 (which every secured call may give). */
+  problems?: Record<number, string>;
+}
+
+const COMPONENTS = { OrderPage: v1OrderPageSchema, Order: v1OrderSchema, Problem: v1ProblemSchema };
+
+export const V1_OPERATIONS: Operation[] = [
+  {
+    method: "get",
+    path: "/api/v1/orders",
+    operationId: "listOrders",
+    summary: "The company's paid orders, newest first, a page at a time",
+    secured: true,
+    query: v1OrdersQuerySchema,
+    ok: { description: "One page of orders.", schema: "OrderPage" },
+  },
+  {
+    method: "get",
+    path: "/api/v1/orders/{orderId}",
+    operationId: "getOrder",
+    summary: "An order and, once released, each recipient's email delivery (recipients is null before)",
+    secured: true,
+    params: { orderId: pathIdSchema },
+    ok: { description: "The order.", schema: "Order" },
+    problems: { 404: "No such order of this company." },
+  },
+  {
+    method: "get",
+    path: "/api/v1/openapi.json",
+    operationId: "getOpenApiDocument",
+    summary: "This document (no key needed)",
+    secured: false,
+    ok: { description: "The OpenAPI 3.1 document of /api/v1.", schema: "OpenApiDocument" },
+  },
+];
+
+/** A zod schema as an OpenAPI 3.1 Schema Object (draft 2020-12, without the `$schema` member). */
+function jsonSchema(schema: z.core.$ZodType, io: "input" | "output"): JsonSchema {
+  const { $schema: _, ...rest } = z.toJSONSchema(schema, { target: "draft-2020-12", io }) as JsonSchema;
+  return rest;
+}
+
+function parameters(op: Operation): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  for (const [name, schema] of Object.entries(op.params ?? {})) {
+    out.push({ name, in: "path", required: true, schema: jsonSchema(schema, "input") });
+  }
+  if (op.query) {
+    const properties = jsonSchema(op.query, "input").properties as Record<string, JsonSchema>;
+    for (const [name, schema] of Object.entries(properties)) {
+      // A query value with a default falls back to it when missing or out of range.
+      out.push({ name, in: "query", required: !("default" in schema), schema });
+    }
+  }
+  return out;
+}
+
+const problemResponse = (description: string) => ({
+  description,
+  content: { [PROBLEM_CONTENT_TYPE]: { schema: { $ref: "#/components/schemas/Problem" } } },
+});
+
+function operation(op: Operation): JsonSchema {
+  const okSchema =
+    op.ok.schema === "OpenApiDocument" ? { type: "object" } : { $ref: `#/components/schemas/${op.ok.schema}` };
+  const responses: JsonSchema = {
+    200: { description: op.ok.description, content: { "application/json": { schema: okSchema } } },
+  };
+  if (op.secured) responses[401] = problemResponse("No key, or a revoked, expired or unknown one.");
+  for (const [status, description] of Object.entries(op.problems ?? {}))
+    responses[status] = problemResponse(description);
+  if (op.secured) responses[429] = problemResponse("Over the key's rate limit; Retry-After says when to call again.");
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    // The document itself is public; every other call needs the key (the top-level default).
+    ...(op.secured ? {} : { security: [] }),
+    parameters: parameters(op),
+    responses,
+  };
+}
+
+/** The document, built from V1_OPERATIONS and the schemas. */
+export function buildOpenApiDocument(): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const op of V1_OPERATIONS) paths[op.path] = { ...paths[op.path], [op.method]: operation(op) };
+  const schemas = Object.fromEntries(Object.entries(COMPONENTS).map(([name, s]) => [name, jsonSchema(s, "output")]));
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Rewards portal API for your own systems",
+      version: "1",
+      description:
+        "Read a company's paid orders and their delivery with a company API key (Settings → API keys). " +
+        "Refusals answer application/problem+json (RFC 9457).",
+    },
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    security: [{ apiKey: [] }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          bearerFormat: "rk_…",
+          description: "A company API key: `Authorization: Bearer rk_…`.",
+        },
+      },
+    },
+  };
+}
+
+let built: string | undefined;
+
+/** The document as served: built once, the same bytes on every call. */
+export function openApiJson(): string {
+  built ??= JSON.stringify(buildOpenApiDocument());
+  return built;
+}
