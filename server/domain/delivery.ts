@@ -124,6 +124,12 @@ export async function resendRewardEmail(
 ): Promise<ResendOutcome> {
   const release = await releaseOf(db, actor.companyId, releaseId);
   if (!release) return "release_not_found";
+  // Not in the release: refused before the slow part (a new password's hash).
+  const [inRelease] = await db
+    .select({ userId: orderLines.userId })
+    .from(orderLines)
+    .where(and(eq(orderLines.orderId, release.orderId), eq(orderLines.userId, userId)));
+  if (!inRelease) return "recipient_not_found";
   const password = newRecipientPassword();
   const passwordHash = await hashRecipientPassword(password);
   return db.transaction(async (tx) => {
