@@ -26,6 +26,7 @@ import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } 
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.managers";
+import { card, controlClass, labelClass, sectionHeading } from "./settings-styles.ts";
 
 const TITLE = "Managers";
 export const handle = { title: TITLE } satisfies PortalHandle;
@@ -88,11 +89,6 @@ export async function action({ context, request }: Route.ActionArgs) {
   throw redirect(PAGE);
 }
 
-const card = "rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6";
-const sectionHeading = "text-xl font-bold text-brand-800";
-const controlClass =
-  "block min-h-11 w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-base text-slate-900 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-brand-700 aria-[invalid=true]:border-red-700";
-const labelClass = "mb-1 block font-medium text-slate-800";
 const secondaryButton =
   "inline-flex min-h-11 items-center justify-center rounded-md border border-slate-400 bg-white px-4 font-semibold text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:opacity-50";
 const dangerButton =
