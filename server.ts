@@ -113,7 +113,13 @@ async function serve() {
       new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref()),
     ]);
     server.closeAllConnections();
-    await running.close();
+    // A background pass stuck on its database must not keep a stopping process alive: the
+    // supervisor or the orchestrator waits for this exit.
+    const closedInTime = await Promise.race([
+      running.close().then(() => true),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), SHUTDOWN_GRACE_MS).unref()),
+    ]);
+    if (!closedInTime) logger.warn("background jobs did not stop in time: exiting anyway");
     process.exit(0);
   }
   process.on("SIGINT", () => void shutdown("SIGINT"));
