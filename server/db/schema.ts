@@ -133,6 +133,8 @@ export const companies = pgTable(
     approvalThresholdCents: bigint("approval_threshold_cents", { mode: "number" }),
     /** Every manager of the company must sign in with a second factor (set up at the next login). */
     twoFactorRequired: boolean("two_factor_required").notNull().default(false),
+    /** The prepaid balance (ADR 0029): the running sum of balance_entries, never below zero. */
+    balanceCents: bigint("balance_cents", { mode: "number" }).notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
@@ -140,6 +142,7 @@ export const companies = pgTable(
       "companies_approval_threshold_check",
       sql`${t.approvalThresholdCents} is null or (${t.approvalThresholdCents} >= 0 and ${t.approvalThresholdCents} % 100 = 0)`,
     ),
+    check("companies_balance_check", sql`${t.balanceCents} >= 0`),
   ],
 );
 
@@ -411,9 +414,14 @@ export const orders = pgTable(
     placedBy: bigint("placed_by", { mode: "number" })
       .notNull()
       .references(() => users.id),
-    /** The draft and its version the snapshot was taken from (no foreign key: history outlives drafts). */
-    draftId: bigint("draft_id", { mode: "number" }).notNull(),
-    draftVersion: integer("draft_version").notNull(),
+    /**
+     * The draft and its version the snapshot was taken from (no foreign key: history outlives
+     * drafts); null for an order a system placed with an API key (ADR 0029), which has no draft.
+     */
+    draftId: bigint("draft_id", { mode: "number" }),
+    draftVersion: integer("draft_version"),
+    /** The API key an order placed by a company's own system came through (ADR 0029); null from the portal. */
+    apiKeyId: bigint("api_key_id", { mode: "number" }).references(() => apiKeys.id),
     rewardName: text("reward_name").notNull(),
     /** The sender's message in every recipient's email, '' for none; part of the snapshot. */
     message: text("message").notNull().default(""),
@@ -433,7 +441,8 @@ export const orders = pgTable(
     status: text("status", { enum: ["pending", "scheduled", "paid", "failed", "cancelled"] })
       .notNull()
       .default("pending"),
-    processor: text("processor", { enum: ["simulated", "stripe"] }).notNull(),
+    /** Who took the money: the card processors, or the company's prepaid balance (ADR 0029). */
+    processor: text("processor", { enum: ["simulated", "stripe", "balance"] }).notNull(),
     /** The processor's payment (Stripe PaymentIntent id, or pi_sim_… of the simulated one). */
     paymentIntentId: text("payment_intent_id"),
     /** Stripe Checkout Session of the no-JavaScript path (cs_…), when one was made. */
@@ -821,5 +830,190 @@ export const apiKeys = pgTable(
     uniqueIndex("api_keys_key_hash_idx").on(t.keyHash),
     index("api_keys_company_idx").on(t.companyId, t.createdAt),
     check("api_keys_name_length", sql`char_length(${t.name}) between 1 and 64`),
+  ],
+);
+
+/**
+ * A card payment into a company's prepaid balance (ADR 0029), made by an Owner in the portal:
+ * pending → paid (credited exactly once, by the balance_entries row with its unique top_up_id)
+ * or failed. Paid through the same payments port as orders; the payment's metadata names the
+ * top-up instead of an order.
+ */
+export const balanceTopUps = pgTable(
+  "balance_top_ups",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    requestedBy: bigint("requested_by", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    currency: text("currency").notNull().default("aud"),
+    status: text("status", { enum: ["pending", "paid", "failed"] })
+      .notNull()
+      .default("pending"),
+    processor: text("processor", { enum: ["simulated", "stripe"] }).notNull(),
+    paymentIntentId: text("payment_intent_id"),
+    checkoutSessionId: text("checkout_session_id"),
+    failureReason: text("failure_reason"),
+    createdAt: createdAt(),
+    paidAt: timestamptz("paid_at"),
+  },
+  (t) => [
+    uniqueIndex("balance_top_ups_payment_intent_idx").on(t.paymentIntentId),
+    uniqueIndex("balance_top_ups_checkout_session_idx").on(t.checkoutSessionId),
+    index("balance_top_ups_company_idx").on(t.companyId, t.createdAt),
+    check("balance_top_ups_amount_check", sql`${t.amountCents} > 0`),
+  ],
+);
+
+/**
+ * The prepaid balance's ledger (ADR 0029): every movement, signed (a top-up and a refund add, an
+ * order takes). companies.balance_cents is its running sum, changed in the same transaction as
+ * the row, and can never go below zero (its check), so two orders cannot spend one dollar twice.
+ */
+export const balanceEntries = pgTable(
+  "balance_entries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    kind: text("kind", { enum: ["top_up", "order", "refund"] }).notNull(),
+    /** Signed: positive for a top-up or a refund, negative for an order. */
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    /** The company's balance right after this movement. */
+    balanceAfterCents: bigint("balance_after_cents", { mode: "number" }).notNull(),
+    topUpId: bigint("top_up_id", { mode: "number" }).references(() => balanceTopUps.id),
+    orderId: bigint("order_id", { mode: "number" }).references(() => orders.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("balance_entries_company_idx").on(t.companyId, t.createdAt, t.id),
+    // Each top-up credits once; each order is charged once and refunded at most once.
+    uniqueIndex("balance_entries_top_up_idx").on(t.topUpId).where(sql`${t.kind} = 'top_up'`),
+    uniqueIndex("balance_entries_order_idx").on(t.orderId, t.kind).where(sql`${t.kind} in ('order', 'refund')`),
+    check(
+      "balance_entries_sign_check",
+      sql`(${t.kind} = 'order' and ${t.amountCents} < 0) or (${t.kind} <> 'order' and ${t.amountCents} > 0)`,
+    ),
+  ],
+);
+
+/**
+ * An Idempotency-Key a system sent with POST /api/v1/orders (ADR 0029), per company: the same key
+ * with the same body (request_hash, sha256 of its canonical JSON) answers the same order; with
+ * another body, 409. Kept at least 24 hours (expires_at); the row is inserted in the transaction
+ * that creates the order, so a concurrent replay waits on the unique index and then finds it.
+ */
+export const apiIdempotencyKeys = pgTable(
+  "api_idempotency_keys",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    idempotencyKey: text("idempotency_key").notNull(),
+    requestHash: text("request_hash").notNull(),
+    orderId: bigint("order_id", { mode: "number" })
+      .notNull()
+      .references(() => orders.id),
+    createdAt: createdAt(),
+    expiresAt: timestamptz("expires_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("api_idempotency_keys_company_key_idx").on(t.companyId, t.idempotencyKey),
+    index("api_idempotency_keys_expires_idx").on(t.expiresAt),
+  ],
+);
+
+/**
+ * An HTTPS endpoint an Owner registered for the company's events (ADR 0029). The signing secret
+ * is kept sealed (as a TOTP secret is) because it must be read again to sign each delivery.
+ */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    createdBy: bigint("created_by", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    url: text("url").notNull(),
+    /** The event types it receives, e.g. ["order.released", "email.delivered"]. */
+    events: jsonb("events").notNull().$type<string[]>(),
+    secretSealed: text("secret_sealed").notNull(),
+    createdAt: createdAt(),
+    /** Removed by an Owner: no new deliveries; its past deliveries stay visible. */
+    deletedAt: timestamptz("deleted_at"),
+  },
+  (t) => [index("webhook_endpoints_company_idx").on(t.companyId, t.createdAt)],
+);
+
+/** An event that happened to a company (order released, email failed, …), with its payload as sent. */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** The id receivers see and deduplicate by: evt_ and 24 random characters. */
+    publicId: text("public_id").notNull(),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    type: text("type").notNull(),
+    /** What happened to produce it, unique per type so one happening makes one event (e.g. order:12). */
+    subject: text("subject").notNull(),
+    payload: jsonb("payload").notNull().$type<Record<string, unknown>>(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("webhook_events_public_id_idx").on(t.publicId),
+    uniqueIndex("webhook_events_company_type_subject_idx").on(t.companyId, t.type, t.subject),
+  ],
+);
+
+/**
+ * One event to one endpoint: the durable outbox of webhooks (ADR 0029), retried with backoff until
+ * the endpoint answers 2xx or 72 hours have passed, and re-sendable by hand.
+ */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    eventId: bigint("event_id", { mode: "number" })
+      .notNull()
+      .references(() => webhookEvents.id),
+    endpointId: bigint("endpoint_id", { mode: "number" })
+      .notNull()
+      .references(() => webhookEndpoints.id),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    status: text("status", { enum: ["pending", "delivered", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamptz("next_attempt_at").notNull(),
+    /** Retries stop here (72 hours after the event, or after a re-send by hand). */
+    giveUpAt: timestamptz("give_up_at").notNull(),
+    /** A worker holds the row while it calls the endpoint, until this time (a crashed worker's lease ends). */
+    lockedUntil: timestamptz("locked_until"),
+    lastAttemptAt: timestamptz("last_attempt_at"),
+    /** The endpoint's last HTTP status; null when it could not be reached. */
+    lastStatus: integer("last_status"),
+    /** The first characters of the endpoint's last answer, or why it could not be reached. */
+    lastResponse: text("last_response"),
+    deliveredAt: timestamptz("delivered_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_event_endpoint_idx").on(t.eventId, t.endpointId),
+    // The worker's scan: pending deliveries by their time.
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
   ],
 );

@@ -344,7 +344,7 @@ async function lockRequest(tx: Tx, caller: ApprovalCaller, orderId: number) {
   const [draft] = await tx
     .select({ version: rewardDrafts.version })
     .from(rewardDrafts)
-    .where(eq(rewardDrafts.id, head.draftId))
+    .where(eq(rewardDrafts.id, head.draftId ?? 0))
     .for("update");
   const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
   if (!order) throw new PaymentError(404, DETAILS.notFound);
@@ -479,7 +479,7 @@ export async function payApprovedOrder(
     const [draft] = await tx
       .select({ version: rewardDrafts.version })
       .from(rewardDrafts)
-      .where(eq(rewardDrafts.id, head.draftId))
+      .where(eq(rewardDrafts.id, head.draftId ?? 0))
       .for("update");
     const [row] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
     if (!row) throw new PaymentError(404, DETAILS.notFound);

@@ -629,7 +629,7 @@ export async function payableOrderForPayment(s: PaymentServices, caller: Caller,
   const [draft] = await s.db
     .select({ version: rewardDrafts.version })
     .from(rewardDrafts)
-    .where(eq(rewardDrafts.id, order.draftId));
+    .where(eq(rewardDrafts.id, order.draftId ?? 0));
   const stale = order.failureReason === "superseded" || !draft || draft.version !== order.draftVersion;
   if (stale) {
     await s.payments.cancel(paymentIntentId).catch(() => {});

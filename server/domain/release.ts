@@ -198,7 +198,13 @@ async function releaseOnce(
 
   const outcome = await db.transaction(async (tx) => {
     // Lock order: the draft, then the order (create-payment-intent takes them in the same order).
-    await tx.select({ id: rewardDrafts.id }).from(rewardDrafts).where(eq(rewardDrafts.id, head.draftId)).for("update");
+    if (head.draftId !== null) {
+      await tx
+        .select({ id: rewardDrafts.id })
+        .from(rewardDrafts)
+        .where(eq(rewardDrafts.id, head.draftId))
+        .for("update");
+    }
     const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for("update");
     if (!order) return { released: false as const, reason: "not_found" as const };
     if (order.releasedAt) return { released: false as const, reason: "already_released" as const };
@@ -383,7 +389,13 @@ async function scheduleOnce(db: Db, input: ReleaseInput, ctx: ReleaseContext): P
   return db.transaction(async (tx) => {
     const [head] = await tx.select({ draftId: orders.draftId }).from(orders).where(eq(orders.id, input.orderId));
     if (!head) return { released: false as const, reason: "not_found" as const };
-    await tx.select({ id: rewardDrafts.id }).from(rewardDrafts).where(eq(rewardDrafts.id, head.draftId)).for("update");
+    if (head.draftId !== null) {
+      await tx
+        .select({ id: rewardDrafts.id })
+        .from(rewardDrafts)
+        .where(eq(rewardDrafts.id, head.draftId))
+        .for("update");
+    }
     const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for("update");
     if (!order) return { released: false as const, reason: "not_found" as const };
     if (order.releasedAt) return { released: false as const, reason: "already_released" as const };

@@ -681,7 +681,14 @@ export async function clearDraft(tx: Tx, draftId: number, now: Date = new Date()
  * clearDraft only while the draft is still at `version` (what an order was frozen from): the
  * check and the change under one row lock. True when it was cleared.
  */
-export async function clearDraftIfUnchanged(tx: Tx, draftId: number, version: number, now: Date): Promise<boolean> {
+export async function clearDraftIfUnchanged(
+  tx: Tx,
+  draftId: number | null,
+  version: number | null,
+  now: Date,
+): Promise<boolean> {
+  // An order placed with an API key has no draft (ADR 0029).
+  if (draftId === null || version === null) return false;
   const [row] = await tx
     .update(rewardDrafts)
     .set({ name: "", message: "", sendAt: null, version: sql`${rewardDrafts.version} + 1`, updatedAt: now })
