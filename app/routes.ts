@@ -41,6 +41,7 @@ export default [
       route("managers", "features/settings/portal.settings.managers.tsx"),
       route("approvals", "features/settings/portal.settings.approvals.tsx"),
       route("api-keys", "features/settings/portal.settings.api-keys.tsx"),
+      route("api-keys/reference", "features/settings/portal.settings.api-reference.tsx"),
       route("audit", "features/audit/portal.settings.audit.tsx"),
     ]),
   ]),

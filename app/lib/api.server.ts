@@ -210,6 +210,8 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     listApiKeys: () => call(api.ApiKeys.$get()),
     createApiKey: (json: Json<typeof api.ApiKeys.$post>) => call(api.ApiKeys.$post({ json })),
     revokeApiKey: (id: number) => call(api.ApiKeys[":id"].$delete({ param: { id: String(id) } })),
+    // The OpenAPI document of /api/v1 (public; read by the API reference page).
+    openApiDocument: () => callText(api.v1["openapi.json"].$get()),
 
     // The audit trail (Owners; server/api/audit.ts).
     auditPage: (query: Query<typeof api.Audit.$get>) => call(api.Audit.$get({ query: queryText(query) })),

@@ -5,7 +5,7 @@
 // judge (server/api/api-keys.ts): a Manager gets 403, so this page shows them the Owner-only message.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, href, redirect } from "react-router";
+import { Form, href, Link, redirect } from "react-router";
 import { API_KEY_DETAILS, type ApiKeyView, apiKeysFormSchema, type CreatedApiKey } from "../../../core/api-keys.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import { sydneyWallTimeToInstant } from "../../../core/schedule.ts";
@@ -122,7 +122,11 @@ export default function ApiKeysSettings({ loaderData, actionData }: Route.Compon
         </h2>
         <p className="mt-1 text-slate-700">
           A key lets your own systems (payroll, HR, CRM) read your company's reward orders at <code>/api/v1</code>, with
-          a Manager's access. We show the key once; we keep only a fingerprint of it.
+          a Manager's access. We show the key once; we keep only a fingerprint of it.{" "}
+          <Link to={href("/portal/settings/api-keys/reference")} className="font-medium text-brand-700 underline">
+            Read the API reference
+          </Link>
+          .
         </p>
         <CreateForm reply={reply} />
       </section>
