@@ -24,6 +24,7 @@ import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
 import { type FormSession, openForm, postForm, postJson, urlVariants } from "./http.ts";
 
 const FACTOR = 0.2;
+const PARTNER_KEY = "partner-key-of-the-limits-test-0123456789";
 const PASSWORD = "Limits#Test-2026-pass";
 const budget = (name: RateRuleName) => Math.max(1, Math.round(RATE_RULES[name].points * FACTOR));
 
@@ -214,7 +215,13 @@ describe("rate limits through the real process", () => {
   beforeAll(async () => {
     smtp = await createSmtpServer({ listen: true });
     app = await startApp(
-      { DATABASE_URL: "memory://", SMTP_URL: smtp.url, TRUST_PROXY: "1", RATE_LIMIT_FACTOR: String(FACTOR) },
+      {
+        DATABASE_URL: "memory://",
+        SMTP_URL: smtp.url,
+        TRUST_PROXY: "1",
+        RATE_LIMIT_FACTOR: String(FACTOR),
+        PARTNER_API_KEY: PARTNER_KEY,
+      },
       { production: true },
     );
     const codeOf = verificationCodes(smtp);
@@ -378,6 +385,60 @@ describe("rate limits through the real process", () => {
     await expect.poll(resends, { timeout: 15_000 }).toBeGreaterThanOrEqual(before + budget("rewardResend"));
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(resends() - before, statuses.join(",")).toBe(budget("rewardResend"));
+  });
+
+  it("apiKey: a company key's budget holds across /api/v1's URLs and any client address, sent all at once; another key has its own", async () => {
+    const makeKey = async (name: string) => {
+      const res = await postJson(app.base, "/api/ApiKeys", { name }, { token });
+      expect(res.status).toBe(201);
+      return ((await res.json()) as { key: string }).key;
+    };
+    const key = await makeKey("Limits test");
+    const get = (url: string, withKey: string) =>
+      fetch(`${app.base}${url}`, {
+        headers: { authorization: `Bearer ${withKey}`, accept: "application/json", "x-forwarded-for": freshIp() },
+      });
+    const urls = urlVariants("/api/v1/orders", false);
+    const sends = Array.from(
+      { length: budget("apiKey") * 2 + 2 },
+      (_, n) => () => get(urls[n % urls.length] as string, key),
+    );
+    const statuses = await Promise.all(sends.map(async (send) => (await send()).status));
+    const reached = statuses.filter((s) => s !== 429);
+    expect(reached.length, statuses.join(",")).toBe(budget("apiKey"));
+    expect(
+      reached.every((s) => s === 200),
+      statuses.join(","),
+    ).toBe(true);
+    expect((await get("/api/v1/orders", await makeKey("Another system"))).status).toBe(200);
+  });
+
+  it("partnerKeyFailure: wrong partner keys from one address are cut off across the URLs, sent all at once; the right key is never counted", async () => {
+    const ip = freshIp();
+    const redeem = (url: string, key: string, from: string) =>
+      fetch(`${app.base}${url}`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${key}`,
+          "content-type": "application/json",
+          accept: "application/json",
+          "x-forwarded-for": from,
+        },
+        body: JSON.stringify({ accessCode: "AAAA-BBBB-CCCC", amountCents: 100, idempotencyKey: randomUUID() }),
+      });
+    const urls = urlVariants("/api/Redemptions", false);
+    const wrong = Array.from({ length: budget("partnerKeyFailure") * 2 + 2 }, (_, n) =>
+      redeem(urls[n % urls.length] as string, `wrong-partner-key-${n}-0123456789abcdef`, ip),
+    );
+    const statuses = (await Promise.all(wrong)).map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length, statuses.join(",")).toBe(budget("partnerKeyFailure"));
+    expect(statuses.filter((s) => s === 429).length, statuses.join(",")).toBe(
+      statuses.length - budget("partnerKeyFailure"),
+    );
+    // The right key, even from the address just cut off, is judged on its request (an unknown access code).
+    for (let n = 0; n < budget("partnerKeyFailure") + 2; n++) {
+      expect((await redeem("/api/Redemptions", PARTNER_KEY, ip)).status).toBe(404);
+    }
   });
 
   it("a limited answer says so: 429 with Retry-After on the API, the message on the page", async () => {
