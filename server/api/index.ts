@@ -11,6 +11,7 @@ import { apiV1Routes } from "./api-v1.ts";
 import { approvalsRoutes } from "./approvals.ts";
 import { auditRoutes } from "./audit.ts";
 import { bearerAuth } from "./auth.ts";
+import { balanceRoutes } from "./balance.ts";
 import { companiesRoutes } from "./companies.ts";
 import { deliveriesRoutes } from "./deliveries.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
@@ -89,6 +90,8 @@ export function createApi(deps: ApiDeps) {
       .route("/", managersRoutes(deps, auth, limits, now))
       .route("/", twoFactorRoutes(deps, auth, limits, now))
       .route("/", apiKeysRoutes(deps, auth, now))
+      // The prepaid balance and its card top-ups (ADR 0029).
+      .route("/", balanceRoutes(deps, payments, auth, now, limits))
       // A company API key's calls (ADR 0028): their own middleware, never a manager's token.
       .route("/", apiV1Routes(deps, limits, now))
   );

@@ -2,7 +2,8 @@
 //   POST /StripePayment/create-payment-intent      { amount (cents), rewardName? } → { clientSecret, paymentIntentId, orderId, amount, processor }
 //   POST /StripePayment/check-payment-intent       { paymentIntent } → { amount (dollars), status, message? }
 //   POST /StripePayment/webhook                    Stripe's signed events (not bearer-authenticated); 503 without
-//                                                  STRIPE_WEBHOOK_SECRET, 400 for a payment that does not match its order
+//                                                  STRIPE_WEBHOOK_SECRET, 400 for a payment that does not match its order;
+//                                                  an event whose metadata names a top-up credits the prepaid balance (ADR 0029)
 //   POST /StripePayment/create-checkout-session    Stripe only, the no-JavaScript path → { url, orderId, amount }
 // and, only while the simulated card processor is in use (404 otherwise):
 //   POST /StripePayment/confirm-simulated-payment  { paymentIntent, clientSecret, cardNumber, expiry, cvc, nameOnCard }
@@ -17,6 +18,7 @@
 // details (no ABN), as the portal sends such a manager to onboarding first.
 import { Hono, type MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
+import { TOP_UP_DETAILS } from "../../core/balance-top-ups.ts";
 import { centsToDollars } from "../../core/money.ts";
 import {
   type CheckPaymentIntentResponse,
@@ -32,6 +34,7 @@ import {
   simulatedPaymentQuerySchema,
 } from "../../core/payments.ts";
 import { DETAILS } from "../../core/public-forms.ts";
+import { handleTopUpEvent } from "../domain/balance-top-ups.ts";
 import {
   checkOrderPayment,
   createOrderCheckout,
@@ -166,6 +169,13 @@ export function paymentsRoutes(
           throw error;
         }
         if (event.type === "other") return c.json({ received: true, handled: false });
+        // A top-up of the prepaid balance (ADR 0029): its metadata names the top-up, never an order.
+        if (event.payment.metadata.topUpId !== undefined) {
+          const outcome = await handleTopUpEvent(services, event);
+          deps.logger.info({ eventId: event.id, type: event.type, outcome }, "stripe webhook (top-up)");
+          if (outcome === "mismatch") throw new ProblemError(400, TOP_UP_DETAILS.mismatch);
+          return c.json({ received: true, handled: outcome !== "ignored" });
+        }
         const outcome = await handlePaymentEvent(services, event);
         deps.logger.info({ eventId: event.id, type: event.type, outcome }, "stripe webhook");
         // A payment that does not match its frozen order (amount, currency, company) releases nothing.

@@ -1,7 +1,8 @@
 // The payments port (DESIGN.md §6): Stripe PaymentIntents in production (stripe.ts), the
 // built-in simulated card processor by default (simulated.ts). The domain only ever sees this
-// shape: a payment made for an order's frozen total, with the order id in its metadata and an
-// idempotency key derived from it, and its status read back from the processor.
+// shape: a payment made for an order's frozen total (or a prepaid balance top-up, ADR 0029),
+// with the order or top-up id in its metadata and an idempotency key derived from it, and its
+// status read back from the processor.
 
 /** Stripe's statuses, plus `failed` for a declined attempt (Stripe says requires_payment_method + an error). */
 export type PaymentStatus =
@@ -15,7 +16,8 @@ export type PaymentStatus =
   | "failed";
 
 export interface CreatePaymentInput {
-  orderId: number;
+  /** The order paid (absent for a top-up: its metadata names it). */
+  orderId?: number;
   amountCents: number;
   currency: "aud";
   /** Derived from the order id: creating twice for one order gives the same payment. */
@@ -25,9 +27,21 @@ export interface CreatePaymentInput {
   description?: string;
 }
 
-/** What a payment carries about the order it pays (Stripe metadata values are strings). */
-export type PaymentMetadata = {
+/** What a payment carries about what it pays (Stripe metadata values are strings). */
+export type PaymentMetadata = OrderPaymentMetadata | TopUpPaymentMetadata;
+
+/** An order's payment. */
+export type OrderPaymentMetadata = {
   orderId: string;
+  companyId: string;
+};
+
+/**
+ * A top-up of a company's prepaid balance (ADR 0029): names the top-up and never an order, so
+ * the webhook and the reconciler route it to the balance, and no order path can release on it.
+ */
+export type TopUpPaymentMetadata = {
+  topUpId: string;
   companyId: string;
 };
 
@@ -46,17 +60,15 @@ export interface RetrievedPayment {
   lastError?: string;
 }
 
-export interface CheckoutSessionInput {
-  orderId: number;
+export type CheckoutSessionInput = {
   companyId: number;
   amountCents: number;
   currency: "aud";
-  rewardName: string;
   idempotencyKey: string;
   /** May contain Stripe's literal `{CHECKOUT_SESSION_ID}` placeholder. */
   successUrl: string;
   cancelUrl: string;
-}
+} & ({ orderId: number; rewardName: string } | { topUpId: number });
 
 export interface CheckoutSession {
   id: string;
@@ -119,6 +131,11 @@ export function paymentIdempotencyKey(orderId: number): string {
 /** The idempotency key of an order's refund: one order, at most one refund. */
 export function refundIdempotencyKey(orderId: number): string {
   return `order-${orderId}-refund`;
+}
+
+/** The idempotency key of a top-up's payment: one top-up, one payment. */
+export function topUpPaymentIdempotencyKey(topUpId: number): string {
+  return `top-up-${topUpId}-payment`;
 }
 
 /** Stripe's largest amount for a card payment in AUD: $999,999.99. An order must stay below it. */

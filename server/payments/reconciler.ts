@@ -13,11 +13,17 @@
 // race with the check call or the webhook, changes nothing. PGlite is one process, and a pass
 // never overlaps another pass of the same reconciler.
 //
+// Top-ups of the prepaid balance (ADR 0029) are reconciled the same way in the same pass: a
+// pending (or declined, then paid with another card) top-up whose payment succeeded is credited
+// once (domain/balance-top-ups.ts reconcileTopUp, under the top-up's row lock), claimed with
+// their own advisory-lock namespace.
+//
 // Bounded: only orders older than minAgeMs (a buyer in the middle of paying is not raced) and
 // younger than maxAgeMs, at most batchSize per pass, walking the ids from pass to pass.
 import { and, asc, eq, gt, gte, isNotNull, isNull, lte, or } from "drizzle-orm";
 import { withAdvisoryClaim } from "../db/advisory-claim.ts";
 import { orders } from "../db/schema.ts";
+import { reconcileTopUp, type TopUpReconcileOutcome, topUpsToReconcile } from "../domain/balance-top-ups.ts";
 import { type PaymentServices, type ReconcileOutcome, reconcileOrder } from "../domain/orders.ts";
 import { startPeriodicJob } from "../jobs/periodic.ts";
 
@@ -42,6 +48,8 @@ export interface ReconcileSummary {
   skipped: number;
   mismatched: number;
   errors: number;
+  /** Top-ups credited to a prepaid balance (their scans, skips, mismatches and errors are counted above). */
+  credited: number;
 }
 
 export interface Reconciler {
@@ -59,6 +67,8 @@ export const RECONCILE_DEFAULTS = {
 
 /** The advisory-lock namespace of the reconciler (the first key of the two-key form). */
 const LOCK_NAMESPACE = 0x5245_4331; // "REC1"
+/** The same for top-ups (their ids are another sequence). */
+const TOP_UP_LOCK_NAMESPACE = 0x5245_4332; // "REC2"
 
 export function startReconciler(options: ReconcilerOptions, autoStart = true): Reconciler {
   const s = options.services;
@@ -67,9 +77,10 @@ export function startReconciler(options: ReconcilerOptions, autoStart = true): R
   const maxAgeMs = options.maxAgeMs ?? RECONCILE_DEFAULTS.maxAgeMs;
   const batchSize = options.batchSize ?? RECONCILE_DEFAULTS.batchSize;
   let cursor = 0;
+  let topUpCursor = 0;
 
   async function pass(isStopped: () => boolean): Promise<ReconcileSummary> {
-    const summary: ReconcileSummary = { scanned: 0, released: 0, skipped: 0, mismatched: 0, errors: 0 };
+    const summary: ReconcileSummary = { scanned: 0, released: 0, skipped: 0, mismatched: 0, errors: 0, credited: 0 };
     const now = s.now().getTime();
     const candidates = await s.db
       .select({ id: orders.id })
@@ -107,7 +118,30 @@ export function startReconciler(options: ReconcilerOptions, autoStart = true): R
         s.logger.warn({ orderId: id, err: String(error) }, "reconciler: could not reconcile an order");
       }
     }
-    if (summary.released + summary.skipped + summary.errors + summary.mismatched > 0) {
+    const topUps = await topUpsToReconcile(s, {
+      olderThan: new Date(now - minAgeMs),
+      newerThan: new Date(now - maxAgeMs),
+      afterId: topUpCursor,
+      limit: batchSize,
+    });
+    topUpCursor = topUps.length < batchSize ? 0 : (topUps.at(-1) ?? 0);
+    for (const id of topUps) {
+      if (isStopped()) break;
+      summary.scanned++;
+      try {
+        const step = () => reconcileTopUp(s, id);
+        const outcome: TopUpReconcileOutcome | null = options.advisoryLocks
+          ? await withAdvisoryClaim(s.db, TOP_UP_LOCK_NAMESPACE, id, step)
+          : await step();
+        if (outcome === null) summary.skipped++;
+        else if (outcome === "credited") summary.credited++;
+        else if (outcome === "mismatch") summary.mismatched++;
+      } catch (error) {
+        summary.errors++;
+        s.logger.warn({ topUpId: id, err: String(error) }, "reconciler: could not reconcile a top-up");
+      }
+    }
+    if (summary.released + summary.credited + summary.skipped + summary.errors + summary.mismatched > 0) {
       s.logger.info({ ...summary }, "reconciler pass");
     }
     return summary;

@@ -120,7 +120,14 @@ export function stripeProcessor(options: StripeOptions, client: Stripe = createS
 
     async createCheckoutSession(input: CheckoutSessionInput): Promise<CheckoutSession> {
       // The PaymentIntent Checkout makes carries the same metadata as the Payment Element's.
-      const metadata = { orderId: String(input.orderId), companyId: String(input.companyId) };
+      const metadata: Record<string, string> =
+        "topUpId" in input
+          ? { topUpId: String(input.topUpId), companyId: String(input.companyId) }
+          : { orderId: String(input.orderId), companyId: String(input.companyId) };
+      const productName =
+        "topUpId" in input
+          ? "Prepaid balance top-up (no fee; the fee and GST are charged when an order is paid from it)"
+          : `Reward Dollars: ${input.rewardName} (incl. service fee and GST)`;
       try {
         const session = await client.checkout.sessions.create(
           {
@@ -131,7 +138,7 @@ export function stripeProcessor(options: StripeOptions, client: Stripe = createS
                 price_data: {
                   currency: input.currency,
                   unit_amount: input.amountCents,
-                  product_data: { name: `Reward Dollars: ${input.rewardName} (incl. service fee and GST)` },
+                  product_data: { name: productName },
                 },
               },
             ],
