@@ -6,13 +6,118 @@ import * as z from "zod/mini";
 import type { RewardHistoryPage } from "./account-forms.ts";
 import { REWARD_HISTORY_PAGE_SIZE } from "./account-forms.ts";
 import type { ReleaseDelivery } from "./delivery.ts";
-import { pageQuerySchema } from "./rewards.ts";
-import type { RewardOrderView } from "./schedule.ts";
+import { emailField, firstNameField, lastNameField } from "./fields.ts";
+import { formatDollars, MAX_REWARD_DOLLARS } from "./money.ts";
+import { pageQuerySchema, REWARD_DETAILS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "./rewards.ts";
+import type { RewardOrderState, RewardOrderView } from "./schedule.ts";
 
 // ─── Requests ────────────────────────────────────────────────────────────────────────────────
 
 /** GET /api/v1/orders?pageNumber&pageSize: out-of-range or missing values fall back to page 1 and 20. */
 export const v1OrdersQuerySchema = pageQuerySchema(REWARD_HISTORY_PAGE_SIZE);
+
+/**
+ * The most recipients of one POST /api/v1/orders. Lower than a portal draft's cap (50,000): the
+ * call answers once the order is released, so it stays within seconds; a larger list is sent as
+ * several orders, each with its own Idempotency-Key.
+ */
+export const V1_ORDER_MAX_RECIPIENTS = 1000;
+
+/** The Idempotency-Key header: 1 to 255 printable ASCII characters (a UUID is a good choice). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e][\x20-\x7e]{0,254}$/;
+
+/** How long a used Idempotency-Key answers its order (at least 24 hours, ADR 0029). */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60_000;
+
+/** The refusals of POST /api/v1/orders (problem+json `detail`), word for word. */
+export const V1_ORDER_DETAILS = {
+  idempotencyKeyRequired:
+    "The Idempotency-Key header is required: 1 to 255 printable ASCII characters, a new one for each new order.",
+  idempotencyKeyReused: "This Idempotency-Key was used with a different request.",
+  recipientsRequired: "recipients must list at least one recipient.",
+  tooManyRecipients: `An order can have at most ${V1_ORDER_MAX_RECIPIENTS.toLocaleString("en-AU")} recipients; send a longer list as several orders.`,
+  amount: `Amount must be a whole number of Reward Dollars from 1 to ${MAX_REWARD_DOLLARS.toLocaleString("en-AU")}.`,
+  sendAt: "sendAt must be an ISO 8601 instant with its offset, such as 2026-12-01T09:00:00+11:00.",
+  managerEmail: REWARD_DETAILS.managerEmail,
+} as const;
+
+/** Recipient n (from 1) repeats the address of recipient `first`. */
+export function duplicateRecipientMessage(n: number, first: number): string {
+  return `Recipient ${n}: Email Address repeats recipient ${first}; list each recipient once.`;
+}
+
+/** The refusal of an order (or an approval) the company's prepaid balance cannot cover. */
+export function balanceShortDetail(balanceCents: number, totalCents: number): string {
+  return `The company balance (${formatDollars(balanceCents)}) does not cover this order (${formatDollars(totalCents)}). An Owner can top it up in Settings → Balance.`;
+}
+
+// Control characters other than a line break or a tab (as the portal's message field refuses).
+const CONTROL = /[^\P{Cc}\n\t]/u;
+
+export const v1OrderRecipientSchema = z.strictObject({
+  email: emailField,
+  firstName: firstNameField,
+  lastName: lastNameField,
+  /** Whole Reward Dollars (1 Reward Dollar = A$1). */
+  amount: z
+    .number({ error: V1_ORDER_DETAILS.amount })
+    .check(
+      z.int(V1_ORDER_DETAILS.amount),
+      z.minimum(1, V1_ORDER_DETAILS.amount),
+      z.maximum(MAX_REWARD_DOLLARS, V1_ORDER_DETAILS.amount),
+    ),
+});
+
+/**
+ * POST /api/v1/orders: the reward's name, an optional message to every recipient (as the
+ * portal's), an optional send time (10 minutes to 90 days ahead; absent: at once) and the
+ * recipients, each address once. Unknown members are refused (a misspelt `sendAt` must not
+ * quietly mean "now").
+ */
+export const v1CreateOrderSchema = z
+  .strictObject({
+    rewardName: z
+      .string({ error: REWARD_DETAILS.nameRequired })
+      .check(
+        z.trim(),
+        z.minLength(1, REWARD_DETAILS.nameRequired),
+        z.maxLength(REWARD_NAME_MAX, REWARD_DETAILS.nameTooLong),
+      ),
+    message: z.optional(
+      z.string().check(
+        z.trim(),
+        z.maxLength(REWARD_MESSAGE_MAX, REWARD_DETAILS.messageTooLong),
+        z.refine((text) => !CONTROL.test(text), REWARD_DETAILS.messageControl),
+      ),
+    ),
+    sendAt: z.optional(z.iso.datetime({ offset: true, error: V1_ORDER_DETAILS.sendAt })),
+    recipients: z
+      .array(v1OrderRecipientSchema, { error: V1_ORDER_DETAILS.recipientsRequired })
+      .check(
+        z.minLength(1, V1_ORDER_DETAILS.recipientsRequired),
+        z.maxLength(V1_ORDER_MAX_RECIPIENTS, V1_ORDER_DETAILS.tooManyRecipients),
+      ),
+  })
+  .check(
+    z.superRefine((body, ctx) => {
+      const firstOf = new Map<string, number>();
+      body.recipients.forEach((r, index) => {
+        const key = r.email.toLowerCase();
+        const first = firstOf.get(key);
+        if (first === undefined) firstOf.set(key, index + 1);
+        else {
+          ctx.issues.push({
+            code: "custom",
+            path: ["recipients", index, "email"],
+            message: duplicateRecipientMessage(index + 1, first),
+            input: r.email,
+          });
+        }
+      });
+    }),
+  );
+export type V1CreateOrderRequest = z.input<typeof v1CreateOrderSchema>;
+export type V1CreateOrder = z.output<typeof v1CreateOrderSchema>;
 
 // ─── Answers ─────────────────────────────────────────────────────────────────────────────────
 // Strict objects: a member the handlers answer but the contract does not name fails the tests
@@ -20,6 +125,14 @@ export const v1OrdersQuerySchema = pageQuerySchema(REWARD_HISTORY_PAGE_SIZE);
 
 const instant = z.iso.datetime({ offset: true });
 const orderState = z.enum(["scheduled", "released", "cancelled"]);
+/**
+ * An order's state as /api/v1/orders/{orderId} answers it: a paid order's (scheduled, released,
+ * cancelled) and, for an order a key placed, awaiting_approval (at or above the approval
+ * threshold, nothing charged yet), declined (by an Owner; never charged) and processing
+ * (charged to the balance, its release a moment away).
+ */
+const v1OrderState = z.enum(["awaiting_approval", "declined", "processing", "scheduled", "released", "cancelled"]);
+export type V1OrderState = z.infer<typeof v1OrderState>;
 
 /** A row of GET /api/v1/orders: a paid order (RewardHistoryEntry); amount in whole dollars. */
 export const v1OrderEntrySchema = z.strictObject({
@@ -67,7 +180,7 @@ export const v1RecipientSchema = z.strictObject({
 /** GET /api/v1/orders/{orderId}: the order (RewardOrderView) and, once released, its recipients. */
 export const v1OrderSchema = z.strictObject({
   orderId: z.int(),
-  state: orderState,
+  state: v1OrderState,
   rewardName: z.string(),
   sendAt: z.nullable(instant),
   recipientCount: z.int(),
@@ -102,5 +215,12 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Assert<T extends true> = T;
 export type V1TypesMatch = [
   Assert<Same<V1OrderPage, RewardHistoryPage>>,
-  Assert<Same<V1Order, RewardOrderView & { recipients: ReleaseDelivery["recipients"] | null }>>,
+  Assert<
+    Same<
+      V1Order,
+      Omit<RewardOrderView, "state"> & { state: V1OrderState; recipients: ReleaseDelivery["recipients"] | null }
+    >
+  >,
+  // Every state of a paid order is one of the contract's.
+  Assert<RewardOrderState extends V1OrderState ? true : false>,
 ];

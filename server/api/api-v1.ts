@@ -1,21 +1,38 @@
-// The calls a company's own systems make with an API key (ADR 0028), read-only so far:
+// The calls a company's own systems make with an API key (ADR 0028, ADR 0029):
+//   POST /api/v1/orders (Idempotency-Key header) { rewardName, message?, sendAt?, recipients: [{ email,
+//                                            firstName, lastName, amount }] } → 201 the order (as GET
+//                                            below), 202 when it waits for an Owner's approval, 200 when
+//                                            the same key and body were sent before (the same order);
+//                                            409 the key with another body, 402 the balance short
+//                                            (api-orders.ts)
 //   GET /api/v1/orders?pageNumber&pageSize → the company's paid orders, newest first (as GET /api/RewardHistory)
-//   GET /api/v1/orders/{orderId}           → the order (as GET /api/RewardOrders/{orderId}) and, once
+//   GET /api/v1/orders/{orderId}           → the order (as GET /api/RewardOrders/{orderId}, or a key's
+//                                            order awaiting approval, declined or processing) and, once
 //                                            released, `recipients`: each one's email delivery (as
 //                                            GET /api/RewardReleases/{releaseId}); null before
 //   GET /api/v1/openapi.json                → the OpenAPI 3.1 document of these calls (openapi.ts), no key
 // A key acts for its company with the Manager role; another company's order answers 404.
 import { Hono } from "hono";
+import { validator } from "hono/validator";
 import { API_KEY_DETAILS } from "../../core/api-keys.ts";
-import { type V1Order, type V1OrderPage, v1OrdersQuerySchema } from "../../core/api-v1.ts";
-import { releaseDelivery } from "../domain/delivery.ts";
+import {
+  IDEMPOTENCY_KEY_PATTERN,
+  V1_ORDER_DETAILS,
+  type V1Order,
+  type V1OrderPage,
+  v1CreateOrderSchema,
+  v1OrdersQuerySchema,
+} from "../../core/api-v1.ts";
+import { ApiOrderError, placeApiOrder, v1OrderAnswer } from "../domain/api-orders.ts";
+import { PaymentError } from "../domain/orders.ts";
 import { rewardHistoryPage } from "../domain/reward-history.ts";
-import { rewardOrderView } from "../domain/scheduled-sends.ts";
 import { ProblemError } from "../http/problem.ts";
-import { idParams, queryParams } from "../http/validate.ts";
+import { idParams, jsonBody, queryParams } from "../http/validate.ts";
+import type { Payments } from "../payments/port.ts";
 import { apiKeyAuth, requireApiKey } from "./api-keys.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 import { openApiJson } from "./openapi.ts";
+import { paymentServicesOf } from "./payment-services.ts";
 import type { RateLimits } from "./rate-limits.ts";
 
 const pageQuery = queryParams((query: { pageNumber?: string; pageSize?: string }) =>
@@ -23,8 +40,20 @@ const pageQuery = queryParams((query: { pageNumber?: string; pageSize?: string }
 );
 const orderParam = idParams({ orderId: API_KEY_DETAILS.orderNotFound });
 
-export function apiV1Routes(deps: ApiDeps, limits: RateLimits, now: () => Date) {
+/** The Idempotency-Key header, required on POST /api/v1/orders: 400 when missing or malformed. */
+const idempotencyHeader = validator("header", (headers: Record<string, string | undefined>) => {
+  const value = headers["idempotency-key"];
+  if (!value || !IDEMPOTENCY_KEY_PATTERN.test(value)) {
+    throw new ProblemError(400, V1_ORDER_DETAILS.idempotencyKeyRequired, {
+      "Idempotency-Key": [V1_ORDER_DETAILS.idempotencyKeyRequired],
+    });
+  }
+  return { "idempotency-key": value };
+});
+
+export function apiV1Routes(deps: ApiDeps, limits: RateLimits, now: () => Date, payments: Payments) {
   const key = apiKeyAuth(deps, limits, now);
+  const services = { ...paymentServicesOf(deps, payments, now), appUrl: deps.config.APP_URL };
   return (
     new Hono<ApiEnv>()
       // Public (no key middleware): a system reads the contract before it holds a key.
@@ -36,14 +65,29 @@ export function apiV1Routes(deps: ApiDeps, limits: RateLimits, now: () => Date) 
         const page = await rewardHistoryPage(deps.db, requireApiKey(c).companyId, pageNumber, pageSize);
         return c.json(page satisfies V1OrderPage);
       })
+      // The body is checked before the header: a bad body is named whatever the header.
+      .post("/v1/orders", key, jsonBody(v1CreateOrderSchema), idempotencyHeader, async (c) => {
+        const owner = requireApiKey(c);
+        const caller = { ...owner, clientIp: c.get("clientIp") ?? null };
+        try {
+          const placed = await placeApiOrder(
+            services,
+            caller,
+            c.req.valid("header")["idempotency-key"],
+            c.req.valid("json"),
+          );
+          return c.json(placed.order satisfies V1Order, placed.status);
+        } catch (error) {
+          if (error instanceof ApiOrderError) throw new ProblemError(error.status, error.message, error.errors);
+          if (error instanceof PaymentError) throw new ProblemError(error.status, error.message);
+          throw error;
+        }
+      })
       .get("/v1/orders/:orderId", key, orderParam, async (c) => {
         const { companyId } = requireApiKey(c);
-        const order = await rewardOrderView(deps.db, companyId, c.req.valid("param").orderId);
+        const order = await v1OrderAnswer(deps.db, companyId, c.req.valid("param").orderId);
         if (!order) throw new ProblemError(404, API_KEY_DETAILS.orderNotFound);
-        const delivery = order.rewardReleaseId
-          ? await releaseDelivery(deps.db, companyId, order.rewardReleaseId)
-          : null;
-        return c.json({ ...order, recipients: delivery?.recipients ?? null } satisfies V1Order);
+        return c.json(order satisfies V1Order);
       })
   );
 }

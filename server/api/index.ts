@@ -93,7 +93,7 @@ export function createApi(deps: ApiDeps) {
       // The prepaid balance and its card top-ups (ADR 0029).
       .route("/", balanceRoutes(deps, payments, auth, now, limits))
       // A company API key's calls (ADR 0028): their own middleware, never a manager's token.
-      .route("/", apiV1Routes(deps, limits, now))
+      .route("/", apiV1Routes(deps, limits, now, payments))
   );
 }
 

@@ -4,14 +4,21 @@
 // OpenAPI 3.1's dialect. server/api/openapi.test.ts checks it validates, that it lists exactly
 // the routes of /api/v1, and that the real answers parse with its schemas.
 import * as z from "zod/mini";
-import { v1OrderPageSchema, v1OrderSchema, v1OrdersQuerySchema, v1ProblemSchema } from "../../core/api-v1.ts";
+import {
+  IDEMPOTENCY_KEY_PATTERN,
+  v1CreateOrderSchema,
+  v1OrderPageSchema,
+  v1OrderSchema,
+  v1OrdersQuerySchema,
+  v1ProblemSchema,
+} from "../../core/api-v1.ts";
 import { PROBLEM_CONTENT_TYPE } from "../http/problem.ts";
 import { pathIdSchema } from "../http/validate.ts";
 
 type JsonSchema = Record<string, unknown>;
 
 interface Operation {
-  method: "get";
+  method: "get" | "post";
   /** OpenAPI's form: `/api/v1/orders/{orderId}`. */
   path: string;
   operationId: string;
@@ -20,15 +27,61 @@ interface Operation {
   secured: boolean;
   query?: z.core.$ZodObject;
   params?: Record<string, z.core.$ZodType>;
-  /** The answer's schema, a name under components.schemas. */
-  ok: { description: string; schema: keyof typeof COMPONENTS | "OpenApiDocument" };
+  /** Request headers: their schema and what they mean. */
+  headers?: Record<string, { schema: z.core.$ZodType; required: boolean; description: string }>;
+  /** The JSON body's schema, a name under components.schemas. */
+  body?: keyof typeof COMPONENTS;
+  /** The answer's schema, a name under components.schemas; `status` 200 unless given. */
+  ok: { description: string; schema: keyof typeof COMPONENTS | "OpenApiDocument"; status?: number };
+  /** Further successful answers with the same schema (status → description). */
+  alsoOk?: Record<number, string>;
   /** Problem answers besides 401 and 429 (which every secured call may give). */
   problems?: Record<number, string>;
 }
 
-const COMPONENTS = { OrderPage: v1OrderPageSchema, Order: v1OrderSchema, Problem: v1ProblemSchema };
+const COMPONENTS = {
+  OrderPage: v1OrderPageSchema,
+  Order: v1OrderSchema,
+  CreateOrder: v1CreateOrderSchema,
+  Problem: v1ProblemSchema,
+};
+
+/** The schemas read as input (what a caller sends) rather than as output. */
+const INPUT_COMPONENTS = new Set<string>(["CreateOrder"]);
 
 export const V1_OPERATIONS: Operation[] = [
+  {
+    method: "post",
+    path: "/api/v1/orders",
+    operationId: "createOrder",
+    summary:
+      "Place an order paid from the company's prepaid balance; the same Idempotency-Key and body answer the same order",
+    secured: true,
+    headers: {
+      "Idempotency-Key": {
+        schema: z.string().check(z.regex(IDEMPOTENCY_KEY_PATTERN)),
+        required: true,
+        description:
+          "A new value (e.g. a UUID) for each new order, 1 to 255 printable ASCII characters. Sent again with the " +
+          "same body within 24 hours, it answers the same order (200) and charges nothing more; with another body, 409.",
+      },
+    },
+    body: "CreateOrder",
+    ok: {
+      description: "The order, placed and charged to the balance (released, or scheduled).",
+      schema: "Order",
+      status: 201,
+    },
+    alsoOk: {
+      200: "The order this Idempotency-Key placed before, as it is now.",
+      202: "The order, placed and waiting for an Owner's approval (at or above the company's threshold); nothing charged yet.",
+    },
+    problems: {
+      400: "The body, the send time or the Idempotency-Key is not valid (errors names each field); nothing changed.",
+      402: "The company's balance does not cover the order's total; nothing changed.",
+      409: "This Idempotency-Key was used with a different request.",
+    },
+  },
   {
     method: "get",
     path: "/api/v1/orders",
@@ -69,6 +122,15 @@ function parameters(op: Operation): JsonSchema[] {
   for (const [name, schema] of Object.entries(op.params ?? {})) {
     out.push({ name, in: "path", required: true, schema: jsonSchema(schema, "input") });
   }
+  for (const [name, header] of Object.entries(op.headers ?? {})) {
+    out.push({
+      name,
+      in: "header",
+      required: header.required,
+      description: header.description,
+      schema: jsonSchema(header.schema, "input"),
+    });
+  }
   if (op.query) {
     const properties = jsonSchema(op.query, "input").properties as Record<string, JsonSchema>;
     for (const [name, schema] of Object.entries(properties)) {
@@ -88,8 +150,11 @@ function operation(op: Operation): JsonSchema {
   const okSchema =
     op.ok.schema === "OpenApiDocument" ? { type: "object" } : { $ref: `#/components/schemas/${op.ok.schema}` };
   const responses: JsonSchema = {
-    200: { description: op.ok.description, content: { "application/json": { schema: okSchema } } },
+    [op.ok.status ?? 200]: { description: op.ok.description, content: { "application/json": { schema: okSchema } } },
   };
+  for (const [status, description] of Object.entries(op.alsoOk ?? {})) {
+    responses[status] = { description, content: { "application/json": { schema: okSchema } } };
+  }
   if (op.secured) responses[401] = problemResponse("No key, or a revoked, expired or unknown one.");
   for (const [status, description] of Object.entries(op.problems ?? {}))
     responses[status] = problemResponse(description);
@@ -100,6 +165,14 @@ function operation(op: Operation): JsonSchema {
     // The document itself is public; every other call needs the key (the top-level default).
     ...(op.secured ? {} : { security: [] }),
     parameters: parameters(op),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: { $ref: `#/components/schemas/${op.body}` } } },
+          },
+        }
+      : {}),
     responses,
   };
 }
@@ -108,14 +181,20 @@ function operation(op: Operation): JsonSchema {
 export function buildOpenApiDocument(): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const op of V1_OPERATIONS) paths[op.path] = { ...paths[op.path], [op.method]: operation(op) };
-  const schemas = Object.fromEntries(Object.entries(COMPONENTS).map(([name, s]) => [name, jsonSchema(s, "output")]));
+  const schemas = Object.fromEntries(
+    Object.entries(COMPONENTS).map(([name, s]) => [
+      name,
+      jsonSchema(s, INPUT_COMPONENTS.has(name) ? "input" : "output"),
+    ]),
+  );
   return {
     openapi: "3.1.0",
     info: {
       title: "Rewards portal API for your own systems",
       version: "1",
       description:
-        "Read a company's paid orders and their delivery with a company API key (Settings → API keys). " +
+        "Place orders paid from the company's prepaid balance (Settings → Balance), and read a company's orders " +
+        "and their delivery, with a company API key (Settings → API keys). " +
         "Refusals answer application/problem+json (RFC 9457).",
     },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",

@@ -10,6 +10,7 @@
 // Locks are taken in the order of every payment path: the draft row, then the order row.
 import { and, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
+import { balanceShortDetail } from "../../core/api-v1.ts";
 import {
   APPROVAL_DETAILS,
   type ApprovalDetail,
@@ -26,6 +27,7 @@ import { enqueueEmail, enqueueEmails } from "../mail/outbox.ts";
 import { approvalApprovedEmail, approvalDeclinedEmail, approvalRequestedEmail } from "./approval-emails.ts";
 import { approvalThresholdFor, needsApproval } from "./approval-rule.ts";
 import { recordAudit } from "./audit.ts";
+import { balanceOf, moveBalance } from "./balance.ts";
 import {
   type Caller,
   cancelSuperseded,
@@ -40,6 +42,9 @@ import {
   snapshotOfDraft,
   supersedeAllOrders,
 } from "./orders.ts";
+import { releaseOrder } from "./release.ts";
+import { approvalDecidedEvent, approvalRequestedEvent } from "./webhook-events.ts";
+import { emitEvent } from "./webhooks.ts";
 
 export interface ApprovalCaller extends Caller {
   managerRole: "owner" | "manager";
@@ -131,7 +136,9 @@ function summaryQuery(db: Conn) {
 }
 
 export function stateOf(order: OrderRow): ApprovalState {
-  if (order.releasedAt) return "paid";
+  if (order.releasedAt || order.paidAt) return "paid";
+  // An order a system placed with an API key is charged to the balance by its approval (ADR 0029).
+  if (order.processor === "balance" && order.approvalStatus === "approved") return "paid";
   if (order.approvalStatus === "declined") return "declined";
   if (order.failureReason === "superseded") return "superseded";
   return order.approvalStatus === "approved" ? "approved" : "requested";
@@ -207,7 +214,8 @@ export async function getApproval(db: Db, caller: ApprovalCaller, orderId: numbe
     and(eq(orders.id, orderId), eq(orders.companyId, caller.companyId), isNotNull(orders.approvalStatus)),
   );
   if (!row) throw new PaymentError(404, DETAILS.notFound);
-  const isRequester = row.order.placedBy === caller.userId;
+  // An order placed with an API key has no requester in the portal (placed_by is the key's Owner).
+  const isRequester = row.order.apiKeyId === null && row.order.placedBy === caller.userId;
   if (!isRequester && caller.managerRole !== "owner") throw new PaymentError(403, DETAILS.ownerOnly);
   const lines = await db
     .select({
@@ -248,7 +256,7 @@ export async function approvalForMyDraft(db: Db, caller: Caller): Promise<MyDraf
 
 // ─── Requesting ───
 
-async function activeOwners(tx: Conn, companyId: number) {
+export async function activeOwners(tx: Conn, companyId: number) {
   return tx
     .select({ id: users.id, email: users.email, firstName: users.firstName })
     .from(users)
@@ -299,6 +307,7 @@ export async function requestApproval(
       clientIp: caller.clientIp ?? null,
       at: now,
     });
+    await emitEvent(tx, approvalRequestedEvent(order, { recipients: snapshot.lines.length, requestedAt: now }), now);
     const [me] = await tx
       .select({ firstName: users.firstName, lastName: users.lastName })
       .from(users)
@@ -341,18 +350,26 @@ async function lockRequest(tx: Tx, caller: ApprovalCaller, orderId: number) {
     .from(orders)
     .where(and(eq(orders.id, orderId), eq(orders.companyId, caller.companyId), isNotNull(orders.approvalStatus)));
   if (!head) throw new PaymentError(404, DETAILS.notFound);
-  const [draft] = await tx
-    .select({ version: rewardDrafts.version })
-    .from(rewardDrafts)
-    .where(eq(rewardDrafts.id, head.draftId ?? 0))
-    .for("update");
+  // An order placed with an API key (ADR 0029) has no draft: nothing to lock or compare.
+  let draftVersion: number | null = null;
+  if (head.draftId !== null) {
+    const [draft] = await tx
+      .select({ version: rewardDrafts.version })
+      .from(rewardDrafts)
+      .where(eq(rewardDrafts.id, head.draftId))
+      .for("update");
+    draftVersion = draft?.version ?? null;
+  }
   const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
   if (!order) throw new PaymentError(404, DETAILS.notFound);
   if (order.approvalStatus !== "requested") throw new PaymentError(409, APPROVAL_DETAILS.alreadyDecided);
   if (order.status !== "pending") throw new PaymentError(409, APPROVAL_DETAILS.superseded);
-  // A second pair of eyes: an Owner who asked (as a Manager, before a change of role) does not decide.
-  if (order.placedBy === caller.userId) throw new PaymentError(403, APPROVAL_DETAILS.ownRequest);
-  return { order, draftVersion: draft?.version ?? null };
+  // A second pair of eyes: an Owner who asked (as a Manager, before a change of role) does not
+  // decide. A key's order was asked for by a system, not by the Owner who made the key.
+  if (order.apiKeyId === null && order.placedBy === caller.userId) {
+    throw new PaymentError(403, APPROVAL_DETAILS.ownRequest);
+  }
+  return { order, draftVersion };
 }
 
 async function decisionContext(tx: Tx, order: OrderRow, deciderId: number) {
@@ -372,12 +389,30 @@ async function decisionContext(tx: Tx, order: OrderRow, deciderId: number) {
   };
 }
 
-/** An Owner approves: refused when the requester's draft is no longer the version frozen. */
+/**
+ * An Owner approves: refused when the requester's draft is no longer the version frozen. An order
+ * a system placed with an API key is paid from the company's balance in the same transaction
+ * (there is no manager to pay it; refused whole, 402, when the balance is short) and released
+ * after commit (ADR 0029).
+ */
 export async function approveRequest(s: ApprovalServices, caller: ApprovalCaller, orderId: number) {
   const now = s.now();
-  await s.db.transaction(async (tx) => {
+  const charged = await s.db.transaction(async (tx) => {
     const { order, draftVersion } = await lockRequest(tx, caller, orderId);
-    if (draftVersion !== order.draftVersion) throw new PaymentError(409, APPROVAL_DETAILS.draftChangedSinceRequest);
+    if (order.draftId !== null && draftVersion !== order.draftVersion) {
+      throw new PaymentError(409, APPROVAL_DETAILS.draftChangedSinceRequest);
+    }
+    const fromBalance = order.processor === "balance";
+    if (fromBalance) {
+      const moved = await moveBalance(tx, order.companyId, {
+        kind: "order",
+        orderId: order.id,
+        amountCents: order.totalCents,
+      });
+      if (!moved.moved && moved.reason === "short") {
+        throw new PaymentError(402, balanceShortDetail(await balanceOf(tx, order.companyId), order.totalCents));
+      }
+    }
     await tx
       .update(orders)
       .set({ approvalStatus: "approved", approvalDecidedBy: caller.userId, approvalDecidedAt: now })
@@ -387,12 +422,19 @@ export async function approveRequest(s: ApprovalServices, caller: ApprovalCaller
       actorUserId: caller.userId,
       action: "approval.approved",
       subject: `order:${order.id}`,
-      data: { totalCents: order.totalCents, requestedBy: order.placedBy, draftVersion: order.draftVersion },
+      data: {
+        totalCents: order.totalCents,
+        requestedBy: order.placedBy,
+        draftVersion: order.draftVersion,
+        ...(fromBalance ? { chargedToBalance: true, apiKeyId: order.apiKeyId } : {}),
+      },
       clientIp: caller.clientIp ?? null,
       at: now,
     });
+    await emitEvent(tx, approvalDecidedEvent(order, { approved: true, decidedBy: caller.userId, decidedAt: now }), now);
     const { approverName, asker, emailOrder } = await decisionContext(tx, order, caller.userId);
-    if (asker?.isActive) {
+    // A key's order has no requester to tell: the system reads the order's state.
+    if (asker?.isActive && order.apiKeyId === null) {
       await enqueueEmail(
         tx,
         approvalApprovedEmail({
@@ -405,8 +447,20 @@ export async function approveRequest(s: ApprovalServices, caller: ApprovalCaller
         now,
       );
     }
+    return fromBalance;
   });
   s.onEmailQueued?.();
+  if (charged) {
+    // Paid and committed: a failed release is left to the scheduler's pass (scheduled-sends.ts).
+    await releaseOrder(
+      s.db,
+      { orderId, source: "balance", actorUserId: caller.userId, clientIp: caller.clientIp ?? null },
+      { ...s.release, now },
+    ).catch((error: unknown) => {
+      s.logger.warn({ orderId, err: String(error) }, "release of an approved balance order failed");
+    });
+    s.onEmailQueued?.();
+  }
 }
 
 /** An Owner declines with a reason: the order can never be paid. */
@@ -435,8 +489,10 @@ export async function declineRequest(s: ApprovalServices, caller: ApprovalCaller
       clientIp: caller.clientIp ?? null,
       at: now,
     });
+    const decided = { approved: false, decidedBy: caller.userId, decidedAt: now, reason };
+    await emitEvent(tx, approvalDecidedEvent(order, decided), now);
     const { approverName, asker, emailOrder } = await decisionContext(tx, order, caller.userId);
-    if (asker?.isActive) {
+    if (asker?.isActive && order.apiKeyId === null) {
       await enqueueEmail(
         tx,
         approvalDeclinedEmail({
@@ -476,16 +532,21 @@ export async function payApprovedOrder(
     if (head.placedBy !== caller.userId && caller.managerRole !== "owner") {
       throw new PaymentError(403, DETAILS.ownerOnly);
     }
-    const [draft] = await tx
-      .select({ version: rewardDrafts.version })
-      .from(rewardDrafts)
-      .where(eq(rewardDrafts.id, head.draftId ?? 0))
-      .for("update");
+    const [draft] =
+      head.draftId === null
+        ? []
+        : await tx
+            .select({ version: rewardDrafts.version })
+            .from(rewardDrafts)
+            .where(eq(rewardDrafts.id, head.draftId))
+            .for("update");
     const [row] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
     if (!row) throw new PaymentError(404, DETAILS.notFound);
     if (row.releasedAt) throw new PaymentError(409, APPROVAL_DETAILS.alreadyPaid);
     if (row.approvalStatus === "requested") throw new PaymentError(409, APPROVAL_DETAILS.awaiting);
     if (row.approvalStatus === "declined") throw new PaymentError(409, APPROVAL_DETAILS.declined);
+    // An API key's order (no draft) is paid from the balance by its approval, never by card.
+    if (row.processor === "balance" || row.draftId === null) throw new PaymentError(409, APPROVAL_DETAILS.alreadyPaid);
     if (row.failureReason === "superseded" || draft?.version !== row.draftVersion) {
       throw new PaymentError(409, APPROVAL_DETAILS.changedSinceApproval);
     }

@@ -76,7 +76,8 @@ export function hashRecipientPassword(password: string): Promise<string> {
   return hash(password, RECIPIENT_ARGON2);
 }
 
-export type ReleaseSource = "check" | "webhook" | "simulated-confirm" | "retry" | "reconcile" | "scheduler";
+/** balance: paid from the company's prepaid balance (an API order, or its approval: api-orders.ts, ADR 0029). */
+export type ReleaseSource = "check" | "webhook" | "simulated-confirm" | "retry" | "reconcile" | "scheduler" | "balance";
 
 export interface ReleaseContext {
   config: Pick<

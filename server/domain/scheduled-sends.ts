@@ -12,20 +12,40 @@
 // A cancelled order is refunded in full after its cancellation commits (a network call holds no
 // locks). The refund's idempotency key makes a retry the same refund; a refund that failed is
 // retried by the scheduler's next pass until it goes through, and only then is the payer emailed.
-import { and, asc, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, exists, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import { type RewardOrderView, SCHEDULE_DETAILS, scheduleProblem } from "../../core/schedule.ts";
 import { withAdvisoryClaim } from "../db/advisory-claim.ts";
 import type { Conn } from "../db/client.ts";
-import { orderLines, orders, rewardReleases, users } from "../db/schema.ts";
+import { balanceEntries, orderLines, orders, rewardReleases, users } from "../db/schema.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
 import { scheduledRewardCancelledEmail } from "../mail/reward-emails.ts";
 import { refundIdempotencyKey } from "../payments/port.ts";
 import { recordAudit } from "./audit.ts";
+import { moveBalance } from "./balance.ts";
 import { type Caller, PaymentError, type PaymentServices } from "./orders.ts";
 import { releaseOrder } from "./release.ts";
 
 /** The advisory-lock namespace of the scheduler's claims (the reconciler has its own). */
 const LOCK_NAMESPACE = 0x5343_4831; // "SCH1"
+
+/**
+ * A balance order charged this long ago and still pending was not released by the call that
+ * charged it (its process died, or the release failed): the scheduler releases it (ADR 0029).
+ * Younger ones are left to that call.
+ */
+export const CHARGED_RELEASE_GRACE_MS = 60_000;
+
+/** Paid from the prepaid balance (its 'order' entry exists) but neither released nor scheduled yet. */
+const chargedButPending = (before: Date) =>
+  and(
+    eq(orders.status, "pending"),
+    eq(orders.processor, "balance"),
+    isNull(orders.releasedAt),
+    lte(orders.createdAt, before),
+    exists(
+      sql`(select 1 from ${balanceEntries} where ${balanceEntries.orderId} = ${orders.id} and ${balanceEntries.kind} = 'order')`,
+    ),
+  );
 
 export interface DueSummary {
   released: number;
@@ -63,7 +83,12 @@ export async function releaseDueOrders(
     const due = await s.db
       .select({ id: orders.id })
       .from(orders)
-      .where(and(eq(orders.status, "scheduled"), lte(orders.sendAt, now)))
+      .where(
+        or(
+          and(eq(orders.status, "scheduled"), lte(orders.sendAt, now)),
+          chargedButPending(new Date(now.getTime() - CHARGED_RELEASE_GRACE_MS)),
+        ),
+      )
       .orderBy(asc(orders.sendAt), asc(orders.id))
       .limit(batchSize + passed.size);
     const todo = due.map((d) => d.id).filter((id) => !passed.has(id));
@@ -97,7 +122,13 @@ async function retryRefunds(s: PaymentServices, now: Date): Promise<number> {
   const owed = await s.db
     .select({ id: orders.id })
     .from(orders)
-    .where(and(eq(orders.status, "cancelled"), isNull(orders.refundedAt), isNotNull(orders.paymentIntentId)))
+    .where(
+      and(
+        eq(orders.status, "cancelled"),
+        isNull(orders.refundedAt),
+        or(isNotNull(orders.paymentIntentId), eq(orders.processor, "balance")),
+      ),
+    )
     .orderBy(asc(orders.id))
     .limit(100);
   let refunded = 0;
@@ -226,16 +257,20 @@ export async function cancelScheduledOrder(
  */
 async function refundCancelled(s: PaymentServices, orderId: number, now: Date, appUrl?: string): Promise<boolean> {
   const [order] = await s.db.select().from(orders).where(eq(orders.id, orderId));
-  if (order?.status !== "cancelled" || order.refundedAt || !order.paymentIntentId) return false;
-  let refundId: string;
-  try {
-    ({ refundId } = await s.payments.refund({
-      paymentIntentId: order.paymentIntentId,
-      idempotencyKey: refundIdempotencyKey(order.id),
-    }));
-  } catch (error) {
-    s.logger.warn({ orderId, err: String(error) }, "refund failed: retried at the scheduler's next pass");
-    return false;
+  const fromBalance = order?.processor === "balance";
+  if (order?.status !== "cancelled" || order.refundedAt || (!order.paymentIntentId && !fromBalance)) return false;
+  // A balance order's refund goes back to the balance, in the transaction below (ADR 0029).
+  let refundId = `balance:${order.id}`;
+  if (order.paymentIntentId && !fromBalance) {
+    try {
+      ({ refundId } = await s.payments.refund({
+        paymentIntentId: order.paymentIntentId,
+        idempotencyKey: refundIdempotencyKey(order.id),
+      }));
+    } catch (error) {
+      s.logger.warn({ orderId, err: String(error) }, "refund failed: retried at the scheduler's next pass");
+      return false;
+    }
   }
   const recorded = await s.db.transaction(async (tx) => {
     const [row] = await tx
@@ -244,6 +279,9 @@ async function refundCancelled(s: PaymentServices, orderId: number, now: Date, a
       .where(and(eq(orders.id, order.id), isNull(orders.refundedAt)))
       .returning({ id: orders.id });
     if (!row) return false;
+    if (fromBalance) {
+      await moveBalance(tx, order.companyId, { kind: "refund", orderId: order.id, amountCents: order.totalCents });
+    }
     const [payer] = await tx
       .select({ email: users.email, firstName: users.firstName })
       .from(users)

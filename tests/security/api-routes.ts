@@ -6,7 +6,7 @@ import { Secret, TOTP } from "otpauth";
 import { call, PASSWORD } from "../../server/api/accounts.testkit.ts";
 import { type Api, TEAM_CSV, type World } from "./fixtures.ts";
 
-export type Req = { path: string; body?: unknown; status?: number };
+export type Req = { path: string; body?: unknown; status?: number; headers?: Record<string, string> };
 export type Entry =
   | {
       kind: "public";
@@ -25,6 +25,8 @@ export type Entry =
       /** "ids": the call names A's rows (B's key must get 404); "self": it reads the key's own company only. */
       scope: "ids" | "self";
       request: (w: World) => Req | Promise<Req>;
+      /** A "self" call's answer to B's key, when not 200 (B's own company, e.g. B's empty balance). */
+      bStatus?: number;
     }
   | {
       kind: "bearer";
@@ -695,6 +697,23 @@ export const API_ROUTES: Record<string, Entry> = {
     kind: "apiKey",
     scope: "self",
     request: () => ({ path: "v1/orders?pageNumber=1&pageSize=5" }),
+  },
+  // An order paid from the balance (ADR 0029): the fixtures' companies have none, so A's key is
+  // answered 402 (the key was accepted and the body checked) and B's key likewise for B's own.
+  "POST /api/v1/orders": {
+    kind: "apiKey",
+    scope: "self",
+    request: () => ({
+      path: "v1/orders",
+      headers: { "idempotency-key": crypto.randomUUID() },
+      body: {
+        rewardName: "System Thanks",
+        message: "From the payroll system",
+        recipients: [{ email: "api.recipient@example.com", firstName: "Api", lastName: "Recipient", amount: 5 }],
+      },
+      status: 402,
+    }),
+    bStatus: 402,
   },
   "GET /api/v1/orders/:orderId": {
     kind: "apiKey",

@@ -112,7 +112,9 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const value = submission.value;
   const done =
     value.intent === "approve" ? await api.approveApproval(orderId) : await api.declineApproval(orderId, value.reason);
-  if (!done.ok) return reply(replyFailure(submission, done, { shownDetails: SHOWN }), which);
+  // 402: an API order's approval the company's balance cannot cover; its detail names both amounts.
+  const shownDetails = !done.ok && done.status === 402 ? [...SHOWN, done.detail] : SHOWN;
+  if (!done.ok) return reply(replyFailure(submission, done, { shownDetails }), which);
   return redirectWithToast(context, path(orderId), {
     type: "success",
     title: value.intent === "approve" ? "Request approved" : "Request declined",

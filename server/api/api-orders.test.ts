@@ -1,0 +1,479 @@
+// POST /api/v1/orders (ADR 0029): a company's own system places an order with its API key, paid
+// from the prepaid balance, safe to retry with an Idempotency-Key. On PGlite and PostgreSQL:
+// released at once with the recipients' emails and the balance less the total exactly; members
+// matched by address or created; 20 concurrent replays make one order and one charge; another
+// body under the same key is 409; a short balance is 402 and changes nothing; an order at or above
+// the threshold waits for an Owner, whose approval charges and releases it; bad input is 400 and
+// changes nothing; another company's key sees nothing; a revoked or expired key is 401; a charged
+// order whose release never ran is released by the scheduler; a cancelled one is refunded to the
+// balance.
+import { randomUUID } from "node:crypto";
+import { and, count, eq } from "drizzle-orm";
+import { beforeEach, expect, it } from "vitest";
+import type { CreatedApiKey } from "../../core/api-keys.ts";
+import { type V1Order, v1OrderSchema } from "../../core/api-v1.ts";
+import { chargesFor } from "../../core/money.ts";
+import { addManager } from "../../tests/security/fixtures.ts";
+import { expectProblem } from "../../tests/support/api.ts";
+import { testConfig } from "../../tests/support/config.ts";
+import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
+import type { captureLogs } from "../../tests/support/logs.ts";
+import type { Db } from "../db/client.ts";
+import {
+  apiIdempotencyKeys,
+  auditLog,
+  balanceEntries,
+  balanceTopUps,
+  companies,
+  emailOutbox,
+  orderLines,
+  orders,
+  rewardReleases,
+  users,
+} from "../db/schema.ts";
+import { balanceOf, moveBalance } from "../domain/balance.ts";
+import { releaseDueOrders } from "../domain/scheduled-sends.ts";
+import type { Payments } from "../payments/port.ts";
+import { type PaymentsApiOptions, payingManager, paymentsApi } from "./payments.testkit.ts";
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+describeEachDatabase("POST /api/v1/orders", ({ database }) => {
+  const config = testConfig({ CATALOGUE_URL: "https://catalogue.test/" });
+  const db = (): Db => database().db;
+  beforeEach(() => truncateAll(db()));
+
+  async function world(options: Partial<PaymentsApiOptions> = {}) {
+    const ctx = paymentsApi(db(), { config, ...options });
+    const a = await payingManager(ctx.api, db(), "Alpha Pty Ltd");
+    const b = await payingManager(ctx.api, db(), "Bravo Pty Ltd");
+    const aKey = await a.json<CreatedApiKey>("POST", "ApiKeys", { name: "Payroll sync" }, 201);
+    const bKey = await b.json<CreatedApiKey>("POST", "ApiKeys", { name: "Bravo sync" }, 201);
+    const post = (body: unknown, idempotencyKey: string | null = randomUUID(), key = aKey.key) => {
+      const headers: Record<string, string> = { authorization: `Bearer ${key}`, "content-type": "application/json" };
+      if (idempotencyKey !== null) headers["idempotency-key"] = idempotencyKey;
+      return ctx.api.request("/api/v1/orders", {
+        method: "POST",
+        headers,
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      });
+    };
+    const get = (orderId: number, key = aKey.key) =>
+      ctx.api.request(`/api/v1/orders/${orderId}`, { headers: { authorization: `Bearer ${key}` } });
+    /** A paid card top-up credited to the company's balance (the top-up flow has its own tests). */
+    const topUp = (companyId: number, requestedBy: number, amountCents: number) =>
+      db().transaction(async (tx) => {
+        const [row] = await tx
+          .insert(balanceTopUps)
+          .values({
+            companyId,
+            requestedBy,
+            amountCents,
+            status: "paid",
+            processor: "simulated",
+            paidAt: ctx.clock.now(),
+          })
+          .returning({ id: balanceTopUps.id });
+        if (!row) throw new Error("no top-up");
+        const moved = await moveBalance(tx, companyId, { kind: "top_up", topUpId: row.id, amountCents });
+        expect(moved.moved).toBe(true);
+      });
+    return { ...ctx, a, b, aKey, bKey, post, get, topUp };
+  }
+
+  const order = (amounts: number[] = [60, 40], extra: Record<string, unknown> = {}) => ({
+    rewardName: "Quarter Thanks",
+    message: "Thank you for a great quarter!",
+    recipients: amounts.map((amount, i) => ({
+      email: `person${i + 1}@example.com`,
+      firstName: `First${i + 1}`,
+      lastName: `Last${i + 1}`,
+      amount,
+    })),
+    ...extra,
+  });
+
+  /** What must not change when a call is refused. */
+  async function counts() {
+    const n = async (table: typeof orders | typeof users | typeof apiIdempotencyKeys | typeof balanceEntries) =>
+      (await db().select({ n: count() }).from(table))[0]?.n ?? 0;
+    return {
+      orders: await n(orders),
+      users: await n(users),
+      keys: await n(apiIdempotencyKeys),
+      entries: await n(balanceEntries),
+      balances: await db()
+        .select({ id: companies.id, balanceCents: companies.balanceCents })
+        .from(companies)
+        .orderBy(companies.id),
+    };
+  }
+
+  it("places an order paid from the balance: 201, released at once, the recipients emailed, the balance less the total exactly, members matched by address or created", async () => {
+    const { a, post, get, topUp } = await world();
+    await topUp(a.companyId, a.userId, 500_00);
+    const [existing] = await db()
+      .insert(users)
+      .values({
+        companyId: a.companyId,
+        firstName: "Sam",
+        lastName: "Known",
+        email: "Sam.Known@example.com",
+        role: "member",
+      })
+      .returning({ id: users.id });
+    const body = order([60, 40]);
+    body.recipients[0] = { email: "sam.known@EXAMPLE.com", firstName: "Samuel", lastName: "Other", amount: 60 };
+    const before = await balanceOf(db(), a.companyId);
+
+    const res = await post(body);
+    expect(res.status, await res.clone().text()).toBe(201);
+    const placed = v1OrderSchema.parse(await res.json());
+    const total = chargesFor([60, 40]).totalCents;
+    expect(total).toBe(111_00);
+    expect(placed).toMatchObject({
+      state: "released",
+      rewardName: "Quarter Thanks",
+      recipientCount: 2,
+      rewardsCents: 100_00,
+      serviceFeeCents: 10_00,
+      gstCents: 1_00,
+      totalCents: total,
+      invoiceNumber: expect.stringMatching(/^INV-\d{6}$/),
+      sendAt: null,
+    });
+    expect(await balanceOf(db(), a.companyId)).toBe(before - total);
+    const entries = await db().select().from(balanceEntries).where(eq(balanceEntries.orderId, placed.orderId));
+    expect(entries.map((e) => [e.kind, e.amountCents, e.balanceAfterCents])).toEqual([
+      ["order", -total, before - total],
+    ]);
+
+    // The existing member keeps their id and names; the new address is a new active member.
+    const lines = await db()
+      .select()
+      .from(orderLines)
+      .where(eq(orderLines.orderId, placed.orderId))
+      .orderBy(orderLines.id);
+    expect(lines[0]).toMatchObject({ userId: existing?.id, firstName: "Sam", lastName: "Known", amountCents: 60_00 });
+    const [created] = await db().select().from(users).where(eq(users.email, "person2@example.com"));
+    expect(created).toMatchObject({ companyId: a.companyId, role: "member", isActive: true, firstName: "First2" });
+    expect(lines[1]?.userId).toBe(created?.id);
+
+    // Both recipients' emails are queued with the order (the delivery the answer shows), and the tax invoice.
+    const outbox = await db().select().from(emailOutbox).where(eq(emailOutbox.orderId, placed.orderId));
+    expect(outbox.map((e) => e.toAddress).sort()).toEqual(["Sam.Known@example.com", "person2@example.com"]);
+    expect(placed.recipients?.map((r) => [r.email, r.amountCents, r.delivery?.state]).sort()).toEqual([
+      ["Sam.Known@example.com", 60_00, "queued"],
+      ["person2@example.com", 40_00, "queued"],
+    ]);
+    const invoices = await db().select().from(emailOutbox).where(eq(emailOutbox.toAddress, a.email));
+    expect(invoices.some((e) => e.subject.includes(placed.invoiceNumber as string))).toBe(true);
+
+    const [row] = await db().select().from(orders).where(eq(orders.id, placed.orderId));
+    expect(row).toMatchObject({
+      processor: "balance",
+      apiKeyId: expect.any(Number),
+      draftId: null,
+      placedBy: a.userId,
+    });
+    expect(row?.senderName).toBe("Alpha Pty Ltd");
+    // GET answers the same order.
+    const read = await get(placed.orderId);
+    expect(read.status).toBe(200);
+    expect(v1OrderSchema.parse(await read.json())).toEqual(placed);
+  });
+
+  it("the same Idempotency-Key replayed 20 times at once makes one order and one charge; each answer is that order", async () => {
+    const { a, post, topUp } = await world();
+    await topUp(a.companyId, a.userId, 500_00);
+    const before = await balanceOf(db(), a.companyId);
+    const key = randomUUID();
+    const responses = await Promise.all(Array.from({ length: 20 }, () => post(order([60, 40]), key)));
+    const statuses = responses.map((r) => r.status).sort();
+    expect(statuses.filter((s) => s === 201)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(19);
+    const bodies = (await Promise.all(responses.map((r) => r.json()))) as V1Order[];
+    expect(new Set(bodies.map((b) => b.orderId)).size).toBe(1);
+    expect(await db().select({ id: orders.id }).from(orders)).toHaveLength(1);
+    expect(await db().select().from(balanceEntries).where(eq(balanceEntries.kind, "order"))).toHaveLength(1);
+    expect(await db().select().from(rewardReleases)).toHaveLength(1);
+    expect(await db().select().from(apiIdempotencyKeys)).toHaveLength(1);
+    expect(await balanceOf(db(), a.companyId)).toBe(before - chargesFor([60, 40]).totalCents);
+
+    // A replay later still answers the order, 200, and charges nothing.
+    const again = await post({ ...order([60, 40]), rewardName: "  Quarter Thanks  " }, key);
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as V1Order).orderId).toBe(bodies[0]?.orderId);
+    expect(await balanceOf(db(), a.companyId)).toBe(before - chargesFor([60, 40]).totalCents);
+  });
+
+  it("another body under the same Idempotency-Key is 409 and changes nothing; another company may use the same key", async () => {
+    const { a, b, post, topUp, bKey } = await world();
+    await topUp(a.companyId, a.userId, 500_00);
+    await topUp(b.companyId, b.userId, 500_00);
+    const key = "order-2025-03-01-0001";
+    expect((await post(order([60, 40]), key)).status).toBe(201);
+    const was = await counts();
+    const problem = await expectProblem(await post(order([60, 41]), key), 409);
+    expect(problem.detail).toBe("This Idempotency-Key was used with a different request.");
+    expect(await counts()).toEqual(was);
+    // Keys are per company.
+    expect((await post(order([60, 40]), key, bKey.key)).status).toBe(201);
+  });
+
+  it("an order above the balance is refused (402) with the balance and the total, and changes nothing", async () => {
+    const { a, post, topUp } = await world();
+    await topUp(a.companyId, a.userId, 12_00);
+    const was = await counts();
+    const key = randomUUID();
+    const problem = await expectProblem(await post(order([60, 40]), key), 402);
+    expect(problem.detail).toBe(
+      "The company balance ($12.00) does not cover this order ($111.00). An Owner can top it up in Settings → Balance.",
+    );
+    expect(await counts()).toEqual(was);
+    expect(await db().select().from(users).where(eq(users.email, "person1@example.com"))).toEqual([]);
+    // Nothing of the refused call was kept: after a top-up the same key places the order.
+    await topUp(a.companyId, a.userId, 100_00);
+    expect((await post(order([60, 40]), key)).status).toBe(201);
+    expect(await balanceOf(db(), a.companyId)).toBe(1_00);
+  });
+
+  it("an order at or above the approval threshold waits for an Owner: 202, nothing charged, the Owners emailed; approval charges the balance (refused while it is short) and releases it", async () => {
+    const { a, post, get, topUp } = await world();
+    await a.json("PUT", "Approvals/threshold", { thresholdDollars: 111 });
+    await topUp(a.companyId, a.userId, 50_00);
+    const res = await post(order([60, 40]));
+    expect(res.status, await res.clone().text()).toBe(202);
+    const placed = v1OrderSchema.parse(await res.json());
+    expect(placed).toMatchObject({ state: "awaiting_approval", paidAt: null, invoiceNumber: null, recipients: null });
+    expect(await balanceOf(db(), a.companyId)).toBe(50_00);
+    expect(await db().select().from(balanceEntries).where(eq(balanceEntries.kind, "order"))).toEqual([]);
+    const asked = await db().select().from(emailOutbox).where(eq(emailOutbox.toAddress, a.email));
+    expect(asked.map((e) => e.subject)).toContain("Approval requested: Quarter Thanks");
+    expect(asked.find((e) => e.subject.startsWith("Approval requested"))?.text).toContain("Payroll sync");
+    expect(await db().select().from(emailOutbox).where(eq(emailOutbox.orderId, placed.orderId))).toEqual([]);
+    expect(((await (await get(placed.orderId)).json()) as V1Order).state).toBe("awaiting_approval");
+    // The Owners' list shows it; the Owner who made the key may decide (the system asked, not them).
+    const pending = await a.json<Array<{ orderId: number }>>("GET", "Approvals?status=pending");
+    expect(pending.map((p) => p.orderId)).toEqual([placed.orderId]);
+
+    // Approving while the balance is short is refused and changes nothing.
+    const short = await expectProblem(await a.go("POST", `Approvals/${placed.orderId}/approve`), 402);
+    expect(short.detail).toBe(
+      "The company balance ($50.00) does not cover this order ($111.00). An Owner can top it up in Settings → Balance.",
+    );
+    const [still] = await db().select().from(orders).where(eq(orders.id, placed.orderId));
+    expect(still).toMatchObject({ approvalStatus: "requested", status: "pending", paidAt: null });
+    expect(await balanceOf(db(), a.companyId)).toBe(50_00);
+
+    await topUp(a.companyId, a.userId, 100_00);
+    expect((await a.go("POST", `Approvals/${placed.orderId}/approve`)).status).toBe(204);
+    const after = v1OrderSchema.parse(await (await get(placed.orderId)).json());
+    expect(after.state).toBe("released");
+    expect(after.recipients).toHaveLength(2);
+    expect(await balanceOf(db(), a.companyId)).toBe(150_00 - 111_00);
+    // The approved order is paid: no card payment is offered for it.
+    await expectProblem(await a.go("POST", `Approvals/${placed.orderId}/payment-intent`), 409);
+  });
+
+  it("a declined order charges nothing and reads as declined", async () => {
+    const { a, post, get, topUp } = await world();
+    await a.json("PUT", "Approvals/threshold", { thresholdDollars: 100 });
+    await topUp(a.companyId, a.userId, 500_00);
+    const placed = (await (await post(order([60, 40]))).json()) as V1Order;
+    expect((await a.go("POST", `Approvals/${placed.orderId}/decline`, { reason: "Not this quarter" })).status).toBe(
+      204,
+    );
+    expect(((await (await get(placed.orderId)).json()) as V1Order).state).toBe("declined");
+    expect(await balanceOf(db(), a.companyId)).toBe(500_00);
+    expect(await db().select().from(rewardReleases)).toEqual([]);
+  });
+
+  it("a Manager cannot approve; below the threshold an order is charged at once", async () => {
+    const { a, api, post, topUp } = await world();
+    const manager = await addManager(api, db(), a.companyId, "morgan@example.com");
+    await a.json("PUT", "Approvals/threshold", { thresholdDollars: 200 });
+    await topUp(a.companyId, a.userId, 500_00);
+    expect((await post(order([60, 40]))).status).toBe(201);
+    const big = (await (await post(order([100, 100]))).json()) as V1Order;
+    expect(big.state).toBe("awaiting_approval");
+    const res = await api.request(`/api/Approvals/${big.orderId}/approve`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${manager.accessToken}` },
+    });
+    expect(res.status).toBe(403);
+    expect(await balanceOf(db(), a.companyId)).toBe(500_00 - 111_00);
+  });
+
+  it("refuses a bad body (400, field errors) or a missing Idempotency-Key and changes nothing", async () => {
+    const { a, api, post, topUp, clock } = await world();
+    await topUp(a.companyId, a.userId, 500_00);
+    const manager = await addManager(api, db(), a.companyId, "morgan@example.com");
+    const was = await counts();
+    const soon = new Date(clock.now().getTime() + 5 * MINUTE).toISOString();
+    const cases: Array<[unknown, string, string]> = [
+      [{ ...order(), recipients: [] }, "recipients", "recipients must list at least one recipient."],
+      [{ rewardName: "X" }, "recipients", "recipients must list at least one recipient."],
+      [order([10.5]), "recipients.0.amount", "Amount must be a whole number of Reward Dollars from 1 to 10,000."],
+      [order([0]), "recipients.0.amount", "Amount must be a whole number of Reward Dollars from 1 to 10,000."],
+      [order([10_001]), "recipients.0.amount", "Amount must be a whole number of Reward Dollars from 1 to 10,000."],
+      [{ ...order(), rewardName: "  " }, "rewardName", "Reward Name is required."],
+      [{ ...order(), message: "x".repeat(501) }, "message", "Message must be at most 500 characters."],
+      [
+        {
+          ...order([5, 5]),
+          recipients: [order([5]).recipients[0], { ...order([5]).recipients[0], email: "PERSON1@example.com" }],
+        },
+        "recipients.1.email",
+        "Recipient 2: Email Address repeats recipient 1; list each recipient once.",
+      ],
+      [
+        { ...order(), recipients: [{ ...order([5]).recipients[0], email: "nope" }] },
+        "recipients.0.email",
+        "The email format is incorrect.",
+      ],
+      [
+        { ...order(), sendAt: "tomorrow" },
+        "sendAt",
+        "sendAt must be an ISO 8601 instant with its offset, such as 2026-12-01T09:00:00+11:00.",
+      ],
+      [{ ...order(), sendAt: soon }, "sendAt", "Choose a time at least 10 minutes from now."],
+      [{ ...order(), send_at: soon }, "body", ""],
+      [
+        { ...order(), recipients: [{ email: "morgan@example.com", firstName: "M", lastName: "M", amount: 5 }] },
+        "recipients.0.email",
+        "This email belongs to a program manager of your company; only team members can be rewarded.",
+      ],
+    ];
+    for (const [body, field, message] of cases) {
+      const problem = await expectProblem(await post(body), 400);
+      const errors = (problem as { errors?: Record<string, string[]> }).errors ?? {};
+      if (message) expect(errors[field], JSON.stringify(problem)).toEqual([message]);
+      else expect(Object.keys(errors).length, JSON.stringify(problem)).toBeGreaterThan(0);
+    }
+    expect(manager.userId).toBeGreaterThan(0);
+    for (const key of [null, "", "x".repeat(256), "naïve-key"]) {
+      const problem = await expectProblem(await post(order(), key), 400);
+      expect(problem.detail).toBe(
+        "The Idempotency-Key header is required: 1 to 255 printable ASCII characters, a new one for each new order.",
+      );
+    }
+    expect(await counts()).toEqual(was);
+  });
+
+  it("another company's key sees nothing (404); a revoked or expired key is refused (401) and places nothing", async () => {
+    const { a, b, aKey, bKey, post, get, topUp, clock } = await world();
+    await topUp(a.companyId, a.userId, 500_00);
+    await topUp(b.companyId, b.userId, 500_00);
+    const placed = (await (await post(order([60, 40]))).json()) as V1Order;
+    await expectProblem(await get(placed.orderId, bKey.key), 404);
+    // An awaiting order of A is just as hidden from B.
+    await a.json("PUT", "Approvals/threshold", { thresholdDollars: 100 });
+    const waiting = (await (await post(order([60, 40]))).json()) as V1Order;
+    await expectProblem(await get(waiting.orderId, bKey.key), 404);
+
+    const expiring = await a.json<CreatedApiKey>(
+      "POST",
+      "ApiKeys",
+      { name: "Short-lived", expiresAt: new Date(clock.now().getTime() + DAY).toISOString() },
+      201,
+    );
+    expect((await a.go("DELETE", `ApiKeys/${aKey.id}`)).status).toBe(204);
+    const was = await counts();
+    await expectProblem(await post(order([1]), randomUUID(), aKey.key), 401);
+    clock.advance(DAY + MINUTE);
+    await expectProblem(await post(order([1]), randomUUID(), expiring.key), 401);
+    await expectProblem(await get(placed.orderId, expiring.key), 401);
+    expect(await counts()).toEqual(was);
+  });
+
+  it("a send time ahead: charged now, scheduled, released by the scheduler at its time; a cancelled one is refunded to the balance", async () => {
+    const { a, api, post, get, topUp, clock, logs } = await world();
+    await topUp(a.companyId, a.userId, 500_00);
+    const sendAt = new Date(clock.now().getTime() + 2 * DAY).toISOString();
+    const first = v1OrderSchema.parse(await (await post(order([60, 40], { sendAt }))).json());
+    expect(first).toMatchObject({ state: "scheduled", sendAt, invoiceNumber: expect.any(String), recipients: null });
+    const second = v1OrderSchema.parse(await (await post(order([10], { sendAt }))).json());
+    const total = chargesFor([60, 40]).totalCents + chargesFor([10]).totalCents;
+    expect(await balanceOf(db(), a.companyId)).toBe(500_00 - total);
+    expect(await db().select().from(emailOutbox).where(eq(emailOutbox.orderId, first.orderId))).toEqual([]);
+
+    // The portal cancels the second: refunded to the balance, not to a card.
+    const cancelled = await api.request(`/api/RewardOrders/${second.orderId}/cancel`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${a.accessToken}` },
+    });
+    expect(cancelled.status, await cancelled.clone().text()).toBe(200);
+    expect(await balanceOf(db(), a.companyId)).toBe(500_00 - chargesFor([60, 40]).totalCents);
+    const refund = await db()
+      .select()
+      .from(balanceEntries)
+      .where(and(eq(balanceEntries.orderId, second.orderId), eq(balanceEntries.kind, "refund")));
+    expect(refund.map((r) => r.amountCents)).toEqual([chargesFor([10]).totalCents]);
+    expect(((await (await get(second.orderId)).json()) as V1Order).refundedAt).not.toBeNull();
+
+    clock.advance(2 * DAY + MINUTE);
+    const services = scheduler(clock.now, logs.logger);
+    expect((await releaseDueOrders(services, { advisoryLocks: false })).released).toBe(1);
+    const released = v1OrderSchema.parse(await (await get(first.orderId)).json());
+    expect(released.state).toBe("released");
+    expect(released.recipients).toHaveLength(2);
+    // Refunded once only, however often the scheduler passes.
+    await releaseDueOrders(services, { advisoryLocks: false });
+    expect(await balanceOf(db(), a.companyId)).toBe(500_00 - chargesFor([60, 40]).totalCents);
+  });
+
+  it("a charged order whose release never ran (the process died) is released by the scheduler, once, and a replay releases it too", async () => {
+    let failRelease = true;
+    const { a, post, get, topUp, clock, logs } = await world({
+      onReleaseLine: () => {
+        if (failRelease) throw new Error("the process died here");
+      },
+    });
+    await topUp(a.companyId, a.userId, 500_00);
+    const key = randomUUID();
+    const res = await post(order([60, 40]), key);
+    expect(res.status).toBe(201);
+    const placed = (await res.json()) as V1Order;
+    expect(placed.state).toBe("processing");
+    expect(await balanceOf(db(), a.companyId)).toBe(500_00 - 111_00);
+    expect(await db().select().from(rewardReleases)).toEqual([]);
+
+    // Within the grace the scheduler leaves it to the call that charged it; after, it releases it.
+    const services = scheduler(clock.now, logs.logger);
+    failRelease = false;
+    expect((await releaseDueOrders(services, { advisoryLocks: false })).released).toBe(0);
+    clock.advance(2 * MINUTE);
+    expect((await releaseDueOrders({ ...services, now: clock.now }, { advisoryLocks: false })).released).toBe(1);
+    expect(((await (await get(placed.orderId)).json()) as V1Order).state).toBe("released");
+    expect((await releaseDueOrders({ ...services, now: clock.now }, { advisoryLocks: false })).released).toBe(0);
+    expect(await db().select().from(rewardReleases)).toHaveLength(1);
+    expect(await balanceOf(db(), a.companyId)).toBe(500_00 - 111_00);
+
+    // The other way back: a replay of the same request releases a charged, unreleased order at once.
+    failRelease = true;
+    const key2 = randomUUID();
+    const stuck = (await (await post(order([5]), key2)).json()) as V1Order;
+    expect(stuck.state).toBe("processing");
+    failRelease = false;
+    const replay = await post(order([5]), key2);
+    expect(replay.status).toBe(200);
+    expect(((await replay.json()) as V1Order).state).toBe("released");
+    const audit = await db().select().from(auditLog).where(eq(auditLog.action, "reward.released"));
+    expect(audit).toHaveLength(2);
+  });
+
+  function scheduler(now: () => Date, logger: ReturnType<typeof captureLogs>["logger"]) {
+    return {
+      db: db(),
+      // A balance order never reaches the card processor: any call to it fails the test.
+      payments: new Proxy({} as Payments, {
+        get: (_, name) => (name === "kind" ? "simulated" : () => Promise.reject(new Error(`payments.${String(name)}`))),
+      }),
+      logger,
+      now,
+      release: { config },
+    };
+  }
+});

@@ -1,0 +1,503 @@
+// Orders a company's own system places with an API key (ADR 0029): POST /api/v1/orders, paid from
+// the company's prepaid balance (balance.ts), safe to retry with an Idempotency-Key.
+//
+// In ONE transaction: the order row, then the company's api_idempotency_keys row for the key
+// (the unique index on (company, key) makes a concurrent replay WAIT for the first transaction;
+// it then finds the row and answers that order, or 409 for another body; its own order row rolls
+// back with it), the recipients matched or created as team members by address (as the reward
+// CSV import does), the lines, and then either
+//   - total ≥ the company's approval threshold: approval 'requested', nothing charged, the Owners
+//     emailed (as a Manager's portal request, approvals.ts); an Owner's approval charges the
+//     balance and releases it; or
+//   - the balance charged (moveBalance, kind 'order'); a short balance is a 402 and the whole
+//     transaction rolls back: no order, no member, no idempotency row, no charge.
+// After commit the order is released (release.ts: at once, or marked scheduled when sendAt is
+// ahead). A process that dies between the commit and the release leaves a charged order still
+// 'pending': the scheduler's pass (scheduled-sends.ts releaseDueOrders) releases every such
+// order, and a replay of the same request releases it at once.
+import { createHash } from "node:crypto";
+import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
+import {
+  balanceShortDetail,
+  IDEMPOTENCY_KEY_TTL_MS,
+  V1_ORDER_DETAILS,
+  type V1CreateOrder,
+  type V1Order,
+} from "../../core/api-v1.ts";
+import { chargesFor } from "../../core/money.ts";
+import { scheduleProblem } from "../../core/schedule.ts";
+import type { Conn, Db, Tx } from "../db/client.ts";
+import { apiIdempotencyKeys, apiKeys, companies, orderLines, orders, users } from "../db/schema.ts";
+import { col, rowsOf, unnestRows } from "../db/sql.ts";
+import { enqueueEmails } from "../mail/outbox.ts";
+import { approvalRequestedEmail } from "./approval-emails.ts";
+import { needsApproval } from "./approval-rule.ts";
+import { activeOwners, approvalLink, getThreshold } from "./approvals.ts";
+import { recordAudit } from "./audit.ts";
+import { balanceOf, moveBalance } from "./balance.ts";
+import { releaseDelivery } from "./delivery.ts";
+import { PaymentError, type PaymentServices, requireCompanyDetails } from "./orders.ts";
+import { releaseOrder } from "./release.ts";
+import { rewardOrderView } from "./scheduled-sends.ts";
+
+/** The key that places the order: its company, its id and the Owner who made it. */
+export interface ApiOrderCaller {
+  companyId: number;
+  apiKeyId: number;
+  createdBy: number;
+  clientIp?: string | null;
+}
+
+export interface ApiOrderServices extends PaymentServices {
+  /** The portal's address, for the link in the Owners' approval email. */
+  appUrl: string;
+}
+
+/** 201 a new order, 202 a new order waiting for an Owner's approval, 200 a replay of the same request. */
+export type PlacedOrder = { status: 200 | 201 | 202; order: V1Order };
+
+/** A refusal with field errors (problem+json `errors`), e.g. a program manager's address. */
+export class ApiOrderError extends PaymentError {
+  readonly errors?: Record<string, string[]>;
+  constructor(status: number, detail: string, errors?: Record<string, string[]>) {
+    super(status, detail);
+    this.errors = errors;
+  }
+}
+
+/** Answers the replay of an existing order; thrown inside the transaction so its own writes roll back. */
+class Replay extends Error {
+  readonly orderId: number;
+  constructor(orderId: number) {
+    super("idempotent replay");
+    this.orderId = orderId;
+  }
+}
+
+/** A JSON text of `value` with every object's members in code-point order: the same body, the same text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * The request's fingerprint: SHA-256 of the canonical JSON of the VALIDATED body (trimmed names,
+ * the send time as one instant), so a retry that differs only in spacing, member order or the
+ * zone the time is written in is the same request.
+ */
+export function requestHash(body: V1CreateOrder): string {
+  const normal = {
+    rewardName: body.rewardName,
+    message: body.message ?? "",
+    sendAt: body.sendAt ? new Date(body.sendAt).toISOString() : null,
+    recipients: body.recipients.map((r) => ({
+      email: r.email.toLowerCase(),
+      firstName: r.firstName,
+      lastName: r.lastName,
+      amount: r.amount,
+    })),
+  };
+  return createHash("sha256").update(canonicalJson(normal)).digest("hex");
+}
+
+/** Deletes a batch of expired Idempotency-Keys (each answers its order for 24 hours, no longer). */
+export async function sweepIdempotencyKeys(db: Conn, now: Date, limit = 500): Promise<number> {
+  const gone = await db
+    .delete(apiIdempotencyKeys)
+    .where(
+      inArray(
+        apiIdempotencyKeys.id,
+        db
+          .select({ id: apiIdempotencyKeys.id })
+          .from(apiIdempotencyKeys)
+          .where(lte(apiIdempotencyKeys.expiresAt, now))
+          .limit(limit),
+      ),
+    )
+    .returning({ id: apiIdempotencyKeys.id });
+  return gone.length;
+}
+
+/**
+ * POST /api/v1/orders (see the top of this file). `body` is validated (core/api-v1.ts);
+ * `idempotencyKey` is the header's value, already checked.
+ */
+export async function placeApiOrder(
+  s: ApiOrderServices,
+  caller: ApiOrderCaller,
+  idempotencyKey: string,
+  body: V1CreateOrder,
+): Promise<PlacedOrder> {
+  const now = s.now();
+  const sendAt = body.sendAt ? new Date(body.sendAt) : null;
+  if (sendAt) {
+    const problem = scheduleProblem(sendAt, now);
+    if (problem) throw new ApiOrderError(400, problem, { sendAt: [problem] });
+  }
+  await requireCompanyDetails(s.db, caller.companyId);
+  await sweepIdempotencyKeys(s.db, now);
+  const hash = requestHash(body);
+  const charges = chargesFor(body.recipients.map((r) => r.amount));
+
+  let placed: { orderId: number; awaitingApproval: boolean };
+  try {
+    placed = await s.db.transaction(async (tx) => {
+      const [company] = await tx
+        .select({ name: companies.name })
+        .from(companies)
+        .where(eq(companies.id, caller.companyId));
+      const placedBy = await payerOf(tx, caller);
+      const [order] = await tx
+        .insert(orders)
+        .values({
+          companyId: caller.companyId,
+          placedBy,
+          apiKeyId: caller.apiKeyId,
+          draftId: null,
+          draftVersion: null,
+          rewardName: body.rewardName,
+          message: body.message ?? "",
+          // The recipients' email names the company: there is no manager behind a system's order.
+          senderName: company?.name ?? "",
+          sendAt,
+          ...charges,
+          currency: "aud",
+          status: "pending",
+          processor: "balance",
+          createdAt: now,
+        })
+        .returning({ id: orders.id });
+      if (!order) throw new Error("order insert returned no row");
+
+      // The key's row: a concurrent transaction with the same key waits here until the first
+      // commits (then conflicts) or rolls back (then inserts). An expired row is taken over.
+      const [claimed] = await tx
+        .insert(apiIdempotencyKeys)
+        .values({
+          companyId: caller.companyId,
+          idempotencyKey,
+          requestHash: hash,
+          orderId: order.id,
+          createdAt: now,
+          expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS),
+        })
+        .onConflictDoUpdate({
+          target: [apiIdempotencyKeys.companyId, apiIdempotencyKeys.idempotencyKey],
+          set: {
+            requestHash: hash,
+            orderId: order.id,
+            createdAt: now,
+            expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS),
+          },
+          setWhere: lte(apiIdempotencyKeys.expiresAt, now),
+        })
+        .returning({ id: apiIdempotencyKeys.id });
+      if (!claimed) {
+        const [used] = await tx
+          .select({ requestHash: apiIdempotencyKeys.requestHash, orderId: apiIdempotencyKeys.orderId })
+          .from(apiIdempotencyKeys)
+          .where(
+            and(
+              eq(apiIdempotencyKeys.companyId, caller.companyId),
+              eq(apiIdempotencyKeys.idempotencyKey, idempotencyKey),
+            ),
+          );
+        if (!used) throw new Error("an idempotency key conflicted but cannot be read");
+        if (used.requestHash !== hash) throw new ApiOrderError(409, V1_ORDER_DETAILS.idempotencyKeyReused);
+        throw new Replay(used.orderId);
+      }
+
+      const members = await matchOrCreateMembers(tx, caller.companyId, body.recipients, now);
+      await tx.insert(orderLines).values(
+        body.recipients.map((r, index) => {
+          const member = members[index] as Member;
+          return {
+            orderId: order.id,
+            companyId: caller.companyId,
+            userId: member.id,
+            firstName: member.firstName,
+            lastName: member.lastName,
+            email: member.email,
+            amountCents: r.amount * 100,
+          };
+        }),
+      );
+
+      const thresholdCents = await getThreshold(tx, caller.companyId);
+      const awaitingApproval = needsApproval(thresholdCents, charges.totalCents);
+      await recordAudit(tx, {
+        companyId: caller.companyId,
+        actorUserId: null,
+        action: "order.created",
+        subject: `order:${order.id}`,
+        data: {
+          apiKeyId: caller.apiKeyId,
+          recipients: body.recipients.length,
+          totalCents: charges.totalCents,
+          ...(sendAt ? { sendAt: sendAt.toISOString() } : {}),
+        },
+        clientIp: caller.clientIp ?? null,
+        at: now,
+      });
+      if (awaitingApproval) {
+        await requestOwnersApproval(s, tx, caller, {
+          orderId: order.id,
+          rewardName: body.rewardName,
+          totalCents: charges.totalCents,
+          recipientCount: body.recipients.length,
+          thresholdCents,
+          now,
+        });
+      } else {
+        await chargeBalance(tx, caller.companyId, order.id, charges.totalCents);
+      }
+      return { orderId: order.id, awaitingApproval };
+    });
+  } catch (error) {
+    if (!(error instanceof Replay)) throw error;
+    const existing = await v1OrderAnswer(s.db, caller.companyId, error.orderId);
+    if (!existing) throw new Error(`order ${error.orderId} of an idempotency key is missing`);
+    if (existing.state !== "processing") return { status: 200, order: existing };
+    // Charged but not released (the first call's process died, or its release failed): release now.
+    await releaseCharged(s, error.orderId, now);
+    return { status: 200, order: (await v1OrderAnswer(s.db, caller.companyId, error.orderId)) as V1Order };
+  }
+
+  if (placed.awaitingApproval) {
+    s.onEmailQueued?.();
+  } else {
+    await releaseCharged(s, placed.orderId, now);
+  }
+  const order = await v1OrderAnswer(s.db, caller.companyId, placed.orderId);
+  if (!order) throw new Error(`order ${placed.orderId} vanished`);
+  return { status: placed.awaitingApproval ? 202 : 201, order };
+}
+
+/**
+ * Releases a charged balance order (release.ts: at once, or marked scheduled when its time is
+ * ahead). A failure is logged, not thrown: the order is paid and committed, and the scheduler's
+ * next pass releases it.
+ */
+export async function releaseCharged(
+  s: PaymentServices,
+  orderId: number,
+  now: Date,
+  actor?: { userId: number; clientIp?: string | null },
+): Promise<void> {
+  try {
+    const result = await releaseOrder(
+      s.db,
+      { orderId, source: "balance", actorUserId: actor?.userId ?? null, clientIp: actor?.clientIp ?? null },
+      { ...s.release, now },
+    );
+    if (result.released) s.onEmailQueued?.();
+    else if (result.reason === "scheduled") s.onEmailQueued?.();
+  } catch (error) {
+    s.logger.warn({ orderId, err: String(error) }, "release of a balance order failed: the scheduler releases it");
+  }
+}
+
+/**
+ * Charges the order's total to the company's balance in the caller's transaction; a short
+ * balance throws the 402 problem (the caller's transaction then rolls back whole).
+ */
+export async function chargeBalance(tx: Tx, companyId: number, orderId: number, totalCents: number): Promise<void> {
+  const moved = await moveBalance(tx, companyId, { kind: "order", orderId, amountCents: totalCents });
+  if (moved.moved || moved.reason === "repeated") return;
+  throw new ApiOrderError(402, balanceShortDetail(await balanceOf(tx, companyId), totalCents));
+}
+
+/**
+ * Who the order is recorded as placed by (orders.placed_by, the tax invoice's addressee): the
+ * Owner who made the key while they are an active Owner, else the company's longest-standing
+ * active Owner (a key outlives its maker, ADR 0028 §4; the invoice must still reach an Owner).
+ */
+async function payerOf(tx: Tx, caller: ApiOrderCaller): Promise<number> {
+  const owners = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.companyId, caller.companyId), eq(users.managerRole, "owner"), eq(users.isActive, true)))
+    .orderBy(users.id);
+  if (owners.some((o) => o.id === caller.createdBy)) return caller.createdBy;
+  return owners[0]?.id ?? caller.createdBy;
+}
+
+async function requestOwnersApproval(
+  s: ApiOrderServices,
+  tx: Tx,
+  caller: ApiOrderCaller,
+  o: {
+    orderId: number;
+    rewardName: string;
+    totalCents: number;
+    recipientCount: number;
+    thresholdCents: number;
+    now: Date;
+  },
+): Promise<void> {
+  await tx.update(orders).set({ approvalStatus: "requested" }).where(eq(orders.id, o.orderId));
+  await recordAudit(tx, {
+    companyId: caller.companyId,
+    actorUserId: null,
+    action: "approval.requested",
+    subject: `order:${o.orderId}`,
+    data: { totalCents: o.totalCents, thresholdCents: o.thresholdCents, apiKeyId: caller.apiKeyId },
+    clientIp: caller.clientIp ?? null,
+    at: o.now,
+  });
+  const [key] = await tx.select({ name: apiKeys.name }).from(apiKeys).where(eq(apiKeys.id, caller.apiKeyId));
+  const owners = await activeOwners(tx, caller.companyId);
+  await enqueueEmails(
+    tx,
+    owners.map((owner) =>
+      approvalRequestedEmail({
+        to: owner.email,
+        firstName: owner.firstName,
+        requesterName: `The API key “${key?.name ?? "API"}”`,
+        order: { rewardName: o.rewardName, totalCents: o.totalCents, recipientCount: o.recipientCount },
+        link: approvalLink(s.appUrl, o.orderId),
+      }),
+    ),
+    o.now,
+  );
+}
+
+interface Member {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+}
+
+/**
+ * The recipients as team members of the company, in the order given, as the reward CSV import
+ * matches them (reward-draft.ts addNewRecipientsIn): an active user with the address (any letter
+ * case) is that member, keeping their names; a new address becomes an active member; a program
+ * manager's address is refused (only team members are rewarded). Locked FOR SHARE so a removal
+ * waits for the order's commit.
+ */
+async function matchOrCreateMembers(
+  tx: Tx,
+  companyId: number,
+  recipients: V1CreateOrder["recipients"],
+  now: Date,
+): Promise<Member[]> {
+  const keys = recipients.map((r) => r.email.toLowerCase());
+  const byKey = new Map<string, Member>();
+  const lockActive = async (addresses: string[]) => {
+    const rows = await tx
+      .select({
+        id: users.id,
+        email: users.email,
+        role: users.role,
+        firstName: users.firstName,
+        lastName: users.lastName,
+      })
+      .from(users)
+      .where(
+        and(
+          eq(users.companyId, companyId),
+          eq(users.isActive, true),
+          sql`lower(${users.email}) = any(${sql.param(addresses)}::text[])`,
+        ),
+      )
+      .for("share");
+    for (const row of rows) {
+      const key = row.email.toLowerCase();
+      if (row.role !== "member") {
+        const index = keys.indexOf(key);
+        throw new ApiOrderError(400, `Recipient ${index + 1}: ${V1_ORDER_DETAILS.managerEmail}`, {
+          [`recipients.${index}.email`]: [V1_ORDER_DETAILS.managerEmail],
+        });
+      }
+      byKey.set(key, row);
+    }
+  };
+  await lockActive(keys);
+  // New addresses in address order (as the imports): two orders sharing new addresses take the
+  // unique index's locks in one order, so one waits for the other instead of deadlocking.
+  const fresh = recipients
+    .filter((r) => !byKey.has(r.email.toLowerCase()))
+    .sort((x, y) => (x.email.toLowerCase() < y.email.toLowerCase() ? -1 : 1));
+  if (fresh.length > 0) {
+    const inserted = rowsOf<{ id: string | number; email: string; first_name: string; last_name: string }>(
+      await tx.execute(sql`
+        insert into ${users} (${col(users.companyId)}, ${col(users.firstName)}, ${col(users.lastName)}, ${col(users.email)}, ${col(users.role)}, ${col(users.createdAt)})
+        select ${companyId}, t.first_name, t.last_name, t.email, 'member', ${now.toISOString()}::timestamptz
+        from ${unnestRows("t", {
+          first_name: { type: "text", values: fresh.map((r) => r.firstName) },
+          last_name: { type: "text", values: fresh.map((r) => r.lastName) },
+          email: { type: "text", values: fresh.map((r) => r.email) },
+        })}
+        order by t.n
+        on conflict do nothing
+        returning ${col(users.id)}, ${col(users.email)}, ${col(users.firstName)}, ${col(users.lastName)}`),
+    );
+    for (const row of inserted) {
+      byKey.set(row.email.toLowerCase(), {
+        id: Number(row.id),
+        email: row.email,
+        firstName: row.first_name,
+        lastName: row.last_name,
+      });
+    }
+  }
+  const missing = keys.filter((k) => !byKey.has(k));
+  // Added by another call at this very moment (the insert skipped them): read them back.
+  if (missing.length > 0) await lockActive(missing);
+  return keys.map((k) => {
+    const member = byKey.get(k);
+    if (!member) throw new Error("a new team member could not be added");
+    return member;
+  });
+}
+
+/**
+ * GET /api/v1/orders/{orderId}: a paid order of the company (as the portal shows it), or an order
+ * a key placed that is not paid yet (awaiting approval, declined, or charged and about to be
+ * released); null for anything else, another company's order included.
+ */
+export async function v1OrderAnswer(db: Db, companyId: number, orderId: number): Promise<V1Order | null> {
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.id, orderId), eq(orders.companyId, companyId)));
+  if (!order) return null;
+  if (order.paidAt) {
+    const view = await rewardOrderView(db, companyId, orderId);
+    if (!view) return null;
+    const delivery = view.rewardReleaseId ? await releaseDelivery(db, companyId, view.rewardReleaseId) : null;
+    return { ...view, recipients: delivery?.recipients ?? null };
+  }
+  if (order.apiKeyId === null) return null;
+  const [lines] = await db.select({ n: count() }).from(orderLines).where(eq(orderLines.orderId, order.id));
+  return {
+    orderId: order.id,
+    state:
+      order.approvalStatus === "requested"
+        ? "awaiting_approval"
+        : order.approvalStatus === "declined"
+          ? "declined"
+          : "processing",
+    rewardName: order.rewardName,
+    sendAt: order.sendAt?.toISOString() ?? null,
+    recipientCount: lines?.n ?? 0,
+    rewardsCents: order.rewardsCents,
+    serviceFeeCents: order.serviceFeeCents,
+    gstCents: order.gstCents,
+    totalCents: order.totalCents,
+    invoiceNumber: null,
+    paidAt: null,
+    releasedAt: null,
+    rewardReleaseId: null,
+    cancelledAt: null,
+    refundedAt: null,
+    recipients: null,
+  };
+}
