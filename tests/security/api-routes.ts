@@ -698,21 +698,28 @@ export const API_ROUTES: Record<string, Entry> = {
     scope: "self",
     request: () => ({ path: "v1/orders?pageNumber=1&pageSize=5" }),
   },
-  // An order paid from the balance (ADR 0029): the fixtures' companies have none, so A's key is
-  // answered 402 (the key was accepted and the body checked) and B's key likewise for B's own.
+  // An order paid from the balance (ADR 0029). A's threshold is $0 (as the approval routes set
+  // it), so A's key's order waits for an Owner (202, nothing charged); B has no threshold and no
+  // balance: 402 for B's own order.
   "POST /api/v1/orders": {
     kind: "apiKey",
     scope: "self",
-    request: () => ({
-      path: "v1/orders",
-      headers: { "idempotency-key": crypto.randomUUID() },
-      body: {
-        rewardName: "System Thanks",
-        message: "From the payroll system",
-        recipients: [{ email: "api.recipient@example.com", firstName: "Api", lastName: "Recipient", amount: 5 }],
-      },
-      status: 402,
-    }),
+    request: async (w) => {
+      await jsonOf(
+        await call(w.api, "PUT", "/api/Approvals/threshold", { thresholdDollars: 0 }, w.a.accessToken),
+        "A's threshold",
+      );
+      return {
+        path: "v1/orders",
+        headers: { "idempotency-key": crypto.randomUUID() },
+        body: {
+          rewardName: "System Thanks",
+          message: "From the payroll system",
+          recipients: [{ email: "api.recipient@example.com", firstName: "Api", lastName: "Recipient", amount: 5 }],
+        },
+        status: 202,
+      };
+    },
     bStatus: 402,
   },
   "GET /api/v1/orders/:orderId": {
