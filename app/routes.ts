@@ -42,6 +42,8 @@ export default [
       route("approvals", "features/settings/portal.settings.approvals.tsx"),
       route("api-keys", "features/settings/portal.settings.api-keys.tsx"),
       route("api-keys/reference", "features/settings/portal.settings.api-reference.tsx"),
+      route("webhooks", "features/settings/portal.settings.webhooks.tsx"),
+      route("webhooks/:endpointId", "features/settings/portal.settings.webhook-deliveries.tsx"),
       route("audit", "features/audit/portal.settings.audit.tsx"),
     ]),
   ]),

@@ -14,6 +14,7 @@ export const AUDIT_KINDS = {
   orders: { label: "Orders and payments", prefixes: ["order."] },
   releases: { label: "Releases", prefixes: ["reward."] },
   "api-keys": { label: "API keys", prefixes: ["api_key."] },
+  webhooks: { label: "Webhooks", prefixes: ["webhook."] },
   balance: { label: "Prepaid balance", prefixes: ["balance."] },
 } as const satisfies Record<string, { label: string; prefixes: readonly string[] }>;
 

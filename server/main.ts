@@ -19,6 +19,7 @@ import { createFormGuards } from "./http/form-guards.ts";
 import { createKeptAnswers, type KeptAnswers } from "./http/kept-answers.ts";
 import { startExpiryJob } from "./jobs/expiry.ts";
 import { type PeriodicJob, startPeriodicJob } from "./jobs/periodic.ts";
+import { startWebhookWorker, type WebhookWorker } from "./jobs/webhooks.ts";
 import type { Logger } from "./logger.ts";
 import { listRecentEmails } from "./mail/outbox.ts";
 import type { MailTransport } from "./mail/port.ts";
@@ -55,6 +56,8 @@ export interface AppOptions {
   scheduler?: boolean;
   /** The reward expiry job's timer: false leaves it to the test (expiryJob.runOnce by hand). */
   expiryJob?: boolean;
+  /** The webhook delivery worker's timer: false leaves it to the test (webhookWorker.runOnce by hand). */
+  webhookWorker?: boolean;
 }
 
 export interface RunningApp {
@@ -68,6 +71,8 @@ export interface RunningApp {
   scheduler: PeriodicJob<DueSummary>;
   /** Forfeiture at expiry and the 30-day reminders (server/jobs/expiry.ts). */
   expiryJob: PeriodicJob<ExpirySummary>;
+  /** Signed webhook deliveries with retries (server/jobs/webhooks.ts). */
+  webhookWorker: WebhookWorker;
   api: ReturnType<typeof createApi>;
   close(): Promise<void>;
 }
@@ -134,6 +139,13 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     { db: database.db, config, logger, now: () => new Date(), onEmailQueued: () => mailWorker.nudge() },
     options.expiryJob ?? true,
   );
+  // Every process sends due webhook deliveries: each is claimed with SKIP LOCKED and a lease.
+  const webhookWorker = startWebhookWorker({
+    db: database.db,
+    config,
+    logger,
+    autoStart: options.webhookWorker ?? true,
+  });
   // DESIGN.md §7's budgets hold across every process on PostgreSQL; PGlite is one process.
   const rateLimitStore: RateLimitStore = database.pool ? { kind: "postgres", pool: database.pool } : { kind: "memory" };
   const sweepRateLimits = () =>
@@ -151,6 +163,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     rateLimitStore,
     onEmailQueued: () => mailWorker.nudge(),
     onImportQueued: () => importWorker.nudge(),
+    onWebhookQueued: () => webhookWorker.nudge(),
     onReleaseLine: options.onReleaseLine,
   });
 
@@ -225,12 +238,14 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     reconciler,
     scheduler,
     expiryJob,
+    webhookWorker,
     api,
     async close() {
       clearInterval(rateLimitSweeper);
       await reconciler.stop();
       await scheduler.stop();
       await expiryJob.stop();
+      await webhookWorker.stop();
       await mailWorker.stop();
       await importWorker.stop();
       await database.close();

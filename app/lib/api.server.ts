@@ -210,6 +210,18 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     listApiKeys: () => call(api.ApiKeys.$get()),
     createApiKey: (json: Json<typeof api.ApiKeys.$post>) => call(api.ApiKeys.$post({ json })),
     revokeApiKey: (id: number) => call(api.ApiKeys[":id"].$delete({ param: { id: String(id) } })),
+    // A company's webhooks (Owners; server/api/webhooks.ts, ADR 0029).
+    listWebhooks: () => call(api.Webhooks.$get()),
+    registerWebhook: (json: Json<typeof api.Webhooks.$post>) => call(api.Webhooks.$post({ json })),
+    deleteWebhook: (id: number) => call(api.Webhooks[":id"].$delete({ param: { id: String(id) } })),
+    webhookDeliveries: (id: number) => call(api.Webhooks[":id"].deliveries.$get({ param: { id: String(id) } })),
+    resendWebhookDelivery: (id: number, deliveryId: number) =>
+      call(
+        api.Webhooks[":id"].deliveries[":deliveryId"].resend.$post({
+          param: { id: String(id), deliveryId: String(deliveryId) },
+        }),
+      ),
+    pingWebhook: (id: number) => call(api.Webhooks[":id"].ping.$post({ param: { id: String(id) } })),
     // The OpenAPI document of /api/v1 (public; read by the API reference page).
     openApiDocument: () => callText(api.v1["openapi.json"].$get()),
 

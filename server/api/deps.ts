@@ -17,6 +17,8 @@ export interface ApiDeps {
   onEmailQueued?: () => void;
   /** Called after a CSV import is queued so the import worker applies it now rather than at its next poll. */
   onImportQueued?: () => void;
+  /** Called after a webhook delivery is queued by hand (re-send, test ping) so the worker sends it now. */
+  onWebhookQueued?: () => void;
   /** The clock of the account rules (code, link and token lifetimes); tests inject one. */
   now?: () => Date;
   /** The card processor; unset: Stripe when STRIPE_SECRET_KEY is set, else the simulated one. */

@@ -30,6 +30,7 @@ import { rewardOrdersRoutes } from "./reward-orders.ts";
 import { settingsRoutes } from "./settings.ts";
 import { twoFactorRoutes } from "./two-factor.ts";
 import { usersRoutes } from "./users.ts";
+import { webhooksRoutes } from "./webhooks.ts";
 
 /** Set by the edge (server/http/app.ts) and by the web's API client: the caller's address. */
 const CLIENT_IP_HEADER = "x-rewards-client-ip";
@@ -90,6 +91,8 @@ export function createApi(deps: ApiDeps) {
       .route("/", managersRoutes(deps, auth, limits, now))
       .route("/", twoFactorRoutes(deps, auth, limits, now))
       .route("/", apiKeysRoutes(deps, auth, now))
+      // Signed webhooks of the company's events (ADR 0029).
+      .route("/", webhooksRoutes(deps, auth, now))
       // The prepaid balance and its card top-ups (ADR 0029).
       .route("/", balanceRoutes(deps, payments, auth, now, limits))
       // A company API key's calls (ADR 0028): their own middleware, never a manager's token.

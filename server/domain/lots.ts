@@ -26,6 +26,8 @@ import { col, rowsOf, unnestRows } from "../db/sql.ts";
 import { enqueueEmails, type RewardEmail } from "../mail/outbox.ts";
 import { rewardExpiryReminderEmail } from "../mail/reward-emails.ts";
 import { recordAudit } from "./audit.ts";
+import { rewardExpiredEvent, rewardExpiringEvent } from "./webhook-events.ts";
+import { emitEvents } from "./webhooks.ts";
 
 /** A lot's recipient is reminded this many days before it expires. */
 export const REMINDER_DAYS = 30;
@@ -60,6 +62,16 @@ function after(cursor: Cursor | null) {
 }
 
 // ─── The expiry job ──────────────────────────────────────────────────────────────────────────
+
+/** A forfeited lot as the forfeiture statement answers it (json: ids may come as numbers or strings). */
+interface ForfeitedLot {
+  id: number | string;
+  companyId: number | string;
+  userId: number | string;
+  orderId: number | string | null;
+  cents: number | string;
+  expiresAt: string;
+}
 
 export interface ExpiryJobOptions {
   now: Date;
@@ -101,7 +113,9 @@ export async function forfeitExpiredLots(
     if (options.isStopped?.()) break;
     // The CTE locks its lots; a concurrent run blocked on one of them re-checks the condition
     // once it is free and leaves out what this one forfeited.
-    const result: unknown = await db.execute(sql`
+    // One transaction with the lots' webhook events (ADR 0029): they exist iff the forfeiture does.
+    const result: unknown = await db.transaction(async (tx) => {
+      const forfeited: unknown = await tx.execute(sql`
       with due as (
         select ${col(rewardLots.id)} as id, ${col(rewardLots.remainingCents)} as cents
         from ${rewardLots}
@@ -126,8 +140,31 @@ export async function forfeitExpiredLots(
       )
       select count(*)::int as lots, coalesce(sum(cents), 0)::bigint as cents,
         (select expires_at from done order by expires_at desc, id desc limit 1) as last_expires_at,
-        (select id from done order by expires_at desc, id desc limit 1) as last_id
+        (select id from done order by expires_at desc, id desc limit 1) as last_id,
+        (select coalesce(json_agg(json_build_object('id', id, 'companyId', company_id, 'userId', user_id,
+          'orderId', order_id, 'cents', cents, 'expiresAt', expires_at)), '[]'::json) from done) as forfeited
       from done`);
+      const [head] = rowsOf<{ forfeited: ForfeitedLot[] | string | null }>(forfeited);
+      const lotsOut: ForfeitedLot[] =
+        typeof head?.forfeited === "string" ? JSON.parse(head.forfeited) : (head?.forfeited ?? []);
+      const at = new Date(now);
+      await emitEvents(
+        tx,
+        lotsOut.map((l) =>
+          rewardExpiredEvent({
+            id: Number(l.id),
+            companyId: Number(l.companyId),
+            orderId: l.orderId === null ? null : Number(l.orderId),
+            userId: Number(l.userId),
+            forfeitedCents: Number(l.cents),
+            expiresAt: new Date(l.expiresAt),
+            forfeitedAt: at,
+          }),
+        ),
+        at,
+      );
+      return forfeited;
+    });
     const [row] = rowsOf<{
       lots: number;
       cents: string | number;
@@ -176,7 +213,7 @@ export async function remindExpiringLots(
           from due where l.id = due.id
           returning l.id, l.company_id, l.user_id, l.order_id, l.remaining_cents, l.expires_at
         )
-        select d.id, d.user_id, d.remaining_cents, d.expires_at, u.email, u.first_name,
+        select d.id, d.company_id, d.order_id, d.user_id, d.remaining_cents, d.expires_at, u.email, u.first_name,
           c.name as company_name, o.reward_name, a.access_code
         from done d
         join users u on u.id = d.user_id
@@ -186,6 +223,8 @@ export async function remindExpiringLots(
         order by d.expires_at, d.id`);
       const rows = rowsOf<{
         id: number | string;
+        company_id: number | string;
+        order_id: number | string | null;
         user_id: number | string;
         remaining_cents: number | string;
         expires_at: Date | string;
@@ -211,6 +250,23 @@ export async function remindExpiringLots(
         );
         await enqueueEmails(tx, emails, now);
       }
+      // One transaction with the reminders: the webhook events exist iff they were queued (ADR 0029).
+      await emitEvents(
+        tx,
+        rows.map((r) =>
+          rewardExpiringEvent({
+            id: Number(r.id),
+            companyId: Number(r.company_id),
+            orderId: r.order_id === null ? null : Number(r.order_id),
+            userId: Number(r.user_id),
+            email: r.email,
+            remainingCents: Number(r.remaining_cents),
+            expiresAt: new Date(r.expires_at),
+            remindedAt: now,
+          }),
+        ),
+        now,
+      );
       const last = rows.at(-1);
       if (last) cursor = { expiresAt: new Date(last.expires_at), id: Number(last.id) };
       return rows.length;

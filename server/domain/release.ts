@@ -40,6 +40,8 @@ import { enqueueEmail, enqueueEmails, type RewardEmail } from "../mail/outbox.ts
 import { addMonths, recipientRewardEmail, taxInvoiceEmail } from "../mail/reward-emails.ts";
 import { recordAudit } from "./audit.ts";
 import { clearDraftIfUnchanged } from "./reward-draft.ts";
+import { orderReleasedEvent } from "./webhook-events.ts";
+import { emitEvent } from "./webhooks.ts";
 
 /** Reward Dollars are valid 18 months from the first congratulatory email (SPEC §1). */
 export const VALIDITY_MONTHS = 18;
@@ -341,6 +343,8 @@ async function releaseOnce(
 
     // Empty the draft only if it is still what was paid for (the manager may have started anew).
     const draftCleared = await clearDraftIfUnchanged(tx, order.draftId, order.draftVersion, now);
+    // The company's webhooks learn of it iff this transaction commits (ADR 0029).
+    await emitEvent(tx, orderReleasedEvent(order, { invoiceNumber, recipients: lines.length, releasedAt: now }), now);
 
     await recordAudit(tx, ...(wasScheduled ? [] : [paidAudit(order, input, invoiceNumber, now)]), {
       companyId: order.companyId,

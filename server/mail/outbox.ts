@@ -4,6 +4,7 @@ import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { Conn, Db } from "../db/client.ts";
 import { emailOutbox } from "../db/schema.ts";
 import { col } from "../db/sql.ts";
+import { emitRewardEmailEvents } from "../domain/webhook-events.ts";
 import type { EmailContent } from "./port.ts";
 
 export async function enqueueEmail(db: Conn, email: EmailContent, now: Date = new Date()): Promise<number> {
@@ -111,6 +112,7 @@ export const REDACTED_NOT_DELIVERED = "[redacted: not delivered]";
 /**
  * Marks delivered messages sent (one statement for all of them); with `redact`, their bodies are
  * blanked in that same statement, so no moment exists where a sent row still holds its secrets.
+ * A recipient's reward email makes its `email.delivered` webhook event in the same transaction.
  */
 export async function markSentMany(
   db: Db,
@@ -120,18 +122,30 @@ export async function markSentMany(
   options: { redact: boolean },
 ): Promise<void> {
   if (ids.length === 0) return;
-  await db
-    .update(emailOutbox)
-    .set({
-      status: "sent",
-      sentAt: now,
-      lockedUntil: null,
-      lastError: null,
-      transport,
-      ...(options.redact ? { html: REDACTED_AFTER_DELIVERY, text: REDACTED_AFTER_DELIVERY } : {}),
-    })
-    .where(inArray(emailOutbox.id, ids));
+  await db.transaction(async (tx) => {
+    const sent = await tx
+      .update(emailOutbox)
+      .set({
+        status: "sent",
+        sentAt: now,
+        lockedUntil: null,
+        lastError: null,
+        transport,
+        ...(options.redact ? { html: REDACTED_AFTER_DELIVERY, text: REDACTED_AFTER_DELIVERY } : {}),
+      })
+      .where(inArray(emailOutbox.id, ids))
+      .returning(webhookColumns);
+    await emitRewardEmailEvents(tx, sent, "delivered", now);
+  });
 }
+
+/** What an email's webhook event needs of its row (webhook-events.ts). */
+const webhookColumns = {
+  id: emailOutbox.id,
+  orderId: emailOutbox.orderId,
+  recipientUserId: emailOutbox.recipientUserId,
+  toAddress: emailOutbox.toAddress,
+};
 
 /** A transient failure: the message waits in `pending` until `nextAttemptAt`. */
 export async function scheduleRetry(db: Db, id: number, error: string, nextAttemptAt: Date): Promise<void> {
@@ -143,18 +157,29 @@ export async function scheduleRetry(db: Db, id: number, error: string, nextAttem
 
 /**
  * Gives up on a message: `failed` with the reason in `lastError`, for the manager to see. Never
- * claimed again (claimDueEmails takes only pending and expired sending rows).
+ * claimed again (claimDueEmails takes only pending and expired sending rows). A recipient's
+ * reward email makes its `email.failed` webhook event in the same transaction.
  */
-export async function markFailed(db: Db, id: number, error: string, options: { redact: boolean }): Promise<void> {
-  await db
-    .update(emailOutbox)
-    .set({
-      status: "failed",
-      lockedUntil: null,
-      lastError: error.slice(0, 1000),
-      ...(options.redact ? { html: REDACTED_NOT_DELIVERED, text: REDACTED_NOT_DELIVERED } : {}),
-    })
-    .where(eq(emailOutbox.id, id));
+export async function markFailed(
+  db: Db,
+  id: number,
+  error: string,
+  options: { redact: boolean },
+  now: Date = new Date(),
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const failed = await tx
+      .update(emailOutbox)
+      .set({
+        status: "failed",
+        lockedUntil: null,
+        lastError: error.slice(0, 1000),
+        ...(options.redact ? { html: REDACTED_NOT_DELIVERED, text: REDACTED_NOT_DELIVERED } : {}),
+      })
+      .where(eq(emailOutbox.id, id))
+      .returning(webhookColumns);
+    await emitRewardEmailEvents(tx, failed, "failed", now, error.slice(0, 300));
+  });
 }
 
 /** The newest messages, for the dev mailbox page and for tests. */

@@ -204,14 +204,13 @@ export function startMailWorker(options: MailWorkerOptions, autoStart = true): M
           const reason = failureText(error);
           const at = now();
           if (error instanceof PermanentMailError) {
-            await markFailed(db, row.id, reason, { redact });
+            await markFailed(db, row.id, reason, { redact }, at);
             logger.error({ emailId: row.id, attempt: row.attempts, err: reason }, "email refused for good");
           } else if (at.getTime() - row.createdAt.getTime() >= retryWindowMs) {
             // Only an attempt made after the whole window gives up, so every message is tried for
             // at least the window.
-            await markFailed(db, row.id, `No delivery within ${windowText(retryWindowMs)}; last error: ${reason}`, {
-              redact,
-            });
+            const why = `No delivery within ${windowText(retryWindowMs)}; last error: ${reason}`;
+            await markFailed(db, row.id, why, { redact }, at);
             logger.error({ emailId: row.id, attempt: row.attempts, err: reason }, "email delivery given up");
           } else {
             const retryAt = new Date(at.getTime() + backoff(row.attempts));

@@ -33,6 +33,7 @@ const SETTINGS_TABS: readonly SettingsTab[] = [
   { to: href("/portal/settings/managers"), label: "Managers", ownerOnly: true },
   { to: href("/portal/settings/audit"), label: "Audit", ownerOnly: true },
   { to: href("/portal/settings/api-keys"), label: "API keys", ownerOnly: true },
+  { to: href("/portal/settings/webhooks"), label: "Webhooks", ownerOnly: true },
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {

@@ -1,0 +1,267 @@
+// Settings › Webhooks (ADR 0029), an Owner's page: register an endpoint (its URL and the events it
+// receives), see its signing secret once in the action's answer, list the endpoints with their
+// last delivery, send a test ping, delete one, and open an endpoint's deliveries
+// (portal.settings.webhook-deliveries.tsx). Plain forms that work without JavaScript; one action
+// told apart by `intent` (core/webhooks.ts webhooksFormSchema). The API is the judge
+// (server/api/webhooks.ts): a Manager gets 403, so this page shows them the Owner-only message.
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, href, Link, redirect } from "react-router";
+import { DETAILS } from "../../../core/public-forms.ts";
+import {
+  type CreatedWebhookEndpoint,
+  WEBHOOK_DETAILS,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_EVENTS,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookEndpointView,
+  webhookEventLabel,
+  webhooksFormSchema,
+} from "../../../core/webhooks.ts";
+import { services } from "../../context.ts";
+import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
+import { redirectWithToast } from "../../lib/toast.server.ts";
+import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { portalUser } from "../portal/portal.server.ts";
+import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
+import type { Route } from "./+types/portal.settings.webhooks";
+import { card, controlClass, labelClass, sectionHeading } from "./settings-styles.ts";
+import { deliveryStatusText, secondaryButton, webhookWhen } from "./webhook-view.ts";
+
+const TITLE = "Webhooks";
+export const handle = { title: TITLE } satisfies PortalHandle;
+export const meta: Route.MetaFunction = portalMeta(TITLE);
+
+const PAGE = href("/portal/settings/webhooks");
+
+/** API answers shown word for word on this page's forms (the rest get the generic message). */
+const SHOWN_DETAILS = [DETAILS.ownerOnly, ...Object.values(WEBHOOK_DETAILS)] as const;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { api } = portalUser(context);
+  const result = await api.listWebhooks();
+  if (result.ok) return { ownerOnly: false as const, endpoints: result.data as WebhookEndpointView[] };
+  if (result.status !== 403) {
+    services(context).logger.warn({ status: result.status, detail: result.detail }, "webhooks list fetch failed");
+  }
+  return { ownerOnly: result.status === 403, endpoints: [] as WebhookEndpointView[] };
+}
+
+/** The action's answer: a form's reply, or the endpoint just registered (its secret shown this once). */
+type ActionData = FormReply | { created: CreatedWebhookEndpoint };
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const { api } = portalUser(context);
+  const { submission } = await readForm(context, request, webhooksFormSchema);
+  if (submission.status !== "success") return replyInvalid(submission);
+  const value = submission.value;
+  switch (value.intent) {
+    case "register": {
+      const result = await api.registerWebhook({ url: value.url, events: value.events });
+      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      // Not a redirect: the secret is in this answer only, never in a URL, a toast or the session.
+      return { created: result.data as CreatedWebhookEndpoint };
+    }
+    case "delete": {
+      const result = await api.deleteWebhook(value.endpointId);
+      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      throw redirectWithToast(context, PAGE, { type: "success", title: "Webhook endpoint deleted" });
+    }
+    case "ping": {
+      const result = await api.pingWebhook(value.endpointId);
+      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      const deliveries = href("/portal/settings/webhooks/:endpointId", { endpointId: String(value.endpointId) });
+      throw redirectWithToast(context, deliveries, {
+        type: "success",
+        title: "Test ping queued: it is sent within seconds",
+      });
+    }
+  }
+  throw redirect(PAGE);
+}
+
+const dangerButton =
+  "inline-flex min-h-11 items-center justify-center rounded-md border border-red-700 bg-white px-4 font-semibold text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700";
+
+export default function WebhooksSettings({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.ownerOnly) {
+    return (
+      <div className={card} role="status">
+        <h2 className={sectionHeading}>Only an Owner can manage webhooks</h2>
+        <p className="mt-2 text-slate-700">{DETAILS.ownerOnly}</p>
+      </div>
+    );
+  }
+  const answer = actionData as ActionData | undefined;
+  const created = answer && "created" in answer ? answer.created : undefined;
+  const reply = answer && "result" in answer ? answer : undefined;
+  const intentOf = (reply?.result?.initialValue as { intent?: string } | undefined)?.intent;
+  const { endpoints } = loaderData;
+  return (
+    <div className="max-w-4xl space-y-8">
+      {created ? <NewEndpoint created={created} /> : null}
+      {reply && intentOf !== "register" ? (
+        <FormAlert messages={reply.result?.error?.[""] ?? [GENERIC_FORM_ERROR]} focusKey={reply} focus />
+      ) : null}
+
+      <section aria-labelledby="register-heading" className={card}>
+        <h2 id="register-heading" className={sectionHeading}>
+          Register a webhook endpoint
+        </h2>
+        <p className="mt-1 text-slate-700">
+          We POST a signed JSON message to your HTTPS address when the events you choose happen, and retry for 72 hours
+          until it answers with a 2xx status. Check the <code>{WEBHOOK_SIGNATURE_HEADER}</code> header as the README's
+          “Webhooks” section shows, and ignore an event id you have already handled.
+        </p>
+        <RegisterForm reply={intentOf === "register" ? reply : undefined} />
+      </section>
+
+      <section aria-labelledby="endpoints-heading" className={card}>
+        <h2 id="endpoints-heading" className={sectionHeading}>
+          Your webhook endpoints
+        </h2>
+        {endpoints.length === 0 ? (
+          <p className="mt-2 text-slate-700">Your company has no webhook endpoints yet.</p>
+        ) : (
+          <ul className="mt-4 divide-y divide-slate-200">
+            {endpoints.map((endpoint) => (
+              <EndpointRow key={endpoint.id} endpoint={endpoint} />
+            ))}
+          </ul>
+        )}
+      </section>
+    </div>
+  );
+}
+
+function NewEndpoint({ created }: { created: CreatedWebhookEndpoint }) {
+  return (
+    <section
+      aria-labelledby="new-webhook-heading"
+      className="rounded-lg border-2 border-green-700 bg-green-50 p-4 sm:p-6"
+      data-testid="new-webhook-secret"
+    >
+      <h2 id="new-webhook-heading" className="text-xl font-bold text-green-900">
+        Endpoint registered
+      </h2>
+      <p className="mt-1 break-words text-slate-800">
+        <code>{created.url}</code> receives: {created.events.map(webhookEventLabel).join("; ")}.
+      </p>
+      <p className="mt-2 text-slate-800">
+        Copy its signing secret now and keep it somewhere safe: this is the only time it is shown. If it is lost, delete
+        the endpoint and register it again.
+      </p>
+      <label htmlFor="new-webhook-secret-value" className={`${labelClass} mt-3`}>
+        Signing secret
+      </label>
+      <input
+        id="new-webhook-secret-value"
+        readOnly
+        value={created.secret}
+        autoComplete="off"
+        spellCheck={false}
+        className={`${controlClass} font-mono text-sm`}
+      />
+    </section>
+  );
+}
+
+function RegisterForm({ reply }: { reply?: FormReply }) {
+  const { onSubmit, busy } = useFormSubmit(PAGE);
+  const [form, fields] = useForm({
+    id: "register-webhook-form",
+    lastResult: reply?.result,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: webhooksFormSchema }),
+    onSubmit,
+  });
+  const { key: urlKey, ...urlProps } = getInputProps(fields.url, { type: "url" });
+  const posted = (reply?.result?.initialValue as { events?: string | string[] } | undefined)?.events;
+  const ticked = new Set(posted === undefined ? [] : Array.isArray(posted) ? posted : [posted]);
+  const eventsErrorId = `${form.id}-events-error`;
+  return (
+    <Form method="post" action={PAGE} preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
+      <HiddenFormInputs intent="register" />
+      <FormAlert messages={form.errors ?? []} focusKey={reply} />
+      <div>
+        <label htmlFor={fields.url.id} className={labelClass}>
+          Endpoint URL
+        </label>
+        <input
+          key={urlKey}
+          {...urlProps}
+          placeholder="https://example.com/hooks/rewards"
+          maxLength={2000}
+          autoComplete="off"
+          spellCheck={false}
+          className={controlClass}
+        />
+        <FieldError id={fields.url.errorId} errors={fields.url.errors} />
+      </div>
+      <fieldset aria-describedby={eventsErrorId}>
+        <legend className={labelClass}>Events</legend>
+        <div className="grid gap-2 sm:grid-cols-2">
+          {WEBHOOK_EVENT_TYPES.map((type) => (
+            <label key={type} className="flex min-h-11 items-start gap-3 rounded-md border border-slate-200 p-2">
+              <input
+                type="checkbox"
+                name="events"
+                value={type}
+                defaultChecked={ticked.has(type)}
+                className="mt-1 h-5 w-5 shrink-0"
+              />
+              <span>
+                <span className="block text-slate-900">{WEBHOOK_EVENTS[type]}</span>
+                <code className="text-sm text-slate-600">{type}</code>
+              </span>
+            </label>
+          ))}
+        </div>
+        <FieldError id={eventsErrorId} errors={fields.events.errors} />
+      </fieldset>
+      <SubmitButton busy={busy} className="w-full sm:w-auto">
+        Register endpoint
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function EndpointRow({ endpoint }: { endpoint: WebhookEndpointView }) {
+  const deliveriesUrl = href("/portal/settings/webhooks/:endpointId", { endpointId: String(endpoint.id) });
+  const last = endpoint.lastDelivery;
+  return (
+    <li className="flex flex-col gap-3 py-4 lg:flex-row lg:items-start lg:justify-between">
+      <div className="min-w-0">
+        <p className="font-semibold text-slate-900 [overflow-wrap:anywhere]">{endpoint.url}</p>
+        <p className="text-sm text-slate-700">{endpoint.events.map((e) => WEBHOOK_EVENTS[e] ?? e).join("; ")}</p>
+        <p className="text-sm text-slate-600">
+          Registered {webhookWhen(endpoint.createdAt)} by {endpoint.createdBy.name} · last delivery:{" "}
+          {last
+            ? `${deliveryStatusText(last.status, last.lastStatus, last.attempts)}, ${webhookWhen(last.at)}`
+            : "none yet"}
+        </p>
+      </div>
+      <div className="flex flex-wrap gap-2">
+        <Link to={deliveriesUrl} className={secondaryButton} aria-label={`Deliveries to ${endpoint.url}`}>
+          Deliveries
+        </Link>
+        <Form method="post" action={PAGE} preventScrollReset>
+          <HiddenFormInputs intent="ping" />
+          <input type="hidden" name="endpointId" value={endpoint.id} />
+          <button type="submit" className={secondaryButton} aria-label={`Send a test ping to ${endpoint.url}`}>
+            Send test ping
+          </button>
+        </Form>
+        <Form method="post" action={PAGE} preventScrollReset>
+          <HiddenFormInputs intent="delete" />
+          <input type="hidden" name="endpointId" value={endpoint.id} />
+          <button type="submit" className={dangerButton} aria-label={`Delete the endpoint ${endpoint.url}`}>
+            Delete
+          </button>
+        </Form>
+      </div>
+    </li>
+  );
+}

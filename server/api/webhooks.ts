@@ -1,0 +1,94 @@
+// A company's webhooks (ADR 0029), an Owner's calls:
+//   GET    /api/Webhooks                         → [{ id, url, events, createdAt, createdBy, lastDelivery }]
+//   POST   /api/Webhooks  { url, events }        → 201 { id, url, events, secret, createdAt }
+//                                                  (the secret is answered this once; it is kept sealed)
+//   DELETE /api/Webhooks/{id}                    → 204
+//   GET    /api/Webhooks/{id}/deliveries         → { endpoint, deliveries: [...newest first] }
+//   POST   /api/Webhooks/{id}/deliveries/{deliveryId}/resend → 202 { id, status: "pending" }
+//   POST   /api/Webhooks/{id}/ping               → 202 { eventId, deliveryId }
+// Another company's endpoint (or delivery) is 404. The role is checked before the body is read
+// (ADR 0022 §2): a Manager gets 403 and nothing changes.
+import type { Context, MiddlewareHandler } from "hono";
+import { Hono } from "hono";
+import { registerWebhookSchema, WEBHOOK_DETAILS } from "../../core/webhooks.ts";
+import {
+  deleteEndpoint,
+  listDeliveries,
+  listEndpoints,
+  pingEndpoint,
+  registerEndpoint,
+  resendDelivery,
+  type WebhookKeys,
+  webhookKeys,
+  webhookUrlProblem,
+} from "../domain/webhooks.ts";
+import { ProblemError } from "../http/problem.ts";
+import { idParams, jsonBody } from "../http/validate.ts";
+import { resolveSessionSecret } from "../secret.ts";
+import { ownerOnly, requireOwner } from "./auth.ts";
+import type { ApiDeps, ApiEnv } from "./deps.ts";
+
+const endpointParam = idParams({ id: WEBHOOK_DETAILS.notFound });
+const deliveryParams = idParams({ id: WEBHOOK_DETAILS.notFound, deliveryId: WEBHOOK_DETAILS.deliveryNotFound });
+
+const actorOf = (c: Context<ApiEnv>) => {
+  const { companyId, userId } = requireOwner(c);
+  return { companyId, userId, clientIp: c.get("clientIp") ?? null };
+};
+
+export function webhooksRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, now: () => Date) {
+  // The seal's keys come from the server secret, as the TOTP secrets' do (two-factor.ts).
+  let keys: Promise<WebhookKeys> | undefined;
+  const keysOf = (): Promise<WebhookKeys> => {
+    keys ??= resolveSessionSecret(deps.db, deps.config.SESSION_SECRET).then(
+      ({ secret }) => webhookKeys(secret),
+      (error: unknown) => {
+        keys = undefined;
+        throw error;
+      },
+    );
+    return keys;
+  };
+  // Outside a deployment (a local run, the tests) a receiver on this machine may be called over http.
+  const allowLocal = !deps.config.isDeployment;
+
+  return new Hono<ApiEnv>()
+    .get("/Webhooks", auth, ownerOnly, async (c) => c.json(await listEndpoints(deps.db, actorOf(c).companyId)))
+    .post("/Webhooks", auth, ownerOnly, jsonBody(registerWebhookSchema), async (c) => {
+      const body = c.req.valid("json");
+      // Before the keys: a refused URL changes nothing, not even the generated server secret.
+      const urlProblem = webhookUrlProblem(body.url, { allowLocal });
+      if (urlProblem) throw new ProblemError(400, urlProblem, { url: [urlProblem] });
+      const outcome = await registerEndpoint(deps.db, await keysOf(), actorOf(c), body, now(), { allowLocal });
+      if (!outcome.ok) {
+        throw outcome.reason === "url"
+          ? new ProblemError(400, outcome.detail, { url: [outcome.detail] })
+          : new ProblemError(409, outcome.detail);
+      }
+      return c.json(outcome.endpoint, 201);
+    })
+    .delete("/Webhooks/:id", auth, ownerOnly, endpointParam, async (c) => {
+      const found = await deleteEndpoint(deps.db, actorOf(c), c.req.valid("param").id, now());
+      if (!found) throw new ProblemError(404, WEBHOOK_DETAILS.notFound);
+      return c.body(null, 204);
+    })
+    .get("/Webhooks/:id/deliveries", auth, ownerOnly, endpointParam, async (c) => {
+      const page = await listDeliveries(deps.db, actorOf(c).companyId, c.req.valid("param").id);
+      if (!page) throw new ProblemError(404, WEBHOOK_DETAILS.notFound);
+      return c.json(page);
+    })
+    .post("/Webhooks/:id/deliveries/:deliveryId/resend", auth, ownerOnly, deliveryParams, async (c) => {
+      const { id, deliveryId } = c.req.valid("param");
+      const outcome = await resendDelivery(deps.db, actorOf(c), id, deliveryId, now());
+      if (outcome === "endpoint_not_found") throw new ProblemError(404, WEBHOOK_DETAILS.notFound);
+      if (outcome === "delivery_not_found") throw new ProblemError(404, WEBHOOK_DETAILS.deliveryNotFound);
+      deps.onWebhookQueued?.();
+      return c.json({ id: deliveryId, status: "pending" as const }, 202);
+    })
+    .post("/Webhooks/:id/ping", auth, ownerOnly, endpointParam, async (c) => {
+      const sent = await pingEndpoint(deps.db, actorOf(c), c.req.valid("param").id, now());
+      if (!sent) throw new ProblemError(404, WEBHOOK_DETAILS.notFound);
+      deps.onWebhookQueued?.();
+      return c.json(sent, 202);
+    });
+}

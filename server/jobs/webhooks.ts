@@ -1,0 +1,322 @@
+// The webhook delivery worker (ADR 0029), on a timer in every process (WEBHOOK_INTERVAL_SECONDS)
+// and nudged when a delivery is queued by hand. Each pass claims due deliveries with
+// `FOR UPDATE SKIP LOCKED` and a lease (locked_until), so two processes never call one endpoint
+// with one delivery at the same time, and a process that dies mid-call leaves its claims to the
+// others when the lease ends. Each claimed delivery is POSTed once, signed
+// (core/webhook-signature.ts), without following redirects and with a timeout:
+//   - a 2xx answer: delivered;
+//   - anything else (another status, a refused connection, a timeout): attempts + 1 and the next
+//     attempt after a backoff (30 s, 1 min, 2 min, … capped at 1 h, ±10 % jitter), or failed once
+//     the delivery's give_up_at (72 hours after the event, or after a re-send by hand) has passed.
+// The endpoint's status and the first 500 characters of its answer are kept either way.
+//
+// Delivery is at least once: a receiver that took the event but whose answer was lost gets it
+// again, so receivers deduplicate by the event id (README "Webhooks").
+import { lookup } from "node:dns/promises";
+import { and, asc, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import { signWebhook } from "../../core/webhook-signature.ts";
+import {
+  type AnyWebhookEventType,
+  WEBHOOK_RESPONSE_KEPT_CHARS,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookPayload,
+} from "../../core/webhooks.ts";
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema.ts";
+import { isPublicAddress, type WebhookKeys, webhookKeys } from "../domain/webhooks.ts";
+import type { Logger } from "../logger.ts";
+import { resolveSessionSecret } from "../secret.ts";
+import { type PeriodicJob, startPeriodicJob } from "./periodic.ts";
+
+export const WEBHOOK_WORKER_DEFAULTS = {
+  batchSize: 20,
+  concurrency: 4,
+  /** Longer than the call's timeout with room to spare: a live worker's claim never runs out mid-call. */
+  leaseMs: 60_000,
+  timeoutMs: 10_000,
+} as const;
+
+const BASE_BACKOFF_MS = 30_000;
+const MAX_BACKOFF_MS = 60 * 60_000;
+
+/** The wait after failed attempt number `attempt` (1, 2, …): 30 s doubling, capped at 1 hour, before jitter. */
+export function webhookBackoffMs(attempt: number): number {
+  return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** Math.max(0, attempt - 1));
+}
+
+export interface WebhookWorkerOptions {
+  db: Db;
+  config: Pick<Config, "SESSION_SECRET" | "isDeployment" | "WEBHOOK_INTERVAL_SECONDS">;
+  logger: Logger;
+  /** The clock of signatures, backoff and give-up; tests move it. */
+  now?: () => Date;
+  /** The seal's keys; unset: derived from the server secret (server/secret.ts). */
+  keys?: WebhookKeys;
+  /** false: no timer (tests call runOnce by hand). */
+  autoStart?: boolean;
+  batchSize?: number;
+  concurrency?: number;
+  leaseMs?: number;
+  timeoutMs?: number;
+  /** A number in [0, 1) for the jitter; tests may fix it. */
+  random?: () => number;
+}
+
+export interface WebhookPassSummary {
+  delivered: number;
+  retried: number;
+  failed: number;
+}
+
+export interface WebhookWorker extends PeriodicJob<WebhookPassSummary> {
+  /** A delivery was queued: a pass now rather than at the next tick (errors are logged). */
+  nudge(): void;
+}
+
+export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
+  const now = options.now ?? (() => new Date());
+  let keys: Promise<WebhookKeys> | undefined = options.keys ? Promise.resolve(options.keys) : undefined;
+  const keysOf = () => {
+    keys ??= resolveSessionSecret(options.db, options.config.SESSION_SECRET).then(
+      ({ secret }) => webhookKeys(secret),
+      (error: unknown) => {
+        keys = undefined;
+        throw error;
+      },
+    );
+    return keys;
+  };
+  const job = startPeriodicJob({
+    name: "webhook worker",
+    intervalMs: options.config.WEBHOOK_INTERVAL_SECONDS * 1000,
+    logger: options.logger,
+    autoStart: options.autoStart ?? true,
+    pass: async (isStopped) => runWebhookPass(options, await keysOf(), now, isStopped),
+  });
+  return {
+    ...job,
+    nudge() {
+      job
+        .runOnce()
+        .catch((error: unknown) => options.logger.warn({ err: String(error) }, "webhook worker: pass failed"));
+    },
+  };
+}
+
+interface Claimed {
+  id: number;
+  attempts: number;
+  giveUpAt: Date;
+  lockedUntil: Date;
+  companyId: number;
+  url: string;
+  secretSealed: string;
+  eventPublicId: string;
+  eventType: string;
+  eventCreatedAt: Date;
+  payload: Record<string, unknown>;
+}
+
+/** Claims and sends due deliveries, batch after batch, until none is due or the worker stops. */
+export async function runWebhookPass(
+  options: WebhookWorkerOptions,
+  keys: WebhookKeys,
+  now: () => Date,
+  isStopped: () => boolean = () => false,
+): Promise<WebhookPassSummary> {
+  const summary: WebhookPassSummary = { delivered: 0, retried: 0, failed: 0 };
+  const batchSize = options.batchSize ?? WEBHOOK_WORKER_DEFAULTS.batchSize;
+  const concurrency = options.concurrency ?? WEBHOOK_WORKER_DEFAULTS.concurrency;
+  for (;;) {
+    if (isStopped()) break;
+    const batch = await claimDue(options.db, now(), batchSize, options.leaseMs ?? WEBHOOK_WORKER_DEFAULTS.leaseMs);
+    if (batch.length === 0) break;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, batch.length) }, async () => {
+        for (let item = batch[next++]; item; item = batch[next++]) {
+          const outcome = await deliverOne(options, keys, now, item);
+          summary[outcome]++;
+        }
+      }),
+    );
+    if (batch.length < batchSize) break;
+  }
+  return summary;
+}
+
+/**
+ * Takes up to `limit` due deliveries: pending, due, and not held by a live lease. The rows are
+ * locked with SKIP LOCKED while the lease is written, so concurrent passes take disjoint sets.
+ */
+async function claimDue(db: Db, at: Date, limit: number, leaseMs: number): Promise<Claimed[]> {
+  const lockedUntil = new Date(at.getTime() + leaseMs);
+  const ids = await db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.status, "pending"),
+          lte(webhookDeliveries.nextAttemptAt, at),
+          or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, at)),
+        ),
+      )
+      .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
+      .limit(limit)
+      .for("update", { skipLocked: true });
+    if (due.length === 0) return [];
+    const claimed = await tx
+      .update(webhookDeliveries)
+      .set({ lockedUntil })
+      .where(
+        inArray(
+          webhookDeliveries.id,
+          due.map((d) => d.id),
+        ),
+      )
+      .returning({ id: webhookDeliveries.id });
+    return claimed.map((c) => c.id);
+  });
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({
+      id: webhookDeliveries.id,
+      attempts: webhookDeliveries.attempts,
+      giveUpAt: webhookDeliveries.giveUpAt,
+      companyId: webhookDeliveries.companyId,
+      url: webhookEndpoints.url,
+      secretSealed: webhookEndpoints.secretSealed,
+      eventPublicId: webhookEvents.publicId,
+      eventType: webhookEvents.type,
+      eventCreatedAt: webhookEvents.createdAt,
+      payload: webhookEvents.payload,
+    })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(inArray(webhookDeliveries.id, ids))
+    .orderBy(asc(webhookDeliveries.id));
+  return rows.map((r) => ({ ...r, lockedUntil }));
+}
+
+type Outcome = keyof WebhookPassSummary;
+
+async function deliverOne(
+  options: WebhookWorkerOptions,
+  keys: WebhookKeys,
+  now: () => Date,
+  d: Claimed,
+): Promise<Outcome> {
+  const secret = keys.openSecret(d.secretSealed, d.companyId);
+  const body: WebhookPayload = {
+    id: d.eventPublicId,
+    type: d.eventType as AnyWebhookEventType,
+    createdAt: d.eventCreatedAt.toISOString(),
+    data: d.payload,
+  };
+  const rawBody = JSON.stringify(body);
+  let status: number | null = null;
+  let response: string;
+  if (!secret) {
+    // A changed SESSION_SECRET: the endpoint must be registered again (nothing else can sign).
+    response = "Not sent: the endpoint's secret cannot be read (the server secret changed). Register it again.";
+  } else {
+    try {
+      const refused = options.config.isDeployment ? await privateAddressOf(d.url) : null;
+      if (refused) {
+        response = `Not sent: ${new URL(d.url).hostname} resolves to ${refused}, a private address.`;
+      } else {
+        const res = await fetch(d.url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "user-agent": "RewardPortal-Webhooks/1",
+            [WEBHOOK_SIGNATURE_HEADER]: signWebhook(secret, rawBody, now()),
+            "rewards-event-id": d.eventPublicId,
+            "rewards-event-type": d.eventType,
+          },
+          body: rawBody,
+          // A redirect is the endpoint's answer (3xx: not delivered), never followed to wherever it points.
+          redirect: "manual",
+          signal: AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_WORKER_DEFAULTS.timeoutMs),
+        });
+        status = res.status;
+        response = await readPrefix(res, WEBHOOK_RESPONSE_KEPT_CHARS);
+      }
+    } catch (error) {
+      response = `Could not reach the endpoint: ${reasonOf(error)}`;
+    }
+  }
+  const at = now();
+  const delivered = status !== null && status >= 200 && status < 300;
+  const attempts = d.attempts + 1;
+  const common = { attempts, lastAttemptAt: at, lastStatus: status, lastResponse: response, lockedUntil: null };
+  let outcome: Outcome;
+  let set: Partial<typeof webhookDeliveries.$inferInsert>;
+  if (delivered) {
+    outcome = "delivered";
+    set = { ...common, status: "delivered", deliveredAt: at };
+  } else if (at.getTime() >= d.giveUpAt.getTime()) {
+    outcome = "failed";
+    set = { ...common, status: "failed" };
+  } else {
+    outcome = "retried";
+    const jitter = 0.9 + 0.2 * (options.random ?? Math.random)();
+    const wait = Math.round(webhookBackoffMs(attempts) * jitter);
+    // The last try is at the give-up time itself, not skipped because the backoff overshoots it.
+    const nextAttemptAt = new Date(Math.min(at.getTime() + wait, d.giveUpAt.getTime()));
+    set = { ...common, nextAttemptAt };
+  }
+  // Only while this claim holds: a re-send by hand meanwhile (a new window) is not overwritten
+  // with this attempt's give-up.
+  await options.db
+    .update(webhookDeliveries)
+    .set(set)
+    .where(
+      and(
+        eq(webhookDeliveries.id, d.id),
+        eq(webhookDeliveries.status, "pending"),
+        eq(webhookDeliveries.lockedUntil, d.lockedUntil),
+      ),
+    );
+  if (outcome === "failed") {
+    options.logger.warn({ deliveryId: d.id, status, attempts }, "webhook delivery given up after its retry window");
+  }
+  return outcome;
+}
+
+/** The first address a host name resolves to that is not public, or null (deployments only; see webhookUrlProblem). */
+async function privateAddressOf(url: string): Promise<string | null> {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+  const addresses = await lookup(host, { all: true, verbatim: true });
+  return addresses.find((a) => !isPublicAddress(a.address))?.address ?? null;
+}
+
+/** The first `chars` characters of an answer, reading no more of the body than that needs. */
+async function readPrefix(res: Response, chars: number): Promise<string> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  try {
+    while (text.length < chars) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    // A body cut off mid-way: what arrived is enough to show.
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  return text.slice(0, chars);
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof DOMException && error.name === "TimeoutError") return "no answer within the timeout";
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+  const text = cause ?? (error instanceof Error ? error.message : String(error));
+  return text.slice(0, 300);
+}
