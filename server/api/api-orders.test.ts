@@ -412,6 +412,11 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
       .where(and(eq(balanceEntries.orderId, second.orderId), eq(balanceEntries.kind, "refund")));
     expect(refund.map((r) => r.amountCents)).toEqual([chargesFor([10]).totalCents]);
     expect(((await (await get(second.orderId)).json()) as V1Order).refundedAt).not.toBeNull();
+    const notice = (await db().select().from(emailOutbox).where(eq(emailOutbox.toAddress, a.email))).find((e) =>
+      e.subject.startsWith("Cancelled and refunded"),
+    );
+    expect(notice?.text).toContain("in full to your company's balance");
+    expect(notice?.text).not.toContain("card");
 
     clock.advance(2 * DAY + MINUTE);
     const services = scheduler(clock.now, logs.logger);

@@ -41,7 +41,8 @@ const chargedButPending = (before: Date) =>
     eq(orders.status, "pending"),
     eq(orders.processor, "balance"),
     isNull(orders.releasedAt),
-    lte(orders.createdAt, before),
+    // From the approval when there was one (it charged the order then), else from the order.
+    lte(sql`coalesce(${orders.approvalDecidedAt}, ${orders.createdAt})`, before),
     exists(
       sql`(select 1 from ${balanceEntries} where ${balanceEntries.orderId} = ${orders.id} and ${balanceEntries.kind} = 'order')`,
     ),
@@ -298,6 +299,7 @@ async function refundCancelled(s: PaymentServices, orderId: number, now: Date, a
           totalCents: order.totalCents,
           invoiceNumber: order.invoiceNumber,
           orderUrl: new URL(`/portal/scheduled/${order.id}`, base).toString(),
+          refundedTo: fromBalance ? "balance" : "card",
         }),
         now,
       );

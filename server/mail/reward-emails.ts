@@ -232,6 +232,8 @@ export function scheduledRewardCancelledEmail(input: {
   totalCents: number;
   invoiceNumber: string | null;
   orderUrl: string;
+  /** Where the refund went: the card (default), or the company's prepaid balance (ADR 0029). */
+  refundedTo?: "card" | "balance";
 }): EmailContent {
   return {
     to: input.to,
@@ -241,7 +243,9 @@ export function scheduledRewardCancelledEmail(input: {
       paragraphs: [
         `Hi ${input.firstName},`,
         `The reward "${input.rewardName}", scheduled for ${formatSendTime(input.sendAt)}, was cancelled before it was sent. No recipient was emailed.`,
-        `We have refunded ${formatDollars(input.totalCents)} in full to the card you paid with. Refunds usually reach the card within 5 to 10 business days.`,
+        input.refundedTo === "balance"
+          ? `We have returned ${formatDollars(input.totalCents)} in full to your company's balance; it is there to use now.`
+          : `We have refunded ${formatDollars(input.totalCents)} in full to the card you paid with. Refunds usually reach the card within 5 to 10 business days.`,
       ],
       details: [
         ["Reward", input.rewardName],
