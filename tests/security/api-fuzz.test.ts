@@ -192,6 +192,9 @@ describeEachDatabase("fuzzing every /api body", ({ database }) => {
     expect(noBody.sort()).toEqual(
       [
         "DELETE /api/ApiKeys/:id",
+        "DELETE /api/Webhooks/:id",
+        "POST /api/Webhooks/:id/deliveries/:deliveryId/resend",
+        "POST /api/Webhooks/:id/ping",
         "DELETE /api/Imports/:id",
         "POST /api/Imports",
         "POST /api/Imports/:id/start",
@@ -206,6 +209,7 @@ describeEachDatabase("fuzzing every /api body", ({ database }) => {
         "POST /api/Identity/logout",
         "POST /api/Identity/onboarding-video-watched",
         "POST /api/Users/MySessions/SignOutOthers",
+        "POST /api/Balance/TopUps/:id/check",
       ].sort(),
     );
   });

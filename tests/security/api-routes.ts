@@ -57,6 +57,12 @@ async function pendingInvite(w: World): Promise<number> {
   return ((await res.json()) as { id: number }).id;
 }
 
+/** A fresh pending top-up of A's prepaid balance (ADR 0029), by A's Owner. */
+async function topUpOfA(w: World): Promise<number> {
+  const res = await call(w.api, "POST", "/api/Balance/TopUps", { amount: 5000 }, w.a.accessToken);
+  return (await jsonOf<{ topUpId: number }>(res, "A's top-up")).topUpId;
+}
+
 /** Starts (or resumes) A's two-factor set-up and answers the code A's app would show now. */
 async function totpCodeOfA(w: World): Promise<string> {
   const res = await call(w.api, "POST", "/api/TwoFactor/setup", {}, w.a.accessToken);
@@ -150,6 +156,26 @@ async function paidInvoiceOfA(w: World): Promise<string> {
 async function spareKeyOfA(w: World): Promise<number> {
   const body = { name: "Spare key" };
   return (await jsonOf<{ id: number }>(await call(w.api, "POST", "/api/ApiKeys", body, w.a.accessToken), "A's key")).id;
+}
+
+/** Deletes A's webhook endpoints once there are a few, so a new one fits under the company's limit of 10. */
+async function roomForWebhookOfA(w: World): Promise<void> {
+  const list = await call(w.api, "GET", "/api/Webhooks", undefined, w.a.accessToken);
+  const endpoints = await jsonOf<{ id: number }[]>(list, "A's webhooks");
+  if (endpoints.length < 5) return;
+  for (const e of endpoints) await call(w.api, "DELETE", `/api/Webhooks/${e.id}`, undefined, w.a.accessToken);
+}
+
+/** A fresh webhook endpoint of A's with one delivery (a test ping), by A's Owner (ADR 0029). */
+async function webhookOfA(w: World): Promise<{ endpointId: number; deliveryId: number }> {
+  await roomForWebhookOfA(w);
+  const body = { url: "http://127.0.0.1:9/hook", events: ["order.released"] };
+  const created = await jsonOf<{ id: number }>(
+    await call(w.api, "POST", "/api/Webhooks", body, w.a.accessToken),
+    "A's webhook",
+  );
+  const ping = await call(w.api, "POST", `/api/Webhooks/${created.id}/ping`, undefined, w.a.accessToken);
+  return { endpointId: created.id, deliveryId: (await jsonOf<{ deliveryId: number }>(ping, "A's ping")).deliveryId };
 }
 
 const member = (w: World) => ({ firstName: "Zed", lastName: "Newman", email: `zed.${w.a.userId}@example.com` });
@@ -690,6 +716,93 @@ export const API_ROUTES: Record<string, Entry> = {
     scope: "ids",
     ownerOnly: true,
     owner: async (w) => ({ path: `ApiKeys/${await spareKeyOfA(w)}`, status: 204 }),
+  },
+  // Signed webhooks (ADR 0029): an Owner's calls.
+  "GET /api/Webhooks": { kind: "bearer", scope: "self", ownerOnly: true, owner: () => ({ path: "Webhooks" }) },
+  "POST /api/Webhooks": {
+    kind: "bearer",
+    scope: "self",
+    ownerOnly: true,
+    owner: async (w) => {
+      await roomForWebhookOfA(w);
+      return {
+        path: "Webhooks",
+        body: { url: "http://127.0.0.1:9/hook", events: ["order.released", "email.failed"] },
+        status: 201,
+      };
+    },
+  },
+  "DELETE /api/Webhooks/:id": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: async (w) => ({ path: `Webhooks/${(await webhookOfA(w)).endpointId}`, status: 204 }),
+  },
+  "GET /api/Webhooks/:id/deliveries": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: async (w) => ({ path: `Webhooks/${(await webhookOfA(w)).endpointId}/deliveries` }),
+  },
+  "POST /api/Webhooks/:id/deliveries/:deliveryId/resend": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: async (w) => {
+      const { endpointId, deliveryId } = await webhookOfA(w);
+      return { path: `Webhooks/${endpointId}/deliveries/${deliveryId}/resend`, status: 202 };
+    },
+  },
+  "POST /api/Webhooks/:id/ping": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: async (w) => ({ path: `Webhooks/${(await webhookOfA(w)).endpointId}/ping`, status: 202 }),
+  },
+  // The prepaid balance (ADR 0029): every manager reads it; only an Owner tops it up.
+  "GET /api/Balance": { kind: "bearer", scope: "self", owner: () => ({ path: "Balance" }) },
+  "POST /api/Balance/TopUps": {
+    kind: "bearer",
+    scope: "self",
+    ownerOnly: true,
+    owner: () => ({ path: "Balance/TopUps", body: { amount: 5000 }, status: 201 }),
+  },
+  "POST /api/Balance/TopUps/checkout-session": {
+    kind: "bearer",
+    scope: "self",
+    ownerOnly: true,
+    // Stripe only: the simulated processor the suite runs on has no Checkout.
+    owner: () => ({ path: "Balance/TopUps/checkout-session", body: { amount: 5000 }, status: 404 }),
+  },
+  "GET /api/Balance/TopUps/:id": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: async (w) => ({ path: `Balance/TopUps/${await topUpOfA(w)}` }),
+  },
+  "POST /api/Balance/TopUps/:id/check": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: async (w) => ({ path: `Balance/TopUps/${await topUpOfA(w)}/check` }),
+  },
+  "POST /api/Balance/TopUps/:id/pay-simulated": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: async (w) => ({
+      path: `Balance/TopUps/${await topUpOfA(w)}/pay-simulated`,
+      body: { cardNumber: "4242424242424242", expiry: "12/34", cvc: "123", nameOnCard: "Jane Citizen" },
+    }),
+  },
+  "POST /api/Balance/TopUps/:id/authenticate-simulated": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: async (w) => ({
+      path: `Balance/TopUps/${await topUpOfA(w)}/authenticate-simulated`,
+      body: { outcome: "fail" },
+    }),
   },
   // The OpenAPI document of /api/v1 (server/api/openapi.ts): public, so a system reads it before it holds a key.
   "GET /api/v1/openapi.json": { kind: "public" },

@@ -80,9 +80,9 @@ const QUERY: Record<string, string> = {
 /** The intent that reaches each action's form check (an unknown intent is refused earlier, with 400). */
 const INTENT: Record<string, string> = { "features/payment/portal.reward-my-team-review": "pay" };
 const intentOf = (r: WebRoute) => INTENT[r.id] ?? "remove";
-/** A concrete address for a route (":code", ":orderId", ":invoiceNumber", ":releaseId" filled in); `.data` is React Router's single-fetch URL. */
+/** A concrete address for a route (":code", ":orderId", ":invoiceNumber", ":releaseId", ":topUpId", ":endpointId" filled in); `.data` is React Router's single-fetch URL. */
 const urlOf = (r: WebRoute, single = false) =>
-  `${r.url.replace(":code", "ABC123").replace(":orderId", "1").replace(":invoiceNumber", "inv-000001").replace(":releaseId", "1").replace("/*", "/no-such-page")}${single ? ".data" : ""}${QUERY[r.id] ?? ""}`;
+  `${r.url.replace(":code", "ABC123").replace(":orderId", "1").replace(":invoiceNumber", "inv-000001").replace(":releaseId", "1").replace(":topUpId", "1").replace(":endpointId", "1").replace("/*", "/no-such-page")}${single ? ".data" : ""}${QUERY[r.id] ?? ""}`;
 
 for (const { kind, skipped } of databases) {
   (skipped ? describe.skip : describe)(`web forms and pages through the edge [${kind}]`, () => {
