@@ -45,6 +45,8 @@ export default [
       route("webhooks", "features/settings/portal.settings.webhooks.tsx"),
       route("webhooks/:endpointId", "features/settings/portal.settings.webhook-deliveries.tsx"),
       route("audit", "features/audit/portal.settings.audit.tsx"),
+      route("balance", "features/settings/portal.settings.balance.tsx"),
+      route("balance/top-ups/:topUpId", "features/settings/portal.settings.balance.top-up.tsx"),
     ]),
   ]),
   route("portal/my-team/template.csv", "features/my-team/portal.my-team.template.ts"),

@@ -131,3 +131,36 @@ export function entryLabel(entry: Pick<BalanceEntryView, "kind" | "order">): str
   const base = entry.kind === "order" ? "Order" : "Refund";
   return what ? `${base} ${what}` : base;
 }
+
+// ─── The portal's top-up form (Settings › Balance): dollars, as people type them ───
+
+export const TOP_UP_FORM_DETAILS = {
+  amountRequired: "Enter the amount to top up, in whole dollars.",
+  amountFormat: "Enter a whole number of dollars, e.g. 500 (no cents).",
+} as const;
+
+/** "500", "$500", "1,000" and "$1,000.00" → cents; null for anything else (cents other than .00 included). */
+export function topUpDollarsToCents(text: string): number | null {
+  const m = /^\$?\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.00?)?$/.exec(text.trim());
+  if (!m?.[1]) return null;
+  const dollars = Number(m[1].replace(/,/g, ""));
+  return Number.isSafeInteger(dollars * 100) ? dollars * 100 : null;
+}
+
+/** The form as posted (`intent` top-up, `amount` in dollars); the API stays the judge. */
+export const topUpFormSchema = z.object({
+  intent: z.literal("top-up"),
+  amount: z
+    .string({ error: TOP_UP_FORM_DETAILS.amountRequired })
+    .trim()
+    .min(1, TOP_UP_FORM_DETAILS.amountRequired)
+    .max(20, TOP_UP_FORM_DETAILS.amountFormat)
+    .superRefine((text, ctx) => {
+      if (text === "") return; // said once, by min(1)
+      const cents = topUpDollarsToCents(text);
+      if (cents === null) ctx.addIssue({ code: "custom", message: TOP_UP_FORM_DETAILS.amountFormat });
+      else if (cents < TOP_UP_MIN_CENTS || cents > TOP_UP_MAX_CENTS) {
+        ctx.addIssue({ code: "custom", message: TOP_UP_DETAILS.amountRange });
+      }
+    }),
+});

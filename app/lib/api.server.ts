@@ -225,6 +225,18 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     // The OpenAPI document of /api/v1 (public; read by the API reference page).
     openApiDocument: () => callText(api.v1["openapi.json"].$get()),
 
+    // The prepaid balance and its card top-ups (server/api/balance.ts, ADR 0029): amounts in cents.
+    balance: () => call(api.Balance.$get()),
+    createTopUp: (amountCents: number) => call(api.Balance.TopUps.$post({ json: { amount: amountCents } })),
+    createTopUpCheckout: (amountCents: number) =>
+      call(api.Balance.TopUps["checkout-session"].$post({ json: { amount: amountCents } })),
+    topUp: (id: number) => call(api.Balance.TopUps[":id"].$get({ param: { id: String(id) } })),
+    checkTopUp: (id: number) => call(api.Balance.TopUps[":id"].check.$post({ param: { id: String(id) } })),
+    payTopUpSimulated: (id: number, json: Json<(typeof api.Balance.TopUps)[":id"]["pay-simulated"]["$post"]>) =>
+      call(api.Balance.TopUps[":id"]["pay-simulated"].$post({ param: { id: String(id) }, json })),
+    authenticateTopUpSimulated: (id: number, outcome: "complete" | "fail") =>
+      call(api.Balance.TopUps[":id"]["authenticate-simulated"].$post({ param: { id: String(id) }, json: { outcome } })),
+
     // The audit trail (Owners; server/api/audit.ts).
     auditPage: (query: Query<typeof api.Audit.$get>) => call(api.Audit.$get({ query: queryText(query) })),
     auditCsv: (query: Query<typeof api.Audit.export.$get>) =>

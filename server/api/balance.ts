@@ -73,8 +73,13 @@ export function balanceRoutes(
   limits: RateLimits,
 ) {
   const s: TopUpServices = { db: deps.db, payments, logger: deps.logger, now };
-  // Card attempts (DESIGN.md §7): the same budget as an order's card form.
-  const cardAttempt = limits.perClient("cardPayment");
+  // Card attempts (DESIGN.md §7): the card form's attempts are counted per company (only an
+  // Owner's token reaches it; the budget is cardPayment's, in its own buckets), before the card
+  // is looked at. Making a top-up takes no card data and is not counted.
+  const cardAttempt = createMiddleware<ApiEnv>(async (c, next) => {
+    await limits.perAccount("cardPayment", `top-up-company:${requireOwner(c).companyId}`);
+    await next();
+  });
   const checkoutOnly = createMiddleware<ApiEnv>(async (_c, next) => {
     if (!payments.createCheckoutSession) throw new ProblemError(404, DETAILS.notFound);
     await next();
@@ -98,7 +103,7 @@ export function balanceRoutes(
       };
       return c.json(answer);
     })
-    .post("/Balance/TopUps", cardAttempt, auth, ownerOnly, jsonBody(createTopUpSchema), async (c) => {
+    .post("/Balance/TopUps", auth, ownerOnly, jsonBody(createTopUpSchema), async (c) => {
       const owner = ownerOf(c);
       const created = await guarded(() => createTopUp(s, owner, c.req.valid("json").amount));
       const answer: CreatedTopUp = {
@@ -110,31 +115,23 @@ export function balanceRoutes(
       };
       return c.json(answer, 201);
     })
-    .post(
-      "/Balance/TopUps/checkout-session",
-      cardAttempt,
-      auth,
-      ownerOnly,
-      checkoutOnly,
-      jsonBody(createTopUpSchema),
-      async (c) => {
-        const owner = ownerOf(c);
-        const created = await guarded(() =>
-          createTopUpCheckout(
-            s,
-            owner,
-            c.req.valid("json").amount,
-            (id) => `${deps.config.APP_URL}${topUpReturnPath(id)}`,
-          ),
-        );
-        const answer: TopUpCheckout = {
-          topUpId: created.topUp.id,
-          url: created.url,
-          amount: created.topUp.amountCents,
-        };
-        return c.json(answer, 201);
-      },
-    )
+    .post("/Balance/TopUps/checkout-session", auth, ownerOnly, checkoutOnly, jsonBody(createTopUpSchema), async (c) => {
+      const owner = ownerOf(c);
+      const created = await guarded(() =>
+        createTopUpCheckout(
+          s,
+          owner,
+          c.req.valid("json").amount,
+          (id) => `${deps.config.APP_URL}${topUpReturnPath(id)}`,
+        ),
+      );
+      const answer: TopUpCheckout = {
+        topUpId: created.topUp.id,
+        url: created.url,
+        amount: created.topUp.amountCents,
+      };
+      return c.json(answer, 201);
+    })
     .get("/Balance/TopUps/:id", auth, ownerOnly, topUpParam, async (c) => {
       const owner = ownerOf(c);
       const row = await guarded(() => findTopUp(deps.db, owner.companyId, c.req.valid("param").id));
@@ -148,9 +145,9 @@ export function balanceRoutes(
     })
     .post(
       "/Balance/TopUps/:id/pay-simulated",
-      cardAttempt,
       auth,
       ownerOnly,
+      cardAttempt,
       simulatedOnly,
       topUpParam,
       jsonBody(payTopUpSimulatedSchema),

@@ -1,5 +1,6 @@
 // The settings area of the portal (ADR 0022): a tab nav over its pages. Profile and Security are
-// every manager's own settings; Company, Approvals, Managers, Audit and API keys are an Owner's (ADR 0022 §1),
+// every manager's own settings, and Balance every manager's to read (an Owner's to top up, ADR 0029);
+// Company, Approvals, Managers, Audit and API keys are an Owner's (ADR 0022 §1),
 // so their tabs are shown only to Owners — each of those pages also answers a Manager with its own
 // "Only an Owner…" message, and the API refuses them (403) whatever a page shows.
 // The role is read through the API on every load (GET /api/Users/MyDetails), never from the
@@ -34,6 +35,8 @@ const SETTINGS_TABS: readonly SettingsTab[] = [
   { to: href("/portal/settings/audit"), label: "Audit", ownerOnly: true },
   { to: href("/portal/settings/api-keys"), label: "API keys", ownerOnly: true },
   { to: href("/portal/settings/webhooks"), label: "Webhooks", ownerOnly: true },
+  // Every manager sees the prepaid balance; only an Owner tops it up (ADR 0029).
+  { to: href("/portal/settings/balance"), label: "Balance", ownerOnly: false },
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
