@@ -6,8 +6,12 @@
 // delivery once, a delivery is given up after 72 hours, a redirect is not followed, and an
 // Owner's re-send delivers again.
 import { createHmac } from "node:crypto";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { verifyWebhookSignature } from "../../core/webhook-signature.ts";
@@ -97,6 +101,19 @@ function startReceiver() {
   };
 }
 
+type Verify = (secret: string, header: string, rawBody: string, now?: number) => boolean;
+
+/** The README's "Webhooks" verification snippet, as a receiver would copy it, loaded as a module. */
+async function readmeVerify(): Promise<Verify> {
+  const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
+  const section = readme.slice(readme.indexOf("### Webhooks"));
+  const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
+  if (!code) throw new Error("README: no js block in the Webhooks section");
+  const file = join(await mkdtemp(join(tmpdir(), "readme-verify-")), "verify.mjs");
+  await writeFile(file, `${code}\nexport { verify };\n`);
+  return ((await import(pathToFileURL(file).href)) as { verify: Verify }).verify;
+}
+
 describeEachDatabase("webhook deliveries to a real receiver", ({ database }) => {
   const config = testConfig({ CATALOGUE_URL: "https://catalogue.test/" });
   const db = (): Db => database().db;
@@ -184,6 +201,12 @@ describeEachDatabase("webhook deliveries to a real receiver", ({ database }) => 
       },
     );
     expect(verifyWebhookSignature(`${endpoint.secret}x`, header, got.rawBody, clock.now()).ok).toBe(false);
+
+    // The README's recipe, copied as a receiver would: verifies it, refuses a changed body.
+    const readme = await readmeVerify();
+    expect(readme(endpoint.secret, header, got.rawBody, clock.now().getTime())).toBe(true);
+    expect(readme(endpoint.secret, header, `${got.rawBody} `, clock.now().getTime())).toBe(false);
+    expect(readme(endpoint.secret, header, got.rawBody, clock.now().getTime() + 5 * MINUTE + 1000)).toBe(false);
 
     // The captured delivery sent again: accepted within the window, refused after it.
     clock.advance(4 * MINUTE);
