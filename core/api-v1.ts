@@ -65,6 +65,7 @@ export const v1OrderRecipientSchema = z.strictObject({
       z.int(V1_ORDER_DETAILS.amount),
       z.minimum(1, V1_ORDER_DETAILS.amount),
       z.maximum(MAX_REWARD_DOLLARS, V1_ORDER_DETAILS.amount),
+      z.describe("Whole Reward Dollars for this recipient (1 Reward Dollar = A$1); the fee and GST are added."),
     ),
 });
 
@@ -88,14 +89,22 @@ export const v1CreateOrderSchema = z
         z.trim(),
         z.maxLength(REWARD_MESSAGE_MAX, REWARD_DETAILS.messageTooLong),
         z.refine((text) => !CONTROL.test(text), REWARD_DETAILS.messageControl),
+        z.describe("Plain text in every recipient's email; line breaks kept."),
       ),
     ),
-    sendAt: z.optional(z.iso.datetime({ offset: true, error: V1_ORDER_DETAILS.sendAt })),
+    sendAt: z.optional(
+      z.iso
+        .datetime({ offset: true, error: V1_ORDER_DETAILS.sendAt })
+        .check(z.describe("When to send, 10 minutes to 90 days ahead; absent: at once. Charged now either way.")),
+    ),
     recipients: z
       .array(v1OrderRecipientSchema, { error: V1_ORDER_DETAILS.recipientsRequired })
       .check(
         z.minLength(1, V1_ORDER_DETAILS.recipientsRequired),
         z.maxLength(V1_ORDER_MAX_RECIPIENTS, V1_ORDER_DETAILS.tooManyRecipients),
+        z.describe(
+          "Each address once (any letter case). A team member of the company with the address is rewarded; a new address becomes a team member.",
+        ),
       ),
   })
   .check(
@@ -131,7 +140,14 @@ const orderState = z.enum(["scheduled", "released", "cancelled"]);
  * threshold, nothing charged yet), declined (by an Owner; never charged) and processing
  * (charged to the balance, its release a moment away).
  */
-const v1OrderState = z.enum(["awaiting_approval", "declined", "processing", "scheduled", "released", "cancelled"]);
+const v1OrderState = z
+  .enum(["awaiting_approval", "declined", "processing", "scheduled", "released", "cancelled"])
+  .check(
+    z.describe(
+      "awaiting_approval: waits for an Owner, nothing charged; declined: never charged; processing: charged, " +
+        "released in a moment; scheduled: charged, sent at sendAt; released: sent; cancelled: not sent, refunded.",
+    ),
+  );
 export type V1OrderState = z.infer<typeof v1OrderState>;
 
 /** A row of GET /api/v1/orders: a paid order (RewardHistoryEntry); amount in whole dollars. */

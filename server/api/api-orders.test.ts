@@ -255,8 +255,11 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
     expect(await db().select().from(emailOutbox).where(eq(emailOutbox.orderId, placed.orderId))).toEqual([]);
     expect(((await (await get(placed.orderId)).json()) as V1Order).state).toBe("awaiting_approval");
     // The Owners' list shows it; the Owner who made the key may decide (the system asked, not them).
-    const pending = await a.json<Array<{ orderId: number }>>("GET", "Approvals?status=pending");
-    expect(pending.map((p) => p.orderId)).toEqual([placed.orderId]);
+    const pending = await a.json<Array<{ orderId: number; requestedBy: { name: string } }>>(
+      "GET",
+      "Approvals?status=pending",
+    );
+    expect(pending.map((p) => [p.orderId, p.requestedBy.name])).toEqual([[placed.orderId, "API key “Payroll sync”"]]);
 
     // Approving while the balance is short is refused and changes nothing.
     const short = await expectProblem(await a.go("POST", `Approvals/${placed.orderId}/approve`), 402);

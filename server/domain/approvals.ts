@@ -22,7 +22,7 @@ import {
 import { DETAILS } from "../../core/public-forms.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
 import { preparedOnce } from "../db/prepared.ts";
-import { companies, orderLines, orders, rewardDrafts, users } from "../db/schema.ts";
+import { apiKeys, companies, orderLines, orders, rewardDrafts, users } from "../db/schema.ts";
 import { enqueueEmail, enqueueEmails } from "../mail/outbox.ts";
 import { approvalApprovedEmail, approvalDeclinedEmail, approvalRequestedEmail } from "./approval-emails.ts";
 import { approvalThresholdFor, needsApproval } from "./approval-rule.ts";
@@ -112,6 +112,7 @@ const summaryColumns = {
   deciderFirst: decider.firstName,
   deciderLast: decider.lastName,
   draftVersion: rewardDrafts.version,
+  apiKeyName: apiKeys.name,
   recipientCount: sql<number>`(select count(*)::int from ${orderLines} where ${orderLines.orderId} = ${orders.id})`,
 };
 
@@ -123,6 +124,7 @@ type SummaryRow = {
   deciderFirst: string | null;
   deciderLast: string | null;
   draftVersion: number | null;
+  apiKeyName: string | null;
   recipientCount: number;
 };
 
@@ -132,7 +134,8 @@ function summaryQuery(db: Conn) {
     .from(orders)
     .innerJoin(requester, eq(requester.id, orders.placedBy))
     .leftJoin(decider, eq(decider.id, orders.approvalDecidedBy))
-    .leftJoin(rewardDrafts, eq(rewardDrafts.id, orders.draftId));
+    .leftJoin(rewardDrafts, eq(rewardDrafts.id, orders.draftId))
+    .leftJoin(apiKeys, eq(apiKeys.id, orders.apiKeyId));
 }
 
 export function stateOf(order: OrderRow): ApprovalState {
@@ -153,7 +156,12 @@ function toSummary(row: SummaryRow): ApprovalSummary {
     approvalStatus: o.approvalStatus ?? "requested",
     totalCents: o.totalCents,
     recipientCount: Number(row.recipientCount),
-    requestedBy: { userId: o.placedBy, name: `${row.requesterFirst} ${row.requesterLast}`, email: row.requesterEmail },
+    // A system's order (ADR 0029) was asked for by its API key; the email is the key's Owner's.
+    requestedBy: {
+      userId: o.placedBy,
+      name: row.apiKeyName !== null ? `API key “${row.apiKeyName}”` : `${row.requesterFirst} ${row.requesterLast}`,
+      email: row.requesterEmail,
+    },
     requestedAt: o.createdAt.toISOString(),
     decidedBy:
       o.approvalDecidedBy !== null
