@@ -21,7 +21,7 @@ import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { captureLogs } from "../../tests/support/logs.ts";
 import { payDraftByCard, payingManager, paymentsApi, seedDraft } from "../api/payments.testkit.ts";
 import type { Db } from "../db/client.ts";
-import { webhookDeliveries } from "../db/schema.ts";
+import { webhookDeliveries, webhookEndpoints } from "../db/schema.ts";
 import { resendDelivery } from "../domain/webhooks.ts";
 import { startWebhookWorker } from "./webhooks.ts";
 
@@ -321,6 +321,28 @@ describeEachDatabase("webhook deliveries to a real receiver", ({ database }) => 
     expect(receiver.accepted.get(second.eventId)).toBe(1);
     [row] = await db().select().from(webhookDeliveries).where(eq(webhookDeliveries.id, second.deliveryId));
     expect(row?.status).toBe("delivered");
+  });
+
+  it("in a deployment, does not call a name that resolves to a private address (checked again at delivery)", async () => {
+    const { ping, clock, endpoint } = await world();
+    // As if the name had changed its answer since registration: localhost resolves to loopback.
+    await db()
+      .update(webhookEndpoints)
+      .set({ url: base.replace("127.0.0.1", "localhost").replace("http:", "https:") })
+      .where(eq(webhookEndpoints.id, endpoint.id));
+    await ping();
+    const deployed = startWebhookWorker({
+      db: db(),
+      config: { ...config, isDeployment: true },
+      logger: captureLogs("silent").logger,
+      now: clock.now,
+      autoStart: false,
+    });
+    expect(await deployed.runOnce()).toEqual({ delivered: 0, retried: 1, failed: 0 });
+    expect(receiver.received).toHaveLength(0);
+    const [row] = await db().select().from(webhookDeliveries);
+    expect(row?.lastStatus).toBeNull();
+    expect(row?.lastResponse).toMatch(/^Not sent: localhost resolves to (127\.0\.0\.1|::1), a private address\.$/);
   });
 
   it("does not follow a redirect: a 3xx is not a delivery", async () => {

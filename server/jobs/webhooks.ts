@@ -32,10 +32,17 @@ import { type PeriodicJob, startPeriodicJob } from "./periodic.ts";
 export const WEBHOOK_WORKER_DEFAULTS = {
   batchSize: 20,
   concurrency: 4,
-  /** Longer than the call's timeout with room to spare: a live worker's claim never runs out mid-call. */
-  leaseMs: 60_000,
   timeoutMs: 10_000,
 } as const;
+
+/**
+ * A claim's lease unless told otherwise: the whole batch's calls one after another on each lane
+ * (each at most the timeout, after a name lookup of at most the timeout), with a minute to spare,
+ * so a live worker's claim never runs out before its last delivery is settled.
+ */
+export function defaultLeaseMs(batchSize: number, concurrency: number, timeoutMs: number): number {
+  return Math.ceil(batchSize / concurrency) * 2 * timeoutMs + 60_000;
+}
 
 const BASE_BACKOFF_MS = 30_000;
 const MAX_BACKOFF_MS = 60 * 60_000;
@@ -130,7 +137,9 @@ export async function runWebhookPass(
   const concurrency = options.concurrency ?? WEBHOOK_WORKER_DEFAULTS.concurrency;
   for (;;) {
     if (isStopped()) break;
-    const batch = await claimDue(options.db, now(), batchSize, options.leaseMs ?? WEBHOOK_WORKER_DEFAULTS.leaseMs);
+    const timeoutMs = options.timeoutMs ?? WEBHOOK_WORKER_DEFAULTS.timeoutMs;
+    const leaseMs = options.leaseMs ?? defaultLeaseMs(batchSize, concurrency, timeoutMs);
+    const batch = await claimDue(options.db, now(), batchSize, leaseMs);
     if (batch.length === 0) break;
     let next = 0;
     await Promise.all(
@@ -224,7 +233,8 @@ async function deliverOne(
     response = "Not sent: the endpoint's secret cannot be read (the server secret changed). Register it again.";
   } else {
     try {
-      const refused = options.config.isDeployment ? await privateAddressOf(d.url) : null;
+      const timeoutMs = options.timeoutMs ?? WEBHOOK_WORKER_DEFAULTS.timeoutMs;
+      const refused = options.config.isDeployment ? await privateAddressOf(d.url, timeoutMs) : null;
       if (refused) {
         response = `Not sent: ${new URL(d.url).hostname} resolves to ${refused}, a private address.`;
       } else {
@@ -240,7 +250,8 @@ async function deliverOne(
           body: rawBody,
           // A redirect is the endpoint's answer (3xx: not delivered), never followed to wherever it points.
           redirect: "manual",
-          signal: AbortSignal.timeout(options.timeoutMs ?? WEBHOOK_WORKER_DEFAULTS.timeoutMs),
+          // Covers the answer's body too: a slow trickle is cut off like a silent endpoint.
+          signal: AbortSignal.timeout(timeoutMs),
         });
         status = res.status;
         response = await readPrefix(res, WEBHOOK_RESPONSE_KEPT_CHARS);
@@ -287,11 +298,24 @@ async function deliverOne(
   return outcome;
 }
 
-/** The first address a host name resolves to that is not public, or null (deployments only; see webhookUrlProblem). */
-async function privateAddressOf(url: string): Promise<string | null> {
+/**
+ * The first address a host name resolves to that is not public, or null (deployments only; see
+ * webhookUrlProblem). fetch resolves the name again, so a name that changes its answer between
+ * the two (DNS rebinding) is not stopped by this alone: an egress firewall is the complete answer
+ * (README "Webhooks").
+ */
+async function privateAddressOf(url: string, timeoutMs: number): Promise<string | null> {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-  const addresses = await lookup(host, { all: true, verbatim: true });
-  return addresses.find((a) => !isPublicAddress(a.address))?.address ?? null;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from DNS for ${host} within the timeout`)), timeoutMs);
+  });
+  try {
+    const addresses = await Promise.race([lookup(host, { all: true, verbatim: true }), timeout]);
+    return addresses.find((a) => !isPublicAddress(a.address))?.address ?? null;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The first `chars` characters of an answer, reading no more of the body than that needs. */
