@@ -9,6 +9,7 @@ import { beforeEach, expect, it } from "vitest";
 import {
   type BalanceView,
   type CreatedTopUp,
+  entryLabel,
   TOP_UP_DETAILS,
   type TopUpCheck,
   type TopUpView,
@@ -21,12 +22,13 @@ import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { captureLogs } from "../../tests/support/logs.ts";
 import type { Db } from "../db/client.ts";
-import { auditLog, balanceEntries, balanceTopUps, companies, simulatedPayments } from "../db/schema.ts";
+import { auditLog, balanceEntries, balanceTopUps, companies, orders, simulatedPayments } from "../db/schema.ts";
+import { moveBalance } from "../domain/balance.ts";
 import { checkTopUp, handleTopUpEvent, reconcileTopUp } from "../domain/balance-top-ups.ts";
 import { startReconciler } from "../payments/reconciler.ts";
 import { confirmSimulatedCard, simulatedProcessor, TEST_CARDS } from "../payments/simulated.ts";
 import { call } from "./accounts.testkit.ts";
-import { payingManager, paymentsApi } from "./payments.testkit.ts";
+import { payDraftByCard, payingManager, paymentsApi, seedDraft } from "./payments.testkit.ts";
 
 const MINUTE = 60_000;
 
@@ -266,6 +268,45 @@ describeEachDatabase("prepaid balance top-ups", ({ kind, database }) => {
     expect(await balanceOfCompany(owner.companyId)).toBe(0);
     expect(await entries()).toEqual([]);
     expect((await db().select().from(balanceTopUps))[0]?.status).toBe("pending");
+  });
+
+  it("the statement names an order's charge and refund by its invoice number and reward name, newest first", async () => {
+    const { owner, b } = await world();
+    const created = await owner.json<CreatedTopUp>("POST", "Balance/TopUps", { amount: 50_000 }, 201);
+    await owner.json("POST", `Balance/TopUps/${created.topUpId}/pay-simulated`, CARD);
+    // An order of A's (paid by card here; a system's order charges the balance the same way).
+    await seedDraft(db(), owner, [100], "Holiday thanks");
+    expect((await payDraftByCard(owner, [100])).status).toBe("succeeded");
+    const [order] = await db().select().from(orders);
+    if (!order) throw new Error("no order");
+    await db().transaction(async (tx) => {
+      await moveBalance(tx, owner.companyId, { kind: "order", orderId: order.id, amountCents: 11_100 });
+      await moveBalance(tx, owner.companyId, { kind: "refund", orderId: order.id, amountCents: 11_100 });
+    });
+    const view = await owner.json<BalanceView>("GET", "Balance");
+    expect(view.balance).toBe(50_000);
+    const named = { id: order.id, invoiceNumber: order.invoiceNumber, rewardName: "Holiday thanks" };
+    expect(view.entries.map((e) => [e.kind, e.amount, e.balanceAfter, e.order])).toEqual([
+      ["refund", 11_100, 50_000, named],
+      ["order", -11_100, 38_900, named],
+      ["top_up", 50_000, 50_000, null],
+    ]);
+    expect(order.invoiceNumber).toMatch(/^INV/);
+    expect(entryLabel(view.entries[1] as (typeof view.entries)[number])).toBe(
+      `Order ${order.invoiceNumber} · Holiday thanks`,
+    );
+    // Another company's statement holds none of it.
+    expect(await b.json<BalanceView>("GET", "Balance")).toMatchObject({ balance: 0, entries: [] });
+  });
+
+  it("card attempts on top-ups are limited per company (cardPayment's budget): the 21st in ten minutes is a 429", async () => {
+    const { owner } = await world();
+    const created = await owner.json<CreatedTopUp>("POST", "Balance/TopUps", { amount: 1000 }, 201);
+    const attempt = () =>
+      owner.go("POST", `Balance/TopUps/${created.topUpId}/pay-simulated`, { ...CARD, cardNumber: TEST_CARDS.declined });
+    for (let i = 0; i < 20; i++) expect((await attempt()).status).toBe(200);
+    await expectProblem(await attempt(), 429);
+    expect(await balanceOfCompany(owner.companyId)).toBe(0);
   });
 
   it("bad amounts are a 400 with a clear detail, and nothing changes", async () => {
