@@ -30,6 +30,7 @@ import {
   orders,
   rewardReleases,
   users,
+  webhookEvents,
 } from "../db/schema.ts";
 import { balanceOf, moveBalance } from "../domain/balance.ts";
 import { releaseDueOrders } from "../domain/scheduled-sends.ts";
@@ -243,6 +244,12 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
     const { a, post, get, topUp } = await world();
     await a.json("PUT", "Approvals/threshold", { thresholdDollars: 111 });
     await topUp(a.companyId, a.userId, 50_00);
+    await a.json(
+      "POST",
+      "Webhooks",
+      { url: "http://127.0.0.1:9/hook", events: ["approval.requested", "approval.decided"] },
+      201,
+    );
     const res = await post(order([60, 40]));
     expect(res.status, await res.clone().text()).toBe(202);
     const placed = v1OrderSchema.parse(await res.json());
@@ -272,6 +279,16 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
 
     await topUp(a.companyId, a.userId, 100_00);
     expect((await a.go("POST", `Approvals/${placed.orderId}/approve`)).status).toBe(204);
+    // The request (by the key) and the decision reached the company's webhook outbox once each.
+    const emitted = await db().select().from(webhookEvents).orderBy(webhookEvents.id);
+    expect(emitted.map((e) => [e.type, e.subject])).toEqual([
+      ["approval.requested", `order:${placed.orderId}`],
+      ["approval.decided", `order:${placed.orderId}`],
+    ]);
+    expect(emitted[0]?.payload).toMatchObject({
+      orderId: placed.orderId,
+      requestedBy: { apiKeyId: expect.any(Number) },
+    });
     const after = v1OrderSchema.parse(await (await get(placed.orderId)).json());
     expect(after.state).toBe("released");
     expect(after.recipients).toHaveLength(2);

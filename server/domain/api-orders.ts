@@ -39,6 +39,8 @@ import { releaseDelivery } from "./delivery.ts";
 import { PaymentError, type PaymentServices, requireCompanyDetails } from "./orders.ts";
 import { releaseOrder } from "./release.ts";
 import { rewardOrderView } from "./scheduled-sends.ts";
+import { approvalRequestedEvent } from "./webhook-events.ts";
+import { emitEvent } from "./webhooks.ts";
 
 /** The key that places the order: its company, its id and the Owner who made it. */
 export interface ApiOrderCaller {
@@ -351,6 +353,20 @@ async function requestOwnersApproval(
     clientIp: caller.clientIp ?? null,
     at: o.now,
   });
+  await emitEvent(
+    tx,
+    approvalRequestedEvent(
+      {
+        id: o.orderId,
+        companyId: caller.companyId,
+        rewardName: o.rewardName,
+        totalCents: o.totalCents,
+        placedBy: null,
+      },
+      { recipients: o.recipientCount, requestedAt: o.now, apiKeyId: caller.apiKeyId },
+    ),
+    o.now,
+  );
   const [key] = await tx.select({ name: apiKeys.name }).from(apiKeys).where(eq(apiKeys.id, caller.apiKeyId));
   const owners = await activeOwners(tx, caller.companyId);
   await enqueueEmails(
