@@ -41,6 +41,8 @@ const serverEnv = {
   STRIPE_PUBLISHABLE_KEY: "",
   STRIPE_WEBHOOK_SECRET: "",
   TRUST_PROXY: "0",
+  // A webhook goes out within a second of its event (integrations.spec.ts waits for it).
+  WEBHOOK_INTERVAL_SECONDS: "1",
 };
 
 export default defineConfig({

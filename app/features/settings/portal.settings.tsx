@@ -58,8 +58,10 @@ export default function SettingsLayout({ loaderData }: Route.ComponentProps) {
   const tabs = SETTINGS_TABS.filter((tab) => isOwner || !tab.ownerOnly);
   return (
     <div className="mx-auto max-w-7xl px-4 py-6 md:px-6 md:py-10">
-      <nav aria-label="Settings" className="-mx-4 overflow-x-auto px-4 md:mx-0 md:px-0">
-        <ul className="flex min-w-max gap-1 border-b border-slate-200">
+      {/* Nine tabs do not fit a phone: they wrap there (a row that scrolls sideways would hide the
+          current one, and bringing it into view would need JavaScript), and sit in one row from md. */}
+      <nav aria-label="Settings">
+        <ul className="flex flex-wrap gap-x-1 border-b border-slate-200">
           {tabs.map((tab) => (
             <li key={tab.to}>
               <NavLink
