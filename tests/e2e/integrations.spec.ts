@@ -74,6 +74,7 @@ test("a system rewards with a key: top-up by card, webhook registered, order pla
     await page.getByRole("button", { name: "Register endpoint" }).click();
     const secret = await page.locator("#new-webhook-secret-value").inputValue();
     expect(secret).toMatch(/^whsec_/);
+    await shoot(page, "webhook-registered");
 
     // 4. The system's order, as curl would send it; a retry with the same key is the same order.
     const idempotencyKey = `payroll-${uniqueToken()}`;
@@ -120,6 +121,7 @@ test("a system rewards with a key: top-up by card, webhook registered, order pla
     await page.goto("/portal/settings/api-keys/reference");
     await expect(page.getByRole("heading", { name: "POST /api/v1/orders" })).toBeVisible();
     await expect(page.getByText("Idempotency-Key").first()).toBeVisible();
+    await shoot(page, "api-reference");
   } finally {
     receiver.server.closeAllConnections();
     await new Promise((resolve) => receiver.server.close(resolve));
