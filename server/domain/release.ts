@@ -200,15 +200,7 @@ async function releaseOnce(
   );
 
   const outcome = await db.transaction(async (tx) => {
-    // Lock order: the draft, then the order (create-payment-intent takes them in the same order).
-    if (head.draftId !== null) {
-      await tx
-        .select({ id: rewardDrafts.id })
-        .from(rewardDrafts)
-        .where(eq(rewardDrafts.id, head.draftId))
-        .for("update");
-    }
-    const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for("update");
+    const order = await lockDraftThenOrder(tx, head.draftId, input.orderId);
     if (!order) return { released: false as const, reason: "not_found" as const };
     if (order.releasedAt) return { released: false as const, reason: "already_released" as const };
     if (order.status === "cancelled") return { released: false as const, reason: "cancelled" as const };
@@ -390,18 +382,23 @@ function paidAudit(order: typeof orders.$inferSelect, input: ReleaseInput, invoi
  * invoice queued, the draft emptied), once, under the same locks as a release; the scheduler
  * releases it at its time (scheduled-sends.ts).
  */
+/**
+ * Locks the order's draft (when it has one: an API order has none, ADR 0029), then the order:
+ * create-payment-intent takes them in the same order, so the two never wait on each other.
+ */
+async function lockDraftThenOrder(tx: Tx, draftId: number | null, orderId: number) {
+  if (draftId !== null) {
+    await tx.select({ id: rewardDrafts.id }).from(rewardDrafts).where(eq(rewardDrafts.id, draftId)).for("update");
+  }
+  const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+  return order;
+}
+
 async function scheduleOnce(db: Db, input: ReleaseInput, ctx: ReleaseContext): Promise<ReleaseResult> {
   return db.transaction(async (tx) => {
     const [head] = await tx.select({ draftId: orders.draftId }).from(orders).where(eq(orders.id, input.orderId));
     if (!head) return { released: false as const, reason: "not_found" as const };
-    if (head.draftId !== null) {
-      await tx
-        .select({ id: rewardDrafts.id })
-        .from(rewardDrafts)
-        .where(eq(rewardDrafts.id, head.draftId))
-        .for("update");
-    }
-    const [order] = await tx.select().from(orders).where(eq(orders.id, input.orderId)).for("update");
+    const order = await lockDraftThenOrder(tx, head.draftId, input.orderId);
     if (!order) return { released: false as const, reason: "not_found" as const };
     if (order.releasedAt) return { released: false as const, reason: "already_released" as const };
     if (order.status === "cancelled") return { released: false as const, reason: "cancelled" as const };

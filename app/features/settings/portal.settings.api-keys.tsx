@@ -12,6 +12,7 @@ import { sydneyWallTimeToInstant } from "../../../core/schedule.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
+import { formatSydneyDateTime } from "../../lib/sydney-time.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
@@ -88,16 +89,6 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 const dangerButton =
   "inline-flex min-h-11 items-center justify-center rounded-md border border-red-700 bg-white px-4 font-semibold text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700";
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString("en-AU", {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone: "Australia/Sydney",
-  });
 
 export default function ApiKeysSettings({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.ownerOnly) {
@@ -234,11 +225,11 @@ function CreateForm({ reply }: { reply?: FormReply }) {
 function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
   const expired = apiKey.expiresAt !== null && new Date(apiKey.expiresAt).getTime() <= Date.now();
   const status = apiKey.revokedAt
-    ? `Revoked ${when(apiKey.revokedAt)}`
+    ? `Revoked ${formatSydneyDateTime(apiKey.revokedAt)}`
     : expired
-      ? `Expired ${when(apiKey.expiresAt as string)}`
+      ? `Expired ${formatSydneyDateTime(apiKey.expiresAt as string)}`
       : apiKey.expiresAt
-        ? `Active · expires ${when(apiKey.expiresAt)}`
+        ? `Active · expires ${formatSydneyDateTime(apiKey.expiresAt)}`
         : "Active · no expiry";
   return (
     <li className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between">
@@ -247,8 +238,8 @@ function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
           {apiKey.name} <code className="ml-1 font-mono text-sm font-normal text-slate-700">{apiKey.prefix}…</code>
         </p>
         <p className="text-sm text-slate-600">
-          {status} · created {when(apiKey.createdAt)} by {apiKey.createdBy.name} · last used{" "}
-          {apiKey.lastUsedAt ? when(apiKey.lastUsedAt) : "never"}
+          {status} · created {formatSydneyDateTime(apiKey.createdAt)} by {apiKey.createdBy.name} · last used{" "}
+          {apiKey.lastUsedAt ? formatSydneyDateTime(apiKey.lastUsedAt) : "never"}
         </p>
       </div>
       {apiKey.revokedAt || expired ? null : (

@@ -23,6 +23,7 @@ import { DETAILS } from "../../../core/public-forms.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
+import { formatSydneyDateTime } from "../../lib/sydney-time.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -73,16 +74,6 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (!created.ok) return replyFailure(submission, created, { shownDetails: SHOWN_DETAILS });
   throw redirect(href("/portal/settings/balance/top-ups/:topUpId", { topUpId: String(created.data.topUpId) }));
 }
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString("en-AU", {
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZone: "Australia/Sydney",
-  });
 
 /** Signed, as a statement shows it: "+$50.00", "−$111.00". */
 const signed = (cents: number) => `${cents < 0 ? "−" : "+"}${formatDollars(Math.abs(cents))}`;
@@ -208,11 +199,11 @@ function Statement({ entries }: { entries: BalanceEntryView[] }) {
           {entries.map((entry) => (
             <tr key={entry.id}>
               <td className={`${td} hidden whitespace-nowrap text-sm md:table-cell`}>
-                <time dateTime={entry.at}>{when(entry.at)}</time>
+                <time dateTime={entry.at}>{formatSydneyDateTime(entry.at)}</time>
               </td>
               <td className={`${td} [overflow-wrap:anywhere]`}>
                 <time dateTime={entry.at} className="mb-1 block text-sm text-slate-600 md:hidden">
-                  {when(entry.at)}
+                  {formatSydneyDateTime(entry.at)}
                 </time>
                 {entryLabel(entry)}
               </td>

@@ -15,13 +15,14 @@ import {
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
+import { formatSydneyDateTime } from "../../lib/sydney-time.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { FormAlert, HiddenFormInputs } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.webhook-deliveries";
 import { card, sectionHeading } from "./settings-styles.ts";
-import { deliveryStatusText, secondaryButton, webhookWhen } from "./webhook-view.ts";
+import { deliveryStatusText, secondaryButton } from "./webhook-view.ts";
 
 const TITLE = "Webhook deliveries";
 export const handle = { title: TITLE } satisfies PortalHandle;
@@ -179,7 +180,7 @@ function DeliveryRow({
         <span className="block font-medium text-slate-900">{webhookEventLabel(d.eventType)}</span>
         <code className="block text-xs text-slate-600">{d.eventId}</code>
         <time dateTime={when} className="block text-sm text-slate-600">
-          {webhookWhen(when)}
+          {formatSydneyDateTime(when)}
         </time>
       </td>
       <td className={td}>
@@ -187,7 +188,7 @@ function DeliveryRow({
           {deliveryStatusText(d.status, d.lastStatus, d.attempts)}
         </span>
         {d.nextAttemptAt && d.attempts > 0 ? (
-          <span className="block text-sm text-slate-600">Next try {webhookWhen(d.nextAttemptAt)}</span>
+          <span className="block text-sm text-slate-600">Next try {formatSydneyDateTime(d.nextAttemptAt)}</span>
         ) : null}
       </td>
       <td className={`${td} text-sm text-slate-700`}>

@@ -21,13 +21,14 @@ import {
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
+import { formatSydneyDateTime } from "../../lib/sydney-time.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.webhooks";
 import { card, controlClass, labelClass, sectionHeading } from "./settings-styles.ts";
-import { deliveryStatusText, secondaryButton, webhookWhen } from "./webhook-view.ts";
+import { deliveryStatusText, secondaryButton } from "./webhook-view.ts";
 
 const TITLE = "Webhooks";
 export const handle = { title: TITLE } satisfies PortalHandle;
@@ -237,9 +238,9 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpointView }) {
         <p className="font-semibold text-slate-900 [overflow-wrap:anywhere]">{endpoint.url}</p>
         <p className="text-sm text-slate-700">{endpoint.events.map((e) => WEBHOOK_EVENTS[e] ?? e).join("; ")}</p>
         <p className="text-sm text-slate-600">
-          Registered {webhookWhen(endpoint.createdAt)} by {endpoint.createdBy.name} · last delivery:{" "}
+          Registered {formatSydneyDateTime(endpoint.createdAt)} by {endpoint.createdBy.name} · last delivery:{" "}
           {last
-            ? `${deliveryStatusText(last.status, last.lastStatus, last.attempts)}, ${webhookWhen(last.at)}`
+            ? `${deliveryStatusText(last.status, last.lastStatus, last.attempts)}, ${formatSydneyDateTime(last.at)}`
             : "none yet"}
         </p>
       </div>
