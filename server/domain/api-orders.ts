@@ -16,7 +16,7 @@
 // 'pending': the scheduler's pass (scheduled-sends.ts releaseDueOrders) releases every such
 // order, and a replay of the same request releases it at once.
 import { createHash } from "node:crypto";
-import { and, count, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, count, eq, inArray, lte } from "drizzle-orm";
 import {
   balanceShortDetail,
   IDEMPOTENCY_KEY_TTL_MS,
@@ -28,7 +28,6 @@ import { chargesFor } from "../../core/money.ts";
 import { scheduleProblem } from "../../core/schedule.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
 import { apiIdempotencyKeys, apiKeys, companies, orderLines, orders, users } from "../db/schema.ts";
-import { col, rowsOf, unnestRows } from "../db/sql.ts";
 import { enqueueEmails } from "../mail/outbox.ts";
 import { approvalRequestedEmail } from "./approval-emails.ts";
 import { needsApproval } from "./approval-rule.ts";
@@ -36,6 +35,7 @@ import { activeOwners, approvalLink, getThreshold } from "./approvals.ts";
 import { recordAudit } from "./audit.ts";
 import { balanceOf, moveBalance } from "./balance.ts";
 import { releaseDelivery } from "./delivery.ts";
+import { type MatchedMember, matchOrCreateMembers } from "./members.ts";
 import { PaymentError, type PaymentServices, requireCompanyDetails } from "./orders.ts";
 import { releaseOrder } from "./release.ts";
 import { rewardOrderView } from "./scheduled-sends.ts";
@@ -215,10 +215,15 @@ export async function placeApiOrder(
         throw new Replay(used.orderId);
       }
 
-      const members = await matchOrCreateMembers(tx, caller.companyId, body.recipients, now);
+      // As the reward CSV import matches them (members.ts): a manager's address is refused.
+      const members = await matchOrCreateMembers(tx, caller.companyId, body.recipients, now, (index) => {
+        throw new ApiOrderError(400, `Recipient ${index + 1}: ${V1_ORDER_DETAILS.managerEmail}`, {
+          [`recipients.${index}.email`]: [V1_ORDER_DETAILS.managerEmail],
+        });
+      });
       await tx.insert(orderLines).values(
         body.recipients.map((r, index) => {
-          const member = members[index] as Member;
+          const member = members[index] as MatchedMember;
           return {
             orderId: order.id,
             companyId: caller.companyId,
@@ -382,96 +387,6 @@ async function requestOwnersApproval(
     ),
     o.now,
   );
-}
-
-interface Member {
-  id: number;
-  email: string;
-  firstName: string;
-  lastName: string;
-}
-
-/**
- * The recipients as team members of the company, in the order given, as the reward CSV import
- * matches them (reward-draft.ts addNewRecipientsIn): an active user with the address (any letter
- * case) is that member, keeping their names; a new address becomes an active member; a program
- * manager's address is refused (only team members are rewarded). Locked FOR SHARE so a removal
- * waits for the order's commit.
- */
-async function matchOrCreateMembers(
-  tx: Tx,
-  companyId: number,
-  recipients: V1CreateOrder["recipients"],
-  now: Date,
-): Promise<Member[]> {
-  const keys = recipients.map((r) => r.email.toLowerCase());
-  const byKey = new Map<string, Member>();
-  const lockActive = async (addresses: string[]) => {
-    const rows = await tx
-      .select({
-        id: users.id,
-        email: users.email,
-        role: users.role,
-        firstName: users.firstName,
-        lastName: users.lastName,
-      })
-      .from(users)
-      .where(
-        and(
-          eq(users.companyId, companyId),
-          eq(users.isActive, true),
-          sql`lower(${users.email}) = any(${sql.param(addresses)}::text[])`,
-        ),
-      )
-      .for("share");
-    for (const row of rows) {
-      const key = row.email.toLowerCase();
-      if (row.role !== "member") {
-        const index = keys.indexOf(key);
-        throw new ApiOrderError(400, `Recipient ${index + 1}: ${V1_ORDER_DETAILS.managerEmail}`, {
-          [`recipients.${index}.email`]: [V1_ORDER_DETAILS.managerEmail],
-        });
-      }
-      byKey.set(key, row);
-    }
-  };
-  await lockActive(keys);
-  // New addresses in address order (as the imports): two orders sharing new addresses take the
-  // unique index's locks in one order, so one waits for the other instead of deadlocking.
-  const fresh = recipients
-    .filter((r) => !byKey.has(r.email.toLowerCase()))
-    .sort((x, y) => (x.email.toLowerCase() < y.email.toLowerCase() ? -1 : 1));
-  if (fresh.length > 0) {
-    const inserted = rowsOf<{ id: string | number; email: string; first_name: string; last_name: string }>(
-      await tx.execute(sql`
-        insert into ${users} (${col(users.companyId)}, ${col(users.firstName)}, ${col(users.lastName)}, ${col(users.email)}, ${col(users.role)}, ${col(users.createdAt)})
-        select ${companyId}, t.first_name, t.last_name, t.email, 'member', ${now.toISOString()}::timestamptz
-        from ${unnestRows("t", {
-          first_name: { type: "text", values: fresh.map((r) => r.firstName) },
-          last_name: { type: "text", values: fresh.map((r) => r.lastName) },
-          email: { type: "text", values: fresh.map((r) => r.email) },
-        })}
-        order by t.n
-        on conflict do nothing
-        returning ${col(users.id)}, ${col(users.email)}, ${col(users.firstName)}, ${col(users.lastName)}`),
-    );
-    for (const row of inserted) {
-      byKey.set(row.email.toLowerCase(), {
-        id: Number(row.id),
-        email: row.email,
-        firstName: row.first_name,
-        lastName: row.last_name,
-      });
-    }
-  }
-  const missing = keys.filter((k) => !byKey.has(k));
-  // Added by another call at this very moment (the insert skipped them): read them back.
-  if (missing.length > 0) await lockActive(missing);
-  return keys.map((k) => {
-    const member = byKey.get(k);
-    if (!member) throw new Error("a new team member could not be added");
-    return member;
-  });
 }
 
 /**

@@ -29,9 +29,9 @@ import {
 import { scheduleProblem } from "../../core/schedule.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
 import { rewardDraftLines, rewardDrafts, users } from "../db/schema.ts";
-import { col, rowsOf, unnestRows } from "../db/sql.ts";
+import { col, unnestRows } from "../db/sql.ts";
 import { recordAudit } from "./audit.ts";
-import { activeMemberOf } from "./members.ts";
+import { activeMemberOf, matchOrCreateMembers } from "./members.ts";
 
 /** Who is asking: the access token's user (the program manager) and company. */
 export interface DraftOwner {
@@ -479,82 +479,11 @@ export async function addNewRecipientsIn(
   now: Date,
 ): Promise<AddNewRecipientsResult> {
   if (input.length === 0) throw new Error("addNewRecipients needs at least one row");
-  const keys = input.map((r) => r.email.toLowerCase());
-  const idByKey = new Map<string, number>();
-  /** An existing member keeps their names; a new one has the row's. */
-  const namesByKey = new Map<string, { firstName: string; lastName: string }>();
-  const memberSelect = {
-    id: users.id,
-    email: users.email,
-    role: users.role,
-    firstName: users.firstName,
-    lastName: users.lastName,
-  };
-
-  /**
-   * The company's active users with these addresses (lower case), locked so a removal waits
-   * for us, recorded by address; a program manager's address is refused. Answers how many.
-   */
-  const lockActiveUsers = async (addresses: string[]): Promise<number> => {
-    const rows = await tx
-      .select(memberSelect)
-      .from(users)
-      .where(
-        and(
-          eq(users.companyId, owner.companyId),
-          eq(users.isActive, true),
-          sql`lower(${users.email}) = any(${sql.param(addresses)}::text[])`,
-        ),
-      )
-      .for("share");
-    for (const row of rows) {
-      const key = row.email.toLowerCase();
-      if (row.role !== "member") throw new DraftError("manager_email", keys.indexOf(key) + 1);
-      idByKey.set(key, row.id);
-      namesByKey.set(key, row);
-    }
-    return rows.length;
-  };
-
-  await lockActiveUsers(keys);
-
-  // New addresses become team members (the team rules: active, role 'member'). A member added
-  // by another call at this very moment conflicts on the unique index and is read back below.
-  const fresh = input.filter((r) => !idByKey.has(r.email.toLowerCase()));
-  // In address order (as the team import does): two uploads sharing new addresses take the
-  // unique index's locks in the same order, so one waits for the other instead of deadlocking.
-  fresh.sort((x, y) => (x.email.toLowerCase() < y.email.toLowerCase() ? -1 : 1));
-  const created = new Set<string>();
-  if (fresh.length > 0) {
-    // One INSERT ... SELECT FROM unnest(arrays): 3 array parameters whatever the row count
-    // (3× faster than multi-row VALUES on PGlite for 5,000 rows).
-    const inserted = rowsOf<{ id: string | number; email: string }>(
-      await tx.execute(sql`
-        insert into ${users} (${col(users.companyId)}, ${col(users.firstName)}, ${col(users.lastName)}, ${col(users.email)}, ${col(users.role)}, ${col(users.createdAt)})
-        select ${owner.companyId}, t.first_name, t.last_name, t.email, 'member', ${now.toISOString()}::timestamptz
-        from ${unnestRows("t", {
-          first_name: { type: "text", values: fresh.map((r) => r.firstName) },
-          last_name: { type: "text", values: fresh.map((r) => r.lastName) },
-          email: { type: "text", values: fresh.map((r) => r.email) },
-        })}
-        order by t.n
-        on conflict do nothing
-        returning ${col(users.id)}, ${col(users.email)}`),
-    );
-    for (const row of inserted) {
-      const key = row.email.toLowerCase();
-      idByKey.set(key, Number(row.id));
-      created.add(key);
-    }
-  }
-  const missing = keys.filter((k) => !idByKey.has(k));
-  // Added by another call at this very moment (the insert above skipped them): read them back.
-  if (missing.length > 0 && (await lockActiveUsers(missing)) !== missing.length) {
-    throw new Error("a new team member could not be added");
-  }
-
+  const members = await matchOrCreateMembers(tx, owner.companyId, input, now, (index) => {
+    throw new DraftError("manager_email", index + 1);
+  });
   const draft = await lockDraft(tx, owner, now);
-  const memberIds = keys.map((k) => idByKey.get(k) as number);
+  const memberIds = members.map((m) => m.id);
   const present = new Set(
     (
       await tx
@@ -585,16 +514,16 @@ export async function addNewRecipientsIn(
   await draftChanged(tx, owner, draft.id, now, "draft.recipients_added", { rows: input.length, newRecipients });
 
   return {
-    rows: keys.map((k, i) => ({
-      memberId: memberIds[i] as number,
-      firstName: namesByKey.get(k)?.firstName ?? (input[i] as NewRewardUserParsed).firstName,
-      lastName: namesByKey.get(k)?.lastName ?? (input[i] as NewRewardUserParsed).lastName,
-      isNewTeamMember: created.has(k),
-      wasInDraft: present.has(memberIds[i] as number),
+    rows: members.map((m) => ({
+      memberId: m.id,
+      firstName: m.firstName,
+      lastName: m.lastName,
+      isNewTeamMember: m.created,
+      wasInDraft: present.has(m.id),
     })),
     newRecipients,
     updatedRecipients: input.length - newRecipients,
-    newTeamMembers: created.size,
+    newTeamMembers: members.filter((m) => m.created).length,
     recipientCount: await lineCount(tx, draft.id),
   };
 }
