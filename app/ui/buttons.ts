@@ -2,6 +2,9 @@
 
 const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
 
+/** The main action of a form or a step (Complete, Pay). */
+export const primaryButtonClass = `inline-flex min-h-11 items-center justify-center rounded-md bg-brand-700 px-6 py-2 font-semibold text-white shadow-sm hover:bg-brand-800 disabled:bg-slate-400 ${focusRing}`;
+
 /** A secondary action: brand outline on white (Preview, Print, Download CSV, Search, …). */
 export const outlineButtonClass = `inline-flex min-h-11 items-center justify-center rounded-md border border-brand-700 bg-white px-6 py-2 font-semibold text-brand-700 hover:bg-brand-50 ${focusRing}`;
 

@@ -93,7 +93,7 @@ export function sendAtOf(value: { sendWhen: "now" | "later"; sendAt: string }): 
 export const CARD_SECRET_FIELDS = ["cardNumber", "cvc"] as const;
 
 /** The card as the API takes it: digits only, expiry as MM/YY. */
-export function normalisedCard(value: z.output<typeof simulatedPaySchema>) {
+export function normalisedCard(value: { cardNumber: string; expiry: string; cvc: string; nameOnCard: string }) {
   const expiry = parseExpiry(value.expiry);
   return {
     cardNumber: cardDigits(value.cardNumber),

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { formatDollars } from "../../../core/money.ts";
 import { services } from "../../context.ts";
 import { readForm } from "../../lib/forms.server.ts";
+import { primaryButtonClass } from "../../ui/buttons.ts";
 import { CsrfInput, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -84,13 +85,7 @@ export default function PaymentAuthentication({ loaderData }: Route.ComponentPro
         <Form method="post" className="mt-6 flex flex-wrap gap-3" aria-label="Authenticate payment">
           <CsrfInput />
           <HoneypotInputs />
-          <button
-            type="submit"
-            name="outcome"
-            value="complete"
-            disabled={busy}
-            className="inline-flex min-h-11 items-center justify-center rounded-md bg-brand-700 px-6 py-2 font-semibold text-white shadow-sm hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:bg-slate-400"
-          >
+          <button type="submit" name="outcome" value="complete" disabled={busy} className={primaryButtonClass}>
             Complete
           </button>
           <button

@@ -18,7 +18,7 @@ import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } 
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.api-keys";
-import { card, controlClass, labelClass, sectionHeading } from "./settings-styles.ts";
+import { card, controlClass, dangerButton, labelClass, sectionHeading } from "./settings-styles.ts";
 
 const TITLE = "API keys";
 export const handle = { title: TITLE } satisfies PortalHandle;
@@ -86,9 +86,6 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   throw redirect(PAGE);
 }
-
-const dangerButton =
-  "inline-flex min-h-11 items-center justify-center rounded-md border border-red-700 bg-white px-4 font-semibold text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700";
 
 export default function ApiKeysSettings({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.ownerOnly) {

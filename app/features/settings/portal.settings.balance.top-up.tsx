@@ -12,16 +12,16 @@ import { data, Form, href, Link, redirect } from "react-router";
 import { z } from "zod";
 import type { TopUpCheck } from "../../../core/balance-top-ups.ts";
 import { TOP_UP_DETAILS } from "../../../core/balance-top-ups.ts";
-import { cardDigits } from "../../../core/card.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
-import { outlineButtonClass } from "../../ui/buttons.ts";
+import { outlineButtonClass, primaryButtonClass } from "../../ui/buttons.ts";
 import { FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
-import { CARD_ENTRY_FIELDS, type CardFields, cardFieldErrors, parseExpiry } from "../payment/payment.ts";
+import { normalisedCard } from "../payment/payment.server.ts";
+import { CARD_ENTRY_FIELDS, type CardFields, cardFieldErrors } from "../payment/payment.ts";
 import { CardInputs } from "../payment/payment-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -82,17 +82,6 @@ const postSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("pay"), cardNumber: text, expiry: text, cvc: text, nameOnCard: text }),
   z.object({ intent: z.literal("authenticate"), outcome: z.enum(["complete", "fail"]) }),
 ]);
-
-/** The card's entries as the API takes them (digits only, MM/YY); the processor stays the judge. */
-function normalisedCard(value: { cardNumber: string; expiry: string; cvc: string; nameOnCard: string }) {
-  const expiry = parseExpiry(value.expiry);
-  return {
-    cardNumber: cardDigits(value.cardNumber),
-    expiry: expiry ? `${String(expiry.month).padStart(2, "0")}/${String(expiry.year % 100).padStart(2, "0")}` : "",
-    cvc: value.cvc.trim(),
-    nameOnCard: value.nameOnCard.trim(),
-  };
-}
 
 /** The card fields' own errors (cardFieldErrors also checks the Review page's reward fields). */
 function cardErrors(values: Partial<Record<keyof CardFields, unknown>>) {
@@ -243,13 +232,7 @@ function Authentication({ amount, path }: { amount: string; path: string }) {
       </p>
       <Form method="post" action={path} className="mt-6 flex flex-wrap gap-3" aria-label="Authenticate payment">
         <HiddenFormInputs intent="authenticate" />
-        <button
-          type="submit"
-          name="outcome"
-          value="complete"
-          disabled={busy}
-          className="inline-flex min-h-11 items-center justify-center rounded-md bg-brand-700 px-6 py-2 font-semibold text-white shadow-sm hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:bg-slate-400"
-        >
+        <button type="submit" name="outcome" value="complete" disabled={busy} className={primaryButtonClass}>
           Complete
         </button>
         <button type="submit" name="outcome" value="fail" disabled={busy} className={outlineButtonClass}>

@@ -26,7 +26,7 @@ import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } 
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.managers";
-import { card, controlClass, labelClass, sectionHeading } from "./settings-styles.ts";
+import { card, controlClass, dangerButton, labelClass, sectionHeading } from "./settings-styles.ts";
 
 const TITLE = "Managers";
 export const handle = { title: TITLE } satisfies PortalHandle;
@@ -91,8 +91,6 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 const secondaryButton =
   "inline-flex min-h-11 items-center justify-center rounded-md border border-slate-400 bg-white px-4 font-semibold text-slate-800 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 disabled:cursor-not-allowed disabled:opacity-50";
-const dangerButton =
-  "inline-flex min-h-11 items-center justify-center rounded-md border border-red-700 bg-white px-4 font-semibold text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700";
 
 const dateText = (iso: string) =>
   new Date(iso).toLocaleDateString("en-AU", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });

@@ -21,8 +21,8 @@ import { FormAlert, HiddenFormInputs } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.webhook-deliveries";
-import { card, sectionHeading } from "./settings-styles.ts";
-import { deliveryStatusText, secondaryButton } from "./webhook-view.ts";
+import { card, secondaryButton, sectionHeading } from "./settings-styles.ts";
+import { deliveryStatusText } from "./webhook-view.ts";
 
 const TITLE = "Webhook deliveries";
 export const handle = { title: TITLE } satisfies PortalHandle;

@@ -27,8 +27,8 @@ import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } 
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.webhooks";
-import { card, controlClass, labelClass, sectionHeading } from "./settings-styles.ts";
-import { deliveryStatusText, secondaryButton } from "./webhook-view.ts";
+import { card, controlClass, dangerButton, labelClass, secondaryButton, sectionHeading } from "./settings-styles.ts";
+import { deliveryStatusText } from "./webhook-view.ts";
 
 const TITLE = "Webhooks";
 export const handle = { title: TITLE } satisfies PortalHandle;
@@ -81,9 +81,6 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   throw redirect(PAGE);
 }
-
-const dangerButton =
-  "inline-flex min-h-11 items-center justify-center rounded-md border border-red-700 bg-white px-4 font-semibold text-red-800 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700";
 
 export default function WebhooksSettings({ loaderData, actionData }: Route.ComponentProps) {
   if (loaderData.ownerOnly) {

@@ -1,8 +1,5 @@
-// What the two Settings › Webhooks pages show alike: a delivery's state in words, a button's look.
+// What the two Settings › Webhooks pages show alike: a delivery's state in words.
 import type { WebhookDeliveryStatus } from "../../../core/webhooks.ts";
-
-export const secondaryButton =
-  "inline-flex min-h-11 items-center justify-center rounded-md border border-brand-700 bg-white px-4 font-semibold text-brand-800 hover:bg-brand-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700";
 
 /** "Delivered (200)", "Retrying (last answer 500)", "Failed (not reachable)", "Waiting". */
 export function deliveryStatusText(status: WebhookDeliveryStatus, lastStatus: number | null, attempts = 1): string {
