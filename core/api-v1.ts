@@ -210,6 +210,9 @@ export const v1OrderSchema = z.strictObject({
   rewardReleaseId: z.nullable(z.int()),
   cancelledAt: z.nullable(instant),
   refundedAt: z.nullable(instant),
+  paidFrom: z
+    .enum(["card", "balance"])
+    .check(z.describe("card: paid by card in the portal; balance: from the prepaid balance (an order a key placed).")),
   recipients: z.nullable(z.array(v1RecipientSchema)),
 });
 

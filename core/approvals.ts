@@ -120,6 +120,8 @@ export interface ApprovalSummary {
   reason: string | null;
   /** The requester's draft is no longer the version this order froze. */
   draftChanged: boolean;
+  /** Placed by a company system with an API key (ADR 0029): approving pays it from the balance and releases it. */
+  viaApiKey: boolean;
 }
 
 export interface ApprovalDetail extends ApprovalSummary {

@@ -142,4 +142,6 @@ export interface RewardOrderView {
   cancelledAt: string | null;
   /** The refund of a cancelled order, once the processor made it. */
   refundedAt: string | null;
+  /** How it was paid: by card in the portal, or from the prepaid balance by a system's key (ADR 0029). */
+  paidFrom: "card" | "balance";
 }

@@ -135,6 +135,7 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
     expect(total).toBe(111_00);
     expect(placed).toMatchObject({
       state: "released",
+      paidFrom: "balance",
       rewardName: "Quarter Thanks",
       recipientCount: 2,
       rewardsCents: 100_00,
@@ -262,11 +263,13 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
     expect(await db().select().from(emailOutbox).where(eq(emailOutbox.orderId, placed.orderId))).toEqual([]);
     expect(((await (await get(placed.orderId)).json()) as V1Order).state).toBe("awaiting_approval");
     // The Owners' list shows it; the Owner who made the key may decide (the system asked, not them).
-    const pending = await a.json<Array<{ orderId: number; requestedBy: { name: string } }>>(
+    const pending = await a.json<Array<{ orderId: number; requestedBy: { name: string }; viaApiKey: boolean }>>(
       "GET",
       "Approvals?status=pending",
     );
-    expect(pending.map((p) => [p.orderId, p.requestedBy.name])).toEqual([[placed.orderId, "API key “Payroll sync”"]]);
+    expect(pending.map((p) => [p.orderId, p.requestedBy.name, p.viaApiKey])).toEqual([
+      [placed.orderId, "API key “Payroll sync”", true],
+    ]);
 
     // Approving while the balance is short is refused and changes nothing.
     const short = await expectProblem(await a.go("POST", `Approvals/${placed.orderId}/approve`), 402);
@@ -425,6 +428,12 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
       headers: { authorization: `Bearer ${a.accessToken}` },
     });
     expect(cancelled.status, await cancelled.clone().text()).toBe(200);
+    // The portal's view says where the money went back (its toast names the balance, not the card).
+    expect(await cancelled.json()).toMatchObject({
+      state: "cancelled",
+      paidFrom: "balance",
+      refundedAt: expect.any(String),
+    });
     expect(await balanceOf(db(), a.companyId)).toBe(500_00 - chargesFor([60, 40]).totalCents);
     const refund = await db()
       .select()

@@ -290,6 +290,7 @@ describeEachDatabase("Approvals", ({ database }) => {
       { orderId: requested.orderId, state: "requested", totalCents, recipientCount: 2, draftChanged: false },
     ]);
     expect(pending[0]?.requestedBy).toMatchObject({ userId: manager.userId, email: manager.email });
+    expect(pending[0]?.viaApiKey).toBe(false);
     const mine = await manager.json<MyDraftApproval>("GET", "Approvals/my-draft");
     expect(mine).toMatchObject({ thresholdCents: 100000, order: { orderId: requested.orderId, state: "requested" } });
     const detail = await manager.json<ApprovalDetail>("GET", `Approvals/${requested.orderId}`);

@@ -138,7 +138,7 @@ describeEachDatabase("scheduled sends", ({ database, kind }) => {
   it("cancels with a full refund recorded by the processor, emails the payer, and never releases", async () => {
     const { manager, order, services, clock, sendAt } = await scheduled(30 * MINUTE);
     const cancelled = await manager.json<RewardOrderView>("POST", `RewardOrders/${order.id}/cancel`);
-    expect(cancelled).toMatchObject({ state: "cancelled", refundedAt: expect.any(String) });
+    expect(cancelled).toMatchObject({ state: "cancelled", refundedAt: expect.any(String), paidFrom: "card" });
     const [payment] = await db().select().from(simulatedPayments);
     expect(payment?.refundId).toMatch(/^re_sim_/);
     const [row] = await db().select().from(orders);

@@ -429,6 +429,7 @@ export async function v1OrderAnswer(db: Db, companyId: number, orderId: number):
     rewardReleaseId: null,
     cancelledAt: null,
     refundedAt: null,
+    paidFrom: "balance",
     recipients: null,
   };
 }

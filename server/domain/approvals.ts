@@ -170,6 +170,7 @@ function toSummary(row: SummaryRow): ApprovalSummary {
     decidedAt: o.approvalDecidedAt?.toISOString() ?? null,
     reason: o.approvalReason,
     draftChanged: !o.releasedAt && row.draftVersion !== o.draftVersion,
+    viaApiKey: o.apiKeyId !== null,
   };
 }
 

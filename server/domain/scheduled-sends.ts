@@ -176,6 +176,7 @@ export async function rewardOrderView(db: Conn, companyId: number, orderId: numb
     rewardReleaseId: release?.id ?? null,
     cancelledAt: iso(order.cancelledAt),
     refundedAt: iso(order.refundedAt),
+    paidFrom: order.processor === "balance" ? "balance" : "card",
   };
 }
 

@@ -115,10 +115,17 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   // 402: an API order's approval the company's balance cannot cover; its detail names both amounts.
   const shownDetails = !done.ok && done.status === 402 ? [...SHOWN, done.detail] : SHOWN;
   if (!done.ok) return reply(replyFailure(submission, done, { shownDetails }), which);
+  // A system's order has no requester to email: approving pays it from the balance (ADR 0029).
+  const decided = await api.getApproval(orderId);
+  const viaApiKey = decided.ok && decided.data.viaApiKey;
   return redirectWithToast(context, path(orderId), {
     type: "success",
     title: value.intent === "approve" ? "Request approved" : "Request declined",
-    description: "The requester has been emailed.",
+    description: !viaApiKey
+      ? "The requester has been emailed."
+      : value.intent === "approve"
+        ? "It was paid from the company balance and sent."
+        : "Nothing was charged to the company balance.",
   });
 }
 

@@ -77,7 +77,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
             type: "success",
             title: "Reward cancelled",
             description: cancelled.data.refundedAt
-              ? `${formatDollars(cancelled.data.totalCents)} has been refunded to the card. You have been emailed.`
+              ? `${formatDollars(cancelled.data.totalCents)} has been refunded to ${cancelled.data.paidFrom === "balance" ? "the company balance" : "the card"}. You have been emailed.`
               : "The refund is on its way; you will be emailed once it is made.",
           }
         : { type: "destructive", title: cancelled.detail },
