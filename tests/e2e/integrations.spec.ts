@@ -127,3 +127,48 @@ test("a system rewards with a key: top-up by card, webhook registered, order pla
     await new Promise((resolve) => receiver.server.close(resolve));
   }
 });
+
+test("a system's order at or above the threshold waits for an Owner, whose approval in the portal pays it from the balance and sends it", async ({
+  page,
+  request,
+  manager,
+}) => {
+  const api = (method: "post" | "put", path: string, data: unknown) =>
+    request[method](path, { headers: manager.headers, data });
+  expect((await api("put", "/api/Approvals/threshold", { thresholdDollars: 100 })).status()).toBe(200);
+  const key = ((await (await api("post", "/api/ApiKeys", { name: "HR platform" })).json()) as { key: string }).key;
+  const topUp = (await (await api("post", "/api/Balance/TopUps", { amount: 300_00 })).json()) as { topUpId: number };
+  const paid = await api("post", `/api/Balance/TopUps/${topUp.topUpId}/pay-simulated`, {
+    cardNumber: "4242424242424242",
+    expiry: "12/34",
+    cvc: "123",
+    nameOnCard: "Olive Owner",
+  });
+  expect(((await paid.json()) as { status: string }).status).toBe("succeeded");
+
+  const rewardName = `Service award ${uniqueToken()}`;
+  const placed = await request.post("/api/v1/orders", {
+    headers: { authorization: `Bearer ${key}`, "idempotency-key": uniqueToken() },
+    data: {
+      rewardName,
+      recipients: [{ email: `cy.${uniqueToken()}@example.com`, firstName: "Cy", lastName: "Wu", amount: 100 }],
+    },
+  });
+  expect(placed.status(), await placed.text()).toBe(202);
+  const order = (await placed.json()) as { orderId: number; state: string };
+  expect(order.state).toBe("awaiting_approval");
+
+  await page.goto(`/portal/approvals/${order.orderId}`);
+  await expect(page.getByRole("heading", { name: rewardName })).toBeVisible();
+  await expect(page.getByText("Requested by API key “HR platform”")).toBeVisible();
+  await page.getByRole("button", { name: "Approve", exact: true }).click();
+  await expect(page.getByText("It was paid from the company balance and sent.")).toBeVisible();
+  await shoot(page, "api-order-approved");
+
+  const read = await request.get(`/api/v1/orders/${order.orderId}`, { headers: { authorization: `Bearer ${key}` } });
+  expect(await read.json()).toMatchObject({
+    state: "released",
+    paidFrom: "balance",
+    totalCents: 100_00 + 10_00 + 1_00,
+  });
+});
