@@ -309,6 +309,15 @@ describeEachDatabase("prepaid balance top-ups", ({ kind, database }) => {
     expect(await balanceOfCompany(owner.companyId)).toBe(0);
   });
 
+  it("starting top-ups is limited per company: the 21st in an hour is a 429 and makes no top-up; another company has its own", async () => {
+    const { owner, b } = await world();
+    for (let i = 0; i < 20; i++) await owner.json<CreatedTopUp>("POST", "Balance/TopUps", { amount: 1000 }, 201);
+    await expectProblem(await owner.go("POST", "Balance/TopUps", { amount: 1000 }), 429);
+    const rows = await db().select().from(balanceTopUps).where(eq(balanceTopUps.companyId, owner.companyId));
+    expect(rows).toHaveLength(20);
+    await b.json<CreatedTopUp>("POST", "Balance/TopUps", { amount: 1000 }, 201);
+  });
+
   it("bad amounts are a 400 with a clear detail, and nothing changes", async () => {
     const { owner } = await world();
     const before = await snapshot(db());

@@ -75,9 +75,14 @@ export function balanceRoutes(
   const s: TopUpServices = { db: deps.db, payments, logger: deps.logger, now };
   // Card attempts (DESIGN.md §7): the card form's attempts are counted per company (only an
   // Owner's token reaches it; the budget is cardPayment's, in its own buckets), before the card
-  // is looked at. Making a top-up takes no card data and is not counted.
+  // is looked at. Making a top-up takes no card data and has its own budget (topUpStart).
   const cardAttempt = createMiddleware<ApiEnv>(async (c, next) => {
     await limits.perAccount("cardPayment", `top-up-company:${requireOwner(c).companyId}`);
+    await next();
+  });
+  // Starting a top-up makes a payment at the processor: 20 an hour per company (after the Owner check).
+  const topUpStart = createMiddleware<ApiEnv>(async (c, next) => {
+    await limits.perAccount("topUpCreate", `company:${requireOwner(c).companyId}`);
     await next();
   });
   const checkoutOnly = createMiddleware<ApiEnv>(async (_c, next) => {
@@ -103,7 +108,7 @@ export function balanceRoutes(
       };
       return c.json(answer);
     })
-    .post("/Balance/TopUps", auth, ownerOnly, jsonBody(createTopUpSchema), async (c) => {
+    .post("/Balance/TopUps", auth, ownerOnly, topUpStart, jsonBody(createTopUpSchema), async (c) => {
       const owner = ownerOf(c);
       const created = await guarded(() => createTopUp(s, owner, c.req.valid("json").amount));
       const answer: CreatedTopUp = {
@@ -115,23 +120,31 @@ export function balanceRoutes(
       };
       return c.json(answer, 201);
     })
-    .post("/Balance/TopUps/checkout-session", auth, ownerOnly, checkoutOnly, jsonBody(createTopUpSchema), async (c) => {
-      const owner = ownerOf(c);
-      const created = await guarded(() =>
-        createTopUpCheckout(
-          s,
-          owner,
-          c.req.valid("json").amount,
-          (id) => `${deps.config.APP_URL}${topUpReturnPath(id)}`,
-        ),
-      );
-      const answer: TopUpCheckout = {
-        topUpId: created.topUp.id,
-        url: created.url,
-        amount: created.topUp.amountCents,
-      };
-      return c.json(answer, 201);
-    })
+    .post(
+      "/Balance/TopUps/checkout-session",
+      auth,
+      ownerOnly,
+      checkoutOnly,
+      topUpStart,
+      jsonBody(createTopUpSchema),
+      async (c) => {
+        const owner = ownerOf(c);
+        const created = await guarded(() =>
+          createTopUpCheckout(
+            s,
+            owner,
+            c.req.valid("json").amount,
+            (id) => `${deps.config.APP_URL}${topUpReturnPath(id)}`,
+          ),
+        );
+        const answer: TopUpCheckout = {
+          topUpId: created.topUp.id,
+          url: created.url,
+          amount: created.topUp.amountCents,
+        };
+        return c.json(answer, 201);
+      },
+    )
     .get("/Balance/TopUps/:id", auth, ownerOnly, topUpParam, async (c) => {
       const owner = ownerOf(c);
       const row = await guarded(() => findTopUp(deps.db, owner.companyId, c.req.valid("param").id));

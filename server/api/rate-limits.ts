@@ -73,6 +73,11 @@ export const RATE_RULES = {
    * payroll run, a ceiling for a runaway script; each key has its own budget.
    */
   apiKey: { points: 600, durationSeconds: 60, per: "account" },
+  /**
+   * Top-ups an Owner starts, per company (ADR 0029): each makes a payment at the processor, so a
+   * script cannot flood it; room for any real use (a top-up is for hundreds of dollars or more).
+   */
+  topUpCreate: { points: 20, durationSeconds: 60 * 60, per: "account" },
   /** Wrong partner keys from one client address (keyed by the address; a right key never counts). */
   partnerKeyFailure: { points: 10, durationSeconds: 10 * 60, per: "account" },
 } as const satisfies Record<string, RateRule>;
