@@ -416,6 +416,25 @@ describe("rate limits through the real process", () => {
     expect((await get("/api/v1/orders", await makeKey("Another system"))).status).toBe(200);
   });
 
+  it("topUpCreate: an Owner's top-ups hold their budget per company across the API's URLs, the Balance page's and any client address, sent all at once", async () => {
+    let n = 0;
+    const otherIp = () => `192.0.2.${(n++ % 200) + 1}`;
+    const pagePath = pageOf("features/settings/portal.settings.balance.tsx");
+    const session = await openForm(app.base, pagePath, portal.cookie);
+    const sends: (() => Promise<Response>)[] = [];
+    for (const url of urlVariants("/api/Balance/TopUps", false))
+      sends.push(() => postJson(app.base, url, { amount: 1000 }, { clientIp: otherIp(), token }));
+    for (const url of urlVariants(pagePath, true))
+      sends.push(() => postForm(app.base, url, session, { intent: "top-up", amount: "10" }, otherIp()));
+    while (sends.length < budget("topUpCreate") * 2 + 2)
+      sends.push(sends[sends.length % 10] as () => Promise<Response>);
+    const statuses = await Promise.all(sends.map(async (send) => (await send()).status));
+    // Made: 201 from the API, a redirect to the new top-up's card page from the page; all else 429.
+    const made = statuses.filter((s) => s === 201 || s === 302 || s === 303);
+    expect(made.length, statuses.join(",")).toBe(budget("topUpCreate"));
+    expect(statuses.filter((s) => s === 429).length, statuses.join(",")).toBe(statuses.length - made.length);
+  });
+
   it("partnerKeyFailure: wrong partner keys from one address are cut off across the URLs, sent all at once; the right key is never counted", async () => {
     const ip = freshIp();
     const redeem = (url: string, key: string, from: string) =>
