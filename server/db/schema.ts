@@ -473,6 +473,12 @@ export const orders = pgTable(
     uniqueIndex("orders_payment_intent_idx").on(t.paymentIntentId),
     // The scheduler's scan: scheduled orders by their time.
     index("orders_scheduled_idx").on(t.sendAt).where(sql`${t.status} = 'scheduled'`),
+    // The scheduler's other scan (ADR 0029): balance orders charged but not yet released. With the
+    // index above, PostgreSQL answers the scheduler's OR of the two with a bitmap of both, not a
+    // scan of every order, on every pass in every process.
+    index("orders_balance_pending_idx")
+      .on(t.createdAt)
+      .where(sql`${t.status} = 'pending' and ${t.processor} = 'balance'`),
     uniqueIndex("orders_checkout_session_idx").on(t.checkoutSessionId),
     uniqueIndex("orders_invoice_number_idx").on(t.invoiceNumber),
     index("orders_company_placed_by_idx").on(t.companyId, t.placedBy, t.status),

@@ -1,0 +1,1 @@
+CREATE INDEX "orders_balance_pending_idx" ON "orders" USING btree ("created_at") WHERE "orders"."status" = 'pending' and "orders"."processor" = 'balance';
