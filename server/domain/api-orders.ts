@@ -28,10 +28,8 @@ import { chargesFor } from "../../core/money.ts";
 import { scheduleProblem } from "../../core/schedule.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
 import { apiIdempotencyKeys, apiKeys, companies, orderLines, orders, users } from "../db/schema.ts";
-import { enqueueEmails } from "../mail/outbox.ts";
-import { approvalRequestedEmail } from "./approval-emails.ts";
 import { needsApproval } from "./approval-rule.ts";
-import { activeOwners, approvalLink, getThreshold } from "./approvals.ts";
+import { announceApprovalRequest, getThreshold } from "./approvals.ts";
 import { recordAudit } from "./audit.ts";
 import { balanceOf, moveBalance } from "./balance.ts";
 import { releaseDelivery } from "./delivery.ts";
@@ -39,8 +37,6 @@ import { type MatchedMember, matchOrCreateMembers } from "./members.ts";
 import { PaymentError, type PaymentServices, requireCompanyDetails } from "./orders.ts";
 import { releaseOrder } from "./release.ts";
 import { rewardOrderView } from "./scheduled-sends.ts";
-import { approvalRequestedEvent } from "./webhook-events.ts";
-import { emitEvent } from "./webhooks.ts";
 
 /** The key that places the order: its company, its id and the Owner who made it. */
 export interface ApiOrderCaller {
@@ -349,44 +345,23 @@ async function requestOwnersApproval(
   },
 ): Promise<void> {
   await tx.update(orders).set({ approvalStatus: "requested" }).where(eq(orders.id, o.orderId));
-  await recordAudit(tx, {
-    companyId: caller.companyId,
-    actorUserId: null,
-    action: "approval.requested",
-    subject: `order:${o.orderId}`,
-    data: { totalCents: o.totalCents, thresholdCents: o.thresholdCents, apiKeyId: caller.apiKeyId },
-    clientIp: caller.clientIp ?? null,
-    at: o.now,
-  });
-  await emitEvent(
-    tx,
-    approvalRequestedEvent(
-      {
-        id: o.orderId,
-        companyId: caller.companyId,
-        rewardName: o.rewardName,
-        totalCents: o.totalCents,
-        placedBy: null,
-      },
-      { recipients: o.recipientCount, requestedAt: o.now, apiKeyId: caller.apiKeyId },
-    ),
-    o.now,
-  );
   const [key] = await tx.select({ name: apiKeys.name }).from(apiKeys).where(eq(apiKeys.id, caller.apiKeyId));
-  const owners = await activeOwners(tx, caller.companyId);
-  await enqueueEmails(
-    tx,
-    owners.map((owner) =>
-      approvalRequestedEmail({
-        to: owner.email,
-        firstName: owner.firstName,
-        requesterName: `The API key “${key?.name ?? "API"}”`,
-        order: { rewardName: o.rewardName, totalCents: o.totalCents, recipientCount: o.recipientCount },
-        link: approvalLink(s.appUrl, o.orderId),
-      }),
-    ),
-    o.now,
-  );
+  await announceApprovalRequest(tx, s.appUrl, {
+    order: {
+      id: o.orderId,
+      companyId: caller.companyId,
+      rewardName: o.rewardName,
+      totalCents: o.totalCents,
+      placedBy: null,
+    },
+    recipientCount: o.recipientCount,
+    requesterName: `The API key “${key?.name ?? "API"}”`,
+    actorUserId: null,
+    apiKeyId: caller.apiKeyId,
+    clientIp: caller.clientIp,
+    auditData: { totalCents: o.totalCents, thresholdCents: o.thresholdCents, apiKeyId: caller.apiKeyId },
+    now: o.now,
+  });
 }
 
 /**

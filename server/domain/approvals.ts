@@ -273,6 +273,62 @@ export async function activeOwners(tx: Conn, companyId: number) {
 }
 
 /**
+ * What every approval request does once its order is marked requested, in the caller's
+ * transaction: the audit entry, the approval.requested event (ADR 0029) and an email to every
+ * Owner. A manager's request (requestApproval) and a system's order (api-orders.ts) share it.
+ */
+export async function announceApprovalRequest(
+  tx: Tx,
+  appUrl: string,
+  request: {
+    order: { id: number; companyId: number; rewardName: string; totalCents: number; placedBy: number | null };
+    recipientCount: number;
+    /** Who asked, as the Owners' email names them. */
+    requesterName: string;
+    actorUserId: number | null;
+    apiKeyId?: number;
+    clientIp?: string | null;
+    auditData: Record<string, unknown>;
+    now: Date;
+  },
+): Promise<void> {
+  const { order, now } = request;
+  await recordAudit(tx, {
+    companyId: order.companyId,
+    actorUserId: request.actorUserId,
+    action: "approval.requested",
+    subject: `order:${order.id}`,
+    data: request.auditData,
+    clientIp: request.clientIp ?? null,
+    at: now,
+  });
+  await emitEvent(
+    tx,
+    approvalRequestedEvent(order, { recipients: request.recipientCount, requestedAt: now, apiKeyId: request.apiKeyId }),
+    now,
+  );
+  const owners = await activeOwners(tx, order.companyId);
+  const emailOrder = {
+    rewardName: order.rewardName,
+    totalCents: order.totalCents,
+    recipientCount: request.recipientCount,
+  };
+  await enqueueEmails(
+    tx,
+    owners.map((owner) =>
+      approvalRequestedEmail({
+        to: owner.email,
+        firstName: owner.firstName,
+        requesterName: request.requesterName,
+        order: emailOrder,
+        link: approvalLink(appUrl, order.id),
+      }),
+    ),
+    now,
+  );
+}
+
+/**
  * "Request approval": freezes the caller's draft into an order with approval_status 'requested'
  * and no payment, supersedes the caller's other live orders, and emails every Owner. An
  * unchanged draft that already has its request (or approval) answers that order again.
@@ -307,39 +363,19 @@ export async function requestApproval(
       approvalStatus: "requested",
       clientIp: caller.clientIp,
     });
-    await recordAudit(tx, {
-      companyId: caller.companyId,
-      actorUserId: caller.userId,
-      action: "approval.requested",
-      subject: `order:${order.id}`,
-      data: { totalCents: order.totalCents, thresholdCents, draftVersion: order.draftVersion },
-      clientIp: caller.clientIp ?? null,
-      at: now,
-    });
-    await emitEvent(tx, approvalRequestedEvent(order, { recipients: snapshot.lines.length, requestedAt: now }), now);
     const [me] = await tx
       .select({ firstName: users.firstName, lastName: users.lastName })
       .from(users)
       .where(eq(users.id, caller.userId));
-    const owners = await activeOwners(tx, caller.companyId);
-    const emailOrder = {
-      rewardName: order.rewardName,
-      totalCents: order.totalCents,
+    await announceApprovalRequest(tx, s.appUrl, {
+      order,
       recipientCount: snapshot.lines.length,
-    };
-    await enqueueEmails(
-      tx,
-      owners.map((owner) =>
-        approvalRequestedEmail({
-          to: owner.email,
-          firstName: owner.firstName,
-          requesterName: me ? `${me.firstName} ${me.lastName}` : "A manager",
-          order: emailOrder,
-          link: approvalLink(s.appUrl, order.id),
-        }),
-      ),
+      requesterName: me ? `${me.firstName} ${me.lastName}` : "A manager",
+      actorUserId: caller.userId,
+      clientIp: caller.clientIp,
+      auditData: { totalCents: order.totalCents, thresholdCents, draftVersion: order.draftVersion },
       now,
-    );
+    });
     return { order, created: true, superseded };
   });
   await cancelSuperseded(s, result.superseded);
