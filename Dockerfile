@@ -10,7 +10,7 @@ RUN npm ci
 
 FROM deps AS build
 COPY . .
-RUN npx react-router build && node scripts/compress-assets.ts && node scripts/build-server.ts
+RUN node scripts/build.ts
 
 FROM node:24-bookworm-slim AS prod-deps
 WORKDIR /app
@@ -25,7 +25,8 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./build
-# The server runs as one bundle with its migrations beside it (build/server.js, build/migrations: ADR 0024).
+# The server runs as one bundle with its chunks and migrations beside it (build/server.js,
+# build/server-chunks: ADR 0024).
 COPY --chown=node:node package.json ./
 RUN mkdir -p /data && chown node:node /data
 USER node

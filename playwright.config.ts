@@ -21,8 +21,8 @@ const serverOptions = {
   gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
 } as const;
 
+// Only variables a user sets too (README "Configuration"); NODE_ENV is the entry's own (ADR 0024).
 const serverEnv = {
-  NODE_ENV: "production",
   HOST: "127.0.0.1",
   DATABASE_URL: "memory://",
   RATE_LIMIT_FACTOR: "1000",

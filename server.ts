@@ -10,8 +10,13 @@ import { pathToFileURL } from "node:url";
 import type { ServerBuild } from "react-router";
 
 const dev = process.argv.includes("--dev");
-// React picks its build from NODE_ENV when first loaded, so set it before importing anything that loads React.
-process.env.NODE_ENV ??= dev ? "development" : "production";
+// The entry, not the shell, settles the mode: React and React Router pick their development or
+// production build from NODE_ENV when first loaded, and a process that loads one of each answers
+// 500 on every page. `node build/server.js` is production and `--dev` is development whatever the
+// shell exports (unset, `test`, the other mode). Everything else is imported below this line, and
+// the bundle keeps it so: scripts/build-server.ts splits each import() into its own chunk and
+// refuses a bundle whose entry imports a package (ADR 0024, "Amendment: the entry settles NODE_ENV").
+process.env.NODE_ENV = dev ? "development" : "production";
 
 const { ConfigError, loadConfig } = await import("./server/config.ts");
 const { createLogger } = await import("./server/logger.ts");

@@ -83,8 +83,9 @@ export async function launchApp(env: Record<string, string>, options: LaunchOpti
   const child = spawn(process.execPath, [...flags, options.production ? serverEntry : testEntry], {
     cwd: root,
     env: {
+      // Only variables a user sets too (README "Configuration"): the entry settles NODE_ENV itself
+      // (ADR 0024), and a harness that set it would hide a start that breaks without it.
       ...inherited,
-      NODE_ENV: "production",
       HOST: "127.0.0.1",
       PORT: port,
       APP_URL: base,

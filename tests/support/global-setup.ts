@@ -15,11 +15,9 @@ const isCI = /^(1|true)$/i.test(process.env.CI ?? "");
 
 export default async function setup(project: TestProject) {
   // The security tests drive the real process entry on the production build (tests/security/http.ts).
-  // NODE_ENV is "test" under vitest; the build must be the production one the e2e suite also serves.
-  execFileSync(process.execPath, ["scripts/build-if-needed.ts"], {
-    stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production" },
-  });
+  // NODE_ENV is "test" under vitest; `npm run build` makes the production build whatever it holds
+  // (scripts/build.ts, ADR 0024).
+  execFileSync(process.execPath, ["scripts/build-if-needed.ts"], { stdio: "inherit" });
   const external = process.env.TEST_POSTGRES_URL?.trim();
   if (external) {
     project.provide("postgres", { url: external, version: "external server" });

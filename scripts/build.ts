@@ -1,0 +1,20 @@
+// `npm run build`: React Router's production build, the pre-compressed client files, and the server
+// bundle (scripts/build-server.ts, ADR 0024). Vite builds React's development runtime into the
+// client whenever NODE_ENV says development or test, so the build settles NODE_ENV itself instead
+// of taking the shell's (ADR 0024, "Amendment: the entry settles NODE_ENV").
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+const env = { ...process.env, NODE_ENV: "production" };
+const run = (script: string, args: string[] = []) =>
+  execFileSync(process.execPath, [script, ...args], { stdio: "inherit", env });
+
+const require = createRequire(import.meta.url);
+const routerDev = require.resolve("@react-router/dev/package.json");
+const routerBin = (JSON.parse(readFileSync(routerDev, "utf8")) as { bin: Record<string, string> }).bin["react-router"];
+
+run(join(dirname(routerDev), routerBin), ["build"]);
+run("scripts/compress-assets.ts");
+run("scripts/build-server.ts");
