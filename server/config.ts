@@ -166,6 +166,14 @@ export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//i.test(url);
 }
 
+/**
+ * The PGlite data directory a DATABASE_URL names, as the operator wrote it: the path itself, or a
+ * `file://` URL's path (for DATABASE_URLs that are neither `postgres://` nor `memory://`).
+ */
+export function pgliteDirectory(url: string): string {
+  return url.replace(/^file:\/\//, "");
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
   if (!parsed.success) {

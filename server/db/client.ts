@@ -11,7 +11,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import { DEFAULT_POOL_SIZE, isPostgresUrl } from "../config.ts";
+import { DEFAULT_POOL_SIZE, isPostgresUrl, pgliteDirectory } from "../config.ts";
 import { type DirectoryLock, lockDirectory } from "./directory-lock.ts";
 import * as schema from "./schema.ts";
 
@@ -80,7 +80,7 @@ export async function openDatabase(databaseUrl: string, poolSize = DEFAULT_POOL_
   if (databaseUrl === "memory://") {
     client = new PGlite(options);
   } else {
-    const shown = databaseUrl.replace(/^file:\/\//, "");
+    const shown = pgliteDirectory(databaseUrl);
     const dir = resolve(shown);
     mkdirSync(dir, { recursive: true });
     // Before PGlite touches a file: a second process stops here (DatabaseInUseError).
