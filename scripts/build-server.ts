@@ -46,7 +46,7 @@ const result = await build({
 
 // The guard: the entry may import Node's own modules before its first line runs, nothing else.
 const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
-const early = result.metafile.outputs["build/server.js"].imports
+const early = (result.metafile.outputs["build/server.js"]?.imports ?? [])
   .filter((entry) => entry.kind === "import-statement" && !builtins.has(entry.path))
   .map((entry) => entry.path);
 if (early.length > 0) {

@@ -13,8 +13,8 @@ const run = (script: string, args: string[] = []) =>
 
 const require = createRequire(import.meta.url);
 const routerDev = require.resolve("@react-router/dev/package.json");
-const routerBin = (JSON.parse(readFileSync(routerDev, "utf8")) as { bin: Record<string, string> }).bin["react-router"];
+const { bin } = JSON.parse(readFileSync(routerDev, "utf8")) as { bin: { "react-router": string } };
 
-run(join(dirname(routerDev), routerBin), ["build"]);
+run(join(dirname(routerDev), bin["react-router"]), ["build"]);
 run("scripts/compress-assets.ts");
 run("scripts/build-server.ts");
