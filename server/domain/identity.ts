@@ -8,14 +8,17 @@
 //   - reset link: 1 hour, single use; using one voids the user's other links.
 //   - access token: a FIXED 12 hours from issue (no sliding renewal, so checking a token never
 //     writes); revoked at logout, and all of a user's tokens at a password reset.
+//   - a password reset, a password change and an email change end the user's sign-ins in
+//     progress (endSignInsInProgress: login challenges, an app secret not yet confirmed, unused
+//     reset links) in the transaction of the change (DESIGN.md §7, ADR 0023's Amendment).
 //
 // The onboarding-video flag lives on the user (markOnboardingVideoWatched), so it follows the
 // account from browser to browser. hasProvidedCompanyDetails is derived from the company row.
-import { and, eq, gt, isNull, lt, ne, sql } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull, lt, ne, sql } from "drizzle-orm";
 import type { AppSettings, MyDetails } from "../../core/account-forms.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
 import { preparedOnce } from "../db/prepared.ts";
-import { accessTokens, companies, emailVerifications, passwordResets, users } from "../db/schema.ts";
+import { accessTokens, companies, emailVerifications, loginChallenges, passwordResets, users } from "../db/schema.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
 import {
   generateVerificationCode,
@@ -475,6 +478,7 @@ export async function completePasswordReset(
       .update(users)
       .set({ emailVerifiedAt: now })
       .where(and(eq(users.id, reset.userId), isNull(users.emailVerifiedAt)));
+    // The user's other links count as used ("used" is what they answer, identity.test.ts).
     await tx
       .update(passwordResets)
       .set({ usedAt: now })
@@ -483,8 +487,38 @@ export async function completePasswordReset(
       .update(accessTokens)
       .set({ revokedAt: now })
       .where(and(eq(accessTokens.userId, reset.userId), isNull(accessTokens.revokedAt)));
+    await endSignInsInProgress(tx, reset.userId, now);
     return "done" as const;
   });
+}
+
+// ─── Ending the sign-ins in progress ─────────────────────────────────────────────────────────
+
+/**
+ * What a password reset, a password change and an email change all end, called inside the
+ * transaction that makes the change (DESIGN.md §7; ADR 0023, Amendment). Each of them may be the
+ * owner shutting out someone who had the old password or the old address's mailbox, so nothing
+ * that someone started with them may finish afterwards:
+ *   - the user's open login challenges ("verify" and the company's forced "setup"): otherwise the
+ *     holder of the old password finishes the sign-in and gets a session;
+ *   - an app secret waiting for its first code: it was shown to whoever started the set-up, maybe
+ *     through such a challenge, and the owner's own set-up would show the same one again
+ *     (ADR 0023 §3), putting that person's authenticator on the account;
+ *   - the reset links not yet used: emailed to the address as it was, or asked for by someone who
+ *     knew it. They are deleted, so they answer "not valid" rather than "already used".
+ * An app already turned on and the recovery codes stay: they are the owner's own second factor.
+ * Callers have written the user's row just before, so two changes of one user queue on that row.
+ */
+export async function endSignInsInProgress(tx: Tx, userId: number, now: Date): Promise<void> {
+  await tx
+    .update(loginChallenges)
+    .set({ consumedAt: now })
+    .where(and(eq(loginChallenges.userId, userId), isNull(loginChallenges.consumedAt)));
+  await tx
+    .update(users)
+    .set({ totpSecretSealed: null, totpLastStep: null })
+    .where(and(eq(users.id, userId), isNull(users.totpEnabledAt), isNotNull(users.totpSecretSealed)));
+  await tx.delete(passwordResets).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
 }
 
 // ─── The signed-in user ──────────────────────────────────────────────────────────────────────

@@ -13,13 +13,23 @@
 // rows cannot tell which of them holds the caller's token (their data is sealed), so all of the
 // manager's rows go and the web portal starts a fresh session for the caller with the token it
 // still holds (app/features/settings: startNewSession); a bearer client keeps its token.
+//
+// A password change and an email change also end the manager's sign-ins in progress (login
+// challenges, an app secret not yet confirmed, unused reset links: identity.ts
+// endSignInsInProgress), in the transaction of the change (DESIGN.md §7, ADR 0023's Amendment).
 import { and, desc, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { ActiveSession, MyNameResponse } from "../../core/settings.ts";
 import type { Conn, Db } from "../db/client.ts";
 import { accessTokens, emailChanges, users, webSessions } from "../db/schema.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
 import { recordAudit } from "./audit.ts";
-import { isUniqueViolation, MAX_VERIFICATION_ATTEMPTS, type TokenOwner, VERIFICATION_TTL_MS } from "./identity.ts";
+import {
+  endSignInsInProgress,
+  isUniqueViolation,
+  MAX_VERIFICATION_ATTEMPTS,
+  type TokenOwner,
+  VERIFICATION_TTL_MS,
+} from "./identity.ts";
 import {
   generateVerificationCode,
   hashVerificationCode,
@@ -223,6 +233,8 @@ export async function confirmEmailChange(
       if (await addressTaken(tx, owner, row.newEmail)) return { status: "taken" };
       // The code proved the new address: it is verified as of now.
       await tx.update(users).set({ email: row.newEmail, emailVerifiedAt: ctx.now }).where(eq(users.id, owner.userId));
+      // Links emailed to the old address and sign-ins begun before the change end with it.
+      await endSignInsInProgress(tx, owner.userId, ctx.now);
       await enqueueEmail(tx, emailChangedNotice(me.email, me.firstName, row.newEmail), ctx.now);
       await recordAudit(tx, {
         companyId: owner.companyId,
@@ -282,6 +294,8 @@ export async function changeMyPassword(
       .returning({ id: users.id });
     if (!updated) return { status: "wrong_password" as const };
     const endedSessions = await endOtherSessions(tx, owner, ctx.now);
+    // Sign-ins begun with the old password (and reset links asked for before) end with it.
+    await endSignInsInProgress(tx, owner.userId, ctx.now);
     await recordAudit(tx, {
       companyId: owner.companyId,
       actorUserId: owner.userId,
