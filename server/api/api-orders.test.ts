@@ -6,7 +6,9 @@
 // the threshold waits for an Owner, whose approval charges and releases it; bad input is 400 and
 // changes nothing; another company's key sees nothing; a revoked or expired key is 401; a charged
 // order whose release never ran is released by the scheduler; a cancelled one is refunded to the
-// balance.
+// balance; the key's Owner paying or asking approval for their own draft supersedes only the
+// draft's orders, never the key's (an awaiting one is still approved, a charged one still
+// released, the ledger reconciled).
 import { randomUUID } from "node:crypto";
 import { and, count, eq } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
@@ -35,7 +37,7 @@ import {
 import { balanceOf, moveBalance } from "../domain/balance.ts";
 import { releaseDueOrders } from "../domain/scheduled-sends.ts";
 import type { Payments } from "../payments/port.ts";
-import { type PaymentsApiOptions, payingManager, paymentsApi } from "./payments.testkit.ts";
+import { type PaymentsApiOptions, payDraftByCard, payingManager, paymentsApi, seedDraft } from "./payments.testkit.ts";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -496,6 +498,117 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
     expect(((await replay.json()) as V1Order).state).toBe("released");
     const audit = await db().select().from(auditLog).where(eq(auditLog.action, "reward.released"));
     expect(audit).toHaveLength(2);
+  });
+
+  /**
+   * The company's money reconciles: the ledger's sum is the balance, and each order was charged
+   * once and either released once or refunded once (DESIGN.md §5, ADR 0029 §1 and §7).
+   */
+  async function expectReconciled(companyId: number, orderIds: readonly number[]) {
+    const entries = await db().select().from(balanceEntries).where(eq(balanceEntries.companyId, companyId));
+    expect(entries.reduce((sum, e) => sum + e.amountCents, 0)).toBe(await balanceOf(db(), companyId));
+    for (const orderId of orderIds) {
+      const mine = entries.filter((e) => e.orderId === orderId);
+      expect(
+        mine.filter((e) => e.kind === "order"),
+        `order ${orderId} charged once`,
+      ).toHaveLength(1);
+      const refunds = mine.filter((e) => e.kind === "refund").length;
+      const releases = (await db().select().from(rewardReleases).where(eq(rewardReleases.orderId, orderId))).length;
+      expect({ releases, refunds }, `order ${orderId}: one release or one refund`).toSatisfy(
+        (n: { releases: number; refunds: number }) => n.releases + n.refunds === 1,
+      );
+    }
+  }
+
+  it("the key's Owner paying their own draft by card leaves the company's API order awaiting approval alone: it is approved, charged once and released", async () => {
+    const { a, post, get, topUp } = await world();
+    await a.json("PUT", "Approvals/threshold", { thresholdDollars: 100 });
+    await topUp(a.companyId, a.userId, 500_00);
+    const res = await post(order([100, 100]));
+    expect(res.status, await res.clone().text()).toBe(202);
+    const placed = v1OrderSchema.parse(await res.json());
+    // The order is recorded as placed by the key's Owner (ADR 0029 §9), who now checks out a
+    // small draft of their own by card: a draft's checkout supersedes only the draft's orders.
+    await seedDraft(db(), a, [10], "Small thanks");
+    expect((await payDraftByCard(a, [10])).status).toBe("succeeded");
+
+    const [row] = await db().select().from(orders).where(eq(orders.id, placed.orderId));
+    expect(row).toMatchObject({ status: "pending", failureReason: null, approvalStatus: "requested" });
+    const pending = await a.json<Array<{ orderId: number }>>("GET", "Approvals?status=pending");
+    expect(pending.map((p) => p.orderId)).toEqual([placed.orderId]);
+    expect(((await (await get(placed.orderId)).json()) as V1Order).state).toBe("awaiting_approval");
+
+    expect((await a.go("POST", `Approvals/${placed.orderId}/approve`)).status).toBe(204);
+    const after = v1OrderSchema.parse(await (await get(placed.orderId)).json());
+    expect(after.state).toBe("released");
+    expect(after.recipients).toHaveLength(2);
+    expect(await balanceOf(db(), a.companyId)).toBe(500_00 - chargesFor([100, 100]).totalCents);
+    await expectReconciled(a.companyId, [placed.orderId]);
+  });
+
+  it("a charged API order not yet released survives its Owner's card checkout and, once demoted, their approval request; the scheduler releases it, charged once", async () => {
+    let failRelease = true;
+    const { a, api, post, get, topUp, clock, logs } = await world({
+      onReleaseLine: () => {
+        if (failRelease) throw new Error("the process died here");
+      },
+    });
+    // Below the threshold a key's order is charged at once; the Manager's draft below is above it.
+    await a.json("PUT", "Approvals/threshold", { thresholdDollars: 200 });
+    await topUp(a.companyId, a.userId, 500_00);
+    // Charged, then the process died before the release (as in the crash backstop test above).
+    const first = (await (await post(order([60, 40]))).json()) as V1Order;
+    expect(first.state).toBe("processing");
+    failRelease = false;
+
+    // The key's Owner checks out a draft of their own by card.
+    await seedDraft(db(), a, [10], "Small thanks");
+    expect((await payDraftByCard(a, [10])).status).toBe("succeeded");
+    const [afterCheckout] = await db().select().from(orders).where(eq(orders.id, first.orderId));
+    expect(afterCheckout).toMatchObject({ status: "pending", failureReason: null });
+
+    // Another charged order stuck the same way; then a second Owner makes the key's Owner a
+    // Manager, whose draft above the threshold asks for approval (approvals.ts requestApproval).
+    failRelease = true;
+    const second = (await (await post(order([20]))).json()) as V1Order;
+    expect(second.state).toBe("processing");
+    failRelease = false;
+    const other = await addManager(api, db(), a.companyId, "olivia@example.com");
+    await a.json("PUT", `Managers/${other.userId}/role`, { role: "owner" });
+    const demoted = await api.request(`/api/Managers/${a.userId}/role`, {
+      method: "PUT",
+      headers: { authorization: `Bearer ${other.accessToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ role: "manager" }),
+    });
+    expect(demoted.status, await demoted.clone().text()).toBe(200);
+    await seedDraft(db(), a, [100, 100], "Big thanks");
+    const asked = await a.json<{ created: boolean }>("POST", "Approvals/request", {
+      amount: chargesFor([100, 100]).totalCents,
+    });
+    expect(asked.created).toBe(true);
+    const stuck = await db()
+      .select({ id: orders.id, status: orders.status, failureReason: orders.failureReason })
+      .from(orders)
+      .where(and(eq(orders.companyId, a.companyId), eq(orders.processor, "balance")))
+      .orderBy(orders.id);
+    expect(stuck).toEqual([
+      { id: first.orderId, status: "pending", failureReason: null },
+      { id: second.orderId, status: "pending", failureReason: null },
+    ]);
+
+    // After the grace the scheduler's backstop releases both, once each.
+    clock.advance(2 * MINUTE);
+    const services = scheduler(clock.now, logs.logger);
+    expect((await releaseDueOrders(services, { advisoryLocks: false })).released).toBe(2);
+    expect((await releaseDueOrders(services, { advisoryLocks: false })).released).toBe(0);
+    for (const id of [first.orderId, second.orderId]) {
+      expect(((await (await get(id)).json()) as V1Order).state).toBe("released");
+    }
+    expect(await balanceOf(db(), a.companyId)).toBe(
+      500_00 - chargesFor([60, 40]).totalCents - chargesFor([20]).totalCents,
+    );
+    await expectReconciled(a.companyId, [first.orderId, second.orderId]);
   });
 
   function scheduler(now: () => Date, logger: ReturnType<typeof captureLogs>["logger"]) {

@@ -330,8 +330,10 @@ export async function announceApprovalRequest(
 
 /**
  * "Request approval": freezes the caller's draft into an order with approval_status 'requested'
- * and no payment, supersedes the caller's other live orders, and emails every Owner. An
- * unchanged draft that already has its request (or approval) answers that order again.
+ * and no payment, supersedes the caller's other live draft orders (never an order a system placed
+ * with an API key, though it names the key's Owner as placed_by: orders.ts `draftOrder`), and
+ * emails every Owner. An unchanged draft that already has its request (or approval) answers
+ * that order again.
  */
 export async function requestApproval(
   s: ApprovalServices,

@@ -7,8 +7,9 @@
 // Decisions (docs/decisions/0009-payments-and-release-once.md):
 //   - Calling create twice for an unchanged draft (a double click, a reload of the Review page)
 //     reuses the pending order and, through the idempotency key derived from the order id, the
-//     same payment. A changed draft makes a new order; the manager's older pending orders are
-//     marked failed ('superseded') and their payments cancelled, so the old amount cannot be paid.
+//     same payment. A changed draft makes a new order; the manager's older pending orders OF
+//     THEIR DRAFT are marked failed ('superseded') and their payments cancelled, so the old amount
+//     cannot be paid. An order a system placed with an API key is never one of them (ADR 0029).
 //   - The simulated card form refuses a payment whose order is no longer payable (superseded,
 //     or its draft moved on to another version) before touching the card.
 //   - A payment that did succeed is always released, even when the draft moved on meanwhile
@@ -123,10 +124,20 @@ export async function snapshotOfDraft(
 }
 
 /**
- * The caller's live orders, locked: pending ones, and declined ones whose payment could still be
- * retried in an old tab.
+ * The orders a new order of the caller's draft may supersede: the portal's, placed from a draft.
+ * An order a system placed with an API key (api_key_id set, no draft) is recorded as placed by the
+ * key's Owner (ADR 0029 §9) but is not theirs to replace: it waits for an approval of its own, or
+ * it is charged to the balance and must end released or refunded (ADR 0029 §7). Superseding it
+ * would strand it, since the scheduler's backstop only looks at pending orders
+ * (server/api/api-orders.test.ts: "survives its Owner's card checkout").
  */
-async function livePendingOrders(tx: Tx, caller: Caller): Promise<OrderRow[]> {
+const draftOrder = isNull(orders.apiKeyId);
+
+/**
+ * The caller's live draft orders, locked: pending ones, and declined ones whose payment could
+ * still be retried in an old tab.
+ */
+async function liveDraftOrders(tx: Tx, caller: Caller): Promise<OrderRow[]> {
   return tx
     .select()
     .from(orders)
@@ -134,6 +145,7 @@ async function livePendingOrders(tx: Tx, caller: Caller): Promise<OrderRow[]> {
       and(
         eq(orders.companyId, caller.companyId),
         eq(orders.placedBy, caller.userId),
+        draftOrder,
         or(
           eq(orders.status, "pending"),
           and(eq(orders.status, "failed"), ne(orders.failureReason, "superseded"), isNotNull(orders.paymentIntentId)),
@@ -144,19 +156,22 @@ async function livePendingOrders(tx: Tx, caller: Caller): Promise<OrderRow[]> {
     .for("update");
 }
 
-/** Marks the caller's other live orders superseded (a manager has at most one live payment). */
+/**
+ * Marks the caller's other live draft orders superseded (a manager has at most one live payment).
+ * The write repeats `draftOrder`: whatever rows it is handed, a key's order is never superseded.
+ */
 export async function supersedeOrders(tx: Tx, old: readonly OrderRow[]): Promise<void> {
   for (const o of old) {
     await tx
       .update(orders)
       .set({ status: "failed", failureReason: "superseded" })
-      .where(and(eq(orders.id, o.id), ne(orders.status, "paid")));
+      .where(and(eq(orders.id, o.id), ne(orders.status, "paid"), draftOrder));
   }
 }
 
-/** Supersedes every live order of the caller; answers them (their payments are cancelled after commit). */
+/** Supersedes every live draft order of the caller; answers them (their payments are cancelled after commit). */
 export async function supersedeAllOrders(tx: Tx, caller: Caller): Promise<OrderRow[]> {
-  const live = await livePendingOrders(tx, caller);
+  const live = await liveDraftOrders(tx, caller);
   await supersedeOrders(tx, live);
   return live;
 }
@@ -293,7 +308,8 @@ async function reopenApproved(tx: Tx, order: OrderRow): Promise<OrderRow> {
 
 /**
  * Freezes the caller's draft into an order, or reuses the pending order of the same draft
- * version; older pending orders of the caller are superseded and their payments cancelled.
+ * version; older pending draft orders of the caller are superseded and their payments cancelled
+ * (never a key's order, see `draftOrder`).
  * A Manager's order at or above the company's threshold is never frozen here: it is the order
  * an Owner approved, or a refusal (ADR 0022 §6).
  */
@@ -318,7 +334,7 @@ async function freezeOrder(
       return { order: await reopenApproved(tx, approved), superseded: [] };
     }
 
-    const pending = await livePendingOrders(tx, caller);
+    const pending = await liveDraftOrders(tx, caller);
     const reusable = pending.find(
       (o) =>
         o.status === "pending" &&
