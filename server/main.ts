@@ -12,12 +12,14 @@ import { type Database, openDatabase } from "./db/client.ts";
 import { seedCatalogue } from "./domain/catalogue.ts";
 import { type ImportWorker, startImportWorker } from "./domain/imports.ts";
 import type { ExpirySummary } from "./domain/lots.ts";
+import type { MoneyCheckResult } from "./domain/money-check.ts";
 import type { PaymentServices } from "./domain/orders.ts";
 import { type DueSummary, releaseDueOrders } from "./domain/scheduled-sends.ts";
 import { createServerApp } from "./http/app.ts";
 import { createFormGuards } from "./http/form-guards.ts";
 import { createKeptAnswers, type KeptAnswers } from "./http/kept-answers.ts";
 import { startExpiryJob } from "./jobs/expiry.ts";
+import { startMoneyCheckJob } from "./jobs/money-check.ts";
 import { type PeriodicJob, startPeriodicJob } from "./jobs/periodic.ts";
 import { startWebhookWorker, type WebhookWorker } from "./jobs/webhooks.ts";
 import type { Logger } from "./logger.ts";
@@ -56,6 +58,8 @@ export interface AppOptions {
   scheduler?: boolean;
   /** The reward expiry job's timer: false leaves it to the test (expiryJob.runOnce by hand). */
   expiryJob?: boolean;
+  /** The hourly money reconciliation's timer: false leaves it to the test (moneyCheck.runOnce by hand). */
+  moneyCheck?: boolean;
   /** The webhook delivery worker's timer: false leaves it to the test (webhookWorker.runOnce by hand). */
   webhookWorker?: boolean;
 }
@@ -71,6 +75,8 @@ export interface RunningApp {
   scheduler: PeriodicJob<DueSummary>;
   /** Forfeiture at expiry and the 30-day reminders (server/jobs/expiry.ts). */
   expiryJob: PeriodicJob<ExpirySummary>;
+  /** The money reconciliation, hourly across processes (server/jobs/money-check.ts). */
+  moneyCheck: PeriodicJob<MoneyCheckResult | null>;
   /** Signed webhook deliveries with retries (server/jobs/webhooks.ts). */
   webhookWorker: WebhookWorker;
   api: ReturnType<typeof createApi>;
@@ -139,6 +145,8 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     { db: database.db, config, logger, now: () => new Date(), onEmailQueued: () => mailWorker.nudge() },
     options.expiryJob ?? true,
   );
+  // Every process runs the money check's timer; one process an hour checks (jobs/money-check.ts).
+  const moneyCheck = startMoneyCheckJob({ db: database.db, logger, now: () => new Date() }, options.moneyCheck ?? true);
   // Every process sends due webhook deliveries: each is claimed with SKIP LOCKED and a lease.
   const webhookWorker = startWebhookWorker({
     db: database.db,
@@ -238,6 +246,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     reconciler,
     scheduler,
     expiryJob,
+    moneyCheck,
     webhookWorker,
     api,
     async close() {
@@ -245,6 +254,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
       await reconciler.stop();
       await scheduler.stop();
       await expiryJob.stop();
+      await moneyCheck.stop();
       await webhookWorker.stop();
       await mailWorker.stop();
       await importWorker.stop();

@@ -24,6 +24,7 @@ import {
 } from "../support/app-process.ts";
 import { createPostgresDatabase, postgresAdminUrl } from "../support/db.ts";
 import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
+import { moneyFindings } from "./support.ts";
 
 const RECIPIENTS = 1000;
 
@@ -160,6 +161,8 @@ describe.each(kinds)("SIGKILL during a 1,000-recipient release ($kind)", ({ kind
       const ids = smtp.messages.map((m) => m.headers["message-id"]);
       expect(new Set(ids).size).toBe(ids.length);
       expect(final.sent).toBe(ids.length);
+      // The money reconciles: one charge, one release, its lots and credits (npm run check:money).
+      expect(await moneyFindings(databaseUrl)).toEqual([]);
       if (!full) return;
       expect(ids).toHaveLength(RECIPIENTS + 2);
       const recipients = new Set(smtp.messages.flatMap((m) => m.to));

@@ -6,6 +6,8 @@ import { chownSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { openDatabase } from "../../server/db/client.ts";
+import { checkMoney, formatFinding } from "../../server/domain/money-check.ts";
 import { sleep } from "../support/app-process.ts";
 import { freePort } from "../support/net.ts";
 import { findPostgresBinaries } from "../support/postgres-server.ts";
@@ -100,4 +102,17 @@ export async function ownPostgres(): Promise<OwnPostgres> {
   await admin.query("create database rewards");
   await admin.end();
   return handle;
+}
+
+/**
+ * The operator's money reconciliation (`npm run check:money`, server/domain/money-check.ts) on a
+ * fault test's database once its app has stopped: one line per finding, none when it reconciles.
+ */
+export async function moneyFindings(databaseUrl: string): Promise<string[]> {
+  const database = await openDatabase(databaseUrl, 1);
+  try {
+    return (await checkMoney(database.db, { now: new Date() })).findings.map(formatFinding);
+  } finally {
+    await database.close();
+  }
 }

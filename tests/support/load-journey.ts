@@ -32,6 +32,7 @@ import { sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { chargesFor } from "../../core/money.ts";
 import { openDatabase } from "../../server/db/client.ts";
+import { checkMoney, formatFinding, reconcilesLine } from "../../server/domain/money-check.ts";
 import { signUpOverHttp, sleep } from "./app-process.ts";
 import { freePort } from "./net.ts";
 
@@ -775,6 +776,13 @@ export async function databaseChecks(
       "emails = verification + (recipients + invoice) per payment",
       outboxTotal === expect.emails,
       `${outboxTotal} / ${expect.emails}`,
+    );
+    // The operator's reconciliation (npm run check:money) on the same database: no finding.
+    const money = await checkMoney(database.db, { now: new Date() });
+    check(
+      "money reconciles (npm run check:money)",
+      money.findings.length === 0,
+      money.findings.length === 0 ? reconcilesLine(money) : money.findings.slice(0, 5).map(formatFinding).join("; "),
     );
   } finally {
     await database.close();

@@ -1,0 +1,436 @@
+// The money reconciliation (money-check.ts) on PGlite and PostgreSQL: a database made through the
+// real calls (released card orders, a balance top-up, a balance-charged API order, a scheduled API
+// order cancelled and refunded to the balance, one awaiting approval, a redemption) reconciles
+// clean; then each kind of corruption, made by a direct SQL change, is found by its rule alone and
+// names the right company, order or recipient. The SQL's fee and GST agree with core/money.ts.
+// Last, `node scripts/check-money.ts` on a PGlite directory: 0 and one line when clean, 1 with the
+// finding when not, and the directory lock's refusal while another process holds the directory.
+import { execFile } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { and, eq, sql } from "drizzle-orm";
+import { beforeEach, describe, expect, it } from "vitest";
+import type { CreatedApiKey } from "../../core/api-keys.ts";
+import type { V1Order } from "../../core/api-v1.ts";
+import { chargesFor } from "../../core/money.ts";
+import { testConfig } from "../../tests/support/config.ts";
+import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
+import { captureLogs } from "../../tests/support/logs.ts";
+import { payDraftByCard, payingManager, paymentsApi, seedDraft } from "../api/payments.testkit.ts";
+import { type Db, openDatabase } from "../db/client.ts";
+import {
+  balanceEntries,
+  balanceTopUps,
+  companies,
+  orders,
+  recipientAccounts,
+  rewardLedger,
+  rewardLots,
+} from "../db/schema.ts";
+import { rowsOf } from "../db/sql.ts";
+import { claimRun, MONEY_CHECK_CLAIM_KEY, startMoneyCheckJob } from "../jobs/money-check.ts";
+import { moveBalance } from "./balance.ts";
+import { redeem } from "./lots.ts";
+import { checkMoney, FEE_SQL, GST_SQL, MONEY_CHECK_GRACE_MS, type MoneyFinding } from "./money-check.ts";
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const config = testConfig({ CATALOGUE_URL: "https://catalogue.test/" });
+
+/** Builds the clean world through the real calls; answers the ids the corruptions aim at. */
+async function buildWorld(db: Db) {
+  const ctx = paymentsApi(db, { config });
+  const { api, clock } = ctx;
+  const a = await payingManager(api, db, "Alpha Pty Ltd");
+  const b = await payingManager(api, db, "Bravo Pty Ltd");
+
+  // Card orders, released at once: one per company.
+  await seedDraft(db, a, [50, 25]);
+  await payDraftByCard(a, [50, 25]);
+  await seedDraft(db, b, [30]);
+  await payDraftByCard(b, [30]);
+  const cardOrderOf = async (companyId: number) =>
+    (
+      await db
+        .select({ id: orders.id })
+        .from(orders)
+        .where(and(eq(orders.companyId, companyId), eq(orders.status, "paid")))
+    )[0]!.id;
+  const cardOrder = await cardOrderOf(a.companyId);
+  const bCardOrder = await cardOrderOf(b.companyId);
+
+  // A paid top-up of $500, credited as every path credits one (moveBalance, ADR 0029).
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(balanceTopUps)
+      .values({
+        companyId: a.companyId,
+        requestedBy: a.userId,
+        amountCents: 500_00,
+        status: "paid",
+        processor: "simulated",
+        paidAt: clock.now(),
+      })
+      .returning({ id: balanceTopUps.id });
+    await moveBalance(tx, a.companyId, { kind: "top_up", topUpId: row!.id, amountCents: 500_00 });
+  });
+
+  const key = await a.json<CreatedApiKey>("POST", "ApiKeys", { name: "Payroll sync" }, 201);
+  const post = async (amounts: number[], extra: Record<string, unknown> = {}) => {
+    const res = await api.request("/api/v1/orders", {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key.key}`,
+        "content-type": "application/json",
+        "idempotency-key": randomUUID(),
+      },
+      body: JSON.stringify({
+        rewardName: "Quarter Thanks",
+        recipients: amounts.map((amount, i) => ({
+          email: `api${i}.${randomUUID().slice(0, 8)}@example.com`,
+          firstName: `First${i}`,
+          lastName: `Last${i}`,
+          amount,
+        })),
+        ...extra,
+      }),
+    });
+    expect([201, 202], await res.clone().text()).toContain(res.status);
+    return (await res.json()) as V1Order;
+  };
+  // Charged to the balance and released at once.
+  const apiOrder = await post([60, 40]);
+  expect(apiOrder.state).toBe("released");
+  // Scheduled two days ahead, then cancelled: refunded to the balance.
+  const cancelled = await post([10], { sendAt: new Date(clock.now().getTime() + 2 * DAY).toISOString() });
+  const res = await api.request(`/api/RewardOrders/${cancelled.orderId}/cancel`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${a.accessToken}` },
+  });
+  expect(res.status, await res.clone().text()).toBe(200);
+  // One at or above the threshold: waits for an Owner, nothing charged.
+  await a.json("PUT", "Approvals/threshold", { thresholdDollars: 1000 });
+  const awaiting = await post([1000]);
+  expect(awaiting.state).toBe("awaiting_approval");
+
+  // A recipient of the card order spends $10 (the catalogue partner's call).
+  const [account] = await db
+    .select({ accessCode: recipientAccounts.accessCode, userId: recipientAccounts.userId })
+    .from(recipientAccounts)
+    .where(eq(recipientAccounts.companyId, a.companyId))
+    .orderBy(recipientAccounts.userId)
+    .limit(1);
+  const spent = await redeem(db, {
+    accessCode: account!.accessCode,
+    amountCents: 10_00,
+    idempotencyKey: `spend-${randomUUID()}`,
+    now: clock.now(),
+  });
+  expect(spent.kind).toBe("redeemed");
+
+  return {
+    ...ctx,
+    a,
+    b,
+    cardOrder,
+    bCardOrder,
+    apiOrder: apiOrder.orderId,
+    cancelledOrder: cancelled.orderId,
+    awaitingOrder: awaiting.orderId,
+    spender: account!.userId,
+  };
+}
+
+/** A finding of `rule` naming exactly these ids. */
+const finding = (rule: MoneyFinding["rule"], ids: { companyId: number; orderId?: number; userId?: number }) => ({
+  rule,
+  companyId: ids.companyId,
+  ...(ids.orderId === undefined ? {} : { orderId: ids.orderId }),
+  ...(ids.userId === undefined ? {} : { userId: ids.userId }),
+  detail: expect.any(String),
+});
+
+describeEachDatabase("money check", ({ database }) => {
+  const db = (): Db => database().db;
+  beforeEach(() => truncateAll(db()));
+  const exec = (query: ReturnType<typeof sql>) => db().execute(query);
+
+  it("a database made by the real calls reconciles: no finding, every company and order counted", async () => {
+    const w = await buildWorld(db());
+    const result = await checkMoney(db(), { now: w.clock.now() });
+    expect(result.findings).toEqual([]);
+    expect(result).toMatchObject({ companies: 2, orders: 5 });
+    // Still clean long after: nothing is left on its way.
+    expect((await checkMoney(db(), { now: new Date(Date.now() + DAY) })).findings).toEqual([]);
+  });
+
+  it("company-balance: a company balance that is not the sum of its ledger", async () => {
+    const w = await buildWorld(db());
+    await exec(sql`update companies set balance_cents = balance_cents + 1 where id = ${w.a.companyId}`);
+    const { findings } = await checkMoney(db(), { now: w.clock.now() });
+    expect(findings).toEqual([finding("company-balance", { companyId: w.a.companyId })]);
+    expect(findings[0]?.detail).toMatch(/balance \d+ cents, but its 4 ledger entries sum to \d+ cents/);
+  });
+
+  it("order-state: a paid card order that is neither released, scheduled, awaiting approval nor refunded", async () => {
+    const w = await buildWorld(db());
+    await exec(sql`update orders set status = 'failed' where id = ${w.bCardOrder}`);
+    const { findings } = await checkMoney(db(), { now: w.clock.now() });
+    expect(findings).toEqual([finding("order-state", { companyId: w.b.companyId, orderId: w.bCardOrder })]);
+  });
+
+  it("order-state: a cancelled order whose refund never came, once the grace is over", async () => {
+    const w = await buildWorld(db());
+    // The refund undone whole (the balance and its entry too): as if it had never gone through.
+    const total = chargesFor([10]).totalCents;
+    await exec(sql`delete from balance_entries where order_id = ${w.cancelledOrder} and kind = 'refund'`);
+    await exec(sql`update companies set balance_cents = balance_cents - ${total} where id = ${w.a.companyId}`);
+    await exec(sql`update orders set refunded_at = null, refund_id = null where id = ${w.cancelledOrder}`);
+    // Within the grace the scheduler may still refund it (scheduled-sends.ts retries).
+    expect((await checkMoney(db(), { now: w.clock.now() })).findings).toEqual([]);
+    const later = new Date(w.clock.now().getTime() + MONEY_CHECK_GRACE_MS + MINUTE);
+    expect((await checkMoney(db(), { now: later })).findings).toEqual([
+      finding("order-state", { companyId: w.a.companyId, orderId: w.cancelledOrder }),
+    ]);
+  });
+
+  it("order-charge: a balance order released without its charge", async () => {
+    const w = await buildWorld(db());
+    const total = chargesFor([60, 40]).totalCents;
+    await exec(sql`delete from balance_entries where order_id = ${w.apiOrder} and kind = 'order'`);
+    await exec(sql`update companies set balance_cents = balance_cents + ${total} where id = ${w.a.companyId}`);
+    const { findings } = await checkMoney(db(), { now: w.clock.now() });
+    expect(findings).toEqual([finding("order-charge", { companyId: w.a.companyId, orderId: w.apiOrder })]);
+    expect(findings[0]?.detail).toContain("has no balance charge");
+  });
+
+  it("order-charge: a card order charged to the balance as well (paid twice)", async () => {
+    const w = await buildWorld(db());
+    const total = chargesFor([50, 25]).totalCents;
+    await exec(sql`update companies set balance_cents = balance_cents - ${total} where id = ${w.a.companyId}`);
+    await db().insert(balanceEntries).values({
+      companyId: w.a.companyId,
+      kind: "order",
+      amountCents: -total,
+      balanceAfterCents: 0,
+      orderId: w.cardOrder,
+    });
+    const { findings } = await checkMoney(db(), { now: w.clock.now() });
+    expect(findings).toEqual([finding("order-charge", { companyId: w.a.companyId, orderId: w.cardOrder })]);
+    expect(findings[0]?.detail).toContain("also charged to the balance 1 time(s)");
+  });
+
+  it("release-lots: a release that lost one of its lots", async () => {
+    const w = await buildWorld(db());
+    const [lot] = await db()
+      .select({ id: rewardLots.id })
+      .from(rewardLots)
+      .where(eq(rewardLots.orderId, w.apiOrder))
+      .limit(1);
+    // The lot and its credit go together, so the recipient's balance still agrees with the ledger.
+    await exec(sql`delete from reward_ledger where lot_id = ${lot!.id}`);
+    await exec(sql`delete from reward_lots where id = ${lot!.id}`);
+    const { findings } = await checkMoney(db(), { now: w.clock.now() });
+    expect(findings).toEqual([finding("release-lots", { companyId: w.a.companyId, orderId: w.apiOrder })]);
+    expect(findings[0]?.detail).toMatch(/for 2 order lines has 1 lots/);
+  });
+
+  it("release-lots: a lot (with its credit) for an order that was never released", async () => {
+    const w = await buildWorld(db());
+    const [lot] = await db()
+      .insert(rewardLots)
+      .values({
+        companyId: w.a.companyId,
+        userId: w.spender,
+        orderId: w.awaitingOrder,
+        amountCents: 1000_00,
+        remainingCents: 1000_00,
+        issuedAt: w.clock.now(),
+        expiresAt: new Date(w.clock.now().getTime() + 500 * DAY),
+      })
+      .returning({ id: rewardLots.id });
+    await db().insert(rewardLedger).values({
+      companyId: w.a.companyId,
+      userId: w.spender,
+      orderId: w.awaitingOrder,
+      kind: "credit",
+      amountCents: 1000_00,
+      lotId: lot!.id,
+    });
+    const { findings } = await checkMoney(db(), { now: w.clock.now() });
+    expect(findings).toEqual([finding("release-lots", { companyId: w.a.companyId, orderId: w.awaitingOrder })]);
+    expect(findings[0]?.detail).toContain("without a release");
+  });
+
+  it("recipient-balance: a lot's remaining that is not its history (issued − redeemed − forfeited)", async () => {
+    const w = await buildWorld(db());
+    await exec(
+      sql`update reward_lots set remaining_cents = remaining_cents - 100 where id = (select min(id) from reward_lots where user_id = ${w.spender})`,
+    );
+    const { findings } = await checkMoney(db(), { now: w.clock.now() });
+    expect(findings).toEqual([finding("recipient-balance", { companyId: w.a.companyId, userId: w.spender })]);
+    expect(findings[0]?.detail).toContain("redeemed 1000");
+  });
+
+  it("refund: a balance refund recorded twice", async () => {
+    const w = await buildWorld(db());
+    const total = chargesFor([10]).totalCents;
+    // The unique index makes a second refund impossible to write; a broken or dropped one is what
+    // this rule is for, so the test drops it, and puts it back as migration 0018 made it.
+    await exec(sql`drop index balance_entries_order_idx`);
+    try {
+      await exec(sql`update companies set balance_cents = balance_cents + ${total} where id = ${w.a.companyId}`);
+      await db().insert(balanceEntries).values({
+        companyId: w.a.companyId,
+        kind: "refund",
+        amountCents: total,
+        balanceAfterCents: 0,
+        orderId: w.cancelledOrder,
+      });
+      const { findings } = await checkMoney(db(), { now: w.clock.now() });
+      expect(findings).toEqual([finding("refund", { companyId: w.a.companyId, orderId: w.cancelledOrder })]);
+      expect(findings[0]?.detail).toContain("has 2 balance refund(s)");
+    } finally {
+      await truncateAll(db());
+      await exec(
+        sql`create unique index balance_entries_order_idx on balance_entries (order_id, kind) where kind in ('order', 'refund')`,
+      );
+    }
+  });
+
+  it("order-amounts: a fee that is not 10 % of the rewards", async () => {
+    const w = await buildWorld(db());
+    // total = rewards + fee + GST is a check constraint, so the total moves with the fee.
+    await exec(
+      sql`update orders set service_fee_cents = service_fee_cents + 1, total_cents = total_cents + 1 where id = ${w.awaitingOrder}`,
+    );
+    const { findings } = await checkMoney(db(), { now: w.clock.now() });
+    expect(findings).toEqual([finding("order-amounts", { companyId: w.a.companyId, orderId: w.awaitingOrder })]);
+  });
+
+  it("the SQL's fee and GST are core/money.ts chargesFor's, rounding included", async () => {
+    const dollars = [0, 1, 5, 9, 10, 15, 99, 100, 101, 555, 999, 1234, 9999, 10_000, 123_456];
+    // Odd cents too (no order has them, but the rounding half up must be the same).
+    const cents = [...dollars.map((d) => d * 100), 5, 15, 25, 45, 95, 105, 994, 995, 996];
+    const rows = rowsOf<{ x: unknown; fee: unknown; gst: unknown }>(
+      await exec(
+        sql`select x, ${sql.raw(FEE_SQL("x"))} as fee, ${sql.raw(GST_SQL("x"))} as gst from unnest(${sql.param(cents)}::bigint[]) as x`,
+      ),
+    );
+    for (const row of rows) {
+      const x = Number(row.x);
+      // chargesFor takes dollars; for odd cents, the same rule by hand: × 10 / 100, half up.
+      const expectedFee = x % 100 === 0 ? chargesFor([x / 100]).serviceFeeCents : Math.floor((x * 10 * 2 + 100) / 200);
+      expect(Number(row.fee), `fee of ${x}`).toBe(expectedFee);
+      expect(Number(row.gst), `GST on a fee of ${x}`).toBe(Math.floor((x * 10 * 2 + 100) / 200));
+    }
+    for (const d of dollars) {
+      const c = chargesFor([d]);
+      const [row] = rowsOf<{ gst: unknown }>(
+        await exec(sql`select ${sql.raw(GST_SQL(String(c.serviceFeeCents)))} as gst`),
+      );
+      expect(Number(row?.gst), `GST of $${d}`).toBe(c.gstCents);
+    }
+  });
+
+  it("the hourly job: one process an hour checks (the claim), and each finding is an error naming its ids", async () => {
+    const w = await buildWorld(db());
+    await exec(sql`update companies set balance_cents = balance_cents + 1 where id = ${w.a.companyId}`);
+    let now = w.clock.now();
+    // The first claim ever only records the time: a fresh deployment is checked an hour later.
+    expect(await claimRun(db(), now)).toBe(false);
+    const logs = captureLogs("info");
+    const job = () => startMoneyCheckJob({ db: db(), logger: logs.logger, now: () => now }, false);
+    const one = job();
+    const two = job();
+    expect(await one.runOnce()).toBeNull();
+    now = new Date(now.getTime() + 60 * MINUTE);
+    // Two processes at the same moment: one checks, the other finds the hour taken.
+    const results = await Promise.all([one.runOnce(), two.runOnce()]);
+    expect(results.filter((r) => r !== null)).toHaveLength(1);
+    expect(await one.runOnce()).toBeNull();
+    const errors = logs.records().filter((r) => r.level === 50);
+    expect(errors).toEqual([
+      expect.objectContaining({
+        rule: "company-balance",
+        companyId: w.a.companyId,
+        msg: expect.stringMatching(/^money check: company-balance: company \d+: balance/),
+      }),
+    ]);
+    const [claim] = rowsOf<{ value: string }>(
+      await exec(sql`select value from app_settings where key = ${MONEY_CHECK_CLAIM_KEY}`),
+    );
+    expect(claim?.value).toBe(now.toISOString());
+    await Promise.all([one.stop(), two.stop()]);
+  });
+});
+
+describe("node scripts/check-money.ts on a PGlite directory", () => {
+  function run(databaseUrl: string): Promise<{ code: number; stdout: string; stderr: string }> {
+    const env = { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: databaseUrl };
+    return new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        [join(root, "scripts/check-money.ts")],
+        { cwd: root, env },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+        },
+      );
+    });
+  }
+
+  it("exits 0 with one line when clean, 1 with the finding when not, and refuses a directory in use", {
+    timeout: 120_000,
+  }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "rewards-money-check-"));
+    try {
+      const url = join(dir, "db");
+      let database = await openDatabase(url);
+      let companyId: number;
+      try {
+        await database.migrate();
+        const w = await buildWorld(database.db);
+        companyId = w.a.companyId;
+        // While this process holds the directory, the script refuses with the lock's message.
+        const held = await run(url);
+        expect(held.code).toBe(1);
+        expect(held.stderr.trim()).toMatch(/^The database directory .* is in use by another process \(pid \d+\)/);
+        expect(held.stdout).toBe("");
+      } finally {
+        await database.close();
+      }
+
+      const clean = await run(url);
+      expect(clean, clean.stderr).toMatchObject({
+        code: 0,
+        stdout: "money reconciles: 2 companies, 5 orders checked\n",
+      });
+
+      database = await openDatabase(url);
+      try {
+        await database.db
+          .update(companies)
+          .set({ balanceCents: sql`${companies.balanceCents} + 1` })
+          .where(eq(companies.id, companyId));
+      } finally {
+        await database.close();
+      }
+      const broken = await run(url);
+      expect(broken.code).toBe(1);
+      expect(broken.stdout).toMatch(new RegExp(`^company-balance: company ${companyId}: balance \\d+ cents`));
+      expect(broken.stdout.trim().split("\n")).toHaveLength(1);
+
+      // A path with no database is refused, not created and called clean.
+      const missing = await run(join(dir, "nothing-here"));
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain("No database at");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

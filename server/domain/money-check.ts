@@ -1,0 +1,329 @@
+// The money reconciliation (README "Running for real"; `npm run check:money`, and hourly in every
+// process: server/jobs/money-check.ts). It only reads, and reads every table in ONE read-only,
+// repeatable-read transaction: every money movement commits whole in one transaction (ADR 0009,
+// 0027, 0029), so a consistent snapshot of a healthy database never shows half of one, and what
+// it finds is a real inconsistency, not a race with a release or a charge.
+//
+// Each rule is one query that answers only the rows that break it (so a healthy database costs a
+// few aggregate scans and answers nothing):
+//   company-balance   companies.balance_cents = Σ balance_entries.amount_cents (ADR 0029 §1)
+//   order-state       a paid, charged or balance order is released (status paid + its
+//                     reward_releases row), scheduled, awaiting approval (uncharged) or refunded
+//                     (ADR 0009, 0026, 0029 §6-8)
+//   order-charge      a balance order that was charged has exactly one 'order' entry, of its total;
+//                     no other order has one (a card order charged to the balance too is paid twice)
+//   release-lots      a release has one lot per order line, summing to the released amount; every
+//                     lot belongs to a release (ADR 0027 §1)
+//   recipient-balance a recipient's lots' remaining = issued − redeemed − forfeited from lots, and
+//                     = their reward_ledger sum (ADR 0027 §2)
+//   refund            at most one balance refund per order, only for a cancelled balance order, of
+//                     its total, and every refunded balance order has it (ADR 0029 §8)
+//   order-amounts     fee = 10 % of the rewards, GST = 10 % of the fee, each half up to the cent,
+//                     total = their sum, rewards = the order lines' sum (DESIGN.md §5, core/money.ts)
+//
+// What does not map, and why:
+// - There is no recipient balance column: a balance is the ledger's sum (DESIGN.md §4), and the
+//   lots keep what is left (ADR 0027 §2), so the check compares those two with the lots' history.
+// - A card payment that succeeded at the processor but whose order is still pending is invisible
+//   here (this reads only the database); the reconciler asks the processor and releases it (ADR 0009).
+// - A card refund is one column (orders.refund_id) made with one idempotency key at the processor,
+//   so it cannot be recorded twice in this database; "twice" here is a second balance refund, or a
+//   balance refund of a card order (refunded to the card and to the balance).
+// - Two charges of one order cannot be written while the unique index balance_entries_order_idx
+//   stands; the query counts them anyway, so a dropped or broken index would show.
+//
+// Findings name companies, orders, users and lots by id and amounts in cents: never an address,
+// an access code or an email body (docs/SECURITY.md §11: no secret in any log line).
+import { sql } from "drizzle-orm";
+import { GST_RATE, SERVICE_FEE_RATE } from "../../core/money.ts";
+import type { Conn, Db } from "../db/client.ts";
+import { rowsOf } from "../db/sql.ts";
+
+export type MoneyRule =
+  | "company-balance"
+  | "order-state"
+  | "order-charge"
+  | "release-lots"
+  | "recipient-balance"
+  | "refund"
+  | "order-amounts";
+
+export interface MoneyFinding {
+  rule: MoneyRule;
+  companyId: number;
+  orderId?: number;
+  userId?: number;
+  /** What is wrong, with ids and cents only. */
+  detail: string;
+}
+
+export interface MoneyCheckResult {
+  findings: MoneyFinding[];
+  companies: number;
+  orders: number;
+}
+
+/**
+ * How long a state that is on its way may last before it is a finding: a charged balance order is
+ * released by the call that charged it, else by the scheduler after its 60 s grace (ADR 0029 §7);
+ * a cancelled order's refund follows the cancel and is retried by the scheduler's every pass
+ * (server/domain/scheduled-sends.ts). Fifteen minutes is many passes of either.
+ */
+export const MONEY_CHECK_GRACE_MS = 15 * 60_000;
+
+/** At most this many findings per rule: a broken database is named, not printed whole. */
+export const MONEY_CHECK_LIMIT = 1000;
+
+type Row = Record<string, unknown>;
+const num = (v: unknown) => Number(v ?? 0);
+
+/** `x × rate`, rounded half up to the cent, in SQL: core/money.ts percentOf, on the same rates. */
+function percentOf(column: string, rate: { numerator: bigint; denominator: bigint }) {
+  return `((${column} * ${rate.numerator} * 2 + ${rate.denominator}) / (${rate.denominator} * 2))`;
+}
+/** Exported for the test that holds the SQL to chargesFor. */
+export const FEE_SQL = (rewards: string) => percentOf(rewards, SERVICE_FEE_RATE);
+export const GST_SQL = (fee: string) => percentOf(fee, GST_RATE);
+
+// Orders that took money, or are a balance order that must take it (an API order that is not
+// declined or superseded): the card processors' once paid_at is set (release.ts sets it when
+// releasing or scheduling), a balance order as soon as it exists.
+const PAID_OR_CHARGED = `(o.paid_at is not null or o.status in ('paid', 'scheduled', 'cancelled')
+  or (o.processor = 'balance' and o.status <> 'failed') or c.order_id is not null)`;
+
+const CHARGES = `select order_id, count(*) as n, sum(-amount_cents) as cents, max(created_at) as at
+  from balance_entries where kind = 'order' group by order_id`;
+
+const rules: Record<MoneyRule, { query: (now: Date) => ReturnType<typeof sql>; finding: (r: Row) => MoneyFinding }> = {
+  "company-balance": {
+    query: () => sql`
+      select c.id as company_id, c.balance_cents, coalesce(e.cents, 0) as ledger_cents, coalesce(e.n, 0) as entries
+      from companies c
+      left join (select company_id, sum(amount_cents) as cents, count(*) as n from balance_entries group by company_id) e
+        on e.company_id = c.id
+      where c.balance_cents <> coalesce(e.cents, 0)
+      order by c.id limit ${MONEY_CHECK_LIMIT}`,
+    finding: (r) => ({
+      rule: "company-balance",
+      companyId: num(r.company_id),
+      detail: `balance ${num(r.balance_cents)} cents, but its ${num(r.entries)} ledger entries sum to ${num(r.ledger_cents)} cents`,
+    }),
+  },
+
+  "order-state": {
+    query: (now) => {
+      const since = new Date(now.getTime() - MONEY_CHECK_GRACE_MS).toISOString();
+      return sql`
+      select o.id, o.company_id, o.status, o.processor, o.approval_status,
+        o.released_at is not null as released_at, r.order_id is not null as has_release,
+        c.order_id is not null as charged, o.refunded_at is not null as refunded
+      from orders o
+      left join reward_releases r on r.order_id = o.id
+      left join (${sql.raw(CHARGES)}) c on c.order_id = o.id
+      where ${sql.raw(PAID_OR_CHARGED)}
+        and not (
+          -- released: paid, with its history row (release.ts writes both in one transaction)
+          (o.status = 'paid' and o.released_at is not null and r.order_id is not null)
+          -- paid and waiting for its send time (ADR 0026)
+          or (o.status = 'scheduled' and o.released_at is null and r.order_id is null)
+          -- cancelled before its release and refunded (the refund of a balance order is checked by 'refund')
+          or (o.status = 'cancelled' and o.refunded_at is not null and r.order_id is null)
+          -- an Owner has not decided yet: nothing is paid or charged before the approval (ADR 0022, 0029 §8)
+          or (o.status = 'pending' and o.approval_status = 'requested' and o.paid_at is null and c.order_id is null)
+          -- on its way: charged and about to be released, or cancelled and about to be refunded
+          or (o.status = 'pending' and o.processor = 'balance' and c.at > ${since}::timestamptz)
+          or (o.status = 'cancelled' and o.refunded_at is null and r.order_id is null and o.cancelled_at > ${since}::timestamptz)
+        )
+      order by o.id limit ${MONEY_CHECK_LIMIT}`;
+    },
+    finding: (r) => ({
+      rule: "order-state",
+      companyId: num(r.company_id),
+      orderId: num(r.id),
+      detail: `${r.processor} order is ${r.status}${r.approval_status ? ` (approval ${r.approval_status})` : ""}${r.charged ? ", charged to the balance" : ""}, ${
+        r.has_release ? "with a release" : "no release"
+      }${r.released_at ? ", released_at set" : ""}${r.refunded ? ", refunded" : ""}: not released, scheduled, awaiting approval or refunded`,
+    }),
+  },
+
+  "order-charge": {
+    query: () => sql`
+      select o.id, o.company_id, o.processor, o.total_cents, coalesce(c.n, 0) as charges, coalesce(c.cents, 0) as charged_cents
+      from orders o
+      left join (${sql.raw(CHARGES)}) c on c.order_id = o.id
+      where case
+        -- charged when it was placed, or when an Owner approved it (ADR 0029 §6, §8)
+        when o.processor = 'balance' and (o.paid_at is not null or o.status in ('paid', 'scheduled', 'cancelled')
+          or o.approval_status = 'approved' or (o.status = 'pending' and o.approval_status is null))
+          then coalesce(c.n, 0) <> 1 or c.cents <> o.total_cents
+        else coalesce(c.n, 0) > 0
+      end
+      order by o.id limit ${MONEY_CHECK_LIMIT}`,
+    finding: (r) => ({
+      rule: "order-charge",
+      companyId: num(r.company_id),
+      orderId: num(r.id),
+      detail:
+        r.processor !== "balance"
+          ? `${r.processor} (card) order also charged to the balance ${num(r.charges)} time(s), ${num(r.charged_cents)} cents`
+          : num(r.charges) === 0
+            ? `balance order of ${num(r.total_cents)} cents has no balance charge`
+            : `balance order of ${num(r.total_cents)} cents charged ${num(r.charges)} time(s), ${num(r.charged_cents)} cents`,
+    }),
+  },
+
+  "release-lots": {
+    query: () => sql`
+      with lots as (
+        select order_id, min(company_id) as company_id, count(*) as n, sum(amount_cents) as cents
+        from reward_lots group by order_id
+      ), lines as (select order_id, count(*) as n from order_lines group by order_id)
+      select 'release' as side, r.order_id, r.company_id, r.amount_cents, coalesce(l.n, 0) as lots,
+        coalesce(l.cents, 0) as lot_cents, coalesce(ln.n, 0) as lines
+      from reward_releases r
+      left join lots l on l.order_id = r.order_id
+      left join lines ln on ln.order_id = r.order_id
+      where coalesce(l.n, 0) <> coalesce(ln.n, 0) or coalesce(l.cents, 0) <> r.amount_cents
+      union all
+      select 'lot', l.order_id, l.company_id, 0, l.n, l.cents, 0
+      from lots l
+      where l.order_id is null or not exists (select 1 from reward_releases r where r.order_id = l.order_id)
+      order by 2 limit ${MONEY_CHECK_LIMIT}`,
+    finding: (r) =>
+      r.side === "release"
+        ? {
+            rule: "release-lots",
+            companyId: num(r.company_id),
+            orderId: num(r.order_id),
+            detail: `release of ${num(r.amount_cents)} cents for ${num(r.lines)} order lines has ${num(r.lots)} lots of ${num(r.lot_cents)} cents`,
+          }
+        : {
+            rule: "release-lots",
+            companyId: num(r.company_id),
+            ...(r.order_id === null ? {} : { orderId: num(r.order_id) }),
+            detail: `${num(r.lots)} lots of ${num(r.lot_cents)} cents without a release${r.order_id === null ? " (no order)" : ""}`,
+          },
+  },
+
+  "recipient-balance": {
+    query: () => sql`
+      with lots as (
+        select company_id, user_id, sum(amount_cents) as issued, sum(remaining_cents) as remaining
+        from reward_lots group by company_id, user_id
+      ), spent as (
+        select company_id, user_id, sum(amount_cents) as cents from redemptions group by company_id, user_id
+      ), ledger as (
+        select company_id, user_id,
+          sum(case when kind = 'credit' then amount_cents else -amount_cents end) as balance,
+          sum(case when kind = 'forfeit' and lot_id is not null then amount_cents else 0 end) as lot_forfeits
+        from reward_ledger group by company_id, user_id
+      ), who as (
+        select company_id, user_id from lots union select company_id, user_id from spent
+        union select company_id, user_id from ledger
+      )
+      select w.company_id, w.user_id, coalesce(l.issued, 0) as issued, coalesce(l.remaining, 0) as remaining,
+        coalesce(s.cents, 0) as redeemed, coalesce(g.lot_forfeits, 0) as forfeited, coalesce(g.balance, 0) as ledger
+      from who w
+      left join lots l on l.company_id = w.company_id and l.user_id = w.user_id
+      left join spent s on s.company_id = w.company_id and s.user_id = w.user_id
+      left join ledger g on g.company_id = w.company_id and g.user_id = w.user_id
+      where coalesce(l.remaining, 0) <> coalesce(l.issued, 0) - coalesce(s.cents, 0) - coalesce(g.lot_forfeits, 0)
+        or coalesce(l.remaining, 0) <> coalesce(g.balance, 0)
+      order by w.company_id, w.user_id limit ${MONEY_CHECK_LIMIT}`,
+    finding: (r) => ({
+      rule: "recipient-balance",
+      companyId: num(r.company_id),
+      userId: num(r.user_id),
+      detail: `recipient's lots hold ${num(r.remaining)} cents; issued ${num(r.issued)} − redeemed ${num(r.redeemed)} − forfeited ${num(r.forfeited)} = ${
+        num(r.issued) - num(r.redeemed) - num(r.forfeited)
+      }; reward ledger ${num(r.ledger)}`,
+    }),
+  },
+
+  refund: {
+    query: () => sql`
+      select o.id, o.company_id, o.processor, o.status, o.total_cents, o.refunded_at is not null as refunded,
+        coalesce(f.n, 0) as refunds, coalesce(f.cents, 0) as refund_cents
+      from orders o
+      left join (
+        select order_id, count(*) as n, sum(amount_cents) as cents from balance_entries where kind = 'refund' group by order_id
+      ) f on f.order_id = o.id
+      where coalesce(f.n, 0) > 1
+        or (f.n is not null and (o.processor <> 'balance' or o.status <> 'cancelled' or f.cents <> o.total_cents))
+        or (o.processor = 'balance' and o.refunded_at is not null and f.n is null)
+      order by o.id limit ${MONEY_CHECK_LIMIT}`,
+    finding: (r) => ({
+      rule: "refund",
+      companyId: num(r.company_id),
+      orderId: num(r.id),
+      detail:
+        num(r.refunds) === 0
+          ? `balance order marked refunded, but no refund reached the balance`
+          : `${r.processor} order (${r.status}${r.refunded ? ", refunded" : ""}) of ${num(r.total_cents)} cents has ${num(r.refunds)} balance refund(s) of ${num(r.refund_cents)} cents${
+              r.processor !== "balance" ? ": refunded to the card and to the balance" : ""
+            }`,
+    }),
+  },
+
+  "order-amounts": {
+    query: () => sql`
+      select o.id, o.company_id, o.rewards_cents, o.service_fee_cents, o.gst_cents, o.total_cents,
+        coalesce(l.cents, 0) as lines_cents
+      from orders o
+      left join (select order_id, sum(amount_cents) as cents from order_lines group by order_id) l on l.order_id = o.id
+      where o.service_fee_cents <> ${sql.raw(FEE_SQL("o.rewards_cents"))}
+        or o.gst_cents <> ${sql.raw(GST_SQL("o.service_fee_cents"))}
+        or o.total_cents <> o.rewards_cents + o.service_fee_cents + o.gst_cents
+        or o.rewards_cents <> coalesce(l.cents, 0)
+      order by o.id limit ${MONEY_CHECK_LIMIT}`,
+    finding: (r) => ({
+      rule: "order-amounts",
+      companyId: num(r.company_id),
+      orderId: num(r.id),
+      detail: `rewards ${num(r.rewards_cents)} (lines ${num(r.lines_cents)}), fee ${num(r.service_fee_cents)}, GST ${num(r.gst_cents)}, total ${num(r.total_cents)} cents: not the 10 % fee and 10 % GST on it (DESIGN.md §5)`,
+    }),
+  },
+};
+
+export const MONEY_RULES = Object.keys(rules) as MoneyRule[];
+
+/**
+ * Runs every rule on one consistent snapshot. `now` decides only which states are still on
+ * their way (MONEY_CHECK_GRACE_MS); nothing is written.
+ */
+export async function checkMoney(db: Db, options: { now: Date }): Promise<MoneyCheckResult> {
+  return db.transaction(
+    async (tx) => {
+      const findings: MoneyFinding[] = [];
+      for (const name of MONEY_RULES) {
+        const rule = rules[name];
+        for (const row of await select(tx, rule.query(options.now))) findings.push(rule.finding(row));
+      }
+      const [counts] = await select(
+        tx,
+        sql`select (select count(*) from companies) as companies, (select count(*) from orders) as orders`,
+      );
+      return { findings, companies: num(counts?.companies), orders: num(counts?.orders) };
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
+}
+
+async function select(conn: Conn, query: ReturnType<typeof sql>): Promise<Row[]> {
+  return rowsOf<Row>(await conn.execute(query));
+}
+
+/** One line per finding, as the script prints it and the job logs it. */
+export function formatFinding(f: MoneyFinding): string {
+  const ids = [
+    `company ${f.companyId}`,
+    ...(f.orderId === undefined ? [] : [`order ${f.orderId}`]),
+    ...(f.userId === undefined ? [] : [`user ${f.userId}`]),
+  ].join(", ");
+  return `${f.rule}: ${ids}: ${f.detail}`;
+}
+
+/** The line of a clean run. */
+export function reconcilesLine(result: MoneyCheckResult): string {
+  return `money reconciles: ${result.companies} companies, ${result.orders} orders checked`;
+}
