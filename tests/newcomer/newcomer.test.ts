@@ -13,7 +13,8 @@
 // README's port, 3000: the test fails at once, naming the port, if something else has it.
 // One clone and one install serve the whole file (CI's time, .ci/run); each start is the README's.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { rm } from "node:fs/promises";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
@@ -163,9 +164,10 @@ describe("a newcomer runs the README's commands on a fresh clone, with only PATH
     await npm(["install", "--no-audit", "--no-fund"]);
   }, 600_000);
 
-  afterAll(() => {
-    if (clone) rmSync(clone, { recursive: true, force: true });
-  });
+  // The clone holds a whole install (Node 24 itself among it): removing it takes a while.
+  afterAll(async () => {
+    if (clone) await rm(clone, { recursive: true, force: true });
+  }, 300_000);
 
   test("npm start builds and serves every page; a manager signs up and builds a team; a restart keeps it all", async () => {
     const first = await start(["start"]);
