@@ -10,7 +10,6 @@ import {
   useMatches,
   useRouteLoaderData,
 } from "react-router";
-import { HoneypotProvider } from "remix-utils/honeypot/react";
 import type { Route } from "./+types/root";
 import appCss from "./app.css?inline";
 import appCssHref from "./app.css?url";
@@ -20,6 +19,7 @@ import { csrfToken, honeypotInputProps } from "./lib/security.server.ts";
 import { sessionMiddleware } from "./lib/session.server.ts";
 import { takeToast } from "./lib/toast.server.ts";
 import { ErrorPage } from "./ui/error-page.tsx";
+import { NoscriptRefresh } from "./ui/noscript-refresh.tsx";
 import { Toaster } from "./ui/toaster.tsx";
 
 export const meta: Route.MetaFunction = () => [
@@ -46,6 +46,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     {
       nonce,
       csrf: csrf.token,
+      // The honeypot's field names, read by every form (app/ui/honeypot-inputs.tsx, HiddenHoneypot).
       honeypot,
       // Only public values: the links and site keys the pages render.
       site: {
@@ -74,6 +75,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content="#4c1d95" />
         <Meta />
+        <NoscriptRefresh />
         {/* Public pages (first visits, measured by Lighthouse) inline the stylesheet: one
             render-blocking request fewer on a phone. Portal pages (signed in, visited again and
             again) link it: cached once, and each page is about 8 KB lighter to compress and send.
@@ -109,10 +111,10 @@ export function Layout({ children }: { children: ReactNode }) {
 
 export default function App({ loaderData }: Route.ComponentProps) {
   return (
-    <HoneypotProvider {...loaderData.honeypot}>
+    <>
       <Outlet />
       <Toaster toast={loaderData.toast} />
-    </HoneypotProvider>
+    </>
   );
 }
 

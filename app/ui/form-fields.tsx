@@ -300,8 +300,8 @@ export function FormSuccess({
 }
 
 /**
- * The honeypot fields as hidden inputs, for a second form on a page that already renders
- * <HoneypotInputs /> (whose inputs carry ids, which must stay unique) or a one-button form.
+ * The honeypot fields as hidden inputs, for a one-button form or one beside a form that already
+ * holds the visible-to-bots trap field (<HoneypotInputs />, app/ui/honeypot-inputs.tsx).
  */
 export function HiddenHoneypot() {
   const honeypot = useRouteLoaderData<typeof rootLoader>("root")?.honeypot;

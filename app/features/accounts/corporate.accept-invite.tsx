@@ -8,7 +8,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, href, Link, redirect } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { SIGN_UP_CONFIRM_LABEL } from "../../../core/account-forms.ts";
 import { acceptInviteFormSchema, inviteTokenField, MANAGER_MESSAGES, ROLE_LABELS } from "../../../core/managers.ts";
 import { isPasswordAcceptable } from "../../../core/password.ts";
@@ -19,6 +18,7 @@ import { type FormReply, firstInvalidField, formConstraint, hasFieldErrors } fro
 import { flashToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { CsrfInput, OwnAddressForm, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/corporate.accept-invite";
 import { PASSWORD_FIELDS } from "./account-forms.server.ts";

@@ -4,7 +4,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link, redirect, useSearchParams } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { forgotFormSchema } from "../../../core/account-forms.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
@@ -17,6 +16,7 @@ import {
 } from "../../lib/forms.ts";
 import { sharedPageHeaders } from "../../lib/shared-page.ts";
 import { CsrfInput, FormSuccess, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import type { Route } from "./+types/corporate.forgot-password-request";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";

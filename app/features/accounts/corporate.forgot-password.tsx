@@ -7,7 +7,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { href, Link, redirect } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { RESET_CONFIRM_LABEL, resetFormSchema } from "../../../core/account-forms.ts";
 import { isPasswordAcceptable } from "../../../core/password.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
@@ -24,6 +23,7 @@ import { sharedLinkPageHeaders } from "../../lib/shared-page.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { CsrfInput, OwnAddressForm, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import type { Route } from "./+types/corporate.forgot-password";
 import { PASSWORD_FIELDS, RESET_PAGE_QUERY, resetToken } from "./account-forms.server.ts";
 import { AuthAlert, inlineTargetClass, linkClass } from "./auth-fields.tsx";

@@ -6,7 +6,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, Link, redirect } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { DETAILS } from "../../../core/public-forms.ts";
 import { loginCodeFormSchema, TWO_FACTOR_MESSAGES } from "../../../core/two-factor.ts";
 import { createApiClient } from "../../lib/api.server.ts";
@@ -14,6 +13,7 @@ import { optionalSignedIn } from "../../lib/auth.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { CsrfInput, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 import { TOTP_INPUT } from "../settings/two-factor-panels.tsx";
 import type { Route } from "./+types/corporate.login-code";

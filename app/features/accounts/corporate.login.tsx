@@ -9,7 +9,6 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { Form, href, Link, redirect } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { loginFormSchema } from "../../../core/account-forms.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import { createApiClient } from "../../lib/api.server.ts";
@@ -25,6 +24,7 @@ import {
 import { sharedPageHeaders } from "../../lib/shared-page.ts";
 import { useCaptcha } from "../../ui/captcha.tsx";
 import { CsrfInput, SubmitButton, type SubmitPreparer, useFormSubmit } from "../../ui/form-fields.tsx";
+import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/corporate.login";
 import { verifyHref, verifyParamsOf } from "./account-forms.server.ts";

@@ -4,7 +4,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link, redirect } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { signUpFormSchema } from "../../../core/account-forms.ts";
 import { isPasswordAcceptable } from "../../../core/password.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
@@ -22,6 +21,7 @@ import { useHydrated } from "../../lib/use-hydrated.ts";
 import { useCaptcha } from "../../ui/captcha.tsx";
 import { UrlDialog } from "../../ui/dialog.tsx";
 import { CsrfInput, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { PrivacyContent, TermsContent, usePolicyDialogs } from "../policies/policy-dialog-content.tsx";
 import type { Route } from "./+types/corporate.sign-up";
 import { PASSWORD_FIELDS, verifyHref } from "./account-forms.server.ts";

@@ -8,7 +8,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, href, redirect, useNavigation, useSearchParams } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { VERIFICATION_CODE_MESSAGE, verifyFormSchema } from "../../../core/account-forms.ts";
 import { VERIFICATION_CODE_LENGTH } from "../../../core/limits.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
@@ -19,6 +18,7 @@ import { ACCOUNT_MESSAGES, type FormReply, hasFieldErrors } from "../../lib/form
 import { startNewSession } from "../../lib/session.server.ts";
 import { sharedLinkPageHeaders } from "../../lib/shared-page.ts";
 import { CsrfInput, HiddenHoneypot, OwnAddressForm, SubmitButton } from "../../ui/form-fields.tsx";
+import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/corporate.verify";
 import { VERIFY_PAGE_QUERY, verifyHref, verifyParams } from "./account-forms.server.ts";

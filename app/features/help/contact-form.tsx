@@ -4,7 +4,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { contactFormSchema } from "../../../core/public-forms.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { useCaptcha } from "../../ui/captcha.tsx";
@@ -17,6 +16,7 @@ import {
   TextField,
   useFormSubmit,
 } from "../../ui/form-fields.tsx";
+import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 
 const constraint = formConstraint(contactFormSchema);
 

@@ -4,7 +4,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { helpSchema } from "../../../core/account-forms.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import {
@@ -15,6 +14,7 @@ import {
   TextAreaField,
   useFormSubmit,
 } from "../../ui/form-fields.tsx";
+import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 
 export const PORTAL_HELP_ACTION = href("/portal/help");
 

@@ -5,7 +5,6 @@
 import { type FieldMetadata, getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { companyDetailsSchema } from "../../../core/account-forms.ts";
 import { ABN_LENGTH } from "../../../core/limits.ts";
 import {
@@ -17,6 +16,7 @@ import {
   SELECT_PLACEHOLDER,
 } from "../../lib/forms.ts";
 import { CsrfInput, FieldError, FormAlert, SubmitButton, TextField, useFormSubmit } from "../../ui/form-fields.tsx";
+import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { OnboardingSteps } from "../accounts/auth-layout.tsx";
 
 export const COMPANY_DETAILS_ACTION = href("/portal/onboarding-add-company-details");

@@ -9,8 +9,8 @@ import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { CsrfInput, FormAlert, SubmitButton } from "../../ui/form-fields.tsx";
+import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { CARD_MESSAGES, PAY_INTENTS, PAYMENT_TEXT, REVIEW_PATH, SAVE_MESSAGE_FIELD } from "./payment.ts";
 
 const stripePromises = new Map<string, Promise<Stripe | null>>();

@@ -4,13 +4,13 @@
 // /portal/payment-confirmation?payment_intent=…, which checks the payment and shows the result.
 // The address carries the payment id and its client secret, as Stripe's return address does.
 import { data, Form, href, redirect } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { z } from "zod";
 import { formatDollars } from "../../../core/money.ts";
 import { services } from "../../context.ts";
 import { readForm } from "../../lib/forms.server.ts";
 import { primaryButtonClass } from "../../ui/buttons.ts";
 import { CsrfInput, useFormSubmit } from "../../ui/form-fields.tsx";
+import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.payment-authentication";

@@ -5,13 +5,15 @@
 // The first render says 'Hold tight - Your payment is currently being processed'. Two seconds
 // later the payment is checked (POST check-payment-intent, which also releases a paid order,
 // exactly once): with JavaScript by a fetcher calling this route's loader with ?check=N; without
-// it the page reloads itself to that address (a refresh <meta> inside <noscript>), and the
-// loader checks. A payment still processing is checked again every 2 seconds, up to MAX_CHECKS
-// times. Reloading after success checks again and shows success again; nothing is released twice.
+// it the page reloads itself to that address (a refresh <meta> inside <noscript> in the head:
+// app/ui/noscript-refresh.tsx, asked for by this route's handle), and the loader checks. A
+// payment still processing is checked again every 2 seconds, up to MAX_CHECKS times. Reloading
+// after success checks again and shows success again; nothing is released twice.
 
 import { useEffect, useRef } from "react";
 import { href, Link, redirect, useFetcher } from "react-router";
 import { formatSendTime } from "../../../core/schedule.ts";
+import type { NoscriptRefreshHandle } from "../../ui/noscript-refresh.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.payment-confirmation";
@@ -27,7 +29,15 @@ import {
 } from "./payment.ts";
 
 const TITLE = "Payment Confirmation";
-export const handle = { title: TITLE } satisfies PortalHandle;
+export const handle = {
+  title: TITLE,
+  // Without JavaScript, a payment still processing is checked again by reloading to the check's address.
+  noscriptRefresh: (loaderData) => {
+    const { outcome, paymentIntent, attempt } = loaderData as ConfirmationData;
+    if (outcome.state !== "processing") return null;
+    return { seconds: CHECK_DELAY_MS / 1000, url: checkHref(paymentIntent, attempt + 1) };
+  },
+} satisfies PortalHandle & NoscriptRefreshHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 interface ConfirmationData {
@@ -67,15 +77,8 @@ export default function PaymentConfirmation({ loaderData }: Route.ComponentProps
     return () => window.clearTimeout(timer);
   }, [outcome.state, attempt, paymentIntent, fetcher]);
 
-  const refresh = `<meta http-equiv="refresh" content="${CHECK_DELAY_MS / 1000};url=${checkHref(paymentIntent, attempt + 1).replaceAll("&", "&amp;")}">`;
-
   return (
     <div className="mx-auto max-w-2xl px-4 py-12 md:py-16">
-      {outcome.state === "processing" ? (
-        // Without JavaScript the browser reloads to the check in 2 seconds; with it this is inert text.
-        // biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed tag with an encoded address of our own
-        <noscript dangerouslySetInnerHTML={{ __html: refresh }} />
-      ) : null}
       <div role="status" className="rounded-lg border border-slate-200 bg-white p-6 text-center shadow-sm empty:hidden">
         {outcome.state === "processing" ? <Processing /> : null}
         {outcome.state === "succeeded" ? <Succeeded amountCents={outcome.amountCents} sendAt={outcome.sendAt} /> : null}

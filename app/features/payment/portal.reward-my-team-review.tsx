@@ -27,7 +27,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { lazy, Suspense } from "react";
 import { Await, data, Form, href, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
 import type { ApprovalSummary } from "../../../core/approvals.ts";
 import { LIMITS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "../../../core/limits.ts";
 import { formatDollars } from "../../../core/money.ts";
@@ -39,6 +38,7 @@ import { redirectWithToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { outlineButtonClass } from "../../ui/buttons.ts";
 import { CsrfInput, FormAlert, SubmitButton, TextAreaField, TextField, useFormSubmit } from "../../ui/form-fields.tsx";
+import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { ApprovalStateBox } from "../approvals/approval-view.tsx";
 import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";

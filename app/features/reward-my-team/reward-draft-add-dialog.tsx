@@ -14,7 +14,6 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useId, useRef } from "react";
 import { useFetcher } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { formatDollars } from "../../../core/money.ts";
 import { newRewardUserSchema } from "../../../core/rewards.ts";
 import { formConstraint, hasFieldErrors } from "../../lib/forms.ts";
@@ -28,6 +27,7 @@ import {
 } from "../../ui/csv-upload-pane.tsx";
 import { UrlDialog, type UrlDialogControl } from "../../ui/dialog.tsx";
 import { CsrfInput, FieldError, FormAlert, SubmitButton, TextField } from "../../ui/form-fields.tsx";
+import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import {
   ADD_DIALOG,
   type BulkReply,

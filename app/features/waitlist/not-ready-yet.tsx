@@ -4,7 +4,6 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { Form, href, useSearchParams } from "react-router";
-import { HoneypotInputs } from "remix-utils/honeypot/react";
 import { DETAILS, waitlistFormSchema } from "../../../core/public-forms.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { handleFormPost } from "../../lib/forms.server.ts";
@@ -24,6 +23,7 @@ import {
   TextField,
   useFormSubmit,
 } from "../../ui/form-fields.tsx";
+import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { PrivacyContent, TermsContent, usePolicyDialogs } from "../policies/policy-dialog-content.tsx";
 import { PublicLayout } from "../site/public-layout.tsx";
 import type { Route } from "./+types/not-ready-yet";
