@@ -468,6 +468,17 @@ export const orders = pgTable(
     /** The processor's refund (re_…, or re_sim_…); null until the refund went through. */
     refundId: text("refund_id"),
     refundedAt: timestamptz("refunded_at"),
+    /**
+     * The tax invoice's parties as they were when the order was paid or charged (card or balance),
+     * written in that transaction (server/domain/invoices.ts freezeInvoiceParties; ADR 0025,
+     * amendment): the buyer's company name and ABN, and the supplier of SUPPLIER_NAME/SUPPLIER_ABN.
+     * Null until then. Orders paid before these columns: the buyer from the company's row when
+     * migration 0020 ran, the supplier from the configuration (the migration cannot read it).
+     */
+    buyerName: text("buyer_name"),
+    buyerAbn: text("buyer_abn"),
+    supplierName: text("supplier_name"),
+    supplierAbn: text("supplier_abn"),
   },
   (t) => [
     uniqueIndex("orders_payment_intent_idx").on(t.paymentIntentId),

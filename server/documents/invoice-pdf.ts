@@ -1,10 +1,9 @@
-// The tax invoice as a PDF (A4), made on the server with PDFKit from the same TaxInvoice the
-// invoice page shows (core/invoices.ts). PDFKit's built-in Helvetica needs no font files.
+// The tax invoice as a PDF (A4), made on the server with PDFKit from the same view the invoice
+// page and the payer's email show (core/invoices.ts invoiceView). PDFKit's built-in Helvetica
+// needs no font files.
 import PDFDocument from "pdfkit";
-import { formatAbn } from "../../core/abn.ts";
-import { invoiceLines, type TaxInvoice } from "../../core/invoices.ts";
+import { invoiceView, type TaxInvoice } from "../../core/invoices.ts";
 import { formatDollars } from "../../core/money.ts";
-import { formatAuDate } from "../mail/reward-emails.ts";
 
 const MARGIN = 56;
 const INK = "#1f2937";
@@ -24,33 +23,28 @@ export function invoicePdf(invoice: TaxInvoice): Promise<Buffer> {
     doc.on("error", reject);
   });
   const width = doc.page.width - 2 * MARGIN;
-  const placeholder = invoice.supplier.isPlaceholder ? " (placeholder)" : "";
+  const view = invoiceView(invoice);
 
   doc.fillColor(BRAND).font("Helvetica-Bold").fontSize(24).text("Tax Invoice");
   doc.moveDown(0.5);
-  doc
-    .fillColor(INK)
-    .font("Helvetica-Bold")
-    .fontSize(11)
-    .text(invoice.supplier.name + placeholder);
-  doc.font("Helvetica").text(`ABN ${formatAbn(invoice.supplier.abn)}${placeholder}`);
+  doc.fillColor(INK).font("Helvetica-Bold").fontSize(11).text(view.supplierName);
+  doc.font("Helvetica").text(`ABN ${view.supplierAbn}`);
   doc.moveDown();
 
-  const facts: Array<[string, string]> = [
-    ["Invoice number", invoice.invoiceNumber],
-    ["Invoice date", formatAuDate(new Date(invoice.invoiceDate))],
-    ["Bill to", invoice.buyer.companyName],
-    ["Buyer ABN", invoice.buyer.abn ? formatAbn(invoice.buyer.abn) : "Not provided"],
-  ];
-  for (const [label, value] of facts) {
-    const y = doc.y;
-    doc.fillColor(MUTED).font("Helvetica").text(label, MARGIN, y, { width: 130 });
-    doc
-      .fillColor(INK)
-      .font("Helvetica-Bold")
-      .text(value, MARGIN + 140, y, { width: width - 140 });
-    doc.moveDown(0.3);
-  }
+  const facts = (rows: Array<[string, string]>) => {
+    for (const [label, value] of rows) {
+      const y = doc.y;
+      doc.fillColor(MUTED).font("Helvetica").fontSize(11).text(label, MARGIN, y, { width: 130 });
+      const after = doc.y;
+      doc
+        .fillColor(INK)
+        .font("Helvetica-Bold")
+        .text(value, MARGIN + 140, y, { width: width - 140 });
+      doc.y = Math.max(after, doc.y);
+      doc.moveDown(0.3);
+    }
+  };
+  facts(view.facts);
   doc.moveDown();
 
   const amountWidth = 110;
@@ -68,7 +62,7 @@ export function invoicePdf(invoice: TaxInvoice): Promise<Buffer> {
   doc.text("Amount (AUD)", MARGIN + width - amountWidth, headY, { width: amountWidth, align: "right" });
   doc.moveDown(0.4);
   rule();
-  for (const line of invoiceLines(invoice)) {
+  for (const line of view.lines) {
     const y = doc.y;
     doc
       .fillColor(INK)
@@ -81,17 +75,15 @@ export function invoicePdf(invoice: TaxInvoice): Promise<Buffer> {
     doc.moveDown(0.4);
     rule();
   }
+  if (view.adjustment) {
+    doc.moveDown();
+    doc.fillColor(BRAND).font("Helvetica-Bold").fontSize(16).text(view.adjustment.heading, MARGIN, doc.y, { width });
+    doc.moveDown(0.5);
+    facts(view.adjustment.facts);
+  }
   doc.moveDown();
-  doc
-    .fillColor(MUTED)
-    .font("Helvetica")
-    .fontSize(9)
-    .text(
-      "Reward Dollars carry no GST; GST applies to the service fee only. Paid by card at checkout.",
-      MARGIN,
-      doc.y,
-      { width },
-    );
+  doc.fillColor(MUTED).font("Helvetica").fontSize(9);
+  for (const note of view.notes) doc.text(note, MARGIN, doc.y, { width });
   doc.end();
   return done;
 }

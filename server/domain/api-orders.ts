@@ -33,6 +33,7 @@ import { announceApprovalRequest, getThreshold } from "./approvals.ts";
 import { recordAudit } from "./audit.ts";
 import { balanceOf, moveBalance } from "./balance.ts";
 import { releaseDelivery } from "./delivery.ts";
+import { freezeInvoiceParties } from "./invoices.ts";
 import { type MatchedMember, matchOrCreateMembers } from "./members.ts";
 import { PaymentError, type PaymentServices, requireCompanyDetails } from "./orders.ts";
 import { releaseOrder } from "./release.ts";
@@ -259,6 +260,8 @@ export async function placeApiOrder(
         });
       } else {
         await chargeBalance(tx, caller.companyId, order.id, charges.totalCents);
+        // Charged: the tax invoice's parties are frozen now (ADR 0025, amendment), not at the release.
+        await freezeInvoiceParties(tx, order.id, s.release.config);
       }
       return { orderId: order.id, awaitingApproval };
     });

@@ -28,6 +28,7 @@ import { approvalApprovedEmail, approvalDeclinedEmail, approvalRequestedEmail } 
 import { approvalThresholdFor, needsApproval } from "./approval-rule.ts";
 import { recordAudit } from "./audit.ts";
 import { balanceOf, moveBalance } from "./balance.ts";
+import { freezeInvoiceParties } from "./invoices.ts";
 import {
   type Caller,
   cancelSuperseded,
@@ -459,6 +460,8 @@ export async function approveRequest(s: ApprovalServices, caller: ApprovalCaller
       if (!moved.moved && moved.reason === "short") {
         throw new PaymentError(402, balanceShortDetail(await balanceOf(tx, order.companyId), order.totalCents));
       }
+      // Charged: the tax invoice's parties are frozen now (ADR 0025, amendment), not at the release.
+      await freezeInvoiceParties(tx, order.id, s.release.config);
     }
     await tx
       .update(orders)

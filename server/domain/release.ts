@@ -39,6 +39,7 @@ import { col } from "../db/sql.ts";
 import { enqueueEmail, enqueueEmails, type RewardEmail } from "../mail/outbox.ts";
 import { addMonths, recipientRewardEmail, taxInvoiceEmail } from "../mail/reward-emails.ts";
 import { recordAudit } from "./audit.ts";
+import { freezeInvoiceParties, taxInvoiceOfOrder } from "./invoices.ts";
 import { clearDraftIfUnchanged } from "./reward-draft.ts";
 import { orderReleasedEvent } from "./webhook-events.ts";
 import { emitEvent } from "./webhooks.ts";
@@ -235,6 +236,8 @@ async function releaseOnce(
         paymentIntentId: order.paymentIntentId ?? input.paymentIntentId ?? null,
       })
       .where(eq(orders.id, order.id));
+    // The tax invoice's buyer and supplier as they are now (a balance order froze them when charged).
+    await freezeInvoiceParties(tx, order.id, ctx.config);
 
     const lines = await tx.select().from(orderLines).where(eq(orderLines.orderId, order.id)).orderBy(orderLines.id);
 
@@ -329,7 +332,7 @@ async function releaseOnce(
     await enqueueEmails(tx, pending, now);
     emails += pending.length;
 
-    if (!wasScheduled && (await queueTaxInvoice(tx, { ...order, invoiceNumber, paidAt: now }, lines.length, ctx))) {
+    if (!wasScheduled && (await queueTaxInvoice(tx, order, ctx))) {
       emails++;
     }
 
@@ -425,11 +428,8 @@ async function scheduleOnce(db: Db, input: ReleaseInput, ctx: ReleaseContext): P
         paymentIntentId: paid.paymentIntentId,
       })
       .where(eq(orders.id, order.id));
-    const [count] = await tx
-      .select({ n: sql<number>`count(*)::int` })
-      .from(orderLines)
-      .where(eq(orderLines.orderId, order.id));
-    await queueTaxInvoice(tx, paid, count?.n ?? 0, ctx);
+    await freezeInvoiceParties(tx, order.id, ctx.config);
+    await queueTaxInvoice(tx, paid, ctx);
     const draftCleared = await clearDraftIfUnchanged(tx, order.draftId, order.draftVersion, now);
     await recordAudit(tx, {
       ...paidAudit(order, input, invoiceNumber, now),
@@ -439,42 +439,29 @@ async function scheduleOnce(db: Db, input: ReleaseInput, ctx: ReleaseContext): P
   });
 }
 
-/** The payer's tax invoice email, queued in the caller's transaction; false when the payer is gone. */
-async function queueTaxInvoice(
-  tx: Tx,
-  order: typeof orders.$inferSelect & { invoiceNumber: string; paidAt: Date | null },
-  recipientCount: number,
-  ctx: ReleaseContext,
-): Promise<boolean> {
+/**
+ * The payer's tax invoice email, queued in the caller's transaction; false when the payer is gone.
+ * Made from the invoice as the API answers it (the parties frozen just before), so the email, the
+ * page and the PDF say the same (ADR 0025).
+ */
+async function queueTaxInvoice(tx: Tx, order: typeof orders.$inferSelect, ctx: ReleaseContext): Promise<boolean> {
   const [payer] = await tx
     .select({ email: users.email, firstName: users.firstName })
     .from(users)
     .where(eq(users.id, order.placedBy));
   if (!payer) return false;
-  const [company] = await tx
-    .select({ name: companies.name, abn: companies.abn })
-    .from(companies)
-    .where(eq(companies.id, order.companyId));
-  const invoiceDate = order.paidAt ?? ctx.now;
+  const invoice = await taxInvoiceOfOrder(tx, ctx.config, order.id);
+  if (!invoice) throw new Error(`order ${order.id} is not invoiced`);
   await enqueueEmail(
     tx,
     taxInvoiceEmail({
       to: payer.email,
       firstName: payer.firstName,
-      invoiceNumber: order.invoiceNumber,
-      invoiceDate,
-      supplierName: ctx.config.supplierName,
-      supplierAbn: ctx.config.supplierAbn,
-      supplierIsPlaceholder: ctx.config.supplierIsPlaceholder,
-      buyerCompanyName: company?.name ?? "Your company",
-      buyerAbn: company?.abn ?? null,
-      rewardName: order.rewardName,
-      recipientCount,
-      rewardsCents: order.rewardsCents,
-      serviceFeeCents: order.serviceFeeCents,
-      gstCents: order.gstCents,
-      totalCents: order.totalCents,
-      invoiceUrl: new URL(`/portal/invoices/${invoicePathSegment(order.invoiceNumber)}`, ctx.config.APP_URL).toString(),
+      invoice,
+      invoiceUrl: new URL(
+        `/portal/invoices/${invoicePathSegment(invoice.invoiceNumber)}`,
+        ctx.config.APP_URL,
+      ).toString(),
       sendAt: order.status === "scheduled" ? order.sendAt : null,
     }),
     ctx.now,

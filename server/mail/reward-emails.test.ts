@@ -77,19 +77,21 @@ describe("reward emails", () => {
     const mail = taxInvoiceEmail({
       to: "payer@example.com",
       firstName: "Pat",
-      invoiceNumber: "INV-000042",
-      invoiceDate: new Date("2025-03-01T09:00:00Z"),
-      supplierName: "Rewards Co Pty Ltd",
-      supplierAbn: "53004085616",
-      supplierIsPlaceholder: false,
-      buyerCompanyName: "Acme Pty Ltd",
-      buyerAbn: "51824753556",
-      rewardName: "Spring",
-      recipientCount: 1,
-      rewardsCents: 123_400,
-      serviceFeeCents: 12_340,
-      gstCents: 1_234,
-      totalCents: 136_974,
+      invoice: {
+        invoiceNumber: "INV-000042",
+        invoiceDate: "2025-03-01T09:00:00.000Z",
+        supplier: { name: "Rewards Co Pty Ltd", abn: "53004085616", isPlaceholder: false },
+        buyer: { companyName: "Acme Pty Ltd", abn: "51824753556" },
+        rewardName: "Spring",
+        recipientCount: 1,
+        rewardsCents: 123_400,
+        serviceFeeCents: 12_340,
+        gstCents: 1_234,
+        totalCents: 136_974,
+        amountPaidCents: 136_974,
+        paidFrom: "card",
+        adjustment: null,
+      },
       invoiceUrl: "https://rewards.example/portal/invoices/INV-000042",
     });
     expect(mail.subject).toBe("Tax Invoice INV-000042: Spring");
@@ -105,6 +107,7 @@ describe("reward emails", () => {
     expect(mail.text).toContain("Service fee (10% of the Reward Dollars): $123.40");
     expect(mail.text).toContain("GST (10% of the service fee): $12.34");
     expect(mail.text).toContain("Total (including GST): $1,369.74");
+    expect(mail.text).toContain("Paid by card at checkout.");
     expect(mail.html).toContain("Tax Invoice");
     expect(mail.html).toContain("$1,369.74");
   });

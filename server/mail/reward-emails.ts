@@ -2,8 +2,7 @@
 // code and password, and the payer's Australian tax invoice. HTML and plain text from the one
 // template (renderEmail). The recipient's password appears only here, never in logs.
 
-import { formatAbn } from "../../core/abn.ts";
-import { invoiceLines } from "../../core/invoices.ts";
+import { invoiceView, type TaxInvoice } from "../../core/invoices.ts";
 import { formatDollars } from "../../core/money.ts";
 import { formatSendTime } from "../../core/schedule.ts";
 import type { EmailContent } from "./port.ts";
@@ -158,19 +157,8 @@ export function sampleRecipientEmail(options: {
 export interface TaxInvoiceInput {
   to: string;
   firstName: string;
-  invoiceNumber: string;
-  invoiceDate: Date;
-  supplierName: string;
-  supplierAbn: string;
-  supplierIsPlaceholder: boolean;
-  buyerCompanyName: string;
-  buyerAbn: string | null;
-  rewardName: string;
-  recipientCount: number;
-  rewardsCents: number;
-  serviceFeeCents: number;
-  gstCents: number;
-  totalCents: number;
+  /** The invoice as the API answers it (server/domain/invoices.ts): its parties frozen at payment. */
+  invoice: TaxInvoice;
   /** The invoice's page in the portal (with its PDF). */
   invoiceUrl: string;
   /** A scheduled reward: when its emails go out. */
@@ -180,43 +168,32 @@ export interface TaxInvoiceInput {
 /**
  * The payer's confirmation, an Australian tax invoice: the words 'Tax Invoice', the supplier's
  * name and ABN, invoice number and date, the buyer's company and ABN, the lines, the GST amount
- * (on the service fee only) and the total.
+ * (on the service fee only) and the total: the same view as the invoice's page and PDF
+ * (core/invoices.ts invoiceView).
  */
 export function taxInvoiceEmail(input: TaxInvoiceInput): EmailContent {
-  const supplierNote = input.supplierIsPlaceholder
+  const { invoice } = input;
+  const view = invoiceView(invoice);
+  const supplierNote = invoice.supplier.isPlaceholder
     ? ["Supplier details are placeholders: SUPPLIER_NAME and SUPPLIER_ABN are not configured on this server."]
     : [];
   return {
     to: input.to,
-    subject: `Tax Invoice ${input.invoiceNumber}: ${input.rewardName}`,
+    subject: `Tax Invoice ${invoice.invoiceNumber}: ${invoice.rewardName}`,
     ...renderEmail({
       heading: "Tax Invoice",
       paragraphs: [
         `Hi ${input.firstName},`,
-        `Thank you for your payment of ${formatDollars(input.totalCents)}. ${input.sendAt ? "Emails will be sent" : "Emails are being sent"} to your ${input.recipientCount} reward ${input.recipientCount === 1 ? "recipient" : "recipients"}${input.sendAt ? ` on ${formatSendTime(input.sendAt)}` : ""}.`,
+        `Thank you for your payment of ${formatDollars(invoice.totalCents)}. ${input.sendAt ? "Emails will be sent" : "Emails are being sent"} to your ${invoice.recipientCount} reward ${invoice.recipientCount === 1 ? "recipient" : "recipients"}${input.sendAt ? ` on ${formatSendTime(input.sendAt)}` : ""}.`,
         ...supplierNote,
+        ...view.notes,
       ],
       details: [
-        ["Supplier", input.supplierName + (input.supplierIsPlaceholder ? " (placeholder)" : "")],
-        ["Supplier ABN", formatAbn(input.supplierAbn) + (input.supplierIsPlaceholder ? " (placeholder)" : "")],
-        ["Invoice number", input.invoiceNumber],
-        ["Invoice date", formatAuDate(input.invoiceDate)],
-        ["Bill to", input.buyerCompanyName],
-        ["Buyer ABN", input.buyerAbn ? formatAbn(input.buyerAbn) : "Not provided"],
-        // The same lines as the invoice's page and PDF (core/invoices.ts).
-        ...invoiceLines({
-          invoiceNumber: input.invoiceNumber,
-          invoiceDate: input.invoiceDate.toISOString(),
-          supplier: { name: input.supplierName, abn: input.supplierAbn, isPlaceholder: input.supplierIsPlaceholder },
-          buyer: { companyName: input.buyerCompanyName, abn: input.buyerAbn },
-          rewardName: input.rewardName,
-          recipientCount: input.recipientCount,
-          rewardsCents: input.rewardsCents,
-          serviceFeeCents: input.serviceFeeCents,
-          gstCents: input.gstCents,
-          totalCents: input.totalCents,
-          amountPaidCents: input.totalCents,
-        }).map((line): [string, string] => [line.label, formatDollars(line.amountCents)]),
+        ["Supplier", view.supplierName],
+        ["Supplier ABN", view.supplierAbn],
+        ...view.facts,
+        ...view.lines.map((line): [string, string] => [line.label, formatDollars(line.amountCents)]),
+        ...(view.adjustment ? [["Adjustment note", ""] as [string, string], ...view.adjustment.facts] : []),
       ],
       action: { label: "View and download the invoice", url: input.invoiceUrl },
     }),

@@ -1,10 +1,11 @@
 // A paid order's tax invoice (core/invoices.ts), linked from the dashboard's history and from the
-// payer's tax invoice email: supplier and buyer with their ABNs, number, date, the lines, GST and
-// the total, as the ATO asks of a GST-registered supplier. Printing leaves out the portal's header
-// and footer (print: variants); the PDF is made on the server (GET /api/Invoices/…/pdf).
+// payer's tax invoice email: supplier and buyer with their ABNs (as frozen at payment), number,
+// date, the lines, GST and the total, as the ATO asks of a GST-registered supplier; a cancelled
+// order's adjustment note; how it was paid. The same view as the PDF and the email (invoiceView).
+// Printing leaves out the portal's header and footer (print: variants); the PDF is made on the
+// server (GET /api/Invoices/…/pdf).
 import { data } from "react-router";
-import { formatAbn } from "../../../core/abn.ts";
-import { invoiceLines, invoiceNumberFromPath } from "../../../core/invoices.ts";
+import { invoiceNumberFromPath, invoiceView } from "../../../core/invoices.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -15,13 +16,6 @@ import { PrintButton } from "./print-button.tsx";
 const TITLE = "Tax Invoice";
 export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
-
-const dateFormat = new Intl.DateTimeFormat("en-AU", {
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  timeZone: "Australia/Sydney",
-});
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { api } = portalUser(context);
@@ -34,13 +28,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 
 export default function InvoicePage({ loaderData }: Route.ComponentProps) {
   const { invoice } = loaderData;
-  const placeholder = invoice.supplier.isPlaceholder ? " (placeholder)" : "";
-  const facts: Array<[string, string]> = [
-    ["Invoice number", invoice.invoiceNumber],
-    ["Invoice date", dateFormat.format(new Date(invoice.invoiceDate))],
-    ["Bill to", invoice.buyer.companyName],
-    ["Buyer ABN", invoice.buyer.abn ? formatAbn(invoice.buyer.abn) : "Not provided"],
-  ];
+  const view = invoiceView(invoice);
   return (
     <div className="mx-auto max-w-3xl px-4 py-8 md:py-12 print:max-w-none print:p-0">
       <div className="mb-6 flex flex-wrap gap-3 print:hidden">
@@ -61,23 +49,10 @@ export default function InvoicePage({ loaderData }: Route.ComponentProps) {
           Tax Invoice
         </h2>
         <div className="mt-4">
-          <p className="font-semibold text-slate-900">
-            {invoice.supplier.name}
-            {placeholder}
-          </p>
-          <p className="text-slate-700">
-            ABN {formatAbn(invoice.supplier.abn)}
-            {placeholder}
-          </p>
+          <p className="font-semibold text-slate-900">{view.supplierName}</p>
+          <p className="text-slate-700">ABN {view.supplierAbn}</p>
         </div>
-        <dl className="mt-6 grid grid-cols-[minmax(0,auto)_minmax(0,1fr)] gap-x-6 gap-y-2">
-          {facts.map(([label, value]) => (
-            <div key={label} className="contents">
-              <dt className="text-slate-600">{label}</dt>
-              <dd className="[overflow-wrap:anywhere] font-semibold text-slate-900">{value}</dd>
-            </div>
-          ))}
-        </dl>
+        <Facts facts={view.facts} />
         <table className="mt-8 w-full border-collapse">
           <caption className="sr-only">What was supplied, the GST and the total, in Australian dollars</caption>
           <thead>
@@ -91,7 +66,7 @@ export default function InvoicePage({ loaderData }: Route.ComponentProps) {
             </tr>
           </thead>
           <tbody>
-            {invoiceLines(invoice).map((line) => (
+            {view.lines.map((line) => (
               <tr key={line.label} className="border-b border-slate-200">
                 <th
                   scope="row"
@@ -108,10 +83,33 @@ export default function InvoicePage({ loaderData }: Route.ComponentProps) {
             ))}
           </tbody>
         </table>
-        <p className="mt-6 text-sm text-slate-600">
-          Reward Dollars carry no GST; GST applies to the service fee only. Paid by card at checkout.
-        </p>
+        {view.adjustment && (
+          <section aria-labelledby="adjustment-heading" className="mt-8">
+            <h3 id="adjustment-heading" className="text-2xl font-bold text-brand-800">
+              {view.adjustment.heading}
+            </h3>
+            <Facts facts={view.adjustment.facts} />
+          </section>
+        )}
+        {view.notes.map((note) => (
+          <p key={note} className="mt-6 text-sm text-slate-600 [&+p]:mt-1">
+            {note}
+          </p>
+        ))}
       </article>
     </div>
+  );
+}
+
+function Facts({ facts }: { facts: Array<[string, string]> }) {
+  return (
+    <dl className="mt-6 grid grid-cols-[minmax(0,auto)_minmax(0,1fr)] gap-x-6 gap-y-2">
+      {facts.map(([label, value]) => (
+        <div key={label} className="contents">
+          <dt className="text-slate-600">{label}</dt>
+          <dd className="[overflow-wrap:anywhere] font-semibold text-slate-900">{value}</dd>
+        </div>
+      ))}
+    </dl>
   );
 }
