@@ -16,6 +16,9 @@ export const DELIVERY_STATE_LABELS: Record<EmailDeliveryState, string> = {
 export const DELIVERY_DETAILS = {
   notFound: "Reward not found.",
   recipientNotFound: "This person did not receive this reward.",
+  /** A Manager's resend to an address other than the reward's first (ADR 0022 amendment). */
+  newAddressOwnerOnly:
+    "This person's email address has changed since the reward was sent. Only an Owner of your company can resend it to the new address: please ask an Owner.",
 } as const;
 
 /** GET /api/RewardReleases/:releaseId: cents, ISO 8601 dates. */

@@ -2,7 +2,8 @@
 // manager of the company:
 //   GET  /RewardReleases/:releaseId                               → ReleaseDelivery
 //   POST /RewardReleases/:releaseId/recipients/:userId/resend     → 204: a new password, a new email
-// Another company's release, or a recipient not in it, answers 404 and changes nothing.
+// Another company's release, or a recipient not in it, answers 404 and changes nothing; a
+// Manager's resend to an address other than the reward's first answers 403 (ADR 0022 amendment).
 import { Hono, type MiddlewareHandler } from "hono";
 import { DELIVERY_DETAILS } from "../../core/delivery.ts";
 import { releaseDelivery, resendRewardEmail } from "../domain/delivery.ts";
@@ -37,6 +38,7 @@ export function deliveriesRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>,
       );
       if (outcome === "release_not_found") throw new ProblemError(404, DELIVERY_DETAILS.notFound);
       if (outcome === "recipient_not_found") throw new ProblemError(404, DELIVERY_DETAILS.recipientNotFound);
+      if (outcome === "owner_required") throw new ProblemError(403, DELIVERY_DETAILS.newAddressOwnerOnly);
       deps.onEmailQueued?.();
       return c.body(null, 204);
     });

@@ -9,7 +9,8 @@
 //                                           → { accessToken, appSettings } as login answers
 // The Owner-only calls check the role before they read a body (requireOwner: a Manager gets 403
 // and nothing changes); another company's manager or invitation answers 404. An unknown link
-// answers 404, an expired, used or withdrawn one 410, each with its own message. The token
+// answers 404, an expired, used or withdrawn one 410, each with its own message, as does one whose
+// inviter was removed or lost the Owner role it offers (ADR 0022 amendment). The token
 // travels in the body, never in a URL the logs keep.
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { validator } from "hono/validator";
@@ -26,6 +27,7 @@ import {
   acceptInvite,
   changeManagerRole,
   inviteManager,
+  type LinkProblem,
   listManagers,
   previewInvite,
   removeManager,
@@ -50,13 +52,17 @@ function idOf(value: string | undefined, notFound: string): number {
 const managerParam = validator("param", (param) => ({ id: idOf(param.id, MANAGER_MESSAGES.managerNotFound) }));
 const inviteParam = validator("param", (param) => ({ id: idOf(param.id, DETAILS.notFound) }));
 
-/** A link that cannot be used: unknown → 404; expired, used or withdrawn → 410 Gone. */
-function linkProblem(status: "invalid" | "expired" | "used" | "revoked"): ProblemError {
+/**
+ * A link that cannot be used: unknown → 404; expired, used, withdrawn, or its inviter no longer
+ * the Owner it needs (ADR 0022 amendment) → 410 Gone.
+ */
+function linkProblem(status: LinkProblem): ProblemError {
   if (status === "invalid") return new ProblemError(404, MANAGER_MESSAGES.inviteInvalid);
   const detail = {
     expired: MANAGER_MESSAGES.inviteExpired,
     used: MANAGER_MESSAGES.inviteUsed,
     revoked: MANAGER_MESSAGES.inviteRevoked,
+    inviter_gone: MANAGER_MESSAGES.inviterGone,
   }[status];
   return new ProblemError(410, detail);
 }

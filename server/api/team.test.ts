@@ -710,7 +710,17 @@ describeEachDatabase("My Team API", ({ database }) => {
     expect(rows.map((r) => [r.companyId, r.actorUserId, r.action, r.subject, r.data])).toEqual([
       [a.companyId, a.userId, "member.added", `user:${jane.id}`, {}],
       [a.companyId, a.userId, "members.imported", `company:${a.companyId}`, { successfullyAdded: 1, duplicates: 1 }],
-      [a.companyId, a.userId, "member.updated", `user:${jane.id}`, {}],
+      [
+        a.companyId,
+        a.userId,
+        "member.updated",
+        `user:${jane.id}`,
+        // What changed, old and new (ADR 0022 amendment); the unchanged last name is not listed.
+        {
+          firstName: { from: "Jane", to: "Janet" },
+          email: { from: "jane.citizen@example.com", to: "janet.citizen@example.com" },
+        },
+      ],
       [a.companyId, a.userId, "member.removed", `user:${jane.id}`, { forfeitedCents: 0, draftLines: 0 }],
     ]);
     expect(rows.every((r) => r.createdAt.toISOString() === "2025-03-01T09:00:00.000Z")).toBe(true);

@@ -1,7 +1,9 @@
 // A released reward's delivery (core/delivery.ts): each recipient of the order with the state of
 // the newest reward email the outbox holds for them, and the manager's resend, which issues a new
 // password (the old one stops working) and queues a new email saying so, to the member's
-// address as it is now.
+// address as it is now. That address may differ from the one the reward was first sent to (the
+// order line's, as release.ts mailed it): My Team can change it, and the resend mails the access
+// code with a working password, so sending there is an Owner's call (ADR 0022 amendment).
 import { and, desc, eq } from "drizzle-orm";
 import type { EmailDeliveryState, ReleaseDelivery } from "../../core/delivery.ts";
 import type { Config } from "../config.ts";
@@ -108,11 +110,16 @@ export async function releaseDelivery(db: Db, companyId: number, releaseId: numb
   };
 }
 
-export type ResendOutcome = "resent" | "release_not_found" | "recipient_not_found";
+export type ResendOutcome = "resent" | "release_not_found" | "recipient_not_found" | "owner_required";
+
+const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /**
  * Resends recipient `userId` their reward email of release `releaseId`: a new password replaces
- * the old one (which stops working at once), and the new email says so. One transaction.
+ * the old one (which stops working at once), and the new email says so. One transaction. To an
+ * address other than the one the reward was first sent to, only an Owner may ("owner_required",
+ * nothing changes); the actor's role is read in the transaction, locked against a demotion. The
+ * audit entry names both addresses.
  */
 export async function resendRewardEmail(
   db: Db,
@@ -138,6 +145,7 @@ export async function resendRewardEmail(
     const [line] = await tx
       .select({
         email: users.email,
+        firstSentTo: orderLines.email,
         firstName: users.firstName,
         amountCents: orderLines.amountCents,
         message: orders.message,
@@ -150,6 +158,14 @@ export async function resendRewardEmail(
       .innerJoin(users, and(eq(users.id, orderLines.userId), eq(users.companyId, orderLines.companyId)))
       .where(and(eq(orderLines.orderId, release.orderId), eq(orderLines.userId, userId)));
     if (!line) return "recipient_not_found";
+    if (!sameAddress(line.email, line.firstSentTo)) {
+      const [me] = await tx
+        .select({ managerRole: users.managerRole })
+        .from(users)
+        .where(and(eq(users.id, actor.userId), eq(users.companyId, actor.companyId), eq(users.isActive, true)))
+        .for("share");
+      if (me?.managerRole !== "owner") return "owner_required";
+    }
     const [account] = await tx
       .update(recipientAccounts)
       .set({ passwordHash })
@@ -191,7 +207,7 @@ export async function resendRewardEmail(
       actorUserId: actor.userId,
       action: "reward.email_resent",
       subject: `release:${release.id}`,
-      data: { recipientUserId: userId },
+      data: { recipientUserId: userId, firstSentTo: line.firstSentTo, sentTo: line.email },
       clientIp: actor.clientIp ?? null,
       at: now,
     });

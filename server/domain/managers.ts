@@ -12,6 +12,12 @@
 // it), revokes every access token of the manager and deletes their web sessions
 // (web_sessions.user_id), so their next request of any kind lands on the login page.
 //
+// Invitations end with their inviting Owner (ADR 0022 amendment; DESIGN.md §7): a removal
+// withdraws every pending invitation the manager sent, a demotion from Owner the pending ones to
+// the Owner role, in the change's transaction; and accepting checks the inviter again (still
+// active, and still an Owner for an Owner invitation), so a link sent just before the change, or
+// one that outlived it some other way, lets nobody in on a role the inviter no longer holds.
+//
 // Every change writes its audit row in the same transaction (recordAudit, ADR 0022 §7).
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { AppSettings } from "../../core/account-forms.ts";
@@ -287,6 +293,26 @@ async function lockCompanyManagers(tx: Tx, companyId: number) {
 const isOwnerIn = (rows: Array<{ id: number; managerRole: ManagerRole | null }>, actor: Actor) =>
   rows.some((r) => r.id === actor.userId && r.managerRole === "owner");
 
+/**
+ * Withdraws the pending invitations `inviterId` sent (only those to the Owner role with
+ * `ownerRoleOnly`), in the caller's transaction; answers their ids for the audit entry.
+ */
+async function withdrawInvitesOf(tx: Tx, companyId: number, inviterId: number, now: Date, ownerRoleOnly: boolean) {
+  const rows = await tx
+    .update(managerInvites)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(managerInvites.companyId, companyId),
+        eq(managerInvites.invitedBy, inviterId),
+        pendingInvite(now),
+        ownerRoleOnly ? eq(managerInvites.managerRole, "owner") : undefined,
+      ),
+    )
+    .returning({ id: managerInvites.id });
+  return rows.map((r) => r.id).sort((a, b) => a - b);
+}
+
 export type ChangeRoleResult =
   | { status: "changed"; id: number; managerRole: ManagerRole }
   | { status: "unchanged"; id: number; managerRole: ManagerRole }
@@ -311,12 +337,15 @@ export async function changeManagerRole(
     const ownersLeft = rows.filter((r) => r.managerRole === "owner" && r.id !== target.id).length;
     if (role !== "owner" && ownersLeft === 0) return { status: "last_owner" };
     await tx.update(users).set({ managerRole: role }).where(eq(users.id, target.id));
+    // An Owner invitation is only as good as its inviter's role (ADR 0022 amendment).
+    const demoted = target.managerRole === "owner";
+    const invitesWithdrawn = demoted ? await withdrawInvitesOf(tx, actor.companyId, target.id, now, true) : [];
     await recordAudit(tx, {
       companyId: actor.companyId,
       actorUserId: actor.userId,
       action: "manager.role_changed",
       subject: `user:${target.id}`,
-      data: { from: target.managerRole, to: role },
+      data: { from: target.managerRole, to: role, ...(demoted ? { invitesWithdrawn } : {}) },
       clientIp: actor.clientIp,
       at: now,
     });
@@ -344,6 +373,8 @@ export async function removeManager(db: Db, actor: Actor, managerId: number, now
       .delete(webSessions)
       .where(eq(webSessions.userId, target.id))
       .returning({ id: webSessions.id });
+    // Whoever they invited would otherwise still join, as an Owner too (ADR 0022 amendment).
+    const invitesWithdrawn = await withdrawInvitesOf(tx, actor.companyId, target.id, now, false);
     await recordAudit(tx, {
       companyId: actor.companyId,
       actorUserId: actor.userId,
@@ -354,6 +385,7 @@ export async function removeManager(db: Db, actor: Actor, managerId: number, now
         role: target.managerRole,
         tokensRevoked: revoked.length,
         webSessionsEnded: ended.length,
+        invitesWithdrawn,
         self: target.id === actor.userId,
       },
       clientIp: actor.clientIp,
@@ -376,7 +408,13 @@ type InviteLookup =
       companyName: string;
       inviterName: string;
     }
-  | { status: "invalid" | "expired" | "used" | "revoked" };
+  | { status: LinkProblem };
+
+/**
+ * Why a link cannot be used: unknown, expired, used, withdrawn, or its inviter is no longer
+ * active, or no longer an Owner while it offers the Owner role (ADR 0022 amendment).
+ */
+export type LinkProblem = "invalid" | "expired" | "used" | "revoked" | "inviter_gone";
 
 async function findInvite(db: Conn, token: string, now: Date, lock: boolean): Promise<InviteLookup> {
   const query = db
@@ -392,6 +430,8 @@ async function findInvite(db: Conn, token: string, now: Date, lock: boolean): Pr
       companyName: companies.name,
       inviterFirst: users.firstName,
       inviterLast: users.lastName,
+      inviterActive: users.isActive,
+      inviterRole: users.managerRole,
     })
     .from(managerInvites)
     .innerJoin(companies, eq(companies.id, managerInvites.companyId))
@@ -400,6 +440,10 @@ async function findInvite(db: Conn, token: string, now: Date, lock: boolean): Pr
   const [row] = lock ? await query.for("update", { of: managerInvites }) : await query;
   if (!row) return { status: "invalid" };
   if (row.acceptedAt) return { status: "used" };
+  // Before "withdrawn": a removal or demotion withdraws the link too, and this says why.
+  if (!row.inviterActive || (row.managerRole === "owner" && row.inviterRole !== "owner")) {
+    return { status: "inviter_gone" };
+  }
   if (row.revokedAt) return { status: "revoked" };
   if (row.expiresAt.getTime() <= now.getTime()) return { status: "expired" };
   return {
@@ -414,9 +458,7 @@ async function findInvite(db: Conn, token: string, now: Date, lock: boolean): Pr
   };
 }
 
-export type PreviewResult =
-  | ({ status: "valid" } & InvitePreview)
-  | { status: "invalid" | "expired" | "used" | "revoked" };
+export type PreviewResult = ({ status: "valid" } & InvitePreview) | { status: LinkProblem };
 
 /** What the accept page shows: the company, who invited, the address and the role. */
 export async function previewInvite(db: Db, token: string, now: Date): Promise<PreviewResult> {
@@ -435,12 +477,15 @@ export type AcceptResult =
   | { status: "accepted"; userId: number; accessToken: string; appSettings: AppSettings }
   /** The company requires a second factor (ADR 0023): no token until the new manager sets one up. */
   | { status: "accepted_setup_owed"; userId: number }
-  | { status: "invalid" | "expired" | "used" | "revoked" | "email_in_use" };
+  | { status: LinkProblem | "email_in_use" };
 
 /**
  * Creates the program manager with the invitation's role in its company, verified (the emailed
  * link proves the address), marks the invitation used and signs them in (an access token as
  * login issues). Two accepts of one link at once: the row lock lets one through, the other reads "used".
+ * The inviter's row is locked (FOR SHARE) before the invitation's, in the order a removal or a
+ * role change takes them (managers, then invitations): a removal or demotion at the same moment
+ * either waits for this accept or is seen by it (ADR 0022 amendment).
  */
 export async function acceptInvite(
   db: Db,
@@ -451,6 +496,10 @@ export async function acceptInvite(
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction(async (tx) => {
+      const seen = await findInvite(tx, input.token, now, false);
+      if (seen.status !== "valid") return { status: seen.status };
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, seen.invitedBy)).for("share");
+      // Read again under the locks: the inviter as a removal or demotion just left them.
       const invite = await findInvite(tx, input.token, now, true);
       if (invite.status !== "valid") return { status: invite.status };
       if (await emailTaken(tx, invite.companyId, invite.email)) return { status: "email_in_use" as const };

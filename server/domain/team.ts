@@ -338,7 +338,12 @@ export async function importStagedTeamMembers(
 
 export type UpdateMemberResult = "updated" | "not_found" | "duplicate";
 
-/** Changes a member of the caller's company; "not_found" for anyone else (nothing changes). */
+/**
+ * Changes a member of the caller's company; "not_found" for anyone else (nothing changes). The
+ * audit entry names each field that changed with its old and new value: a member's address is
+ * where their reward emails go (a resend goes to it: server/domain/delivery.ts), so a change of
+ * it must be traceable to who made it (ADR 0022 amendment).
+ */
 export async function updateTeamMember(
   db: Db,
   owner: TeamOwner,
@@ -348,13 +353,20 @@ export async function updateTeamMember(
 ): Promise<UpdateMemberResult> {
   try {
     return await db.transaction(async (tx) => {
-      const [row] = await tx
-        .update(users)
-        .set({ firstName: input.firstName, lastName: input.lastName, email: input.email })
+      // Locked as the update would lock it: the old values are the ones this update replaces.
+      const [before] = await tx
+        .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
+        .from(users)
         .where(and(eq(users.id, memberId), activeMemberOf(owner.companyId)))
-        .returning({ id: users.id });
-      if (!row) return "not_found" as const;
-      await audit(tx, owner, "member.updated", `user:${memberId}`, {}, now);
+        .for("update");
+      if (!before) return "not_found" as const;
+      const after = { firstName: input.firstName, lastName: input.lastName, email: input.email };
+      await tx.update(users).set(after).where(eq(users.id, memberId));
+      const changed: Record<string, { from: string; to: string }> = {};
+      for (const field of ["firstName", "lastName", "email"] as const) {
+        if (before[field] !== after[field]) changed[field] = { from: before[field], to: after[field] };
+      }
+      await audit(tx, owner, "member.updated", `user:${memberId}`, changed, now);
       return "updated" as const;
     });
   } catch (error) {

@@ -2,9 +2,10 @@
 // /corporate/accept-invite?token=…. The page names the company, who invited and the address (the
 // API's preview); the invitee chooses their name and password with sign-up's rules and checks
 // (core/managers.ts acceptInviteFormSchema), and is signed in at once (a new session, as login
-// makes one) on the dashboard of the company. An unknown, expired, used or withdrawn link shows
-// its own message instead of the form. The form posts to the page's own address; the action
-// reads the token from it. Honeypot and, for a visitor with a session, CSRF as on every form.
+// makes one) on the dashboard of the company. An unknown, expired, used or withdrawn link, or one
+// whose inviter is no longer an Owner, shows its own message instead of the form. The form posts
+// to the page's own address; the action reads the token from it. Honeypot and, for a visitor
+// with a session, CSRF as on every form.
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, href, Link, redirect } from "react-router";
@@ -37,6 +38,8 @@ const LINK_DETAILS: readonly string[] = [
   MANAGER_MESSAGES.inviteExpired,
   MANAGER_MESSAGES.inviteUsed,
   MANAGER_MESSAGES.inviteRevoked,
+  // The inviter was removed or is no longer an Owner (ADR 0022 amendment).
+  MANAGER_MESSAGES.inviterGone,
 ];
 const SHOWN_DETAILS = [...LINK_DETAILS, DETAILS.emailAlreadyUsed, DETAILS.tooManyRequests, DETAILS.tooManyAttempts];
 
