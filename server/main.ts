@@ -21,6 +21,7 @@ import { createKeptAnswers, type KeptAnswers } from "./http/kept-answers.ts";
 import { startExpiryJob } from "./jobs/expiry.ts";
 import { startMoneyCheckJob } from "./jobs/money-check.ts";
 import { type PeriodicJob, startPeriodicJob } from "./jobs/periodic.ts";
+import { startWebhookPruneJob, type WebhookPruneSummary } from "./jobs/webhook-prune.ts";
 import { startWebhookWorker, type WebhookWorker } from "./jobs/webhooks.ts";
 import type { Logger } from "./logger.ts";
 import { listRecentEmails } from "./mail/outbox.ts";
@@ -62,6 +63,8 @@ export interface AppOptions {
   moneyCheck?: boolean;
   /** The webhook delivery worker's timer: false leaves it to the test (webhookWorker.runOnce by hand). */
   webhookWorker?: boolean;
+  /** The webhook history's hourly prune: false leaves it to the test (webhookPrune.runOnce by hand). */
+  webhookPrune?: boolean;
 }
 
 export interface RunningApp {
@@ -79,6 +82,8 @@ export interface RunningApp {
   moneyCheck: PeriodicJob<MoneyCheckResult | null>;
   /** Signed webhook deliveries with retries (server/jobs/webhooks.ts). */
   webhookWorker: WebhookWorker;
+  /** Webhook deliveries and events older than 30 days deleted, hourly (server/jobs/webhook-prune.ts). */
+  webhookPrune: PeriodicJob<WebhookPruneSummary>;
   api: ReturnType<typeof createApi>;
   close(): Promise<void>;
 }
@@ -154,6 +159,11 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     logger,
     autoStart: options.webhookWorker ?? true,
   });
+  // Every process prunes webhook history older than 30 days (idempotent deletes: jobs/webhook-prune.ts).
+  const webhookPrune = startWebhookPruneJob(
+    { db: database.db, logger, now: () => new Date() },
+    options.webhookPrune ?? true,
+  );
   // DESIGN.md §7's budgets hold across every process on PostgreSQL; PGlite is one process.
   const rateLimitStore: RateLimitStore = database.pool ? { kind: "postgres", pool: database.pool } : { kind: "memory" };
   const sweepRateLimits = () =>
@@ -248,6 +258,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     expiryJob,
     moneyCheck,
     webhookWorker,
+    webhookPrune,
     api,
     async close() {
       clearInterval(rateLimitSweeper);
@@ -256,6 +267,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
       await expiryJob.stop();
       await moneyCheck.stop();
       await webhookWorker.stop();
+      await webhookPrune.stop();
       await mailWorker.stop();
       await importWorker.stop();
       await database.close();

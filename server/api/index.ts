@@ -92,7 +92,7 @@ export function createApi(deps: ApiDeps) {
       .route("/", twoFactorRoutes(deps, auth, limits, now))
       .route("/", apiKeysRoutes(deps, auth, now))
       // Signed webhooks of the company's events (ADR 0029).
-      .route("/", webhooksRoutes(deps, auth, now))
+      .route("/", webhooksRoutes(deps, auth, now, limits))
       // The prepaid balance and its card top-ups (ADR 0029).
       .route("/", balanceRoutes(deps, payments, auth, now, limits))
       // A company API key's calls (ADR 0028): their own middleware, never a manager's token.

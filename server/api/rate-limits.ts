@@ -78,6 +78,14 @@ export const RATE_RULES = {
    * script cannot flood it; room for any real use (a top-up is for hundreds of dollars or more).
    */
   topUpCreate: { points: 20, durationSeconds: 60 * 60, per: "account" },
+  /**
+   * Webhook test pings and re-sends by hand, together, per endpoint (ADR 0029 amendment): each makes
+   * the server call the endpoint's address, retried for 72 hours, so unlimited they would make it a
+   * traffic amplifier against any address an Owner registers. Room for testing a receiver by hand.
+   */
+  webhookSendEndpoint: { points: 10, durationSeconds: 60 * 60, per: "account" },
+  /** The same, per company across all of its endpoints (at most 10 live ones, ADR 0029 §14). */
+  webhookSendCompany: { points: 60, durationSeconds: 60 * 60, per: "account" },
   /** Wrong partner keys from one client address (keyed by the address; a right key never counts). */
   partnerKeyFailure: { points: 10, durationSeconds: 10 * 60, per: "account" },
 } as const satisfies Record<string, RateRule>;

@@ -7,9 +7,12 @@
 //   POST   /api/Webhooks/{id}/deliveries/{deliveryId}/resend → 202 { id, status: "pending" }
 //   POST   /api/Webhooks/{id}/ping               → 202 { eventId, deliveryId }
 // Another company's endpoint (or delivery) is 404. The role is checked before the body is read
-// (ADR 0022 §2): a Manager gets 403 and nothing changes.
+// (ADR 0022 §2): a Manager gets 403 and nothing changes. Ping and re-send share two budgets, one
+// per endpoint and one per company (rate-limits.ts webhookSendEndpoint, webhookSendCompany; ADR
+// 0029 amendment): on the operations, so the Settings pages' forms, which call them, are limited too.
 import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import { registerWebhookSchema, WEBHOOK_DETAILS } from "../../core/webhooks.ts";
 import {
   deleteEndpoint,
@@ -27,6 +30,7 @@ import { idParams, jsonBody } from "../http/validate.ts";
 import { resolveSessionSecret } from "../secret.ts";
 import { ownerOnly, requireOwner } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
+import type { RateLimits } from "./rate-limits.ts";
 
 const endpointParam = idParams({ id: WEBHOOK_DETAILS.notFound });
 const deliveryParams = idParams({ id: WEBHOOK_DETAILS.notFound, deliveryId: WEBHOOK_DETAILS.deliveryNotFound });
@@ -36,7 +40,7 @@ const actorOf = (c: Context<ApiEnv>) => {
   return { companyId, userId, clientIp: c.get("clientIp") ?? null };
 };
 
-export function webhooksRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, now: () => Date) {
+export function webhooksRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, now: () => Date, limits: RateLimits) {
   // The seal's keys come from the server secret, as the TOTP secrets' do (two-factor.ts).
   let keys: Promise<WebhookKeys> | undefined;
   const keysOf = (): Promise<WebhookKeys> => {
@@ -51,6 +55,17 @@ export function webhooksRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, n
   };
   // Outside a deployment (a local run, the tests) a receiver on this machine may be called over http.
   const allowLocal = !deps.config.isDeployment;
+  // Counted when the call arrives, after the Owner check and the ids' validation and before the
+  // endpoint is looked up, so N calls at once are N (a missing endpoint's call counts too). The
+  // endpoint's key carries the company: another company naming this id spends its own budget,
+  // never this endpoint's. The endpoint's budget first: a call it refuses leaves the company's alone.
+  const sendBudget = createMiddleware<ApiEnv>(async (c, next) => {
+    const { companyId } = requireOwner(c);
+    // As a number: `012` names endpoint 12 (server/http/validate.ts) and must not buy a fresh budget.
+    await limits.perAccount("webhookSendEndpoint", `company:${companyId}:endpoint:${Number(c.req.param("id"))}`);
+    await limits.perAccount("webhookSendCompany", `company:${companyId}`);
+    await next();
+  });
 
   return new Hono<ApiEnv>()
     .get("/Webhooks", auth, ownerOnly, async (c) => c.json(await listEndpoints(deps.db, actorOf(c).companyId)))
@@ -77,7 +92,7 @@ export function webhooksRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, n
       if (!page) throw new ProblemError(404, WEBHOOK_DETAILS.notFound);
       return c.json(page);
     })
-    .post("/Webhooks/:id/deliveries/:deliveryId/resend", auth, ownerOnly, deliveryParams, async (c) => {
+    .post("/Webhooks/:id/deliveries/:deliveryId/resend", auth, ownerOnly, deliveryParams, sendBudget, async (c) => {
       const { id, deliveryId } = c.req.valid("param");
       const outcome = await resendDelivery(deps.db, actorOf(c), id, deliveryId, now());
       if (outcome === "endpoint_not_found") throw new ProblemError(404, WEBHOOK_DETAILS.notFound);
@@ -85,7 +100,7 @@ export function webhooksRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, n
       deps.onWebhookQueued?.();
       return c.json({ id: deliveryId, status: "pending" as const }, 202);
     })
-    .post("/Webhooks/:id/ping", auth, ownerOnly, endpointParam, async (c) => {
+    .post("/Webhooks/:id/ping", auth, ownerOnly, endpointParam, sendBudget, async (c) => {
       const sent = await pingEndpoint(deps.db, actorOf(c), c.req.valid("param").id, now());
       if (!sent) throw new ProblemError(404, WEBHOOK_DETAILS.notFound);
       deps.onWebhookQueued?.();

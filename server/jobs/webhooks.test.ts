@@ -258,12 +258,13 @@ describeEachDatabase("webhook deliveries to a real receiver", ({ database }) => 
     const { worker, ping } = await world();
     receiver.state.delayMs = 30;
     const ids: string[] = [];
-    for (let i = 0; i < 12; i++) ids.push((await ping()).eventId);
+    // As many as one endpoint's hourly ping budget allows (server/api/rate-limits.ts webhookSendEndpoint).
+    for (let i = 0; i < 10; i++) ids.push((await ping()).eventId);
     // Small batches, so the two passes claim turn about while the other's calls are in flight.
     const [a, b] = [worker(undefined, 2), worker(undefined, 2)];
     const [sa, sb] = await Promise.all([a.runOnce(), b.runOnce()]);
-    expect(sa.delivered + sb.delivered).toBe(12);
-    expect(receiver.received).toHaveLength(12);
+    expect(sa.delivered + sb.delivered).toBe(10);
+    expect(receiver.received).toHaveLength(10);
     expect([...receiver.accepted.keys()].sort()).toEqual([...ids].sort());
     expect([...receiver.accepted.values()].every((n) => n === 1)).toBe(true);
     // Nothing is left to send.

@@ -1,0 +1,98 @@
+// Keeps the webhook history bounded (ADR 0029 amendment "ping and re-send are limited, history is
+// kept 30 days"; README "Webhooks"): every process runs this job hourly. A pass deletes the
+// deliveries settled (delivered or failed) more than WEBHOOK_HISTORY_DAYS ago, by their last
+// attempt (a re-send by hand starts their clock again), and then the events older than that which
+// no delivery refers to any more. A pending delivery is still due (the worker will try it or give
+// it up, server/jobs/webhooks.ts), so it and its event stay whatever their age.
+//
+// Deleting is idempotent, so processes running it at once need no claim: one deletes a row, the
+// others find it gone. Rows go in batches, so a first pass over a long history holds no lock
+// for long.
+import { and, eq, inArray, lt, ne, notExists, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { webhookDeliveries, webhookEvents } from "../db/schema.ts";
+import type { Logger } from "../logger.ts";
+import { type PeriodicJob, startPeriodicJob } from "./periodic.ts";
+
+/** How long a settled delivery, and an event with none left, is kept. */
+export const WEBHOOK_HISTORY_DAYS = 30;
+export const WEBHOOK_PRUNE_INTERVAL_MS = 60 * 60_000;
+const BATCH_SIZE = 1_000;
+
+export interface WebhookPruneSummary {
+  deliveries: number;
+  events: number;
+}
+
+export interface WebhookPruneServices {
+  db: Db;
+  logger: Logger;
+  now: () => Date;
+  intervalMs?: number;
+  /** Rows deleted per statement (tests make it small). */
+  batchSize?: number;
+}
+
+export function startWebhookPruneJob(s: WebhookPruneServices, autoStart = true): PeriodicJob<WebhookPruneSummary> {
+  return startPeriodicJob({
+    name: "webhook history prune",
+    intervalMs: s.intervalMs ?? WEBHOOK_PRUNE_INTERVAL_MS,
+    logger: s.logger,
+    autoStart,
+    pass: async (isStopped) => {
+      const summary = await pruneWebhookHistory(s.db, s.now(), { batchSize: s.batchSize, isStopped });
+      if (summary.deliveries + summary.events > 0) s.logger.info({ ...summary }, "webhook history pruned");
+      return summary;
+    },
+  });
+}
+
+/** Deletes what is older than WEBHOOK_HISTORY_DAYS before `now` and no longer due; answers how many rows went. */
+export async function pruneWebhookHistory(
+  db: Db,
+  now: Date,
+  options: { batchSize?: number; isStopped?: () => boolean } = {},
+): Promise<WebhookPruneSummary> {
+  const cutoff = new Date(now.getTime() - WEBHOOK_HISTORY_DAYS * 24 * 60 * 60_000);
+  const limit = options.batchSize ?? BATCH_SIZE;
+  const stopped = options.isStopped ?? (() => false);
+  const summary: WebhookPruneSummary = { deliveries: 0, events: 0 };
+
+  // The last time a delivery did anything: its last attempt, or its creation when never tried.
+  const lastActivity = sql`coalesce(${webhookDeliveries.lastAttemptAt}, ${webhookDeliveries.createdAt})`;
+  while (!stopped()) {
+    const settled = db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(and(ne(webhookDeliveries.status, "pending"), lt(lastActivity, cutoff)))
+      .limit(limit);
+    const gone = await db
+      .delete(webhookDeliveries)
+      // Checked again on the row itself: a re-send between the select and the delete keeps it.
+      .where(
+        and(inArray(webhookDeliveries.id, settled), ne(webhookDeliveries.status, "pending"), lt(lastActivity, cutoff)),
+      )
+      .returning({ id: webhookDeliveries.id });
+    summary.deliveries += gone.length;
+    if (gone.length < limit) break;
+  }
+
+  const anyDelivery = db
+    .select({ one: sql`1` })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.eventId, webhookEvents.id));
+  while (!stopped()) {
+    const unreferenced = db
+      .select({ id: webhookEvents.id })
+      .from(webhookEvents)
+      .where(and(lt(webhookEvents.createdAt, cutoff), notExists(anyDelivery)))
+      .limit(limit);
+    const gone = await db
+      .delete(webhookEvents)
+      .where(and(inArray(webhookEvents.id, unreferenced), notExists(anyDelivery)))
+      .returning({ id: webhookEvents.id });
+    summary.events += gone.length;
+    if (gone.length < limit) break;
+  }
+  return summary;
+}
