@@ -69,9 +69,15 @@ export const loginCodeSchema = z
 /** POST /api/TwoFactor/setup: with a bearer, or a set-up challenge of a login in its place. */
 export const twoFactorSetupSchema = z.object({ challengeToken: z.optional(challengeTokenField) });
 
-/** POST /api/TwoFactor/confirm: the first code from the app turns it on. */
+/**
+ * POST /api/TwoFactor/confirm: the first code from the app turns it on. With a bearer the current
+ * password is required too (a session alone enrols no second factor, DESIGN.md §7); the set-up
+ * challenge of a login stands in for it (ADR 0023's Amendments). Optional here, because which one
+ * applies depends on the caller: the handler answers a missing one as a field error.
+ */
 export const twoFactorConfirmSchema = z.object({
   code: totpCodeField,
+  password: z.optional(currentPasswordField),
   challengeToken: z.optional(challengeTokenField),
 });
 
@@ -89,13 +95,16 @@ export const loginCodeFormSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("recovery"), recoveryCode: recoveryCodeField }),
 ]);
 
-/** /corporate/two-factor-setup and the security page's set-up form. */
+/** /corporate/two-factor-setup: the login's set-up challenge (a cookie) proves the password. */
 export const twoFactorConfirmFormSchema = z.object({ code: totpCodeField });
+
+/** The security page's set-up form: a signed-in manager gives the current password again. */
+export const twoFactorEnrolFormSchema = z.object({ code: totpCodeField, password: currentPasswordField });
 
 /** The security page: one form per intent. */
 export const securityFormSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("start") }),
-  z.object({ intent: z.literal("confirm"), code: totpCodeField }),
+  z.object({ intent: z.literal("confirm"), code: totpCodeField, password: currentPasswordField }),
   z.object({ intent: z.literal("disable"), password: currentPasswordField }),
   z.object({ intent: z.literal("regenerate"), password: currentPasswordField }),
   z.object({

@@ -110,7 +110,7 @@ describeEachDatabase("a password or email change ends open sign-ins and reset li
         api,
         "POST",
         "/api/TwoFactor/confirm",
-        { code: codeAt(started.secret, clock.now()) },
+        { code: codeAt(started.secret, clock.now()), password: PASSWORD },
         owner.accessToken,
       ),
     );

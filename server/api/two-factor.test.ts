@@ -46,7 +46,7 @@ describeEachDatabase("two-factor sign-in API", ({ database }) => {
         api,
         "POST",
         "/api/TwoFactor/confirm",
-        { code: codeAt(started.secret, clock.now()) },
+        { code: codeAt(started.secret, clock.now()), password: PASSWORD },
         account.accessToken,
       ),
     );
@@ -93,13 +93,13 @@ describeEachDatabase("two-factor sign-in API", ({ database }) => {
     // A wrong code: a clear message, and it stays off.
     const wrongCode = String((Number(codeAt(started.secret, clock.now())) + 1) % 1_000_000).padStart(6, "0");
     const wrong = await expectProblem(
-      await call(api, "POST", "/api/TwoFactor/confirm", { code: wrongCode }, account.accessToken),
+      await call(api, "POST", "/api/TwoFactor/confirm", { code: wrongCode, password: PASSWORD }, account.accessToken),
       400,
     );
     expect(wrong.detail).toBe(TWO_FACTOR_MESSAGES.wrongCode);
     expect(wrong.errors).toEqual({ code: [TWO_FACTOR_MESSAGES.wrongCode] });
     const malformed = await expectProblem(
-      await call(api, "POST", "/api/TwoFactor/confirm", { code: "12345" }, account.accessToken),
+      await call(api, "POST", "/api/TwoFactor/confirm", { code: "12345", password: PASSWORD }, account.accessToken),
       400,
     );
     expect(malformed.errors).toEqual({ code: [TWO_FACTOR_MESSAGES.code] });
@@ -114,7 +114,7 @@ describeEachDatabase("two-factor sign-in API", ({ database }) => {
         api,
         "POST",
         "/api/TwoFactor/confirm",
-        { code: `${code.slice(0, 3)} ${code.slice(3)}` },
+        { code: `${code.slice(0, 3)} ${code.slice(3)}`, password: PASSWORD },
         account.accessToken,
       ),
     );

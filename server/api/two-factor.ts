@@ -2,16 +2,18 @@
 //   POST /api/Identity/login-code            (public) { challengeToken, code | recoveryCode } → { accessToken, appSettings }
 //   GET  /api/TwoFactor                      (bearer) the caller's status and the company's requirement
 //   POST /api/TwoFactor/setup                (bearer, or a set-up challenge) → { secret, otpauthUri }
-//   POST /api/TwoFactor/confirm              (bearer, or a set-up challenge) { code } → { recoveryCodes, signIn }
+//   POST /api/TwoFactor/confirm              (bearer with { password }, or a set-up challenge) { code } → { recoveryCodes, signIn }
 //                                            (signIn: with a challenge, { accessToken, appSettings } as login answers; else null)
 //   POST /api/TwoFactor/disable              (bearer) { password } → 204; refused while the company requires it
 //   POST /api/TwoFactor/recovery-codes       (bearer) { password } → { recoveryCodes }
 //   PUT  /api/TwoFactor/company-requirement  (bearer, Owner) { required } → { required }
 // /api/Identity/login answers { twoFactor: "verify" | "setup", challengeToken } in place of the
 // token when a second factor is owed (server/api/identity.ts). Every code and password checked
-// here spends the login budgets of rate-limits.ts, as a password at login does.
+// here spends the login budgets of rate-limits.ts, as a password at login does, and every code
+// checked against a login challenge spends one of its five attempts first (countChallengeAttempt;
+// DESIGN.md §7, ADR 0023's Amendments).
 import { Hono, type MiddlewareHandler } from "hono";
-import type { AppSettings } from "../../core/account-forms.ts";
+import { PASSWORD_MESSAGES } from "../../core/password.ts";
 import { DETAILS } from "../../core/public-forms.ts";
 import {
   loginCodeSchema,
@@ -21,20 +23,20 @@ import {
   twoFactorRequirementSchema,
   twoFactorSetupSchema,
 } from "../../core/two-factor.ts";
-import { getAppSettings, issueAccessToken } from "../domain/identity.ts";
+import { getAppSettings } from "../domain/identity.ts";
 import {
   type Actor,
   type ChallengePurpose,
   confirmSetup,
-  consumeLoginChallenge,
   countChallengeAttempt,
   disableTwoFactor,
   findLoginChallenge,
   managerEmail,
+  noticeSecondFactorFailures,
   regenerateRecoveryCodes,
   type SecondFactorResult,
   setCompanyRequirement,
-  spendSecondFactor,
+  signInWithSecondFactor,
   startSetup,
   type TwoFactorKeys,
   twoFactorKeys,
@@ -110,39 +112,22 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
     return account;
   }
 
-  /** Ends a login challenge with a session: the token and the settings, as /Identity/login answers them. */
-  async function finishLogin(
+  /** A session opened by a login's second step: as after a right password alone, the settings come with it. */
+  async function signedIn(
     c: Parameters<MiddlewareHandler<ApiEnv>>[0],
     caller: Actor,
-    challengeId: number,
     email: string,
-    spend?: (tx: Parameters<Parameters<ApiDeps["db"]["transaction"]>[0]>[0]) => Promise<SecondFactorResult>,
+    accessToken: string,
   ) {
-    const outcome = await deps.db.transaction(async (tx) => {
-      const spent = spend ? await spend(tx) : undefined;
-      if (spent && spent.status !== "ok") return { ok: false as const, failed: spent.status };
-      if (!(await consumeLoginChallenge(tx, challengeId, now())))
-        return { ok: false as const, failed: "used" as const };
-      const accessToken = await issueAccessToken(tx, { id: caller.userId, companyId: caller.companyId }, now(), {
-        clientIp: c.get("clientIp"),
-        userAgent: c.req.header("user-agent"),
-      });
-      return { ok: true as const, accessToken };
-    });
-    if (!outcome.ok) return outcome;
     // The second step is done: as after a right password without one, this address's failures are forgotten.
     await limits.loginSucceeded(email, c.get("clientIp"));
     const appSettings = await getAppSettings(deps.db, caller);
     if (!appSettings) throw new ProblemError(401, DETAILS.unauthorized);
-    return { ok: true as const, accessToken: outcome.accessToken, appSettings };
+    return { accessToken, appSettings };
   }
 
-  async function refuseWrongCode(challengeId: number, failure: () => ProblemError): Promise<never> {
-    if ((await countChallengeAttempt(deps.db, challengeId)) === "too_many") {
-      throw new ProblemError(400, TWO_FACTOR_MESSAGES.challengeTooMany);
-    }
-    throw failure();
-  }
+  const wrongPassword = () =>
+    new ProblemError(400, TWO_FACTOR_MESSAGES.wrongPassword, { password: [TWO_FACTOR_MESSAGES.wrongPassword] });
 
   const challengeFailure = (status: "invalid" | "too_many") =>
     new ProblemError(
@@ -157,16 +142,27 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
       const found = await findLoginChallenge(deps.db, body.challengeToken, purpose, now());
       if (found.status !== "ok") throw challengeFailure(found.status);
       await spendLoginBudget(found.userId, found.email, c.get("clientIp"));
+      // The challenge's attempt is spent before the code is checked, never after (DESIGN.md §7).
+      const attempt = await countChallengeAttempt(deps.db, found.challengeId, now());
+      if (attempt.status !== "counted") throw challengeFailure(attempt.status);
       const caller: Actor = { userId: found.userId, companyId: found.companyId, clientIp: c.get("clientIp") };
-      const keys = await keysOf();
-      const done = await finishLogin(c, caller, found.challengeId, found.email, (tx) =>
-        spendSecondFactor(tx, keys, caller, { code: body.code, recoveryCode: body.recoveryCode }, now()),
+      const done = await signInWithSecondFactor(
+        deps.db,
+        await keysOf(),
+        caller,
+        found.challengeId,
+        { code: body.code, recoveryCode: body.recoveryCode },
+        now(),
+        { clientIp: c.get("clientIp"), userAgent: c.req.header("user-agent") },
       );
-      if (!done.ok) {
-        if (done.failed === "used") throw challengeFailure("invalid");
-        return refuseWrongCode(found.challengeId, secondFactorFailures[done.failed]);
+      if (done.status === "signed_in") return c.json(await signedIn(c, caller, found.email, done.accessToken));
+      if (done.status === "challenge_ended") throw challengeFailure("invalid");
+      if (attempt.last) {
+        // Used up by wrong codes, by someone who knew the password: its owner hears of it, once.
+        if (await noticeSecondFactorFailures(deps.db, found.userId, deps.config.APP_URL, now())) deps.onEmailQueued?.();
+        throw challengeFailure("too_many");
       }
-      return c.json({ accessToken: done.accessToken, appSettings: done.appSettings });
+      throw secondFactorFailures[done.status]();
     })
     .get("/TwoFactor", auth, async (c) => {
       const status = await twoFactorStatus(deps.db, requireAuth(c).userId);
@@ -194,22 +190,48 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
       async (c) => {
         const body = c.req.valid("json");
         const caller = await setupCaller(c, body.challengeToken);
+        // A signed-in manager gives the password again: a session alone (maybe a stolen one)
+        // enrols no second factor. A login's set-up challenge was opened by the password and
+        // stands in for it (domain/two-factor.ts EnrolmentProof; ADR 0023's Amendments).
+        if (!caller.challenge && body.password === undefined) {
+          throw new ProblemError(400, PASSWORD_MESSAGES.required, { password: [PASSWORD_MESSAGES.required] });
+        }
         const email = await spendLoginBudget(caller.userId, caller.challenge?.email, c.get("clientIp"));
-        const confirmed = await confirmSetup(deps.db, await keysOf(), caller, body.code, now());
-        if (confirmed.status === "wrong_code") {
-          if (caller.challenge) return refuseWrongCode(caller.challenge.id, secondFactorFailures.wrong_code);
-          throw codeProblem(TWO_FACTOR_MESSAGES.wrongCode);
+        const confirmed = await confirmSetup(
+          deps.db,
+          await keysOf(),
+          caller,
+          body.code,
+          now(),
+          caller.challenge
+            ? {
+                challengeId: caller.challenge.id,
+                origin: { clientIp: c.get("clientIp"), userAgent: c.req.header("user-agent") },
+              }
+            : { password: body.password ?? "" },
+        );
+        switch (confirmed.status) {
+          case "enabled":
+            break;
+          case "wrong_password":
+            throw wrongPassword();
+          case "wrong_code":
+            if (confirmed.last) throw challengeFailure("too_many");
+            throw codeProblem(TWO_FACTOR_MESSAGES.wrongCode);
+          case "too_many":
+            throw new ProblemError(401, TWO_FACTOR_MESSAGES.challengeTooMany);
+          case "challenge_ended":
+            throw new ProblemError(401, TWO_FACTOR_MESSAGES.challengeInvalid);
+          case "no_setup":
+            throw new ProblemError(409, TWO_FACTOR_MESSAGES.noSetup);
+          case "already_on":
+            throw new ProblemError(409, TWO_FACTOR_MESSAGES.alreadyOn);
+          default:
+            throw new ProblemError(401, DETAILS.unauthorized);
         }
-        if (confirmed.status === "no_setup") throw new ProblemError(409, TWO_FACTOR_MESSAGES.noSetup);
-        if (confirmed.status === "already_on") throw new ProblemError(409, TWO_FACTOR_MESSAGES.alreadyOn);
-        if (confirmed.status !== "enabled") throw new ProblemError(401, DETAILS.unauthorized);
-        // With a challenge, the forced set-up of a login is done: the session it was waiting for.
-        let signIn: { accessToken: string; appSettings: AppSettings } | null = null;
-        if (caller.challenge) {
-          const done = await finishLogin(c, caller, caller.challenge.id, email);
-          if (!done.ok) throw challengeFailure("invalid");
-          signIn = { accessToken: done.accessToken, appSettings: done.appSettings };
-        }
+        // With a challenge, the forced set-up of a login is done: the session it was waiting for,
+        // opened in the transaction that turned the app on.
+        const signIn = confirmed.accessToken ? await signedIn(c, caller, email, confirmed.accessToken) : null;
         return c.json({ recoveryCodes: confirmed.recoveryCodes, signIn });
       },
     )
@@ -218,11 +240,7 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
       const email = await spendLoginBudget(userId, undefined, c.get("clientIp"));
       const actor = { userId, companyId, clientIp: c.get("clientIp") };
       const result = await disableTwoFactor(deps.db, actor, c.req.valid("json").password, now());
-      if (result.status === "wrong_password") {
-        throw new ProblemError(400, TWO_FACTOR_MESSAGES.wrongPassword, {
-          password: [TWO_FACTOR_MESSAGES.wrongPassword],
-        });
-      }
+      if (result.status === "wrong_password") throw wrongPassword();
       if (result.status === "required") throw new ProblemError(409, TWO_FACTOR_MESSAGES.requiredByCompany);
       if (result.status === "not_on") throw new ProblemError(409, TWO_FACTOR_MESSAGES.notOn);
       if (result.status !== "ok") throw new ProblemError(401, DETAILS.unauthorized);
@@ -245,11 +263,7 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
           c.req.valid("json").password,
           now(),
         );
-        if (result.status === "wrong_password") {
-          throw new ProblemError(400, TWO_FACTOR_MESSAGES.wrongPassword, {
-            password: [TWO_FACTOR_MESSAGES.wrongPassword],
-          });
-        }
+        if (result.status === "wrong_password") throw wrongPassword();
         if (result.status === "not_on") throw new ProblemError(409, TWO_FACTOR_MESSAGES.notOn);
         if (result.status !== "ok") throw new ProblemError(401, DETAILS.unauthorized);
         await limits.loginSucceeded(email, c.get("clientIp"));

@@ -34,3 +34,25 @@ export function passwordResetEmail(to: string, firstName: string, link: string):
     }),
   };
 }
+
+/**
+ * A login challenge used up by wrong second-factor codes (ADR 0023's Amendments): the password
+ * was right, so whoever tried knows it. The owner is told, and pointed at a reset, which ends
+ * every session and every sign-in in progress (identity.ts completePasswordReset).
+ */
+export function secondFactorFailuresEmail(to: string, firstName: string, resetUrl: string): EmailContent {
+  return {
+    to,
+    subject: "Someone tried to sign in with your password",
+    ...renderEmail({
+      heading: "Someone tried to sign in to your account",
+      paragraphs: [
+        `Hi ${firstName},`,
+        "Just now, someone who knows your password tried to sign in to your Reward Portal account and entered the wrong two-factor code five times, so that sign-in was stopped.",
+        "If this was not you, reset your password now: resetting it signs out every session and stops every sign-in in progress. Your authenticator app keeps working.",
+        "If it was you, you can ignore this email.",
+      ],
+      action: { label: "Reset Password", url: resetUrl },
+    }),
+  };
+}

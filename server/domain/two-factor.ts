@@ -10,16 +10,20 @@
 //   - recovery codes: HMAC-SHA-256 keyed by a key derived from the server secret, so a copy of
 //     the database alone tells none of them.
 //   - login challenges: the token handed to the browser as its SHA-256; short-lived, single use,
-//     at most MAX_CHALLENGE_ATTEMPTS wrong codes.
+//     at most MAX_CHALLENGE_ATTEMPTS codes checked, each counted before it is checked
+//     (countChallengeAttempt; DESIGN.md §7, ADR 0023's Amendments).
 //   - users.totp_last_step: the time step of the last accepted code; the same code (or an older
 //     one) is refused afterwards, so an observed code cannot be replayed within its window.
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomInt } from "node:crypto";
 import { and, count, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
-import type { Conn, Db } from "../db/client.ts";
+import type { Conn, Db, Tx } from "../db/client.ts";
 import { companies, loginChallenges, recoveryCodes, users } from "../db/schema.ts";
+import { enqueueEmail } from "../mail/outbox.ts";
 import { recordAudit } from "./audit.ts";
+import { issueAccessToken, type LoginOrigin } from "./identity.ts";
 import { randomToken, sha256Hex } from "./identity-crypto.ts";
+import { secondFactorFailuresEmail } from "./identity-emails.ts";
 import { verifyPassword } from "./password.ts";
 
 /** The name authenticator apps show next to the account. */
@@ -191,13 +195,31 @@ export async function startSetup(db: Db, keys: TwoFactorKeys, userId: number): P
   return { status: "ready", secret, otpauthUri: totpFor(secret, row.email).toString() };
 }
 
+/**
+ * What shows that the manager turning an app on is the account's owner (DESIGN.md §7: a second
+ * factor is enrolled only after the current password is given again; ADR 0023's Amendments):
+ *   - `password`: a signed-in manager gives it again. A bearer token alone is a session, maybe a
+ *     stolen one, and an app turned on with it would lock the owner out;
+ *   - `challengeId`: the company's forced set-up at login. Its "setup" challenge was opened by the
+ *     right password minutes ago and ends with any password reset, change or email change
+ *     (identity.ts endSignInsInProgress), so it proves the password already; asking again would
+ *     add a step and no safety. It counts its attempts (countChallengeAttempt) and, turned on,
+ *     ends the challenge and opens the session (`origin`) in the same transaction.
+ */
+export type EnrolmentProof = { password: string } | { challengeId: number; origin?: LoginOrigin };
+
 export type ConfirmSetupResult =
-  | { status: "enabled"; recoveryCodes: string[] }
-  | { status: "no_setup" | "already_on" | "wrong_code" | "unknown" };
+  | { status: "enabled"; recoveryCodes: string[]; accessToken: string | null }
+  /** `last`: with a challenge, the code was its last attempt (it is used up now). */
+  | { status: "wrong_code"; last: boolean }
+  | {
+      status: "no_setup" | "already_on" | "wrong_password" | "too_many" | "challenge_ended" | "unknown";
+    };
 
 /**
  * The first right code from the app turns two-factor sign-in on and answers ten new recovery
- * codes, which are stored hashed only: this is the one time they are seen.
+ * codes, which are stored hashed only: this is the one time they are seen. Nothing changes
+ * without the proof (the password, or an open set-up challenge with an attempt left).
  */
 export async function confirmSetup(
   db: Db,
@@ -205,28 +227,42 @@ export async function confirmSetup(
   actor: Actor,
   code: string,
   now: Date,
+  proof: EnrolmentProof,
 ): Promise<ConfirmSetupResult> {
   const row = await managerRow(db, actor.userId);
   if (!row) return { status: "unknown" };
+  if ("password" in proof && !(await verifyPassword(row.passwordHash, proof.password))) {
+    return { status: "wrong_password" };
+  }
   if (row.totpEnabledAt) return { status: "already_on" };
   const secret = row.totpSecretSealed ? keys.openSecret(row.totpSecretSealed, actor.userId) : null;
   if (!secret || !row.totpSecretSealed) return { status: "no_setup" };
+  let last = false;
+  if ("challengeId" in proof) {
+    const counted = await countChallengeAttempt(db, proof.challengeId, now);
+    if (counted.status !== "counted") return { status: counted.status === "too_many" ? "too_many" : "challenge_ended" };
+    last = counted.last;
+  }
   const step = matchingStep(secret, code, now);
-  if (step === null) return { status: "wrong_code" };
+  if (step === null) return { status: "wrong_code", last };
+  const sealed = row.totpSecretSealed;
   return db.transaction(async (tx): Promise<ConfirmSetupResult> => {
-    const [on] = await tx
-      .update(users)
-      .set({ totpEnabledAt: now, totpLastStep: step })
-      // The secret the code was checked against, still waiting: a second confirm finds it on.
-      .where(
-        and(
-          eq(users.id, actor.userId),
-          isNull(users.totpEnabledAt),
-          eq(users.totpSecretSealed, row.totpSecretSealed ?? ""),
-        ),
-      )
-      .returning({ id: users.id });
-    if (!on) return { status: "already_on" };
+    // The user's row first, as a password reset or change takes it first: either that change
+    // has committed (and ended the challenge and the pending secret, seen below) or it waits
+    // for this one and then revokes the session opened here. Otherwise the app could be turned
+    // on and the challenge ended by a reset in between, leaving that app on the account.
+    const [locked] = await tx
+      .select({ enabledAt: users.totpEnabledAt, sealed: users.totpSecretSealed })
+      .from(users)
+      .where(eq(users.id, actor.userId))
+      .for("update");
+    if (locked?.enabledAt) return { status: "already_on" };
+    // The secret the code was checked against, still waiting (a change may have forgotten it).
+    if (locked?.sealed !== sealed) return { status: "no_setup" };
+    if ("challengeId" in proof && !(await consumeLoginChallenge(tx, proof.challengeId, now))) {
+      return { status: "challenge_ended" };
+    }
+    await tx.update(users).set({ totpEnabledAt: now, totpLastStep: step }).where(eq(users.id, actor.userId));
     const codes = await replaceRecoveryCodes(tx, keys, actor.userId);
     await recordAudit(tx, {
       companyId: actor.companyId,
@@ -236,7 +272,11 @@ export async function confirmSetup(
       clientIp: actor.clientIp,
       at: now,
     });
-    return { status: "enabled", recoveryCodes: codes };
+    const accessToken =
+      "challengeId" in proof
+        ? await issueAccessToken(tx, { id: actor.userId, companyId: actor.companyId }, now, proof.origin)
+        : null;
+    return { status: "enabled", recoveryCodes: codes, accessToken };
   });
 }
 
@@ -412,35 +452,117 @@ export async function findLoginChallenge(
   return { status: "ok", ...row };
 }
 
-/** One wrong code against a challenge: "too_many" once it has had its last try. */
-export async function countChallengeAttempt(db: Db, challengeId: number): Promise<"wrong" | "too_many"> {
+export type ChallengeAttempt = { status: "counted"; last: boolean } | { status: "too_many" | "invalid" };
+
+/**
+ * Counts one attempt against an open challenge BEFORE its code is checked (DESIGN.md §7: attempt
+ * limits are counted before the check they guard, as the account throttles of rate-limits.ts
+ * are): one conditional UPDATE, so however many requests arrive at once, only
+ * MAX_CHALLENGE_ATTEMPTS of them are counted and so only that many codes are ever checked.
+ * Counted after the check, 34 requests at once on one challenge had all 34 codes checked
+ * (server/api/two-factor-guards.test.ts). `last`: this was the final attempt. A right code
+ * counts too; it ends the challenge anyway.
+ */
+export async function countChallengeAttempt(db: Conn, challengeId: number, now: Date): Promise<ChallengeAttempt> {
   const [counted] = await db
     .update(loginChallenges)
     .set({ attempts: sql`${loginChallenges.attempts} + 1` })
-    .where(and(eq(loginChallenges.id, challengeId), lt(loginChallenges.attempts, MAX_CHALLENGE_ATTEMPTS)))
+    .where(
+      and(
+        eq(loginChallenges.id, challengeId),
+        lt(loginChallenges.attempts, MAX_CHALLENGE_ATTEMPTS),
+        isNull(loginChallenges.consumedAt),
+        gt(loginChallenges.expiresAt, now),
+      ),
+    )
     .returning({ attempts: loginChallenges.attempts });
-  return !counted || counted.attempts >= MAX_CHALLENGE_ATTEMPTS ? "too_many" : "wrong";
+  if (counted) return { status: "counted", last: counted.attempts >= MAX_CHALLENGE_ATTEMPTS };
+  const [row] = await db
+    .select({ attempts: loginChallenges.attempts, consumedAt: loginChallenges.consumedAt })
+    .from(loginChallenges)
+    .where(eq(loginChallenges.id, challengeId));
+  return { status: row && !row.consumedAt && row.attempts >= MAX_CHALLENGE_ATTEMPTS ? "too_many" : "invalid" };
 }
 
-/** Ends a challenge once (its sign-in is done); false when another request already did. */
+/**
+ * Ends a challenge once (its sign-in is done); false when it was ended meanwhile: by another
+ * request, a new login, or a password reset, change or email change. Its attempts were counted
+ * before its code was checked (countChallengeAttempt), so the count is not looked at here: a
+ * right code on the last attempt signs in.
+ */
 export async function consumeLoginChallenge(db: Conn, challengeId: number, now: Date): Promise<boolean> {
   const [claimed] = await db
     .update(loginChallenges)
     .set({ consumedAt: now })
-    .where(
-      and(
-        eq(loginChallenges.id, challengeId),
-        isNull(loginChallenges.consumedAt),
-        lt(loginChallenges.attempts, MAX_CHALLENGE_ATTEMPTS),
-      ),
-    )
+    .where(and(eq(loginChallenges.id, challengeId), isNull(loginChallenges.consumedAt)))
     .returning({ id: loginChallenges.id });
   return claimed !== undefined;
+}
+
+/**
+ * A "verify" challenge used up by wrong codes: its owner is emailed that someone who knows the
+ * password tried to sign in (through the outbox, as every account email). Once per challenge:
+ * only the request whose attempt was the last one counted calls it.
+ */
+export async function noticeSecondFactorFailures(db: Db, userId: number, appUrl: string, now: Date): Promise<boolean> {
+  const [user] = await db
+    .select({ email: users.email, firstName: users.firstName })
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.isActive, true)));
+  if (!user) return false;
+  const resetUrl = `${appUrl}/corporate/forgot-password-request`;
+  await enqueueEmail(db, secondFactorFailuresEmail(user.email, user.firstName, resetUrl), now);
+  return true;
 }
 
 export type SecondFactorResult =
   | { status: "ok"; usedRecoveryCode: boolean }
   | { status: "wrong_code" | "reused_code" | "wrong_recovery_code" | "not_on" };
+
+export type ChallengeSignInResult =
+  | { status: "signed_in"; accessToken: string }
+  | { status: "challenge_ended" }
+  | { status: Exclude<SecondFactorResult["status"], "ok"> };
+
+/** Leaves a transaction without its changes, carrying why. */
+class Refused extends Error {
+  readonly result: ChallengeSignInResult;
+  constructor(result: ChallengeSignInResult) {
+    super("refused");
+    this.result = result;
+  }
+}
+
+/**
+ * The second step of a login: with an attempt of the challenge counted already
+ * (countChallengeAttempt), checks the code or recovery code and, right, ends the challenge and
+ * opens the session, all in one transaction. The user's row is taken first, as a password reset
+ * takes it, so a reset either ended the challenge before (refused here) or revokes this session
+ * after. A wrong code changes nothing: the challenge stays open for its attempts left.
+ */
+export async function signInWithSecondFactor(
+  db: Db,
+  keys: TwoFactorKeys,
+  actor: Actor,
+  challengeId: number,
+  input: { code?: string; recoveryCode?: string },
+  now: Date,
+  origin?: LoginOrigin,
+): Promise<ChallengeSignInResult> {
+  try {
+    return await db.transaction(async (tx: Tx): Promise<ChallengeSignInResult> => {
+      await tx.select({ id: users.id }).from(users).where(eq(users.id, actor.userId)).for("update");
+      if (!(await consumeLoginChallenge(tx, challengeId, now))) return { status: "challenge_ended" };
+      const spent = await spendSecondFactor(tx, keys, actor, input, now);
+      if (spent.status !== "ok") throw new Refused({ status: spent.status });
+      const accessToken = await issueAccessToken(tx, { id: actor.userId, companyId: actor.companyId }, now, origin);
+      return { status: "signed_in", accessToken };
+    });
+  } catch (error) {
+    if (error instanceof Refused) return error.result;
+    throw error;
+  }
+}
 
 /**
  * Checks a TOTP code (the current step ±1, never one already accepted) or a recovery code (each

@@ -76,7 +76,7 @@ async function everyKindOfChange(page: Page, owner: Manager): Promise<string[]> 
 
   const setup = await apiCall(page, owner.accessToken, "POST", "/api/TwoFactor/setup", {});
   const code = TOTP.generate({ secret: Secret.fromBase32(setup.secret), timestamp: Date.now() });
-  await apiCall(page, owner.accessToken, "POST", "/api/TwoFactor/confirm", { code });
+  await apiCall(page, owner.accessToken, "POST", "/api/TwoFactor/confirm", { code, password: owner.password });
   await apiCall(page, owner.accessToken, "POST", "/api/Users/MyPassword", {
     currentPassword: owner.password,
     newPassword: "Changed#Pass2026",

@@ -1,6 +1,6 @@
 // Two-factor sign-in (ADR 0023) in the browser, with JavaScript on and off, at 360 px and
 // 1280 px: set-up on Settings › Security (the key read from the page, codes computed here with the
-// same library as the server), the recovery codes shown once, logout, login with a code, login
+// same library as the server, the current password asked for and a wrong one refused), the recovery codes shown once, logout, login with a code, login
 // with a recovery code (once), and an Owner's requirement forcing set-up at a Manager's next login.
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
 import { Secret, TOTP } from "otpauth";
@@ -35,21 +35,34 @@ async function logOut(page: Page) {
   await expect(page).toHaveURL(/\/corporate\/login$/);
 }
 
-/** Sets an app up on the page in front of it (Settings › Security or the forced set-up): answers the key. */
-async function confirmApp(page: Page, submit: string): Promise<string> {
+/**
+ * Sets an app up on the page in front of it (Settings › Security or the forced set-up): answers the
+ * key. `password`: the security page asks for the current password with the code (a session alone
+ * enrols no second factor, ADR 0023's Amendments), and a wrong one is refused first; the forced
+ * set-up has no such field (its login challenge was opened with the password).
+ */
+async function confirmApp(page: Page, submit: string, password?: string): Promise<string> {
   await expect(page.getByRole("img", { name: /QR code/ })).toBeVisible();
   const secretText = (await page.getByTestId("two-factor-secret").textContent()) ?? "";
   expect(secretText.replace(/\s/g, "")).toMatch(/^[A-Z2-7]{32}$/);
-  const form = formWithLabel(page, "Authentication code");
-  // A wrong code first: a clear message, and nothing turns on.
-  const wrong = String((Number(codeFor(secretText)) + 500_000) % 1_000_000).padStart(6, "0");
-  await form.getByLabel("Authentication code", { exact: true }).fill(wrong);
-  await form.getByRole("button", { name: submit }).click();
+  const form = () => formWithLabel(page, "Authentication code");
+  const fill = async (code: string, typed?: string) => {
+    if (typed !== undefined) await form().getByLabel("Current Password", { exact: true }).fill(typed);
+    await form().getByLabel("Authentication code", { exact: true }).fill(code);
+    await form().getByRole("button", { name: submit }).click();
+  };
+  if (password === undefined) {
+    await expect(form().getByLabel("Current Password", { exact: true })).toHaveCount(0);
+  } else {
+    // The right code with a wrong password: refused by the server, and nothing turns on.
+    await fill(codeFor(secretText), "Wrong#Pass1");
+    await expect(page.getByText("Incorrect password. Please try again.")).toBeVisible();
+    await expect(page.getByTestId("two-factor-status")).toHaveText("Being set up");
+  }
+  // A wrong code: a clear message, and nothing turns on.
+  await fill(String((Number(codeFor(secretText)) + 500_000) % 1_000_000).padStart(6, "0"), password);
   await expect(page.getByText("Invalid authentication code. Please try again.")).toBeVisible();
-  await formWithLabel(page, "Authentication code")
-    .getByLabel("Authentication code", { exact: true })
-    .fill(codeFor(secretText));
-  await formWithLabel(page, "Authentication code").getByRole("button", { name: submit }).click();
+  await fill(codeFor(secretText), password);
   return secretText;
 }
 
@@ -74,7 +87,7 @@ test("set up on the security page; logout; login with a code; login with a recov
   await page.getByRole("button", { name: "Set up two-factor sign-in" }).click();
   await expect(page.getByTestId("two-factor-status")).toHaveText("Being set up");
   await expectNoHorizontalScroll(page);
-  const secretText = await confirmApp(page, "Turn on two-factor sign-in");
+  const secretText = await confirmApp(page, "Turn on two-factor sign-in", manager.password);
 
   await expect(page.getByTestId("two-factor-status")).toContainText("On since");
   await expect(page.getByTestId("two-factor-status")).toContainText("10 recovery codes left");

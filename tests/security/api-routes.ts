@@ -619,7 +619,7 @@ export const API_ROUTES: Record<string, Entry> = {
   "POST /api/TwoFactor/confirm": {
     kind: "bearer",
     scope: "self",
-    owner: async (w) => ({ path: "TwoFactor/confirm", body: { code: await totpCodeOfA(w) } }),
+    owner: async (w) => ({ path: "TwoFactor/confirm", body: { code: await totpCodeOfA(w), password: PASSWORD } }),
     order: 7.1,
   },
   "POST /api/TwoFactor/recovery-codes": {

@@ -1,12 +1,14 @@
 // Settings › Security (ADR 0022 §1, ADR 0023): the manager's own two-factor sign-in. Off: a
 // button that starts set-up; set-up under way: the QR code, the secret as text and the form for
-// the first code; on: new recovery codes and turning it off (both with the password). New
+// the current password and the first code (a session alone enrols no second factor, DESIGN.md §7,
+// ADR 0023's Amendments); on: new recovery codes and turning it off (both with the password). New
 // recovery codes are flashed through the session and shown on the next load only. Owners also
 // get the company's requirement. One action, one form per intent; each redirects on success.
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, redirect, useRouteLoaderData } from "react-router";
 import { DETAILS } from "../../../core/public-forms.ts";
+import { CURRENT_PASSWORD_LABEL } from "../../../core/settings.ts";
 import { securityFormSchema, TWO_FACTOR_MESSAGES } from "../../../core/two-factor.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
@@ -69,7 +71,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     throw redirect(`${ACTION}#two-factor`);
   }
   if (value.intent === "confirm") {
-    const confirmed = await api.twoFactorConfirm({ code: value.code });
+    const confirmed = await api.twoFactorConfirm({ code: value.code, password: value.password });
     if (!confirmed.ok) return reply(replyFailure(submission, confirmed, { shownDetails: SHOWN, hideFields }));
     getSession(context).flash("recoveryCodes", confirmed.data.recoveryCodes);
     return redirectWithToast(context, `${ACTION}#two-factor`, {
@@ -166,6 +168,7 @@ export default function SecuritySettings({ loaderData, actionData }: Route.Compo
             intent="confirm"
             reply={replyFor("confirm")}
             submitLabel="Turn on two-factor sign-in"
+            passwordLabel={CURRENT_PASSWORD_LABEL}
           />
         ) : (
           <StartForm reply={replyFor("start")} />
