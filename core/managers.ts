@@ -28,7 +28,7 @@ export const MANAGER_MESSAGES = {
   inviteExpired: "This invitation has expired. Please ask an Owner of your company for a new one.",
   inviteUsed: "This invitation has already been used. Please log in.",
   inviteRevoked: "This invitation was withdrawn. Please ask an Owner of your company for a new one.",
-  /** The inviter was removed, or lost the Owner role an Owner invitation needs (ADR 0022 amendment). */
+  /** The inviter was removed, or is no longer an Owner (ADR 0022 amendment; DESIGN.md §7). */
   inviterGone:
     "The person who invited you is no longer an Owner of your company, so this invitation cannot be used. Please ask an Owner of your company for a new one.",
   inviteNotPending: "This invitation is no longer pending.",

@@ -13,10 +13,10 @@
 // (web_sessions.user_id), so their next request of any kind lands on the login page.
 //
 // Invitations end with their inviting Owner (ADR 0022 amendment; DESIGN.md §7): a removal
-// withdraws every pending invitation the manager sent, a demotion from Owner the pending ones to
-// the Owner role, in the change's transaction; and accepting checks the inviter again (still
-// active, and still an Owner for an Owner invitation), so a link sent just before the change, or
-// one that outlived it some other way, lets nobody in on a role the inviter no longer holds.
+// withdraws every pending invitation the manager sent, and so does a demotion from Owner (only
+// Owners invite, so the role was the invitation's authority), in the change's transaction; and
+// accepting checks the inviter again (still active, still an Owner), so a link sent just before
+// the change, or one that outlived it some other way, lets nobody in.
 //
 // Every change writes its audit row in the same transaction (recordAudit, ADR 0022 §7).
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
@@ -293,22 +293,12 @@ async function lockCompanyManagers(tx: Tx, companyId: number) {
 const isOwnerIn = (rows: Array<{ id: number; managerRole: ManagerRole | null }>, actor: Actor) =>
   rows.some((r) => r.id === actor.userId && r.managerRole === "owner");
 
-/**
- * Withdraws the pending invitations `inviterId` sent (only those to the Owner role with
- * `ownerRoleOnly`), in the caller's transaction; answers their ids for the audit entry.
- */
-async function withdrawInvitesOf(tx: Tx, companyId: number, inviterId: number, now: Date, ownerRoleOnly: boolean) {
+/** Withdraws the pending invitations `inviterId` sent, in the caller's transaction; answers their ids for the audit entry. */
+async function withdrawInvitesOf(tx: Tx, companyId: number, inviterId: number, now: Date) {
   const rows = await tx
     .update(managerInvites)
     .set({ revokedAt: now })
-    .where(
-      and(
-        eq(managerInvites.companyId, companyId),
-        eq(managerInvites.invitedBy, inviterId),
-        pendingInvite(now),
-        ownerRoleOnly ? eq(managerInvites.managerRole, "owner") : undefined,
-      ),
-    )
+    .where(and(eq(managerInvites.companyId, companyId), eq(managerInvites.invitedBy, inviterId), pendingInvite(now)))
     .returning({ id: managerInvites.id });
   return rows.map((r) => r.id).sort((a, b) => a - b);
 }
@@ -339,7 +329,7 @@ export async function changeManagerRole(
     await tx.update(users).set({ managerRole: role }).where(eq(users.id, target.id));
     // An Owner invitation is only as good as its inviter's role (ADR 0022 amendment).
     const demoted = target.managerRole === "owner";
-    const invitesWithdrawn = demoted ? await withdrawInvitesOf(tx, actor.companyId, target.id, now, true) : [];
+    const invitesWithdrawn = demoted ? await withdrawInvitesOf(tx, actor.companyId, target.id, now) : [];
     await recordAudit(tx, {
       companyId: actor.companyId,
       actorUserId: actor.userId,
@@ -374,7 +364,7 @@ export async function removeManager(db: Db, actor: Actor, managerId: number, now
       .where(eq(webSessions.userId, target.id))
       .returning({ id: webSessions.id });
     // Whoever they invited would otherwise still join, as an Owner too (ADR 0022 amendment).
-    const invitesWithdrawn = await withdrawInvitesOf(tx, actor.companyId, target.id, now, false);
+    const invitesWithdrawn = await withdrawInvitesOf(tx, actor.companyId, target.id, now);
     await recordAudit(tx, {
       companyId: actor.companyId,
       actorUserId: actor.userId,
@@ -411,8 +401,8 @@ type InviteLookup =
   | { status: LinkProblem };
 
 /**
- * Why a link cannot be used: unknown, expired, used, withdrawn, or its inviter is no longer
- * active, or no longer an Owner while it offers the Owner role (ADR 0022 amendment).
+ * Why a link cannot be used: unknown, expired, used, withdrawn, or its inviter is no longer an
+ * active Owner (ADR 0022 amendment).
  */
 export type LinkProblem = "invalid" | "expired" | "used" | "revoked" | "inviter_gone";
 
@@ -441,7 +431,7 @@ async function findInvite(db: Conn, token: string, now: Date, lock: boolean): Pr
   if (!row) return { status: "invalid" };
   if (row.acceptedAt) return { status: "used" };
   // Before "withdrawn": a removal or demotion withdraws the link too, and this says why.
-  if (!row.inviterActive || (row.managerRole === "owner" && row.inviterRole !== "owner")) {
+  if (!row.inviterActive || row.inviterRole !== "owner") {
     return { status: "inviter_gone" };
   }
   if (row.revokedAt) return { status: "revoked" };
