@@ -221,6 +221,9 @@ describe("a newcomer runs the README's commands on a fresh clone, with only PATH
 
     const again = await start(["start"], {}, 60_000);
     try {
+      console.info(
+        `[newcomer] first npm start ready in ${Math.round(first.readyInMs)} ms (with the build), again in ${Math.round(again.readyInMs)} ms`,
+      );
       expect(again.output()).not.toMatch(/Building|Bundling/);
       expect(again.readyInMs, "the second npm start, from the command to /readyz").toBeLessThan(10_000);
       const browser = new Browser(BASE);
