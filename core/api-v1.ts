@@ -210,6 +210,13 @@ export const v1OrderSchema = z.strictObject({
   rewardReleaseId: z.nullable(z.int()),
   cancelledAt: z.nullable(instant),
   refundedAt: z.nullable(instant),
+  refundFailedAt: z
+    .nullable(instant)
+    .check(
+      z.describe(
+        "When the refund of a cancelled order was given up on after 72 hours of retries; our support has been told. Null otherwise.",
+      ),
+    ),
   paidFrom: z
     .enum(["card", "balance"])
     .check(z.describe("card: paid by card in the portal; balance: from the prepaid balance (an order a key placed).")),

@@ -142,6 +142,11 @@ export interface RewardOrderView {
   cancelledAt: string | null;
   /** The refund of a cancelled order, once the processor made it. */
   refundedAt: string | null;
+  /**
+   * When the refund of a cancelled order was given up on after 72 hours of retries (support was
+   * emailed; the company is asked to contact support); null otherwise.
+   */
+  refundFailedAt: string | null;
   /** How it was paid: by card in the portal, or from the prepaid balance by a system's key (ADR 0029). */
   paidFrom: "card" | "balance";
 }

@@ -158,7 +158,7 @@ describeEachDatabase("scheduled sends", ({ database, kind }) => {
     expect(csv).toContain("Cancelled · Refunded");
   });
 
-  it("a refund the processor refuses is retried by the scheduler until it goes through; the payer is emailed once", async () => {
+  it("a refund the processor refuses is retried by the scheduler after its backoff until it goes through; the payer is emailed once", async () => {
     const ctx = paymentsApi(db(), { config });
     const real = simulatedProcessor(db(), ctx.clock.now);
     let refusing = true;
@@ -188,6 +188,9 @@ describeEachDatabase("scheduled sends", ({ database, kind }) => {
     };
     expect((await releaseDueOrders(services, { advisoryLocks: false })).refunded).toBe(0);
     refusing = false;
+    // Not before its backoff (30 s after the failed try, ±10 %: server/api/refund-retries.test.ts).
+    expect((await releaseDueOrders(services, { advisoryLocks: false })).refunded).toBe(0);
+    ctx.clock.advance(MINUTE);
     expect((await releaseDueOrders(services, { advisoryLocks: false })).refunded).toBe(1);
     expect((await releaseDueOrders(services, { advisoryLocks: false })).refunded).toBe(0);
     expect(await manager.json<RewardOrderView>("GET", `RewardOrders/${order.id}`)).toMatchObject({

@@ -469,6 +469,16 @@ export const orders = pgTable(
     refundId: text("refund_id"),
     refundedAt: timestamptz("refunded_at"),
     /**
+     * A cancelled order's refund, retried as webhooks are (ADR 0009 amendment "Refunds retried
+     * with backoff"): the failed tries so far, when the next one is due (null: at once; while a
+     * try is in hand, the end of its claim), the last failure's reason, and when it was given up
+     * on (at its last try, 72 hours after the cancel; support is emailed then).
+     */
+    refundAttempts: integer("refund_attempts").notNull().default(0),
+    refundNextAttemptAt: timestamptz("refund_next_attempt_at"),
+    refundLastError: text("refund_last_error"),
+    refundFailedAt: timestamptz("refund_failed_at"),
+    /**
      * The tax invoice's parties as they were when the order was paid or charged (card or balance),
      * written in that transaction (server/domain/invoices.ts freezeInvoiceParties; ADR 0025,
      * amendment): the buyer's company name and ABN, and the supplier of SUPPLIER_NAME/SUPPLIER_ABN.
@@ -490,6 +500,10 @@ export const orders = pgTable(
     index("orders_balance_pending_idx")
       .on(t.createdAt)
       .where(sql`${t.status} = 'pending' and ${t.processor} = 'balance'`),
+    // The scheduler's refund scan: refunds still owed, by when their next try is due.
+    index("orders_refund_due_idx")
+      .on(t.refundNextAttemptAt)
+      .where(sql`${t.status} = 'cancelled' and ${t.refundedAt} is null and ${t.refundFailedAt} is null`),
     uniqueIndex("orders_checkout_session_idx").on(t.checkoutSessionId),
     uniqueIndex("orders_invoice_number_idx").on(t.invoiceNumber),
     index("orders_company_placed_by_idx").on(t.companyId, t.placedBy, t.status),

@@ -407,6 +407,7 @@ export async function v1OrderAnswer(db: Db, companyId: number, orderId: number):
     rewardReleaseId: null,
     cancelledAt: null,
     refundedAt: null,
+    refundFailedAt: null,
     paidFrom: "balance",
     recipients: null,
   };

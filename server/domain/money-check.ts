@@ -66,8 +66,10 @@ export interface MoneyCheckResult {
 /**
  * How long a state that is on its way may last before it is a finding: a charged balance order is
  * released by the call that charged it, else by the scheduler after its 60 s grace (ADR 0029 §7);
- * a cancelled order's refund follows the cancel and is retried by the scheduler's every pass
- * (server/domain/scheduled-sends.ts). Fifteen minutes is many passes of either.
+ * a cancelled order's refund follows the cancel and is retried by the scheduler with backoff
+ * (server/domain/scheduled-sends.ts; ADR 0009 amendment "Refunds retried with backoff"). Fifteen
+ * minutes is many passes of the one and five tries of the other: a refund still owed then keeps
+ * failing, which is worth a finding.
  */
 export const MONEY_CHECK_GRACE_MS = 15 * 60_000;
 

@@ -10,15 +10,24 @@
 // other finds the order no longer scheduled.
 //
 // A cancelled order is refunded in full after its cancellation commits (a network call holds no
-// locks). The refund's idempotency key makes a retry the same refund; a refund that failed is
-// retried by the scheduler's next pass until it goes through, and only then is the payer emailed.
+// locks). The refund's idempotency key makes a retry the same refund. A refund that failed is
+// retried by the scheduler as a webhook delivery is (ADR 0029 §11, the same backoff function:
+// 30 s doubling to hourly, ±10 % jitter), each try claimed by moving its due time ahead, until it
+// goes through (only then is the payer emailed) or, at its last try 72 hours after the cancel, is
+// marked failed: support is emailed and the order's page says so (ADR 0009 amendment "Refunds
+// retried with backoff"). The scheduler takes refunds by their due time, all that are due in a
+// pass, so refunds that keep failing wait out their backoff and never hold back another.
 import { and, asc, eq, exists, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { formatDollars } from "../../core/money.ts";
 import { type RewardOrderView, SCHEDULE_DETAILS, scheduleProblem } from "../../core/schedule.ts";
+import { WEBHOOK_RETRY_WINDOW_MS } from "../../core/webhooks.ts";
 import { withAdvisoryClaim } from "../db/advisory-claim.ts";
 import type { Conn } from "../db/client.ts";
-import { balanceEntries, orderLines, orders, rewardReleases, users } from "../db/schema.ts";
+import { balanceEntries, companies, orderLines, orders, rewardReleases, users } from "../db/schema.ts";
+import { nextAttemptAfter } from "../jobs/webhooks.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
 import { scheduledRewardCancelledEmail } from "../mail/reward-emails.ts";
+import { renderEmail } from "../mail/templates.ts";
 import { refundIdempotencyKey } from "../payments/port.ts";
 import { recordAudit } from "./audit.ts";
 import { moveBalance } from "./balance.ts";
@@ -34,6 +43,26 @@ const LOCK_NAMESPACE = 0x5343_4831; // "SCH1"
  * Younger ones are left to that call.
  */
 export const CHARGED_RELEASE_GRACE_MS = 60_000;
+
+/** A refund is retried for as long as a webhook delivery is, counted from the cancel (ADR 0029 §11). */
+export const REFUND_RETRY_WINDOW_MS = WEBHOOK_RETRY_WINDOW_MS;
+
+/**
+ * How long a refund try's claim holds it from other passes: longer than a processor call can take
+ * (the Stripe client's 20 s timeout and two retries), so a live try never overlaps another; a
+ * process that dies mid-call leaves the refund due again after this.
+ */
+const REFUND_CLAIM_MS = 5 * 60_000;
+
+/** A cancelled order whose refund is owed and due at `now`: not made, not given up on. */
+const refundDue = (now: Date) =>
+  and(
+    eq(orders.status, "cancelled"),
+    isNull(orders.refundedAt),
+    isNull(orders.refundFailedAt),
+    or(isNotNull(orders.paymentIntentId), eq(orders.processor, "balance")),
+    or(isNull(orders.refundNextAttemptAt), lte(orders.refundNextAttemptAt, now)),
+  );
 
 /** Paid from the prepaid balance (its 'order' entry exists) but neither released nor scheduled yet. */
 const chargedButPending = (before: Date) =>
@@ -114,27 +143,34 @@ export async function releaseDueOrders(
     await Promise.all(Array.from({ length: Math.min(concurrency, todo.length) }, worker));
   }
   if (summary.released > 0) s.onEmailQueued?.();
-  summary.refunded = await retryRefunds(s, now);
+  summary.refunded = await retryRefunds(s, now, isStopped);
   if (summary.released + summary.errors + summary.refunded > 0) s.logger.info({ ...summary }, "scheduler pass");
   return summary;
 }
 
-async function retryRefunds(s: PaymentServices, now: Date): Promise<number> {
-  const owed = await s.db
-    .select({ id: orders.id })
-    .from(orders)
-    .where(
-      and(
-        eq(orders.status, "cancelled"),
-        isNull(orders.refundedAt),
-        or(isNotNull(orders.paymentIntentId), eq(orders.processor, "balance")),
-      ),
-    )
-    .orderBy(asc(orders.id))
-    .limit(100);
+/**
+ * Tries every refund that is due, the longest due first, batch after batch until none is left:
+ * each try either makes the refund or moves its next try ahead, so a refund that keeps failing is
+ * out of the way until its backoff ends. Each refund is tried at most once a pass.
+ */
+async function retryRefunds(s: PaymentServices, now: Date, isStopped: () => boolean): Promise<number> {
+  const batchSize = 100;
+  const passed = new Set<number>();
   let refunded = 0;
-  for (const { id } of owed) {
-    if (await refundCancelled(s, id, now)) refunded++;
+  for (;;) {
+    const due = await s.db
+      .select({ id: orders.id })
+      .from(orders)
+      .where(refundDue(now))
+      .orderBy(asc(sql`coalesce(${orders.refundNextAttemptAt}, ${orders.cancelledAt})`), asc(orders.id))
+      .limit(batchSize + passed.size);
+    const todo = due.map((d) => d.id).filter((id) => !passed.has(id));
+    if (todo.length === 0 || isStopped()) break;
+    for (const id of todo) {
+      if (isStopped()) break;
+      passed.add(id);
+      if (await refundCancelled(s, id)) refunded++;
+    }
   }
   return refunded;
 }
@@ -176,6 +212,7 @@ export async function rewardOrderView(db: Conn, companyId: number, orderId: numb
     rewardReleaseId: release?.id ?? null,
     cancelledAt: iso(order.cancelledAt),
     refundedAt: iso(order.refundedAt),
+    refundFailedAt: iso(order.refundFailedAt),
     paidFrom: order.processor === "balance" ? "balance" : "card",
   };
 }
@@ -221,7 +258,8 @@ export async function rescheduleOrder(
 
 /**
  * POST /RewardOrders/:orderId/cancel: a scheduled order is cancelled (never released), then
- * refunded in full and its payer emailed. A refund that fails now is retried by the scheduler.
+ * refunded in full and its payer emailed. A refund that fails now is retried by the scheduler
+ * with backoff (refundCancelled).
  */
 export async function cancelScheduledOrder(
   s: PaymentServices,
@@ -246,33 +284,139 @@ export async function cancelScheduledOrder(
       at: now,
     });
   });
-  await refundCancelled(s, orderId, now, appUrl).catch((error: unknown) => {
+  await refundCancelled(s, orderId, appUrl).catch((error: unknown) => {
+    // The cancel stands; a try whose failure could not be written is due again after its claim.
     s.logger.warn({ orderId, err: String(error) }, "refund of a cancelled order failed: the scheduler retries it");
   });
   return (await rewardOrderView(s.db, caller.companyId, orderId)) as RewardOrderView;
 }
 
 /**
- * Refunds a cancelled order once: the processor's refund (same idempotency key on every try),
- * then, in one transaction, the refund recorded, the payer's email queued and the audit entry.
- * True when this call recorded it.
+ * One try at a cancelled order's refund, when it is due: claimed by moving its due time ahead (so
+ * two passes never try it at once), the processor's refund (same idempotency key on every try),
+ * then, in one transaction, the refund recorded, the payer's email queued and the audit entry. A
+ * try that fails for any reason (the processor, or recording it) is counted and the next one set
+ * by the webhooks' backoff; at the last try, 72 hours after the cancel, the refund is marked failed
+ * and support emailed (refundFailed). Never throws for a failed try. True when this call recorded
+ * the refund.
  */
-async function refundCancelled(s: PaymentServices, orderId: number, now: Date, appUrl?: string): Promise<boolean> {
-  const [order] = await s.db.select().from(orders).where(eq(orders.id, orderId));
-  const fromBalance = order?.processor === "balance";
-  if (order?.status !== "cancelled" || order.refundedAt || (!order.paymentIntentId && !fromBalance)) return false;
+async function refundCancelled(s: PaymentServices, orderId: number, appUrl?: string): Promise<boolean> {
+  const now = s.now();
+  const claimedUntil = new Date(now.getTime() + REFUND_CLAIM_MS);
+  const [order] = await s.db
+    .update(orders)
+    .set({ refundNextAttemptAt: claimedUntil })
+    .where(and(eq(orders.id, orderId), refundDue(now)))
+    .returning();
+  if (!order) return false;
+  const fromBalance = order.processor === "balance";
+  try {
+    return await makeRefund(s, order, now, appUrl);
+  } catch (error) {
+    const attempts = order.refundAttempts + 1;
+    const reason = (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+    const giveUpAt = new Date((order.cancelledAt ?? now).getTime() + REFUND_RETRY_WINDOW_MS);
+    // Only while this try's claim holds (another pass cannot have settled it meanwhile).
+    const mine = and(eq(orders.id, order.id), isNull(orders.refundedAt), eq(orders.refundNextAttemptAt, claimedUntil));
+    if (now.getTime() >= giveUpAt.getTime()) {
+      await refundFailed(s, order, attempts, reason, now, mine);
+      return false;
+    }
+    const nextAt = nextAttemptAfter(attempts, now, giveUpAt);
+    await s.db
+      .update(orders)
+      .set({ refundAttempts: attempts, refundLastError: reason, refundNextAttemptAt: nextAt })
+      .where(mine);
+    s.logger.warn(
+      { orderId, attempts, nextAttemptAt: nextAt.toISOString(), err: reason, toBalance: fromBalance },
+      "refund of a cancelled order failed: retried later",
+    );
+    return false;
+  }
+}
+
+/**
+ * The refund is given up on after its last try: marked failed (so no pass tries it again), support
+ * emailed and the audit entry written, in one transaction, once whatever races it.
+ */
+async function refundFailed(
+  s: PaymentServices,
+  order: typeof orders.$inferSelect,
+  attempts: number,
+  reason: string,
+  now: Date,
+  mine: ReturnType<typeof and>,
+): Promise<void> {
+  const failed = await s.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(orders)
+      .set({ refundAttempts: attempts, refundLastError: reason, refundNextAttemptAt: null, refundFailedAt: now })
+      .where(and(mine, isNull(orders.refundFailedAt)))
+      .returning({ id: orders.id });
+    if (!row) return false;
+    const [company] = await tx
+      .select({ name: companies.name })
+      .from(companies)
+      .where(eq(companies.id, order.companyId));
+    const [payer] = await tx.select({ email: users.email }).from(users).where(eq(users.id, order.placedBy));
+    const to = order.processor === "balance" ? "the company balance" : "the card";
+    await enqueueEmail(
+      tx,
+      {
+        to: s.release.config.SUPPORT_EMAIL,
+        subject: `Refund failed: order ${order.id} (${company?.name ?? `company ${order.companyId}`})`,
+        ...renderEmail({
+          heading: `Refund failed: order ${order.id}`,
+          paragraphs: [
+            `The refund of a cancelled scheduled reward to ${to} did not go through after ${attempts} tries over 72 hours, and is no longer retried. Please refund it by hand and contact the company; its order page tells them to contact support.`,
+          ],
+          details: [
+            ["Order", String(order.id)],
+            ["Company", `${company?.name ?? ""} (id ${order.companyId})`],
+            ["Payer", payer?.email ?? ""],
+            ["Amount", formatDollars(order.totalCents)],
+            ["Processor", order.processor],
+            ["Payment", order.paymentIntentId ?? "prepaid balance"],
+            ["Cancelled", order.cancelledAt?.toISOString() ?? ""],
+            ["Last error", reason],
+          ],
+        }),
+      },
+      now,
+    );
+    await recordAudit(tx, {
+      companyId: order.companyId,
+      actorUserId: null,
+      action: "order.refund_failed",
+      subject: `order:${order.id}`,
+      data: { attempts, totalCents: order.totalCents },
+      at: now,
+    });
+    return true;
+  });
+  if (!failed) return;
+  s.logger.error(
+    { orderId: order.id, attempts, err: reason },
+    "refund of a cancelled order given up on: support emailed",
+  );
+  s.onEmailQueued?.();
+}
+
+/** The refund itself: the processor's (or the balance's), then recorded with the payer's notice. */
+async function makeRefund(
+  s: PaymentServices,
+  order: typeof orders.$inferSelect,
+  now: Date,
+  appUrl?: string,
+): Promise<boolean> {
+  const fromBalance = order.processor === "balance";
   // A balance order's refund goes back to the balance, in the transaction below (ADR 0029).
   let refundId = `balance:${order.id}`;
   if (order.paymentIntentId && !fromBalance) {
-    try {
-      ({ refundId } = await s.payments.refund({
-        paymentIntentId: order.paymentIntentId,
-        idempotencyKey: refundIdempotencyKey(order.id),
-      }));
-    } catch (error) {
-      s.logger.warn({ orderId, err: String(error) }, "refund failed: retried at the scheduler's next pass");
-      return false;
-    }
+    ({ refundId } = await s.payments.refund({
+      paymentIntentId: order.paymentIntentId,
+      idempotencyKey: refundIdempotencyKey(order.id),
+    }));
   }
   const recorded = await s.db.transaction(async (tx) => {
     const [row] = await tx

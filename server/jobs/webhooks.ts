@@ -52,6 +52,18 @@ export function webhookBackoffMs(attempt: number): number {
   return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** Math.max(0, attempt - 1));
 }
 
+/**
+ * When to try again after failed attempt number `attempts` at `at`: the backoff with ±10 % jitter,
+ * but never after `giveUpAt`, so the last try falls at the give-up time itself rather than being
+ * skipped because the backoff overshoots it. Refunds of cancelled orders retry by the same rule
+ * (server/domain/scheduled-sends.ts; ADR 0009 amendment "Refunds retried with backoff").
+ */
+export function nextAttemptAfter(attempts: number, at: Date, giveUpAt: Date, random: () => number = Math.random): Date {
+  const jitter = 0.9 + 0.2 * random();
+  const wait = Math.round(webhookBackoffMs(attempts) * jitter);
+  return new Date(Math.min(at.getTime() + wait, giveUpAt.getTime()));
+}
+
 export interface WebhookWorkerOptions {
   db: Db;
   config: Pick<Config, "SESSION_SECRET" | "isDeployment" | "WEBHOOK_INTERVAL_SECONDS">;
@@ -274,11 +286,7 @@ async function deliverOne(
     set = { ...common, status: "failed" };
   } else {
     outcome = "retried";
-    const jitter = 0.9 + 0.2 * (options.random ?? Math.random)();
-    const wait = Math.round(webhookBackoffMs(attempts) * jitter);
-    // The last try is at the give-up time itself, not skipped because the backoff overshoots it.
-    const nextAttemptAt = new Date(Math.min(at.getTime() + wait, d.giveUpAt.getTime()));
-    set = { ...common, nextAttemptAt };
+    set = { ...common, nextAttemptAt: nextAttemptAfter(attempts, at, d.giveUpAt, options.random) };
   }
   // Only while this claim holds: a re-send by hand meanwhile (a new window) is not overwritten
   // with this attempt's give-up.

@@ -2,7 +2,8 @@
 // goes out, what it costs, and, while it waits, a form to choose another time and a cancel that
 // refunds it in full. Cancelling asks first: the confirmation is a pane at ?cancel (a link, so it
 // works without JavaScript). Once released, the page points to its delivery; once cancelled, it
-// says whether the refund went through.
+// says whether the refund went through, or, once it was given up on after 72 hours of retries,
+// that it failed and whom to contact (ADR 0009 amendment "Refunds retried with backoff").
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useSearchParams } from "react-router";
@@ -17,6 +18,7 @@ import {
   sydneyWallTime,
   sydneyWallTimeToInstant,
 } from "../../../core/schedule.ts";
+import { services } from "../../context.ts";
 import { readForm } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
 import { idFromParam } from "../../lib/route-ids.ts";
@@ -44,6 +46,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   const now = Date.now();
   return {
     order: order.data,
+    supportEmail: services(context).config.supportEmail,
     bounds: {
       min: sydneyWallTime(new Date(now + SCHEDULE_MIN_AHEAD_MS + 60_000)),
       max: sydneyWallTime(new Date(now + SCHEDULE_MAX_AHEAD_MS)),
@@ -111,7 +114,7 @@ const STATE_CLASSES = {
 } as const;
 
 export default function ScheduledRewardPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { order, bounds } = loaderData;
+  const { order, bounds, supportEmail } = loaderData;
   const [searchParams] = useSearchParams();
   const confirmingCancel = order.state === "scheduled" && searchParams.has("cancel");
   const label = historyStateLabel({ state: order.state, refunded: order.refundedAt !== null });
@@ -157,9 +160,19 @@ export default function ScheduledRewardPage({ loaderData, actionData }: Route.Co
             <>
               <dt className="font-semibold">Refund</dt>
               <dd>
-                {order.refundedAt
-                  ? `${formatDollars(order.totalCents)} refunded on ${formatSendTime(order.refundedAt)}`
-                  : "On its way: the payer is emailed once it is made."}
+                {order.refundedAt ? (
+                  `${formatDollars(order.totalCents)} refunded on ${formatSendTime(order.refundedAt)}`
+                ) : order.refundFailedAt ? (
+                  <>
+                    The refund failed. Please contact support at{" "}
+                    <a href={`mailto:${supportEmail}`} className="font-semibold text-brand-700 underline">
+                      {supportEmail}
+                    </a>{" "}
+                    and quote order {order.orderId}.
+                  </>
+                ) : (
+                  "On its way: the payer is emailed once it is made."
+                )}
               </dd>
             </>
           ) : null}
