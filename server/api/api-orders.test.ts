@@ -2,15 +2,18 @@
 // from the prepaid balance, safe to retry with an Idempotency-Key. On PGlite and PostgreSQL:
 // released at once with the recipients' emails and the balance less the total exactly; members
 // matched by address or created; 20 concurrent replays make one order and one charge; another
-// body under the same key is 409; a short balance is 402 and changes nothing; an order at or above
-// the threshold waits for an Owner, whose approval charges and releases it; bad input is 400 and
-// changes nothing; another company's key sees nothing; a revoked or expired key is 401; a charged
-// order whose release never ran is released by the scheduler; a cancelled one is refunded to the
-// balance; the key's Owner paying or asking approval for their own draft supersedes only the
+// body under the same key is 409; keys belong to the API key that sent them (two keys of one
+// company reusing a value each get their own order; keys kept before that migration stay, under
+// their order's API key); a short balance is 402 and changes nothing; an order at or above
+// the threshold waits for an Owner, whose approval charges and releases it, even once its key is
+// revoked; bad input is 400 and changes nothing; another company's key sees nothing; a revoked or
+// expired key is 401; a charged order whose release never ran is released by the scheduler; a
+// cancelled one is refunded to the balance; the key's Owner paying or asking approval for their own draft supersedes only the
 // draft's orders, never the key's (an awaiting one is still approved, a charged one still
 // released, the ledger reconciled).
 import { randomUUID } from "node:crypto";
-import { and, count, eq } from "drizzle-orm";
+import { readdirSync, readFileSync } from "node:fs";
+import { and, count, eq, sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
 import type { CreatedApiKey } from "../../core/api-keys.ts";
 import { type V1Order, v1OrderSchema } from "../../core/api-v1.ts";
@@ -222,8 +225,100 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
     const problem = await expectProblem(await post(order([60, 41]), key), 409);
     expect(problem.detail).toBe("This Idempotency-Key was used with a different request.");
     expect(await counts()).toEqual(was);
-    // Keys are per company.
+    // Another company's key may use the same Idempotency-Key: it places its own order.
     expect((await post(order([60, 40]), key, bKey.key)).status).toBe(201);
+  });
+
+  it("two keys of one company sending the same Idempotency-Key each get their own order and charge; each replay answers its own; another body on one key is still 409", async () => {
+    // Idempotency keys belong to the API key that sent them (DESIGN.md §7, ADR 0029 amendment):
+    // two systems of one company that happen to pick the same key are two requests, not one.
+    const { a, aKey, post, get, topUp } = await world();
+    const hrKey = await a.json<CreatedApiKey>("POST", "ApiKeys", { name: "HR system" }, 201);
+    await topUp(a.companyId, a.userId, 500_00);
+    const key = "order-2025-03-01-0001";
+    const payroll = await post(order([60, 40]), key, aKey.key);
+    expect(payroll.status, await payroll.clone().text()).toBe(201);
+    const hr = await post(order([10]), key, hrKey.key);
+    expect(hr.status, await hr.clone().text()).toBe(201);
+    const first = v1OrderSchema.parse(await payroll.json());
+    const second = v1OrderSchema.parse(await hr.json());
+    expect(second.orderId).not.toBe(first.orderId);
+    expect(second).toMatchObject({ recipientCount: 1, totalCents: chargesFor([10]).totalCents, state: "released" });
+    const charged = await db()
+      .select({ orderId: balanceEntries.orderId, amountCents: balanceEntries.amountCents })
+      .from(balanceEntries)
+      .where(eq(balanceEntries.kind, "order"))
+      .orderBy(balanceEntries.id);
+    expect(charged).toEqual([
+      { orderId: first.orderId, amountCents: -chargesFor([60, 40]).totalCents },
+      { orderId: second.orderId, amountCents: -chargesFor([10]).totalCents },
+    ]);
+    expect(await balanceOf(db(), a.companyId)).toBe(
+      500_00 - chargesFor([60, 40]).totalCents - chargesFor([10]).totalCents,
+    );
+
+    // A third key sending the first key's very body with the same key is a request of its own too.
+    const crmKey = await a.json<CreatedApiKey>("POST", "ApiKeys", { name: "CRM" }, 201);
+    const crm = await post(order([60, 40]), key, crmKey.key);
+    expect(crm.status, await crm.clone().text()).toBe(201);
+    const third = v1OrderSchema.parse(await crm.json());
+    expect(new Set([first.orderId, second.orderId, third.orderId]).size).toBe(3);
+    const total = 2 * chargesFor([60, 40]).totalCents + chargesFor([10]).totalCents;
+    expect(await balanceOf(db(), a.companyId)).toBe(500_00 - total);
+
+    // Each key's replay answers its own order (200) and charges nothing.
+    const payrollAgain = await post(order([60, 40]), key, aKey.key);
+    expect(payrollAgain.status).toBe(200);
+    expect(((await payrollAgain.json()) as V1Order).orderId).toBe(first.orderId);
+    const hrAgain = await post(order([10]), key, hrKey.key);
+    expect(hrAgain.status).toBe(200);
+    expect(((await hrAgain.json()) as V1Order).orderId).toBe(second.orderId);
+    const crmAgain = await post(order([60, 40]), key, crmKey.key);
+    expect(crmAgain.status).toBe(200);
+    expect(((await crmAgain.json()) as V1Order).orderId).toBe(third.orderId);
+    expect(await db().select().from(apiIdempotencyKeys)).toHaveLength(3);
+    // Each key still reads the other's order by its id: orders belong to the company (ADR 0028).
+    expect((await get(second.orderId, aKey.key)).status).toBe(200);
+
+    // Another body under the same key on the same API key is still 409 and changes nothing.
+    const was = await counts();
+    const problem = await expectProblem(await post(order([10]), key, aKey.key), 409);
+    expect(problem.detail).toBe("This Idempotency-Key was used with a different request.");
+    await expectProblem(await post(order([60, 40]), key, hrKey.key), 409);
+    expect(await counts()).toEqual(was);
+    expect(await balanceOf(db(), a.companyId)).toBe(500_00 - total);
+  });
+
+  it("a key kept before the migration to per-API-key scope stays, under the API key of its order: its replay still answers it, another key of the company places its own", async () => {
+    const { a, aKey, post, topUp } = await world();
+    await topUp(a.companyId, a.userId, 500_00);
+    const key = randomUUID();
+    const placed = (await (await post(order([60, 40]), key)).json()) as V1Order;
+    // Back to the table as it was before the migration (per company, no api_key_id), then the
+    // migration itself, as an upgrade runs it.
+    for (const statement of [
+      `DROP INDEX "api_idempotency_keys_api_key_idx"`,
+      `ALTER TABLE "api_idempotency_keys" DROP COLUMN "api_key_id"`,
+      `CREATE UNIQUE INDEX "api_idempotency_keys_company_key_idx" ON "api_idempotency_keys" ("company_id", "idempotency_key")`,
+    ]) {
+      await db().execute(sql.raw(statement));
+    }
+    const dir = new URL("../db/migrations/", import.meta.url);
+    const file = readdirSync(dir).find((f) => f.endsWith("_api_key_idempotency.sql"));
+    if (!file) throw new Error("no api_key_idempotency migration");
+    for (const statement of readFileSync(new URL(file, dir), "utf8").split("--> statement-breakpoint")) {
+      await db().execute(sql.raw(statement));
+    }
+    const kept = await db().select().from(apiIdempotencyKeys);
+    expect(kept.map((k) => [k.idempotencyKey, k.orderId, k.apiKeyId])).toEqual([[key, placed.orderId, aKey.id]]);
+
+    const replay = await post(order([60, 40]), key);
+    expect(replay.status).toBe(200);
+    expect(((await replay.json()) as V1Order).orderId).toBe(placed.orderId);
+    const other = await a.json<CreatedApiKey>("POST", "ApiKeys", { name: "HR system" }, 201);
+    const own = await post(order([60, 40]), key, other.key);
+    expect(own.status).toBe(201);
+    expect(((await own.json()) as V1Order).orderId).not.toBe(placed.orderId);
   });
 
   it("an order above the balance is refused (402) with the balance and the total, and changes nothing", async () => {
@@ -300,6 +395,32 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
     expect(await balanceOf(db(), a.companyId)).toBe(150_00 - 111_00);
     // The approved order is paid: no card payment is offered for it.
     await expectProblem(await a.go("POST", `Approvals/${placed.orderId}/payment-intent`), 409);
+  });
+
+  it("an order awaiting approval whose key has since been revoked may still be approved: the Owner approves the order itself", async () => {
+    // ADR 0029 amendment "Idempotency keys belong to the API key": revoking stops the key's
+    // calls (401), not the orders it already placed; the Owner reviews and decides each one.
+    const { a, aKey, post, get, topUp } = await world();
+    await a.json("PUT", "Approvals/threshold", { thresholdDollars: 100 });
+    await topUp(a.companyId, a.userId, 500_00);
+    const key = randomUUID();
+    const placed = v1OrderSchema.parse(await (await post(order([60, 40]), key)).json());
+    expect(placed.state).toBe("awaiting_approval");
+    expect((await a.go("DELETE", `ApiKeys/${aKey.id}`)).status).toBe(204);
+    // The revoked key can no longer replay it (401).
+    await expectProblem(await post(order([60, 40]), key), 401);
+
+    const pending = await a.json<Array<{ orderId: number; viaApiKey: boolean }>>("GET", "Approvals?status=pending");
+    expect(pending.map((p) => [p.orderId, p.viaApiKey])).toEqual([[placed.orderId, true]]);
+    expect((await a.go("POST", `Approvals/${placed.orderId}/approve`)).status).toBe(204);
+    const [row] = await db().select().from(orders).where(eq(orders.id, placed.orderId));
+    expect(row).toMatchObject({ approvalStatus: "approved", status: "paid" });
+    expect(await db().select().from(rewardReleases).where(eq(rewardReleases.orderId, placed.orderId))).toHaveLength(1);
+    expect(await balanceOf(db(), a.companyId)).toBe(500_00 - chargesFor([60, 40]).totalCents);
+    await expectReconciled(a.companyId, [placed.orderId]);
+    // Another key of the company reads it released.
+    const other = await a.json<CreatedApiKey>("POST", "ApiKeys", { name: "Replacement" }, 201);
+    expect(((await (await get(placed.orderId, other.key)).json()) as V1Order).state).toBe("released");
   });
 
   it("a declined order charges nothing and reads as declined", async () => {

@@ -75,6 +75,14 @@ describe("the /api/v1 OpenAPI document", () => {
       apiKey: expect.objectContaining({ type: "http", scheme: "bearer" }),
     });
   });
+
+  it("says the Idempotency-Key belongs to the API key that sent it (DESIGN.md §7)", () => {
+    const doc = buildOpenApiDocument() as Doc;
+    const create = doc.paths["/api/v1/orders"]?.post as { parameters: Array<{ name: string; description?: string }> };
+    const header = create.parameters.find((p) => p.name === "Idempotency-Key");
+    expect(header?.description).toContain("belongs to the API key that sent it");
+    expect(header?.description).toContain("even of the same company");
+  });
 });
 
 describeEachDatabase("the /api/v1 OpenAPI document, served and true", ({ database }) => {

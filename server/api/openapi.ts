@@ -63,7 +63,9 @@ export const V1_OPERATIONS: Operation[] = [
         required: true,
         description:
           "A new value (e.g. a UUID) for each new order, 1 to 255 printable ASCII characters. Sent again with the " +
-          "same body within 24 hours, it answers the same order (200) and charges nothing more; with another body, 409.",
+          "same body within 24 hours, it answers the same order (200) and charges nothing more; with another body, 409. " +
+          "It belongs to the API key that sent it: another key, even of the same company, may use the same value " +
+          "for an order of its own, and never gets this key's order back.",
       },
     },
     body: "CreateOrder",

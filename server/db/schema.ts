@@ -934,10 +934,12 @@ export const balanceEntries = pgTable(
 );
 
 /**
- * An Idempotency-Key a system sent with POST /api/v1/orders (ADR 0029), per company: the same key
+ * An Idempotency-Key a system sent with POST /api/v1/orders (ADR 0029), per API key: the same key
  * with the same body (request_hash, sha256 of its canonical JSON) answers the same order; with
- * another body, 409. Kept at least 24 hours (expires_at); the row is inserted in the transaction
- * that creates the order, so a concurrent replay waits on the unique index and then finds it.
+ * another body, 409. Two keys of one company are two systems, so the same value sent by each is
+ * two requests (DESIGN.md §7; ADR 0029 amendment "Idempotency keys belong to the API key").
+ * Kept at least 24 hours (expires_at); the row is inserted in the transaction that creates the
+ * order, so a concurrent replay waits on the unique index and then finds it.
  */
 export const apiIdempotencyKeys = pgTable(
   "api_idempotency_keys",
@@ -946,6 +948,9 @@ export const apiIdempotencyKeys = pgTable(
     companyId: bigint("company_id", { mode: "number" })
       .notNull()
       .references(() => companies.id),
+    apiKeyId: bigint("api_key_id", { mode: "number" })
+      .notNull()
+      .references(() => apiKeys.id),
     idempotencyKey: text("idempotency_key").notNull(),
     requestHash: text("request_hash").notNull(),
     orderId: bigint("order_id", { mode: "number" })
@@ -955,7 +960,7 @@ export const apiIdempotencyKeys = pgTable(
     expiresAt: timestamptz("expires_at").notNull(),
   },
   (t) => [
-    uniqueIndex("api_idempotency_keys_company_key_idx").on(t.companyId, t.idempotencyKey),
+    uniqueIndex("api_idempotency_keys_api_key_idx").on(t.apiKeyId, t.idempotencyKey),
     index("api_idempotency_keys_expires_idx").on(t.expiresAt),
   ],
 );

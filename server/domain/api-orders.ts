@@ -1,11 +1,12 @@
 // Orders a company's own system places with an API key (ADR 0029): POST /api/v1/orders, paid from
 // the company's prepaid balance (balance.ts), safe to retry with an Idempotency-Key.
 //
-// In ONE transaction: the order row, then the company's api_idempotency_keys row for the key
-// (the unique index on (company, key) makes a concurrent replay WAIT for the first transaction;
-// it then finds the row and answers that order, or 409 for another body; its own order row rolls
-// back with it), the recipients matched or created as team members by address (as the reward
-// CSV import does), the lines, and then either
+// In ONE transaction: the order row, then the API key's api_idempotency_keys row for the key
+// (per API key, not per company: two systems of one company reusing a value are two requests,
+// DESIGN.md §7; the unique index on (api key, key) makes a concurrent replay WAIT for the first
+// transaction; it then finds the row and answers that order, or 409 for another body; its own
+// order row rolls back with it), the recipients matched or created as team members by address
+// (as the reward CSV import does), the lines, and then either
 //   - total ≥ the company's approval threshold: approval 'requested', nothing charged, the Owners
 //     emailed (as a Manager's portal request, approvals.ts); an Owner's approval charges the
 //     balance and releases it; or
@@ -180,6 +181,7 @@ export async function placeApiOrder(
         .insert(apiIdempotencyKeys)
         .values({
           companyId: caller.companyId,
+          apiKeyId: caller.apiKeyId,
           idempotencyKey,
           requestHash: hash,
           orderId: order.id,
@@ -187,7 +189,7 @@ export async function placeApiOrder(
           expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS),
         })
         .onConflictDoUpdate({
-          target: [apiIdempotencyKeys.companyId, apiIdempotencyKeys.idempotencyKey],
+          target: [apiIdempotencyKeys.apiKeyId, apiIdempotencyKeys.idempotencyKey],
           set: {
             requestHash: hash,
             orderId: order.id,
@@ -203,7 +205,7 @@ export async function placeApiOrder(
           .from(apiIdempotencyKeys)
           .where(
             and(
-              eq(apiIdempotencyKeys.companyId, caller.companyId),
+              eq(apiIdempotencyKeys.apiKeyId, caller.apiKeyId),
               eq(apiIdempotencyKeys.idempotencyKey, idempotencyKey),
             ),
           );
