@@ -38,6 +38,7 @@ import {
   webhookEvents,
 } from "../db/schema.ts";
 import { balanceOf, moveBalance } from "../domain/balance.ts";
+import { checkMoney } from "../domain/money-check.ts";
 import { releaseDueOrders } from "../domain/scheduled-sends.ts";
 import type { Payments } from "../payments/port.ts";
 import { type PaymentsApiOptions, payDraftByCard, payingManager, paymentsApi, seedDraft } from "./payments.testkit.ts";
@@ -640,6 +641,8 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
         (n: { releases: number; refunds: number }) => n.releases + n.refunds === 1,
       );
     }
+    // And the operator's check agrees, a day on, when nothing may still be on its way.
+    expect((await checkMoney(db(), { now: new Date(Date.now() + 24 * 60 * MINUTE) })).findings).toEqual([]);
   }
 
   it("the key's Owner paying their own draft by card leaves the company's API order awaiting approval alone: it is approved, charged once and released", async () => {
@@ -686,6 +689,9 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
     // The key's Owner checks out a draft of their own by card.
     await seedDraft(db(), a, [10], "Small thanks");
     expect((await payDraftByCard(a, [10])).status).toBe("succeeded");
+    // The operator's reconciliation sees what the order's row shows next: a charged order failed
+    // by someone else's checkout is money taken and nobody rewarded (server/domain/money-check.ts).
+    expect((await checkMoney(db(), { now: clock.now() })).findings).toEqual([]);
     const [afterCheckout] = await db().select().from(orders).where(eq(orders.id, first.orderId));
     expect(afterCheckout).toMatchObject({ status: "pending", failureReason: null });
 
