@@ -274,12 +274,14 @@ test.describe("payment", () => {
     await expect(rows).toHaveCount(1);
     await expect(rows.first()).toContainText("$100.00");
     // Date in en-AU (Sydney); on a phone the Date and name columns are hidden and the row repeats them.
+    // "Today" on the mail app's clock, which other specs move ahead (test-clock.ts): near Sydney's
+    // midnight the two clocks name different days.
     const today = new Intl.DateTimeFormat("en-AU", {
       day: "numeric",
       month: "short",
       year: "numeric",
       timeZone: "Australia/Sydney",
-    }).format(new Date());
+    }).format(new Date(Date.now() + (await serverClockOffset())));
     await expect(rows.first()).toContainText(today);
     const headers = page.getByRole("table", { name: "Most Recent Reward History" }).getByRole("columnheader");
     await expect(headers.filter({ hasText: "Released" })).toBeVisible();
@@ -377,7 +379,7 @@ test.describe("payment", () => {
       month: "short",
       year: "numeric",
       timeZone: "Australia/Sydney",
-    }).format(new Date());
+    }).format(new Date(Date.now() + (await serverClockOffset())));
     expect(bars.at(-1)).toBe(`${thisMonth}: $100.00`);
     const totals = page.getByRole("region", { name: "Your Reward Spend" });
     for (const [label, value] of [
