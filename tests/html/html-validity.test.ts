@@ -26,6 +26,7 @@ import appRoutes from "../../app/routes.ts";
 import { invoicePathSegment } from "../../core/invoices.ts";
 import { chargesFor } from "../../core/money.ts";
 import { type AppProcess, CARD, ok, startApp, until } from "../support/app-process.ts";
+import { Browser, decodeEntities } from "../support/browser.ts";
 
 const isCI = /^(1|true)$/i.test(process.env.CI ?? "");
 /** The checker's jar, where the vnu-jar package keeps it (the package's main export is its path). */
@@ -91,71 +92,6 @@ interface Page {
   label: string;
   path: string;
   html: string;
-}
-
-function decodeEntities(text: string): string {
-  return text
-    .replaceAll("&quot;", '"')
-    .replaceAll("&#x27;", "'")
-    .replaceAll("&#39;", "'")
-    .replaceAll("&lt;", "<")
-    .replaceAll("&gt;", ">")
-    .replaceAll("&amp;", "&");
-}
-
-/** A browser without JavaScript: a cookie jar, redirects not followed, form posts with the Origin a browser sends. */
-class Browser {
-  private readonly jar = new Map<string, string>();
-  private readonly base: string;
-  constructor(base: string) {
-    this.base = base;
-  }
-
-  private keep(res: Response): Response {
-    for (const cookie of res.headers.getSetCookie()) {
-      const pair = cookie.split(";")[0] ?? "";
-      const name = pair.slice(0, pair.indexOf("="));
-      if (pair.endsWith("=") || /max-age=0\b/i.test(cookie)) this.jar.delete(name);
-      else this.jar.set(name, pair);
-    }
-    return res;
-  }
-
-  private headers(): Record<string, string> {
-    return this.jar.size ? { cookie: [...this.jar.values()].join("; ") } : {};
-  }
-
-  async get(path: string): Promise<Response> {
-    return this.keep(await fetch(`${this.base}${path}`, { headers: this.headers(), redirect: "manual" }));
-  }
-
-  /** Posts the form of `html` that holds a field named `field`, with its own inputs (CSRF token, honeypot, captcha, intent) and `values`. */
-  async submit(pagePath: string, html: string, field: string, values: Record<string, string>): Promise<Response> {
-    const form = html
-      .split("<form")
-      .slice(1)
-      .map((part) => part.slice(0, part.indexOf("</form>")))
-      .find((part) => part.includes(`name="${field}"`));
-    if (!form) throw new Error(`${pagePath}: no form with a field named ${field}`);
-    const fields = new URLSearchParams();
-    for (const [input] of form.matchAll(/<input\b[^>]*>/g)) {
-      const name = /\bname="([^"]*)"/.exec(input)?.[1];
-      if (!name || name in values) continue;
-      if (/\btype="(checkbox|radio)"/.test(input) && !/\bchecked\b/.test(input)) continue;
-      fields.append(decodeEntities(name), decodeEntities(/\bvalue="([^"]*)"/.exec(input)?.[1] ?? ""));
-    }
-    for (const [name, value] of Object.entries(values)) fields.append(name, value);
-    // A form without an action posts to the page's own address (app/ui/form-fields.tsx OwnAddressForm).
-    const action = /^[^>]*\baction="([^"]*)"/.exec(form)?.[1];
-    return this.keep(
-      await fetch(`${this.base}${action ? decodeEntities(action) : pagePath}`, {
-        method: "POST",
-        headers: { ...this.headers(), "content-type": "application/x-www-form-urlencoded", origin: this.base },
-        body: fields,
-        redirect: "manual",
-      }),
-    );
-  }
 }
 
 /** Where a redirect goes, as a path on this site. */
@@ -298,21 +234,31 @@ describe.skipIf(!java && !isCI)("HTML validity of every page (Nu HTML Checker)",
 
     // Forms answered with their messages.
     await answered(
-      await visitor.submit("/corporate/login", await (await visitor.get("/corporate/login")).text(), "userName", {
-        userName: "nobody@example.com",
-        password: "Wrong#Pass-2026",
-      }),
+      await visitor.post(
+        "/corporate/login",
+        await (await visitor.get("/corporate/login")).text(),
+        { field: "userName" },
+        {
+          userName: "nobody@example.com",
+          password: "Wrong#Pass-2026",
+        },
+      ),
       "features/accounts/corporate.login.tsx",
       "login, wrong password",
       "/corporate/login",
       400,
     );
     await answered(
-      await visitor.submit(signUpPath, signUp, "firstName", {
-        firstName: "",
-        email: "not an email",
-        password: "short",
-      }),
+      await visitor.post(
+        signUpPath,
+        signUp,
+        { field: "firstName" },
+        {
+          firstName: "",
+          email: "not an email",
+          password: "short",
+        },
+      ),
       "features/accounts/corporate.sign-up.tsx",
       "sign-up, invalid fields",
       signUpPath,
@@ -320,16 +266,21 @@ describe.skipIf(!java && !isCI)("HTML validity of every page (Nu HTML Checker)",
     );
 
     // The Owner signs up, verifies and enters the company details through the forms.
-    const signedUp = await owner.submit(signUpPath, signUp, "firstName", {
-      ...OWNER,
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    });
+    const signedUp = await owner.post(
+      signUpPath,
+      signUp,
+      { field: "firstName" },
+      {
+        ...OWNER,
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      },
+    );
     expect(signedUp.status, await signedUp.clone().text()).toBe(302);
     const verifyPath = locationOf(signedUp);
     const verify = await page(owner, "features/accounts/corporate.verify.tsx", "verify", verifyPath);
     const code = await mailed(OWNER.email, /Verification code:\s*(\d{6})/);
-    const verified = await owner.submit(verifyPath, verify, "verificationCode", { verificationCode: code });
+    const verified = await owner.post(verifyPath, verify, { field: "verificationCode" }, { verificationCode: code });
     expect(verified.status).toBe(302);
     const onboardingPath = "/portal/onboarding-add-company-details";
     // The portal shows the company details step until they are entered (app/features/portal/portal.tsx).
@@ -345,12 +296,17 @@ describe.skipIf(!java && !isCI)("HTML validity of every page (Nu HTML Checker)",
       "onboarding, company details",
       onboardingPath,
     );
-    const onboarded = await owner.submit(onboardingPath, onboarding, "ABN", {
-      name: OWNER.companyName,
-      ABN: "53004085616",
-      size: "11-50",
-      industry: "Retail",
-    });
+    const onboarded = await owner.post(
+      onboardingPath,
+      onboarding,
+      { field: "ABN" },
+      {
+        name: OWNER.companyName,
+        ABN: "53004085616",
+        size: "11-50",
+        industry: "Retail",
+      },
+    );
     expect(onboarded.status, await onboarded.clone().text()).toBe(302);
     await page(owner, "features/dashboard/portal.dashboard.tsx", "dashboard, new company", "/portal/dashboard");
     await page(
@@ -636,12 +592,17 @@ describe.skipIf(!java && !isCI)("HTML validity of every page (Nu HTML Checker)",
     );
 
     // The invited manager accepts, and must set up two-factor sign-in before the first login.
-    const accepted = await invitee.submit(invitePath, invite, "firstName", {
-      firstName: "Max",
-      lastName: "Manager",
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    });
+    const accepted = await invitee.post(
+      invitePath,
+      invite,
+      { field: "firstName" },
+      {
+        firstName: "Max",
+        lastName: "Manager",
+        password: PASSWORD,
+        confirmPassword: PASSWORD,
+      },
+    );
     expect(accepted.status, await accepted.clone().text()).toBe(302);
     await page(
       invitee,
@@ -661,17 +622,27 @@ describe.skipIf(!java && !isCI)("HTML validity of every page (Nu HTML Checker)",
     // The Owner's next login asks for the code.
     const again = new Browser(base);
     const login = await (await again.get("/corporate/login")).text();
-    const loggedIn = await again.submit("/corporate/login", login, "userName", {
-      userName: OWNER.email,
-      password: PASSWORD,
-    });
+    const loggedIn = await again.post(
+      "/corporate/login",
+      login,
+      { field: "userName" },
+      {
+        userName: OWNER.email,
+        password: PASSWORD,
+      },
+    );
     expect(loggedIn.status, await loggedIn.clone().text()).toBe(302);
     await page(again, "features/accounts/corporate.login-code.tsx", "login code", locationOf(loggedIn));
 
     // A password reset link, asked for through the form.
-    const requested = await visitor.submit("/corporate/forgot-password-request", forgot, "email", {
-      email: OWNER.email,
-    });
+    const requested = await visitor.post(
+      "/corporate/forgot-password-request",
+      forgot,
+      { field: "email" },
+      {
+        email: OWNER.email,
+      },
+    );
     expect(requested.status).toBe(302);
     await page(
       visitor,

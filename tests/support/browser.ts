@@ -1,8 +1,8 @@
-// A browser with JavaScript off, over plain HTTP: a cookie jar, pages fetched and redirects
-// followed, and forms submitted as the browser would submit them (every named field the page gives
-// the form, hidden ones and the spam trap included, with the visitor's own values over them).
-// The newcomer test (newcomer.test.ts) drives the README's own start this way: no test hook, only
-// what a person sees.
+// A browser with JavaScript off, over plain HTTP: a cookie jar, and forms submitted as the browser
+// submits them (every named field the page gives the form, hidden ones and the spam trap included,
+// with the visitor's own values over them, and the Origin a browser sends). No test hook, only what
+// a person sees. The newcomer test (tests/newcomer) follows redirects with `open` and `submit`;
+// the HTML checker test (tests/html) reads each answer itself with `get` and `post`.
 
 export interface Page {
   url: string;
@@ -11,7 +11,9 @@ export interface Page {
 }
 
 const ENTITIES: Record<string, string> = { amp: "&", quot: '"', "#x27": "'", "#39": "'", lt: "<", gt: ">" };
-const decode = (value: string) =>
+
+/** Text as the browser reads it from an attribute or an element (the entities React writes). */
+export const decodeEntities = (value: string) =>
   value.replace(/&(amp|quot|#x27|#39|lt|gt);/g, (_, name: string) => ENTITIES[name] ?? "");
 
 const attribute = (tag: string, name: string) =>
@@ -23,10 +25,13 @@ export function headingOf(html: string): string | undefined {
   const inner = /<h1\b[^>]*>([\s\S]*?)<\/h1>/i.exec(html)?.[1];
   return inner === undefined
     ? undefined
-    : decode(inner.replace(/<[^>]+>/g, ""))
+    : decodeEntities(inner.replace(/<[^>]+>/g, ""))
         .replace(/\s+/g, " ")
         .trim();
 }
+
+/** The form of `html` with that id, or the first one holding a field of that name. */
+type FormOf = { id: string } | { field: string };
 
 export class Browser {
   private readonly cookies = new Map<string, string>();
@@ -36,45 +41,54 @@ export class Browser {
     this.base = base;
   }
 
+  /** Loads `path` and answers the response itself (a redirect is not followed). */
+  get(path: string): Promise<Response> {
+    return this.request(path);
+  }
+
   /** Loads `path`, following redirects as a browser does. */
   async open(path: string): Promise<Page> {
     return this.follow(await this.request(path));
   }
 
-  /**
-   * Submits the page's form `formId` with `values` over the fields the page rendered for it, as a
-   * browser with JavaScript off does, and follows the answer's redirects.
-   */
-  async submit(page: Page, formId: string, values: Record<string, string>, submitter?: [string, string]) {
-    const form = new RegExp(`<form\\b[^>]*\\bid="${formId}"[^>]*>([\\s\\S]*?)</form>`, "i").exec(page.html);
-    if (!form) throw new Error(`${page.url} has no form #${formId}`);
-    const action = decode(attribute(form[0].slice(0, form[0].indexOf(">") + 1), "action") ?? page.url);
-    const fields = new URLSearchParams();
+  /** Posts a form of the page at `pageUrl` (its `html`) with `values` over its own fields; answers the response itself. */
+  post(pageUrl: string, html: string, form: FormOf, values: Record<string, string>): Promise<Response> {
+    const found =
+      "id" in form
+        ? new RegExp(`<form\\b[^>]*\\bid="${form.id}"[^>]*>([\\s\\S]*?)</form>`, "i").exec(html)
+        : [...html.matchAll(/<form\b[^>]*>([\s\S]*?)<\/form>/gi)].find((m) => m[0].includes(`name="${form.field}"`));
+    if (!found) throw new Error(`${pageUrl} has no form ${JSON.stringify(form)}`);
+    const openingTag = found[0].slice(0, found[0].indexOf(">") + 1);
+    // A form without an action posts to the page's own address (app/ui/form-fields.tsx OwnAddressForm).
+    const action = decodeEntities(attribute(openingTag, "action") ?? pageUrl);
+    const formId = attribute(openingTag, "id");
     // Inputs inside the form, and those elsewhere on the page that name it with form="…".
-    const inside = form[1] ?? "";
-    const outside = [...page.html.matchAll(new RegExp(`<input\\b[^>]*\\bform="${formId}"[^>]*>`, "gi"))].map(
-      (m) => m[0],
-    );
-    const inputs = [...[...inside.matchAll(/<input\b[^>]*>/gi)].map((m) => m[0]), ...outside];
-    const seen = new Set<string>();
+    const inputs = [...(found[1] ?? "").matchAll(/<input\b[^>]*>/gi)].map((m) => m[0]);
+    if (formId) {
+      for (const m of html.matchAll(new RegExp(`<input\\b[^>]*\\bform="${formId}"[^>]*>`, "gi"))) {
+        if (!inputs.includes(m[0])) inputs.push(m[0]);
+      }
+    }
+    const fields = new URLSearchParams();
     for (const tag of inputs) {
       const name = attribute(tag, "name");
-      if (name === undefined || seen.has(tag)) continue;
-      seen.add(tag);
+      if (name === undefined || name in values) continue;
       const type = (attribute(tag, "type") ?? "text").toLowerCase();
       if ((type === "checkbox" || type === "radio") && attribute(tag, "checked") === undefined) continue;
       if (type === "submit" || type === "button" || type === "file") continue;
-      if (name in values) continue;
-      fields.append(decode(name), decode(attribute(tag, "value") ?? ""));
+      fields.append(decodeEntities(name), decodeEntities(attribute(tag, "value") ?? ""));
     }
     for (const [name, value] of Object.entries(values)) fields.append(name, value);
-    if (submitter) fields.append(submitter[0], submitter[1]);
-    const response = await this.request(action, {
+    return this.request(action, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", origin: this.base },
       body: fields,
     });
-    return this.follow(response);
+  }
+
+  /** Submits the page's form `formId` as `post` does, and follows the answer's redirects. */
+  async submit(page: Page, formId: string, values: Record<string, string>): Promise<Page> {
+    return this.follow(await this.post(page.url, page.html, { id: formId }, values));
   }
 
   private async request(path: string, init: RequestInit = {}): Promise<Response> {
@@ -85,7 +99,7 @@ export class Browser {
     for (const cookie of response.headers.getSetCookie()) {
       const pair = cookie.split(";")[0] ?? "";
       const name = pair.slice(0, pair.indexOf("="));
-      if (/;\s*max-age=0\b/i.test(cookie) || /=;|=$/.test(pair)) this.cookies.delete(name);
+      if (/;\s*max-age=0\b/i.test(cookie) || pair.endsWith("=")) this.cookies.delete(name);
       else this.cookies.set(name, pair);
     }
     return response;
