@@ -2,7 +2,9 @@
 // shortcuts that sign a manager up (reading the code from the outbox row's text) and log in.
 // Used by the *.test.ts files beside it; never by the application.
 import { and, desc, eq } from "drizzle-orm";
+import { TOTP } from "otpauth";
 import { expect, vi } from "vitest";
+import { expectJson } from "../../tests/support/api.ts";
 import { captureLogs } from "../../tests/support/logs.ts";
 import type { Captcha } from "../captcha/port.ts";
 import type { Config } from "../config.ts";
@@ -133,6 +135,29 @@ export async function signUpVerified(api: Fetchable, db: Db, overrides: Record<s
   expect(res.status, await res.clone().text()).toBe(200);
   const { accessToken } = (await res.json()) as { accessToken: string };
   return { ...account, accessToken };
+}
+
+/** The code an authenticator app holding `secret` shows at `at`. */
+export function authenticatorCode(secret: string, at: Date): string {
+  return TOTP.generate({ secret: new TOTP({ secret }).secret, timestamp: at.getTime() });
+}
+
+/** A verified Owner with two-factor sign-in on (set up with the password); their sign-up session stays open. */
+export async function ownerWithApp(api: Fetchable, db: Db, now: Date) {
+  const owner = await signUpVerified(api, db);
+  const started = await expectJson<{ secret: string }>(
+    await call(api, "POST", "/api/TwoFactor/setup", {}, owner.accessToken),
+  );
+  await expectJson(
+    await call(
+      api,
+      "POST",
+      "/api/TwoFactor/confirm",
+      { code: authenticatorCode(started.secret, now), password: PASSWORD },
+      owner.accessToken,
+    ),
+  );
+  return { ...owner, secret: started.secret };
 }
 
 export async function logIn(api: Fetchable, email: string, password = PASSWORD): Promise<Response> {

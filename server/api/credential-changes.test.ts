@@ -5,22 +5,23 @@
 // its first code) and voids every reset link the user has not used. Otherwise someone holding the
 // old password and a challenge finishes signing in after the owner has shut them out.
 import { and, eq, isNull } from "drizzle-orm";
-import { TOTP } from "otpauth";
 import { beforeEach, expect, it } from "vitest";
 import { DETAILS } from "../../core/public-forms.ts";
 import { TWO_FACTOR_MESSAGES } from "../../core/two-factor.ts";
 import { snapshot } from "../../tests/security/fixtures.ts";
-import { expectProblem } from "../../tests/support/api.ts";
+import { expectJson, expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { accessTokens, recoveryCodes, users } from "../db/schema.ts";
 import {
   accountsApi,
+  authenticatorCode,
   call,
   latestCode,
   latestResetToken,
   logIn,
   NEW_PASSWORD,
+  ownerWithApp,
   PASSWORD,
   signUpVerified,
 } from "./accounts.testkit.ts";
@@ -29,17 +30,7 @@ const SESSION_SECRET = "credential-changes-test-session-secret-0123456789";
 const MINUTE = 60 * 1000;
 
 type Api = ReturnType<typeof accountsApi>["api"];
-type Clock = ReturnType<typeof accountsApi>["clock"];
 type Account = Awaited<ReturnType<typeof signUpVerified>>;
-
-/** The code an authenticator app shows at `at`. */
-const codeAt = (secret: string, at: Date) =>
-  TOTP.generate({ secret: new TOTP({ secret }).secret, timestamp: at.getTime() });
-
-async function json<T>(res: Response, status = 200): Promise<T> {
-  expect(res.status, await res.clone().text()).toBe(status);
-  return (await res.json()) as T;
-}
 
 /** The owner's own change, made while someone else holds a challenge: answers the address and password after it. */
 type Change = (
@@ -60,7 +51,7 @@ const changes: Record<string, Change> = {
     return { email: owner.email, password: NEW_PASSWORD };
   },
   "a password change": async (api, _db, owner) => {
-    await json(
+    await expectJson(
       await call(
         api,
         "POST",
@@ -73,11 +64,11 @@ const changes: Record<string, Change> = {
   },
   "an email change": async (api, db, owner) => {
     const newEmail = `moved.${owner.email}`;
-    const { requestToken } = await json<{ requestToken: string }>(
+    const { requestToken } = await expectJson<{ requestToken: string }>(
       await call(api, "POST", "/api/Users/MyEmail/Request", { newEmail, currentPassword: PASSWORD }, owner.accessToken),
     );
     const verificationCode = await latestCode(db, newEmail);
-    await json(
+    await expectJson(
       await call(api, "POST", "/api/Users/MyEmail/Confirm", { requestToken, verificationCode }, owner.accessToken),
     );
     return { email: newEmail, password: PASSWORD };
@@ -99,28 +90,12 @@ describeEachDatabase("a password or email change ends open sign-ins and reset li
       .where(and(eq(accessTokens.userId, userId), isNull(accessTokens.revokedAt)));
   const userRow = async (userId: number) => (await db().select().from(users).where(eq(users.id, userId)))[0]!;
 
-  /** A verified Owner with two-factor sign-in on; their sign-up session stays open. */
-  async function ownerWithApp(api: Api, clock: Clock) {
-    const owner = await signUpVerified(api, db());
-    const started = await json<{ secret: string }>(
-      await call(api, "POST", "/api/TwoFactor/setup", {}, owner.accessToken),
-    );
-    await json(
-      await call(
-        api,
-        "POST",
-        "/api/TwoFactor/confirm",
-        { code: codeAt(started.secret, clock.now()), password: PASSWORD },
-        owner.accessToken,
-      ),
-    );
-    return { ...owner, secret: started.secret };
-  }
-
   /** A verified Owner without an app whose company requires one; their sign-up session stays open (ADR 0023 §6). */
   async function ownerWithRequirement(api: Api) {
     const owner = await signUpVerified(api, db());
-    await json(await call(api, "PUT", "/api/TwoFactor/company-requirement", { required: true }, owner.accessToken));
+    await expectJson(
+      await call(api, "PUT", "/api/TwoFactor/company-requirement", { required: true }, owner.accessToken),
+    );
     return owner;
   }
 
@@ -128,10 +103,10 @@ describeEachDatabase("a password or email change ends open sign-ins and reset li
     "a code challenge opened before %s cannot be completed after it; a new login's can",
     async (name) => {
       const { api, clock } = setup();
-      const owner = await ownerWithApp(api, clock);
+      const owner = await ownerWithApp(api, db(), clock.now());
       const tokensBefore = (await openTokens(owner.userId)).length;
       // Someone else holds the old password: the login answers a challenge for the code.
-      const stolen = await json<{ twoFactor: string; challengeToken: string }>(await logIn(api, owner.email));
+      const stolen = await expectJson<{ twoFactor: string; challengeToken: string }>(await logIn(api, owner.email));
       expect(stolen.twoFactor).toBe("verify");
 
       clock.advance(MINUTE);
@@ -142,7 +117,7 @@ describeEachDatabase("a password or email change ends open sign-ins and reset li
       const refused = await expectProblem(
         await call(api, "POST", "/api/Identity/login-code", {
           challengeToken: stolen.challengeToken,
-          code: codeAt(owner.secret, clock.now()),
+          code: authenticatorCode(owner.secret, clock.now()),
         }),
         400,
       );
@@ -151,13 +126,13 @@ describeEachDatabase("a password or email change ends open sign-ins and reset li
       expect((await openTokens(owner.userId)).length).toBeLessThanOrEqual(tokensBefore);
 
       // The owner's own login after the change works as before.
-      const mine = await json<{ twoFactor: string; challengeToken: string }>(
+      const mine = await expectJson<{ twoFactor: string; challengeToken: string }>(
         await logIn(api, after.email, after.password),
       );
-      const done = await json<{ accessToken: string }>(
+      const done = await expectJson<{ accessToken: string }>(
         await call(api, "POST", "/api/Identity/login-code", {
           challengeToken: mine.challengeToken,
-          code: codeAt(owner.secret, clock.now()),
+          code: authenticatorCode(owner.secret, clock.now()),
         }),
       );
       expect((await call(api, "GET", "/api/Users/MyDetails", undefined, done.accessToken)).status).toBe(200);
@@ -171,9 +146,9 @@ describeEachDatabase("a password or email change ends open sign-ins and reset li
       const owner = await ownerWithRequirement(api);
       const tokensBefore = (await openTokens(owner.userId)).length;
       // Someone else holds the old password: the login asks them to set an app up, and they start.
-      const stolen = await json<{ twoFactor: string; challengeToken: string }>(await logIn(api, owner.email));
+      const stolen = await expectJson<{ twoFactor: string; challengeToken: string }>(await logIn(api, owner.email));
       expect(stolen.twoFactor).toBe("setup");
-      const theirs = await json<{ secret: string }>(
+      const theirs = await expectJson<{ secret: string }>(
         await call(api, "POST", "/api/TwoFactor/setup", { challengeToken: stolen.challengeToken }),
       );
 
@@ -189,7 +164,7 @@ describeEachDatabase("a password or email change ends open sign-ins and reset li
       const confirm = await expectProblem(
         await call(api, "POST", "/api/TwoFactor/confirm", {
           challengeToken: stolen.challengeToken,
-          code: codeAt(theirs.secret, clock.now()),
+          code: authenticatorCode(theirs.secret, clock.now()),
         }),
         401,
       );
@@ -202,18 +177,18 @@ describeEachDatabase("a password or email change ends open sign-ins and reset li
       expect((await openTokens(owner.userId)).length).toBeLessThanOrEqual(tokensBefore);
 
       // The owner's own set-up after the change starts from a new secret, not the one they were shown.
-      const mine = await json<{ twoFactor: string; challengeToken: string }>(
+      const mine = await expectJson<{ twoFactor: string; challengeToken: string }>(
         await logIn(api, after.email, after.password),
       );
       expect(mine.twoFactor).toBe("setup");
-      const fresh = await json<{ secret: string }>(
+      const fresh = await expectJson<{ secret: string }>(
         await call(api, "POST", "/api/TwoFactor/setup", { challengeToken: mine.challengeToken }),
       );
       expect(fresh.secret).not.toBe(theirs.secret);
-      const confirmed = await json<{ recoveryCodes: string[]; signIn: { accessToken: string } }>(
+      const confirmed = await expectJson<{ recoveryCodes: string[]; signIn: { accessToken: string } }>(
         await call(api, "POST", "/api/TwoFactor/confirm", {
           challengeToken: mine.challengeToken,
-          code: codeAt(fresh.secret, clock.now()),
+          code: authenticatorCode(fresh.secret, clock.now()),
         }),
       );
       expect(confirmed.recoveryCodes).toHaveLength(10);
@@ -258,10 +233,10 @@ describeEachDatabase("a password or email change ends open sign-ins and reset li
 
   it("a refused change ends nothing: a wrong current password leaves the open challenge and the reset link working", async () => {
     const { api, clock } = setup();
-    const owner = await ownerWithApp(api, clock);
+    const owner = await ownerWithApp(api, db(), clock.now());
     expect((await call(api, "POST", "/api/Identity/ResetPasswordRequest", { Email: owner.email })).status).toBe(200);
     const link = await latestResetToken(db(), owner.email);
-    const challenge = await json<{ challengeToken: string }>(await logIn(api, owner.email));
+    const challenge = await expectJson<{ challengeToken: string }>(await logIn(api, owner.email));
     await expectProblem(
       await call(
         api,
@@ -273,10 +248,10 @@ describeEachDatabase("a password or email change ends open sign-ins and reset li
       400,
     );
     clock.advance(MINUTE);
-    await json(
+    await expectJson(
       await call(api, "POST", "/api/Identity/login-code", {
         challengeToken: challenge.challengeToken,
-        code: codeAt(owner.secret, clock.now()),
+        code: authenticatorCode(owner.secret, clock.now()),
       }),
     );
     expect(

@@ -17,11 +17,20 @@ import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { PASSWORD_MESSAGES } from "../../core/password.ts";
 import { TWO_FACTOR_MESSAGES } from "../../core/two-factor.ts";
 import { snapshot } from "../../tests/security/fixtures.ts";
-import { expectProblem } from "../../tests/support/api.ts";
+import { expectJson, expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { accessTokens, auditLog, loginChallenges, recoveryCodes, users } from "../db/schema.ts";
-import { accountsApi, call, emailsTo, logIn, PASSWORD, signUpVerified } from "./accounts.testkit.ts";
+import {
+  accountsApi,
+  authenticatorCode,
+  call,
+  emailsTo,
+  logIn,
+  ownerWithApp,
+  PASSWORD,
+  signUpVerified,
+} from "./accounts.testkit.ts";
 
 const SESSION_SECRET = "two-factor-guards-test-session-secret-0123456789";
 const MINUTE = 60 * 1000;
@@ -29,26 +38,16 @@ const MINUTE = 60 * 1000;
 const NOTICE_SUBJECT = "Someone tried to sign in with your password";
 
 type Api = ReturnType<typeof accountsApi>["api"];
-type Clock = ReturnType<typeof accountsApi>["clock"];
-
-/** The code an authenticator app shows at `at`. */
-const codeAt = (secret: string, at: Date) =>
-  TOTP.generate({ secret: new TOTP({ secret }).secret, timestamp: at.getTime() });
 
 /** Codes that are surely wrong at `at`: none is the code of the step before, of, or after it. */
 function wrongCodes(secret: string, at: Date, count: number): string[] {
-  const near = new Set([-30_000, 0, 30_000].map((d) => codeAt(secret, new Date(at.getTime() + d))));
+  const near = new Set([-30_000, 0, 30_000].map((d) => authenticatorCode(secret, new Date(at.getTime() + d))));
   const out: string[] = [];
   for (let n = 104_729; out.length < count; n += 7_919) {
     const code = String(n % 1_000_000).padStart(6, "0");
     if (!near.has(code) && !out.includes(code)) out.push(code);
   }
   return out;
-}
-
-async function json<T>(res: Response, status = 200): Promise<T> {
-  expect(res.status, await res.clone().text()).toBe(status);
-  return (await res.json()) as T;
 }
 
 describeEachDatabase(
@@ -74,31 +73,15 @@ describeEachDatabase(
       ).length;
     const notices = async (email: string) => (await emailsTo(db(), email)).filter((m) => m.subject === NOTICE_SUBJECT);
 
-    /** A verified Owner with two-factor sign-in on (set up with the password). */
-    async function ownerWithApp(api: Api, clock: Clock) {
-      const owner = await signUpVerified(api, db());
-      const started = await json<{ secret: string }>(
-        await call(api, "POST", "/api/TwoFactor/setup", {}, owner.accessToken),
-      );
-      await json(
-        await call(
-          api,
-          "POST",
-          "/api/TwoFactor/confirm",
-          { code: codeAt(started.secret, clock.now()), password: PASSWORD },
-          owner.accessToken,
-        ),
-      );
-      return { ...owner, secret: started.secret };
-    }
-
     /** A verified Owner without an app whose company requires one, at the start of a login's forced set-up. */
     async function ownerInForcedSetup(api: Api) {
       const owner = await signUpVerified(api, db());
-      await json(await call(api, "PUT", "/api/TwoFactor/company-requirement", { required: true }, owner.accessToken));
-      const login = await json<{ twoFactor: string; challengeToken: string }>(await logIn(api, owner.email));
+      await expectJson(
+        await call(api, "PUT", "/api/TwoFactor/company-requirement", { required: true }, owner.accessToken),
+      );
+      const login = await expectJson<{ twoFactor: string; challengeToken: string }>(await logIn(api, owner.email));
       expect(login.twoFactor).toBe("setup");
-      const started = await json<{ secret: string }>(
+      const started = await expectJson<{ secret: string }>(
         await call(api, "POST", "/api/TwoFactor/setup", { challengeToken: login.challengeToken }),
       );
       return { ...owner, challengeToken: login.challengeToken, secret: started.secret };
@@ -110,7 +93,7 @@ describeEachDatabase(
       const { api, clock } = setup();
       const owner = await signUpVerified(api, db());
       // Whoever holds the session starts a set-up and scans the secret into their own app.
-      const theirs = await json<{ secret: string }>(
+      const theirs = await expectJson<{ secret: string }>(
         await call(api, "POST", "/api/TwoFactor/setup", {}, owner.accessToken),
       );
       const before = await snapshot(db(), ["rate_limit_counters"]);
@@ -120,7 +103,7 @@ describeEachDatabase(
           api,
           "POST",
           "/api/TwoFactor/confirm",
-          { code: codeAt(theirs.secret, clock.now()) },
+          { code: authenticatorCode(theirs.secret, clock.now()) },
           owner.accessToken,
         ),
         400,
@@ -131,7 +114,7 @@ describeEachDatabase(
           api,
           "POST",
           "/api/TwoFactor/confirm",
-          { code: codeAt(theirs.secret, clock.now()), password: "Wrong#Pass1" },
+          { code: authenticatorCode(theirs.secret, clock.now()), password: "Wrong#Pass1" },
           owner.accessToken,
         ),
         400,
@@ -143,12 +126,12 @@ describeEachDatabase(
       expect((await userRow(owner.userId)).totpEnabledAt).toBeNull();
 
       // The owner, who knows the password, turns it on.
-      const on = await json<{ recoveryCodes: string[]; signIn: null }>(
+      const on = await expectJson<{ recoveryCodes: string[]; signIn: null }>(
         await call(
           api,
           "POST",
           "/api/TwoFactor/confirm",
-          { code: codeAt(theirs.secret, clock.now()), password: PASSWORD },
+          { code: authenticatorCode(theirs.secret, clock.now()), password: PASSWORD },
           owner.accessToken,
         ),
       );
@@ -162,7 +145,7 @@ describeEachDatabase(
     it("wrong passwords at confirm spend the login budget like passwords at login (429 past it)", async () => {
       const strict = accountsApi(db(), { config: testConfig({ SESSION_SECRET }) });
       const owner = await signUpVerified(strict.api, db());
-      const started = await json<{ secret: string }>(
+      const started = await expectJson<{ secret: string }>(
         await call(strict.api, "POST", "/api/TwoFactor/setup", {}, owner.accessToken),
       );
       const statuses: number[] = [];
@@ -171,7 +154,7 @@ describeEachDatabase(
           strict.api,
           "POST",
           "/api/TwoFactor/confirm",
-          { code: codeAt(started.secret, strict.clock.now()), password: `Wrong#Pass${i}` },
+          { code: authenticatorCode(started.secret, strict.clock.now()), password: `Wrong#Pass${i}` },
           owner.accessToken,
         );
         statuses.push(res.status);
@@ -183,10 +166,10 @@ describeEachDatabase(
     it("the company's forced set-up needs no password again: its challenge was opened with it", async () => {
       const { api, clock } = setup();
       const owner = await ownerInForcedSetup(api);
-      const done = await json<{ recoveryCodes: string[]; signIn: { accessToken: string } }>(
+      const done = await expectJson<{ recoveryCodes: string[]; signIn: { accessToken: string } }>(
         await call(api, "POST", "/api/TwoFactor/confirm", {
           challengeToken: owner.challengeToken,
-          code: codeAt(owner.secret, clock.now()),
+          code: authenticatorCode(owner.secret, clock.now()),
         }),
       );
       expect(done.recoveryCodes).toHaveLength(10);
@@ -197,9 +180,9 @@ describeEachDatabase(
 
     it("five wrong codes use a challenge up: the owner is emailed once; the right code afterwards is refused and sends no second email", async () => {
       const { api, clock, onEmailQueued } = setup();
-      const owner = await ownerWithApp(api, clock);
+      const owner = await ownerWithApp(api, db(), clock.now());
       clock.advance(MINUTE);
-      const challenge = await json<{ challengeToken: string }>(await logIn(api, owner.email));
+      const challenge = await expectJson<{ challengeToken: string }>(await logIn(api, owner.email));
       onEmailQueued.mockClear();
       const details: string[] = [];
       for (const code of wrongCodes(owner.secret, clock.now(), 5)) {
@@ -218,7 +201,7 @@ describeEachDatabase(
       const dead = await expectProblem(
         await call(api, "POST", "/api/Identity/login-code", {
           challengeToken: challenge.challengeToken,
-          code: codeAt(owner.secret, clock.now()),
+          code: authenticatorCode(owner.secret, clock.now()),
         }),
         400,
       );
@@ -228,19 +211,19 @@ describeEachDatabase(
 
     it("a right code as the fifth attempt still signs in, and no email is sent", async () => {
       const { api, clock } = setup();
-      const owner = await ownerWithApp(api, clock);
+      const owner = await ownerWithApp(api, db(), clock.now());
       clock.advance(MINUTE);
-      const challenge = await json<{ challengeToken: string }>(await logIn(api, owner.email));
+      const challenge = await expectJson<{ challengeToken: string }>(await logIn(api, owner.email));
       for (const code of wrongCodes(owner.secret, clock.now(), 4)) {
         await expectProblem(
           await call(api, "POST", "/api/Identity/login-code", { challengeToken: challenge.challengeToken, code }),
           400,
         );
       }
-      await json(
+      await expectJson(
         await call(api, "POST", "/api/Identity/login-code", {
           challengeToken: challenge.challengeToken,
-          code: codeAt(owner.secret, clock.now()),
+          code: authenticatorCode(owner.secret, clock.now()),
         }),
       );
       expect(await notices(owner.email)).toEqual([]);
@@ -264,12 +247,12 @@ describeEachDatabase(
       "34 codes at once on one login challenge: at most five are checked, and the right code after five wrong ones never signs in",
       async () => {
         const { api, clock } = setup();
-        const owner = await ownerWithApp(api, clock);
+        const owner = await ownerWithApp(api, db(), clock.now());
         const validate = vi.spyOn(TOTP.prototype, "validate");
         for (let run = 0; run < 5; run++) {
           clock.advance(2 * MINUTE); // a new time step: the last run's right code is not "already used"
-          const challenge = await json<{ challengeToken: string }>(await logIn(api, owner.email));
-          const right = codeAt(owner.secret, clock.now());
+          const challenge = await expectJson<{ challengeToken: string }>(await logIn(api, owner.email));
+          const right = authenticatorCode(owner.secret, clock.now());
           const noticesBefore = (await notices(owner.email)).length;
           const tokensBefore = await openTokens(owner.userId);
           validate.mockClear();
@@ -300,7 +283,7 @@ describeEachDatabase(
         const validate = vi.spyOn(TOTP.prototype, "validate");
         for (let run = 0; run < 5; run++) {
           const owner = await ownerInForcedSetup(api);
-          const right = codeAt(owner.secret, clock.now());
+          const right = authenticatorCode(owner.secret, clock.now());
           validate.mockClear();
           const answers = await Promise.all(
             burst(wrongCodes(owner.secret, clock.now(), 30), right).map((code) =>
@@ -344,7 +327,7 @@ describeEachDatabase(
           const confirming = Promise.resolve(
             call(api, "POST", "/api/TwoFactor/confirm", {
               challengeToken: owner.challengeToken,
-              code: codeAt(owner.secret, clock.now()),
+              code: authenticatorCode(owner.secret, clock.now()),
             }),
           );
           // Wait until the confirm waits for the held row (or has finished without it).

@@ -59,6 +59,12 @@ export interface ProblemJson {
   errors?: Record<string, string[]>;
 }
 
+/** Asserts a response's status (200 unless told) and returns its JSON body. */
+export async function expectJson<T>(response: Response, status = 200): Promise<T> {
+  expect(response.status, await response.clone().text()).toBe(status);
+  return (await response.json()) as T;
+}
+
 /** Asserts an RFC 9457 problem response with the given status and returns its body. */
 export async function expectProblem(response: Response, status: number): Promise<ProblemJson> {
   const text = await response.text();
