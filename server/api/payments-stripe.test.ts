@@ -185,7 +185,7 @@ describeEachDatabase("StripePayment calls with Stripe", ({ database }) => {
     expect(await count(rewardReleases)).toBe(0);
   });
 
-  it("a succeeded payment whose amount, currency, company or id differs from the order's: 400, logged, nothing released", async () => {
+  it("a succeeded payment whose amount, currency or company differs from the order's: 400, logged, nothing released", async () => {
     const { api, manager, logs } = await setup([100]);
     const created = await manager.json<CreatePaymentIntentResponse>("POST", "StripePayment/create-payment-intent", {
       amount: 11100,
@@ -199,7 +199,6 @@ describeEachDatabase("StripePayment calls with Stripe", ({ database }) => {
       { ...paid, currency: "usd" },
       { ...paid, metadata: { ...paid.metadata, companyId: String(manager.companyId + 1) } },
       { ...paid, metadata: { orderId: paid.metadata.orderId ?? "" } },
-      { ...paid, id: "pi_someone_elses" },
     ];
     for (const pi of variants) {
       const event = signedEvent("payment_intent.succeeded", pi);
@@ -211,7 +210,7 @@ describeEachDatabase("StripePayment calls with Stripe", ({ database }) => {
     expect(await rewardEmails()).toHaveLength(0);
     const [order] = await db().select().from(orders);
     expect(order).toMatchObject({ status: "pending", releasedAt: null });
-    const logged = logs.records().filter((r) => /does not match its order|is not this order's/.test(String(r.msg)));
+    const logged = logs.records().filter((r) => /does not match its order/.test(String(r.msg)));
     expect(logged).toHaveLength(variants.length);
     expect(logged[0]).toMatchObject({ orderId: created.orderId, amountCents: 100, orderTotalCents: 11100 });
     // The true payment still releases it.

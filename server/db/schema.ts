@@ -447,6 +447,13 @@ export const orders = pgTable(
     paymentIntentId: text("payment_intent_id"),
     /** Stripe Checkout Session of the no-JavaScript path (cs_…), when one was made. */
     checkoutSessionId: text("checkout_session_id"),
+    /**
+     * How a card order is paid, claimed in the transaction that froze or reused it, before any
+     * payment exists: the card form's PaymentIntent ('intent') or a Checkout Session ('checkout').
+     * Two calls racing for one order see the claim, so one order never has a payment of each way
+     * (ADR 0009 amendment "One live payment per order"). Null: no card payment claimed yet.
+     */
+    paymentPath: text("payment_path", { enum: ["intent", "checkout"] }),
     failureReason: text("failure_reason"),
     /** Given when the order is paid: INV-000123. */
     invoiceNumber: text("invoice_number"),
@@ -509,6 +516,42 @@ export const orders = pgTable(
     index("orders_company_placed_by_idx").on(t.companyId, t.placedBy, t.status),
     index("orders_company_approval_idx").on(t.companyId, t.approvalStatus),
     check("orders_amounts_check", sql`${t.totalCents} = ${t.rewardsCents} + ${t.serviceFeeCents} + ${t.gstCents}`),
+  ],
+);
+
+/**
+ * A card payment that succeeded for an order another payment had already paid (ADR 0009 amendment
+ * "One live payment per order"): recorded once per payment, refunded in full by the processor
+ * (its idempotency key makes every try the same refund), the payer emailed and audited when the
+ * refund went through. A failed try is retried with the refunds' backoff (server/domain/
+ * extra-payments.ts) until 72 hours after it was found; then support is emailed.
+ */
+export const extraPayments = pgTable(
+  "extra_payments",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    companyId: bigint("company_id", { mode: "number" })
+      .notNull()
+      .references(() => companies.id),
+    orderId: bigint("order_id", { mode: "number" })
+      .notNull()
+      .references(() => orders.id),
+    paymentIntentId: text("payment_intent_id").notNull(),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    foundAt: timestamptz("found_at").notNull(),
+    refundId: text("refund_id"),
+    refundedAt: timestamptz("refunded_at"),
+    refundAttempts: integer("refund_attempts").notNull().default(0),
+    /** When the next try is due (null: at once; while a try is in hand, the end of its claim). */
+    refundNextAttemptAt: timestamptz("refund_next_attempt_at"),
+    refundLastError: text("refund_last_error"),
+    refundFailedAt: timestamptz("refund_failed_at"),
+  },
+  (t) => [
+    uniqueIndex("extra_payments_payment_intent_idx").on(t.paymentIntentId),
+    index("extra_payments_refund_due_idx")
+      .on(t.refundNextAttemptAt)
+      .where(sql`${t.refundedAt} is null and ${t.refundFailedAt} is null`),
   ],
 );
 

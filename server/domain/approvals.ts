@@ -32,6 +32,7 @@ import { freezeInvoiceParties } from "./invoices.ts";
 import {
   type Caller,
   cancelSuperseded,
+  claimPaymentPath,
   insertOrderSnapshot,
   latestApprovalOrder,
   type OrderPayment,
@@ -600,7 +601,7 @@ export async function payApprovedOrder(
     if (row.failureReason === "superseded" || draft?.version !== row.draftVersion) {
       throw new PaymentError(409, APPROVAL_DETAILS.changedSinceApproval);
     }
-    if (row.checkoutSessionId !== null) throw new PaymentError(409, APPROVAL_DETAILS.otherWay);
+    if (row.paymentPath === "checkout") throw new PaymentError(409, APPROVAL_DETAILS.otherWay);
     if (row.status === "failed") {
       // A card declined at the check call: the approval still stands for this snapshot.
       const [reopened] = await tx
@@ -608,9 +609,9 @@ export async function payApprovedOrder(
         .set({ status: "pending", failureReason: null })
         .where(eq(orders.id, row.id))
         .returning();
-      return reopened ?? row;
+      return claimPaymentPath(tx, reopened ?? row, "intent");
     }
-    return row;
+    return claimPaymentPath(tx, row, "intent");
   });
   return paymentForOrder(s, order);
 }

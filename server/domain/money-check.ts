@@ -18,6 +18,8 @@
 //                     = their reward_ledger sum (ADR 0027 §2)
 //   refund            at most one balance refund per order, only for a cancelled balance order, of
 //                     its total, and every refunded balance order has it (ADR 0029 §8)
+//   extra-payment     a second card payment for an order (ADR 0009 "One live payment per order") is
+//                     refunded within the grace below, and is never the payment that paid its order
 //   order-amounts     fee = 10 % of the rewards, GST = 10 % of the fee, each half up to the cent,
 //                     total = their sum, rewards = the order lines' sum (DESIGN.md §5, core/money.ts)
 //
@@ -46,6 +48,7 @@ export type MoneyRule =
   | "release-lots"
   | "recipient-balance"
   | "refund"
+  | "extra-payment"
   | "order-amounts";
 
 export interface MoneyFinding {
@@ -264,6 +267,24 @@ const rules: Record<MoneyRule, { query: (now: Date) => ReturnType<typeof sql>; f
           : `${r.processor} order (${r.status}${r.refunded ? ", refunded" : ""}) of ${num(r.total_cents)} cents has ${num(r.refunds)} balance refund(s) of ${num(r.refund_cents)} cents${
               r.processor !== "balance" ? ": refunded to the card and to the balance" : ""
             }`,
+    }),
+  },
+
+  "extra-payment": {
+    query: (now) => sql`
+      select e.id, e.company_id, e.order_id, e.amount_cents, e.refund_failed_at is not null as gave_up,
+        o.payment_intent_id = e.payment_intent_id as pays_order
+      from extra_payments e join orders o on o.id = e.order_id
+      where o.payment_intent_id = e.payment_intent_id
+        or (e.refunded_at is null and e.found_at < ${new Date(now.getTime() - MONEY_CHECK_GRACE_MS)})
+      order by e.id limit ${MONEY_CHECK_LIMIT}`,
+    finding: (r) => ({
+      rule: "extra-payment",
+      companyId: num(r.company_id),
+      orderId: num(r.order_id),
+      detail: r.pays_order
+        ? `second payment ${num(r.id)} is the payment that paid the order: refunding it leaves the order unpaid`
+        : `second payment ${num(r.id)} of ${num(r.amount_cents)} cents not refunded${r.gave_up ? " (given up on: support was emailed)" : ""}`,
     }),
   },
 

@@ -32,7 +32,8 @@ import type { Logger } from "../logger.ts";
 import { MAX_PAYMENT_CENTS, type Payments, paymentIdempotencyKey, type RetrievedPayment } from "../payments/port.ts";
 import { approvalThresholdFor, needsApproval } from "./approval-rule.ts";
 import { recordAudit } from "./audit.ts";
-import { type ReleaseContext, type ReleaseSource, releaseOrder } from "./release.ts";
+import { refundExtraPayment } from "./extra-payments.ts";
+import { type ReleaseContext, type ReleaseResult, type ReleaseSource, releaseOrder } from "./release.ts";
 import { loadDraftForOrder } from "./reward-draft.ts";
 
 /** A refusal the API answers as problem+json with this status and detail. */
@@ -176,14 +177,21 @@ export async function supersedeAllOrders(tx: Tx, caller: Caller): Promise<OrderR
   return live;
 }
 
-/** Cancels the payments of superseded orders: outside the transaction (a network call holds no locks). */
+/**
+ * Cancels the payments of superseded orders (a PaymentIntent is cancelled, a Checkout Session
+ * expired): outside the transaction (a network call holds no locks). One that was paid all the
+ * same is released (the money was taken for that snapshot).
+ */
 export async function cancelSuperseded(s: Pick<PaymentServices, "payments" | "logger">, old: readonly OrderRow[]) {
   for (const o of old) {
-    if (o.paymentIntentId) {
-      await s.payments.cancel(o.paymentIntentId).catch((error: unknown) => {
-        s.logger.warn({ orderId: o.id, err: String(error) }, "could not cancel a superseded payment");
-      });
-    }
+    const cancelled = o.checkoutSessionId
+      ? s.payments.expireCheckoutSession?.(o.checkoutSessionId)
+      : o.paymentIntentId
+        ? s.payments.cancel(o.paymentIntentId)
+        : undefined;
+    await cancelled?.catch((error: unknown) => {
+      s.logger.warn({ orderId: o.id, err: String(error) }, "could not cancel a superseded payment");
+    });
   }
 }
 
@@ -307,6 +315,23 @@ async function reopenApproved(tx: Tx, order: OrderRow): Promise<OrderRow> {
 }
 
 /**
+ * Claims the order's way of paying in the transaction that froze or reused it, under the draft's
+ * lock, before any payment exists: a card-form call and a Checkout call racing for one draft
+ * queue on that lock, and the second sees the first's claim (the payment ids are only saved after
+ * the processor answered, too late to tell them apart). ADR 0009 "One live payment per order".
+ */
+export async function claimPaymentPath(tx: Tx, order: OrderRow, path: "intent" | "checkout"): Promise<OrderRow> {
+  if (order.paymentPath === path) return order;
+  const [row] = await tx
+    .update(orders)
+    .set({ paymentPath: path })
+    .where(and(eq(orders.id, order.id), isNull(orders.paymentPath)))
+    .returning();
+  if (!row) throw new PaymentError(409, PAYMENT_DETAILS.stale);
+  return row;
+}
+
+/**
  * Freezes the caller's draft into an order, or reuses the pending order of the same draft
  * version; older pending draft orders of the caller are superseded and their payments cancelled
  * (never a key's order, see `draftOrder`).
@@ -328,10 +353,10 @@ async function freezeOrder(
     if (needsApproval(thresholdCents, charges.totalCents)) {
       const approved = await approvedSnapshot(tx, caller, snapshot, thresholdCents);
       // One way of paying per order (see below); an approved order cannot be frozen again.
-      if (path === "intent" ? approved.checkoutSessionId !== null : approved.paymentIntentId !== null) {
+      if (approved.paymentPath !== null && approved.paymentPath !== path) {
         throw new PaymentError(409, APPROVAL_DETAILS.otherWay);
       }
-      return { order: await reopenApproved(tx, approved), superseded: [] };
+      return { order: await claimPaymentPath(tx, await reopenApproved(tx, approved), path), superseded: [] };
     }
 
     const pending = await liveDraftOrders(tx, caller);
@@ -348,17 +373,18 @@ async function freezeOrder(
         o.processor === s.payments.kind &&
         // One way of paying per order: the Payment Element's PaymentIntent, or a Checkout
         // Session (which makes its own); switching supersedes the other way's order.
-        (path === "intent" ? o.checkoutSessionId === null : o.paymentIntentId === null),
+        (o.paymentPath === null || o.paymentPath === path),
     );
     const superseded = pending.filter((o) => o !== reusable);
     await supersedeOrders(tx, superseded);
-    if (reusable) return { order: reusable, superseded };
-    const order = await insertOrderSnapshot(tx, caller, snapshot, {
-      processor: s.payments.kind,
-      now,
-      clientIp: caller.clientIp,
-    });
-    return { order, superseded };
+    const order =
+      reusable ??
+      (await insertOrderSnapshot(tx, caller, snapshot, {
+        processor: s.payments.kind,
+        now,
+        clientIp: caller.clientIp,
+      }));
+    return { order: await claimPaymentPath(tx, order, path), superseded };
   });
 
   await cancelSuperseded(s, frozen.superseded);
@@ -395,9 +421,9 @@ export async function paymentForOrder(s: PaymentServices, order: OrderRow): Prom
     s.logger.error({ orderId: order.id, err: String(error) }, "payment creation failed");
     throw new PaymentError(503, PAYMENT_DETAILS.processorUnavailable);
   }
-  if (order.paymentIntentId !== created.paymentIntentId) {
-    await s.db.update(orders).set({ paymentIntentId: created.paymentIntentId }).where(eq(orders.id, order.id));
-  }
+  await savePayment(s, order, { paymentIntentId: created.paymentIntentId }, () =>
+    s.payments.cancel(created.paymentIntentId),
+  );
   return {
     orderId: order.id,
     paymentIntentId: created.paymentIntentId,
@@ -405,6 +431,30 @@ export async function paymentForOrder(s: PaymentServices, order: OrderRow): Prom
     amountCents: order.totalCents,
     rewardName: order.rewardName,
   };
+}
+
+/**
+ * Saves the payment the processor made on its order, unless another call superseded the order
+ * while the processor was answering: that call could not cancel a payment it did not see, so this
+ * one cancels it and refuses (the browser starts again on the new total). Whichever commits
+ * first, the other sees it: the supersede locks the order row this update writes.
+ */
+async function savePayment(
+  s: PaymentServices,
+  order: OrderRow,
+  payment: { paymentIntentId: string } | { checkoutSessionId: string },
+  cancel: () => Promise<void>,
+): Promise<void> {
+  const saved = await s.db
+    .update(orders)
+    .set(payment)
+    .where(and(eq(orders.id, order.id), or(isNull(orders.failureReason), ne(orders.failureReason, "superseded"))))
+    .returning({ id: orders.id });
+  if (saved.length > 0) return;
+  await cancel().catch((error: unknown) => {
+    s.logger.warn({ orderId: order.id, err: String(error) }, "could not cancel a superseded payment");
+  });
+  throw new PaymentError(409, PAYMENT_DETAILS.stale);
 }
 
 /** Stripe without JavaScript: the same order, paid on Stripe's hosted Checkout page. */
@@ -434,7 +484,9 @@ export async function createOrderCheckout(
     s.logger.error({ orderId: order.id, err: String(error) }, "checkout session creation failed");
     throw new PaymentError(503, PAYMENT_DETAILS.processorUnavailable);
   }
-  await s.db.update(orders).set({ checkoutSessionId: session.id }).where(eq(orders.id, order.id));
+  await savePayment(s, order, { checkoutSessionId: session.id }, async () => {
+    await s.payments.expireCheckoutSession?.(session.id);
+  });
   return { url: session.url, orderId: order.id, amountCents: order.totalCents };
 }
 
@@ -476,23 +528,42 @@ function mismatchOf(order: OrderRow, payment: RetrievedPayment) {
   };
 }
 
-async function release(
+/**
+ * A succeeded payment that pays for `order` (paysFor): releases the order with it, once. The first
+ * payment to succeed pays the order; a payment that finds the order paid by another one, before
+ * or inside the release's lock, is a second payment for it and is refunded (extra-payments.ts).
+ */
+async function releaseWith(
   s: PaymentServices,
   order: OrderRow,
-  paymentIntentId: string,
+  payment: RetrievedPayment,
   source: ReleaseSource,
   actor: Actor,
-) {
-  const result = await releaseOrder(
-    s.db,
-    { orderId: order.id, paymentIntentId, source, actorUserId: actor?.userId ?? null, clientIp: actor?.clientIp },
-    { ...s.release, now: s.now() },
-  );
-  if (result.released) {
-    s.logger.info({ orderId: order.id, releaseId: result.releaseId, source }, "reward released");
-    s.onEmailQueued?.();
+): Promise<ReleaseResult | { released: false; reason: "extra_payment" }> {
+  const paidByAnother = (o: OrderRow) => o.paidAt !== null && o.paymentIntentId !== payment.paymentIntentId;
+  if (!paidByAnother(order)) {
+    const result = await releaseOrder(
+      s.db,
+      {
+        orderId: order.id,
+        paymentIntentId: payment.paymentIntentId,
+        source,
+        actorUserId: actor?.userId ?? null,
+        clientIp: actor?.clientIp,
+      },
+      { ...s.release, now: s.now() },
+    );
+    if (result.released) {
+      s.logger.info({ orderId: order.id, releaseId: result.releaseId, source }, "reward released");
+      s.onEmailQueued?.();
+      return result;
+    }
+    const [now] = await s.db.select().from(orders).where(eq(orders.id, order.id));
+    if (!now || !paidByAnother(now)) return result;
+    order = now;
   }
-  return result;
+  await refundExtraPayment(s, order, payment);
+  return { released: false, reason: "extra_payment" };
 }
 
 async function markFailed(s: PaymentServices, order: OrderRow, reason: string, actor: Actor) {
@@ -527,21 +598,18 @@ export async function checkOrderPayment(
   const order = await findCompanyOrder(s.db, caller.companyId, paymentIntent);
   if (!order) throw new PaymentError(404, "The requested resource was not found.");
   const amount = centsToDollars(order.totalCents);
-  if (order.releasedAt) return { amount, status: "succeeded" };
-  if (order.status === "scheduled" && order.sendAt) {
-    return { amount, status: "succeeded", sendAt: order.sendAt.toISOString() };
-  }
-
   let paymentIntentId = order.paymentIntentId;
   if (paymentIntent.startsWith("cs_")) {
+    // The session names the PaymentIntent Checkout made; settled below like any payment (a paid
+    // order is asked too: a second payment through it is refunded, never written over the first).
     const session = await s.payments.retrieveCheckoutSession?.(paymentIntent).catch((error: unknown) => {
       throw processorDown(s, order, error);
     });
-    if (!session?.paymentIntentId) return { amount, status: "failed" };
-    paymentIntentId = session.paymentIntentId;
-    if (order.paymentIntentId !== paymentIntentId) {
-      await s.db.update(orders).set({ paymentIntentId }).where(eq(orders.id, order.id));
-    }
+    paymentIntentId = session?.paymentIntentId ?? null;
+  }
+  if (order.paidAt && (paymentIntentId === null || paymentIntentId === order.paymentIntentId)) {
+    if (order.releasedAt || !order.sendAt) return { amount, status: "succeeded" };
+    return { amount, status: "succeeded", sendAt: order.sendAt.toISOString() };
   }
   if (!paymentIntentId) return { amount, status: "failed" };
   const payment = await s.payments.retrieve(paymentIntentId).catch((error: unknown) => {
@@ -571,7 +639,7 @@ async function settle(
         s.logger.error(mismatchOf(order, payment), "a succeeded payment does not match its order: not released");
         return { amount, status: "failed", message: PAYMENT_DETAILS.checkFailed };
       }
-      const result = await release(s, order, payment.paymentIntentId, source, actor);
+      const result = await releaseWith(s, order, payment, source, actor);
       // Paid for a later time: the page says when the emails go out.
       if (!result.released && result.reason === "scheduled" && order.sendAt) {
         return { amount, status: "succeeded", sendAt: order.sendAt.toISOString() };
@@ -602,19 +670,13 @@ async function settle(
 export async function handlePaymentEvent(
   s: PaymentServices,
   event: { type: "payment_intent.succeeded" | "payment_intent.payment_failed"; payment: RetrievedPayment },
-): Promise<"released" | "already_released" | "failed" | "ignored" | "mismatch"> {
+): Promise<"released" | "already_released" | "refunded" | "failed" | "ignored" | "mismatch"> {
   const orderId = Number(event.payment.metadata.orderId);
   if (!Number.isSafeInteger(orderId) || orderId <= 0) return "ignored";
   const [order] = await s.db.select().from(orders).where(eq(orders.id, orderId));
   if (!order) return "ignored";
-  // A Checkout order learns its PaymentIntent id from the session's return or from this event;
-  // an order that already has another payment is not paid by this one.
-  if (order.paymentIntentId && order.paymentIntentId !== event.payment.paymentIntentId) {
-    s.logger.error(mismatchOf(order, event.payment), "webhook: the payment is not this order's: not released");
-    return "mismatch";
-  }
   if (event.type === "payment_intent.succeeded") {
-    if (order.releasedAt || order.paidAt) return "already_released";
+    if (order.paidAt && order.paymentIntentId === event.payment.paymentIntentId) return "already_released";
     if (!paysFor(order, event.payment)) {
       s.logger.error(
         mismatchOf(order, event.payment),
@@ -622,9 +684,13 @@ export async function handlePaymentEvent(
       );
       return "mismatch";
     }
-    const result = await release(s, order, event.payment.paymentIntentId, "webhook", null);
-    return result.released ? "released" : "already_released";
+    // A Checkout order learns its PaymentIntent id from the session's return or from this event.
+    const result = await releaseWith(s, order, event.payment, "webhook", null);
+    if (result.released) return "released";
+    return result.reason === "extra_payment" ? "refunded" : "already_released";
   }
+  // A declined attempt of a payment that is not the order's changes nothing about the order.
+  if (order.paymentIntentId && order.paymentIntentId !== event.payment.paymentIntentId) return "ignored";
   await markFailed(s, order, event.payment.lastError ?? "payment_failed", null);
   return "failed";
 }
@@ -677,8 +743,8 @@ export async function reconcileOrder(s: PaymentServices, orderId: number): Promi
   const [order] = await s.db.select().from(orders).where(eq(orders.id, orderId));
   if (!order) return "not_found";
   if (order.releasedAt || order.paidAt) return "already_released";
-  let paymentIntentId = order.paymentIntentId;
-  if (!paymentIntentId && order.checkoutSessionId) {
+  let payment = order.paymentIntentId ? await s.payments.retrieve(order.paymentIntentId) : null;
+  if (payment?.status !== "succeeded" && order.checkoutSessionId) {
     // Checkout without a return to the confirmation page: the session names its PaymentIntent.
     const session = await s.payments.retrieveCheckoutSession?.(order.checkoutSessionId);
     if (!session?.paymentIntentId) return "unpaid";
@@ -689,18 +755,16 @@ export async function reconcileOrder(s: PaymentServices, orderId: number): Promi
       );
       return "mismatch";
     }
-    paymentIntentId = session.paymentIntentId;
+    payment = await s.payments.retrieve(session.paymentIntentId);
   }
-  if (!paymentIntentId) return "unpaid";
-  const payment = await s.payments.retrieve(paymentIntentId);
   if (payment?.status !== "succeeded") return "unpaid";
-  if (payment.paymentIntentId !== paymentIntentId || !paysFor(order, payment)) {
+  if (!paysFor(order, payment)) {
     s.logger.error(
       mismatchOf(order, payment),
       "reconciler: a succeeded payment does not match its order: not released",
     );
     return "mismatch";
   }
-  const result = await release(s, order, paymentIntentId, "reconcile", null);
+  const result = await releaseWith(s, order, payment, "reconcile", null);
   return result.released ? "released" : "already_released";
 }

@@ -233,7 +233,9 @@ async function releaseOnce(
         releasedAt: now,
         invoiceNumber,
         failureReason: null,
-        paymentIntentId: order.paymentIntentId ?? input.paymentIntentId ?? null,
+        // The payment that paid it: a scheduled order's since it was paid; else this one (the
+        // first to succeed wins; any other is refunded, server/domain/extra-payments.ts).
+        paymentIntentId: order.paidAt ? order.paymentIntentId : (input.paymentIntentId ?? order.paymentIntentId),
       })
       .where(eq(orders.id, order.id));
     // The tax invoice's buyer and supplier as they are now (a balance order froze them when charged).
@@ -370,7 +372,7 @@ function paidAudit(order: typeof orders.$inferSelect, input: ReleaseInput, invoi
     subject: `order:${order.id}`,
     data: {
       source: input.source,
-      paymentIntentId: order.paymentIntentId ?? input.paymentIntentId ?? null,
+      paymentIntentId: order.paidAt ? order.paymentIntentId : (input.paymentIntentId ?? order.paymentIntentId),
       totalCents: order.totalCents,
       invoiceNumber,
       ...(order.sendAt && !isDue(order.sendAt, now) ? { sendAt: order.sendAt.toISOString() } : {}),
@@ -416,7 +418,7 @@ async function scheduleOnce(db: Db, input: ReleaseInput, ctx: ReleaseContext): P
       paidAt: now,
       invoiceNumber,
       failureReason: null,
-      paymentIntentId: order.paymentIntentId ?? input.paymentIntentId ?? null,
+      paymentIntentId: input.paymentIntentId ?? order.paymentIntentId,
     };
     await tx
       .update(orders)

@@ -31,6 +31,7 @@ import { renderEmail } from "../mail/templates.ts";
 import { refundIdempotencyKey } from "../payments/port.ts";
 import { recordAudit } from "./audit.ts";
 import { moveBalance } from "./balance.ts";
+import { retryExtraPaymentRefunds } from "./extra-payments.ts";
 import { type Caller, PaymentError, type PaymentServices } from "./orders.ts";
 import { releaseOrder } from "./release.ts";
 
@@ -143,7 +144,7 @@ export async function releaseDueOrders(
     await Promise.all(Array.from({ length: Math.min(concurrency, todo.length) }, worker));
   }
   if (summary.released > 0) s.onEmailQueued?.();
-  summary.refunded = await retryRefunds(s, now, isStopped);
+  summary.refunded = (await retryRefunds(s, now, isStopped)) + (await retryExtraPaymentRefunds(s, isStopped));
   if (summary.released + summary.errors + summary.refunded > 0) s.logger.info({ ...summary }, "scheduler pass");
   return summary;
 }

@@ -119,6 +119,8 @@ export interface Payments {
   /** Stripe only: the hosted Checkout page of the no-JavaScript path. */
   createCheckoutSession?(input: CheckoutSessionInput): Promise<CheckoutSession>;
   retrieveCheckoutSession?(sessionId: string): Promise<RetrievedCheckoutSession | null>;
+  /** Stripe only: a Checkout Session that can no longer be paid (its order was superseded); no-op when complete. */
+  expireCheckoutSession?(sessionId: string): Promise<void>;
   /** Stripe only: verifies the `stripe-signature` header over the raw body; throws WebhookSignatureError. */
   verifyWebhook?(rawBody: string, signature: string | undefined): PaymentEvent;
 }

@@ -1,7 +1,7 @@
 // msw standing in for Stripe's API (PaymentIntents and Checkout Sessions, form-encoded as the
 // stripe package sends them), with the idempotency behaviour the adapter relies on, and signed
 // webhook events made with the stripe package's own test header. Used by tests only.
-import { HttpResponse, http } from "msw";
+import { delay, HttpResponse, http } from "msw";
 import Stripe from "stripe";
 
 export const TEST_WEBHOOK_SECRET = "whsec_test_secret";
@@ -57,6 +57,8 @@ export function fakeStripe() {
   const requests: Recorded[] = [];
   let n = 0;
   let down = false;
+  /** How long creating a payment takes (a slow Stripe widens the window between two calls). */
+  let latencyMs = 0;
 
   const record = async (request: Request, path: string) => {
     const form = new URLSearchParams(request.method === "GET" ? "" : await request.text());
@@ -74,6 +76,7 @@ export function fakeStripe() {
   const handlers = [
     http.post(`${STRIPE_API}/payment_intents`, async ({ request }) => {
       const r = await record(request, "/payment_intents");
+      if (latencyMs) await delay(latencyMs);
       if (down) return HttpResponse.json({ error: { type: "api_error", message: "down" } }, { status: 500 });
       const existing = r.idempotencyKey ? byKey.get(r.idempotencyKey) : undefined;
       if (existing) return HttpResponse.json(intents.get(existing));
@@ -126,6 +129,7 @@ export function fakeStripe() {
     }),
     http.post(`${STRIPE_API}/checkout/sessions`, async ({ request }) => {
       const r = await record(request, "/checkout/sessions");
+      if (latencyMs) await delay(latencyMs);
       const existing = r.idempotencyKey ? byKey.get(r.idempotencyKey) : undefined;
       if (existing) return HttpResponse.json(sessions.get(existing));
       n++;
@@ -136,6 +140,7 @@ export function fakeStripe() {
         url: `https://checkout.stripe.test/c/pay/${id}`,
         payment_intent: null as string | null,
         payment_status: "unpaid",
+        status: "open",
         metadata: formMetadata(r.form, /^metadata\[(.+)\]$/),
         payment_intent_metadata: formMetadata(r.form, /^payment_intent_data\[metadata\]\[(.+)\]$/),
         amount_total: Number(r.form.get("line_items[0][price_data][unit_amount]")),
@@ -146,6 +151,20 @@ export function fakeStripe() {
       sessions.set(id, session);
       if (r.idempotencyKey) byKey.set(r.idempotencyKey, id);
       return HttpResponse.json(session);
+    }),
+    // Stripe answers 400 for a session that is no longer open.
+    http.post(`${STRIPE_API}/checkout/sessions/:id/expire`, async ({ request, params }) => {
+      await record(request, `/checkout/sessions/${params.id}/expire`);
+      const s = sessions.get(String(params.id));
+      if (!s) return notFound(String(params.id));
+      if (s.status !== "open") {
+        return HttpResponse.json(
+          { error: { type: "invalid_request_error", message: `Only open sessions can be expired.` } },
+          { status: 400 },
+        );
+      }
+      s.status = "expired";
+      return HttpResponse.json(s);
     }),
     http.get(`${STRIPE_API}/checkout/sessions/:id`, async ({ request, params }) => {
       await record(request, `/checkout/sessions/${params.id}`);
@@ -161,6 +180,9 @@ export function fakeStripe() {
     requests,
     setDown(value: boolean) {
       down = value;
+    },
+    setLatency(ms: number) {
+      latencyMs = ms;
     },
     /** The customer paid: the intent succeeded (as after the Payment Element's confirm). */
     succeed(id: string) {
@@ -181,6 +203,7 @@ export function fakeStripe() {
     completeSession(sessionId: string) {
       const s = sessions.get(sessionId);
       if (!s) throw new Error(`no session ${sessionId}`);
+      if (s.status !== "open") throw new Error(`session ${sessionId} is ${String(s.status)}: it cannot be paid`);
       n++;
       const id = `pi_test_${n}`;
       const pi: FakePaymentIntent = {
@@ -196,6 +219,7 @@ export function fakeStripe() {
       intents.set(id, pi);
       s.payment_intent = id;
       s.payment_status = "paid";
+      s.status = "complete";
       return pi;
     },
   };

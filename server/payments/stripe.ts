@@ -172,6 +172,16 @@ export function stripeProcessor(options: StripeOptions, client: Stripe = createS
       }
     },
 
+    async expireCheckoutSession(sessionId: string): Promise<void> {
+      try {
+        await client.checkout.sessions.expire(sessionId);
+      } catch (error) {
+        // Already complete or expired: nothing to expire (a completed one's payment is settled).
+        if (error instanceof Stripe.errors.StripeInvalidRequestError) return;
+        throw processorError("expire Checkout Session", error);
+      }
+    },
+
     verifyWebhook(rawBody: string, signature: string | undefined): PaymentEvent {
       if (!options.webhookSecret) throw new WebhookSignatureError("The webhook is not configured.");
       if (!signature) throw new WebhookSignatureError("The stripe-signature header is missing.");
