@@ -12,6 +12,7 @@ import {
   type Session,
 } from "react-router";
 import type { AppSettings, MyDetails } from "../../core/account-forms.ts";
+import { SESSION_COOKIE_NAMES } from "../../core/session-cookie.ts";
 import { services } from "../context.ts";
 import type { Toast } from "./toast.ts";
 
@@ -40,9 +41,6 @@ const storages = new WeakMap<object, ReturnType<typeof build>>();
  * the secret signs cookies). Signed here with node:crypto, synchronously, rather than by React
  * Router's `secrets`, whose signing is an async WebCrypto call on every request (ADR 0011).
  */
-/** The session cookie's name: over https with the __Host- prefix (DESIGN.md §7). */
-export const SESSION_COOKIE_NAMES = ["session", "__Host-session"] as const;
-
 export function sessionCookie(isHttps: boolean, secret: string): Cookie {
   const plain = createCookie(SESSION_COOKIE_NAMES[isHttps ? 1 : 0], {
     httpOnly: true,

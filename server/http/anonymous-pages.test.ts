@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { sharedLinkPageHeaders } from "../../app/lib/shared-page.ts";
+import { sharedLinkPageHeaders } from "../../core/shared-page.ts";
 import {
   createPageCache,
   hasSessionCookie,

@@ -3,14 +3,14 @@
 // inline scripts are allowed by hash in the CSP, and it is compressed once. A page whose route
 // says `CDN-Cache-Control: max-age=N` (RFC 9213: meant for a shared cache in front of the app,
 // which this is) is kept for N seconds and served to every such visitor; the header itself is
-// never sent on. A page whose route also declares a Shared-Page-Query (app/lib/shared-page.ts) is
+// never sent on. A page whose route also declares a Shared-Page-Query (core/shared-page.ts) is
 // kept once for every query of exactly those names and well-formed values, and only while it holds
 // none of those values.
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
-import { SESSION_COOKIE_NAMES } from "../../app/lib/session.server.ts";
-import { OPAQUE_QUERY_HEADER, type OpaqueQuery, opaqueQueryOf } from "../../app/lib/shared-page.ts";
+import { SESSION_COOKIE_NAMES } from "../../core/session-cookie.ts";
+import { OPAQUE_QUERY_HEADER, type OpaqueQuery, opaqueQueryOf } from "../../core/shared-page.ts";
 
 export type PageEncoding = "br" | "gzip";
 

@@ -10,13 +10,13 @@
 // patterns, and answers only a link the edge itself would answer with its kept copy (sharesCopy).
 // Anything else goes through the edge.
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { OpaqueQuery } from "../../app/lib/shared-page.ts";
+import type { OpaqueQuery } from "../../core/shared-page.ts";
 import type { Logger } from "../logger.ts";
 import { hasSessionCookie, sharesCopy } from "./anonymous-pages.ts";
 
 /** Set by the edge on a kept page's answer: when the kept copy expires (epoch ms). Never sent on. */
 export const KEPT_UNTIL_HEADER = "x-rewards-kept-until";
-/** With it on a shared link's copy: the query the page declared (app/lib/shared-page.ts). Never sent on. */
+/** With it on a shared link's copy: the query the page declared (core/shared-page.ts). Never sent on. */
 export const KEPT_QUERY_HEADER = "x-rewards-kept-query";
 
 interface KeptAnswer {

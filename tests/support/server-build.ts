@@ -19,7 +19,7 @@ export function fakeServerBuild(): { build: ServerBuild; seen: FakeBuildSeen } {
       const services = load.get(webContext);
       seen.paths.push(new URL(request.url).pathname);
       headers.set("content-type", "text/html; charset=utf-8");
-      // Paths under /policies/ stand for the routes that mark their page shareable (app/lib/shared-page.ts).
+      // Paths under /policies/ stand for the routes that mark their page shareable (core/shared-page.ts).
       // They are long enough to be worth compressing.
       const shareable = new URL(request.url).pathname.startsWith("/policies/");
       if (shareable) headers.set("CDN-Cache-Control", "max-age=60");

@@ -3,7 +3,7 @@
 // reset pages.
 import * as z from "zod/mini";
 import { userIdField, verifyPageTokenField } from "../../../core/account-forms.ts";
-import { type OpaqueQuery, opaqueQueryValues } from "../../lib/shared-page.ts";
+import { type OpaqueQuery, opaqueQueryValues } from "../../../core/shared-page.ts";
 
 /** The password inputs: never sent back into the re-rendered page. */
 export const PASSWORD_FIELDS = ["password", "confirmPassword"] as const;

@@ -5,6 +5,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link, redirect, useSearchParams } from "react-router";
 import { forgotFormSchema } from "../../../core/account-forms.ts";
+import { sharedPageHeaders } from "../../../core/shared-page.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import {
@@ -14,7 +15,6 @@ import {
   formConstraint,
   hasFieldErrors,
 } from "../../lib/forms.ts";
-import { sharedPageHeaders } from "../../lib/shared-page.ts";
 import { CsrfInput, FormSuccess, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import type { Route } from "./+types/corporate.forgot-password-request";

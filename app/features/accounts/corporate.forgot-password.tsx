@@ -3,13 +3,14 @@
 // /error). 'Choose a password' and 'Confirm password' with the live checklist; success lands on
 // the login page with a success toast. The form posts to the page's own address and the action
 // reads the token from it, so the page holds nothing of the link and every link shares one copy
-// (app/lib/shared-page.ts).
+// (core/shared-page.ts).
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { href, Link, redirect } from "react-router";
 import { RESET_CONFIRM_LABEL, resetFormSchema } from "../../../core/account-forms.ts";
 import { isPasswordAcceptable } from "../../../core/password.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
+import { sharedLinkPageHeaders } from "../../../core/shared-page.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import {
@@ -19,7 +20,6 @@ import {
   hasFieldErrors,
   RESET_PASSWORD_LABEL,
 } from "../../lib/forms.ts";
-import { sharedLinkPageHeaders } from "../../lib/shared-page.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { CsrfInput, OwnAddressForm, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";

@@ -11,6 +11,7 @@ import { useState } from "react";
 import { Form, href, Link, redirect } from "react-router";
 import { loginFormSchema } from "../../../core/account-forms.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
+import { sharedPageHeaders } from "../../../core/shared-page.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { optionalSignedIn } from "../../lib/auth.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
@@ -21,7 +22,6 @@ import {
   formConstraint,
   hasFieldErrors,
 } from "../../lib/forms.ts";
-import { sharedPageHeaders } from "../../lib/shared-page.ts";
 import { useCaptcha } from "../../ui/captcha.tsx";
 import { CsrfInput, SubmitButton, type SubmitPreparer, useFormSubmit } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";

@@ -7,6 +7,7 @@ import { Form, href, Link, redirect } from "react-router";
 import { signUpFormSchema } from "../../../core/account-forms.ts";
 import { isPasswordAcceptable } from "../../../core/password.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
+import { sharedPageHeaders } from "../../../core/shared-page.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import {
@@ -16,7 +17,6 @@ import {
   formConstraint,
   hasFieldErrors,
 } from "../../lib/forms.ts";
-import { sharedPageHeaders } from "../../lib/shared-page.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { useCaptcha } from "../../ui/captcha.tsx";
 import { UrlDialog } from "../../ui/dialog.tsx";

@@ -2,7 +2,7 @@
 // The address carries userId and requestToken (either missing → /error). Two forms post to that
 // address: the code (intent=verify) and the resend (intent=resend), so both work without
 // JavaScript. The page holds nothing of the address (the action reads it), so every link shares
-// one copy (app/lib/shared-page.ts).
+// one copy (core/shared-page.ts).
 // Success: VerifyEmail answers the access token; the user's details and settings are fetched
 // with it, a new session starts, and the browser lands on the dashboard.
 import { getFormProps, useForm } from "@conform-to/react";
@@ -11,12 +11,12 @@ import { data, href, redirect, useNavigation, useSearchParams } from "react-rout
 import { VERIFICATION_CODE_MESSAGE, verifyFormSchema } from "../../../core/account-forms.ts";
 import { VERIFICATION_CODE_LENGTH } from "../../../core/limits.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
+import { sharedLinkPageHeaders } from "../../../core/shared-page.ts";
 import { services } from "../../context.ts";
 import { type ApiResult, createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyInvalid } from "../../lib/forms.server.ts";
 import { ACCOUNT_MESSAGES, type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { startNewSession } from "../../lib/session.server.ts";
-import { sharedLinkPageHeaders } from "../../lib/shared-page.ts";
 import { CsrfInput, HiddenHoneypot, OwnAddressForm, SubmitButton } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";

@@ -1,9 +1,9 @@
 // The public Help Centre (SPEC §2): banner, the ten FAQs, and the Contact Us form.
 import { href, useSearchParams } from "react-router";
 import { contactFormSchema } from "../../../core/public-forms.ts";
+import { sharedPageHeaders } from "../../../core/shared-page.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { handleFormPost } from "../../lib/forms.server.ts";
-import { sharedPageHeaders } from "../../lib/shared-page.ts";
 import { Banner } from "../../ui/banner.tsx";
 import { PublicLayout } from "../site/public-layout.tsx";
 import type { Route } from "./+types/help";

@@ -1,8 +1,8 @@
 import { useEffect } from "react";
 import { useLocation } from "react-router";
+import { sharedPageHeaders } from "../../../core/shared-page.ts";
 import { services } from "../../context.ts";
 import { createApiClient } from "../../lib/api.server.ts";
-import { sharedPageHeaders } from "../../lib/shared-page.ts";
 import { scrollToSection } from "../../lib/smooth-scroll.ts";
 import { useSite } from "../../root.tsx";
 import { PublicLayout } from "../site/public-layout.tsx";

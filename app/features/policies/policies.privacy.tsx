@@ -1,4 +1,4 @@
-import { sharedPageHeaders } from "../../lib/shared-page.ts";
+import { sharedPageHeaders } from "../../../core/shared-page.ts";
 import { Banner } from "../../ui/banner.tsx";
 import { PublicLayout } from "../site/public-layout.tsx";
 import type { Route } from "./+types/policies.privacy";
