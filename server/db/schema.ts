@@ -19,6 +19,28 @@ import {
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 
+// Column helpers for the columns nearly every table repeats, written once so a table reads as its
+// own columns. Each builds exactly the column it replaces: `npm run db:generate` finds nothing to
+// migrate (the migrations in server/db/migrations are unchanged by them).
+
+/** A table's own key: a bigserial, read as a JS number (ids stay far below 2^53). */
+const id = () => bigserial("id", { mode: "number" }).primaryKey();
+
+/** The company a row belongs to; every company-owned row is read through it (DESIGN.md §4). */
+const companyRef = () =>
+  bigint("company_id", { mode: "number" })
+    .notNull()
+    .references(() => companies.id);
+
+/** A user the row is about or who acted (`user_id`, `placed_by`, `created_by`, …); required. */
+const userRef = (name = "user_id") =>
+  bigint(name, { mode: "number" })
+    .notNull()
+    .references(() => users.id);
+
+/** Like userRef, for a user who may not be known yet (`revoked_by` before a revocation, …). */
+const optionalUserRef = (name: string) => bigint(name, { mode: "number" }).references(() => users.id);
+
 /** Small process-wide settings that must survive restarts (e.g. the generated session secret). */
 export const appSettings = pgTable("app_settings", {
   key: text("key").primaryKey(),
@@ -33,7 +55,7 @@ export const appSettings = pgTable("app_settings", {
 export const catalogueItems = pgTable(
   "catalogue_items",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: id(),
     kind: text("kind", { enum: ["brand", "latest"] }).notNull(),
     slug: text("slug").notNull(),
     brand: text("brand").notNull(),
@@ -48,7 +70,7 @@ export const catalogueItems = pgTable(
 export const waitlistEntries = pgTable(
   "waitlist_entries",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: id(),
     firstName: text("first_name").notNull(),
     lastName: text("last_name").notNull(),
     email: text("email").notNull(),
@@ -61,7 +83,7 @@ export const waitlistEntries = pgTable(
 );
 
 export const helpRequests = pgTable("help_requests", {
-  id: bigserial("id", { mode: "number" }).primaryKey(),
+  id: id(),
   firstName: text("first_name").notNull(),
   lastName: text("last_name").notNull(),
   email: text("email").notNull(),
@@ -80,7 +102,7 @@ export const helpRequests = pgTable("help_requests", {
 export const emailOutbox = pgTable(
   "email_outbox",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: id(),
     toAddress: text("to_address").notNull(),
     subject: text("subject").notNull(),
     html: text("html").notNull(),
@@ -118,7 +140,7 @@ const timestamptz = (name: string) => timestamp(name, { withTimezone: true });
 export const companies = pgTable(
   "companies",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: id(),
     name: text("name").notNull(),
     /** 11 digits, valid by the ABN check-digit rule; null until the company details are provided. */
     abn: text("abn"),
@@ -153,15 +175,13 @@ export const companies = pgTable(
 export const users = pgTable(
   "users",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: id(),
     /**
      * The id the verification calls take (SPEC §7 `userId`): random, so nobody can aim a code
      * request at a stranger by counting. The sequential `id` stays internal.
      */
     publicId: uuid("public_id").notNull().defaultRandom().unique(),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     firstName: text("first_name").notNull(),
     lastName: text("last_name").notNull(),
     email: text("email").notNull(),
@@ -208,10 +228,8 @@ export const users = pgTable(
 export const emailVerifications = pgTable(
   "email_verifications",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    userId: userRef(),
     requestTokenHash: text("request_token_hash").notNull(),
     codeHash: text("code_hash").notNull(),
     expiresAt: timestamptz("expires_at").notNull(),
@@ -230,10 +248,8 @@ export const emailVerifications = pgTable(
 export const passwordResets = pgTable(
   "password_resets",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    userId: userRef(),
     tokenHash: text("token_hash").notNull(),
     expiresAt: timestamptz("expires_at").notNull(),
     usedAt: timestamptz("used_at"),
@@ -246,14 +262,10 @@ export const passwordResets = pgTable(
 export const accessTokens = pgTable(
   "access_tokens",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: id(),
     tokenHash: text("token_hash").notNull(),
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
+    userId: userRef(),
+    companyId: companyRef(),
     expiresAt: timestamptz("expires_at").notNull(),
     revokedAt: timestamptz("revoked_at"),
     /** Where the login that made the token came from, for the manager's list of sessions. */
@@ -274,7 +286,7 @@ export const webSessions = pgTable(
     id: text("id").primaryKey(),
     data: jsonb("data").notNull().$type<Record<string, unknown>>(),
     /** The signed-in manager (outside the sealed data), so their sessions can be ended at once. */
-    userId: bigint("user_id", { mode: "number" }).references(() => users.id),
+    userId: optionalUserRef("user_id"),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     createdAt: createdAt(),
   },
@@ -294,12 +306,8 @@ export const importJobs = pgTable(
   "import_jobs",
   {
     id: text("id").primaryKey(),
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
+    userId: userRef(),
+    companyId: companyRef(),
     kind: text("kind", { enum: ["team", "reward"] }).notNull(),
     status: text("status", { enum: ["receiving", "staged", "queued", "done", "failed"] }).notNull(),
     fileName: text("file_name").notNull(),
@@ -345,14 +353,10 @@ export const importJobRows = pgTable(
 export const rewardDrafts = pgTable(
   "reward_drafts",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
+    id: id(),
+    companyId: companyRef(),
     /** The program manager who owns the draft: one draft each. */
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    userId: userRef(),
     /** The reward name (SPEC §3), '' until set; required for payment. */
     name: text("name").notNull().default(""),
     /** The sender's message to every recipient, '' for none (core/rewards.ts rewardMessageField). */
@@ -372,17 +376,13 @@ export const rewardDrafts = pgTable(
 export const rewardDraftLines = pgTable(
   "reward_draft_lines",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: id(),
     draftId: bigint("draft_id", { mode: "number" })
       .notNull()
       .references(() => rewardDrafts.id, { onDelete: "cascade" }),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     /** The team member rewarded. */
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    userId: userRef(),
     /** Whole Reward Dollars, 0 to 10,000 (DESIGN.md §5). */
     amountDollars: integer("amount_dollars").notNull().default(0),
     createdAt: createdAt(),
@@ -406,14 +406,10 @@ export const rewardDraftLines = pgTable(
 export const orders = pgTable(
   "orders",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
+    id: id(),
+    companyId: companyRef(),
     /** The program manager who placed (and pays for) the order. */
-    placedBy: bigint("placed_by", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    placedBy: userRef("placed_by"),
     /**
      * The draft and its version the snapshot was taken from (no foreign key: history outlives
      * drafts); null for an order a system placed with an API key (ADR 0029), which has no draft.
@@ -462,7 +458,7 @@ export const orders = pgTable(
      * (payable, this snapshot only) or declined (never payable). Null: no approval was needed.
      */
     approvalStatus: text("approval_status", { enum: ["requested", "approved", "declined"] }),
-    approvalDecidedBy: bigint("approval_decided_by", { mode: "number" }).references(() => users.id),
+    approvalDecidedBy: optionalUserRef("approval_decided_by"),
     approvalDecidedAt: timestamptz("approval_decided_at"),
     /** The Owner's reason, required to decline. */
     approvalReason: text("approval_reason"),
@@ -471,7 +467,7 @@ export const orders = pgTable(
     releasedAt: timestamptz("released_at"),
     /** A scheduled order cancelled before its release: by whom and when; refunded in full. */
     cancelledAt: timestamptz("cancelled_at"),
-    cancelledBy: bigint("cancelled_by", { mode: "number" }).references(() => users.id),
+    cancelledBy: optionalUserRef("cancelled_by"),
     /** The processor's refund (re_…, or re_sim_…); null until the refund went through. */
     refundId: text("refund_id"),
     refundedAt: timestamptz("refunded_at"),
@@ -529,10 +525,8 @@ export const orders = pgTable(
 export const extraPayments = pgTable(
   "extra_payments",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
+    id: id(),
+    companyId: companyRef(),
     orderId: bigint("order_id", { mode: "number" })
       .notNull()
       .references(() => orders.id),
@@ -559,16 +553,12 @@ export const extraPayments = pgTable(
 export const orderLines = pgTable(
   "order_lines",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: id(),
     orderId: bigint("order_id", { mode: "number" })
       .notNull()
       .references(() => orders.id),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    companyId: companyRef(),
+    userId: userRef(),
     firstName: text("first_name").notNull(),
     lastName: text("last_name").notNull(),
     email: text("email").notNull(),
@@ -584,10 +574,8 @@ export const orderLines = pgTable(
 export const rewardReleases = pgTable(
   "reward_releases",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
+    id: id(),
+    companyId: companyRef(),
     orderId: bigint("order_id", { mode: "number" })
       .notNull()
       .references(() => orders.id),
@@ -610,13 +598,9 @@ export const rewardReleases = pgTable(
 export const recipientAccounts = pgTable(
   "recipient_accounts",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    companyId: companyRef(),
+    userId: userRef(),
     accessCode: text("access_code").notNull(),
     passwordHash: text("password_hash").notNull(),
     firstEmailAt: timestamptz("first_email_at"),
@@ -633,13 +617,9 @@ export const recipientAccounts = pgTable(
 export const rewardLedger = pgTable(
   "reward_ledger",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    companyId: companyRef(),
+    userId: userRef(),
     orderId: bigint("order_id", { mode: "number" }).references(() => orders.id),
     kind: text("kind", { enum: ["credit", "debit", "forfeit"] }).notNull(),
     /** Always positive; the kind says which way it goes. */
@@ -667,13 +647,9 @@ export const rewardLedger = pgTable(
 export const rewardLots = pgTable(
   "reward_lots",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    companyId: companyRef(),
+    userId: userRef(),
     orderId: bigint("order_id", { mode: "number" }).references(() => orders.id),
     amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
     remainingCents: bigint("remaining_cents", { mode: "number" }).notNull(),
@@ -701,16 +677,12 @@ export const rewardLots = pgTable(
 export const redemptions = pgTable(
   "redemptions",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: id(),
     idempotencyKey: text("idempotency_key").notNull(),
     /** sha256 of the request's access code and amount: the same key with another body is refused. */
     requestHash: text("request_hash").notNull(),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    companyId: companyRef(),
+    userId: userRef(),
     amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
     /** The recipient's balance right after it: a replay answers the first outcome, this included. */
     balanceAfterCents: bigint("balance_after_cents", { mode: "number" }),
@@ -750,10 +722,10 @@ export const simulatedPayments = pgTable(
 export const auditLog = pgTable(
   "audit_log",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: id(),
     companyId: bigint("company_id", { mode: "number" }).references(() => companies.id),
     /** The user who acted; null for the processor (webhook) or the system. */
-    actorUserId: bigint("actor_user_id", { mode: "number" }).references(() => users.id),
+    actorUserId: optionalUserRef("actor_user_id"),
     action: text("action").notNull(),
     subject: text("subject").notNull(),
     data: jsonb("data").notNull().$type<Record<string, unknown>>().default({}),
@@ -776,19 +748,15 @@ export const auditLog = pgTable(
 export const managerInvites = pgTable(
   "manager_invites",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
-    invitedBy: bigint("invited_by", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    companyId: companyRef(),
+    invitedBy: userRef("invited_by"),
     email: text("email").notNull(),
     managerRole: text("manager_role", { enum: ["owner", "manager"] }).notNull(),
     tokenHash: text("token_hash").notNull(),
     expiresAt: timestamptz("expires_at").notNull(),
     acceptedAt: timestamptz("accepted_at"),
-    acceptedUserId: bigint("accepted_user_id", { mode: "number" }).references(() => users.id),
+    acceptedUserId: optionalUserRef("accepted_user_id"),
     revokedAt: timestamptz("revoked_at"),
     createdAt: createdAt(),
   },
@@ -802,10 +770,8 @@ export const managerInvites = pgTable(
 export const recoveryCodes = pgTable(
   "recovery_codes",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    userId: userRef(),
     codeHash: text("code_hash").notNull(),
     usedAt: timestamptz("used_at"),
     createdAt: createdAt(),
@@ -820,10 +786,8 @@ export const recoveryCodes = pgTable(
 export const loginChallenges = pgTable(
   "login_challenges",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    userId: userRef(),
     tokenHash: text("token_hash").notNull(),
     /** verify: a code is asked for; setup: the company requires a second factor not yet set up. */
     purpose: text("purpose", { enum: ["verify", "setup"] }).notNull(),
@@ -839,10 +803,8 @@ export const loginChallenges = pgTable(
 export const emailChanges = pgTable(
   "email_changes",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    userId: bigint("user_id", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    userId: userRef(),
     newEmail: text("new_email").notNull(),
     requestTokenHash: text("request_token_hash").notNull(),
     codeHash: text("code_hash").notNull(),
@@ -881,13 +843,9 @@ export const rateLimitCounters = pgTable(
 export const apiKeys = pgTable(
   "api_keys",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
-    createdBy: bigint("created_by", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    companyId: companyRef(),
+    createdBy: userRef("created_by"),
     name: text("name").notNull(),
     prefix: text("prefix").notNull(),
     keyHash: text("key_hash").notNull(),
@@ -896,7 +854,7 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamptz("last_used_at"),
     expiresAt: timestamptz("expires_at"),
     revokedAt: timestamptz("revoked_at"),
-    revokedBy: bigint("revoked_by", { mode: "number" }).references(() => users.id),
+    revokedBy: optionalUserRef("revoked_by"),
     /** When the last `api_key.used` audit entry was written (at most one an hour per key). */
     lastAuditedAt: timestamptz("last_audited_at"),
   },
@@ -916,13 +874,9 @@ export const apiKeys = pgTable(
 export const balanceTopUps = pgTable(
   "balance_top_ups",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
-    requestedBy: bigint("requested_by", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    companyId: companyRef(),
+    requestedBy: userRef("requested_by"),
     amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
     currency: text("currency").notNull().default("aud"),
     status: text("status", { enum: ["pending", "paid", "failed"] })
@@ -951,10 +905,8 @@ export const balanceTopUps = pgTable(
 export const balanceEntries = pgTable(
   "balance_entries",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
+    id: id(),
+    companyId: companyRef(),
     kind: text("kind", { enum: ["top_up", "order", "refund"] }).notNull(),
     /** Signed: positive for a top-up or a refund, negative for an order. */
     amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
@@ -987,10 +939,8 @@ export const balanceEntries = pgTable(
 export const apiIdempotencyKeys = pgTable(
   "api_idempotency_keys",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
+    id: id(),
+    companyId: companyRef(),
     apiKeyId: bigint("api_key_id", { mode: "number" })
       .notNull()
       .references(() => apiKeys.id),
@@ -1015,13 +965,9 @@ export const apiIdempotencyKeys = pgTable(
 export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
-    createdBy: bigint("created_by", { mode: "number" })
-      .notNull()
-      .references(() => users.id),
+    id: id(),
+    companyId: companyRef(),
+    createdBy: userRef("created_by"),
     url: text("url").notNull(),
     /** The event types it receives, e.g. ["order.released", "email.delivered"]. */
     events: jsonb("events").notNull().$type<string[]>(),
@@ -1037,12 +983,10 @@ export const webhookEndpoints = pgTable(
 export const webhookEvents = pgTable(
   "webhook_events",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: id(),
     /** The id receivers see and deduplicate by: evt_ and 24 random characters. */
     publicId: text("public_id").notNull(),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     type: text("type").notNull(),
     /** What happened to produce it, unique per type so one happening makes one event (e.g. order:12). */
     subject: text("subject").notNull(),
@@ -1062,16 +1006,14 @@ export const webhookEvents = pgTable(
 export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: id(),
     eventId: bigint("event_id", { mode: "number" })
       .notNull()
       .references(() => webhookEvents.id),
     endpointId: bigint("endpoint_id", { mode: "number" })
       .notNull()
       .references(() => webhookEndpoints.id),
-    companyId: bigint("company_id", { mode: "number" })
-      .notNull()
-      .references(() => companies.id),
+    companyId: companyRef(),
     status: text("status", { enum: ["pending", "delivered", "failed"] })
       .notNull()
       .default("pending"),
