@@ -10,8 +10,8 @@ import busboy from "busboy";
 import { data, type RouterContextProvider } from "react-router";
 import { FILE_TOO_LARGE_MESSAGE, INVALID_FILE_TYPE_MESSAGE, isCsvFileName } from "../../core/csv.ts";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
-import { importProgressOf, type PendingCsvUpload } from "../ui/csv-upload-pane.tsx";
 import type { ApiClient } from "./api.server.ts";
+import { importProgressOf, type PendingCsvUpload } from "./csv-upload.ts";
 import { checkFormFields, checkFormPost } from "./security.server.ts";
 
 type Context = Readonly<RouterContextProvider>;

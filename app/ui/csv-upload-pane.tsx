@@ -16,6 +16,7 @@
 import { type ChangeEvent, type ReactNode, type Ref, useEffect, useId, useRef, useState } from "react";
 import { Form, href, type MetaDescriptor, useFetcher, useLocation } from "react-router";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
+import type { ImportProgress, PendingCsvUpload } from "../lib/csv-upload.ts";
 import { useHydrated } from "../lib/use-hydrated.ts";
 import { outlineButtonClass } from "./buttons.ts";
 import { HiddenFormInputs, SubmitButton } from "./form-fields.tsx";
@@ -32,21 +33,6 @@ export type CsvReadResult<Row> = { ok: true; rows: Row[] } | { ok: false; errors
 /** The action's answer to a post of the pane: the rows were saved, or why not. */
 export type CsvUploadReply = { saved: true } | { errors: string[] };
 
-/** Where an import's job stands, as the progress resource route and the working view show it. */
-export interface ImportProgress {
-  status: "receiving" | "staged" | "queued" | "done" | "failed";
-  fileName: string;
-  processedRows: number;
-  totalRows: number | null;
-}
-
-/** An import without JavaScript: its preview before Save, the working view after it, its messages, or gone. */
-export type PendingCsvUpload<P> =
-  | (P & { id: string })
-  | { id: string; expired: true }
-  | { id: string; working: ImportProgress }
-  | { id: string; errors: string[] };
-
 /** Fields the pane posts before the file (the server reads them before the file arrives). */
 export const IMPORT_ID_FIELD = "importId";
 export const EXPECTED_ROWS_FIELD = "expectedRows";
@@ -55,12 +41,6 @@ export const EXPECTED_ROWS_FIELD = "expectedRows";
 const REFRESH_SECONDS = 2;
 /** Milliseconds between the progress bar's polls (JavaScript). */
 const POLL_MS = 400;
-
-/** A job as the progress shows it (the API's view has more). */
-export function importProgressOf(job: ImportProgress): ImportProgress {
-  const { status, fileName, processedRows, totalRows } = job;
-  return { status, fileName, processedRows, totalRows };
-}
 
 /** The route's `meta` addition: while an import is applied, the working view reloads itself. */
 export function importRefreshMeta(upload: PendingCsvUpload<unknown> | null | undefined): MetaDescriptor[] {

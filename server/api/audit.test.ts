@@ -7,13 +7,13 @@ import { parse } from "csv-parse/sync";
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { AUDIT_DETAILS, type AuditPage, sydneyTime } from "../../core/audit.ts";
+import { csvCell } from "../../core/csv-file.ts";
 import { DETAILS } from "../../core/public-forms.ts";
 import { expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { users } from "../db/schema.ts";
 import { recordAudit, sydneyDayStart } from "../domain/audit.ts";
-import { csvCell } from "../http/csv-file.ts";
 import { accountsApi, call, logIn, signUpVerified } from "./accounts.testkit.ts";
 
 describe("sydneyDayStart", () => {

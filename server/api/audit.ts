@@ -10,8 +10,8 @@ import {
   isAuditKind,
   isCalendarDate,
 } from "../../core/audit.ts";
+import { csvHeaders } from "../../core/csv-file.ts";
 import { auditCsv, auditPage } from "../domain/audit.ts";
-import { csvHeaders } from "../http/csv-file.ts";
 import { ProblemError } from "../http/problem.ts";
 import { queryParams } from "../http/validate.ts";
 import { ownerOnly, requireOwner } from "./auth.ts";

@@ -7,10 +7,10 @@
 //   GET /RewardHistory/spend (not in SPEC): released per month over the last 12 months, and totals.
 import { Hono, type MiddlewareHandler } from "hono";
 import { REWARD_HISTORY_PAGE_SIZE } from "../../core/account-forms.ts";
+import { csvHeaders } from "../../core/csv-file.ts";
 import { pageQuerySchema } from "../../core/rewards.ts";
 import { rewardHistory, rewardHistoryCsv, rewardHistoryPage } from "../domain/reward-history.ts";
 import { spendSummary } from "../domain/spend.ts";
-import { csvHeaders } from "../http/csv-file.ts";
 import { queryParams } from "../http/validate.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";

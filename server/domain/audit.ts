@@ -12,10 +12,10 @@ import {
   kindOfAction,
   sydneyTime,
 } from "../../core/audit.ts";
+import { csvFile } from "../../core/csv-file.ts";
 import { sydneyWallTimeToInstant } from "../../core/schedule.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog, users } from "../db/schema.ts";
-import { csvFile } from "../http/csv-file.ts";
 
 /** A database handle or a transaction: an entry is written with the change it records. */
 type Writer = Pick<Db, "insert">;

@@ -5,13 +5,13 @@
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { RewardHistoryEntry, RewardHistoryItem, RewardHistoryPage } from "../../core/account-forms.ts";
 import { sydneyTime } from "../../core/audit.ts";
+import { csvFile } from "../../core/csv-file.ts";
 import { centsToDollars, formatDollars } from "../../core/money.ts";
 import { historyStateLabel, type RewardOrderState } from "../../core/schedule.ts";
 import type { Db } from "../db/client.ts";
 import { preparedOnce } from "../db/prepared.ts";
 import { orders, rewardReleases } from "../db/schema.ts";
 import { rowsOf } from "../db/sql.ts";
-import { csvFile } from "../http/csv-file.ts";
 
 /** SPEC's get-reward-history answers the most recent ones. */
 export const REWARD_HISTORY_LIMIT = 100;

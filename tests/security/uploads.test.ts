@@ -215,10 +215,10 @@ describe("CSV writers in the source", () => {
       // Not a writer: it sends the visitor's own upload, as it arrives, to the in-process API's
       // import (POST /Imports takes text/csv); nothing it sends reaches a browser.
       "app/lib/api.server.ts",
-      // The one CSV writer (server/http/csv-file.ts csvFile: every cell through csvCell, which
+      // The one CSV writer (core/csv-file.ts csvFile: every cell through csvCell, which
       // neutralises formulas; tested in server/api/audit.test.ts and reward-history.test.ts), used by
       // the audit trail and the reward history; and the pages' downloads of them.
-      "server/http/csv-file.ts",
+      "core/csv-file.ts",
       "app/features/audit/portal.settings.audit.export.ts",
       "app/features/dashboard/portal.reward-history.csv.ts",
     ];

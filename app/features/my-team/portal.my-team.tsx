@@ -8,8 +8,9 @@
 // upload's three posts, each a function of app/features/my-team/team-actions.server.ts.
 import { effectiveSearch, TEAM_PAGE_SIZE, type TeamPage } from "../../../core/team.ts";
 import { services } from "../../context.ts";
+import type { PendingCsvUpload } from "../../lib/csv-upload.ts";
 import { pendingImportView } from "../../lib/uploads.server.ts";
-import { importRefreshMeta, type PendingCsvUpload } from "../../ui/csv-upload-pane.tsx";
+import { importRefreshMeta } from "../../ui/csv-upload-pane.tsx";
 import { type PortalUser, portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.my-team";

@@ -5,12 +5,8 @@
 // the file the server staged, then its working view (?dialog=add&upload=<id>), without it.
 import type { TeamCsvRow } from "../../../core/csv.ts";
 import { MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from "../../../core/limits.ts";
-import {
-  type CsvPreviewColumn,
-  CsvUploadPane,
-  type CsvUploadTexts,
-  type PendingCsvUpload,
-} from "../../ui/csv-upload-pane.tsx";
+import type { PendingCsvUpload } from "../../lib/csv-upload.ts";
+import { type CsvPreviewColumn, CsvUploadPane, type CsvUploadTexts } from "../../ui/csv-upload-pane.tsx";
 import {
   isUploadReply,
   PREVIEW_ROWS,

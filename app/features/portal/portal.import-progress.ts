@@ -5,7 +5,7 @@
 // is in the query: portal paths are answered in lower case only (server/http/app.ts), and a
 // job id the server chose is base64url.
 import { data } from "react-router";
-import { importProgressOf } from "../../ui/csv-upload-pane.tsx";
+import { importProgressOf } from "../../lib/csv-upload.ts";
 import type { Route } from "./+types/portal.import-progress";
 import { portalUserMiddleware, requireOnboardedUser } from "./portal.server.ts";
 

@@ -7,8 +7,9 @@
 // goes to this route's action with an `intent`, handled by its own function in
 // app/features/reward-my-team/reward-draft-actions.server.ts.
 import { Link, useLocation } from "react-router";
+import type { PendingCsvUpload } from "../../lib/csv-upload.ts";
 import { pendingImportView } from "../../lib/uploads.server.ts";
-import { importRefreshMeta, type PendingCsvUpload } from "../../ui/csv-upload-pane.tsx";
+import { importRefreshMeta } from "../../ui/csv-upload-pane.tsx";
 import { useUrlDialog } from "../../ui/dialog.tsx";
 import { type PortalUser, requireOnboardedUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";

@@ -16,6 +16,7 @@ import { useEffect, useId, useRef } from "react";
 import { useFetcher } from "react-router";
 import { formatDollars } from "../../../core/money.ts";
 import { newRewardUserSchema } from "../../../core/rewards.ts";
+import type { PendingCsvUpload } from "../../lib/csv-upload.ts";
 import { formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import {
@@ -23,7 +24,6 @@ import {
   CsvUploadPane,
   type CsvUploadReply,
   type CsvUploadTexts,
-  type PendingCsvUpload,
 } from "../../ui/csv-upload-pane.tsx";
 import { UrlDialog, type UrlDialogControl } from "../../ui/dialog.tsx";
 import { CsrfInput, FieldError, FormAlert, SubmitButton, TextField } from "../../ui/form-fields.tsx";

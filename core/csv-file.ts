@@ -1,6 +1,7 @@
-// CSV files the API hands out (the audit trail, the reward history): RFC 4180, with every cell
+// CSV files the portal hands out (the audit trail, the reward history): RFC 4180, with every cell
 // neutralised against spreadsheet formulas, a byte-order mark so Excel reads UTF-8 names, and
-// CRLF line ends.
+// CRLF line ends. Pure, so the domain writes the files and the API names their download headers
+// without either importing the other's layer (docs/decisions/0030-imports-run-one-way.md).
 
 /**
  * A spreadsheet cell that cannot run: text starting with = + - @ or a tab or carriage return is
