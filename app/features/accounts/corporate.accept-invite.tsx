@@ -18,14 +18,14 @@ import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts"
 import { type FormReply, firstInvalidField, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { flashToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
+import { AuthAlert, AuthField, linkClass } from "../../ui/auth-fields.tsx";
 import { CsrfInput, OwnAddressForm, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
+import { NewPasswordFields, passwordFocus, usePasswordPair } from "../../ui/password-checklist.tsx";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/corporate.accept-invite";
 import { PASSWORD_FIELDS } from "./account-forms.server.ts";
-import { AuthAlert, AuthField, linkClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
-import { NewPasswordFields, passwordFocus, usePasswordPair } from "./password-checklist.tsx";
 import { startSignedInSession } from "./sign-in.server.ts";
 import { setChallengeCookie } from "./two-factor-login.server.ts";
 

@@ -15,10 +15,10 @@ import {
   formConstraint,
   hasFieldErrors,
 } from "../../lib/forms.ts";
+import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
 import { CsrfInput, FormSuccess, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import type { Route } from "./+types/corporate.forgot-password-request";
-import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 
 // The same for every visitor without a session: kept whole by the edge for a minute.

@@ -22,13 +22,13 @@ import {
 } from "../../lib/forms.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
+import { AuthAlert, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
 import { CsrfInput, OwnAddressForm, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
+import { NewPasswordFields, passwordFocus, usePasswordPair } from "../../ui/password-checklist.tsx";
 import type { Route } from "./+types/corporate.forgot-password";
 import { PASSWORD_FIELDS, RESET_PAGE_QUERY, resetToken } from "./account-forms.server.ts";
-import { AuthAlert, inlineTargetClass, linkClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
-import { NewPasswordFields, passwordFocus, usePasswordPair } from "./password-checklist.tsx";
 
 const PATH = href("/corporate/forgot-password");
 const FIELD_ORDER = ["password", "confirmPassword"] as const;

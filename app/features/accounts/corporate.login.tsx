@@ -22,13 +22,13 @@ import {
   formConstraint,
   hasFieldErrors,
 } from "../../lib/forms.ts";
+import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
 import { useCaptcha } from "../../ui/captcha.tsx";
 import { CsrfInput, SubmitButton, type SubmitPreparer, useFormSubmit } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/corporate.login";
 import { verifyHref, verifyParamsOf } from "./account-forms.server.ts";
-import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 import { startSignedInSession } from "./sign-in.server.ts";
 import { setChallengeCookie } from "./two-factor-login.server.ts";

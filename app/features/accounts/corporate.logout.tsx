@@ -1,5 +1,5 @@
 // Logout (SPEC §2 portal menu: "Logout (to /Corporate/Login; removes the access token)").
-// POST /corporate/logout (a form, CSRF-checked: see LogoutForm in auth-logout-form.tsx) revokes
+// POST /corporate/logout (a form, CSRF-checked: see LogoutForm in app/ui/logout-form.tsx) revokes
 // the access token at the API, destroys the web session and lands on the login page. A GET
 // never logs out (a link or an image could): signed in, it shows a one-button confirmation;
 // signed out, it goes to the login page.

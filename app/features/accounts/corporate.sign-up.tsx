@@ -18,16 +18,16 @@ import {
   hasFieldErrors,
 } from "../../lib/forms.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
+import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
 import { useCaptcha } from "../../ui/captcha.tsx";
 import { UrlDialog } from "../../ui/dialog.tsx";
 import { CsrfInput, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
+import { NewPasswordFields, passwordFocus, usePasswordPair } from "../../ui/password-checklist.tsx";
 import { PrivacyContent, TermsContent, usePolicyDialogs } from "../policies/policy-dialog-content.tsx";
 import type { Route } from "./+types/corporate.sign-up";
 import { PASSWORD_FIELDS, verifyHref } from "./account-forms.server.ts";
-import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
-import { NewPasswordFields, passwordFocus, usePasswordPair } from "./password-checklist.tsx";
 
 // The same for every visitor without a session: kept whole by the edge for a minute.
 export const headers = sharedPageHeaders;

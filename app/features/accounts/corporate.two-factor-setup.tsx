@@ -10,11 +10,11 @@ import { createApiClient } from "../../lib/api.server.ts";
 import { optionalSignedIn } from "../../lib/auth.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
+import { AuthAlert, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 import { twoFactorSetupView } from "../settings/two-factor.server.ts";
 import { TwoFactorSetupPanel } from "../settings/two-factor-panels.tsx";
 import type { Route } from "./+types/corporate.two-factor-setup";
-import { AuthAlert, inlineTargetClass, linkClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 import { challengeTokenOf, clearChallengeCookie, signInAfterSecondFactor } from "./two-factor-login.server.ts";
 

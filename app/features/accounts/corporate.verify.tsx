@@ -17,12 +17,12 @@ import { type ApiResult, createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyInvalid } from "../../lib/forms.server.ts";
 import { ACCOUNT_MESSAGES, type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { startNewSession } from "../../lib/session.server.ts";
+import { AuthAlert, AuthField, inlineTargetClass } from "../../ui/auth-fields.tsx";
 import { CsrfInput, HiddenHoneypot, OwnAddressForm, SubmitButton } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/corporate.verify";
 import { VERIFY_PAGE_QUERY, verifyHref, verifyParams } from "./account-forms.server.ts";
-import { AuthAlert, AuthField, inlineTargetClass } from "./auth-fields.tsx";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 
 /** What the verify action answers when it does not redirect. */

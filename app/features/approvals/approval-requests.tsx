@@ -3,7 +3,7 @@
 import { href, Link } from "react-router";
 import type { ApprovalSummary } from "../../../core/approvals.ts";
 import { formatDollars } from "../../../core/money.ts";
-import { formatWhen } from "./approval-view.tsx";
+import { formatWhen } from "../../ui/approval-view.tsx";
 
 export function ApprovalRequests({ pending }: { pending: ApprovalSummary[] }) {
   return (

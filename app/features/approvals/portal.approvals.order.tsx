@@ -21,6 +21,7 @@ import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts"
 import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { idFromParam } from "../../lib/route-ids.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
+import { ApprovalStateBox, formatWhen } from "../../ui/approval-view.tsx";
 import { FormAlert, HiddenFormInputs, SubmitButton, TextAreaField, useFormSubmit } from "../../ui/form-fields.tsx";
 import { CARD_SECRET_FIELDS, normalisedCard, simulatedPaySchema } from "../payment/payment.server.ts";
 import {
@@ -38,7 +39,6 @@ import { ReviewCostSummary } from "../payment/reward-review-summary.tsx";
 import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
 import { DASHBOARD_PATH, type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.approvals.order";
-import { ApprovalStateBox, formatWhen } from "./approval-view.tsx";
 
 const TITLE = "Approval Request";
 export const handle = { title: TITLE } satisfies PortalHandle;

@@ -1,5 +1,5 @@
 import { href, Link } from "react-router";
-import { SectionLink } from "./landing-section-link.tsx";
+import { SectionLink } from "../../ui/section-link.tsx";
 
 /** The hero: the page's h1 and the first call to action. Backgrounds are CSS only (no image requests). */
 export function LandingHero() {

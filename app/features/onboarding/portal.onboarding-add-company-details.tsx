@@ -7,11 +7,11 @@ import { DETAILS } from "../../../core/public-forms.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
+import { CompanyDetailsStep } from "../../ui/company-details-form.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import type { loader as portalLoader } from "../portal/portal.tsx";
 import { DASHBOARD_PATH, PORTAL_LAYOUT_ID, type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.onboarding-add-company-details";
-import { CompanyDetailsStep } from "./company-details-form.tsx";
 
 const TITLE = "Add Your Company Details";
 export const handle = { title: TITLE } satisfies PortalHandle;

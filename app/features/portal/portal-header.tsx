@@ -7,7 +7,7 @@ import { type ReactNode, useEffect } from "react";
 import { href, Link, NavLink, useLocation } from "react-router";
 import { HeaderDrawer, HeaderDrawerTrigger, useHeaderDrawer } from "../../ui/header-drawer.tsx";
 import { ExternalIcon, LogoMark } from "../../ui/icons.tsx";
-import { LogoutForm } from "../accounts/auth-logout-form.tsx";
+import { LogoutForm } from "../../ui/logout-form.tsx";
 import { DASHBOARD_PATH } from "./portal-pages.ts";
 
 export const PORTAL_LINKS = [

@@ -9,7 +9,7 @@
 // `meta = portalMeta(title)` (app/features/portal/portal-pages.ts) and render inside <main>.
 import { Outlet, redirect, type UIMatch, useMatches } from "react-router";
 import { services } from "../../context.ts";
-import { CompanyDetailsStep } from "../onboarding/company-details-form.tsx";
+import { CompanyDetailsStep } from "../../ui/company-details-form.tsx";
 import type { Route } from "./+types/portal";
 import { catalogueUrlFor, ONBOARDING_PATH, portalUser, portalUserMiddleware } from "./portal.server.ts";
 import { PortalFooter } from "./portal-footer.tsx";

@@ -29,9 +29,9 @@ import { type FormReply, firstInvalidField, formConstraint, hasFieldErrors } fro
 import { startNewSession } from "../../lib/session.server.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
+import { AuthField } from "../../ui/auth-fields.tsx";
 import { FormAlert, HiddenFormInputs, SubmitButton } from "../../ui/form-fields.tsx";
-import { AuthField } from "../accounts/auth-fields.tsx";
-import { NewPasswordFields, passwordFocus } from "../accounts/password-checklist.tsx";
+import { NewPasswordFields, passwordFocus } from "../../ui/password-checklist.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings._index";

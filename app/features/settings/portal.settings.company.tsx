@@ -1,5 +1,5 @@
 // Settings › Company (ADR 0022 §1: the company details are an Owner's): the onboarding form
-// (company-details-form.tsx, the same schema and ABN check digits) filled with the saved details,
+// (app/ui/company-details-form.tsx, the same schema and ABN check digits) filled with the saved details,
 // saved through PUT /api/Companies, which answers a Manager 403. A Manager sees the details and
 // says who may change them instead of a form.
 import { data, href, useRouteLoaderData } from "react-router";
@@ -10,7 +10,7 @@ import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { COMPANY_SIZE_OPTIONS, INDUSTRY_OPTIONS } from "../../lib/forms.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
-import { CompanyDetailsForm } from "../onboarding/company-details-form.tsx";
+import { CompanyDetailsForm } from "../../ui/company-details-form.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.company";

@@ -14,8 +14,8 @@ import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts"
 import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { getSession } from "../../lib/session.server.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
+import { AuthField } from "../../ui/auth-fields.tsx";
 import { FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
-import { AuthField } from "../accounts/auth-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.security";

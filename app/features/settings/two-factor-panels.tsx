@@ -9,8 +9,8 @@ import { Form } from "react-router";
 import { PASSWORD_MAX_LENGTH } from "../../../core/limits.ts";
 import { TWO_FACTOR_MESSAGES, twoFactorConfirmFormSchema, twoFactorEnrolFormSchema } from "../../../core/two-factor.ts";
 import { type FormReply, firstInvalidField, hasFieldErrors } from "../../lib/forms.ts";
+import { AuthField } from "../../ui/auth-fields.tsx";
 import { FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
-import { AuthField } from "../accounts/auth-fields.tsx";
 import type { TwoFactorSetupView } from "./two-factor.server.ts";
 
 /** The authenticator code input: 6 digits, or "123 456" as apps show them. */

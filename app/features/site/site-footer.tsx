@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { href, Link } from "react-router";
-import { SectionLink } from "../landing/landing-section-link.tsx";
+import { SectionLink } from "../../ui/section-link.tsx";
 
 const linkClass =
   "inline-flex min-h-11 items-center rounded text-brand-100 hover:text-white hover:underline hover:underline-offset-4 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white";

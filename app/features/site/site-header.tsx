@@ -3,7 +3,7 @@ import { href, Link } from "react-router";
 import { DRAWER_SCROLL_DELAY_MS } from "../../lib/smooth-scroll.ts";
 import { HeaderDrawer, HeaderDrawerTrigger, useHeaderDrawer } from "../../ui/header-drawer.tsx";
 import { LogoMark } from "../../ui/icons.tsx";
-import { SectionLink } from "../landing/landing-section-link.tsx";
+import { SectionLink } from "../../ui/section-link.tsx";
 
 const SECTIONS = [
   { id: "howItWorks", label: "How it Works" },

@@ -3,7 +3,7 @@
 // on any page beside another form). Works without JavaScript.
 import type { ReactNode } from "react";
 import { Form, href } from "react-router";
-import { HiddenFormInputs } from "../../ui/form-fields.tsx";
+import { HiddenFormInputs } from "./form-fields.tsx";
 
 export const LOGOUT_ACTION = href("/corporate/logout");
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { onSectionLinkClick } from "../../lib/smooth-scroll.ts";
+import { onSectionLinkClick } from "../lib/smooth-scroll.ts";
 
 /** A link to a landing-page section (/#id) that scrolls smoothly when JavaScript runs. */
 export function SectionLink({

@@ -5,8 +5,8 @@
 import { type FieldMetadata, getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href } from "react-router";
-import { companyDetailsSchema } from "../../../core/account-forms.ts";
-import { ABN_LENGTH } from "../../../core/limits.ts";
+import { companyDetailsSchema } from "../../core/account-forms.ts";
+import { ABN_LENGTH } from "../../core/limits.ts";
 import {
   COMPANY_SIZE_OPTIONS,
   type FormReply,
@@ -14,10 +14,10 @@ import {
   hasFieldErrors,
   INDUSTRY_OPTIONS,
   SELECT_PLACEHOLDER,
-} from "../../lib/forms.ts";
-import { CsrfInput, FieldError, FormAlert, SubmitButton, TextField, useFormSubmit } from "../../ui/form-fields.tsx";
-import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
-import { OnboardingSteps } from "../accounts/auth-layout.tsx";
+} from "../lib/forms.ts";
+import { CsrfInput, FieldError, FormAlert, SubmitButton, TextField, useFormSubmit } from "./form-fields.tsx";
+import { HoneypotInputs } from "./honeypot-inputs.tsx";
+import { OnboardingSteps } from "./onboarding-steps.tsx";
 
 export const COMPANY_DETAILS_ACTION = href("/portal/onboarding-add-company-details");
 
