@@ -16,10 +16,11 @@ export default defineConfig({
       "tests/html/**/*.test.ts",
       "tests/fault/**/*.test.ts",
       "tests/newcomer/**/*.test.ts",
+      "tests/docs/**/*.test.ts",
     ],
     exclude: ["tests/e2e/**", "node_modules/**", "build/**"],
     globalSetup: ["tests/support/global-setup.ts"],
-    // Scans every captured log line of every test file for secrets (DESIGN.md §7: no secret in logs).
+    // Scans every captured log line of every test file for secrets (docs/requirements.md §D7: no secret in logs).
     setupFiles: ["tests/security/log-scan.setup.ts"],
     // Child processes, one file per worker at a time; two workers suit a 2-core machine
     // (PGlite instances are memory-hungry, so more would only contend).

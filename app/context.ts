@@ -17,9 +17,9 @@ export interface WebConfig {
   captcha: { enabled: boolean; v3SiteKey?: string; v2SiteKey?: string };
   /** Where recipients and managers get help (shown in the sample reward email). */
   supportEmail: string;
-  /** The card processor (DESIGN.md §6): Stripe's publishable key only when Stripe is in use. */
+  /** The card processor (docs/requirements.md §D6): Stripe's publishable key only when Stripe is in use. */
   payments: { kind: "simulated" | "stripe"; publishableKey?: string };
-  /** DEMO_MODE: a deployment on the simulated services; every page says so (DESIGN.md §3). */
+  /** DEMO_MODE: a deployment on the simulated services; every page says so (docs/requirements.md §D3). */
   demoMode: boolean;
 }
 
@@ -57,7 +57,7 @@ export interface WebServices {
   apiFetch: (request: Request, bindings?: ApiBindings) => Promise<Response>;
   logger: WebLogger;
   sessionStore: WebSessionStore;
-  /** Present only while SMTP_URL is unset (DESIGN.md §3). */
+  /** Present only while SMTP_URL is unset (docs/requirements.md §D3). */
   devMailbox?: {
     /** Outside demo mode only loopback clients may read it: it holds codes, reset links and passwords. */
     isOpenTo(clientIp: string): boolean;

@@ -1,4 +1,4 @@
-// Australian Business Number rules (SPEC §5 and the ABR check-digit algorithm): exactly 11
+// Australian Business Number rules (docs/requirements.md §S5 and the ABR check-digit algorithm): exactly 11
 // digits; subtract 1 from the first digit, weight the digits 10, 1, 3, 5, …, 19, and the sum must
 // be divisible by 89. Pure code: the web form uses it too.
 import { ABN_LENGTH } from "./limits.ts";

@@ -1,6 +1,6 @@
-// The account schemas: the userId of the verification calls (SPEC §7: the UUID Register
+// The account schemas: the userId of the verification calls (docs/requirements.md §S7: the UUID Register
 // answered, in either letter case, and nothing else; every refusal says "userId is required." as
-// a missing one does), and the account forms' messages (SPEC §5).
+// a missing one does), and the account forms' messages (docs/requirements.md §S5).
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import {
@@ -51,7 +51,7 @@ describe("userId", () => {
 });
 
 // ─── The account forms as posted: the route actions and the browser parse them with conform's
-// parseWithZod (app/lib/forms.ts), so these are the messages people see (SPEC §5) ───
+// parseWithZod (app/lib/forms.ts), so these are the messages people see (docs/requirements.md §S5) ───
 
 /** The field errors of a post ({} when it passed). */
 function errorsOf(schema: Parameters<typeof parseWithZod>[1]["schema"], entries: Record<string, string>) {
@@ -86,7 +86,7 @@ describe("sign-up form", () => {
     });
   });
 
-  it("caps the names at 64, the email at 256, the company name at 100 characters (SPEC §9)", () => {
+  it("caps the names at 64, the email at 256, the company name at 100 characters (docs/requirements.md §S9)", () => {
     expect(errorsOf(signUpFormSchema, { ...SIGN_UP, firstName: "x".repeat(64), companyName: "x".repeat(100) })).toEqual(
       {},
     );
@@ -206,7 +206,7 @@ describe("login and forgot forms", () => {
     expect(errorsOf(loginFormSchema, { userName: "ann@example.com", password: "x" })).toEqual({});
   });
 
-  it("forgot: required, and no format rule (SPEC §5)", () => {
+  it("forgot: required, and no format rule (docs/requirements.md §S5)", () => {
     expect(errorsOf(forgotFormSchema, {})).toEqual({ email: ["Email is required."] });
     expect(errorsOf(forgotFormSchema, { email: "not-an-email" })).toEqual({});
   });
@@ -215,7 +215,7 @@ describe("login and forgot forms", () => {
 describe("company details form", () => {
   const valid = { name: "Acme Pty Ltd", ABN: "51824753556", size: "11-50", industry: "Retail" };
 
-  it("gives SPEC §5's messages", () => {
+  it("gives docs/requirements.md §S5's messages", () => {
     expect(errorsOf(companyDetailsSchema, {})).toEqual({
       name: ["Company Name is required."],
       ABN: ["ABN is required."],

@@ -1,4 +1,4 @@
-// Payload schemas of the account calls (SPEC §3, §5, §7): registration, email verification,
+// Payload schemas of the account calls (docs/requirements.md §S3, §S5, §S7): registration, email verification,
 // login, password reset, company details and the signed-in contact form, and the account forms
 // as they are posted (the confirmation field, the captcha inputs as strings, the verify page's
 // two intents). Shared by the provider API, the route actions and the browser. Pure code only.
@@ -33,7 +33,7 @@ function passwordField(problems: (password: string) => string[]) {
 
 /** A new password (sign-up, reset): required and meeting every rule. Not trimmed: spaces count. */
 export const newPasswordField = passwordField(passwordRuleProblems);
-/** The same in the forms, which also check their field's browser pattern (SPEC §5). */
+/** The same in the forms, which also check their field's browser pattern (docs/requirements.md §S5). */
 export const newPasswordFormField = passwordField(formPasswordRuleProblems);
 
 export { COMPANY_SIZES, type CompanySize, INDUSTRIES, type Industry } from "./company.ts";
@@ -51,7 +51,7 @@ export const registerSchema = z.object({
 export type RegisterRequest = z.input<typeof registerSchema>;
 export interface RegisterResponse {
   /**
-   * The user's public id, a random UUID (SPEC §7 does not make it a number): the id the
+   * The user's public id, a random UUID (docs/requirements.md §S7 does not make it a number): the id the
    * verification calls take, so they cannot be aimed at a stranger by counting.
    */
   userId: string;
@@ -106,7 +106,7 @@ export const loginSchema = z.object({
 });
 export type LoginRequest = z.input<typeof loginSchema>;
 
-/** The two flags the portal gate and the dashboard need (SPEC §3 "Auth settings"). */
+/** The two flags the portal gate and the dashboard need (docs/requirements.md §S3 "Auth settings"). */
 export interface AppSettings {
   hasProvidedCompanyDetails: boolean;
   hasWatchedOnboardingVideo: boolean;
@@ -132,7 +132,7 @@ export interface MyDetails {
 
 export type ManagerRole = "owner" | "manager";
 
-/** SPEC §7 spells the field `Email`; another reading spells it `email`. Both are accepted. */
+/** docs/requirements.md §S7 spells the field `Email`; another reading spells it `email`. Both are accepted. */
 export const resetPasswordRequestSchema = z.pipe(
   z.pipe(
     z.object({ Email: z.optional(z.string()), email: z.optional(z.string()) }),
@@ -189,7 +189,7 @@ export interface CompanyDetailsResponse {
 export const helpSchema = z.object({ message: messageField });
 export type HelpRequest = z.input<typeof helpSchema>;
 
-/** One row of GET /RewardHistory/get-reward-history (SPEC §3); amount in dollars. */
+/** One row of GET /RewardHistory/get-reward-history (docs/requirements.md §S3); amount in dollars. */
 export interface RewardHistoryItem {
   rewardReleaseId: number;
   rewardDate: string;
@@ -221,7 +221,7 @@ export type RewardHistoryPage = ListPage<RewardHistoryEntry>;
 
 // ─── The account forms as posted (the route actions and the browser parse with these) ───
 
-/** DESIGN.md §8 labels of the confirmation fields, in their "<label> is required." messages. */
+/** docs/requirements.md §D8 labels of the confirmation fields, in their "<label> is required." messages. */
 export const SIGN_UP_CONFIRM_LABEL = "Confirm Password";
 export const RESET_CONFIRM_LABEL = "Confirm password";
 
@@ -259,7 +259,7 @@ export const signUpFormSchema = z.pipe(
   z.transform(({ confirmPassword: _confirm, ...request }) => request),
 );
 
-/** Login: the API's payload with the captcha inputs; the field labelled Email is an email input (SPEC §5). */
+/** Login: the API's payload with the captcha inputs; the field labelled Email is an email input (docs/requirements.md §S5). */
 export const loginFormSchema = z.extend(loginSchema, { userName: emailField, ...captchaFormFields });
 
 /** The request token in the verify page's address. */
@@ -274,7 +274,7 @@ export const verifyFormSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("resend") }),
 ]);
 
-/** Forgot request: required only, no format rule (SPEC §5). */
+/** Forgot request: required only, no format rule (docs/requirements.md §S5). */
 export const forgotFormSchema = z.object({ email: emailRequiredField });
 
 /** Reset: the new password and its confirmation (the token is read from the page's address). */

@@ -25,7 +25,7 @@ export const TOP_UP_DETAILS = {
 } as const;
 
 /**
- * POST /api/Balance/TopUps: `amount` in cents, like create-payment-intent (SPEC §9), and a whole
+ * POST /api/Balance/TopUps: `amount` in cents, like create-payment-intent (docs/requirements.md §S9), and a whole
  * number of dollars. The portal's form takes dollars and sends cents.
  */
 export const createTopUpSchema = z.object({
@@ -111,7 +111,7 @@ export interface BalanceView {
   maxTopUp: number;
 }
 
-/** The simulated card form of a top-up: the same fields and rules as an order's (DESIGN.md §6, §8). */
+/** The simulated card form of a top-up: the same fields and rules as an order's (docs/requirements.md §D6, §D8). */
 export const payTopUpSimulatedSchema = z.object({
   cardNumber: z.string().max(40, "Your card number is invalid.").default(""),
   expiry: z.string().max(10, "Your card's expiry date is invalid; use MM/YY.").default(""),

@@ -1,10 +1,10 @@
-// SPEC §3's company option lists. Pure data, no zod: the browser bundle imports it too.
+// docs/requirements.md §S3's company option lists. Pure data, no zod: the browser bundle imports it too.
 
-/** Company size options (SPEC §3), shown as "<option> employees". */
+/** Company size options (docs/requirements.md §S3), shown as "<option> employees". */
 export const COMPANY_SIZES = ["1-10", "11-50", "51-200", "201-500", "501-1000", "1001-5000"] as const;
 export type CompanySize = (typeof COMPANY_SIZES)[number];
 
-/** Industry options (SPEC §3). */
+/** Industry options (docs/requirements.md §S3). */
 export const INDUSTRIES = [
   "Automotive",
   "Construction",

@@ -1,4 +1,4 @@
-// The CSV reader (core/csv.ts): SPEC §5's messages, what spreadsheets write, the limits, and
+// The CSV reader (core/csv.ts): docs/requirements.md §S5's messages, what spreadsheets write, the limits, and
 // properties (fast-check): it never throws, every message is one of its kinds, and valid rows
 // written with quoting in any column order, with or without BOM, CRLF or LF, read back the same.
 import fc from "fast-check";
@@ -53,7 +53,7 @@ describe("readTeamCsv", () => {
     expect(result).toEqual({ ok: true, rows: [{ firstName: "Ann", lastName: 'O"Neil', email: "a@example.com" }] });
   });
 
-  it("lists each missing heading with SPEC §5's message", () => {
+  it("lists each missing heading with docs/requirements.md §S5's message", () => {
     expect(readTeamCsv("First Name,Surname,Email\nA,B,a@example.com\n")).toEqual({
       ok: false,
       errors: [

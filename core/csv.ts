@@ -1,5 +1,5 @@
-// The CSV reader of the bulk uploads (SPEC §3 CSV columns, §5 team CSV upload and reward bulk
-// CSV, DESIGN.md §7 upload caps). One reader for the browser (the file is checked before it is
+// The CSV reader of the bulk uploads (docs/requirements.md §S3 CSV columns, §S5 team CSV upload and reward bulk
+// CSV, §D7 upload caps). One reader for the browser (the file is checked before it is
 // sent), the server (the upload without JavaScript, and the server's own check of every upload)
 // and the reward bulk upload (a fourth column, 'Reward Amount').
 //
@@ -38,9 +38,9 @@ export interface CsvOptions<Key extends string> {
 
 export type CsvResult<Key extends string> = { ok: true; rows: Record<Key, string>[] } | { ok: false; errors: string[] };
 
-// ─── Messages (SPEC §5 word for word where SPEC gives them) ───
+// ─── Messages (docs/requirements.md §S5 word for word where SPEC gives them) ───
 
-/** SPEC §5: one per missing column. */
+/** docs/requirements.md §S5: one per missing column. */
 export function missingHeadingMessage(heading: string): string {
   return `${heading}: Column heading is missing or incorrect; please update to "${heading}".`;
 }
@@ -73,12 +73,12 @@ export function unreadableMessage(problem?: string, line?: number): string {
   return `The file could not be read as CSV: ${problem ?? "it is not a valid CSV file"}${where}. Please check the file and try again.`;
 }
 
-/** Whether a file name is a .csv file (SPEC §5: only .csv files). */
+/** Whether a file name is a .csv file (docs/requirements.md §S5: only .csv files). */
 export function isCsvFileName(name: string): boolean {
   return /\.csv$/i.test(name.trim());
 }
 
-// ─── The team import (SPEC §3 CSV columns, §5 team CSV upload) ───
+// ─── The team import (docs/requirements.md §S3 CSV columns, §S5 team CSV upload) ───
 
 export type TeamCsvKey = "firstName" | "lastName" | "email";
 export type TeamCsvRow = Record<TeamCsvKey, string>;
@@ -93,7 +93,7 @@ export const TEAM_CSV_COLUMNS = [
   { heading: "Email Address", key: "email", check: emailCheck, message: "Email is missing or incorrect" },
 ] as const satisfies readonly CsvColumn<TeamCsvKey>[];
 
-/** The downloadable template: the three headings (SPEC §2 My Team). */
+/** The downloadable template: the three headings (docs/requirements.md §S2 My Team). */
 export const TEAM_CSV_TEMPLATE = `${TEAM_CSV_COLUMNS.map((c) => c.heading).join(",")}\r\n`;
 export const TEAM_CSV_TEMPLATE_FILE_NAME = "team-members-template.csv";
 

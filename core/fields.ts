@@ -1,14 +1,14 @@
-// Field schemas shared by the provider API, the route actions and the browser (SPEC §5, §9;
+// Field schemas shared by the provider API, the route actions and the browser (docs/requirements.md §S5, §S9;
 // ADR 0017). Written with zod/mini so the public pages' JavaScript only carries the checks used;
 // mini schemas are zod-core schemas, so the API's validator and conform's parseWithZod take them.
 import * as z from "zod/mini";
 import { EMAIL_PATTERN, LIMITS } from "./limits.ts";
 
 // zod would otherwise probe `new Function` when it builds an object schema: the pages' CSP has
-// no 'unsafe-eval' (DESIGN.md §7), so in the browser that probe is reported as a violation.
+// no 'unsafe-eval' (docs/requirements.md §D7), so in the browser that probe is reported as a violation.
 z.config({ jitless: true });
 
-/** SPEC §5: "<Label> is required." */
+/** docs/requirements.md §S5: "<Label> is required." */
 export function requiredMessage(label: string): string {
   return `${label} is required.`;
 }
@@ -21,7 +21,7 @@ export function requiredText(label: string, max: number, maxMessage = `${label} 
 }
 
 /**
- * Email: required, at most 256 characters, and a standard address (SPEC §5); the format is only
+ * Email: required, at most 256 characters, and a standard address (docs/requirements.md §S5); the format is only
  * checked once the length is right, so each value gets one message.
  */
 export const emailField = requiredText("Email", LIMITS.email).check(
@@ -30,7 +30,7 @@ export const emailField = requiredText("Email", LIMITS.email).check(
     when: (payload) => payload.issues.length === 0,
   }),
 );
-/** The same field without the format rule (login, forgot request: SPEC §5 gives none). */
+/** The same field without the format rule (login, forgot request: docs/requirements.md §S5 gives none). */
 export const emailRequiredField = requiredText("Email", LIMITS.email);
 
 export const firstNameField = requiredText("First Name", LIMITS.name);
@@ -38,7 +38,7 @@ export const lastNameField = requiredText("Last Name", LIMITS.name);
 export const companyNameField = requiredText("Company Name", LIMITS.companyName);
 export const messageField = requiredText("Message", LIMITS.message, "Message must be less than 256 characters.");
 
-/** The captcha fields every public API call carries (SPEC §3). */
+/** The captcha fields every public API call carries (docs/requirements.md §S3). */
 export const captchaFields = {
   captchaToken: z._default(z.optional(z.string().check(z.maxLength(4096))), ""),
   isCaptchaV3: z._default(z.optional(z.boolean()), true),

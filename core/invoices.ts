@@ -1,4 +1,4 @@
-// The tax invoice of a paid order (DESIGN.md §5 money; the ATO's rules for a tax invoice of a
+// The tax invoice of a paid order (docs/requirements.md §D5 money; the ATO's rules for a tax invoice of a
 // GST-registered supplier: the words "Tax Invoice", the supplier's name and ABN, the date, the
 // buyer's identity, what was sold, the GST and the total). Pure code: the API answers it, the
 // web page, the PDF and the payer's email show it (invoiceView).

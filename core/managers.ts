@@ -28,7 +28,7 @@ export const MANAGER_MESSAGES = {
   inviteExpired: "This invitation has expired. Please ask an Owner of your company for a new one.",
   inviteUsed: "This invitation has already been used. Please log in.",
   inviteRevoked: "This invitation was withdrawn. Please ask an Owner of your company for a new one.",
-  /** The inviter was removed, or is no longer an Owner (ADR 0022 amendment; DESIGN.md §7). */
+  /** The inviter was removed, or is no longer an Owner (ADR 0022 amendment; docs/requirements.md §D7). */
   inviterGone:
     "The person who invited you is no longer an Owner of your company, so this invitation cannot be used. Please ask an Owner of your company for a new one.",
   inviteNotPending: "This invitation is no longer pending.",
@@ -55,7 +55,7 @@ export const changeManagerRoleSchema = z.object({ role: roleField });
 export const invitePreviewSchema = z.object({ token: inviteTokenField });
 
 /**
- * POST /api/ManagerInvites/accept: the invitee's name and password with sign-up's rules (SPEC §5),
+ * POST /api/ManagerInvites/accept: the invitee's name and password with sign-up's rules (docs/requirements.md §S5),
  * and the confirmation, checked here too so the API holds the same contract as the form.
  */
 export const acceptInviteSchema = z.pipe(

@@ -1,4 +1,4 @@
-// DESIGN.md §5 money rules, as properties (fast-check) and SPEC's worked example.
+// docs/requirements.md §D5 money rules, as properties (fast-check) and SPEC's worked example.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CENTS_PER_REWARD_DOLLAR, centsToDollars, chargesFor, formatDollars, MAX_REWARD_DOLLARS } from "./money.ts";
@@ -9,7 +9,7 @@ const amounts = fc.array(fc.integer({ min: 0, max: MAX_REWARD_DOLLARS }), { maxL
 /** x × 10 %, rounded half up to the cent, computed independently of money.ts. */
 const tenPercentHalfUp = (cents: number) => Math.floor((cents * 10 + 50) / 100);
 
-describe("chargesFor (DESIGN.md §5)", () => {
+describe("chargesFor (docs/requirements.md §D5)", () => {
   it("$100 of rewards → fee $10.00, GST $1.00, total $111.00", () => {
     const charges = chargesFor([100]);
     expect(charges).toEqual({ rewardsCents: 10_000, serviceFeeCents: 1_000, gstCents: 100, totalCents: 11_100 });

@@ -1,4 +1,4 @@
-// The money rules of DESIGN.md §5, in integer cents. Pure code: the browser shows the same
+// The money rules of docs/requirements.md §D5, in integer cents. Pure code: the browser shows the same
 // figures the server charges, but only the server's are ever used for a payment.
 
 /** 1 Reward Dollar = $1 AUD = 100 cents. */
@@ -44,7 +44,7 @@ export function chargesFor(rewardDollars: readonly number[]): Charges {
   };
 }
 
-/** Cents as dollars with two decimals, for JSON answers (SPEC §3 summary): 11100 → 111. */
+/** Cents as dollars with two decimals, for JSON answers (docs/requirements.md §S3 summary): 11100 → 111. */
 export function centsToDollars(cents: number): number {
   return Math.round(cents) / 100;
 }

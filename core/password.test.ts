@@ -12,7 +12,7 @@ import {
 
 const messages = Object.fromEntries(PASSWORD_RULES.map((r) => [r.id, r.message]));
 
-describe("password rules (SPEC §5)", () => {
+describe("password rules (docs/requirements.md §S5)", () => {
   it("accepts a password meeting every rule", () => {
     expect(passwordProblems("Secret#2024")).toEqual([]);
     expect(isPasswordAcceptable("Abcdefg1!")).toBe(true);

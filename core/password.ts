@@ -1,12 +1,12 @@
-// Password rules of SPEC §5, shared by the provider API (enforced on every sign-up and reset)
+// Password rules of docs/requirements.md §S5, shared by the provider API (enforced on every sign-up and reset)
 // and the web forms (the live checklist). Pure code: the browser bundle imports it too.
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./limits.ts";
 
-/** The special characters SPEC §5 accepts: ! @ # $ % ^ & * ( ) , . ? " : { } | < > */
+/** The special characters docs/requirements.md §S5 accepts: ! @ # $ % ^ & * ( ) , . ? " : { } | < > */
 export const PASSWORD_SPECIAL_CHARACTERS = '!@#$%^&*(),.?":{}|<>';
 
 /**
- * The browser-level `pattern` SPEC §5 puts on the field as well (a digit, a lower-case letter,
+ * The browser-level `pattern` docs/requirements.md §S5 puts on the field as well (a digit, a lower-case letter,
  * a non-word character, at least 6 characters). The server does not add the lower-case rule.
  */
 export const PASSWORD_HTML_PATTERN = String.raw`(?=.*\d)(?=.*[a-z])(?=.*\W).{6,}`;
@@ -57,7 +57,7 @@ export const PASSWORD_MESSAGES = {
   tooLong: `Password must be at most ${PASSWORD_MAX_LENGTH} characters.`,
   mismatch: "Passwords do not match.",
   matchLabel: "Passwords match",
-  /** The browser-level pattern's extra rule (SPEC §5): the forms check it, the API does not. */
+  /** The browser-level pattern's extra rule (docs/requirements.md §S5): the forms check it, the API does not. */
   lowercase: "Password must contain at least one lowercase letter.",
 } as const;
 
@@ -73,7 +73,7 @@ export function passwordRuleProblems(password: string): string[] {
 }
 
 /**
- * The forms' rules: the checklist's, then the field's browser pattern (SPEC §5), which adds a
+ * The forms' rules: the checklist's, then the field's browser pattern (docs/requirements.md §S5), which adds a
  * lower-case letter. A page with JavaScript turns the browser's own check off, so its schema
  * checks the pattern; without JavaScript the browser does.
  */

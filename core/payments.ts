@@ -1,4 +1,4 @@
-// The payment calls of SPEC §7 (/StripePayment/*) and the simulated card processor's calls:
+// The payment calls of docs/requirements.md §S7 (/StripePayment/*) and the simulated card processor's calls:
 // request schemas, answers and the API's refusals word for word. Pure code: shared
 // by the provider API and the web (the browser bundle may import it).
 import { z } from "zod";
@@ -18,9 +18,9 @@ export const PAYMENT_DETAILS = {
   webhookSignature: "The webhook signature is not valid.",
   webhookNotConfigured: "The webhook is not configured.",
   paymentMismatch: "The payment does not match its order (amount, currency or company); nothing was released.",
-  /** The portal sends such a manager to the company-details screen (SPEC §4 portal gate). */
+  /** The portal sends such a manager to the company-details screen (docs/requirements.md §S4 portal gate). */
   companyDetailsRequired: "Please add your company details (including your ABN) before paying for rewards.",
-  /** SPEC §8: the payment form's fallback and the check failure. */
+  /** docs/requirements.md §S8: the payment form's fallback and the check failure. */
   paymentError: "There was an error with your payment",
   checkFailed: "An error occurred while processing the payment. Please try again.",
 } as const;
@@ -32,7 +32,7 @@ const id = (name: string) =>
     .min(1, `${name} is required.`)
     .max(255, `${name} is too long.`);
 
-/** POST /StripePayment/create-payment-intent: SPEC §9 "amount multiplied by 100 to cents". */
+/** POST /StripePayment/create-payment-intent: docs/requirements.md §S9 "amount multiplied by 100 to cents". */
 export const createPaymentIntentSchema = z.object({
   amount: z
     .number({ error: "amount (in cents) is required." })
@@ -74,7 +74,7 @@ export interface CheckPaymentIntentResponse {
   sendAt?: string;
 }
 
-/** POST /StripePayment/confirm-simulated-payment: the simulated card form (DESIGN.md §8 labels). */
+/** POST /StripePayment/confirm-simulated-payment: the simulated card form (docs/requirements.md §D8 labels). */
 export const confirmSimulatedPaymentSchema = z.object({
   paymentIntent: id("paymentIntent"),
   clientSecret: id("clientSecret"),

@@ -1,4 +1,4 @@
-// The public forms as posted (SPEC §5 waitlist and contact): the messages the route actions
+// The public forms as posted (docs/requirements.md §S5 waitlist and contact): the messages the route actions
 // answer and the browser shows, both reading a post with conform's parseWithZod.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";

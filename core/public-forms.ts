@@ -1,4 +1,4 @@
-// Payload schemas of the public calls (SPEC §7): waitlist and anonymous contact, and the two
+// Payload schemas of the public calls (docs/requirements.md §S7): waitlist and anonymous contact, and the two
 // forms as they are posted (the route actions and the browser parse with the same schema).
 import * as z from "zod/mini";
 import {
@@ -35,7 +35,7 @@ export const TERMS_REQUIRED_MESSAGE =
 
 /**
  * The waitlist form as posted: the API's fields (isOptedIn keeps its default, true: the form has
- * no opt-in box, DESIGN.md §8), the required terms box (not sent to the API) and the captcha inputs.
+ * no opt-in box, docs/requirements.md §D8), the required terms box (not sent to the API) and the captcha inputs.
  */
 export const waitlistFormSchema = z.pipe(
   z.extend(waitListSchema, {
@@ -54,7 +54,7 @@ export interface LatestReward {
   clickURL: string;
 }
 
-/** SPEC §8 wording the API answers with. */
+/** docs/requirements.md §S8 wording the API answers with. */
 export const DETAILS = {
   captchaFailed: "Captcha verification failed. Please complete additional verification steps.",
   waitlistDuplicate: "Email is already in the waitlist.",
@@ -64,7 +64,7 @@ export const DETAILS = {
   ownerOnly: "Only an Owner of your company can do this.",
   internal: "An unexpected error occurred. Please try again, contact us if it persists.",
   unavailable: "The service is briefly unavailable. Please try again in a few seconds.",
-  // Accounts. The first three are SPEC §8's; the web matches on them.
+  // Accounts. The first three are docs/requirements.md §S8's; the web matches on them.
   emailAlreadyUsed: "Email is already used, please use another one.",
   invalidLoginCredentials: "Invalid login credentials",
   invalidVerificationCode: "Invalid verification code. Please try again or resend code again.",

@@ -1,4 +1,4 @@
-// The bulk reward CSV (SPEC §3 'First Name, Last Name, Email Address, Reward Amount', §5 reward
+// The bulk reward CSV (docs/requirements.md §S3 'First Name, Last Name, Email Address, Reward Amount', §S5 reward
 // bulk CSV, whose amount check SPEC calls ineffective; here it is real): the team import's reader
 // (core/csv.ts) with a fourth column whose cell must be a whole number from 0 to 10,000 ('Row N: Wrong Reward Amount').
 // Used in the browser (loaded only when a file is picked: it brings csv-parse) and on the server

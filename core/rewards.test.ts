@@ -1,4 +1,4 @@
-// The reward draft contract (core/rewards.ts): SPEC §5 amount conversions, the CSV amount
+// The reward draft contract (core/rewards.ts): docs/requirements.md §S5 amount conversions, the CSV amount
 // check, and the request schemas' messages.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -18,8 +18,8 @@ import {
 const ok = (dollars: number) => ({ ok: true, dollars });
 const refused = (message: string) => ({ ok: false, message });
 
-describe("parseRewardAmount (SPEC §5 amount inputs, DESIGN.md §5)", () => {
-  it("constants of SPEC §9 and DESIGN.md §7", () => {
+describe("parseRewardAmount (docs/requirements.md §S5 amount inputs, §D5)", () => {
+  it("constants of §S9 and §D7", () => {
     expect(REWARD_PAGE_SIZE).toBe(7);
     expect(MAX_DRAFT_RECIPIENTS).toBe(50_000);
   });
@@ -148,7 +148,7 @@ describe("request schemas", () => {
     expect(updateRewardNameSchema.parse({ name: "x".repeat(100) }).name).toHaveLength(100);
   });
 
-  it("single add: the team member messages of SPEC §5; value optional (0)", () => {
+  it("single add: the team member messages of docs/requirements.md §S5; value optional (0)", () => {
     const messages = (body: unknown) => newRewardUserSchema.safeParse(body).error?.issues.map((i) => i.message) ?? [];
     expect(messages({})).toEqual(["First Name is required.", "Last Name is required.", "Email is required."]);
     expect(messages({ firstName: "A", lastName: "B", email: "nope" })).toEqual(["The email format is incorrect."]);

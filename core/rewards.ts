@@ -1,5 +1,5 @@
-// The reward draft calls of SPEC §7 (RewardMyTeam/*) and their rules (SPEC §3, §5, §9;
-// DESIGN.md §5). Shared by the provider API and the web forms. Pure code only: the browser
+// The reward draft calls of docs/requirements.md §S7 (RewardMyTeam/*) and their rules (§S3, §S5, §S9;
+// §D5). Shared by the provider API and the web forms. Pure code only: the browser
 // bundle imports this folder.
 import * as z from "zod/mini";
 import { emailField, firstNameField, lastNameField } from "./fields.ts";
@@ -8,7 +8,7 @@ import { MAX_REWARD_DOLLARS } from "./money.ts";
 
 export { MAX_DRAFT_RECIPIENTS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "./limits.ts";
 
-/** SPEC §9: the reward table shows 7 recipients a page, newest first. */
+/** docs/requirements.md §S9: the reward table shows 7 recipients a page, newest first. */
 export const REWARD_PAGE_SIZE = 7;
 
 /** The API's refusals (problem+json `detail`), word for word. */
@@ -29,7 +29,7 @@ export const REWARD_DETAILS = {
   rewardsRequired: "rewards is required.",
   rewardsEmpty: "rewards must contain at least one recipient.",
   managerEmail: "This email belongs to a program manager of your company; only team members can be rewarded.",
-  /** The CSV row message of SPEC §5 (prefixed "Row N: " like the other row messages). */
+  /** The CSV row message of docs/requirements.md §S5 (prefixed "Row N: " like the other row messages). */
   csvWrongAmount: "Wrong Reward Amount",
 } as const;
 
@@ -39,7 +39,7 @@ export type RewardAmountResult = { ok: true; dollars: number } | { ok: false; me
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 
 /**
- * SPEC §5 amount inputs and DESIGN.md §5: the whole Reward Dollars a typed (or sent) value
+ * docs/requirements.md §S5 amount inputs and §D5: the whole Reward Dollars a typed (or sent) value
  * stands for. Non-numeric, empty, missing or negative → 0. A fraction ("10.5") or a value over
  * 10,000 is refused with a clear message. A leading "$" and thousands commas ("$1,000") are
  * tolerated; "10.00" is 10.
@@ -65,9 +65,9 @@ export function parseRewardAmount(input: unknown): RewardAmountResult {
 }
 
 /**
- * The Reward Amount cell of the bulk reward CSV (SPEC §5 calls that check ineffective; this one is
+ * The Reward Amount cell of the bulk reward CSV (docs/requirements.md §S5 calls that check ineffective; this one is
  * real): a whole number from 0 to 10,000 (a "$" and thousands commas tolerated, as spreadsheets
- * write them); a blank cell is 0 (the value is optional, SPEC §3). Anything else is null: "Row N: Wrong Reward Amount".
+ * write them); a blank cell is 0 (the value is optional, docs/requirements.md §S3). Anything else is null: "Row N: Wrong Reward Amount".
  */
 export function csvRewardAmount(cell: string | null | undefined): number | null {
   const text = (cell ?? "")
@@ -115,7 +115,7 @@ export type UpdateRewardRequest = z.input<typeof updateRewardSchema>;
 export const updateAllRewardSchema = z.object({ value: rewardValueField });
 export type UpdateAllRewardRequest = z.input<typeof updateAllRewardSchema>;
 
-/** The reward name (SPEC §3): trimmed, required, at most 100 characters. */
+/** The reward name (docs/requirements.md §S3): trimmed, required, at most 100 characters. */
 export const rewardNameField = z
   .string({ error: REWARD_DETAILS.nameRequired })
   .check(
@@ -181,7 +181,7 @@ export interface RewardMessage {
   senderName: string;
 }
 
-/** A new team member to reward (SPEC §3, §5 reward single add): the team rules plus a value. */
+/** A new team member to reward (docs/requirements.md §S3, §S5 reward single add): the team rules plus a value. */
 export const newRewardUserSchema = z.object({
   firstName: firstNameField,
   lastName: lastNameField,
@@ -192,7 +192,7 @@ export type NewRewardUser = z.input<typeof newRewardUserSchema>;
 export type NewRewardUserParsed = z.output<typeof newRewardUserSchema>;
 
 /**
- * The bulk variant ({ rewards: [...] }, SPEC §7): 1 to 5,000 rows, each checked like the single
+ * The bulk variant ({ rewards: [...] }, docs/requirements.md §S7): 1 to 5,000 rows, each checked like the single
  * form; a row's message reads "Row N: <message>" (N from 1). An email repeated within the list
  * (any letter case) is refused ("Row N: ...") rather than guessed at: which amount was meant?
  */
@@ -265,7 +265,7 @@ export const rewardPageQuerySchema = pageQuerySchema(REWARD_PAGE_SIZE);
 
 // ─── Answers ─────────────────────────────────────────────────────────────────────────────────
 
-/** A recipient row (SPEC §3): reward is whole Reward Dollars (never null from this API). */
+/** A recipient row (docs/requirements.md §S3): reward is whole Reward Dollars (never null from this API). */
 export interface RewardRecipient {
   userId: number;
   fullName: string;
@@ -293,7 +293,7 @@ export interface RewardDraftTotals {
 }
 
 /**
- * GET get-reward-summary (SPEC §3 plus rewardName, recipientCount, version): dollars as numbers
+ * GET get-reward-summary (docs/requirements.md §S3 plus rewardName, recipientCount, version): dollars as numbers
  * with two decimals (111 for $111.00), computed by core/money.ts.
  */
 export interface RewardSummary {

@@ -7,7 +7,7 @@ import { firstNameField, lastNameField, requiredMessage, requiredText } from "./
 import { EMAIL_PATTERN, LIMITS, PASSWORD_MAX_LENGTH } from "./limits.ts";
 import { formPasswordRuleProblems, PASSWORD_MESSAGES, passwordRuleProblems } from "./password.ts";
 
-/** The settings calls' own messages (the others are sign-up's and SPEC §8's). */
+/** The settings calls' own messages (the others are sign-up's and docs/requirements.md §S8's). */
 export const SETTINGS_DETAILS = {
   wrongCurrentPassword: "Your current password is incorrect.",
   sameEmail: "This is already your email address.",
@@ -28,7 +28,7 @@ const currentPasswordField = z
     z.maxLength(PASSWORD_MAX_LENGTH, PASSWORD_MESSAGES.tooLong),
   );
 
-/** The new address: sign-up's email rules (SPEC §5) under its own label. */
+/** The new address: sign-up's email rules (docs/requirements.md §S5) under its own label. */
 const newEmailField = requiredText(NEW_EMAIL_LABEL, LIMITS.email).check(
   z.refine<string>((email) => EMAIL_PATTERN.test(email), {
     error: "The email format is incorrect.",
@@ -36,7 +36,7 @@ const newEmailField = requiredText(NEW_EMAIL_LABEL, LIMITS.email).check(
   }),
 );
 
-/** A new password meeting sign-up's rules (SPEC §5); the forms add the browser pattern's rule. */
+/** A new password meeting sign-up's rules (docs/requirements.md §S5); the forms add the browser pattern's rule. */
 function newPasswordOf(problems: (password: string) => string[]) {
   return z.string({ error: PASSWORD_MESSAGES.required }).check(
     z.superRefine((password, ctx) => {

@@ -1,5 +1,5 @@
-// The team calls of SPEC §7 (GET /Users, create-user, create-user-bulk-upload, PUT and DELETE
-// /Users/{id}) and their rules (SPEC §5, §9). Shared by the provider API and the web forms.
+// The team calls of docs/requirements.md §S7 (GET /Users, create-user, create-user-bulk-upload, PUT and DELETE
+// /Users/{id}) and their rules (docs/requirements.md §S5, §S9). Shared by the provider API and the web forms.
 // Pure code only: the browser bundle imports this folder.
 import * as z from "zod/mini";
 import { emailField, firstNameField, lastNameField } from "./fields.ts";
@@ -7,23 +7,23 @@ import { MAX_IMPORT_ROWS } from "./limits.ts";
 
 export { MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from "./limits.ts";
 
-/** SPEC §9: My Team shows 8 members a page; the API accepts 1 to 100. */
+/** docs/requirements.md §S9: My Team shows 8 members a page; the API accepts 1 to 100. */
 export const TEAM_PAGE_SIZE = 8;
 export const MAX_PAGE_SIZE = 100;
-/** SPEC §9: the search text is used only when longer than 2 characters. */
+/** docs/requirements.md §S9: the search text is used only when longer than 2 characters. */
 export const SEARCH_MIN_LENGTH = 3;
-/** The reward search's text (SPEC §5): any text that is not blank, trimmed. Without NUL: PostgreSQL text holds none, so none can match; sent to the database it is an error. */
+/** The reward search's text (docs/requirements.md §S5): any text that is not blank, trimmed. Without NUL: PostgreSQL text holds none, so none can match; sent to the database it is an error. */
 export function rewardSearchText(text: string | null | undefined): string {
   return (text ?? "").replaceAll("\0", "").trim();
 }
 
-/** My Team's search text as the API uses it: blank unless longer than 2 characters (SPEC §5, §9). */
+/** My Team's search text as the API uses it: blank unless longer than 2 characters (docs/requirements.md §S5, §S9). */
 export function effectiveSearch(text: string | null | undefined): string {
   const trimmed = rewardSearchText(text);
   return trimmed.length >= SEARCH_MIN_LENGTH ? trimmed : "";
 }
 
-/** Add and update a team member (SPEC §5): trimmed names ≤ 64, a well-formed email ≤ 256. */
+/** Add and update a team member (docs/requirements.md §S5): trimmed names ≤ 64, a well-formed email ≤ 256. */
 export const teamMemberSchema = z.object({
   firstName: firstNameField,
   lastName: lastNameField,
@@ -34,7 +34,7 @@ export type TeamMemberInput = z.input<typeof teamMemberSchema>;
 /** A team member's id, as a form or a body carries it. */
 export const teamMemberIdField = z.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
 
-/** PUT /Users/{id} carries the id in the body too (SPEC §7). */
+/** PUT /Users/{id} carries the id in the body too (docs/requirements.md §S7). */
 export const updateTeamMemberSchema = z.extend(teamMemberSchema, {
   id: z.optional(teamMemberIdField),
 });
@@ -50,7 +50,7 @@ export const bulkTeamUploadSchema = z.object({
 });
 export type BulkTeamUploadRequest = z.input<typeof bulkTeamUploadSchema>;
 
-/** GET /Users query (SPEC §7). Page numbers start at 1. */
+/** GET /Users query (docs/requirements.md §S7). Page numbers start at 1. */
 export interface TeamListQuery {
   pageNumber: number;
   pageSize: number;
@@ -59,7 +59,7 @@ export interface TeamListQuery {
   isRewardMyTeam?: boolean;
 }
 
-/** A team member as the API answers it (SPEC §3); phone is received but not displayed. */
+/** A team member as the API answers it (docs/requirements.md §S3); phone is received but not displayed. */
 export interface TeamMember {
   id: number;
   firstName: string;

@@ -22,7 +22,7 @@ export const TWO_FACTOR_MESSAGES = {
 } as const;
 
 /**
- * What /api/Identity/login answers in place of SPEC §7's { accessToken, appSettings } when a
+ * What /api/Identity/login answers in place of docs/requirements.md §S7's { accessToken, appSettings } when a
  * second factor is owed: "verify" asks for a code, "setup" for setting an app up first.
  */
 export interface LoginChallengeResponse {
@@ -71,7 +71,7 @@ export const twoFactorSetupSchema = z.object({ challengeToken: z.optional(challe
 
 /**
  * POST /api/TwoFactor/confirm: the first code from the app turns it on. With a bearer the current
- * password is required too (a session alone enrols no second factor, DESIGN.md §7); the set-up
+ * password is required too (a session alone enrols no second factor, docs/requirements.md §D7); the set-up
  * challenge of a login stands in for it (ADR 0023's Amendments). Optional here, because which one
  * applies depends on the caller: the handler answers a missing one as a field error.
  */

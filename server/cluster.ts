@@ -1,4 +1,4 @@
-// WEB_CONCURRENCY HTTP workers under one supervisor (node:cluster; DESIGN.md §3): the primary
+// WEB_CONCURRENCY HTTP workers under one supervisor (node:cluster; docs/requirements.md §D3): the primary
 // process serves nothing itself. It forks the workers, which share the port, restarts one that
 // dies, and tells every worker how many are listening, so each worker's /readyz can say so. A
 // worker is a whole app process (database pool, mail worker, reconciler): the background jobs

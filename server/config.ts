@@ -1,4 +1,4 @@
-// Runtime configuration (DESIGN.md §3): every variable is parsed once, here, with zod.
+// Runtime configuration (docs/requirements.md §D3): every variable is parsed once, here, with zod.
 // A bad value stops the start with a message naming the variable.
 import { availableParallelism } from "node:os";
 import ipaddr from "ipaddr.js";
@@ -122,12 +122,12 @@ export interface Config extends Omit<Env, "APP_URL" | "WEB_CONCURRENCY"> {
   APP_URL: string;
   /** HTTP workers: WEB_CONCURRENCY, else one per core on PostgreSQL and 1 on PGlite. */
   WEB_CONCURRENCY: number;
-  /** APP_URL's host is not a loopback name or address (DESIGN.md §3): the deployment fails closed. */
+  /** APP_URL's host is not a loopback name or address (docs/requirements.md §D3): the deployment fails closed. */
   isDeployment: boolean;
   /** Stricter cookies and HSTS follow the deployment (an https APP_URL), not NODE_ENV. */
   isHttps: boolean;
   captchaEnabled: boolean;
-  /** Real card payments through Stripe; otherwise the built-in simulated processor (DESIGN.md §6). */
+  /** Real card payments through Stripe; otherwise the built-in simulated processor (docs/requirements.md §D6). */
   stripeEnabled: boolean;
   /** "stripe" when STRIPE_SECRET_KEY is set, else "simulated". */
   payments: "stripe" | "simulated";
@@ -146,7 +146,7 @@ export function isLoopbackAddress(address: string): boolean {
   return ipaddr.isValid(ip) && ipaddr.process(ip).range() === "loopback";
 }
 
-/** DESIGN.md §3: a local run is one whose APP_URL host is a loopback name or address. */
+/** docs/requirements.md §D3: a local run is one whose APP_URL host is a loopback name or address. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
   return host === "localhost" || host.endsWith(".localhost") || isLoopbackAddress(host);

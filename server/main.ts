@@ -164,7 +164,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     { db: database.db, logger, now: () => new Date() },
     options.webhookPrune ?? true,
   );
-  // DESIGN.md §7's budgets hold across every process on PostgreSQL; PGlite is one process.
+  // docs/requirements.md §D7's budgets hold across every process on PostgreSQL; PGlite is one process.
   const rateLimitStore: RateLimitStore = database.pool ? { kind: "postgres", pool: database.pool } : { kind: "memory" };
   const sweepRateLimits = () =>
     sweepExpiredRateLimits(database.db, new Date()).catch((error: unknown) =>

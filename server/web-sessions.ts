@@ -1,8 +1,8 @@
-// The database half of the web session (DESIGN.md §2): rows keyed by a random id that the
+// The database half of the web session (docs/requirements.md §D2): rows keyed by a random id that the
 // browser's httpOnly cookie carries. The web app turns this into a React Router SessionStorage
 // (app/lib/session.server.ts). A session holds the manager's bearer token, so its data is kept
 // sealed (AES-256-GCM, with a key derived from SESSION_SECRET): no raw token stays in the table
-// (DESIGN.md §7), and a copy of the table alone opens no account.
+// (docs/requirements.md §D7), and a copy of the table alone opens no account.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
 import { and, eq, gt, lte, or, sql } from "drizzle-orm";
 import type { WebSessionStore } from "../app/context.ts";

@@ -1,4 +1,4 @@
-// The one typed client the web routes use to reach the provider API (DESIGN.md §2). It calls
+// The one typed client the web routes use to reach the provider API (docs/requirements.md §D2). It calls
 // the API in process (ADR 0015); the bearer token comes from the server-held session, never
 // from the browser, and the client's address travels in a header only the edge sets.
 // Every call's path, body and answer are the API's own types through hono/client (ADR 0016):
@@ -32,7 +32,7 @@ const FALLBACK_DETAIL = "An error occurred while submitting the form. Please try
 export interface ApiClientOptions {
   /** The bearer token from the web session. */
   token?: string;
-  /** Called on any 401 (SPEC §8: the session ends and the browser lands on the login page). */
+  /** Called on any 401 (docs/requirements.md §S8: the session ends and the browser lands on the login page). */
   onUnauthorized?: () => Promise<never>;
 }
 
@@ -146,7 +146,7 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     createHelpAnonymous: (json: Json<(typeof api.Help)["create-help-anonymous"]["$post"]>) =>
       call(api.Help["create-help-anonymous"].$post({ json })),
 
-    // Accounts (SPEC §7). After register the code is already emailed: go straight to verify.
+    // Accounts (docs/requirements.md §S7). After register the code is already emailed: go straight to verify.
     register: (json: Json<typeof api.Register.$post>) => call(api.Register.$post({ json })),
     verifyEmailRequest: (userId: Json<typeof api.Identity.VerifyEmailRequest.$post>["userId"]) =>
       call(api.Identity.VerifyEmailRequest.$post({ json: { userId } })),
@@ -262,7 +262,7 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     invoicePdf: (invoiceNumber: string) =>
       callBytes(api.Invoices[":invoiceNumber"].pdf.$get({ param: { invoiceNumber } })),
 
-    // My Team (SPEC §7).
+    // My Team (docs/requirements.md §S7).
     listTeam: (query: Query<typeof api.Users.$get>) => call(api.Users.$get({ query: queryText(query) })),
     createTeamMember: (json: Json<(typeof api.Users)["create-user"]["$post"]>) =>
       call(api.Users["create-user"].$post({ json })),
@@ -272,11 +272,11 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
       call(api.Users[":id"].$put({ param: { id: String(id) }, json: { id, ...body } })),
     removeTeamMember: (id: number) => call(api.Users[":id"].$delete({ param: { id: String(id) } })),
 
-    // ─── Reward draft (SPEC §7 RewardMyTeam) ───
+    // ─── Reward draft (docs/requirements.md §S7 RewardMyTeam) ───
     /** create-reward-search: adds a team member with amount 0; answers the whole list. */
     addRewardRecipient: (userId: Json<(typeof draft)["create-reward-search"]["$post"]>["userId"]) =>
       call(draft["create-reward-search"].$post({ json: { userId } })),
-    /** update-reward: `value` as typed (SPEC §5 conversions run on the server). */
+    /** update-reward: `value` as typed (docs/requirements.md §S5 conversions run on the server). */
     updateReward: (
       userId: Json<(typeof draft)["update-reward"]["$put"]>["userId"],
       value: Json<(typeof draft)["update-reward"]["$put"]>["value"],
@@ -320,7 +320,7 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     queueImport: (id: string) => call(api.Imports[":id"].start.$post({ param: { id } })),
     discardImport: (id: string) => call(api.Imports[":id"].$delete({ param: { id } })),
 
-    // ─── Payments (SPEC §7 StripePayment; server/api/payments.ts) ───
+    // ─── Payments (docs/requirements.md §S7 StripePayment; server/api/payments.ts) ───
     /** Freezes the draft into an order; `amount` is the total in cents the page showed. */
     createPaymentIntent: (json: Json<(typeof payment)["create-payment-intent"]["$post"]>) =>
       call(payment["create-payment-intent"].$post({ json })),

@@ -1,6 +1,6 @@
 // The signed-in user as the session holds them: the access token, the user's details and app
 // settings. Every API client made for them carries the token, and any 401 ends the session and
-// sends the browser to the login page (SPEC §8).
+// sends the browser to the login page (docs/requirements.md §S8).
 import { href, type RouterContextProvider, redirect } from "react-router";
 import { type ApiResult, createApiClient } from "./api.server.ts";
 import { endSession, getSession, type SessionData, type WebSession } from "./session.server.ts";

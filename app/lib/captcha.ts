@@ -1,4 +1,4 @@
-// Browser side of reCAPTCHA (SPEC §4): one script from Google (loaded once, with the page's
+// Browser side of reCAPTCHA (docs/requirements.md §S4): one script from Google (loaded once, with the page's
 // CSP nonce), a v3 token per submit, and the visible v2 checkbox when the server asks for it.
 
 interface RenderParams {
@@ -59,7 +59,7 @@ export type V3Result = { ok: true; token: string } | { ok: false; reason: "not-r
 export async function executeV3(v3SiteKey: string, action: string): Promise<V3Result> {
   const ready = whenReady();
   if (!ready) {
-    // SPEC §8: logged, nothing shown, nothing sent.
+    // docs/requirements.md §S8: logged, nothing shown, nothing sent.
     console.log("reCAPTCHA v3 is not ready");
     return { ok: false, reason: "not-ready" };
   }

@@ -55,7 +55,7 @@ export function replyInvalid(
 }
 
 /**
- * An API failure rendered for the form (SPEC §8): the captcha detail switches the form to the
+ * An API failure rendered for the form (docs/requirements.md §S8): the captcha detail switches the form to the
  * visible challenge and clears the message; field errors go next to their fields; details
  * listed in `shownDetails` appear word for word in the banner; anything else shows the
  * generic message.
@@ -74,7 +74,7 @@ export function replyFailure(
     Object.entries(failure.errors ?? {}).filter(([name, messages]) => posted.has(name) && messages.length > 0),
   );
   if (Object.keys(fieldErrors).length > 0) return respond(submission, status, { fieldErrors, captcha, hideFields });
-  // The rate limits' answers (DESIGN.md §7) say what happened on every form, word for word.
+  // The rate limits' answers (docs/requirements.md §D7) say what happened on every form, word for word.
   const shown = failure.status === 429 || options.shownDetails?.includes(failure.detail);
   const message = shown ? failure.detail : GENERIC_FORM_ERROR;
   return respond(submission, status, { formErrors: [message], captcha, hideFields });

@@ -1,6 +1,6 @@
 // conform's `constraint` from the core schemas (formConstraint): the required and maxlength
 // attributes each input carries before hydration, when the browser checks the form itself
-// (SPEC §5, §9; DESIGN.md §9 "JavaScript on and off").
+// (docs/requirements.md §S5, §S9; §D9 "JavaScript on and off").
 import { describe, expect, it } from "vitest";
 import {
   companyDetailsSchema,

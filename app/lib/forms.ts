@@ -19,14 +19,14 @@ import type { SubmissionResult, useForm } from "@conform-to/react";
 import type * as z from "zod/mini";
 import { COMPANY_SIZES, INDUSTRIES } from "../../core/company.ts";
 
-/** What an action returns when a post fails: conform's reply, plus the captcha state (SPEC §4). */
+/** What an action returns when a post fails: conform's reply, plus the captcha state (docs/requirements.md §S4). */
 export interface FormReply {
   result: SubmissionResult<string[]>;
   /** "v2" once the API asked for the visible challenge (or the post already used it). */
   captcha?: "v2";
 }
 
-/** SPEC §8: any error without its own message. */
+/** docs/requirements.md §S8: any error without its own message. */
 export const GENERIC_FORM_ERROR = "An error occurred while submitting the form. Please try again.";
 
 /** True when the reply carries an error for at least one field (not only the banner). */
@@ -62,7 +62,7 @@ const defOf = (schema: z.core.$ZodType) => schema._zod.def as Def;
  * one): the attributes the inputs carry before hydration, when the browser checks them itself.
  * conform's getZodConstraint reads lengths from `_zod.bag`, which zod 4.6's checks no longer
  * fill, so the length checks are read here. `extra` adds what the schema cannot say (the ABN
- * input's 11-character cap, SPEC §5, while the API also takes "51 824 753 556").
+ * input's 11-character cap, docs/requirements.md §S5, while the API also takes "51 824 753 556").
  */
 export function formConstraint(schema: z.core.$ZodType, extra: Constraints = {}): Constraints {
   let def = defOf(schema);
@@ -98,7 +98,7 @@ function fieldConstraint(schema: z.core.$ZodType): FieldConstraint {
   }
 }
 
-// ─── Texts and options of the forms (SPEC §5, §8; DESIGN.md §8) ─────────────────────────────
+// ─── Texts and options of the forms (docs/requirements.md §S5, §S8; §D8) ─────────────────────────────
 
 /** `title` is what the browser adds to its "Please match the requested format." without JavaScript. */
 export const PASSWORD_PATTERN_TITLE =
@@ -108,7 +108,7 @@ export const PASSWORD_HINT =
   'Use at least 8 characters, with at least one capital letter, one number and one special character (! @ # $ % ^ & * ( ) , . ? " : { } | < >).';
 export const RESET_PASSWORD_LABEL = "Choose a password";
 
-/** SPEC §8 texts of the account pages. */
+/** docs/requirements.md §S8 texts of the account pages. */
 export const ACCOUNT_MESSAGES = {
   alreadyRegistered: "Looks like you already have an account with us.",
   retrieveDetails: "Click here to retrieve your details.",
@@ -123,9 +123,9 @@ export const ACCOUNT_MESSAGES = {
     "We've sent you an email with a link to reset your password. Please check your inbox and follow the instructions.",
 } as const;
 
-/** SPEC §3 company sizes, shown as "<size> employees", and industries. */
+/** docs/requirements.md §S3 company sizes, shown as "<size> employees", and industries. */
 export const COMPANY_SIZE_OPTIONS = COMPANY_SIZES.map((size) => ({ value: size, label: `${size} employees` }));
 export const INDUSTRY_OPTIONS = INDUSTRIES.map((industry) => ({ value: industry, label: industry }));
 
-/** SPEC §8: the placeholder of every select. */
+/** docs/requirements.md §S8: the placeholder of every select. */
 export const SELECT_PLACEHOLDER = "Select...";

@@ -1,4 +1,4 @@
-// CSRF and honeypot for every form post (remix-utils; DESIGN.md §7). A signed-in visitor's forms
+// CSRF and honeypot for every form post (remix-utils; docs/requirements.md §D7). A signed-in visitor's forms
 // carry a token; a form posted without a signed-in session is checked by where it came from
 // (Origin, else Sec-Fetch-Site, else a same-origin Referer), so pages for visitors without a
 // session hold nothing per visitor and the edge can keep them whole. The guards come from

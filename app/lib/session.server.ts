@@ -1,4 +1,4 @@
-// The web session (DESIGN.md §2): the httpOnly cookie holds only a random id; the access token,
+// The web session (docs/requirements.md §D2): the httpOnly cookie holds only a random id; the access token,
 // the user's display details and flashed toasts live in the database row behind it.
 
 import { createHmac, timingSafeEqual } from "node:crypto";
@@ -37,7 +37,7 @@ type Context = Readonly<RouterContextProvider>;
 const storages = new WeakMap<object, ReturnType<typeof build>>();
 
 /**
- * The session cookie, holding `<id>.<HMAC-SHA256 of the id with SESSION_SECRET>` (DESIGN.md §3:
+ * The session cookie, holding `<id>.<HMAC-SHA256 of the id with SESSION_SECRET>` (docs/requirements.md §D3:
  * the secret signs cookies). Signed here with node:crypto, synchronously, rather than by React
  * Router's `secrets`, whose signing is an async WebCrypto call on every request (ADR 0011).
  */

@@ -1,4 +1,4 @@
-// Smooth scrolling to the landing-page sections (SPEC §2): centred with a 40 px offset on desktop,
+// Smooth scrolling to the landing-page sections (docs/requirements.md §S2): centred with a 40 px offset on desktop,
 // aligned to the top with no offset under 768 px. Client-only helpers; without JavaScript the
 // plain /#anchor jump plus the sections' scroll-margin does the job.
 import type { MouseEvent } from "react";

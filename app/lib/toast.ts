@@ -1,4 +1,4 @@
-// Toasts (SPEC §2, §9): one at a time, default / destructive / success, 5 seconds, dismissible.
+// Toasts (docs/requirements.md §S2, §S9): one at a time, default / destructive / success, 5 seconds, dismissible.
 export type ToastType = "default" | "destructive" | "success";
 
 export interface Toast {

@@ -1,4 +1,4 @@
-// CSV uploads in a route action (DESIGN.md §7: uploads capped in size and rows), read as they
+// CSV uploads in a route action (docs/requirements.md §D7: uploads capped in size and rows), read as they
 // arrive: a multipart post goes through busboy, so neither the web nor the API ever holds a
 // 50,000-row file whole. The fields before the file part (the pane's forms put the CSRF token,
 // the honeypot and the intent first) are checked like any form post (security.server.ts) before

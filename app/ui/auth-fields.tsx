@@ -2,7 +2,7 @@
 // style of form-fields.tsx, plus what those pages need beyond it: inputs that take the focus
 // without JavaScript (autofocus on the first error after a server round trip), a password
 // field whose server errors are a list of unmet rules, and an alert whose message may hold a
-// link or a button (SPEC §8: 'Click here to retrieve your details.', 'resend verification code').
+// link or a button (docs/requirements.md §S8: 'Click here to retrieve your details.', 'resend verification code').
 import { type FieldMetadata, getInputProps } from "@conform-to/react";
 import { type FormEvent, type ReactNode, useEffect, useRef } from "react";
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 
-/** A page banner: its title is the page's h1 (DESIGN.md §8). 250 px high on phones, 380 px otherwise. */
+/** A page banner: its title is the page's h1 (docs/requirements.md §D8). 250 px high on phones, 380 px otherwise. */
 export function Banner({ title, subtitle, eyebrow }: { title: string; subtitle?: ReactNode; eyebrow?: string }) {
   return (
     <section className="flex h-[250px] items-center justify-center bg-gradient-to-br from-brand-900 via-brand-800 to-brand-700 px-4 pt-16 text-center text-white md:h-[380px]">

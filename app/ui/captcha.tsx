@@ -1,4 +1,4 @@
-// The bot check of the public forms (SPEC §4, §8), driven by `useSite().captcha`:
+// The bot check of the public forms (docs/requirements.md §S4, §S8), driven by `useSite().captcha`:
 // - off (the default): hidden inputs with an empty token and isCaptchaV3=true, nothing visible;
 // - on: Google's script with the CSP nonce; a v3 token for the form's action is fetched just
 //   before the post; when the action answers `captcha: "v2"` (the API refused the v3 token),
@@ -20,7 +20,7 @@ export interface CaptchaControl extends SubmitPreparer {
 
 /**
  * `action` is the v3 action name ("waitlist", "help", "login"…); `reply` is the action data of
- * the form's last post (a new reply resets a solved challenge, as SPEC §8 asks after an error).
+ * the form's last post (a new reply resets a solved challenge, as docs/requirements.md §S8 asks after an error).
  */
 export function useCaptcha({ action, reply }: { action: string; reply: FormReply | undefined }): CaptchaControl {
   const { captcha } = useSite();

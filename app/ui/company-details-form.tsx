@@ -1,4 +1,4 @@
-// Company-details onboarding (SPEC §2 Company-details onboarding, §3 options, §5 rules): the
+// Company-details onboarding (docs/requirements.md §S2 Company-details onboarding, §S3 options, §S5 rules): the
 // 'Step 3: Add Your Company Details' screen and its form, posted to the onboarding route's
 // action, which saves through PUT /api/Companies/ and redirects to the dashboard. The portal
 // layout shows this screen in place of any portal page until the details are saved.
@@ -21,7 +21,7 @@ import { OnboardingSteps } from "./onboarding-steps.tsx";
 
 export const COMPANY_DETAILS_ACTION = href("/portal/onboarding-add-company-details");
 
-// SPEC §5 caps the ABN input at 11 characters; the API also takes the spaced "51 824 753 556".
+// docs/requirements.md §S5 caps the ABN input at 11 characters; the API also takes the spaced "51 824 753 556".
 const constraint = formConstraint(companyDetailsSchema, { ABN: { required: true, maxLength: ABN_LENGTH } });
 
 const controlClass =
@@ -133,7 +133,7 @@ export function CompanyDetailsForm({
   );
 }
 
-/** A labelled native select with the 'Select...' placeholder (SPEC §8 dropdown defaults). */
+/** A labelled native select with the 'Select...' placeholder (docs/requirements.md §S8 dropdown defaults). */
 function SelectField({
   field,
   label,

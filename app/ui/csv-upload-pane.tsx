@@ -1,4 +1,4 @@
-// The bulk CSV upload of My Team and Reward My Team (SPEC §4 bulk upload, §5 team CSV upload and
+// The bulk CSV upload of My Team and Reward My Team (docs/requirements.md §S4 bulk upload, §S5 team CSV upload and
 // reward bulk CSV): one pane, configured by each feature with its reader, preview, post target,
 // intents and texts. Only .csv files, at most MAX_UPLOAD_BYTES and MAX_IMPORT_ROWS rows. The
 // server reads a posted file as it arrives into an import job (app/lib/uploads.server.ts, the

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 
-/** SPEC §2's generic error page: 'Error', the fixed sentence, the message, 'Go back home'. */
+/** docs/requirements.md §S2's generic error page: 'Error', the fixed sentence, the message, 'Go back home'. */
 export function ErrorPage({ message, status }: { message?: string; status?: number }) {
   return (
     <main className="mx-auto flex min-h-[70vh] max-w-xl flex-col items-center justify-center px-4 py-16 text-center">

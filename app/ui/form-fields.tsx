@@ -161,7 +161,7 @@ export function CheckboxField({
 }
 
 /**
- * The form's banner for messages that belong to no field (the API's detail, SPEC §8), in a
+ * The form's banner for messages that belong to no field (the API's detail, docs/requirements.md §S8), in a
  * role="alert" region. When `focusKey` changes and `focus` is true, it takes the focus.
  */
 export function FormAlert({ messages, focusKey, focus }: { messages: string[]; focusKey?: unknown; focus?: boolean }) {

@@ -1,4 +1,4 @@
-// The Logout control for the portal header and menu (SPEC §2): a one-button POST form to
+// The Logout control for the portal header and menu (docs/requirements.md §S2): a one-button POST form to
 // /corporate/logout with the CSRF token and the honeypot as hidden inputs (no ids, so it can sit
 // on any page beside another form). Works without JavaScript.
 import type { ReactNode } from "react";

@@ -1,5 +1,5 @@
 // A page that reloads itself to a new address when JavaScript is off (the payment confirmation's
-// checks, SPEC §9): a refresh <meta> inside a <noscript> in the document's <head>. HTML allows a
+// checks, docs/requirements.md §S9): a refresh <meta> inside a <noscript> in the document's <head>. HTML allows a
 // <meta> in a <noscript> only there, not in the <body> (tests/html/html-validity.test.ts checks
 // every page). With JavaScript on, the browser reads a <noscript>'s content as text, so nothing
 // reloads and the page's own script does the checking. A route asks for it through its handle.

@@ -1,8 +1,8 @@
-// SPEC §1's onboarding journey beside the sign-up and verify cards (app/features/accounts/auth-layout.tsx)
+// docs/requirements.md §S1's onboarding journey beside the sign-up and verify cards (app/features/accounts/auth-layout.tsx)
 // and the company-details step (app/ui/company-details-form.tsx), which the portal layout shows
 // too: shared here, as the features must not import each other both ways (ADR 0030).
 
-/** SPEC §1: the onboarding journey. */
+/** docs/requirements.md §S1: the onboarding journey. */
 export const ONBOARDING_STEPS = [
   { title: "Sign Up", text: "Tell us who you are and the name of your company." },
   { title: "Verify Email & Login", text: "Enter the 6-digit code we email you to confirm your address." },
@@ -10,7 +10,7 @@ export const ONBOARDING_STEPS = [
   { title: "Watch Onboarding Video", text: "A short video on rewarding your team, then you're ready to go." },
 ] as const;
 
-/** SPEC §1's four onboarding steps with the current one marked; hidden on small screens. */
+/** docs/requirements.md §S1's four onboarding steps with the current one marked; hidden on small screens. */
 export function OnboardingSteps({ current }: { current: 1 | 2 | 3 | 4 }) {
   return (
     <aside aria-labelledby="steps-heading" className="hidden md:block">

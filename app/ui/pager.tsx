@@ -1,4 +1,4 @@
-// The one pager of the portal's lists (SPEC §2 My Team and Reward My Team: 'X of Y page(s)' with
+// The one pager of the portal's lists (docs/requirements.md §S2 My Team and Reward My Team: 'X of Y page(s)' with
 // Previous and Next). Previous and Next are real links to the list's address with ?page=N, so
 // paging works the same with and without JavaScript; where there is nowhere to go they are plain
 // text that looks like a disabled button (not focusable, "(unavailable)" for screen readers).

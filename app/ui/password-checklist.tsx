@@ -1,4 +1,4 @@
-// The live password checklist of SPEC §5 (minLength 8, special character, number, capital,
+// The live password checklist of docs/requirements.md §S5 (minLength 8, special character, number, capital,
 // match), shown once a password is typed (JavaScript). Without JavaScript the server lists the
 // unmet rules under the field instead (PasswordField in auth-fields.tsx).
 import { type ComponentProps, useEffect, useRef, useState } from "react";
@@ -91,7 +91,7 @@ export function usePasswordPair(formId: string) {
 type Field = ComponentProps<typeof AuthField>["field"];
 
 /**
- * A new password and its confirmation, with SPEC §5's hint until something is typed and the live
+ * A new password and its confirmation, with docs/requirements.md §S5's hint until something is typed and the live
  * checklist after (`showChecklist`: hydrated and a password typed): sign-up, reset, an accepted
  * invitation and a password change all ask for one this way.
  */

@@ -8,7 +8,7 @@ const styles: Record<Toast["type"], string> = {
 };
 
 /**
- * Shows the toast flashed through the session (SPEC §2, §9): one at a time, 5 s, dismissible,
+ * Shows the toast flashed through the session (docs/requirements.md §S2, §S9): one at a time, 5 s, dismissible,
  * F8 focuses it, a swipe to the right dismisses it. Without JavaScript it simply stays until the
  * next page.
  */

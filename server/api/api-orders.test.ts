@@ -231,7 +231,7 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
   });
 
   it("two keys of one company sending the same Idempotency-Key each get their own order and charge; each replay answers its own; another body on one key is still 409", async () => {
-    // Idempotency keys belong to the API key that sent them (DESIGN.md §7, ADR 0029 amendment):
+    // Idempotency keys belong to the API key that sent them (docs/requirements.md §D7, ADR 0029 amendment):
     // two systems of one company that happen to pick the same key are two requests, not one.
     const { a, aKey, post, get, topUp } = await world();
     const hrKey = await a.json<CreatedApiKey>("POST", "ApiKeys", { name: "HR system" }, 201);
@@ -624,7 +624,7 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
 
   /**
    * The company's money reconciles: the ledger's sum is the balance, and each order was charged
-   * once and either released once or refunded once (DESIGN.md §5, ADR 0029 §1 and §7).
+   * once and either released once or refunded once (docs/requirements.md §D5, ADR 0029 §1 and §7).
    */
   async function expectReconciled(companyId: number, orderIds: readonly number[]) {
     const entries = await db().select().from(balanceEntries).where(eq(balanceEntries.companyId, companyId));

@@ -9,7 +9,7 @@
 //   POST /Approvals/:orderId/decline       Owner { reason } → 204
 //   POST /Approvals/:orderId/payment-intent Owner, or the requester → the payment of the approved
 //        order for its own total (as create-payment-intent answers); 409 once the draft changed.
-//        Not rate-limited as a card attempt (DESIGN.md §7): it only answers the order's one payment
+//        Not rate-limited as a card attempt (docs/requirements.md §D7): it only answers the order's one payment
 //        (one idempotency key per order); the card is tried, and counted, when it is confirmed.
 // Owner-only calls check the role before reading a body (requireOwner: 403, nothing changes);
 // another company's order is a 404.

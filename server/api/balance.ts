@@ -1,4 +1,4 @@
-// The company's prepaid balance (ADR 0029; DESIGN.md §5): what a system's /api/v1 orders are
+// The company's prepaid balance (ADR 0029; docs/requirements.md §D5): what a system's /api/v1 orders are
 // paid from, topped up by card by an Owner in the portal.
 //   GET  /api/Balance                         (bearer, Owner or Manager) → { balance, entries[], canTopUp, processor, minTopUp, maxTopUp }
 //                                             amounts in cents; entries newest first (the latest 50)
@@ -73,7 +73,7 @@ export function balanceRoutes(
   limits: RateLimits,
 ) {
   const s: TopUpServices = { db: deps.db, payments, logger: deps.logger, now };
-  // Card attempts (DESIGN.md §7): the card form's attempts are counted per company (only an
+  // Card attempts (docs/requirements.md §D7): the card form's attempts are counted per company (only an
   // Owner's token reaches it; the budget is cardPayment's, in its own buckets), before the card
   // is looked at. Making a top-up takes no card data and has its own budget (topUpStart).
   const cardAttempt = createMiddleware<ApiEnv>(async (c, next) => {

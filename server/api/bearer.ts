@@ -1,4 +1,4 @@
-// Bearer-token middleware for the authenticated calls of SPEC §7. The verifier comes from the
+// Bearer-token middleware for the authenticated calls of docs/requirements.md §S7. The verifier comes from the
 // accounts domain (auth.ts: opaque tokens, stored hashed); this module only reads the header and
 // answers 401.
 import { createMiddleware } from "hono/factory";

@@ -3,7 +3,7 @@ import { DETAILS } from "../../core/public-forms.ts";
 import { ProblemError } from "../http/problem.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 
-/** Refuses the call with SPEC §8's captcha detail when the token does not prove a human. */
+/** Refuses the call with docs/requirements.md §S8's captcha detail when the token does not prove a human. */
 export async function requireCaptcha(
   deps: ApiDeps,
   c: Context<ApiEnv>,

@@ -1,4 +1,4 @@
-// PUT /api/Companies/ (SPEC §7, §5): the caller's company details, SPEC's messages, the ABN
+// PUT /api/Companies/ (docs/requirements.md §S7, §S5): the caller's company details, SPEC's messages, the ABN
 // check digits, and no way to touch another company.
 import { eq } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The caller's company (SPEC §7 PUT /api/Companies/; ADR 0022):
+// The caller's company (docs/requirements.md §S7 PUT /api/Companies/; ADR 0022):
 //   GET /api/Companies   (bearer) { id, name, ABN, size, industry, hasProvidedCompanyDetails }
 //   PUT /api/Companies   (bearer, Owner) saves { name, ABN, size, industry } → the same shape
 // Only ever the company of the access token; there is no company id in the call. Saving is an

@@ -1,5 +1,5 @@
 // Where password reset, password change, email change and two-factor sign-in meet, through the
-// API against the real database (PGlite and PostgreSQL). DESIGN.md §7 and ADR 0023's Amendment:
+// API against the real database (PGlite and PostgreSQL). docs/requirements.md §D7 and ADR 0023's Amendment:
 // a password reset, a password change or an email change ends every open sign-in challenge of
 // the user (a "verify" one and the company's forced "setup" one, with any app secret waiting for
 // its first code) and voids every reset link the user has not used. Otherwise someone holding the

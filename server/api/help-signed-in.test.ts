@@ -1,4 +1,4 @@
-// POST /api/Help/create-help (SPEC §7, §5): the signed-in Contact Us form, stored with the user
+// POST /api/Help/create-help (docs/requirements.md §S7, §S5): the signed-in Contact Us form, stored with the user
 // and company, and emailed to SUPPORT_EMAIL through the outbox.
 import { count, eq } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// POST /api/Help/create-help-anonymous (SPEC §7): the request is stored and an email to
+// POST /api/Help/create-help-anonymous (docs/requirements.md §S7): the request is stored and an email to
 // SUPPORT_EMAIL is queued in the outbox, in one transaction.
 import { count, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";

@@ -1,4 +1,4 @@
-// POST /api/Help/create-help (SPEC §7): the signed-in Contact Us form, { message } only. The
+// POST /api/Help/create-help (docs/requirements.md §S7): the signed-in Contact Us form, { message } only. The
 // sender is the token's user; the request is stored with the user and company and emailed to
 // SUPPORT_EMAIL through the outbox (server/domain/help.ts).
 import { Hono, type MiddlewareHandler } from "hono";

@@ -1,4 +1,4 @@
-// Register and the Identity calls (SPEC §7, §8), against the real database (PGlite and
+// Register and the Identity calls (docs/requirements.md §S7, §S8), against the real database (PGlite and
 // PostgreSQL): success, each validation failure with its message, duplicate email, expired and
 // reused codes and tokens, too many attempts, per-account rate limits, revoked tokens.
 import { count, eq } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// Registration and the Identity calls of SPEC §7 (Register, VerifyEmailRequest,
+// Registration and the Identity calls of docs/requirements.md §S7 (Register, VerifyEmailRequest,
 // ResendVerifyEmailRequest, VerifyEmail, login, ResetPasswordRequest, ResetPassword), plus what
 // the spec implies:
 //   POST /api/Identity/logout                     (bearer) revokes the presented token → 204
@@ -80,7 +80,7 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
   /**
    * The right password of a manager whose email is not verified: a new code is emailed, as
    * ResendVerifyEmailRequest would email it and within the same budgets (the client's verify
-   * budget and the user's code emails, DESIGN.md §7), so logging in is no way around them. The
+   * budget and the user's code emails, docs/requirements.md §D7), so logging in is no way around them. The
    * 403 carries what the verify page's address needs (userId, requestToken, as Register answers
    * them). Only someone who knows the password gets here; a wrong one has already been refused
    * like any other, so the answer tells no more about the account than it told before.

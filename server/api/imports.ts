@@ -1,5 +1,5 @@
-// CSV imports (not in SPEC §7: SPEC's bulk calls take JSON, which for a 50,000-row file would be
-// one body of tens of megabytes held whole; DESIGN.md §7 upload caps). The file itself is the
+// CSV imports (not in docs/requirements.md §S7: SPEC's bulk calls take JSON, which for a 50,000-row file would be
+// one body of tens of megabytes held whole; docs/requirements.md §D7 upload caps). The file itself is the
 // body, read as a stream by server/domain/imports.ts:
 //   POST   /Imports?kind=team|reward&fileName=…[&queue=true][&id=…][&expectedRows=N]   text/csv
 //          → 201 the job (queued, or staged for Save); 400 with the file's messages (errors.file)

@@ -1,4 +1,4 @@
-// The provider API (SPEC §7, DESIGN.md §2): a fetch-style Hono app mounted at /api. The web
+// The provider API (docs/requirements.md §S7, §D2): a fetch-style Hono app mounted at /api. The web
 // portal calls it in process through its `fetch` (ADR 0015).
 import { Hono } from "hono";
 import { DETAILS } from "../../core/public-forms.ts";
@@ -63,7 +63,7 @@ export function createApi(deps: ApiDeps) {
   });
 
   const now = () => deps.now?.() ?? new Date();
-  // Every authenticated call (SPEC §6) goes through this one bearer check.
+  // Every authenticated call (docs/requirements.md §S6) goes through this one bearer check.
   const auth = bearerAuth(deps.db, now);
   const limits = createRateLimits(deps.config.RATE_LIMIT_FACTOR, deps.rateLimitStore);
   // One card processor for the payment calls and the payment of an approved order.

@@ -1,4 +1,4 @@
-// Invitations end with their inviting Owner (ADR 0022 amendment; DESIGN.md §7 "Invitations die
+// Invitations end with their inviting Owner (ADR 0022 amendment; docs/requirements.md §D7 "Invitations die
 // with the inviting Owner's role"): removing a manager withdraws their pending invitations,
 // and so does demoting an Owner, both in the change's transaction and named in its audit entry;
 // and accepting (and the preview the accept page shows) checks the inviter again: still active
@@ -94,7 +94,7 @@ describeEachDatabase("invitations and their inviting Owner", ({ database }) => {
     expect((await accept(api, kept.token)).status).toBe(200);
   });
 
-  it("demoting an Owner withdraws every pending invitation they sent, to either role (DESIGN.md §7)", async () => {
+  it("demoting an Owner withdraws every pending invitation they sent, to either role (docs/requirements.md §D7)", async () => {
     const { api, first, second } = await twoOwners();
     const asOwner = await invite(api, second, "mallory@example.com", "owner");
     const asManager = await invite(api, second, "mia@example.com", "manager");

@@ -1,5 +1,5 @@
-// Tax invoices of paid orders: the JSON the page shows and the PDF, with the amounts of DESIGN.md
-// §5 ($100 → service fee $10.00, GST $1.00, total $111.00), scoped to the company, 404 alike for
+// Tax invoices of paid orders: the JSON the page shows and the PDF, with the amounts of docs/requirements.md
+// §D5 ($100 → service fee $10.00, GST $1.00, total $111.00), scoped to the company, 404 alike for
 // another company's, an unpaid or a malformed number. A tax invoice is a legal document (ADR 0025,
 // amendment): the page, the PDF and the email show the buyer and the supplier as they were when
 // the order was paid, however the company or the configuration changes after; a cancelled and

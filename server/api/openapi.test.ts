@@ -76,7 +76,7 @@ describe("the /api/v1 OpenAPI document", () => {
     });
   });
 
-  it("says the Idempotency-Key belongs to the API key that sent it (DESIGN.md §7)", () => {
+  it("says the Idempotency-Key belongs to the API key that sent it (docs/requirements.md §D7)", () => {
     const doc = buildOpenApiDocument() as Doc;
     const create = doc.paths["/api/v1/orders"]?.post as { parameters: Array<{ name: string; description?: string }> };
     const header = create.parameters.find((p) => p.name === "Idempotency-Key");

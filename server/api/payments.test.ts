@@ -1,4 +1,4 @@
-// The payment calls (SPEC §7 StripePayment) with the simulated card processor: the
+// The payment calls (docs/requirements.md §S7 StripePayment) with the simulated card processor: the
 // order snapshot and its refusals, the card form (success, decline, authentication pass and
 // fail, invalid fields), the release exactly once (concurrent checks, retries, a failure midway),
 // recipient accounts, ledger, the emails, the draft, tenant isolation.

@@ -1,4 +1,4 @@
-// The payment calls (SPEC §7 "/{provider}Payment/…", named after Stripe):
+// The payment calls (docs/requirements.md §S7 "/{provider}Payment/…", named after Stripe):
 //   POST /StripePayment/create-payment-intent      { amount (cents), rewardName? } → { clientSecret, paymentIntentId, orderId, amount, processor }
 //   POST /StripePayment/check-payment-intent       { paymentIntent } → { amount (dollars), status, message? }
 //   POST /StripePayment/webhook                    Stripe's signed events (not bearer-authenticated); 503 without
@@ -67,7 +67,7 @@ export function paymentsRoutes(
   now: () => Date,
   limits: RateLimits,
 ) {
-  // Card attempts (DESIGN.md §7): counted whatever path reached the call, before anything else.
+  // Card attempts (docs/requirements.md §D7): counted whatever path reached the call, before anything else.
   const cardAttempt = limits.perClient("cardPayment");
   const services = paymentServicesOf(deps, payments, now);
   const simulated = payments.kind === "simulated";
@@ -77,7 +77,7 @@ export function paymentsRoutes(
     if (!payments.createCheckoutSession) throw new ProblemError(404, DETAILS.notFound);
     await next();
   });
-  // ─── The simulated card processor (DESIGN.md §6): 404 while Stripe is in use ───
+  // ─── The simulated card processor (docs/requirements.md §D6): 404 while Stripe is in use ───
   const simulatedOnly = createMiddleware<ApiEnv>(async (_c, next) => {
     if (!simulated) throw new ProblemError(404, DETAILS.notFound);
     await next();

@@ -1,4 +1,4 @@
-// The public calls of SPEC §7: the catalogue, the waitlist and the anonymous contact form.
+// The public calls of docs/requirements.md §S7: the catalogue, the waitlist and the anonymous contact form.
 import { Hono } from "hono";
 import { DETAILS, helpAnonymousSchema, waitListSchema } from "../../core/public-forms.ts";
 import { listLatestRewards } from "../domain/catalogue.ts";

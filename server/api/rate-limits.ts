@@ -1,4 +1,4 @@
-// The rate limits of DESIGN.md §7, bound to the API operation they guard rather than to a URL:
+// The rate limits of docs/requirements.md §D7, bound to the API operation they guard rather than to a URL:
 // the web forms reach the same operations through the typed client, so a limit holds whatever
 // path (`/_.data`, `.data`, a trailing slash, other letter case, percent-encoding) reached it.
 // Every attempt is counted the moment it arrives, before the work it guards, so N concurrent

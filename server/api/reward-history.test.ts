@@ -1,4 +1,4 @@
-// GET /api/RewardHistory/get-reward-history (SPEC §7): the caller's company's reward releases,
+// GET /api/RewardHistory/get-reward-history (docs/requirements.md §S7): the caller's company's reward releases,
 // newest first, as { rewardReleaseId, rewardDate, rewardName, amount (Reward Dollars) }; and the
 // whole history a page at a time (GET /api/RewardHistory) and as CSV (GET /api/RewardHistory/export).
 import { beforeEach, expect, it } from "vitest";

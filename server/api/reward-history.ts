@@ -1,5 +1,5 @@
 // The caller's company's releases, newest first:
-//   GET /RewardHistory/get-reward-history (SPEC §7): the dashboard's "Most Recent Reward History",
+//   GET /RewardHistory/get-reward-history (docs/requirements.md §S7): the dashboard's "Most Recent Reward History",
 //       the newest 100 as { rewardReleaseId, rewardDate (ISO 8601), rewardName, amount (Reward
 //       Dollars, two decimals) }, and (not in SPEC) the invoiceNumber of the order's tax invoice.
 //   GET /RewardHistory?pageNumber&pageSize (not in SPEC): one page of all of them (RewardHistoryPage).

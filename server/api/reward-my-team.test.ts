@@ -1,5 +1,5 @@
-// The RewardMyTeam calls of SPEC §7: the caller's reward draft, its validation
-// messages, SPEC §5 amount conversions, DESIGN.md §5 summary figures, tenant isolation, the
+// The RewardMyTeam calls of docs/requirements.md §S7: the caller's reward draft, its validation
+// messages, §S5 amount conversions, §D5 summary figures, tenant isolation, the
 // recipient limit (MAX_DRAFT_RECIPIENTS) and the version bump on every change.
 import { and, eq, sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
@@ -185,7 +185,7 @@ describeEachDatabase("RewardMyTeam (the reward draft)", ({ database }) => {
     expect(await lineCount()).toBe(0);
   });
 
-  it("update-reward applies SPEC §5 conversions; a fraction or over 10,000 is refused with a clear detail", async () => {
+  it("update-reward applies docs/requirements.md §S5 conversions; a fraction or over 10,000 is refused with a clear detail", async () => {
     const { api } = accountsApi(db(), { config });
     const pm = await manager(api);
     const id = await member(pm.companyId);

@@ -1,4 +1,4 @@
-// The RewardMyTeam calls of SPEC §7: the caller's reward draft. Bearer-authenticated,
+// The RewardMyTeam calls of docs/requirements.md §S7: the caller's reward draft. Bearer-authenticated,
 // scoped to the caller's company and own draft; another company's user id answers 404 and
 // changes nothing. The rules live in server/domain/reward-draft.ts and core/rewards.ts.
 //

@@ -1,4 +1,4 @@
-// My Team calls (SPEC §7, §5, §8, §9) against the real databases (PGlite and
+// My Team calls (docs/requirements.md §S7, §S5, §S8, §S9) against the real databases (PGlite and
 // PostgreSQL): GET /api/Users (paging, order, search rules, the reward search flag),
 // create-user, create-user-bulk-upload (duplicates, row limit, all or nothing), PUT and DELETE
 // /api/Users/{id}; every validation message, tenant isolation, malformed bodies, 401.
@@ -368,7 +368,7 @@ describeEachDatabase("My Team API", ({ database }) => {
           const page = await list(api, a.accessToken, { search, isRewardMyTeam: "true", pageSize: 10 });
           expect(page).toMatchObject({ items: [], totalCount: 0, totalPages: 0, hasNextPage: false });
         }
-        // SPEC §5: the reward search runs on any text that is not blank (My Team's needs 3 characters).
+        // docs/requirements.md §S5: the reward search runs on any text that is not blank (My Team's needs 3 characters).
         expect(
           names(await list(api, a.accessToken, { search: "  ja ", isRewardMyTeam: "true", pageSize: 10 })),
         ).toEqual(["Jane Citizen", "Janet Smith", "Mark Janeway"]);

@@ -11,7 +11,7 @@
 // token when a second factor is owed (server/api/identity.ts). Every code and password checked
 // here spends the login budgets of rate-limits.ts, as a password at login does, and every code
 // checked against a login challenge spends one of its five attempts first (countChallengeAttempt;
-// DESIGN.md §7, ADR 0023's Amendments).
+// docs/requirements.md §D7, ADR 0023's Amendments).
 import { Hono, type MiddlewareHandler } from "hono";
 import { PASSWORD_MESSAGES } from "../../core/password.ts";
 import { DETAILS } from "../../core/public-forms.ts";
@@ -142,7 +142,7 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
       const found = await findLoginChallenge(deps.db, body.challengeToken, purpose, now());
       if (found.status !== "ok") throw challengeFailure(found.status);
       await spendLoginBudget(found.userId, found.email, c.get("clientIp"));
-      // The challenge's attempt is spent before the code is checked, never after (DESIGN.md §7).
+      // The challenge's attempt is spent before the code is checked, never after (docs/requirements.md §D7).
       const attempt = await countChallengeAttempt(deps.db, found.challengeId, now());
       if (attempt.status !== "counted") throw challengeFailure(attempt.status);
       const caller: Actor = { userId: found.userId, companyId: found.companyId, clientIp: c.get("clientIp") };

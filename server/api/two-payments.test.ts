@@ -31,7 +31,7 @@ describeEachDatabase("One live payment per order (Stripe)", ({ database }) => {
     STRIPE_PUBLISHABLE_KEY: "pk_test_key",
     STRIPE_WEBHOOK_SECRET: TEST_WEBHOOK_SECRET,
     APP_URL: "https://rewards.test",
-    // A deployment URL: it starts only with real mail and a session secret (DESIGN §3).
+    // A deployment URL: it starts only with real mail and a session secret (docs/requirements.md §D3).
     SMTP_URL: "smtp://127.0.0.1:2525",
     SESSION_SECRET: "two-payments-test-session-secret-0123456789",
   });

@@ -1,4 +1,4 @@
-// GET /api/Users/MyDetails (SPEC §7): the token's own user, never anyone else's.
+// GET /api/Users/MyDetails (docs/requirements.md §S7): the token's own user, never anyone else's.
 import { eq } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
 import { DETAILS } from "../../core/public-forms.ts";

@@ -1,4 +1,4 @@
-// The Users calls of SPEC §7: GET /Users/MyDetails (accounts) and My Team (SPEC §2): GET /Users,
+// The Users calls of docs/requirements.md §S7: GET /Users/MyDetails (accounts) and My Team (§S2): GET /Users,
 // POST /Users/create-user, POST /Users/create-user-bulk-upload, PUT and DELETE /Users/{id}.
 // Always the caller's company; another company's member answers 404 and changes nothing.
 import { Hono, type MiddlewareHandler } from "hono";

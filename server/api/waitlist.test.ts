@@ -1,4 +1,4 @@
-// POST /api/WaitList (SPEC §7, §8) against the real database.
+// POST /api/WaitList (docs/requirements.md §S7, §S8) against the real database.
 import { count } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { DETAILS } from "../../core/public-forms.ts";

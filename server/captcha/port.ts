@@ -1,4 +1,4 @@
-// The captcha port (DESIGN.md §6, SPEC §4): a public call carries a token from the invisible
+// The captcha port (docs/requirements.md §D6, §S4): a public call carries a token from the invisible
 // score-based check (isCaptchaV3 true) or, after a failure, from the visible challenge.
 export interface CaptchaCheck {
   token: string;

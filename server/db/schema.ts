@@ -1,4 +1,4 @@
-// The database schema (DESIGN.md §4). Migrations are generated from this file with
+// The database schema (docs/requirements.md §D4). Migrations are generated from this file with
 // `npm run db:generate` and applied in process at start.
 import { sql } from "drizzle-orm";
 import {
@@ -26,7 +26,7 @@ const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull(
 /** A table's own key: a bigserial, read as a JS number (ids stay far below 2^53). */
 const id = () => bigserial("id", { mode: "number" }).primaryKey();
 
-/** The company a row belongs to; every company-owned row is read through it (DESIGN.md §4). */
+/** The company a row belongs to; every company-owned row is read through it (docs/requirements.md §D4). */
 const companyRef = () =>
   bigint("company_id", { mode: "number" })
     .notNull()
@@ -96,7 +96,7 @@ export const helpRequests = pgTable("help_requests", {
 });
 
 /**
- * The durable mail outbox (DESIGN.md §6): written in the same transaction as the change that
+ * The durable mail outbox (docs/requirements.md §D6): written in the same transaction as the change that
  * causes the email, delivered by the worker with retries and backoff.
  */
 export const emailOutbox = pgTable(
@@ -177,7 +177,7 @@ export const users = pgTable(
   {
     id: id(),
     /**
-     * The id the verification calls take (SPEC §7 `userId`): random, so nobody can aim a code
+     * The id the verification calls take (docs/requirements.md §S7 `userId`): random, so nobody can aim a code
      * request at a stranger by counting. The sequential `id` stays internal.
      */
     publicId: uuid("public_id").notNull().defaultRandom().unique(),
@@ -277,7 +277,7 @@ export const accessTokens = pgTable(
 );
 
 /**
- * Web sessions (DESIGN.md §2): the browser's cookie holds only the id; the access token, the
+ * Web sessions (docs/requirements.md §D2): the browser's cookie holds only the id; the access token, the
  * user's name and flashed toasts live here. Expired rows are ignored and swept at start.
  */
 export const webSessions = pgTable(
@@ -294,7 +294,7 @@ export const webSessions = pgTable(
 );
 
 /**
- * A CSV import (team or reward, DESIGN.md §7): the file is read as a stream and its checked rows
+ * A CSV import (team or reward, docs/requirements.md §D7): the file is read as a stream and its checked rows
  * are staged in `import_job_rows` in batches, committed as they go (they change nothing the
  * product shows). Then one transaction applies every staged row and marks the job done, so an
  * import is all or nothing; a worker claims a queued job with FOR UPDATE SKIP LOCKED, and a
@@ -315,7 +315,7 @@ export const importJobs = pgTable(
     processedRows: integer("processed_rows").notNull().default(0),
     /** The file's row count once read whole; before that the count the browser announced, if any. */
     totalRows: integer("total_rows"),
-    /** When done: the counts the page shows (SPEC §8 toasts). */
+    /** When done: the counts the page shows (docs/requirements.md §S8 toasts). */
     result: jsonb("result").$type<Record<string, number>>(),
     /** When failed: why, in the page's words. */
     errors: jsonb("errors").$type<string[]>(),
@@ -346,7 +346,7 @@ export const importJobRows = pgTable(
 // ─── Reward draft: one draft per program manager, its recipient lines ───
 
 /**
- * The reward being prepared by one program manager (SPEC §3 reward name, recipient rows). Every
+ * The reward being prepared by one program manager (docs/requirements.md §S3 reward name, recipient rows). Every
  * change to the draft or its lines bumps `version`, so a payment created for an older version
  * can be refused.
  */
@@ -357,7 +357,7 @@ export const rewardDrafts = pgTable(
     companyId: companyRef(),
     /** The program manager who owns the draft: one draft each. */
     userId: userRef(),
-    /** The reward name (SPEC §3), '' until set; required for payment. */
+    /** The reward name (docs/requirements.md §S3), '' until set; required for payment. */
     name: text("name").notNull().default(""),
     /** The sender's message to every recipient, '' for none (core/rewards.ts rewardMessageField). */
     message: text("message").notNull().default(""),
@@ -383,23 +383,23 @@ export const rewardDraftLines = pgTable(
     companyId: companyRef(),
     /** The team member rewarded. */
     userId: userRef(),
-    /** Whole Reward Dollars, 0 to 10,000 (DESIGN.md §5). */
+    /** Whole Reward Dollars, 0 to 10,000 (docs/requirements.md §D5). */
     amountDollars: integer("amount_dollars").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("reward_draft_lines_draft_user_idx").on(t.draftId, t.userId),
-    // Newest first (SPEC §9): created_at desc, id desc.
+    // Newest first (docs/requirements.md §S9): created_at desc, id desc.
     index("reward_draft_lines_draft_order_idx").on(t.draftId, t.createdAt, t.id),
     index("reward_draft_lines_company_user_idx").on(t.companyId, t.userId),
     check("reward_draft_lines_amount_check", sql`${t.amountDollars} between 0 and 10000`),
   ],
 );
 
-// ─── Payments and release (DESIGN.md §5): orders, releases, recipient accounts, ledger, audit ───
+// ─── Payments and release (docs/requirements.md §D5): orders, releases, recipient accounts, ledger, audit ───
 
 /**
- * The frozen snapshot that is paid for (DESIGN.md §5): made from a draft at one version by
+ * The frozen snapshot that is paid for (docs/requirements.md §D5): made from a draft at one version by
  * create-payment-intent; the payment is created for `total_cents`, never for a browser's number.
  * pending → paid (released exactly once) or failed (declined, or superseded by a newer order).
  */
@@ -568,7 +568,7 @@ export const orderLines = pgTable(
 );
 
 /**
- * Reward history (SPEC §3): one row per released order. The unique order_id is what makes a
+ * Reward history (docs/requirements.md §S3): one row per released order. The unique order_id is what makes a
  * release happen exactly once, whichever path (check call, webhook, retry) gets there first.
  */
 export const rewardReleases = pgTable(
@@ -613,7 +613,7 @@ export const recipientAccounts = pgTable(
   ],
 );
 
-/** Reward Dollar movements of a recipient (DESIGN.md §4): a balance is a sum, never a stored number. */
+/** Reward Dollar movements of a recipient (docs/requirements.md §D4): a balance is a sum, never a stored number. */
 export const rewardLedger = pgTable(
   "reward_ledger",
   {
@@ -641,7 +641,7 @@ export const rewardLedger = pgTable(
 
 /**
  * A lot: the Reward Dollars one release gave one recipient, valid 18 months from that release's
- * email (SPEC §1, per reward, not per recipient). remainingCents is what spending and forfeiture
+ * email (docs/requirements.md §S1, per reward, not per recipient). remainingCents is what spending and forfeiture
  * have not taken yet; the ledger keeps every movement, so the balance is still the ledger's sum.
  */
 export const rewardLots = pgTable(
@@ -692,7 +692,7 @@ export const redemptions = pgTable(
 );
 
 /**
- * The simulated card processor's own state (DESIGN.md §6), playing Stripe's PaymentIntents:
+ * The simulated card processor's own state (docs/requirements.md §D6), playing Stripe's PaymentIntents:
  * only the card's last 4 digits are ever stored.
  */
 export const simulatedPayments = pgTable(
@@ -820,7 +820,7 @@ export const emailChanges = pgTable(
 );
 
 /**
- * Rate-limit counters (DESIGN.md §7) on PostgreSQL, shared by every app process and machine:
+ * Rate-limit counters (docs/requirements.md §D7) on PostgreSQL, shared by every app process and machine:
  * rate-limiter-flexible's PostgreSQL store keeps one row per rule and key (`rule:key`), counting
  * `points` until `expire`. PGlite runs one process and counts in memory instead.
  */
@@ -932,7 +932,7 @@ export const balanceEntries = pgTable(
  * An Idempotency-Key a system sent with POST /api/v1/orders (ADR 0029), per API key: the same key
  * with the same body (request_hash, sha256 of its canonical JSON) answers the same order; with
  * another body, 409. Two keys of one company are two systems, so the same value sent by each is
- * two requests (DESIGN.md §7; ADR 0029 amendment "Idempotency keys belong to the API key").
+ * two requests (docs/requirements.md §D7; ADR 0029 amendment "Idempotency keys belong to the API key").
  * Kept at least 24 hours (expires_at); the row is inserted in the transaction that creates the
  * order, so a concurrent replay waits on the unique index and then finds it.
  */

@@ -3,7 +3,7 @@
 //
 // In ONE transaction: the order row, then the API key's api_idempotency_keys row for the key
 // (per API key, not per company: two systems of one company reusing a value are two requests,
-// DESIGN.md §7; the unique index on (api key, key) makes a concurrent replay WAIT for the first
+// docs/requirements.md §D7; the unique index on (api key, key) makes a concurrent replay WAIT for the first
 // transaction; it then finds the row and answers that order, or 409 for another body; its own
 // order row rolls back with it), the recipients matched or created as team members by address
 // (as the reward CSV import does), the lines, and then either

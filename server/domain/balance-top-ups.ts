@@ -1,4 +1,4 @@
-// Card top-ups of a company's prepaid balance (ADR 0029; DESIGN.md §5 "paid from a prepaid
+// Card top-ups of a company's prepaid balance (ADR 0029; docs/requirements.md §D5 "paid from a prepaid
 // company balance, topped up by card in the portal"). An Owner asks for a whole number of dollars
 // ($10 to $100,000, core/balance-top-ups.ts): a `balance_top_ups` row (pending) and a payment
 // through the payments port for exactly that amount, no fee and no GST (those are charged when an
@@ -478,7 +478,7 @@ export async function balanceView(
   };
 }
 
-// ─── The simulated card processor (DESIGN.md §6): the top-up's card form, no JavaScript needed ───
+// ─── The simulated card processor (docs/requirements.md §D6): the top-up's card form, no JavaScript needed ───
 
 /** The simulated payment of a payable top-up of the caller's company (404 for another company's). */
 async function simulatedPaymentOf(s: TopUpServices, caller: Caller, topUpId: number) {

@@ -10,7 +10,7 @@ export interface CatalogueSeedItem {
   brand: string;
 }
 
-/** SPEC §2's retailer carousel, in its order. */
+/** docs/requirements.md §S2's retailer carousel, in its order. */
 export const BRANDS: CatalogueSeedItem[] = [
   { slug: "apple", brand: "Apple" },
   { slug: "bunnings", brand: "Bunnings" },

@@ -1,4 +1,4 @@
-// Company details (SPEC §2 Step 3, §3): name, ABN, size and industry of the caller's own company.
+// Company details (docs/requirements.md §S2 Step 3, §S3): name, ABN, size and industry of the caller's own company.
 // Saving them is what makes hasProvidedCompanyDetails true (details_updated_at is set). Once
 // saved, only an Owner changes them (ADR 0022; the API checks the role), and every save is in
 // the audit trail.

@@ -1,4 +1,4 @@
-// Random secrets of the account flows and how they are stored (DESIGN.md §7): access tokens,
+// Random secrets of the account flows and how they are stored (docs/requirements.md §D7): access tokens,
 // verification request tokens and reset tokens are 32 random bytes (base64url) stored as their
 // SHA-256; a 6-digit verification code is stored as an HMAC-SHA-256 keyed by its request token,
 // so a copy of the database reveals neither the tokens nor the codes. Comparisons run in

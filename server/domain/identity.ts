@@ -1,4 +1,4 @@
-// Accounts (SPEC §3, §4; DESIGN.md §7): registration of a program manager with their company,
+// Accounts (docs/requirements.md §S3, §S4; §D7): registration of a program manager with their company,
 // email verification with a 6-digit code, login, opaque access tokens, password reset, and the
 // two onboarding flags. Plain functions over the database; the caller passes the clock (`now`).
 //
@@ -10,7 +10,7 @@
 //     writes); revoked at logout, and all of a user's tokens at a password reset.
 //   - a password reset, a password change and an email change end the user's sign-ins in
 //     progress (endSignInsInProgress: login challenges, an app secret not yet confirmed, unused
-//     reset links) in the transaction of the change (DESIGN.md §7, ADR 0023's Amendment).
+//     reset links) in the transaction of the change (docs/requirements.md §D7, ADR 0023's Amendment).
 //
 // The onboarding-video flag lives on the user (markOnboardingVideoWatched), so it follows the
 // account from browser to browser. hasProvidedCompanyDetails is derived from the company row.
@@ -94,7 +94,7 @@ export interface RegisterInput {
 }
 
 /**
- * `userId` is the user's public id (users.public_id, a random UUID): the id SPEC §7's
+ * `userId` is the user's public id (users.public_id, a random UUID): the id docs/requirements.md §S7's
  * verification calls take. The sequential users.id never leaves the server, so nobody can aim
  * those calls at a stranger by counting.
  */
@@ -496,7 +496,7 @@ export async function completePasswordReset(
 
 /**
  * What a password reset, a password change and an email change all end, called inside the
- * transaction that makes the change (DESIGN.md §7; ADR 0023, Amendment). Each of them may be the
+ * transaction that makes the change (docs/requirements.md §D7; ADR 0023, Amendment). Each of them may be the
  * owner shutting out someone who had the old password or the old address's mailbox, so nothing
  * that someone started with them may finish afterwards:
  *   - the user's open login challenges ("verify" and the company's forced "setup"): otherwise the

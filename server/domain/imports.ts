@@ -1,5 +1,5 @@
-// CSV imports of My Team and Reward My Team (SPEC §5 team CSV upload and reward bulk CSV,
-// DESIGN.md §7 upload caps), for files of up to MAX_IMPORT_ROWS rows:
+// CSV imports of My Team and Reward My Team (docs/requirements.md §S5 team CSV upload and reward bulk CSV,
+// §D7 upload caps), for files of up to MAX_IMPORT_ROWS rows:
 //   1. stageImport reads the file as a stream (csv-parse), checks each row with the reader the
 //      browser uses (core/csv.ts, core/reward-csv.ts) and writes the checked rows to
 //      import_job_rows in batches, each committed with the job's progress, so a poll sees the

@@ -1,5 +1,5 @@
 // Tax invoices of paid orders (core/invoices.ts): read from the order as it was frozen and paid,
-// scoped to the caller's company (DESIGN.md §3). A tax invoice is a legal document: its buyer and
+// scoped to the caller's company (docs/requirements.md §D3). A tax invoice is a legal document: its buyer and
 // supplier are frozen with the order in the transaction that pays or charges it
 // (freezeInvoiceParties), so a company renamed later, or a new SUPPLIER_NAME, changes no invoice
 // already issued (ADR 0025, amendment; server/api/invoices.test.ts).

@@ -1,4 +1,4 @@
-// Reward lots (SPEC §1: Reward Dollars are valid 18 months from the congratulatory email; ADR
+// Reward lots (docs/requirements.md §S1: Reward Dollars are valid 18 months from the congratulatory email; ADR
 // 0027): each release gives each recipient one lot (release.ts), valid 18 months
 // from that release's email. This module is everything that happens to a lot afterwards:
 //
@@ -500,7 +500,7 @@ export async function lotBalances(
 }
 
 /**
- * Forfeits everything a member has left (they leave the team, SPEC §6), in the caller's
+ * Forfeits everything a member has left (they leave the team, docs/requirements.md §S6), in the caller's
  * transaction: their open lots drop to 0 with a 'forfeit' entry each, locked in the order the
  * expiry job and redemptions lock them. Answers the cents.
  */

@@ -12,7 +12,7 @@
 // it), revokes every access token of the manager and deletes their web sessions
 // (web_sessions.user_id), so their next request of any kind lands on the login page.
 //
-// Invitations end with their inviting Owner (ADR 0022 amendment; DESIGN.md §7): a removal
+// Invitations end with their inviting Owner (ADR 0022 amendment; docs/requirements.md §D7): a removal
 // withdraws every pending invitation the manager sent, and so does a demotion from Owner (only
 // Owners invite, so the role was the invitation's authority), in the change's transaction; and
 // accepting checks the inviter again (still active, still an Owner), so a link sent just before
@@ -116,7 +116,7 @@ export type InviteResult =
   | { status: "email_in_use" }
   /**
    * The company details are not saved yet: an invitee would land on the onboarding form, which
-   * only an Owner may fill in (SPEC §6 gate; ADR 0022).
+   * only an Owner may fill in (docs/requirements.md §S6 gate; ADR 0022).
    */
   | { status: "details_missing" };
 

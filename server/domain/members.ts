@@ -1,4 +1,4 @@
-// Who counts as a team member, for every query that reads or locks one (SPEC §2 My Team,
+// Who counts as a team member, for every query that reads or locks one (docs/requirements.md §S2 My Team,
 // Reward My Team): the team domain and the reward draft must agree on it.
 import { and, eq, type Placeholder, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";

@@ -21,10 +21,10 @@
 //   extra-payment     a second card payment for an order (ADR 0009 "One live payment per order") is
 //                     refunded within the grace below, and is never the payment that paid its order
 //   order-amounts     fee = 10 % of the rewards, GST = 10 % of the fee, each half up to the cent,
-//                     total = their sum, rewards = the order lines' sum (DESIGN.md §5, core/money.ts)
+//                     total = their sum, rewards = the order lines' sum (docs/requirements.md §D5, core/money.ts)
 //
 // What does not map, and why:
-// - There is no recipient balance column: a balance is the ledger's sum (DESIGN.md §4), and the
+// - There is no recipient balance column: a balance is the ledger's sum (docs/requirements.md §D4), and the
 //   lots keep what is left (ADR 0027 §2), so the check compares those two with the lots' history.
 // - A card payment that succeeded at the processor but whose order is still pending is invisible
 //   here (this reads only the database); the reconciler asks the processor and releases it (ADR 0009).
@@ -303,7 +303,7 @@ const rules: Record<MoneyRule, { query: (now: Date) => ReturnType<typeof sql>; f
       rule: "order-amounts",
       companyId: num(r.company_id),
       orderId: num(r.id),
-      detail: `rewards ${num(r.rewards_cents)} (lines ${num(r.lines_cents)}), fee ${num(r.service_fee_cents)}, GST ${num(r.gst_cents)}, total ${num(r.total_cents)} cents: not the 10 % fee and 10 % GST on it (DESIGN.md §5)`,
+      detail: `rewards ${num(r.rewards_cents)} (lines ${num(r.lines_cents)}), fee ${num(r.service_fee_cents)}, GST ${num(r.gst_cents)}, total ${num(r.total_cents)} cents: not the 10 % fee and 10 % GST on it (docs/requirements.md §D5)`,
     }),
   },
 };

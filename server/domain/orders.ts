@@ -1,4 +1,4 @@
-// Orders and their payments (DESIGN.md §5, §6). create-payment-intent freezes the
+// Orders and their payments (docs/requirements.md §D5, §D6). create-payment-intent freezes the
 // caller's draft into an order (lines, reward name, totals, draft version) and creates the
 // payment for the ORDER's total, never for the browser's number: the `amount` the browser sends
 // must equal it, or the call is refused (the draft changed). check-payment-intent, the webhook
@@ -17,7 +17,7 @@
 //   - A payment releases its order only when it matches the frozen order: its amount in cents,
 //     its currency (aud), and the order and company named in its metadata (paysFor). The
 //     webhook answers a mismatch 400 and releases nothing.
-//   - The API enforces what the portal enforces (SPEC §4 portal gate): no order, payment or
+//   - The API enforces what the portal enforces (docs/requirements.md §S4 portal gate): no order, payment or
 //     release for a company without company details (no ABN).
 //   - A buyer who paid but never came back (no check call, no webhook) is found by the
 //     reconciler (reconcileOrder here, the job in server/payments/reconciler.ts).
@@ -77,7 +77,7 @@ export interface OrderPayment {
 const LINE_CHUNK = 1000;
 
 /**
- * The portal sends a manager without company details to onboarding (SPEC §4 portal gate); the
+ * The portal sends a manager without company details to onboarding (docs/requirements.md §S4 portal gate); the
  * API refuses the same manager's orders, payments and releases, so that no tax invoice is
  * issued to a buyer without an ABN.
  */

@@ -1,4 +1,4 @@
-// Password hashing (DESIGN.md §7): argon2id with the library's defaults (19 MiB, 2 passes,
+// Password hashing (docs/requirements.md §D7): argon2id with the library's defaults (19 MiB, 2 passes,
 // 1 lane — OWASP's recommended minimum), stored as a PHC string.
 import { hash, verify } from "@node-rs/argon2";
 

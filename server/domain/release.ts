@@ -1,4 +1,4 @@
-// Releasing a paid order (DESIGN.md §5): exactly once, in ONE transaction, whichever
+// Releasing a paid order (docs/requirements.md §D5): exactly once, in ONE transaction, whichever
 // path gets there first (the check call after the return page, the webhook, the simulated
 // confirm, a retry). The guard is the reward_releases row with its UNIQUE order_id, inserted
 // under a lock on the order row: a second caller waits for the first to commit, then finds the
@@ -44,7 +44,7 @@ import { clearDraftIfUnchanged } from "./reward-draft.ts";
 import { orderReleasedEvent } from "./webhook-events.ts";
 import { emitEvent } from "./webhooks.ts";
 
-/** Reward Dollars are valid 18 months from the first congratulatory email (SPEC §1). */
+/** Reward Dollars are valid 18 months from the first congratulatory email (docs/requirements.md §S1). */
 export const VALIDITY_MONTHS = 18;
 
 /**

@@ -1,4 +1,4 @@
-// The reward draft (SPEC §2 Reward My Team, §3, §5, §9; DESIGN.md §4, §5): one draft
+// The reward draft (docs/requirements.md §S2 Reward My Team, §S3, §S5, §S9; §D4, §D5): one draft
 // per program manager, holding a reward name and recipient lines (a team member of the same
 // company and a whole number of Reward Dollars, 0 to 10,000). Plain functions over the
 // database, always scoped by the caller's company and the caller's own draft.
@@ -230,7 +230,7 @@ export async function recipientPage(
   };
 }
 
-/** GET get-reward-summary: the recipients (newest first) and the charges of DESIGN.md §5. */
+/** GET get-reward-summary: the recipients (newest first) and the charges of docs/requirements.md §D5. */
 export async function draftSummary(db: Conn, owner: DraftOwner): Promise<RewardSummary> {
   const draft = await findDraft(db, owner);
   const rewards = draft

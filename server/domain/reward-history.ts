@@ -1,4 +1,4 @@
-// Reward history (SPEC §2 dashboard, §3 reward history item): the caller's company's released
+// Reward history (docs/requirements.md §S2 dashboard, §S3 reward history item): the caller's company's released
 // rewards, newest first. One row per release (release.ts), amounts in Reward Dollars, each with
 // its order's tax invoice number. SPEC's call answers the newest REWARD_HISTORY_LIMIT; the
 // dashboard pages through all of them, and the CSV export holds them all.
@@ -57,7 +57,7 @@ const item = (r: Row): RewardHistoryItem => ({
   invoiceNumber: r.invoiceNumber,
 });
 
-/** GET get-reward-history (SPEC §7): the newest `limit` releases. */
+/** GET get-reward-history (docs/requirements.md §S7): the newest `limit` releases. */
 export async function rewardHistory(
   db: Db,
   companyId: number,

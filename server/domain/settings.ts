@@ -16,7 +16,7 @@
 //
 // A password change and an email change also end the manager's sign-ins in progress (login
 // challenges, an app secret not yet confirmed, unused reset links: identity.ts
-// endSignInsInProgress), in the transaction of the change (DESIGN.md §7, ADR 0023's Amendment).
+// endSignInsInProgress), in the transaction of the change (docs/requirements.md §D7, ADR 0023's Amendment).
 import { and, desc, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { ActiveSession, MyNameResponse } from "../../core/settings.ts";
 import type { Conn, Db } from "../db/client.ts";

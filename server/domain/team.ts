@@ -1,4 +1,4 @@
-// My Team (SPEC §2, §3, §5, §6, §9): the program manager's team members. Plain
+// My Team (docs/requirements.md §S2, §S3, §S5, §S6, §S9): the program manager's team members. Plain
 // functions over the database, always scoped by the caller's company (tenant isolation):
 //   - a member is a `users` row with role 'member' and no password; the program manager is not
 //     a team member (never listed, never updated or removed here);
@@ -87,7 +87,7 @@ export interface TeamListOptions {
   /** 1-based; past the last page answers no items. */
   pageNumber: number;
   pageSize: number;
-  /** My Team's: used only when longer than 2 characters once trimmed; the reward search's: when not blank (SPEC §5, §9). */
+  /** My Team's: used only when longer than 2 characters once trimmed; the reward search's: when not blank (docs/requirements.md §S5, §S9). */
   search?: string;
   /** The reward flow's user search: needs a search text, and leaves out the draft's members. */
   isRewardMyTeam?: boolean;
@@ -121,7 +121,7 @@ const plainTeamPageOf = preparedOnce((db) =>
 export async function listTeamMembers(db: Db, owner: TeamOwner, options: TeamListOptions): Promise<TeamPage> {
   const { pageNumber, pageSize } = options;
   // "Jane   Citizen" finds Jane Citizen: runs of spaces count as one. The reward search takes any
-  // text that is not blank; My Team's needs more than 2 characters (SPEC §5).
+  // text that is not blank; My Team's needs more than 2 characters (docs/requirements.md §S5).
   const text = options.isRewardMyTeam ? rewardSearchText(options.search) : effectiveSearch(options.search);
   const search = text.replace(/\s+/g, " ");
   const empty: TeamPage = {
@@ -203,7 +203,7 @@ async function companyName(db: Tx, companyId: number): Promise<string> {
 
 export type CreateMemberResult = { status: "created"; member: TeamMember } | { status: "duplicate" };
 
-/** A membership event in the audit log (DESIGN.md §4), in the change's transaction. */
+/** A membership event in the audit log (docs/requirements.md §D4), in the change's transaction. */
 async function audit(tx: Tx, owner: TeamOwner, action: string, subject: string, data: object, now: Date) {
   await recordAudit(tx, {
     companyId: owner.companyId,
@@ -376,9 +376,9 @@ export async function updateTeamMember(
 }
 
 /**
- * Removes a member of the caller's company (SPEC §6): the row becomes inactive and stays, so
+ * Removes a member of the caller's company (docs/requirements.md §S6): the row becomes inactive and stays, so
  * reward history keeps its name; the member leaves every reward draft of the company, and their
- * unspent Reward Dollars are forfeited by a ledger entry (DESIGN.md §5), all in one transaction.
+ * unspent Reward Dollars are forfeited by a ledger entry (docs/requirements.md §D5), all in one transaction.
  * False when the id is not an active member of the company (nothing changes).
  */
 export async function removeTeamMember(

@@ -11,7 +11,7 @@
 //     the database alone tells none of them.
 //   - login challenges: the token handed to the browser as its SHA-256; short-lived, single use,
 //     at most MAX_CHALLENGE_ATTEMPTS codes checked, each counted before it is checked
-//     (countChallengeAttempt; DESIGN.md §7, ADR 0023's Amendments).
+//     (countChallengeAttempt; docs/requirements.md §D7, ADR 0023's Amendments).
 //   - users.totp_last_step: the time step of the last accepted code; the same code (or an older
 //     one) is refused afterwards, so an observed code cannot be replayed within its window.
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomInt } from "node:crypto";
@@ -196,7 +196,7 @@ export async function startSetup(db: Db, keys: TwoFactorKeys, userId: number): P
 }
 
 /**
- * What shows that the manager turning an app on is the account's owner (DESIGN.md §7: a second
+ * What shows that the manager turning an app on is the account's owner (docs/requirements.md §D7: a second
  * factor is enrolled only after the current password is given again; ADR 0023's Amendments):
  *   - `password`: a signed-in manager gives it again. A bearer token alone is a session, maybe a
  *     stolen one, and an app turned on with it would lock the owner out;
@@ -455,7 +455,7 @@ export async function findLoginChallenge(
 export type ChallengeAttempt = { status: "counted"; last: boolean } | { status: "too_many" | "invalid" };
 
 /**
- * Counts one attempt against an open challenge BEFORE its code is checked (DESIGN.md §7: attempt
+ * Counts one attempt against an open challenge BEFORE its code is checked (docs/requirements.md §D7: attempt
  * limits are counted before the check they guard, as the account throttles of rate-limits.ts
  * are): one conditional UPDATE, so however many requests arrive at once, only
  * MAX_CHALLENGE_ATTEMPTS of them are counted and so only that many codes are ever checked.

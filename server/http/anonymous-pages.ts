@@ -1,4 +1,4 @@
-// Pages for visitors without a session (DESIGN.md §7): they carry nothing per visitor (no CSRF
+// Pages for visitors without a session (docs/requirements.md §D7): they carry nothing per visitor (no CSRF
 // token, no nonce; anonymous forms are guarded by their Origin), so each is rendered whole, its
 // inline scripts are allowed by hash in the CSP, and it is compressed once. A page whose route
 // says `CDN-Cache-Control: max-age=N` (RFC 9213: meant for a shared cache in front of the app,

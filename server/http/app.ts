@@ -49,7 +49,7 @@ export interface ServerAppOptions {
   keptAnswers?: KeptAnswers;
 }
 
-/** A web form post longer than this is refused while it arrives (DESIGN.md §7). */
+/** A web form post longer than this is refused while it arrives (docs/requirements.md §D7). */
 export const WEB_FORM_MAX_BYTES = 256 * 1024;
 /** Multipart posts carry a CSV file: the upload routes apply their own cap (MAX_UPLOAD_BYTES) and message under this one. */
 export const WEB_MULTIPART_MAX_BYTES = MAX_UPLOAD_BYTES + 1024 * 1024;
@@ -153,7 +153,7 @@ export function createServerApp(options: ServerAppOptions) {
     `media-src ${["'self'", ...mediaHosts].join(" ")}`,
   ].join("; ");
   /**
-   * DESIGN.md §7. A page for a signed-in visitor is streamed: its scripts carry this request's
+   * docs/requirements.md §D7. A page for a signed-in visitor is streamed: its scripts carry this request's
    * nonce, and 'strict-dynamic' admits the modules they import. A page for a visitor without a
    * session is rendered whole and its inline scripts are listed by hash ('self' admits the built
    * modules and their preload hints). Development allows inline scripts for Vite's HMR runtime.

@@ -1,4 +1,4 @@
-// The CSRF token and the honeypot that guard form posts (remix-utils, ADR 0007; DESIGN.md §7).
+// The CSRF token and the honeypot that guard form posts (remix-utils, ADR 0007; docs/requirements.md §D7).
 // One pair per application, signed with its secret: the root loader gives a signed-in visitor
 // their token (app/lib/security.server.ts) and every action checks the honeypot, and the token
 // when the visitor is signed in.

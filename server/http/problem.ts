@@ -1,5 +1,5 @@
 // RFC 9457 problem details: every API error answers application/problem+json with a `detail`
-// whose wording is SPEC §8's where SPEC gives one.
+// whose wording is docs/requirements.md §S8's where SPEC gives one.
 import type { z } from "zod";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";

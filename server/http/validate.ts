@@ -9,7 +9,7 @@ import { ProblemError, problemFromZod } from "./problem.ts";
 
 const MAX_JSON_BYTES = 1_000_000;
 /**
- * The bulk JSON calls of SPEC §7 need more: a CSV file of MAX_UPLOAD_BYTES (MAX_IMPORT_ROWS rows of
+ * The bulk JSON calls of docs/requirements.md §S7 need more: a CSV file of MAX_UPLOAD_BYTES (MAX_IMPORT_ROWS rows of
  * about 200 bytes) becomes about 1.2 times as much JSON. The web never sends such a body: its CSV
  * imports stream the file itself (server/api/imports.ts).
  */

@@ -103,7 +103,7 @@ export async function renewLeases(db: Db, ids: number[], lockedUntil: Date): Pro
 
 /**
  * What a delivered message's html and text become when its transport does not keep bodies
- * (DESIGN.md §7): recipient, subject, status and times stay; codes, links and passwords go.
+ * (docs/requirements.md §D7): recipient, subject, status and times stay; codes, links and passwords go.
  */
 export const REDACTED_AFTER_DELIVERY = "[redacted after delivery]";
 /** The same for a message given up on: it will never be sent, so its secrets have no job left. */

@@ -11,7 +11,7 @@ import { type MailTransport, PermanentMailError } from "./port.ts";
 /**
  * How long transient failures are retried, counted from when the message was queued. A time, not
  * a number of attempts: an SMTP outage over a weekend must not lose a recipient's only copy of
- * their password (DESIGN.md §6), and with the 30-minute cap a count would mean a few hours.
+ * their password (docs/requirements.md §D6), and with the 30-minute cap a count would mean a few hours.
  */
 export const RETRY_WINDOW_MS = 72 * 60 * 60_000;
 const BASE_BACKOFF_MS = 5_000;

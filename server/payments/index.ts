@@ -1,4 +1,4 @@
-// Picks the card processor from the configuration (DESIGN.md §3, §6): Stripe when
+// Picks the card processor from the configuration (docs/requirements.md §D3, §D6): Stripe when
 // STRIPE_SECRET_KEY is set, the built-in simulated processor otherwise.
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";

@@ -1,4 +1,4 @@
-// The payments port (DESIGN.md §6): Stripe PaymentIntents in production (stripe.ts), the
+// The payments port (docs/requirements.md §D6): Stripe PaymentIntents in production (stripe.ts), the
 // built-in simulated card processor by default (simulated.ts). The domain only ever sees this
 // shape: a payment made for an order's frozen total (or a prepaid balance top-up, ADR 0029),
 // with the order or top-up id in its metadata and an idempotency key derived from it, and its

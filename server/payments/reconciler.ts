@@ -1,4 +1,4 @@
-// The payment reconciler (DESIGN.md §5 "releasing a paid order happens exactly once, whichever
+// The payment reconciler (docs/requirements.md §D5 "releasing a paid order happens exactly once, whichever
 // comes first"): a buyer who paid but never came back to the confirmation page, whose webhook
 // never arrived (or whose process died between the processor's success and the release), still
 // gets the reward. At start and every few minutes it asks the processor about recent unreleased

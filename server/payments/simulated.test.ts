@@ -1,4 +1,4 @@
-// The simulated card processor (DESIGN.md §6): the card checks a processor makes, and the
+// The simulated card processor (docs/requirements.md §D6): the card checks a processor makes, and the
 // payment's states in its own table (idempotent creation, cancel, authentication).
 import { eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The simulated card processor (DESIGN.md §6), the default when STRIPE_SECRET_KEY is unset. It
+// The simulated card processor (docs/requirements.md §D6), the default when STRIPE_SECRET_KEY is unset. It
 // plays Stripe's PaymentIntents with server-side state in `simulated_payments` and Stripe's test
 // cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined ('Your card was
 // declined.'), 4000 0025 0000 3155 asks for an authentication step (completed or failed on a

@@ -1,4 +1,4 @@
-// The Stripe adapter of the payments port (DESIGN.md §6): PaymentIntents for the Payment Element
+// The Stripe adapter of the payments port (docs/requirements.md §D6): PaymentIntents for the Payment Element
 // (JavaScript on), a Checkout Session for the no-JavaScript path, and the signed webhook. Amounts
 // are the order's integer cents in aud; the order id travels in the metadata and the
 // idempotency key is derived from it, so a retried call never makes a second payment.

@@ -1,5 +1,5 @@
-// The public account pages (SPEC §2 sign-up, verify, login, forgot password, reset;
-// §4 registration, verify, login, password reset; §5 their rules; §8 their errors), with
+// The public account pages (docs/requirements.md §S2 sign-up, verify, login, forgot password, reset;
+// §S4 registration, verify, login, password reset; §S5 their rules; §S8 their errors), with
 // JavaScript on and off, at 360 px and 1280 px. The emails are REAL: this spec runs against the
 // test server that sends mail by SMTP to the server the run starts (mail.ts, smtp-app.ts), and
 // reads the verification codes and reset links from what that SMTP server received.
@@ -382,7 +382,7 @@ test.describe("login and logout", () => {
     );
     await expectAccessible(page);
     if (jsEnabled()) {
-      // SPEC §4: editing email or password clears the banner.
+      // docs/requirements.md §S4: editing email or password clears the banner.
       await loginForm(page).getByLabel("Password", { exact: true }).fill("x");
       await expect(page.getByText(TEXT.incorrectLogin)).toHaveCount(0);
     }

@@ -31,7 +31,7 @@ export const PUBLIC_PAGES = [
   "/no-such-page",
 ] as const;
 
-/** SPEC §2: the retailer carousel's entries. */
+/** docs/requirements.md §S2: the retailer carousel's entries. */
 export const BRANDS = [
   "Apple",
   "Bunnings",

@@ -137,7 +137,7 @@ function formInputs(html: string, action: string): Record<string, string> {
 /**
  * Signs `manager` in through the real login form, posted over HTTP from the page's browser
  * context (its honeypot and captcha inputs as served, and the Origin a browser sends with a form
- * post: an anonymous form is checked by it), so the session cookie lands in the browser. Success answers the redirect to the dashboard (SPEC §2 Login).
+ * post: an anonymous form is checked by it), so the session cookie lands in the browser. Success answers the redirect to the dashboard (docs/requirements.md §S2 Login).
  */
 export async function signIn(page: Page, manager: Manager): Promise<void> {
   const action = "/corporate/login";

@@ -1,4 +1,4 @@
-// /help (SPEC §2): the FAQ accordion and the public Contact Us form, with JavaScript on and off.
+// /help (docs/requirements.md §S2): the FAQ accordion and the public Contact Us form, with JavaScript on and off.
 import type { Locator, Page } from "@playwright/test";
 import { expect, formWith, submitButton, test, uniqueEmail, uniqueToken, visit, watchPosts } from "./support.ts";
 

@@ -1,4 +1,4 @@
-// The landing page's behaviour (SPEC §2): the phone drawer, anchor links and the
+// The landing page's behaviour (docs/requirements.md §S2): the phone drawer, anchor links and the
 // retailer carousel, with JavaScript on and off.
 import type { Page } from "@playwright/test";
 import { BRANDS, NAV_LINKS } from "./env.ts";

@@ -1,5 +1,5 @@
-// Every public page: no horizontal scrolling at 360 px (DESIGN.md §1) and no axe violations
-// (DESIGN.md §9). axe runs in the JavaScript-on projects only: its analyze() hangs with JS off.
+// Every public page: no horizontal scrolling at 360 px (docs/requirements.md §D1) and no axe violations
+// (§D9). axe runs in the JavaScript-on projects only: its analyze() hangs with JS off.
 import { PUBLIC_PAGES } from "./env.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll, openDrawer, test, visit } from "./support.ts";
 

@@ -1,4 +1,4 @@
-// My Team's search (SPEC §2 My Team, §5 team search) typed the way a fast person types, on a page
+// My Team's search (docs/requirements.md §S2 My Team, §S5 team search) typed the way a fast person types, on a page
 // freshly loaded each time: before the page's JavaScript has loaded, the moment React starts
 // hydrating the page, and after. Whatever is typed and submitted (Enter) searches: a native GET
 // before hydration, the enhanced search after it; of two submissions in quick succession the last

@@ -1,10 +1,10 @@
-// My Team (SPEC §2 My Team, §4 team list, §5 add/update member, team CSV upload and
-// team search, §6 removal, §8 messages, §9 page size 8), in the four projects: JavaScript on and
+// My Team (docs/requirements.md §S2 My Team, §S4 team list, §S5 add/update member, team CSV upload and
+// team search, §S6 removal, §S8 messages, §S9 page size 8), in the four projects: JavaScript on and
 // off, 360 px and 1280 px. Each test gets a fresh onboarded, signed-in manager (the `manager`
 // fixture, fixtures.ts) so the lists are its own; members a test needs beforehand are created
 // through the API's bulk call.
 //
-// The bulk upload pane is hidden under 768 px (SPEC §2), so the upload tests run at 1280 px only.
+// The bulk upload pane is hidden under 768 px (docs/requirements.md §S2), so the upload tests run at 1280 px only.
 
 import type { Locator, Page } from "@playwright/test";
 import { MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from "../../core/limits.ts";
@@ -141,7 +141,7 @@ test("search and paging across pages", async ({ page, request, manager }) => {
   await expect(page.getByRole("link", { name: "Next" })).toHaveCount(0);
   await shoot(page, "page-2");
 
-  // A new search starts at page 1; two characters are not a search yet (SPEC §5).
+  // A new search starts at page 1; two characters are not a search yet (docs/requirements.md §S5).
   const box = page.getByRole("searchbox", { name: "Type Name to Search" });
   async function search(text: string) {
     await box.fill(text);
@@ -361,7 +361,7 @@ test.describe("the search never overrides an Edit clicked after typing", () => {
 
 test.describe("bulk upload", () => {
   test.beforeEach(() => {
-    test.skip(isPhone(), "SPEC §2 hides the Bulk Upload pane under 768 px");
+    test.skip(isPhone(), "docs/requirements.md §S2 hides the Bulk Upload pane under 768 px");
   });
 
   async function choose(add: Locator, name: string, text: string) {
@@ -413,7 +413,7 @@ test.describe("bulk upload", () => {
     await expect(add.getByRole("table")).toContainText(fresh[0]?.email ?? "");
     await shoot(page, "bulk-preview");
     if (jsEnabled()) {
-      // Slow the save down to see the progress indicator (SPEC §4: busy while saving).
+      // Slow the save down to see the progress indicator (docs/requirements.md §S4: busy while saving).
       await page.route("**/portal/my-team**", async (route) => {
         if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 1_000));
         await route.continue();

@@ -1,6 +1,6 @@
-// The payment half of rewarding (SPEC §2 Reward My Team Review, Payment Confirmation, dashboard
-// history; §4 payment confirmation; §8 payment errors; §9 the 2-second check; DESIGN.md §5, §6 the
-// simulated card processor, §8 labels), with JavaScript on and off, at 360 px and 1280 px.
+// The payment half of rewarding (docs/requirements.md §S2 Reward My Team Review, Payment Confirmation, dashboard
+// history; §S4 payment confirmation; §S8 payment errors; §S9 the 2-second check; §D5, §D6 the
+// simulated card processor, §D8 labels), with JavaScript on and off, at 360 px and 1280 px.
 //
 // Runs against the test server that sends REAL email by SMTP to the server the run starts
 // (mail.ts, smtp-app.ts): the recipients' congratulation emails, with access code and password,

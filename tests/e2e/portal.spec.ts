@@ -1,5 +1,5 @@
-// The portal shell (SPEC §2 Portal, Company-details onboarding, Dashboard, Help (portal);
-// §4 portal gate and onboarding video; §5 company details and contact; §8): the gate, Step 3,
+// The portal shell (docs/requirements.md §S2 Portal, Company-details onboarding, Dashboard, Help (portal);
+// §S4 portal gate and onboarding video; §S5 company details and contact; §S8): the gate, Step 3,
 // the dashboard with its Getting Started video, Quick Links and reward history, the header and
 // its phone menu, portal Help, logout; with JavaScript on and off, at 360 px and 1280 px.
 //

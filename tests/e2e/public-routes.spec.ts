@@ -1,4 +1,4 @@
-// SPEC §2 public routes: every page renders SPEC's texts; redirects, the error page, health checks.
+// docs/requirements.md §S2 public routes: every page renders SPEC's texts; redirects, the error page, health checks.
 import { E2E_URLS } from "./env.ts";
 import { bannerOf, expect, imageOrText, isPhone, test, visit } from "./support.ts";
 
@@ -160,7 +160,7 @@ test.describe("policies", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Terms and Conditions");
     await expect(bannerOf(page).getByText("Policies", { exact: true })).toBeVisible();
     await expect(page.getByText(/Last updated:?\s*4 November 2024/)).toBeVisible();
-    // SPEC §1's Reward Dollar terms.
+    // docs/requirements.md §S1's Reward Dollar terms.
     const main = page.getByRole("main");
     await expect(main).toContainText(/Reward Dollars?/);
     await expect(main).toContainText(/18 months/);

@@ -1,5 +1,5 @@
-// Reward My Team (SPEC §2 Reward My Team, §3 recipient row, §4 reward flow, §5 reward
-// single add, bulk CSV, amount inputs and reward search, §8 reward add toasts, §9 7 a page newest
+// Reward My Team (docs/requirements.md §S2 Reward My Team, §S3 recipient row, §S4 reward flow, §S5 reward
+// single add, bulk CSV, amount inputs and reward search, §S8 reward add toasts, §S9 7 a page newest
 // first and 10 search results), in the four projects: JavaScript on and off, 360 px and 1280 px.
 // Each test gets a fresh onboarded, signed-in manager (the `manager` fixture, fixtures.ts); the
 // team members and draft lines a test needs beforehand are created through the API.
@@ -129,7 +129,7 @@ test("search and add: results by name, added on click or Enter, members in the d
     // Blank text searches nothing.
     await box.fill("   ");
     await expect(page.getByRole("listbox")).toBeHidden();
-    // Any text that is not blank searches (SPEC §5), however short.
+    // Any text that is not blank searches (docs/requirements.md §S5), however short.
     await box.fill("Bo");
     const options = page.getByRole("listbox").getByRole("option");
     await expect(options.filter({ hasText: "Bob Builder" })).toHaveCount(1);
@@ -152,7 +152,7 @@ test("search and add: results by name, added on click or Enter, members in the d
     await expect(page).toHaveURL(new RegExp(`${PAGE}$`));
   } else {
     const box = page.getByRole("searchbox", { name: "Search team members to add" });
-    // Any text that is not blank searches (SPEC §5), however short.
+    // Any text that is not blank searches (docs/requirements.md §S5), however short.
     await box.fill("Bo");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await expect(page.getByRole("button", { name: "Add Bob Builder" })).toHaveCount(1);
@@ -202,7 +202,7 @@ test("amounts: edit, conversions and messages, apply to everyone, totals, Review
   await shoot(page, "amount-message");
   if (jsEnabled()) await expectNoAxeViolations(page);
 
-  // Non-numeric or negative → 0 (SPEC §5).
+  // Non-numeric or negative → 0 (docs/requirements.md §S5).
   await setAmount(page, "Ben Brown", "abc");
   await expect(amountInput(page, "Ben Brown")).toHaveValue("0");
   await expect(page.getByText(REWARD_DETAILS.amountTooLarge)).toHaveCount(0);
@@ -242,7 +242,7 @@ test("remove one, then Remove All with its confirmation", async ({ page, request
   await expect(totals(page)).toHaveText("Total Recipients: 1 | Total Reward Dollars (ex GST): $20.00");
   // The focus does not fall back to the top of the page: it lands on the remaining row's Remove.
   if (jsEnabled()) await expect(page.getByRole("button", { name: "Remove Eve Evans" })).toBeFocused();
-  // Enter in an amount field saves the amounts; it never removes anyone (DESIGN.md §8).
+  // Enter in an amount field saves the amounts; it never removes anyone (docs/requirements.md §D8).
   await setAmount(page, "Eve Evans", "25");
   await expect(bodyRows(page)).toHaveCount(1);
   await expect(totals(page)).toHaveText("Total Recipients: 1 | Total Reward Dollars (ex GST): $25.00");

@@ -1,5 +1,5 @@
 // Helpers shared by the end-to-end specs. Selectors go through roles and accessible names
-// (DESIGN.md §8) so the specs describe what a visitor sees, not how a page is built.
+// (docs/requirements.md §D8) so the specs describe what a visitor sees, not how a page is built.
 import { randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Locator, type Page, test } from "@playwright/test";
@@ -66,7 +66,7 @@ export function drawerOpener(page: Page): Locator {
     .or(banner.locator('summary[aria-label*="menu" i], summary[aria-label*="navigation" i]'));
 }
 
-/** SPEC §2: under 768 px a slide-in drawer titled Navigation (a dialog named by its title, DESIGN.md §8). */
+/** docs/requirements.md §S2: under 768 px a slide-in drawer titled Navigation (a dialog named by its title, docs/requirements.md §D8). */
 export function drawer(page: Page): Locator {
   return page.getByRole("dialog", { name: "Navigation" });
 }
@@ -125,7 +125,7 @@ export async function expectSectionInView(page: Page, section: Locator) {
     .toBeGreaterThanOrEqual(0.5);
 }
 
-/** A page's banner: the nearest section (or header) around its h1 (DESIGN.md §8: the banner title is the h1). */
+/** A page's banner: the nearest section (or header) around its h1 (docs/requirements.md §D8: the banner title is the h1). */
 export function bannerOf(page: Page): Locator {
   return page.getByRole("heading", { level: 1 }).locator("xpath=ancestor::*[self::section or self::header][1]");
 }

@@ -1,4 +1,4 @@
-// /not-ready-yet (SPEC §2, §4, §5, §8): the waitlist form, with JavaScript on and off.
+// /not-ready-yet (docs/requirements.md §S2, §S4, §S5, §S8): the waitlist form, with JavaScript on and off.
 import type { Page } from "@playwright/test";
 import { E2E_URLS } from "./env.ts";
 import { expect, formWith, jsEnabled, submitButton, test, uniqueEmail, visit, watchPosts } from "./support.ts";
@@ -58,7 +58,7 @@ test("the terms checkbox is required", async ({ page }) => {
   await fillWaitlist(page, { first: "Tom", last: "Terms", email: uniqueEmail("waitlist-terms"), company: "Acme" });
   const submit = submitButton(waitlistForm(page));
   if (jsEnabled()) {
-    // SPEC §4: submit disabled until the terms checkbox is ticked.
+    // docs/requirements.md §S4: submit disabled until the terms checkbox is ticked.
     await expect(submit).toBeDisabled();
     await acceptTerms(page);
     await expect(submit).toBeEnabled();

@@ -4,8 +4,8 @@
 // in the middle of the delivery. The whole application (createApplication, its own mail worker
 // with the production backoff, the real SMTP transport) against a real SMTP server.
 // Then a whole day of outage on a simulated clock: the outbox keeps retrying (for 72 hours,
-// DESIGN.md §6) and delivers every reward email once the server is back; delivered bodies are
-// redacted (DESIGN.md §7).
+// docs/requirements.md §D6) and delivers every reward email once the server is back; delivered bodies are
+// redacted (docs/requirements.md §D7).
 import { eq, sql } from "drizzle-orm";
 import { afterEach, expect, it } from "vitest";
 import { payDraftByCard, payingManager, seedDraft } from "../../server/api/payments.testkit.ts";

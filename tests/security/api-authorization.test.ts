@@ -1,4 +1,4 @@
-// Security (DESIGN.md §7): the authorization matrix over every route of /api. The routes are read from
+// Security (docs/requirements.md §D7): the authorization matrix over every route of /api. The routes are read from
 // the Hono app itself, so a new route fails this test until it is classified here. For every
 // bearer-protected call: anonymous → 401, company B's manager using company A's ids → 401/404
 // (never 2xx) and not one row changes, A's Manager (ADR 0022) → 403 on Owner-only calls with not

@@ -1,4 +1,4 @@
-// Security (DESIGN.md §7): fast-check fuzzing of every /api call that reads a body (enumerated from the
+// Security (docs/requirements.md §D7): fast-check fuzzing of every /api call that reads a body (enumerated from the
 // Hono app; each needs a well-formed template in api-routes.ts). Two properties per route:
 //  - refused input (a field of the wrong type, an oversized field, a body that is no JSON object,
 //    the wrong content type, an oversized body): always a 4xx with a `detail`, never a 5xx, and

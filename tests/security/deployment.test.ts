@@ -1,4 +1,4 @@
-// A deployment fails closed (DESIGN.md §3, §7), tried through the real process (server.ts on the
+// A deployment fails closed (docs/requirements.md §D3, §D7), tried through the real process (server.ts on the
 // production build) as an operator and an attacker would: it refuses to start without real mail,
 // payments and a session secret unless DEMO_MODE says so (then every page says it); the dev
 // mailbox answers loopback clients only; a huge form post is refused while it arrives; no page is
@@ -250,7 +250,7 @@ describe("a local run", () => {
       expect(pages[1], path).toMatch(/<form [^>]*method="post"/);
       expect(pages[1], path).not.toMatch(/<form [^>]*action=/);
     }
-    // Kept or not, a link without its parameters or with a malformed one is no page (SPEC §2).
+    // Kept or not, a link without its parameters or with a malformed one is no page (docs/requirements.md §S2).
     for (const bad of [
       "/corporate/verify",
       `/corporate/verify?userId=${reg.userId}`,

@@ -1,4 +1,4 @@
-// Security (DESIGN.md §7): response headers on every page of app/routes.ts and on API answers (CSP
+// Security (docs/requirements.md §D7): response headers on every page of app/routes.ts and on API answers (CSP
 // with no 'unsafe-inline' scripts: a per-request nonce on a signed-in visitor's pages, the hash of
 // each inline script on pages for visitors without a session; frame-ancestors 'none', nosniff,
 // Referrer-Policy, HSTS only with https), and the cookies (session and CSRF: httpOnly,

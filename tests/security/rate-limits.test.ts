@@ -1,4 +1,4 @@
-// DESIGN.md §7, tried as an attacker would, through the real process (server.ts on the
+// docs/requirements.md §D7, tried as an attacker would, through the real process (server.ts on the
 // production build, over HTTP): every rate-limited operation holds its budget whatever URL
 // reaches it (its page, React Router's `.data` and `_.data` URLs, a trailing slash, other letter
 // case, percent-encoding, and the API), and under concurrency. The operations come from the API's
@@ -246,7 +246,7 @@ describe("rate limits through the real process", () => {
     await smtp?.stop();
   });
 
-  it("the API's route table names a limit for every operation DESIGN.md §7 lists, and this test covers each", () => {
+  it("the API's route table names a limit for every operation docs/requirements.md §D7 lists, and this test covers each", () => {
     const byRule = operationsByRule();
     for (const name of Object.keys(RATE_RULES) as RateRuleName[]) {
       if (RATE_RULES[name].per === "client") expect(byRule.get(name), name).toBeDefined();
@@ -551,7 +551,7 @@ describe("rate limits through the real process", () => {
   }, 60_000);
 });
 
-// DESIGN.md §7's budgets are the node's, not each process's: on PostgreSQL every process counts in
+// docs/requirements.md §D7's budgets are the node's, not each process's: on PostgreSQL every process counts in
 // one table, so three processes give an attacker no more guesses than one.
 const postgres = databases.find((d) => d.kind === "postgres");
 describe.skipIf(Boolean(postgres?.skipped))("rate limits shared by three processes on one PostgreSQL", () => {

@@ -1,4 +1,4 @@
-// Finds secrets in log lines (DESIGN.md §7: "Nothing secret is logged", held for every log
+// Finds secrets in log lines (docs/requirements.md §D7: "Nothing secret is logged", held for every log
 // line of the whole test suite). Used by log-scan.setup.ts on every line any captured logger
 // writes in every test file, and tested with deliberate leaks in secret-scan.test.ts.
 import { luhnValid } from "../../core/card.ts";

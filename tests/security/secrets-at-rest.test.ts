@@ -1,5 +1,5 @@
 // No raw token, code, reset token or recipient password stays in any table once it has done its
-// job (DESIGN.md §7): a whole journey through the real process on a PostgreSQL database, with
+// job (docs/requirements.md §D7): a whole journey through the real process on a PostgreSQL database, with
 // real mail over SMTP (sign-up, web login, password reset, a paid and released reward), then
 // every row of every table is read as text and searched for each secret the journey handed out.
 import { sql } from "drizzle-orm";

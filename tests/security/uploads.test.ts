@@ -1,4 +1,4 @@
-// Security (DESIGN.md §7): CSV uploads through the real edge and the real My Team action. Oversized
+// Security (docs/requirements.md §D7): CSV uploads through the real edge and the real My Team action. Oversized
 // files and wrong types are refused with their messages and store nothing; spreadsheet formula
 // payloads (=, +, -, @ at a cell's start) are stored as plain text — and the product writes no
 // CSV containing user data (only the two static templates), so they are never handed back to a

@@ -1,4 +1,4 @@
-// Security (DESIGN.md §7): every web action and portal page of app/routes.ts (enumerated), through the
+// Security (docs/requirements.md §D7): every web action and portal page of app/routes.ts (enumerated), through the
 // real edge with the real route modules (tests/security/web.ts). A cross-site form post without
 // the CSRF token (or with another session's token) is refused and changes nothing; a visitor
 // without a session posts anonymous forms only from our own pages (Origin, Sec-Fetch-Site, Referer); the honeypot
@@ -160,7 +160,7 @@ for (const { kind, skipped } of databases) {
       await stillSignedIn(a);
     });
 
-    it("a visitor without a session: an anonymous form is accepted only when the browser says the post came from here (DESIGN.md §7)", async () => {
+    it("a visitor without a session: an anonymous form is accepted only when the browser says the post came from here (docs/requirements.md §D7)", async () => {
       const before = await snapshot(db(), IGNORE);
       const login = { userName: "nobody@example.com", password: "Wrong#Pass-2026", [a.honeypot]: "" };
       const send = (headers: Record<string, string>) =>

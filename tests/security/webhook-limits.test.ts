@@ -1,6 +1,6 @@
 // The webhook test ping and re-send (ADR 0029 amendment "ping and re-send are limited"), tried as
 // an attacker would, through the real process (server.ts on the production build, over HTTP), as
-// tests/security/rate-limits.test.ts tries DESIGN.md §7's limits: each ping adds an event and a
+// tests/security/rate-limits.test.ts tries docs/requirements.md §D7's limits: each ping adds an event and a
 // delivery retried for 72 hours, so unlimited they would turn the server into a traffic amplifier
 // against any address. Both share one budget per endpoint and one per company, bound to the API
 // operations: the API's URLs and the Settings pages' action URLs (`.data`, a trailing slash,

@@ -1,5 +1,5 @@
 // Vitest global setup: one PostgreSQL server for the whole run, so the database tests run on
-// PGlite and on a real PostgreSQL server (DESIGN.md §4). Test files each create a fresh database
+// PGlite and on a real PostgreSQL server (docs/requirements.md §D4). Test files each create a fresh database
 // on it (tests/support/db.ts).
 //
 //   TEST_POSTGRES_URL=postgres://…  use that server instead of starting one (needs CREATE DATABASE)

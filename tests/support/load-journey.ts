@@ -18,7 +18,7 @@
 // member already in the draft changes nothing and amounts and names are set
 // (server/domain/reward-draft.ts); create-payment-intent reuses the pending order of an unchanged
 // draft, a paid payment confirmed again answers succeeded, and an order is released once
-// (server/domain/orders.ts, DESIGN §5). Sign-up and the first members are not safe to send twice
+// (server/domain/orders.ts, docs/requirements.md §D5). Sign-up and the first members are not safe to send twice
 // (a second Register of the address is refused), so a fault belongs in the loop (`allInLoop`).
 // Every failed attempt is kept in `failures` for the caller to judge. Without `failover` the
 // first failure ends that manager's journey.

@@ -1,4 +1,4 @@
-// The verify page's address (SPEC §2 verify page): userId is the UUID Register answered, and an
+// The verify page's address (docs/requirements.md §S2 verify page): userId is the UUID Register answered, and an
 // address without a well-formed userId and requestToken is no verify page (the loader → /error).
 import { describe, expect, it } from "vitest";
 import { opaqueQueryValues } from "../../../core/shared-page.ts";
@@ -35,7 +35,7 @@ describe("verify page address", () => {
 });
 
 // The edge serves one kept copy of each page to every link its patterns accept, so a pattern that
-// let through a link the loader refuses would show the page where SPEC §2 wants /error.
+// let through a link the loader refuses would show the page where docs/requirements.md §S2 wants /error.
 describe("the patterns the edge shares a copy by agree with the loaders", () => {
   const tokens = ["abc", " abc ", "a b", "", " ", "\t", "x".repeat(200), ` ${"x".repeat(200)} `, "x".repeat(201)];
   const ids = [ID, ID.toUpperCase(), ` ${ID}\n`, `${ID}x`, "1", ""];

@@ -9,7 +9,7 @@ import { type OpaqueQuery, opaqueQueryValues } from "../../../core/shared-page.t
 export const PASSWORD_FIELDS = ["password", "confirmPassword"] as const;
 
 /**
- * The verify page's link (SPEC §2): userId a UUID in either letter case, requestToken 1 to 200
+ * The verify page's link (docs/requirements.md §S2): userId a UUID in either letter case, requestToken 1 to 200
  * characters once trimmed (the schemas' own rules, as patterns the edge can test before it serves
  * the page every such link shares).
  */
@@ -18,7 +18,7 @@ export const VERIFY_PAGE_QUERY = {
   requestToken: /^\s*\S(?:[\s\S]{0,198}\S)?\s*$/,
 } satisfies OpaqueQuery;
 
-/** The reset page's link (SPEC §2): a passwordResetToken that is not blank. */
+/** The reset page's link (docs/requirements.md §S2): a passwordResetToken that is not blank. */
 export const RESET_PAGE_QUERY = { passwordResetToken: /\S/ } satisfies OpaqueQuery;
 
 const verifyParamsSchema = z.object({ userId: userIdField, requestToken: verifyPageTokenField });

@@ -1,6 +1,6 @@
 // The frame of the public account pages: the public header and footer, the page banner (its
 // title is the h1), then the form's card. The onboarding pages (sign-up, verify) put the four
-// steps of SPEC §1 in a left column, hidden on small screens (SPEC §2).
+// steps of docs/requirements.md §S1 in a left column, hidden on small screens (§S2).
 import type { ReactNode } from "react";
 import { Banner } from "../../ui/banner.tsx";
 import { OnboardingSteps } from "../../ui/onboarding-steps.tsx";

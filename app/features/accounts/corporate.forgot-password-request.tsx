@@ -1,4 +1,4 @@
-// Forgot password request (SPEC §2, §4 password reset, §5 forgot request, §8): an email field,
+// Forgot password request (docs/requirements.md §S2, §S4 password reset, §S5 forgot request, §S8): an email field,
 // then (post/redirect/get to ?sent=1) the confirmation. The API answers the same whether or not
 // the address exists; a failure shows its detail in red.
 import { getFormProps, useForm } from "@conform-to/react";
@@ -36,7 +36,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (submission.status !== "success") return replyInvalid(submission);
   const result = await createApiClient(context).resetPasswordRequest(submission.value.email);
   if (result.ok) throw redirect(`${ACTION}?sent=1`);
-  // SPEC §8: the response's detail in red.
+  // docs/requirements.md §S8: the response's detail in red.
   return replyFailure(submission, result, { shownDetails: [result.detail] });
 }
 
@@ -82,7 +82,7 @@ function ForgotForm({ reply }: { reply?: FormReply }) {
         <AuthAlert focusKey={reply} focus={!hasFieldErrors(reply?.result)}>
           {messages.length > 0 ? messages.map((message) => <p key={message}>{message}</p>) : null}
         </AuthAlert>
-        {/* SPEC §5: required, no format rule: a text input with the email keyboard. */}
+        {/* docs/requirements.md §S5: required, no format rule: a text input with the email keyboard. */}
         <AuthField
           field={fields.email}
           label="Email"

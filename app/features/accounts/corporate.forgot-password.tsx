@@ -1,4 +1,4 @@
-// Reset password (SPEC §2 reset page, §4 password reset, §5 password rules, §8 reset errors):
+// Reset password (docs/requirements.md §S2 reset page, §S4 password reset, §S5 password rules, §S8 reset errors):
 // reached from the emailed link /corporate/forgot-password?passwordResetToken=… (without it →
 // /error). 'Choose a password' and 'Confirm password' with the live checklist; success lands on
 // the login page with a success toast. The form posts to the page's own address and the action
@@ -33,7 +33,7 @@ import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 const PATH = href("/corporate/forgot-password");
 const FIELD_ORDER = ["password", "confirmPassword"] as const;
 
-/** SPEC §8: the server's detail, else the generic message. These are the details the reset call gives. */
+/** docs/requirements.md §S8: the server's detail, else the generic message. These are the details the reset call gives. */
 const SHOWN_RESET_DETAILS = [
   DETAILS.resetTokenInvalid,
   DETAILS.resetTokenExpired,

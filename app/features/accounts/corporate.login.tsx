@@ -1,4 +1,4 @@
-// Login (SPEC §2 login page, §4 captcha and login, §5 login rules, §8 login errors). Success
+// Login (docs/requirements.md §S2 login page, §S4 captcha and login, §S5 login rules, §S8 login errors). Success
 // starts a NEW session (new id) holding the access token, the settings and the user's details
 // (a MyDetails failure is only logged), then the dashboard. A signed-in visitor goes straight there.
 // The right password of a manager who never verified the email: the API has emailed a new code,
@@ -40,7 +40,7 @@ const ACTION = href("/corporate/login");
 const FORGOT = href("/corporate/forgot-password-request");
 const FIELD_ORDER = ["userName", "password"] as const;
 
-/** API details shown word for word; any other failure shows the incorrect-credentials banner (SPEC §8). */
+/** API details shown word for word; any other failure shows the incorrect-credentials banner (docs/requirements.md §S8). */
 const SHOWN_LOGIN_DETAILS: readonly string[] = [
   DETAILS.emailNotVerified,
   DETAILS.emailAlreadyVerified,
@@ -70,7 +70,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     if (result.detail === DETAILS.captchaFailed || (result.errors && result.status === 400)) {
       return replyFailure(submission, result, { usedChallenge, hideFields });
     }
-    // SPEC §8: wrong credentials → the banner (the captcha resets with the new reply); any other
+    // docs/requirements.md §S8: wrong credentials → the banner (the captcha resets with the new reply); any other
     // error → the banner and the visible challenge. An unverified email and the rate limits say so.
     const known = SHOWN_LOGIN_DETAILS.includes(result.detail);
     const detail = known ? result.detail : ACCOUNT_MESSAGES.incorrectLogin;
@@ -105,7 +105,7 @@ const constraint = formConstraint(loginFormSchema);
 
 function LoginForm({ reply }: { reply?: FormReply }) {
   const captcha = useCaptcha({ action: "login", reply });
-  // SPEC §4: when the invisible check is not ready, the form is not sent and the banner shows.
+  // docs/requirements.md §S4: when the invisible check is not ready, the form is not sent and the banner shows.
   const preparer: SubmitPreparer = {
     needsPreparation: captcha.needsPreparation,
     async prepare(formData) {
@@ -124,7 +124,7 @@ function LoginForm({ reply }: { reply?: FormReply }) {
     onValidate: ({ formData }) => parseWithZod(formData, { schema: loginFormSchema }),
     onSubmit,
   });
-  // SPEC §4: editing email or password clears the banner (until the next answer).
+  // docs/requirements.md §S4: editing email or password clears the banner (until the next answer).
   const [clearedFor, setClearedFor] = useState<unknown>(null);
   const bannerKey = reply ?? clientError;
   const cleared = bannerKey !== undefined && clearedFor === bannerKey;

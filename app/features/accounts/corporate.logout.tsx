@@ -1,4 +1,4 @@
-// Logout (SPEC §2 portal menu: "Logout (to /Corporate/Login; removes the access token)").
+// Logout (docs/requirements.md §S2 portal menu: "Logout (to /Corporate/Login; removes the access token)").
 // POST /corporate/logout (a form, CSRF-checked: see LogoutForm in app/ui/logout-form.tsx) revokes
 // the access token at the API, destroys the web session and lands on the login page. A GET
 // never logs out (a link or an image could): signed in, it shows a one-button confirmation;

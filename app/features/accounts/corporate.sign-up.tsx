@@ -1,5 +1,5 @@
-// Sign-up, step 1 (SPEC §2 sign-up page, §4 captcha and registration, §5 sign-up and password
-// rules, §8 registration errors): Register emails the code and answers { userId, requestToken },
+// Sign-up, step 1 (docs/requirements.md §S2 sign-up page, §S4 captcha and registration, §S5 sign-up and password
+// rules, §S8 registration errors): Register emails the code and answers { userId, requestToken },
 // so success goes straight to /corporate/verify with both in the address.
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -50,7 +50,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (submission.status !== "success") return replyInvalid(submission, usedChallenge, { hideFields });
   const result = await createApiClient(context).register(submission.value);
   if (result.ok) throw redirect(verifyHref(result.data.userId, result.data.requestToken));
-  // SPEC §8: a used email gets its own words (and a link, added by the page).
+  // docs/requirements.md §S8: a used email gets its own words (and a link, added by the page).
   const failure =
     result.detail === DETAILS.emailAlreadyUsed ? { ...result, detail: ACCOUNT_MESSAGES.alreadyRegistered } : result;
   return replyFailure(submission, failure, {

@@ -1,4 +1,4 @@
-// Verify, step 2 (SPEC §2 verify page, §4 verify, §5 verification code, §8 verify errors).
+// Verify, step 2 (docs/requirements.md §S2 verify page, §S4 verify, §S5 verification code, §S8 verify errors).
 // The address carries userId and requestToken (either missing → /error). Two forms post to that
 // address: the code (intent=verify) and the resend (intent=resend), so both work without
 // JavaScript. The page holds nothing of the address (the action reads it), so every link shares
@@ -27,12 +27,12 @@ import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 
 /** What the verify action answers when it does not redirect. */
 interface VerifyReply extends FormReply {
-  /** "invalidCode": SPEC §8's wrong-code text with the clickable resend. */
+  /** "invalidCode": docs/requirements.md §S8's wrong-code text with the clickable resend. */
   problem?: "invalidCode";
 }
 
 /**
- * SPEC §8 has two resend failures: 'Failed to resend code. Please try again later.' when the API
+ * docs/requirements.md §S8 has two resend failures: 'Failed to resend code. Please try again later.' when the API
  * refused the resend (a 4xx: too many codes, a request it does not take), and 'An error occurred
  * while resending the verification code.' when it could not do it (a 5xx, or out of reach).
  */
@@ -54,7 +54,7 @@ export function loader({ request }: Route.LoaderArgs) {
   return null;
 }
 
-/** The API's own details that are safe and useful to show word for word (SPEC §8: "the server's detail"). */
+/** The API's own details that are safe and useful to show word for word (docs/requirements.md §S8: "the server's detail"). */
 const SHOWN_VERIFY_DETAILS = new Set<string>(Object.values(DETAILS));
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -78,7 +78,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const verified = await api.verifyEmail({ ...link, verificationCode: value.verificationCode });
   if (!verified.ok) return verifyFailure(submission, verified);
 
-  // SPEC §4: with the new token, the user's details (a failure shows the generic error) and the
+  // docs/requirements.md §S4: with the new token, the user's details (a failure shows the generic error) and the
   // settings (both false right after verification).
   const signedIn = createApiClient(context, { token: verified.data.accessToken });
   const [details, settings] = await Promise.all([signedIn.myDetails(), signedIn.appSettings()]);
@@ -148,7 +148,7 @@ function VerifyForm({ reply }: { reply?: VerifyReply }) {
   const [form, fields] = useForm({
     id: "verify-form",
     lastResult: reply?.result,
-    // The schema's rule is a pattern (SPEC §5: exactly 6 digits); the input is capped at 6.
+    // The schema's rule is a pattern (docs/requirements.md §S5: exactly 6 digits); the input is capped at 6.
     constraint: { verificationCode: { required: true, maxLength: VERIFICATION_CODE_LENGTH } },
     defaultNoValidate: false,
     shouldValidate: "onSubmit",

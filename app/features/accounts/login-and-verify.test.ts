@@ -1,4 +1,4 @@
-// The login and verify pages' actions (SPEC §2 login and verify pages, §4 login and verify, §8
+// The login and verify pages' actions (docs/requirements.md §S2 login and verify pages, §S4 login and verify, §S8
 // their errors) called directly, as React Router calls them inside the root's session middleware,
 // against the real provider API in process over a real PGlite database (the code emails are read
 // from its outbox). Proves that the right password of an unverified manager leads to the verify

@@ -1,7 +1,7 @@
 // The end of every way into the portal (the login form, a second factor, an accepted
 // invitation): a new session holding the access token, the app settings and the manager's
 // details from the API, and a new CSRF token, since one planted in the browser before the
-// sign-in must not outlive it (SPEC §4, DESIGN.md §7).
+// sign-in must not outlive it (docs/requirements.md §S4, §D7).
 import type { RouterContextProvider } from "react-router";
 import type { AppSettings } from "../../../core/account-forms.ts";
 import { services } from "../../context.ts";
@@ -13,7 +13,7 @@ type Context = Readonly<RouterContextProvider>;
 /**
  * Starts the session for a token a sign-in answered; answers the user it holds and the
  * Set-Cookie headers the redirect that follows must carry. When the details cannot be read the
- * sign-in still goes on with what is known (SPEC §4: only logged).
+ * sign-in still goes on with what is known (docs/requirements.md §S4: only logged).
  */
 export async function startSignedInSession(
   context: Context,

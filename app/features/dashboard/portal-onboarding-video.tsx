@@ -1,4 +1,4 @@
-// The dashboard's Getting Started dialog (SPEC §2 Dashboard, §4 onboarding video; step 4 of the
+// The dashboard's Getting Started dialog (docs/requirements.md §S2 Dashboard, §S4 onboarding video; step 4 of the
 // journey): shown while hasWatchedOnboardingVideo is false, it plays the hosted onboarding video.
 // Closing it posts intent=video-watched to the dashboard action, which records the flag on the
 // server (POST /api/Identity/onboarding-video-watched) and in the session.

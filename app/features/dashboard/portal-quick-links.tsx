@@ -1,4 +1,4 @@
-// The dashboard's Quick Links (SPEC §2 Dashboard): four tiles.
+// The dashboard's Quick Links (docs/requirements.md §S2 Dashboard): four tiles.
 import type { ReactNode } from "react";
 import { href, Link } from "react-router";
 import { ExternalIcon } from "../../ui/icons.tsx";

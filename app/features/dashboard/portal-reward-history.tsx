@@ -1,4 +1,4 @@
-// The dashboard's 'Most Recent Reward History' (SPEC §2 Dashboard, §3 reward history item): a
+// The dashboard's 'Most Recent Reward History' (docs/requirements.md §S2 Dashboard, §S3 reward history item): a
 // real table with the columns Date, Campaign / Reward Name and Released; the first two columns
 // are hidden under 768 px, where each row repeats them in small print under the amount. An
 // empty list shows 'No data to display'. Under each amount, links to the release's delivery page
@@ -41,7 +41,7 @@ export function formatRewardDate(iso: string): string {
   return Number.isNaN(date.getTime()) ? iso : dateFormat.format(date);
 }
 
-/** Released amounts carry a dollar prefix (SPEC §3). */
+/** Released amounts carry a dollar prefix (docs/requirements.md §S3). */
 export function formatReleased(amount: number): string {
   return `$${amountFormat.format(Number.isFinite(amount) ? amount : 0)}`;
 }

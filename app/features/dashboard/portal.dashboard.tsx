@@ -1,4 +1,4 @@
-// The dashboard (SPEC §2 Dashboard, §4 onboarding video, §8 fetch failures): the Getting Started
+// The dashboard (docs/requirements.md §S2 Dashboard, §S4 onboarding video, §S8 fetch failures): the Getting Started
 // dialog while the onboarding video has not been watched, Quick Links, and the reward history,
 // newest first, a page at a time (?historyPage=N, GET /api/RewardHistory; a failure is logged and
 // the table stays empty), with its CSV download; above it, the spend picture of the last 12

@@ -1,4 +1,4 @@
-// The public Contact Us form (SPEC §2 public Help Centre, §5 contact rules): first name, last
+// The public Contact Us form (docs/requirements.md §S2 public Help Centre, §S5 contact rules): first name, last
 // name, email, message (≤ 256), honeypot, CSRF and captcha; posted to the /help action, which
 // redirects to /help?sent=1#contact. The signed-in variant (message only) is portal-contact-form.tsx.
 import { getFormProps, useForm } from "@conform-to/react";

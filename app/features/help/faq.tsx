@@ -1,4 +1,4 @@
-// The ten FAQs of the Help Centre (public and portal, SPEC §2) and their accordion: one
+// The ten FAQs of the Help Centre (public and portal, docs/requirements.md §S2) and their accordion: one
 // answer open at a time, collapsible, and working without JavaScript through exclusive
 // <details name="faq"> elements (the onToggle handler does the same for older browsers).
 import type { ReactNode, SyntheticEvent } from "react";

@@ -1,4 +1,4 @@
-// The public Help Centre (SPEC §2): banner, the ten FAQs, and the Contact Us form.
+// The public Help Centre (docs/requirements.md §S2): banner, the ten FAQs, and the Contact Us form.
 import { href, useSearchParams } from "react-router";
 import { contactFormSchema } from "../../../core/public-forms.ts";
 import { sharedPageHeaders } from "../../../core/shared-page.ts";

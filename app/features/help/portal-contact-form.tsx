@@ -1,4 +1,4 @@
-// The signed-in Contact Us form (SPEC §2 Help (portal), §3 contact (signed in), §5 contact):
+// The signed-in Contact Us form (docs/requirements.md §S2 Help (portal), §S3 contact (signed in), §S5 contact):
 // the message only (≤ 256); the sender is the signed-in user. Posted to the /portal/help action
 // (POST /api/Help/create-help), which redirects to /portal/help?sent=1#contact.
 import { getFormProps, useForm } from "@conform-to/react";

@@ -1,4 +1,4 @@
-// Portal Help (SPEC §2 Help (portal), title 'Help'): the 'How It Works' video, the same ten FAQs
+// Portal Help (docs/requirements.md §S2 Help (portal), title 'Help'): the 'How It Works' video, the same ten FAQs
 // as the public Help Centre, and the signed-in Contact Us form (POST /api/Help/create-help),
 // which ends in a thank-you state (post/redirect/get to ?sent=1#contact).
 import { redirect, useSearchParams } from "react-router";

@@ -31,7 +31,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { config, logger } = services(context);
   const canonicalUrl = new URL("/", config.appUrl).toString();
   const result = await createApiClient(context).latestRewards();
-  // SPEC §8: a failed catalogue fetch is only logged; the glance shows no cards.
+  // docs/requirements.md §S8: a failed catalogue fetch is only logged; the glance shows no cards.
   if (!result.ok) {
     logger.error({ status: result.status, detail: result.detail }, "latest rewards could not be loaded");
     return { canonicalUrl, latestRewards: [] as LatestRewardCard[] };

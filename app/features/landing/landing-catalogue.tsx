@@ -8,7 +8,7 @@ export interface LatestRewardCard {
   clickURL: string;
 }
 
-/** SPEC §2's retailer carousel, in its order; the tiles are our own wordmarks in public/brands/. */
+/** docs/requirements.md §S2's retailer carousel, in its order; the tiles are our own wordmarks in public/brands/. */
 const BRANDS = [
   { slug: "apple", title: "Apple" },
   { slug: "bunnings", title: "Bunnings" },

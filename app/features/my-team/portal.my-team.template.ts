@@ -1,4 +1,4 @@
-// The My Team CSV template (SPEC §2 My Team): a real file with the three headings, downloaded.
+// The My Team CSV template (docs/requirements.md §S2 My Team): a real file with the three headings, downloaded.
 import { TEAM_CSV_TEMPLATE, TEAM_CSV_TEMPLATE_FILE_NAME } from "../../../core/csv.ts";
 import { requireSignedIn } from "../../lib/auth.server.ts";
 import type { Route } from "./+types/portal.my-team.template";

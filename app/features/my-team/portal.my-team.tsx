@@ -1,5 +1,5 @@
-// My Team (SPEC §2 My Team, §4 team list, §5 add/update member, team CSV upload, team search,
-// §6 removal, §8 messages, §9 page size 8): the paged, searchable list of the company's team
+// My Team (docs/requirements.md §S2 My Team, §S4 team list, §S5 add/update member, team CSV upload, team search,
+// §S6 removal, §S8 messages, §S9 page size 8): the paged, searchable list of the company's team
 // members and its dialogs (Add New with its bulk and individual panes, Update, Remove), each
 // reachable by URL (?dialog=add | edit&member=<id> | remove&member=<id>) so the page works
 // without JavaScript; with JavaScript the dialogs open in place and post through fetchers.
@@ -60,7 +60,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   if (result.ok) {
     page = { ...result.data, pageNumber: result.data.pageNumber ?? requested };
   } else {
-    // SPEC §8: fetch failures are logged; the list stays empty.
+    // docs/requirements.md §S8: fetch failures are logged; the list stays empty.
     logger.warn({ status: result.status, detail: result.detail }, "team list fetch failed");
   }
 

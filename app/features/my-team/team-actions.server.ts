@@ -1,4 +1,4 @@
-// The actions of My Team (SPEC §4 team management, §5 team member and bulk CSV rules, §8 team
+// The actions of My Team (docs/requirements.md §S4 team management, §S5 team member and bulk CSV rules, §S8 team
 // messages), one named function per form `intent`. Each answers a redirect back to the list with a
 // toast (post/redirect/get), or the form's errors.
 import type { Submission } from "@conform-to/react";
@@ -72,7 +72,7 @@ function uploadFailure(errors: string[], fileName?: string, status = 400) {
   return data<UploadReply>({ upload: { errors, fileName } }, { status });
 }
 
-/** SPEC §8: update failures only re-enable the button; the API's known refusals are also said. */
+/** docs/requirements.md §S8: update failures only re-enable the button; the API's known refusals are also said. */
 function updateFailure(submission: Submission<unknown>, failure: Extract<ApiResult<unknown>, { ok: false }>) {
   return replyFailure(submission, failure, { shownDetails: [TEAM_DETAILS.emailInCompany, TEAM_DETAILS.notFound] });
 }
@@ -110,7 +110,7 @@ async function addMember({ context, user, formData, back }: TeamPost) {
   const submission = parseWithZod(formData, { schema: teamMemberSchema });
   if (submission.status !== "success") return replyInvalid(submission);
   const result = await user.api.createTeamMember(submission.value);
-  // SPEC §8: the server's detail in red above the form.
+  // docs/requirements.md §S8: the server's detail in red above the form.
   if (!result.ok) return replyFailure(submission, result, { shownDetails: [result.detail] });
   return redirectWithToast(context, back, {
     type: "success",

@@ -1,5 +1,5 @@
-// The Add New dialog's 'Bulk Upload Team Members' pane (SPEC §2 My Team, §4 bulk upload, §5 team
-// CSV upload, §8 bulk toasts), hidden under 768 px. Only .csv files, at most MAX_UPLOAD_BYTES and MAX_IMPORT_ROWS rows.
+// The Add New dialog's 'Bulk Upload Team Members' pane (docs/requirements.md §S2 My Team, §S4 bulk upload, §S5 team
+// CSV upload, §S8 bulk toasts), hidden under 768 px. Only .csv files, at most MAX_UPLOAD_BYTES and MAX_IMPORT_ROWS rows.
 // The upload itself is the shared CsvUploadPane (app/ui/csv-upload-pane.tsx) with the team's
 // reader (core/csv.ts) and intents: save-file with JavaScript; check-upload, then save-upload of
 // the file the server staged, then its working view (?dialog=add&upload=<id>), without it.

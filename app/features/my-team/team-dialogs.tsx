@@ -1,4 +1,4 @@
-// The My Team dialogs (SPEC §2 My Team, §4 team list, §8): Add New (bulk and individual panes),
+// The My Team dialogs (docs/requirements.md §S2 My Team, §S4 team list, §S8): Add New (bulk and individual panes),
 // Update and Remove. Each is reachable by URL (?dialog=add, ?dialog=edit&member=<id>,
 // ?dialog=remove&member=<id>) and drawn by UrlDialog (app/ui/dialog.tsx):
 // - without JavaScript the openers are links to those addresses and the forms post to them;
@@ -196,7 +196,7 @@ function MemberGone() {
 
 const constraint = formConstraint(teamMemberSchema);
 
-/** Add (SPEC §5 add team member) or Update: First Name, Last Name, Email. */
+/** Add (docs/requirements.md §S5 add team member) or Update: First Name, Last Name, Email. */
 function TeamMemberForm({
   id,
   intent,
@@ -246,8 +246,8 @@ function TeamMemberForm({
 }
 
 /**
- * SPEC §2 Remove dialog: the warning, Remove (destructive) and Cancel. The form has no text
- * field, so Enter cannot submit it by accident (DESIGN.md §8).
+ * docs/requirements.md §S2 Remove dialog: the warning, Remove (destructive) and Cancel. The form has no text
+ * field, so Enter cannot submit it by accident (docs/requirements.md §D8).
  */
 function RemoveForm({ member, onCancel }: { member: TeamMember; onCancel: () => void }) {
   const fetcher = useFetcher();

@@ -1,4 +1,4 @@
-// The My Team search box (SPEC §2 My Team, §4 team list, §5 team search): a plain GET form
+// The My Team search box (docs/requirements.md §S2 My Team, §S4 team list, §S5 team search): a plain GET form
 // (?search=…) with a Search button without JavaScript; with JavaScript the list follows the
 // typing (debounced, replacing the history entry) and Enter searches at once. Either way a new
 // text starts at page 1; the loader sends the text to the API only when longer than 2 characters.

@@ -1,4 +1,4 @@
-// Browser-safe pieces of the My Team page (SPEC §2 My Team, §5 add/update team member): the
+// Browser-safe pieces of the My Team page (docs/requirements.md §S2 My Team, §S5 add/update team member): the
 // action intents, what the action answers, and the page's addresses. The member form's schema
 // is core/team.ts teamMemberSchema (the conventions of forms.ts).
 

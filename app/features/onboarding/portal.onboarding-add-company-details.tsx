@@ -1,4 +1,4 @@
-// Step 3 of the journey (SPEC §2 Company-details onboarding, §4 portal gate, §5 company details):
+// Step 3 of the journey (docs/requirements.md §S2 Company-details onboarding, §S4 portal gate, §S5 company details):
 // the form's action. The screen itself is the portal layout's onboarding mode (app/features/portal/portal.tsx),
 // which also sends this address to the dashboard once the details exist.
 import { redirect, useRouteLoaderData } from "react-router";
@@ -23,7 +23,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (submission.status !== "success") return replyInvalid(submission);
   const result = await signedIn.api.saveCompanyDetails(submission.value);
   if (!result.ok) {
-    // SPEC §8: a failed save is logged; the form says so without the API's words, unless they
+    // docs/requirements.md §S8: a failed save is logged; the form says so without the API's words, unless they
     // belong to a field (the ABN check digits).
     services(context).logger.error({ status: result.status, detail: result.detail }, "company details save failed");
     // A Manager cannot save them (ADR 0022: an Owner's); the API's words say so.

@@ -1,4 +1,4 @@
-// 'Sample of Email' (SPEC §2 Reward My Team Review): a sample of the email each recipient gets.
+// 'Sample of Email' (docs/requirements.md §S2 Reward My Team Review): a sample of the email each recipient gets.
 // Without JavaScript it is a link to /portal/reward-email-sample, a page showing the sample. With
 // JavaScript the same link shows the sample in a tooltip on hover and on focus (and toggles it on
 // a tap, for touch screens); Escape hides it. Given the payment form's id, each show first saves

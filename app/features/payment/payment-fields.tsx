@@ -1,4 +1,4 @@
-// The fields of the payment form (DESIGN.md §8 labels): the Reward Name (with its helper text,
+// The fields of the payment form (docs/requirements.md §D8 labels): the Reward Name (with its helper text,
 // rendered in the Review page's left column but posted with the payment form through the `form`
 // attribute conform sets) and the simulated card's Card number, Expiry (MM/YY), CVC, Name on card.
 import { type FieldMetadata, getInputProps } from "@conform-to/react";
@@ -61,7 +61,7 @@ export function PaymentField({
   );
 }
 
-/** The simulated card's four fields, as every card form shows them (DESIGN.md §8 labels). */
+/** The simulated card's four fields, as every card form shows them (docs/requirements.md §D8 labels). */
 export function CardInputs({
   fields,
 }: {

@@ -1,10 +1,10 @@
-// The Stripe payment form with JavaScript (DESIGN.md §6): Stripe's Payment Element collects the
+// The Stripe payment form with JavaScript (docs/requirements.md §D6): Stripe's Payment Element collects the
 // card in Stripe's own frame. On submit: the reward name is checked, the Element validates its
 // fields (elements.submit), the Review action saves the name and creates the payment for the
 // total the page showed (intent 'stripe-intent', answering the client secret), then
 // stripe.confirmPayment sends the browser through any authentication to
 // /portal/payment-confirmation?payment_intent=…. Errors show the provider's message, else
-// 'There was an error with your payment' (SPEC §8). Loaded lazily, only when Stripe is configured.
+// 'There was an error with your payment' (docs/requirements.md §S8). Loaded lazily, only when Stripe is configured.
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { type FormEvent, useEffect, useRef, useState } from "react";

@@ -1,6 +1,6 @@
 // The server half of the payment pages: the posted forms' schemas (the same rules and messages as
 // payment.ts, checked with zod), the Review page's data (the API's summary cut to what the page
-// shows) and the confirmation page's check (SPEC §2, §4, §8; DESIGN.md §5, §6).
+// shows) and the confirmation page's check (docs/requirements.md §S2, §S4, §S8; §D5, §D6).
 import { z } from "zod";
 import type { ApprovalSummary, MyDraftApproval } from "../../../core/approvals.ts";
 import { cardDigits } from "../../../core/card.ts";
@@ -37,7 +37,7 @@ function refineWith(fields: readonly (keyof CardFields)[]) {
   };
 }
 
-/** The simulated card form as posted (DESIGN.md §6, §8). */
+/** The simulated card form as posted (docs/requirements.md §D6, §D8). */
 export const simulatedPaySchema = z
   .object({
     intent: z.literal(PAY_INTENTS.pay),
@@ -163,7 +163,7 @@ const PENDING = new Set(["processing", "requires_confirmation", "requires_captur
 
 /**
  * POST check-payment-intent (which also releases a paid order, once): succeeded with the
- * amount, still processing, or failed ('Payment Failed'; a failing call adds SPEC §8's message).
+ * amount, still processing, or failed ('Payment Failed'; a failing call adds docs/requirements.md §S8's message).
  */
 export async function checkPayment(api: ApiClient, paymentIntent: string): Promise<CheckOutcome> {
   const result = await api.checkPaymentIntent(paymentIntent);

@@ -1,5 +1,5 @@
-// Browser-safe pieces of the payment pages (SPEC §2 Reward My Team Review and Payment
-// Confirmation, §8 payment errors, §9 the 2-second check; DESIGN.md §6 the simulated card, §8 its
+// Browser-safe pieces of the payment pages (docs/requirements.md §S2 Reward My Team Review and Payment
+// Confirmation, §S8 payment errors, §S9 the 2-second check; §D6 the simulated card, §D8 its
 // labels): the texts, the card form's rules (no zod: the browser bundle stays small; the server
 // checks the same rules with zod in payment.server.ts) and the money display.
 import { parse } from "@conform-to/react";
@@ -44,7 +44,7 @@ export const REQUEST_APPROVAL_TEXT = "Request approval";
 /** The review page lists this many recipients; the rest are counted ('and N more'). */
 export const SHOWN_RECIPIENTS = 100;
 
-/** SPEC §9: the confirmation page waits 2 seconds before checking the payment. */
+/** docs/requirements.md §S9: the confirmation page waits 2 seconds before checking the payment. */
 export const CHECK_DELAY_MS = 2000;
 /** A payment still processing is checked again, every 2 seconds, this many times in all. */
 export const MAX_CHECKS = 15;
@@ -66,12 +66,12 @@ export const PAYMENT_TEXT = {
   previewEmail: "Preview the email",
 } as const;
 
-/** SPEC §2: 'Your payment of $<amount> has been successfully processed. …' */
+/** docs/requirements.md §S2: 'Your payment of $<amount> has been successfully processed. …' */
 export function successText(amountCents: number): string {
   return `Your payment of ${formatDollars(amountCents)} has been successfully processed. You will receive an email confirmation shortly. Emails are being sent to reward recipients.`;
 }
 
-/** SPEC §2: 'Pay $<total, 2 decimals> and Send Emails'. */
+/** docs/requirements.md §S2: 'Pay $<total, 2 decimals> and Send Emails'. */
 export function payButtonText(totalCents: number): string {
   return `Pay ${formatDollars(totalCents)} and Send Emails`;
 }
@@ -87,7 +87,7 @@ export function recipientLabel(fullName: string, rewardDollars: number | null | 
   return `${fullName} (${formatDollars(dollarsToCents(rewardDollars ?? 0))})`;
 }
 
-// The simulated card form (DESIGN.md §6, §8). The messages are the API's own words (core/rewards.ts
+// The simulated card form (docs/requirements.md §D6, §D8). The messages are the API's own words (core/rewards.ts
 // REWARD_DETAILS, server/payments/simulated.ts CARD_MESSAGES), repeated here so the browser bundle
 // stays free of zod and server code; the API stays the judge.
 

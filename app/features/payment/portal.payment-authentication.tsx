@@ -1,4 +1,4 @@
-// The simulated processor's authentication step (DESIGN.md §6: 4000 0025 0000 3155), standing in
+// The simulated processor's authentication step (docs/requirements.md §D6: 4000 0025 0000 3155), standing in
 // for the bank's 3-D Secure page Stripe would show: 'Authenticate payment' with the amount and
 // two buttons, Complete and Fail (plain form posts). Either way the browser returns to
 // /portal/payment-confirmation?payment_intent=…, which checks the payment and shows the result.

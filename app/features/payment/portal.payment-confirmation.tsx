@@ -1,5 +1,5 @@
-// Payment Confirmation (SPEC §2; §4 processing → success or failed; §8 missing payment_intent and
-// the check failure; §9 the 2-second delay). Reached from the Review page, the authentication
+// Payment Confirmation (docs/requirements.md §S2; §S4 processing → success or failed; §S8 missing payment_intent and
+// the check failure; §S9 the 2-second delay). Reached from the Review page, the authentication
 // step, Stripe's return (?payment_intent=pi_…) or Stripe Checkout (?payment_intent=cs_…).
 //
 // The first render says 'Hold tight - Your payment is currently being processed'. Two seconds

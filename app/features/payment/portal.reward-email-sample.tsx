@@ -1,4 +1,4 @@
-// 'Sample of Email' (SPEC §2 Reward My Team Review): the email each recipient receives, with sample
+// 'Sample of Email' (docs/requirements.md §S2 Reward My Team Review): the email each recipient receives, with sample
 // values, from the same template as the real one (GET /api/RewardMyTeam/email-sample). The Review page's
 // link leads here without JavaScript; with JavaScript its tooltip loads this route's data.
 // The HTML version is shown in a sandboxed frame (srcdoc: no scripts, no same-origin access, and

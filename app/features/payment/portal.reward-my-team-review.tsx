@@ -1,5 +1,5 @@
-// Reward My Team Review (SPEC §2; §3 summary, reward name, payment intent; §8 payment errors;
-// DESIGN.md §5 money, §6 payments, §8 labels). Left: 'Go Back & Edit', the required Reward Name,
+// Reward My Team Review (docs/requirements.md §S2; §S3 summary, reward name, payment intent; §S8 payment errors;
+// §D5 money, §D6 payments, §D8 labels). Left: 'Go Back & Edit', the required Reward Name,
 // the recipients as 'Full Name ($amount)' (the first 100 and how many more) and the cost summary,
 // all computed by the API. Right: the payment form, 'Pay $<total> and Send Emails', and
 // 'Sample of Email'.

@@ -1,4 +1,4 @@
-// The left column of the Review page (SPEC §2 Reward My Team Review): the recipients as
+// The left column of the Review page (docs/requirements.md §S2 Reward My Team Review): the recipients as
 // 'Full Name ($amount)' (the first 100; a long list says how many more) and the cost summary
 // (Reward Dollars Total, Service Fee, GST on the fee only, Total Cost), all computed by the API.
 import { formatDollars } from "../../../core/money.ts";

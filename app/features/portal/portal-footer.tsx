@@ -1,4 +1,4 @@
-// The portal footer (SPEC §2 Portal): the licence line, with the policies and Help a signed-in
+// The portal footer (docs/requirements.md §S2 Portal): the licence line, with the policies and Help a signed-in
 // user may need.
 import { href, Link } from "react-router";
 

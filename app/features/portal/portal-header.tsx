@@ -1,4 +1,4 @@
-// The portal header (SPEC §2 Portal): the logo to the dashboard, My Team, Reward My Team, Help,
+// The portal header (docs/requirements.md §S2 Portal): the logo to the dashboard, My Team, Reward My Team, Help,
 // View Rewards (the catalogue site, new tab) and Logout (a POST form to /corporate/logout), then the page title (the page's h1) with
 // 'Welcome' and the first name. Under 768 px the links live in the slide-out "Menu": a <dialog>
 // opened through :target without JavaScript, and as a modal dialog (focus kept inside, Escape,
@@ -124,7 +124,7 @@ export function PortalHeader({ title, subtitle, greetingName, catalogueUrl }: Po
   );
 }
 
-/** View Rewards: the catalogue site in a new tab (SPEC §2). */
+/** View Rewards: the catalogue site in a new tab (docs/requirements.md §S2). */
 function ViewRewardsLink({ href, className }: { href: string; className: string }) {
   return (
     <a href={href} target="_blank" rel="noopener noreferrer" className={className}>

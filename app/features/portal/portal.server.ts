@@ -1,4 +1,4 @@
-// The portal gate (SPEC §2 Portal, §4 portal gate, §6): the portal's middleware resolves the
+// The portal gate (docs/requirements.md §S2 Portal, §S4 portal gate, §S6): the portal's middleware resolves the
 // signed-in user (no session → the login page, app/lib/auth.server.ts) and the account's current
 // app settings, read from the API so they follow the account rather than one browser, once per
 // request; the portal's loaders and actions read them from the context.
@@ -30,7 +30,7 @@ function sameSettings(a: AppSettings, b: AppSettings) {
  */
 async function resolvePortalUser(context: Context): Promise<PortalUser> {
   const signedIn = await requireSignedIn(context);
-  // Both flags only ever turn true (SPEC §4), so once the session holds both there is nothing to
+  // Both flags only ever turn true (docs/requirements.md §S4), so once the session holds both there is nothing to
   // refresh: an onboarded manager's pages skip the call (the page's own call still checks the token).
   if (signedIn.appSettings.hasProvidedCompanyDetails && signedIn.appSettings.hasWatchedOnboardingVideo) return signedIn;
   const fresh = await signedIn.api.appSettings();
@@ -60,7 +60,7 @@ export function portalUser(context: Context): PortalUser {
 
 /**
  * For the actions of portal pages other than onboarding: the user must have provided the
- * company details first (SPEC §6); otherwise back to the portal, which shows the onboarding screen.
+ * company details first (docs/requirements.md §S6); otherwise back to the portal, which shows the onboarding screen.
  */
 export function requireOnboardedUser(context: Context): PortalUser {
   const user = portalUser(context);
@@ -68,7 +68,7 @@ export function requireOnboardedUser(context: Context): PortalUser {
   return user;
 }
 
-/** The catalogue site for this user (SPEC §2 View Rewards): CompanyID and UniqueCode in the query. */
+/** The catalogue site for this user (docs/requirements.md §S2 View Rewards): CompanyID and UniqueCode in the query. */
 export function catalogueUrlFor(catalogueUrl: string, user: { id: number; companyId: number }): string {
   const url = new URL(catalogueUrl);
   url.searchParams.set("CompanyID", String(user.companyId));

@@ -1,4 +1,4 @@
-// The portal layout and gate (SPEC §2 Portal, §4 portal gate, §6):
+// The portal layout and gate (docs/requirements.md §S2 Portal, §S4 portal gate, §S6):
 // - no session → /corporate/login (requireSignedIn; any 401 from the API does the same);
 // - company details not provided (refreshed from the API on every load) → the company-details
 //   onboarding screen in place of whichever portal page was asked for, in onboarding mode (no

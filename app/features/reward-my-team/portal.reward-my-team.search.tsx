@@ -1,4 +1,4 @@
-// The live user search of Reward My Team (SPEC §5 reward search, §7 user search, §9: 10
+// The live user search of Reward My Team (docs/requirements.md §S5 reward search, §S7 user search, §S9: 10
 // results), for the search box's fetcher: GET ?q=… answers the team members not yet in the
 // draft whose name or email matches (blank text: none). A resource route: JSON only.
 import { data } from "react-router";

@@ -1,4 +1,4 @@
-// The bulk reward CSV template (SPEC §3 bulk reward CSV columns): a real file with the four
+// The bulk reward CSV template (docs/requirements.md §S3 bulk reward CSV columns): a real file with the four
 // headings, downloaded from the Add dialog's bulk pane.
 import { requireSignedIn } from "../../lib/auth.server.ts";
 import type { Route } from "./+types/portal.reward-my-team.template";

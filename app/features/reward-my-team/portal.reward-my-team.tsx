@@ -1,5 +1,5 @@
-// Reward My Team (SPEC §2 Reward My Team, §3 recipient row, §4 reward flow, §5 reward single add,
-// bulk CSV, amount inputs and reward search, §7 RewardMyTeam calls, §8 reward add toasts, §9 page
+// Reward My Team (docs/requirements.md §S2 Reward My Team, §S3 recipient row, §S4 reward flow, §S5 reward single add,
+// bulk CSV, amount inputs and reward search, §S7 RewardMyTeam calls, §S8 reward add toasts, §S9 page
 // size 7 newest first): the program manager's reward draft.
 //
 // The loader reads one page of the draft from the API (get-reward-page: 7 rows, newest first,

@@ -1,5 +1,5 @@
-// The actions of Reward My Team (SPEC §4 reward flow, §5 reward single add, bulk CSV and amount
-// inputs, §8 reward add toasts), one named function per form `intent`. Fetcher posts (JavaScript
+// The actions of Reward My Team (docs/requirements.md §S4 reward flow, §S5 reward single add, bulk CSV and amount
+// inputs, §S8 reward add toasts), one named function per form `intent`. Fetcher posts (JavaScript
 // on) carry via=fetcher and are answered with data; plain posts with a redirect back to the page
 // (post/redirect/get), or with the page and its messages when something was refused.
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -159,7 +159,7 @@ async function addSingle({ context, user, form, viaFetcher }: DraftPost) {
   const { firstName, lastName, email } = submission.value;
   const result = await user.api.createRewardUser({ firstName, lastName, email, value: submission.value.value });
   if (!result.ok) {
-    // SPEC §8: the server's detail in red above the form.
+    // docs/requirements.md §S8: the server's detail in red above the form.
     const failed = replyFailure(submission, result, { shownDetails: [result.detail] });
     const reply: SingleAddReply = { ok: false, result: failed.data.result };
     return viaFetcher

@@ -1,5 +1,5 @@
-// The Add dialog of Reward My Team (SPEC §2: add and reward new people; left the bulk CSV pane,
-// right the single form; §5 reward single add and bulk CSV; §8 toasts 'Successfully added' and
+// The Add dialog of Reward My Team (docs/requirements.md §S2: add and reward new people; left the bulk CSV pane,
+// right the single form; §S5 reward single add and bulk CSV; §S8 toasts 'Successfully added' and
 // '<first name> successfully added'). Reachable by URL (?dialog=add) so it works without
 // JavaScript; both forms post to the page's action.
 // - Single form (create-reward-user): First Name, Last Name, Email, Reward Amount (optional,

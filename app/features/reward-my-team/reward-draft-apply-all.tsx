@@ -1,4 +1,4 @@
-// The amount box of Reward My Team (SPEC §2: 'Apply amount to everyone', update-all-reward; §5
+// The amount box of Reward My Team (docs/requirements.md §S2: 'Apply amount to everyone', update-all-reward; §S5
 // amount inputs: non-numeric, empty or negative → 0; a fraction or over 10,000 is refused with
 // its message next to the field). A fetcher with JavaScript; a plain form post without.
 import { useId } from "react";

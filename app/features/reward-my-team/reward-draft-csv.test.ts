@@ -1,4 +1,4 @@
-// The bulk reward CSV (SPEC §3, §5): the team reader plus 'Reward Amount', with a real
+// The bulk reward CSV (docs/requirements.md §S3, §S5): the team reader plus 'Reward Amount', with a real
 // amount check, and rows the API's bulk schema accepts as they are.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

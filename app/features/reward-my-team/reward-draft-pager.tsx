@@ -1,4 +1,4 @@
-// The pager of Reward My Team (SPEC §2 'X of Y page(s)' with Previous and Next; §9: 7 a page,
+// The pager of Reward My Team (docs/requirements.md §S2 'X of Y page(s)' with Previous and Next; §S9: 7 a page,
 // newest first): the shared Pager, linking to ?page=N and keeping the rest of the address's
 // query (e.g. the search text without JavaScript).
 

@@ -1,4 +1,4 @@
-// Remove All (SPEC §2) with a confirmation step: a dialog reachable by URL (?dialog=remove-all)
+// Remove All (docs/requirements.md §S2) with a confirmation step: a dialog reachable by URL (?dialog=remove-all)
 // whose form calls delete-all-reward. The destructive button is the dialog form's only submit.
 import { useEffect, useRef } from "react";
 import { useFetcher } from "react-router";

@@ -1,4 +1,4 @@
-// The search-and-add box of Reward My Team (SPEC §2, §5 reward search, §9: 10 results): team
+// The search-and-add box of Reward My Team (docs/requirements.md §S2, §S5 reward search, §S9: 10 results): team
 // members not yet in the draft, found by name or email, added with create-reward-search.
 // - With JavaScript: a combobox whose results load through a fetcher as the person types
 //   (debounced; blank text searches nothing); a result is added on click or Enter.
@@ -112,7 +112,7 @@ function LiveSearch() {
   const loadRef = useRef(searchFetcher.load);
   loadRef.current = searchFetcher.load;
 
-  // Debounced search; blank text searches nothing (SPEC §5 reward search).
+  // Debounced search; blank text searches nothing (docs/requirements.md §S5 reward search).
   useEffect(() => {
     if (!query) return;
     const timer = setTimeout(() => {

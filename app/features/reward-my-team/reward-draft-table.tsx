@@ -1,11 +1,11 @@
-// The recipients table of Reward My Team (SPEC §2: Name (hidden under 768 px), Email, Amount ($),
-// Remove; 'No data to display'; DESIGN.md §8: each amount input is named 'Amount for <full name>').
+// The recipients table of Reward My Team (docs/requirements.md §S2: Name (hidden under 768 px), Email, Amount ($),
+// Remove; 'No data to display'; docs/requirements.md §D8: each amount input is named 'Amount for <full name>').
 // - With JavaScript an amount is saved when the field loses focus (or on Enter) through a fetcher
-//   (update-reward); the server's conversion comes back into the field (SPEC §5: non-numeric,
+//   (update-reward); the server's conversion comes back into the field (docs/requirements.md §S5: non-numeric,
 //   empty or negative → 0) and a refused value (a fraction, over 10,000) shows its message next
 //   to the field.
 // - Without JavaScript the amounts are the inputs of one form whose only submit button is
-//   'Save amounts' (so Enter in a field saves the amounts, never removes anyone: DESIGN.md §8).
+//   'Save amounts' (so Enter in a field saves the amounts, never removes anyone: docs/requirements.md §D8).
 //   Each Remove button belongs to a small form of its own (the `form` attribute), rendered after
 //   the table.
 import { type FocusEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";

@@ -8,7 +8,7 @@ import type { ApiClient } from "../../lib/api.server.ts";
 import { flashToast, type ToastInput } from "../../lib/toast.server.ts";
 import type { RewardDraftView, RewardSearchAnswer } from "./reward-draft.ts";
 
-/** SPEC §9: the user search answers 10 results. */
+/** docs/requirements.md §S9: the user search answers 10 results. */
 export const SEARCH_PAGE_SIZE = 10;
 
 /** The page number of `?page=` (1 when missing or not a positive whole number). */
@@ -48,7 +48,7 @@ export async function loadDraftView(api: ApiClient, pageNumber: number): Promise
 }
 
 /**
- * SPEC §5 reward search: any text that is not blank; blank text searches nothing. 10 results,
+ * docs/requirements.md §S5 reward search: any text that is not blank; blank text searches nothing. 10 results,
  * team members not yet in the draft.
  */
 export async function searchMembers(api: ApiClient, text: string): Promise<RewardSearchAnswer> {

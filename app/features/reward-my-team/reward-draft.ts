@@ -1,5 +1,5 @@
-// Browser-safe pieces of the Reward My Team page (SPEC §2 Reward My Team, §3 recipient row, §5
-// reward single add and amount inputs, §9 page size 7): the page's address and intents, the
+// Browser-safe pieces of the Reward My Team page (docs/requirements.md §S2 Reward My Team, §S3 recipient row, §S5
+// reward single add and amount inputs, §S9 page size 7): the page's address and intents, the
 // shape its loader answers and the totals line. The single-add form's schema is core/rewards.ts
 // newRewardUserSchema (the conventions of forms.ts).
 import type { SubmissionResult } from "@conform-to/react";
@@ -36,7 +36,7 @@ export type Intent = (typeof INTENTS)[keyof typeof INTENTS];
  */
 export const VIA_FETCHER = { name: "via", value: "fetcher" } as const;
 
-/** A recipient row as the page shows it (SPEC §3: reward null is shown as 0). */
+/** A recipient row as the page shows it (docs/requirements.md §S3: reward null is shown as 0). */
 export interface RewardDraftRow {
   userId: number;
   fullName: string;
@@ -53,7 +53,7 @@ export interface RewardDraftView {
   totalRewardsCents: number;
 }
 
-/** A result of the user search (SPEC §3: shown as first and last name). */
+/** A result of the user search (docs/requirements.md §S3: shown as first and last name). */
 export interface RewardSearchResult {
   id: number;
   firstName: string;
@@ -69,12 +69,12 @@ export interface RewardSearchAnswer {
 
 export const NO_MATCHES_TEXT = "No team members found who are not already in the list.";
 
-/** SPEC §2: exactly 'Total Recipients: N | Total Reward Dollars (ex GST): $X'. */
+/** docs/requirements.md §S2: exactly 'Total Recipients: N | Total Reward Dollars (ex GST): $X'. */
 export function totalsLine(view: Pick<RewardDraftView, "totalRecipients" | "totalRewardsCents">): string {
   return `Total Recipients: ${view.totalRecipients.toLocaleString("en-AU")} | Total Reward Dollars (ex GST): ${formatDollars(view.totalRewardsCents)}`;
 }
 
-/** SPEC §2, §4: Review & Pay only with at least one recipient and a total above 0. */
+/** docs/requirements.md §S2, §S4: Review & Pay only with at least one recipient and a total above 0. */
 export function canReview(view: Pick<RewardDraftView, "totalRecipients" | "totalRewardsCents">): boolean {
   return view.totalRecipients > 0 && view.totalRewardsCents > 0;
 }
@@ -90,12 +90,12 @@ export function pageHref(pageNumber: number, search = ""): string {
   return `${REWARD_MY_TEAM_PATH}${query ? `?${query}` : ""}`;
 }
 
-/** The accessible name of a row's amount input (DESIGN.md §8). */
+/** The accessible name of a row's amount input (docs/requirements.md §D8). */
 export function amountLabel(fullName: string): string {
   return `Amount for ${fullName}`;
 }
 
-/** SPEC §8 toasts of the Add dialog. */
+/** docs/requirements.md §S8 toasts of the Add dialog. */
 export const BULK_ADDED_TOAST = "Successfully added";
 export function singleAddedToast(firstName: string): string {
   return `${firstName} successfully added`;

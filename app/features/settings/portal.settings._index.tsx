@@ -50,7 +50,7 @@ interface ProfileReply extends FormReply {
   intent: Intent;
 }
 
-/** The API's messages the forms show word for word (SPEC §8 and the settings calls' own). */
+/** The API's messages the forms show word for word (docs/requirements.md §S8 and the settings calls' own). */
 const SHOWN = [
   ...Object.values(SETTINGS_DETAILS),
   DETAILS.emailAlreadyUsed,

@@ -2,7 +2,7 @@
 // the address the Balance page's "Top up" goes to with the simulated processor, and the one Stripe
 // Checkout returns to. Its loader checks the payment (POST /api/Balance/TopUps/{id}/check, which
 // credits the balance exactly once when it succeeded): paid → back to the Balance page with a
-// toast and the new balance. Otherwise, with the simulated processor (DESIGN.md §6), it shows the
+// toast and the new balance. Otherwise, with the simulated processor (docs/requirements.md §D6), it shows the
 // card form (4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined with the processor's
 // message, 4000 0025 0000 3155 asks for the authentication step, shown here with Complete and
 // Fail); with Stripe, what became of the Checkout and the way back. Plain form posts; the address

@@ -1,4 +1,4 @@
-// The dev mailbox (DESIGN.md §3, §6): the outbox as the local mail adapter holds it. It exists
+// The dev mailbox (docs/requirements.md §D3, §D6): the outbox as the local mail adapter holds it. It exists
 // only while SMTP_URL is unset, and outside demo mode only for loopback clients; otherwise the
 // route answers 404.
 import { data, href } from "react-router";

@@ -5,7 +5,7 @@ import { SectionLink } from "../../ui/section-link.tsx";
 const linkClass =
   "inline-flex min-h-11 items-center rounded text-brand-100 hover:text-white hover:underline hover:underline-offset-4 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white";
 
-/** The public footer (SPEC §2): Explore, Policies and Resources columns, About Us, licence line, copyright. */
+/** The public footer (docs/requirements.md §S2): Explore, Policies and Resources columns, About Us, licence line, copyright. */
 export function SiteFooter() {
   return (
     <footer id="footer" className="bg-brand-900 text-white">

@@ -1,4 +1,4 @@
-// The waitlist (SPEC §2 waitlist page, §5 waitlist rules, §8): banner, the form with the
+// The waitlist (docs/requirements.md §S2 waitlist page, §S5 waitlist rules, §S8): banner, the form with the
 // required terms box (Terms and Privacy open in dialogs), then 'Thank You!' after joining.
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
