@@ -2,6 +2,7 @@
 // request schemas, answers and the API's refusals word for word. Pure code: shared
 // by the provider API and the web (the browser bundle may import it).
 import { z } from "zod";
+import { rewardWordingSchema } from "./rewards.ts";
 
 /** The API's refusals (problem+json `detail`). */
 export const PAYMENT_DETAILS = {
@@ -40,6 +41,8 @@ export const createPaymentIntentSchema = z.object({
     .min(0, "amount must not be negative."),
   /** Optional: the draft's reward name is used when absent. */
   rewardName: z.string().trim().max(100, "Reward Name must be at most 100 characters.").optional(),
+  /** Optional: saved to the draft before it is frozen, in the same transaction (its rewardName wins). */
+  wording: z.optional(rewardWordingSchema),
 });
 export type CreatePaymentIntentRequest = z.input<typeof createPaymentIntentSchema>;
 

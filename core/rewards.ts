@@ -5,6 +5,7 @@ import * as z from "zod/mini";
 import { emailField, firstNameField, lastNameField } from "./fields.ts";
 import { LIMITS, MAX_DRAFT_RECIPIENTS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "./limits.ts";
 import { MAX_REWARD_DOLLARS } from "./money.ts";
+import { instantField } from "./schedule.ts";
 
 export { MAX_DRAFT_RECIPIENTS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "./limits.ts";
 
@@ -174,6 +175,20 @@ export const senderNameField = tidiedText(
 /** PUT update-reward-message (not in SPEC): { message?, senderName? }, both replaced. */
 export const updateRewardMessageSchema = z.object({ message: rewardMessageField, senderName: senderNameField });
 export type UpdateRewardMessageRequest = z.input<typeof updateRewardMessageSchema>;
+
+/**
+ * What the recipients' email says and when it goes, sent with the payment or the approval request
+ * that freezes it (`wording` of create-payment-intent, create-checkout-session and
+ * Approvals/request): saved to the draft in the same transaction, by the same rules as the three
+ * update calls above, so one Pay post is one call and the order cannot freeze older words.
+ */
+export const rewardWordingSchema = z.object({
+  rewardName: rewardNameField,
+  message: rewardMessageField,
+  senderName: senderNameField,
+  sendAt: z.nullable(instantField),
+});
+export type RewardWording = z.output<typeof rewardWordingSchema>;
 
 /** PUT update-reward-message: what the draft now holds; senderName is resolved (never blank). */
 export interface RewardMessage {

@@ -93,7 +93,7 @@ export function scheduleProblem(sendAt: Date, now: Date): string | null {
 }
 
 /** An instant as the API takes it: ISO 8601 with a zone ("2026-12-01T09:00:00+11:00" or "…Z"). */
-const instantField = z.iso.datetime({ offset: true, error: SCHEDULE_DETAILS.invalid });
+export const instantField = z.iso.datetime({ offset: true, error: SCHEDULE_DETAILS.invalid });
 
 /** PUT /RewardMyTeam/update-reward-schedule: { sendAt } an instant, or null to send at once. */
 export const updateRewardScheduleSchema = z.object({ sendAt: z.nullable(instantField) });

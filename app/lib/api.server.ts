@@ -283,11 +283,8 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     ) => call(draft["update-reward"].$put({ json: { userId, value } })),
     updateAllReward: (value: Json<(typeof draft)["update-all-reward"]["$put"]>["value"]) =>
       call(draft["update-all-reward"].$put({ json: { value } })),
-    updateRewardName: (name: Json<(typeof draft)["update-reward-name"]["$put"]>["name"]) =>
-      call(draft["update-reward-name"].$put({ json: { name } })),
     updateRewardMessage: (json: Json<(typeof draft)["update-reward-message"]["$put"]>) =>
       call(draft["update-reward-message"].$put({ json })),
-    updateRewardSchedule: (sendAt: string | null) => call(draft["update-reward-schedule"].$put({ json: { sendAt } })),
     deleteReward: (userId: Json<(typeof draft)["delete-reward"]["$delete"]>["userId"]) =>
       call(draft["delete-reward"].$delete({ json: { userId } })),
     deleteAllReward: () => call(draft["delete-all-reward"].$delete()),

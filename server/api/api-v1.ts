@@ -23,8 +23,8 @@ import {
   v1CreateOrderSchema,
   v1OrdersQuerySchema,
 } from "../../core/api-v1.ts";
-import { ApiOrderError, placeApiOrder, v1OrderAnswer } from "../domain/api-orders.ts";
-import { PaymentError } from "../domain/orders.ts";
+import { placeApiOrder, v1OrderAnswer } from "../domain/api-orders.ts";
+import { guarded } from "./payment-services.ts";
 import { rewardHistoryPage } from "../domain/reward-history.ts";
 import { ProblemError } from "../http/problem.ts";
 import { idParams, jsonBody, queryParams } from "../http/validate.ts";
@@ -69,19 +69,10 @@ export function apiV1Routes(deps: ApiDeps, limits: RateLimits, now: () => Date, 
       .post("/v1/orders", key, jsonBody(v1CreateOrderSchema), idempotencyHeader, async (c) => {
         const owner = requireApiKey(c);
         const caller = { ...owner, clientIp: c.get("clientIp") ?? null };
-        try {
-          const placed = await placeApiOrder(
-            services,
-            caller,
-            c.req.valid("header")["idempotency-key"],
-            c.req.valid("json"),
-          );
-          return c.json(placed.order satisfies V1Order, placed.status);
-        } catch (error) {
-          if (error instanceof ApiOrderError) throw new ProblemError(error.status, error.message, error.errors);
-          if (error instanceof PaymentError) throw new ProblemError(error.status, error.message);
-          throw error;
-        }
+        const placed = await guarded(() =>
+          placeApiOrder(services, caller, c.req.valid("header")["idempotency-key"], c.req.valid("json")),
+        );
+        return c.json(placed.order satisfies V1Order, placed.status);
       })
       .get("/v1/orders/:orderId", key, orderParam, async (c) => {
         const { companyId } = requireApiKey(c);

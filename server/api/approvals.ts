@@ -82,7 +82,11 @@ export function approvalsRoutes(deps: ApiDeps, payments: Payments, auth: Middlew
       const caller = callerOf(c);
       const body = c.req.valid("json");
       const answer = await guarded(() =>
-        requestApproval(services, caller, { amountCents: body.amount, rewardName: body.rewardName }),
+        requestApproval(services, caller, {
+          amountCents: body.amount,
+          rewardName: body.rewardName,
+          wording: body.wording,
+        }),
       );
       return c.json(answer);
     })

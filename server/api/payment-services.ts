@@ -21,7 +21,7 @@ export async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    if (error instanceof PaymentError) throw new ProblemError(error.status, error.message);
+    if (error instanceof PaymentError) throw new ProblemError(error.status, error.message, error.errors);
     throw error;
   }
 }

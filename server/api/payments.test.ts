@@ -124,6 +124,40 @@ describeEachDatabase("StripePayment calls with the simulated processor", ({ data
     expect(await count(orderLines)).toBe(1);
   });
 
+  it("saves the wording sent with the payment to the draft and freezes it, in one call; a refused send time saves nothing", async () => {
+    const { manager, clock } = await setup([100]);
+    const draftRow = async () => (await db().select().from(rewardDrafts))[0];
+    const before = await draftRow();
+    // A send time under 10 minutes ahead: refused against its field, and the name and message stay unsaved.
+    const soon = new Date(clock.now().getTime() + 60_000).toISOString();
+    const wording = { rewardName: "Summer thanks", message: "Well done,\r\nteam", senderName: "The Board", sendAt: soon };
+    const refused = await manager.go("POST", "StripePayment/create-payment-intent", { amount: 11100, wording });
+    const problem = await expectProblem(refused, 400);
+    expect((problem as { errors?: Record<string, string[]> }).errors?.sendAt).toEqual([problem.detail]);
+    expect(await draftRow()).toMatchObject({ name: before?.name, message: before?.message, version: before?.version });
+    expect(await count(orders)).toBe(0);
+
+    const later = new Date(clock.now().getTime() + 60 * 60_000).toISOString();
+    const created = await manager.json<CreatePaymentIntentResponse>("POST", "StripePayment/create-payment-intent", {
+      amount: 11100,
+      wording: { ...wording, sendAt: later },
+    });
+    expect(await draftRow()).toMatchObject({ name: "Summer thanks", message: "Well done,\nteam", senderName: "The Board" });
+    const [order] = await db().select().from(orders).where(eq(orders.id, created.orderId));
+    expect(order).toMatchObject({
+      rewardName: "Summer thanks",
+      message: "Well done,\nteam",
+      senderName: "The Board",
+      sendAt: new Date(later),
+    });
+    // The same call again (a double click) reuses the order: the saved words changed nothing.
+    const again = await manager.json<CreatePaymentIntentResponse>("POST", "StripePayment/create-payment-intent", {
+      amount: 11100,
+      wording: { ...wording, sendAt: later },
+    });
+    expect(again.orderId).toBe(created.orderId);
+  });
+
   it("refuses an empty draft, a $0 total, a missing reward name, a total over the card limit, and a wrong amount", async () => {
     const { api, manager } = await setup([]);
     expect(

@@ -109,7 +109,11 @@ export function paymentsRoutes(
           const caller = requireAuth(c);
           const body = c.req.valid("json");
           const created = await guarded(() =>
-            createOrderPayment(services, caller, { amountCents: body.amount, rewardName: body.rewardName }),
+            createOrderPayment(services, caller, {
+              amountCents: body.amount,
+              rewardName: body.rewardName,
+              wording: body.wording,
+            }),
           );
           const answer: CreatePaymentIntentResponse = {
             clientSecret: created.clientSecret,
@@ -134,7 +138,7 @@ export function paymentsRoutes(
             createOrderCheckout(
               services,
               caller,
-              { amountCents: body.amount, rewardName: body.rewardName },
+              { amountCents: body.amount, rewardName: body.rewardName, wording: body.wording },
               deps.config.APP_URL,
             ),
           );

@@ -56,15 +56,6 @@ export interface ApiOrderServices extends PaymentServices {
 /** 201 a new order, 202 a new order waiting for an Owner's approval, 200 a replay of the same request. */
 export type PlacedOrder = { status: 200 | 201 | 202; order: V1Order };
 
-/** A refusal with field errors (problem+json `errors`), e.g. a program manager's address. */
-export class ApiOrderError extends PaymentError {
-  readonly errors?: Record<string, string[]>;
-  constructor(status: number, detail: string, errors?: Record<string, string[]>) {
-    super(status, detail);
-    this.errors = errors;
-  }
-}
-
 /** Answers the replay of an existing order; thrown inside the transaction so its own writes roll back. */
 class Replay extends Error {
   readonly orderId: number;
@@ -138,7 +129,7 @@ export async function placeApiOrder(
   const sendAt = body.sendAt ? new Date(body.sendAt) : null;
   if (sendAt) {
     const problem = scheduleProblem(sendAt, now);
-    if (problem) throw new ApiOrderError(400, problem, { sendAt: [problem] });
+    if (problem) throw new PaymentError(400, problem, { sendAt: [problem] });
   }
   await requireCompanyDetails(s.db, caller.companyId);
   await sweepIdempotencyKeys(s.db, now);
@@ -210,13 +201,13 @@ export async function placeApiOrder(
             ),
           );
         if (!used) throw new Error("an idempotency key conflicted but cannot be read");
-        if (used.requestHash !== hash) throw new ApiOrderError(409, V1_ORDER_DETAILS.idempotencyKeyReused);
+        if (used.requestHash !== hash) throw new PaymentError(409, V1_ORDER_DETAILS.idempotencyKeyReused);
         throw new Replay(used.orderId);
       }
 
       // As the reward CSV import matches them (members.ts): a manager's address is refused.
       const members = await matchOrCreateMembers(tx, caller.companyId, body.recipients, now, (index) => {
-        throw new ApiOrderError(400, `Recipient ${index + 1}: ${V1_ORDER_DETAILS.managerEmail}`, {
+        throw new PaymentError(400, `Recipient ${index + 1}: ${V1_ORDER_DETAILS.managerEmail}`, {
           [`recipients.${index}.email`]: [V1_ORDER_DETAILS.managerEmail],
         });
       });
@@ -318,7 +309,7 @@ export async function releaseCharged(
 export async function chargeBalance(tx: Tx, companyId: number, orderId: number, totalCents: number): Promise<void> {
   const moved = await moveBalance(tx, companyId, { kind: "order", orderId, amountCents: totalCents });
   if (moved.moved || moved.reason === "repeated") return;
-  throw new ApiOrderError(402, balanceShortDetail(await balanceOf(tx, companyId), totalCents));
+  throw new PaymentError(402, balanceShortDetail(await balanceOf(tx, companyId), totalCents));
 }
 
 /**

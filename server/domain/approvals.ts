@@ -33,6 +33,7 @@ import {
   type Caller,
   cancelSuperseded,
   claimPaymentPath,
+  type FreezeInput,
   insertOrderSnapshot,
   latestApprovalOrder,
   type OrderPayment,
@@ -41,6 +42,7 @@ import {
   type PaymentServices,
   paymentForOrder,
   requireCompanyDetails,
+  saveWordingFor,
   snapshotOfDraft,
   supersedeAllOrders,
 } from "./orders.ts";
@@ -340,12 +342,12 @@ export async function announceApprovalRequest(
 export async function requestApproval(
   s: ApprovalServices,
   caller: Caller,
-  input: { amountCents: number; rewardName?: string },
+  input: FreezeInput,
 ): Promise<RequestApprovalResponse> {
   await requireCompanyDetails(s.db, caller.companyId);
   const now = s.now();
   const result = await s.db.transaction(async (tx) => {
-    const snapshot = await snapshotOfDraft(tx, caller, input);
+    const snapshot = await snapshotOfDraft(tx, caller, await saveWordingFor(tx, caller, input, now));
     const thresholdCents = await approvalThresholdFor(tx, caller);
     if (!needsApproval(thresholdCents, snapshot.charges.totalCents)) {
       throw new PaymentError(400, APPROVAL_DETAILS.notNeeded);

@@ -25,7 +25,7 @@ import { and, desc, eq, isNotNull, isNull, ne, or } from "drizzle-orm";
 import { APPROVAL_DETAILS, approvalRequiredDetail } from "../../core/approvals.ts";
 import { centsToDollars, chargesFor } from "../../core/money.ts";
 import { type CheckPaymentIntentResponse, PAYMENT_DETAILS } from "../../core/payments.ts";
-import { REWARD_NAME_MAX } from "../../core/rewards.ts";
+import { REWARD_NAME_MAX, type RewardWording } from "../../core/rewards.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
 import { companies, orderLines, orders, rewardDrafts } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
@@ -34,16 +34,38 @@ import { approvalThresholdFor, needsApproval } from "./approval-rule.ts";
 import { recordAudit } from "./audit.ts";
 import { refundExtraPayment } from "./extra-payments.ts";
 import { type ReleaseContext, type ReleaseResult, type ReleaseSource, releaseOrder } from "./release.ts";
-import { loadDraftForOrder } from "./reward-draft.ts";
+import { loadDraftForOrder, writeRewardWording } from "./reward-draft.ts";
 
 /** A refusal the API answers as problem+json with this status and detail. */
 export class PaymentError extends Error {
   readonly status: number;
-  constructor(status: number, detail: string) {
+  /** The field a refusal is about, for a form to show it there (problem+json `errors`). */
+  readonly errors?: Record<string, string[]>;
+  constructor(status: number, detail: string, errors?: Record<string, string[]>) {
     super(detail);
     this.name = "PaymentError";
     this.status = status;
+    this.errors = errors;
   }
+}
+
+/** What a payment or an approval request freezes, as the caller sent it (core/payments.ts). */
+export interface FreezeInput {
+  amountCents: number;
+  rewardName?: string;
+  /** Saved to the draft first, in the same transaction (reward-draft.ts writeRewardWording). */
+  wording?: RewardWording;
+}
+
+/**
+ * Saves the wording sent with a payment or an approval request, in the transaction that then
+ * freezes the draft; a refused send time rolls it all back and is answered against `sendAt`.
+ */
+export async function saveWordingFor(tx: Tx, caller: Caller, input: FreezeInput, now: Date): Promise<FreezeInput> {
+  if (!input.wording) return input;
+  const saved = await writeRewardWording(tx, { companyId: caller.companyId, userId: caller.userId }, input.wording, now);
+  if (!saved.ok) throw new PaymentError(400, saved.problem, { sendAt: [saved.problem] });
+  return { ...input, rewardName: input.wording.rewardName };
 }
 
 export interface Caller {
@@ -341,12 +363,12 @@ export async function claimPaymentPath(tx: Tx, order: OrderRow, path: "intent" |
 async function freezeOrder(
   s: PaymentServices,
   caller: Caller,
-  input: { amountCents: number; rewardName?: string },
+  input: FreezeInput,
   path: "intent" | "checkout",
 ): Promise<OrderRow> {
   const now = s.now();
   const frozen = await s.db.transaction(async (tx) => {
-    const snapshot = await snapshotOfDraft(tx, caller, input);
+    const snapshot = await snapshotOfDraft(tx, caller, await saveWordingFor(tx, caller, input, now));
     const { draft, charges, rewardName } = snapshot;
 
     const thresholdCents = await approvalThresholdFor(tx, caller);
@@ -398,7 +420,7 @@ async function freezeOrder(
 export async function createOrderPayment(
   s: PaymentServices,
   caller: Caller,
-  input: { amountCents: number; rewardName?: string },
+  input: FreezeInput,
 ): Promise<OrderPayment> {
   await requireCompanyDetails(s.db, caller.companyId);
   const order = await freezeOrder(s, caller, input, "intent");
@@ -461,7 +483,7 @@ async function savePayment(
 export async function createOrderCheckout(
   s: PaymentServices,
   caller: Caller,
-  input: { amountCents: number; rewardName?: string },
+  input: FreezeInput,
   appUrl: string,
 ): Promise<{ url: string; orderId: number; amountCents: number }> {
   if (!s.payments.createCheckoutSession) throw new PaymentError(404, PAYMENT_DETAILS.notStripe);

@@ -22,6 +22,7 @@ import {
   type NewRewardUserParsed,
   type RewardDraftTotals,
   type RewardMessage,
+  type RewardWording,
   type RewardRecipient,
   type RewardRecipientPage,
   type RewardSummary,
@@ -325,14 +326,16 @@ export async function setAllAmounts(db: Db, owner: DraftOwner, dollars: number, 
 
 /** PUT update-reward-name: the draft's reward name (trimmed and checked by core/rewards.ts). */
 export async function setRewardName(db: Db, owner: DraftOwner, name: string, now: Date): Promise<string> {
-  return db.transaction(async (tx) => {
-    const draft = await lockDraft(tx, owner, now);
-    if (draft.name !== name) {
-      await tx.update(rewardDrafts).set({ name }).where(eq(rewardDrafts.id, draft.id));
-      await draftChanged(tx, owner, draft.id, now, "draft.name_set", { from: draft.name, to: name });
-    }
-    return name;
-  });
+  return db.transaction((tx) => writeRewardName(tx, owner, name, now));
+}
+
+async function writeRewardName(tx: Tx, owner: DraftOwner, name: string, now: Date): Promise<string> {
+  const draft = await lockDraft(tx, owner, now);
+  if (draft.name !== name) {
+    await tx.update(rewardDrafts).set({ name }).where(eq(rewardDrafts.id, draft.id));
+    await draftChanged(tx, owner, draft.id, now, "draft.name_set", { from: draft.name, to: name });
+  }
+  return name;
 }
 
 /**
@@ -345,29 +348,36 @@ export async function setRewardMessage(
   input: { message: string; senderName: string },
   now: Date,
 ): Promise<RewardMessage> {
-  return db.transaction(async (tx) => {
-    const [draft] = await tx
-      .select({ id: rewardDrafts.id, message: rewardDrafts.message, senderName: rewardDrafts.senderName })
-      .from(rewardDrafts)
-      .where(eq(rewardDrafts.id, (await lockDraft(tx, owner, now)).id));
-    // The manager's own name, sent back as it was shown, is the default kept as it is: saving the
-    // words a page showed changes nothing (an approved snapshot stays payable).
-    const sameSender =
-      draft?.senderName === input.senderName ||
-      (draft?.senderName === "" && input.senderName === (await resolvedSenderName(tx, owner, "")));
-    if (draft && (draft.message !== input.message || !sameSender)) {
-      await tx
-        .update(rewardDrafts)
-        .set({ message: input.message, senderName: input.senderName })
-        .where(eq(rewardDrafts.id, draft.id));
-      // The audit says that the message changed, not what it says (it is the sender's text).
-      await draftChanged(tx, owner, draft.id, now, "draft.message_set", {
-        messageLength: input.message.length,
-        senderName: input.senderName,
-      });
-    }
-    return { message: input.message, senderName: await resolvedSenderName(tx, owner, input.senderName) };
-  });
+  return db.transaction((tx) => writeRewardMessage(tx, owner, input, now));
+}
+
+async function writeRewardMessage(
+  tx: Tx,
+  owner: DraftOwner,
+  input: { message: string; senderName: string },
+  now: Date,
+): Promise<RewardMessage> {
+  const [draft] = await tx
+    .select({ id: rewardDrafts.id, message: rewardDrafts.message, senderName: rewardDrafts.senderName })
+    .from(rewardDrafts)
+    .where(eq(rewardDrafts.id, (await lockDraft(tx, owner, now)).id));
+  // The manager's own name, sent back as it was shown, is the default kept as it is: saving the
+  // words a page showed changes nothing (an approved snapshot stays payable).
+  const sameSender =
+    draft?.senderName === input.senderName ||
+    (draft?.senderName === "" && input.senderName === (await resolvedSenderName(tx, owner, "")));
+  if (draft && (draft.message !== input.message || !sameSender)) {
+    await tx
+      .update(rewardDrafts)
+      .set({ message: input.message, senderName: input.senderName })
+      .where(eq(rewardDrafts.id, draft.id));
+    // The audit says that the message changed, not what it says (it is the sender's text).
+    await draftChanged(tx, owner, draft.id, now, "draft.message_set", {
+      messageLength: input.message.length,
+      senderName: input.senderName,
+    });
+  }
+  return { message: input.message, senderName: await resolvedSenderName(tx, owner, input.senderName) };
 }
 
 /**
@@ -381,21 +391,42 @@ export async function setRewardSchedule(
   sendAt: Date | null,
   now: Date,
 ): Promise<{ ok: true; sendAt: string | null } | { ok: false; problem: string }> {
-  return db.transaction(async (tx) => {
-    const draft = await lockDraft(tx, owner, now);
-    const [row] = await tx
-      .select({ sendAt: rewardDrafts.sendAt })
-      .from(rewardDrafts)
-      .where(eq(rewardDrafts.id, draft.id));
-    const current = row?.sendAt ?? null;
-    if ((current?.getTime() ?? null) !== (sendAt?.getTime() ?? null)) {
-      const problem = sendAt ? scheduleProblem(sendAt, now) : null;
-      if (problem) return { ok: false as const, problem };
-      await tx.update(rewardDrafts).set({ sendAt }).where(eq(rewardDrafts.id, draft.id));
-      await draftChanged(tx, owner, draft.id, now, "draft.schedule_set", { sendAt: sendAt?.toISOString() ?? null });
-    }
-    return { ok: true as const, sendAt: sendAt?.toISOString() ?? null };
-  });
+  return db.transaction((tx) => writeRewardSchedule(tx, owner, sendAt, now));
+}
+
+async function writeRewardSchedule(
+  tx: Tx,
+  owner: DraftOwner,
+  sendAt: Date | null,
+  now: Date,
+): Promise<{ ok: true; sendAt: string | null } | { ok: false; problem: string }> {
+  const draft = await lockDraft(tx, owner, now);
+  const [row] = await tx.select({ sendAt: rewardDrafts.sendAt }).from(rewardDrafts).where(eq(rewardDrafts.id, draft.id));
+  const current = row?.sendAt ?? null;
+  if ((current?.getTime() ?? null) !== (sendAt?.getTime() ?? null)) {
+    const problem = sendAt ? scheduleProblem(sendAt, now) : null;
+    if (problem) return { ok: false as const, problem };
+    await tx.update(rewardDrafts).set({ sendAt }).where(eq(rewardDrafts.id, draft.id));
+    await draftChanged(tx, owner, draft.id, now, "draft.schedule_set", { sendAt: sendAt?.toISOString() ?? null });
+  }
+  return { ok: true as const, sendAt: sendAt?.toISOString() ?? null };
+}
+
+/**
+ * The wording a payment or an approval request carries (core/rewards.ts rewardWordingSchema),
+ * saved in the caller's transaction before the draft is frozen, by the rules of the three calls
+ * above. A send time they refuse is answered as the refusal, and the caller rolls back.
+ */
+export async function writeRewardWording(
+  tx: Tx,
+  owner: DraftOwner,
+  wording: RewardWording,
+  now: Date,
+): Promise<{ ok: true } | { ok: false; problem: string }> {
+  await writeRewardName(tx, owner, wording.rewardName, now);
+  await writeRewardMessage(tx, owner, wording, now);
+  const scheduled = await writeRewardSchedule(tx, owner, wording.sendAt ? new Date(wording.sendAt) : null, now);
+  return scheduled.ok ? { ok: true } : scheduled;
 }
 
 /** What the recipients' email of the caller's draft will say: its name, message and sender. */

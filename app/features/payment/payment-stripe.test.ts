@@ -81,9 +81,6 @@ function harness(answers: Record<string, { status?: number; body: unknown }> = {
       const defaults: Record<string, unknown> = {
         "Identity/app-settings": { hasProvidedCompanyDetails: true, hasWatchedOnboardingVideo: true },
         "RewardMyTeam/get-reward-summary": SUMMARY,
-        "RewardMyTeam/update-reward-name": { rewardName: "Stars" },
-        "RewardMyTeam/update-reward-message": { message: "", senderName: "Pat Payer" },
-        "RewardMyTeam/update-reward-schedule": { sendAt: null },
         "StripePayment/create-checkout-session": { url: CHECKOUT_URL, orderId: 7, amount: 11100 },
         "StripePayment/create-payment-intent": {
           clientSecret: "pi_123_secret_456",
@@ -197,7 +194,7 @@ describe("Review page with Stripe", () => {
     expect(data.review).toMatchObject({ totalCents: 11100, rewardsCents: 10000, recipientCount: 2 });
   });
 
-  it("without JavaScript: saves the reward name and message, then redirects to the Checkout page for the shown total", async () => {
+  it("without JavaScript: one call makes the Checkout page for the shown total with the wording it freezes, then redirects there", async () => {
     const h = harness();
     const answer = await post(h, {
       intent: "checkout",
@@ -212,10 +209,14 @@ describe("Review page with Stripe", () => {
     expect(response.headers.get("location")).toBe(CHECKOUT_URL);
     const sent = h.calls.filter((c) => c.method !== "GET").map(({ path, body }) => ({ path, body }));
     expect(sent).toEqual([
-      { path: "RewardMyTeam/update-reward-name", body: { name: "Stars" } },
-      { path: "RewardMyTeam/update-reward-message", body: { message: "Well done!\nAll of you.", senderName: "Pat" } },
-      { path: "RewardMyTeam/update-reward-schedule", body: { sendAt: null } },
-      { path: "StripePayment/create-checkout-session", body: { amount: 11100, rewardName: "Stars" } },
+      {
+        path: "StripePayment/create-checkout-session",
+        body: {
+          amount: 11100,
+          rewardName: "Stars",
+          wording: { rewardName: "Stars", message: "Well done!\nAll of you.", senderName: "Pat", sendAt: null },
+        },
+      },
     ]);
     expect(h.calls.every((c) => c.auth === "Bearer token-abc")).toBe(true);
   });
@@ -227,6 +228,7 @@ describe("Review page with Stripe", () => {
     expect(h.calls.find((c) => c.path === "StripePayment/create-payment-intent")?.body).toEqual({
       amount: 11100,
       rewardName: "Stars",
+      wording: { rewardName: "Stars", message: "", senderName: "", sendAt: null },
     });
   });
 
@@ -252,14 +254,17 @@ describe("Review page with Stripe", () => {
       sendAt: "2026-12-01T09:00",
     });
     expect((answer as Response).status).toBe(302);
-    expect(h.calls.find((c) => c.path === "RewardMyTeam/update-reward-schedule")?.body).toEqual({
-      sendAt: "2026-11-30T22:00:00.000Z",
-    });
+    const body = h.calls.find((c) => c.path === "StripePayment/create-checkout-session")?.body as {
+      wording: { sendAt: string };
+    };
+    expect(body.wording.sendAt).toBe("2026-11-30T22:00:00.000Z");
   });
 
-  it("a send time the API refuses: its detail next to the field, no payment", async () => {
+  it("a send time the API refuses: its detail next to the field, no redirect", async () => {
     const detail = "Choose a time at least 10 minutes from now.";
-    const h = harness({ "RewardMyTeam/update-reward-schedule": { status: 400, body: { detail } } });
+    const h = harness({
+      "StripePayment/create-checkout-session": { status: 400, body: { detail, errors: { sendAt: [detail] } } },
+    });
     const answer = (await post(h, {
       intent: "checkout",
       amount: "11100",
@@ -268,7 +273,7 @@ describe("Review page with Stripe", () => {
       sendAt: "2026-12-01T09:00",
     })) as { data: { result: { error: Record<string, string[]> } } };
     expect(answer.data.result.error.sendAt).toEqual([detail]);
-    expect(h.calls.some((c) => c.path.startsWith("StripePayment/"))).toBe(false);
+    expect(answer).not.toBeInstanceOf(Response);
   });
 
   it("the reward name is required before anything is sent", async () => {

@@ -133,24 +133,14 @@ type Context = Route.ActionArgs["context"];
 /** What the recipients' email says and when it goes, as posted: saved to the draft before the order freezes it. */
 type Wording = { rewardName: string; message: string; senderName: string; sendAt: string | null };
 
-/** A refusal of the API, with the field it is about when it is about the send time. */
-type Refusal = { detail: string; field?: "sendAt" };
-
-/** Saves the reward name, the message, the sender and the send time; the API's refusal, or null. */
-async function saveWording(api: Api, wording: Wording): Promise<Refusal | null> {
-  const named = await api.updateRewardName(wording.rewardName);
-  if (!named.ok) return { detail: named.detail };
-  const worded = await api.updateRewardMessage({ message: wording.message, senderName: wording.senderName });
-  if (!worded.ok) return { detail: worded.detail };
-  const scheduled = await api.updateRewardSchedule(wording.sendAt);
-  return scheduled.ok ? null : { detail: scheduled.detail, field: "sendAt" };
-}
-
-/** A refusal of the wording as the form shows it: next to the send time, or in the banner. */
-function refusalReply(submission: Parameters<typeof replyInvalid>[0], refusal: Refusal) {
-  return refusal.field
-    ? fieldReply(submission, refusal.field, refusal.detail)
-    : bannerReply(submission, refusal.detail);
+/** A refusal of the API: next to the send time when it is about it, else in the banner. */
+function refusalReply(
+  submission: Parameters<typeof replyInvalid>[0],
+  refused: { status: number; detail: string; errors?: Record<string, string[]> },
+) {
+  const sendAt = refused.errors?.sendAt?.[0];
+  if (sendAt) return fieldReply(submission, "sendAt", sendAt);
+  return bannerReply(submission, refused.detail || PAYMENT_TEXT.paymentError, refusalStatus(refused.status));
 }
 
 /** 'Preview the email' (then the sample page) or the tooltip's save (then an answer in place). */
@@ -164,25 +154,12 @@ async function saveMessage(context: Context, request: Request, api: Api) {
   return { saved: saved.data };
 }
 
-/** Saves the wording, then creates the payment for the total the page showed. */
-async function createPayment(api: Api, wording: Wording, amountCents: number) {
-  const refused = await saveWording(api, wording);
-  if (refused) return { ok: false as const, refusal: refused, message: refused.detail, status: 400 };
-  const created = await api.createPaymentIntent({ amount: amountCents, rewardName: wording.rewardName });
-  if (!created.ok) {
-    return { ok: false as const, refusal: null, message: created.detail, status: refusalStatus(created.status) };
-  }
-  return { ok: true as const, payment: created.data };
-}
-
-/** The answer to a refused createPayment: the wording's refusal, or the payment's. */
-function paymentRefusal(
-  submission: Parameters<typeof replyInvalid>[0],
-  created: Exclude<Awaited<ReturnType<typeof createPayment>>, { ok: true }>,
-) {
-  return created.refusal
-    ? refusalReply(submission, created.refusal)
-    : bannerReply(submission, created.message, created.status);
+/**
+ * The payment for the total the page showed, with the wording it freezes: one call, which saves
+ * the wording to the draft and freezes it in one transaction (core/rewards.ts rewardWordingSchema).
+ */
+function createPayment(api: Api, wording: Wording, amountCents: number) {
+  return api.createPaymentIntent({ amount: amountCents, rewardName: wording.rewardName, wording });
 }
 
 function wordingOf(value: Omit<Wording, "sendAt"> & { sendWhen: "now" | "later"; sendAt: string }): Wording {
@@ -204,8 +181,8 @@ async function paySimulated(context: Context, request: Request, api: Api) {
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS });
   const { amount } = submission.value;
   const created = await createPayment(api, wordingOf(submission.value), amount);
-  if (!created.ok) return paymentRefusal(submission, created);
-  const { paymentIntentId, clientSecret } = created.payment;
+  if (!created.ok) return refusalReply(submission, created);
+  const { paymentIntentId, clientSecret } = created.data;
   const confirmed = await api.confirmSimulatedPayment({
     paymentIntent: paymentIntentId,
     clientSecret,
@@ -235,15 +212,11 @@ async function payWithStripe(context: Context, request: Request, api: Api) {
   const wording = wordingOf(submission.value);
   if (intent === PAY_INTENTS.stripeIntent) {
     const created = await createPayment(api, wording, amount);
-    if (!created.ok) return paymentRefusal(submission, created);
-    return { clientSecret: created.payment.clientSecret };
+    if (!created.ok) return refusalReply(submission, created);
+    return { clientSecret: created.data.clientSecret };
   }
-  const refused = await saveWording(api, wording);
-  if (refused) return refusalReply(submission, refused);
-  const session = await api.createCheckoutSession({ amount, rewardName: wording.rewardName });
-  if (!session.ok) {
-    return bannerReply(submission, session.detail || PAYMENT_TEXT.paymentError, refusalStatus(session.status));
-  }
+  const session = await api.createCheckoutSession({ amount, rewardName: wording.rewardName, wording });
+  if (!session.ok) return refusalReply(submission, session);
   throw redirect(session.data.url);
 }
 
@@ -252,10 +225,8 @@ async function askForApproval(context: Context, request: Request, api: Api) {
   const { submission } = await readForm(context, request, requestApprovalSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const wording = wordingOf(submission.value);
-  const refused = await saveWording(api, wording);
-  if (refused) return refusalReply(submission, refused);
-  const asked = await api.requestApproval({ amount: submission.value.amount, rewardName: wording.rewardName });
-  if (!asked.ok) return bannerReply(submission, asked.detail, refusalStatus(asked.status));
+  const asked = await api.requestApproval({ amount: submission.value.amount, rewardName: wording.rewardName, wording });
+  if (!asked.ok) return refusalReply(submission, asked);
   return redirectWithToast(context, REVIEW_PATH, {
     type: "success",
     title: "Approval requested",
