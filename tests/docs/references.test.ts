@@ -5,7 +5,8 @@
 // - no reference to the outside documents by their own names is left (scripts/repoint-references.ts
 //   rewrites them mechanically);
 // - every repository path cited by a decision record, the README or docs/*.md exists, unless the
-//   text right after it says it is gone ("(removed …", ", removed …", "(now `…`)").
+//   text right after it says it is gone ("(removed …", ", removed …", "(now `…`)"), and the index
+//   docs/decisions/README.md lists every decision record.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -13,9 +14,9 @@ import { repoint } from "../../scripts/repoint-references.ts";
 
 const REQUIREMENTS = "docs/requirements.md";
 
-/** Tracked and not-ignored untracked files that exist, without dependencies or build output. */
+/** The repository's files (tracked, so work in progress beside them is not judged), without build output. */
 function repositoryFiles(): string[] {
-  const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+  const listed = execFileSync("git", ["ls-files", "-z", "--cached"], {
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   }).split("\0");
@@ -126,8 +127,14 @@ describe("repository paths cited in the documents", () => {
     (f) => /^docs\/decisions\/[^/]+\.md$/.test(f) || /^docs\/[^/]+\.md$/.test(f) || f === "README.md",
   );
 
-  it("finds the decision records", () => {
-    expect(documents.filter((f) => f.startsWith("docs/decisions/")).length).toBeGreaterThan(20);
+  it("finds the decision records, and their index lists each of them", () => {
+    const records = documents.filter((f) => /^docs\/decisions\/\d{4}-.*\.md$/.test(f));
+    expect(records.length).toBeGreaterThan(20);
+    const index = readFileSync("docs/decisions/README.md", "utf8");
+    const unlisted = records
+      .map((f) => f.slice("docs/decisions/".length))
+      .filter((name) => !index.includes(`(${name})`));
+    expect(unlisted, "add a line to docs/decisions/README.md").toEqual([]);
   });
 
   it("every cited repository path exists, or is marked as gone", () => {
