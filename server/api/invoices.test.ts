@@ -21,7 +21,7 @@ import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import type { Db } from "../db/client.ts";
 import { balanceTopUps, emailOutbox, orders } from "../db/schema.ts";
 import { moveBalance } from "../domain/balance.ts";
-import { formatAuDate } from "../mail/reward-emails.ts";
+import { formatAuDate } from "../mail/templates/dates.ts";
 import { call } from "./accounts.testkit.ts";
 import { payDraftByCard, payingManager, paymentsApi, seedDraft } from "./payments.testkit.ts";
 

@@ -12,7 +12,7 @@ import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import type { Db } from "../db/client.ts";
 import { recipientAccounts, rewardDraftLines, rewardDrafts, rewardLots } from "../db/schema.ts";
 import type { RedemptionView } from "../domain/lots.ts";
-import { addMonths } from "../mail/reward-emails.ts";
+import { addMonths } from "../mail/templates/dates.ts";
 import { call, logIn, testClock } from "./accounts.testkit.ts";
 import { payDraftByCard, payingManager, paymentsApi, seedDraft } from "./payments.testkit.ts";
 import { REDEMPTION_DETAILS } from "./redemptions.ts";

@@ -54,7 +54,7 @@ import {
 } from "../domain/reward-draft.ts";
 import { ProblemError, problemFromZod } from "../http/problem.ts";
 import { BULK_JSON_BYTES, jsonBody, queryParams } from "../http/validate.ts";
-import { sampleRecipientEmail } from "../mail/reward-emails.ts";
+import { sampleRecipientEmail } from "../mail/templates/rewards.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 

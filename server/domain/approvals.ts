@@ -24,7 +24,7 @@ import type { Conn, Db, Tx } from "../db/client.ts";
 import { preparedOnce } from "../db/prepared.ts";
 import { apiKeys, companies, orderLines, orders, rewardDrafts, users } from "../db/schema.ts";
 import { enqueueEmail, enqueueEmails } from "../mail/outbox.ts";
-import { approvalApprovedEmail, approvalDeclinedEmail, approvalRequestedEmail } from "./approval-emails.ts";
+import { approvalApprovedEmail, approvalDeclinedEmail, approvalRequestedEmail } from "../mail/templates/approvals.ts";
 import { approvalThresholdFor, needsApproval } from "./approval-rule.ts";
 import { recordAudit } from "./audit.ts";
 import { balanceOf, moveBalance } from "./balance.ts";

@@ -19,7 +19,8 @@ import {
   users,
 } from "../db/schema.ts";
 import { enqueueEmails } from "../mail/outbox.ts";
-import { addMonths, recipientRewardEmail } from "../mail/reward-emails.ts";
+import { addMonths } from "../mail/templates/dates.ts";
+import { recipientRewardEmail } from "../mail/templates/rewards.ts";
 import { recordAudit } from "./audit.ts";
 import { hashRecipientPassword, newRecipientPassword, VALIDITY_MONTHS } from "./release.ts";
 

@@ -10,12 +10,12 @@
 // refunds' backoff (the webhooks' schedule) for 72 hours from when it was found, then support is
 // emailed (the same policy as a cancelled order's refund, scheduled-sends.ts).
 import { and, asc, eq, isNull, lte, or } from "drizzle-orm";
-import { formatDollars } from "../../core/money.ts";
 import { WEBHOOK_RETRY_WINDOW_MS } from "../../core/webhooks.ts";
 import { companies, extraPayments, orders, users } from "../db/schema.ts";
 import { nextAttemptAfter } from "../jobs/webhooks.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
-import { renderEmail } from "../mail/templates.ts";
+import { extraPaymentRefundedEmail } from "../mail/templates/payments.ts";
+import { extraPaymentRefundFailedEmail } from "../mail/templates/support.ts";
 import type { RetrievedPayment } from "../payments/port.ts";
 import { recordAudit } from "./audit.ts";
 import type { OrderRow, PaymentServices } from "./orders.ts";
@@ -142,23 +142,15 @@ async function tryRefund(s: PaymentServices, id: number): Promise<boolean> {
     if (payer) {
       await enqueueEmail(
         tx,
-        {
+        extraPaymentRefundedEmail({
           to: payer.email,
-          subject: `We refunded a second payment of ${formatDollars(extra.amountCents)}`,
-          ...renderEmail({
-            heading: "A second payment, refunded",
-            paragraphs: [
-              `Hi ${payer.firstName},`,
-              `Your reward "${payer.rewardName}" was paid twice: it had already been paid when a second card payment for it went through. The reward was sent once, and we have refunded the second payment in full to the card it came from. Refunds usually appear on the statement within 5 to 10 business days.`,
-            ],
-            details: [
-              ["Order", String(extra.orderId)],
-              ["Refunded", formatDollars(extra.amountCents)],
-              ["Payment", extra.paymentIntentId],
-              ["Refund", refundId],
-            ],
-          }),
-        },
+          firstName: payer.firstName,
+          rewardName: payer.rewardName,
+          orderId: extra.orderId,
+          amountCents: extra.amountCents,
+          paymentIntentId: extra.paymentIntentId,
+          refundId,
+        }),
         now,
       );
     }
@@ -218,23 +210,16 @@ async function refundTryFailed(
       .where(eq(companies.id, extra.companyId));
     await enqueueEmail(
       tx,
-      {
+      extraPaymentRefundFailedEmail({
         to: s.release.config.SUPPORT_EMAIL,
-        subject: `Refund failed: a second payment for order ${extra.orderId}`,
-        ...renderEmail({
-          heading: `Refund failed: a second payment for order ${extra.orderId}`,
-          paragraphs: [
-            `A second card payment for an order that was already paid could not be refunded after ${attempts} tries over 72 hours, and is no longer retried. Please refund it by hand and contact the company.`,
-          ],
-          details: [
-            ["Order", String(extra.orderId)],
-            ["Company", `${company?.name ?? ""} (id ${extra.companyId})`],
-            ["Amount", formatDollars(extra.amountCents)],
-            ["Payment", extra.paymentIntentId],
-            ["Last error", reason],
-          ],
-        }),
-      },
+        orderId: extra.orderId,
+        companyId: extra.companyId,
+        companyName: company?.name ?? null,
+        attempts,
+        amountCents: extra.amountCents,
+        paymentIntentId: extra.paymentIntentId,
+        lastError: reason,
+      }),
       now,
     );
     await recordAudit(tx, {

@@ -1,7 +1,7 @@
 import type { Db } from "../db/client.ts";
 import { helpRequests } from "../db/schema.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
-import { renderEmail } from "../mail/templates.ts";
+import { helpRequestEmail } from "../mail/templates/support.ts";
 
 export interface HelpRequestInput {
   firstName: string;
@@ -18,20 +18,17 @@ export async function createHelpRequest(db: Db, supportEmail: string, input: Hel
   return db.transaction(async (tx) => {
     const [row] = await tx.insert(helpRequests).values(input).returning({ id: helpRequests.id });
     if (!row) throw new Error("help request insert returned no row");
-    const body = renderEmail({
-      heading: `Help request #${row.id}`,
-      paragraphs: [`${input.firstName} ${input.lastName} sent a message through the Contact Us form.`],
-      details: [
-        ["Name", `${input.firstName} ${input.lastName}`],
-        ["Email", input.email],
-        ["Message", input.message],
-      ],
-    });
-    await enqueueEmail(tx, {
-      to: supportEmail,
-      subject: `Help request #${row.id} from ${input.firstName} ${input.lastName}`,
-      ...body,
-    });
+    await enqueueEmail(
+      tx,
+      helpRequestEmail({
+        to: supportEmail,
+        id: row.id,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        email: input.email,
+        message: input.message,
+      }),
+    );
     return row.id;
   });
 }

@@ -20,6 +20,7 @@ import type { Conn, Db, Tx } from "../db/client.ts";
 import { preparedOnce } from "../db/prepared.ts";
 import { accessTokens, companies, emailVerifications, loginChallenges, passwordResets, users } from "../db/schema.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
+import { passwordResetEmail, verificationEmail } from "../mail/templates/account.ts";
 import {
   generateVerificationCode,
   hashVerificationCode,
@@ -27,7 +28,6 @@ import {
   sameDigest,
   sha256Hex,
 } from "./identity-crypto.ts";
-import { passwordResetEmail, verificationEmail } from "./identity-emails.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
 
 export const VERIFICATION_TTL_MS = 10 * 60 * 1000;

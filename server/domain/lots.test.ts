@@ -20,7 +20,7 @@ import {
   rewardLots,
   users,
 } from "../db/schema.ts";
-import { addMonths, formatAuDate } from "../mail/reward-emails.ts";
+import { addMonths, formatAuDate } from "../mail/templates/dates.ts";
 import {
   forfeitExpiredLots,
   lotBalances,

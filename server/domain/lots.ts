@@ -24,7 +24,7 @@ import type { Db, Tx } from "../db/client.ts";
 import { auditLog, recipientAccounts, redemptions, rewardLedger, rewardLots } from "../db/schema.ts";
 import { col, rowsOf, unnestRows } from "../db/sql.ts";
 import { enqueueEmails, type RewardEmail } from "../mail/outbox.ts";
-import { rewardExpiryReminderEmail } from "../mail/reward-emails.ts";
+import { rewardExpiryReminderEmail } from "../mail/templates/rewards.ts";
 import { recordAudit } from "./audit.ts";
 import { rewardExpiredEvent, rewardExpiringEvent } from "./webhook-events.ts";
 import { emitEvents } from "./webhooks.ts";

@@ -21,18 +21,11 @@
 // Every change writes its audit row in the same transaction (recordAudit, ADR 0022 §7).
 import { and, asc, eq, gt, isNull, sql } from "drizzle-orm";
 import type { AppSettings } from "../../core/account-forms.ts";
-import {
-  INVITE_TTL_DAYS,
-  type InvitePreview,
-  type ManagerRole,
-  type ManagersList,
-  ROLE_LABELS,
-} from "../../core/managers.ts";
+import { INVITE_TTL_DAYS, type InvitePreview, type ManagerRole, type ManagersList } from "../../core/managers.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
 import { accessTokens, companies, managerInvites, users, webSessions } from "../db/schema.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
-import type { EmailContent } from "../mail/port.ts";
-import { renderEmail } from "../mail/templates.ts";
+import { managerInviteEmail } from "../mail/templates/account.ts";
 import { recordAudit } from "./audit.ts";
 import { issueAccessToken, isUniqueViolation, type LoginOrigin, type TokenOwner } from "./identity.ts";
 import { randomToken, sha256Hex } from "./identity-crypto.ts";
@@ -211,35 +204,6 @@ export async function inviteManager(
     });
     return { status: "invited", id: invite.id, email, managerRole: input.role, expiresAt: expiresAt.toISOString() };
   });
-}
-
-/** The invitation email (ADR 0022 §5): who invited them to which company, the role, the link and its lifetime. */
-export function managerInviteEmail(input: {
-  to: string;
-  inviterName: string;
-  companyName: string;
-  role: ManagerRole;
-  link: string;
-}): EmailContent {
-  return {
-    to: input.to,
-    subject: `${input.inviterName} invited you to ${input.companyName} on Reward Portal`,
-    ...renderEmail({
-      heading: `Join ${input.companyName} on Reward Portal`,
-      paragraphs: [
-        "Hi,",
-        `${input.inviterName} invited you to reward the team of ${input.companyName} on Reward Portal as ${input.role === "owner" ? "an Owner" : "a Manager"}.`,
-        `Choose your name and password with the link below to accept. The link is valid for ${INVITE_TTL_DAYS} days and can be used once.`,
-        "If you were not expecting this invitation, you can ignore this email.",
-      ],
-      details: [
-        ["Company", input.companyName],
-        ["Invited by", input.inviterName],
-        ["Role", ROLE_LABELS[input.role]],
-      ],
-      action: { label: "Accept Invitation", url: input.link },
-    }),
-  };
 }
 
 export type RevokeInviteResult = "revoked" | "not_found" | "not_pending";

@@ -37,7 +37,9 @@ import {
 } from "../db/schema.ts";
 import { col } from "../db/sql.ts";
 import { enqueueEmail, enqueueEmails, type RewardEmail } from "../mail/outbox.ts";
-import { addMonths, recipientRewardEmail, taxInvoiceEmail } from "../mail/reward-emails.ts";
+import { addMonths } from "../mail/templates/dates.ts";
+import { taxInvoiceEmail } from "../mail/templates/payments.ts";
+import { recipientRewardEmail } from "../mail/templates/rewards.ts";
 import { recordAudit } from "./audit.ts";
 import { freezeInvoiceParties, taxInvoiceOfOrder } from "./invoices.ts";
 import { clearDraftIfUnchanged } from "./reward-draft.ts";

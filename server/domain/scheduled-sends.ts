@@ -18,7 +18,6 @@
 // retried with backoff"). The scheduler takes refunds by their due time, all that are due in a
 // pass, so refunds that keep failing wait out their backoff and never hold back another.
 import { and, asc, eq, exists, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
-import { formatDollars } from "../../core/money.ts";
 import { type RewardOrderView, SCHEDULE_DETAILS, scheduleProblem } from "../../core/schedule.ts";
 import { WEBHOOK_RETRY_WINDOW_MS } from "../../core/webhooks.ts";
 import { withAdvisoryClaim } from "../db/advisory-claim.ts";
@@ -26,8 +25,8 @@ import type { Conn } from "../db/client.ts";
 import { balanceEntries, companies, orderLines, orders, rewardReleases, users } from "../db/schema.ts";
 import { nextAttemptAfter } from "../jobs/webhooks.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
-import { scheduledRewardCancelledEmail } from "../mail/reward-emails.ts";
-import { renderEmail } from "../mail/templates.ts";
+import { scheduledRewardCancelledEmail } from "../mail/templates/payments.ts";
+import { orderRefundFailedEmail } from "../mail/templates/support.ts";
 import { refundIdempotencyKey } from "../payments/port.ts";
 import { recordAudit } from "./audit.ts";
 import { moveBalance } from "./balance.ts";
@@ -360,29 +359,22 @@ async function refundFailed(
       .from(companies)
       .where(eq(companies.id, order.companyId));
     const [payer] = await tx.select({ email: users.email }).from(users).where(eq(users.id, order.placedBy));
-    const to = order.processor === "balance" ? "the company balance" : "the card";
     await enqueueEmail(
       tx,
-      {
+      orderRefundFailedEmail({
         to: s.release.config.SUPPORT_EMAIL,
-        subject: `Refund failed: order ${order.id} (${company?.name ?? `company ${order.companyId}`})`,
-        ...renderEmail({
-          heading: `Refund failed: order ${order.id}`,
-          paragraphs: [
-            `The refund of a cancelled scheduled reward to ${to} did not go through after ${attempts} tries over 72 hours, and is no longer retried. Please refund it by hand and contact the company; its order page tells them to contact support.`,
-          ],
-          details: [
-            ["Order", String(order.id)],
-            ["Company", `${company?.name ?? ""} (id ${order.companyId})`],
-            ["Payer", payer?.email ?? ""],
-            ["Amount", formatDollars(order.totalCents)],
-            ["Processor", order.processor],
-            ["Payment", order.paymentIntentId ?? "prepaid balance"],
-            ["Cancelled", order.cancelledAt?.toISOString() ?? ""],
-            ["Last error", reason],
-          ],
-        }),
-      },
+        orderId: order.id,
+        companyId: order.companyId,
+        companyName: company?.name ?? null,
+        refundTo: order.processor === "balance" ? "the company balance" : "the card",
+        attempts,
+        payerEmail: payer?.email ?? "",
+        totalCents: order.totalCents,
+        processor: order.processor,
+        paymentIntentId: order.paymentIntentId,
+        cancelledAt: order.cancelledAt,
+        lastError: reason,
+      }),
       now,
     );
     await recordAudit(tx, {

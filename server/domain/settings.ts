@@ -22,6 +22,7 @@ import type { ActiveSession, MyNameResponse } from "../../core/settings.ts";
 import type { Conn, Db } from "../db/client.ts";
 import { accessTokens, emailChanges, users, webSessions } from "../db/schema.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
+import { emailChangeCodeEmail, emailChangedNotice } from "../mail/templates/account.ts";
 import { recordAudit } from "./audit.ts";
 import {
   endSignInsInProgress,
@@ -38,7 +39,6 @@ import {
   sha256Hex,
 } from "./identity-crypto.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
-import { emailChangeCodeEmail, emailChangedNotice } from "./settings-emails.ts";
 
 /** When and from where a change is made: both go into the audit trail. */
 export interface ChangeContext {

@@ -20,10 +20,10 @@ import { Secret, TOTP } from "otpauth";
 import type { Conn, Db, Tx } from "../db/client.ts";
 import { companies, loginChallenges, recoveryCodes, users } from "../db/schema.ts";
 import { enqueueEmail } from "../mail/outbox.ts";
+import { secondFactorFailuresEmail } from "../mail/templates/account.ts";
 import { recordAudit } from "./audit.ts";
 import { issueAccessToken, type LoginOrigin } from "./identity.ts";
 import { randomToken, sha256Hex } from "./identity-crypto.ts";
-import { secondFactorFailuresEmail } from "./identity-emails.ts";
 import { verifyPassword } from "./password.ts";
 
 /** The name authenticator apps show next to the account. */

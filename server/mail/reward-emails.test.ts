@@ -2,13 +2,9 @@
 // both parts, with Australian dates and ABNs; the Review page's sample.
 import { describe, expect, it } from "vitest";
 import { formatAbn } from "../../core/abn.ts";
-import {
-  addMonths,
-  formatAuDate,
-  recipientRewardEmail,
-  sampleRecipientEmail,
-  taxInvoiceEmail,
-} from "./reward-emails.ts";
+import { addMonths, formatAuDate } from "./templates/dates.ts";
+import { taxInvoiceEmail } from "./templates/payments.ts";
+import { recipientRewardEmail, sampleRecipientEmail } from "./templates/rewards.ts";
 
 describe("reward emails", () => {
   it("formats dates in Sydney and ABNs in groups", () => {

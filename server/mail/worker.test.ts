@@ -12,7 +12,7 @@ import type { Db } from "../db/client.ts";
 import { emailOutbox } from "../db/schema.ts";
 import { enqueueEmail, REDACTED_AFTER_DELIVERY, REDACTED_NOT_DELIVERED } from "./outbox.ts";
 import type { MailTransport, OutgoingEmail } from "./port.ts";
-import { renderEmail } from "./templates.ts";
+import { renderEmail } from "./templates/render.ts";
 import { devMailboxTransport, isPermanentSmtpFailure, smtpTransport } from "./transports.ts";
 import { backoffMs, type MailWorker, type MailWorkerOptions, RETRY_WINDOW_MS, startMailWorker } from "./worker.ts";
 
