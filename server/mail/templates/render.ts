@@ -1,4 +1,4 @@
-// The one renderer every email goes through (ADR 0030): a template hands it the content (a
+// The one renderer every email goes through (ADR 0031): a template hands it the content (a
 // heading, paragraphs, an optional quote, a details table, a button) and gets back the HTML part,
 // laid out with React Email's table-based components so Outlook's Word engine renders it, and the
 // plain-text part, written from the same content. Both parts are required (docs/requirements.md §D6).
@@ -157,7 +157,7 @@ function renderHtml(body: EmailBody): string {
   );
   // React's own renderToStaticMarkup, not @react-email/render's render(): that one streams each
   // message through a web stream and measured about eight times slower, which a 1,000-recipient
-  // release (1,001 emails in one transaction, docs/BENCHMARKS.md) cannot afford (ADR 0030).
+  // release (1,001 emails in one transaction, docs/BENCHMARKS.md) cannot afford (ADR 0031).
   // React writes self-closed <br/>; the messages have always been HTML5 (`<!doctype html>`,
   // `<br>`), which every client reads the same, and the tests and the e2e specs read them so
   // (server/api/identity.test.ts, server/api/reward-my-team.test.ts, tests/e2e/payment.spec.ts).

@@ -1,4 +1,4 @@
-// Every email template, rendered with sample data through the one renderer (render.ts, ADR 0030):
+// Every email template, rendered with sample data through the one renderer (render.ts, ADR 0031):
 // the plain-text part is kept as a snapshot, so any change of wording shows up in review; the
 // HTML part is a complete document in React Email's table layout; and what a person typed (a
 // name, a company, a message, a reason) reaches the HTML escaped, never as markup.
