@@ -4,7 +4,8 @@
 // all computed by the API. Right: the payment form, 'Pay $<total> and Send Emails', and
 // 'Sample of Email'.
 //
-// The simulated processor (the default) is a real HTML form: the action saves the reward name,
+// The simulated processor (the default) is a real HTML form: the action (review-actions.server.ts)
+// saves the reward name,
 // creates the payment for the total the page showed (the API refuses when the draft changed
 // since, and the page shows why), confirms the card, and redirects to the confirmation page, to
 // the authentication step (4000 0025 0000 3155) or answers the processor's message. With Stripe
@@ -26,42 +27,27 @@
 
 import { getFormProps, useForm } from "@conform-to/react";
 import { lazy, Suspense } from "react";
-import { Await, data, Form, href, Link, redirect, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Await, Form, href, Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { ApprovalSummary } from "../../../core/approvals.ts";
 import { LIMITS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "../../../core/limits.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { formatSendTime, sydneyWallTime } from "../../../core/schedule.ts";
 import { services } from "../../context.ts";
-import { readForm, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
-import { redirectWithToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { ApprovalStateBox } from "../../ui/approval-view.tsx";
 import { outlineButtonClass } from "../../ui/buttons.ts";
 import { CsrfInput, FormAlert, SubmitButton, TextAreaField, TextField, useFormSubmit } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
-import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
+import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.reward-my-team-review";
+import { type ApprovalStep, loadReviewWithApproval, type ReviewData } from "./payment.server.ts";
 import {
-  type ApprovalStep,
-  CARD_SECRET_FIELDS,
-  loadReviewWithApproval,
-  normalisedCard,
-  type ReviewData,
-  requestApprovalSchema,
-  saveMessageSchema,
-  sendAtOf,
-  simulatedPaySchema,
-  stripePaySchema,
-} from "./payment.server.ts";
-import {
-  AUTHENTICATION_PATH,
   CARD_LABELS,
   type CardFields,
   CONFIRMATION_PATH,
   DRAFT_PATH,
-  EMAIL_SAMPLE_PATH,
   PAY_INTENTS,
   PAYMENT_TEXT,
   payButtonText,
@@ -75,6 +61,7 @@ import {
 } from "./payment.ts";
 import { EmailSampleTooltip } from "./payment-email-sample.tsx";
 import { CardInputs, PaymentField } from "./payment-fields.tsx";
+import { reviewAction } from "./review-actions.server.ts";
 import { ReviewCostSummary, ReviewRecipients } from "./reward-review-summary.tsx";
 
 const TITLE = "Reward My Team Review";
@@ -104,140 +91,10 @@ function paymentsOf(config: ReturnType<typeof services>["config"]) {
     : { kind: "simulated" as const };
 }
 
-/** A message from the API shown word for word in the form's banner. */
-function bannerReply(submission: Parameters<typeof replyInvalid>[0], message: string, status = 400) {
-  const result = submission.reply({ formErrors: [message], hideFields: ["csrf", ...CARD_SECRET_FIELDS] });
-  return data<FormReply>({ result }, { status });
+export async function action(args: Route.ActionArgs) {
+  return reviewAction(args);
 }
 
-function fieldReply(submission: Parameters<typeof replyInvalid>[0], field: string, message: string) {
-  const result = submission.reply({ fieldErrors: { [field]: [message] }, hideFields: ["csrf", ...CARD_SECRET_FIELDS] });
-  return data<FormReply>({ result }, { status: 400 });
-}
-
-export async function action({ context, request }: Route.ActionArgs) {
-  const { api } = requireOnboardedUser(context);
-  const form = await request.clone().formData();
-  if (form.has(SAVE_MESSAGE_FIELD)) return saveMessage(context, request, api);
-  const intent = form.get("intent");
-  if (intent === PAY_INTENTS.pay) return paySimulated(context, request, api);
-  if (intent === PAY_INTENTS.requestApproval) return askForApproval(context, request, api);
-  if (intent === PAY_INTENTS.checkout || intent === PAY_INTENTS.stripeIntent)
-    return payWithStripe(context, request, api);
-  throw data("Unknown action.", { status: 400 });
-}
-
-type Api = Awaited<ReturnType<typeof requireOnboardedUser>>["api"];
-type Context = Route.ActionArgs["context"];
-
-/** What the recipients' email says and when it goes, as posted: saved to the draft before the order freezes it. */
-type Wording = { rewardName: string; message: string; senderName: string; sendAt: string | null };
-
-/** A refusal of the API: next to the send time when it is about it, else in the banner. */
-function refusalReply(
-  submission: Parameters<typeof replyInvalid>[0],
-  refused: { status: number; detail: string; errors?: Record<string, string[]> },
-) {
-  const sendAt = refused.errors?.sendAt?.[0];
-  if (sendAt) return fieldReply(submission, "sendAt", sendAt);
-  return bannerReply(submission, refused.detail || PAYMENT_TEXT.paymentError, refusalStatus(refused.status));
-}
-
-/** 'Preview the email' (then the sample page) or the tooltip's save (then an answer in place). */
-async function saveMessage(context: Context, request: Request, api: Api) {
-  const { submission } = await readForm(context, request, saveMessageSchema);
-  if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS });
-  const { message, senderName } = submission.value;
-  const saved = await api.updateRewardMessage({ message, senderName });
-  if (!saved.ok) return bannerReply(submission, saved.detail);
-  if (submission.value[SAVE_MESSAGE_FIELD] === SAVE_MESSAGE_THEN.preview) throw redirect(EMAIL_SAMPLE_PATH);
-  return { saved: saved.data };
-}
-
-/**
- * The payment for the total the page showed, with the wording it freezes: one call, which saves
- * the wording to the draft and freezes it in one transaction (core/rewards.ts rewardWordingSchema).
- */
-function createPayment(api: Api, wording: Wording, amountCents: number) {
-  return api.createPaymentIntent({ amount: amountCents, rewardName: wording.rewardName, wording });
-}
-
-function wordingOf(value: Omit<Wording, "sendAt"> & { sendWhen: "now" | "later"; sendAt: string }): Wording {
-  return {
-    rewardName: value.rewardName.trim(),
-    message: value.message,
-    senderName: value.senderName,
-    sendAt: sendAtOf(value),
-  };
-}
-
-/** 409 (the draft changed since the page was shown) is kept: it makes the page reload its figures. */
-function refusalStatus(status: number) {
-  return status === 409 ? 409 : 400;
-}
-
-async function paySimulated(context: Context, request: Request, api: Api) {
-  const { submission } = await readForm(context, request, simulatedPaySchema);
-  if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS });
-  const { amount } = submission.value;
-  const created = await createPayment(api, wordingOf(submission.value), amount);
-  if (!created.ok) return refusalReply(submission, created);
-  const { paymentIntentId, clientSecret } = created.data;
-  const confirmed = await api.confirmSimulatedPayment({
-    paymentIntent: paymentIntentId,
-    clientSecret,
-    ...normalisedCard(submission.value),
-  });
-  if (!confirmed.ok) {
-    const status = confirmed.status === 409 ? 409 : 402;
-    return bannerReply(submission, confirmed.detail || PAYMENT_TEXT.paymentError, status);
-  }
-  // A declined card (or a field the processor refused) is answered 200 with status failed.
-  const outcome = confirmed.data as typeof confirmed.data & { status: string; message?: string; field?: string };
-  const query = new URLSearchParams({ payment_intent: paymentIntentId });
-  if (outcome.status === "succeeded") throw redirect(`${CONFIRMATION_PATH}?${query}`);
-  if (outcome.status === "requires_action") {
-    query.set("payment_intent_client_secret", clientSecret);
-    throw redirect(`${AUTHENTICATION_PATH}?${query}`);
-  }
-  const message = outcome.message || PAYMENT_TEXT.paymentError;
-  if (outcome.field && outcome.field !== "cardNumber") return fieldReply(submission, outcome.field, message);
-  return bannerReply(submission, message, 402);
-}
-
-async function payWithStripe(context: Context, request: Request, api: Api) {
-  const { submission } = await readForm(context, request, stripePaySchema);
-  if (submission.status !== "success") return replyInvalid(submission);
-  const { amount, intent } = submission.value;
-  const wording = wordingOf(submission.value);
-  if (intent === PAY_INTENTS.stripeIntent) {
-    const created = await createPayment(api, wording, amount);
-    if (!created.ok) return refusalReply(submission, created);
-    return { clientSecret: created.data.clientSecret };
-  }
-  const session = await api.createCheckoutSession({ amount, rewardName: wording.rewardName, wording });
-  if (!session.ok) return refusalReply(submission, session);
-  throw redirect(session.data.url);
-}
-
-/** "Request approval": saves the reward name, then freezes the draft for an Owner (no payment). */
-async function askForApproval(context: Context, request: Request, api: Api) {
-  const { submission } = await readForm(context, request, requestApprovalSchema);
-  if (submission.status !== "success") return replyInvalid(submission);
-  const wording = wordingOf(submission.value);
-  const asked = await api.requestApproval({ amount: submission.value.amount, rewardName: wording.rewardName, wording });
-  if (!asked.ok) return refusalReply(submission, asked);
-  return redirectWithToast(context, REVIEW_PATH, {
-    type: "success",
-    title: "Approval requested",
-    description: "The Owners of your company have been emailed. You can pay once one of them approves.",
-  });
-}
-
-// Keep what is on screen after a failed post (the card entries, the error next to them); a
-// refusal because the draft changed is the one answer that brings fresh figures.
-// The sample tooltip's save changes nothing the page shows (and a reload would replace the page,
-// tooltip and all, with 'Loading rewards...').
 export function shouldRevalidate({
   formMethod,
   formData,
