@@ -81,13 +81,14 @@ async function serve() {
   // database. The shutdown waits for these too before the pool closes.
   let inFlight = 0;
   let allDone: (() => void) | undefined;
-  const listener = getRequestListener(async (request, env) => {
+  // A page answered from the cache (server/http/page-cache.ts) is written at once and never in flight.
+  const listener = getRequestListener((request, env) => {
+    const answer = running.fetch(request, env);
+    if (!(answer instanceof Promise)) return answer;
     inFlight++;
-    try {
-      return await running.app.fetch(request, env);
-    } finally {
+    return answer.finally(() => {
       if (--inFlight === 0) allDone?.();
-    }
+    });
   });
   const handlersDone = () =>
     inFlight === 0
@@ -97,7 +98,7 @@ async function serve() {
         });
   const server = createServer((req, res) => {
     if (viteMiddleware) viteMiddleware(req, res, () => listener(req, res));
-    else if (!running.keptAnswers.serve(req, res)) listener(req, res);
+    else listener(req, res);
   });
   server.keepAliveTimeout = 65_000;
   server.listen(config.PORT, config.HOST, () => {

@@ -17,7 +17,7 @@ import type { PaymentServices } from "./domain/orders.ts";
 import { type DueSummary, releaseDueOrders } from "./domain/scheduled-sends.ts";
 import { createServerApp } from "./http/app.ts";
 import { createFormGuards } from "./http/form-guards.ts";
-import { createKeptAnswers, type KeptAnswers } from "./http/kept-answers.ts";
+import { type Fetch, withPageCache } from "./http/page-cache.ts";
 import { startExpiryJob } from "./jobs/expiry.ts";
 import { startMoneyCheckJob } from "./jobs/money-check.ts";
 import { type PeriodicJob, startPeriodicJob } from "./jobs/periodic.ts";
@@ -69,8 +69,11 @@ export interface AppOptions {
 
 export interface RunningApp {
   app: ReturnType<typeof createServerApp>;
-  /** Kept public pages the Node listener answers itself (server/http/kept-answers.ts). */
-  keptAnswers: KeptAnswers;
+  /**
+   * What the HTTP listener calls: the edge, behind the process's shared HTTP cache in production
+   * (server/http/page-cache.ts). Development has no cache: each request sees the latest build.
+   */
+  fetch: Fetch;
   database: Database;
   mailWorker: MailWorker;
   importWorker: ImportWorker;
@@ -230,11 +233,9 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
         },
   };
 
-  const keptAnswers = createKeptAnswers(logger);
   const app = createServerApp({
     config,
     logger,
-    keptAnswers,
     api,
     web,
     build: options.build,
@@ -249,7 +250,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
 
   return {
     app,
-    keptAnswers,
+    fetch: options.mode === "production" ? withPageCache(app.fetch, { logger }) : app.fetch,
     database,
     mailWorker,
     importWorker,

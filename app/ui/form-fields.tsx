@@ -321,7 +321,7 @@ export function HiddenHoneypot() {
  * the page: a plain `<form method="post">` has no action attribute (HTML posts it to the document's
  * URL), and once hydrated the router submits it to the current location, which is what React
  * Router does for a form without an action. For pages whose address carries a secret (the verify
- * and reset links) and that are shared between visitors (core/shared-page.ts).
+ * and reset links): the page then holds nothing of it.
  */
 export function OwnAddressForm({
   onSubmit,

@@ -1,16 +1,13 @@
 // Pages for visitors without a session (docs/requirements.md §D7): they carry nothing per visitor (no CSRF
 // token, no nonce; anonymous forms are guarded by their Origin), so each is rendered whole, its
 // inline scripts are allowed by hash in the CSP, and it is compressed once. A page whose route
-// says `CDN-Cache-Control: max-age=N` (RFC 9213: meant for a shared cache in front of the app,
-// which this is) is kept for N seconds and served to every such visitor; the header itself is
-// never sent on. A page whose route also declares a Shared-Page-Query (core/shared-page.ts) is
-// kept once for every query of exactly those names and well-formed values, and only while it holds
-// none of those values.
+// says any cache may share it (`Cache-Control: public, …, s-maxage=N`, core/shared-page.ts) keeps
+// that header and gets an ETag; the process's shared cache (./page-cache.ts), and any in front of
+// the app, keep it by those headers. Any other page is `private, no-store` (server/http/app.ts).
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
 import { SESSION_COOKIE_NAMES } from "../../core/session-cookie.ts";
-import { OPAQUE_QUERY_HEADER, type OpaqueQuery, opaqueQueryOf } from "../../core/shared-page.ts";
 
 export type PageEncoding = "br" | "gzip";
 
@@ -21,12 +18,14 @@ export interface WholePage {
   bodies: { identity: Buffer } & Partial<Record<PageEncoding, Buffer>>;
   /** CSP sources ('sha256-…') of every inline script of an HTML page; empty otherwise. */
   scriptHashes: string[];
-  /** Seconds a shared cache may keep it (CDN-Cache-Control max-age); 0: not kept. */
-  sharedMaxAge: number;
-  /** The query parameters the page says it does not show (a shared page only). */
-  opaqueQuery?: OpaqueQuery;
-  /** Set once the page is kept for every visitor: when the kept copy expires (epoch ms). */
-  keptUntil?: number;
+  /**
+   * True when its route said a shared cache may keep it (Cache-Control public with s-maxage) and
+   * it is a complete page that sets no cookie: its headers then keep that Cache-Control and carry
+   * an ETag. False: the edge answers it `private, no-store`.
+   */
+  shared: boolean;
+  /** True when it is worth compressing: its answers then vary by Accept-Encoding. */
+  compressible: boolean;
 }
 
 const brotliWhole = promisify(brotliCompress);
@@ -51,9 +50,23 @@ export function inlineScriptHashes(html: string): string[] {
   return [...hashes];
 }
 
-function sharedMaxAgeOf(headers: Headers): number {
-  const directive = /(?:^|,)\s*max-age\s*=\s*(\d+)/i.exec(headers.get("cdn-cache-control") ?? "");
-  return directive ? Math.min(Number(directive[1]), 3600) : 0;
+/** True when a Cache-Control value lets a shared cache keep the answer: public, with s-maxage above 0 (RFC 9111 §5.2.2). */
+export function saysShareable(cacheControl: string | null): boolean {
+  const directives = (cacheControl ?? "")
+    .toLowerCase()
+    .split(",")
+    .map((d) => d.trim());
+  const sMaxAge = directives.find((d) => d.startsWith("s-maxage="));
+  return (
+    directives.includes("public") &&
+    !directives.some((d) => d === "private" || d === "no-store" || d.startsWith("no-cache")) &&
+    Number(sMaxAge?.slice("s-maxage=".length)) > 0
+  );
+}
+
+/** A weak validator (RFC 9110 §8.8.1) of a page's text: the same for each of its encodings. */
+function etagOf(identity: Buffer): string {
+  return `W/"${createHash("sha256").update(identity).digest("base64url").slice(0, 32)}"`;
 }
 
 /** True when the request carries a web session cookie, under either of its names. */
@@ -64,8 +77,8 @@ export function hasSessionCookie(cookieHeader: string | undefined): boolean {
 
 /**
  * Reads a rendered answer whole and prepares it for any visitor without a session, compressed in
- * each of `encodings` (a page kept for everyone needs both; one rendered for a single visitor only
- * the one they accept).
+ * each of `encodings` (the edge asks for the one its visitor accepts; a cache keeps a copy per
+ * encoding, ./page-cache.ts).
  */
 export async function wholePage(
   response: Response,
@@ -79,27 +92,33 @@ export async function wholePage(
   const html = signedIn ? text : text?.replace(/<link rel="modulepreload"[^>]*>/g, "");
   const identity = html === undefined ? Buffer.from(await response.arrayBuffer()) : Buffer.from(html, "utf8");
   const headers = new Headers(response.headers);
-  // Only a complete page is kept: never an error, a redirect or a partial answer.
-  const sharedMaxAge = response.status === 200 ? sharedMaxAgeOf(headers) : 0;
-  const opaqueQuery = sharedMaxAge > 0 ? opaqueQueryOf(headers.get(OPAQUE_QUERY_HEADER)) : undefined;
-  headers.delete("cdn-cache-control");
-  headers.delete(OPAQUE_QUERY_HEADER);
+  // Only a complete page for no one in particular is shared: never an error, a redirect, a
+  // partial answer, one that sets a cookie, or a signed-in visitor's.
+  const shared =
+    !signedIn && response.status === 200 && !headers.has("set-cookie") && saysShareable(headers.get("cache-control"));
+  if (shared) headers.set("etag", etagOf(identity));
+  else {
+    headers.delete("cache-control");
+    headers.delete("etag");
+  }
   headers.delete("content-length");
   const type = headers.get("content-type") ?? "";
   const bodies: WholePage["bodies"] = { identity };
-  if (identity.length >= COMPRESS_THRESHOLD && COMPRESSIBLE.test(type) && !headers.has("content-encoding")) {
-    // A kept page is compressed once for many visitors: worth the higher levels.
+  const compressible =
+    identity.length >= COMPRESS_THRESHOLD && COMPRESSIBLE.test(type) && !headers.has("content-encoding");
+  if (compressible) {
+    // A shared page is compressed once for many visitors: worth the higher levels.
     const [br, gz] = await Promise.all([
       encodings.includes("br")
         ? brotliWhole(identity, {
             params: {
-              [constants.BROTLI_PARAM_QUALITY]: sharedMaxAge > 0 ? 9 : 4,
+              [constants.BROTLI_PARAM_QUALITY]: shared ? 9 : 4,
               [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
               [constants.BROTLI_PARAM_SIZE_HINT]: identity.length,
             },
           })
         : undefined,
-      encodings.includes("gzip") ? gzipWhole(identity, { level: sharedMaxAge > 0 ? 9 : 6 }) : undefined,
+      encodings.includes("gzip") ? gzipWhole(identity, { level: shared ? 9 : 6 }) : undefined,
     ]);
     if (br) bodies.br = br;
     if (gz) bodies.gzip = gz;
@@ -110,8 +129,8 @@ export async function wholePage(
     headers,
     bodies,
     scriptHashes,
-    sharedMaxAge,
-    ...(opaqueQuery ? { opaqueQuery } : {}),
+    shared,
+    compressible,
   };
 }
 
@@ -121,116 +140,12 @@ export function pageResponse(page: WholePage, encoding: PageEncoding | undefined
   const compressed = encoding ? page.bodies[encoding] : undefined;
   const body = compressed ?? page.bodies.identity;
   if (compressed) headers.set("content-encoding", encoding as PageEncoding);
-  if (page.bodies.br || page.bodies.gzip) headers.append("vary", "Accept-Encoding");
+  // Whether or not this visitor's answer is compressed: a cache must not give it to another
+  // visitor who accepts other encodings.
+  if (page.compressible) headers.append("vary", "Accept-Encoding");
   headers.set("content-length", String(body.length));
   return new Response(head || page.status === 204 || page.status === 304 ? null : new Uint8Array(body), {
     status: page.status,
     headers,
   });
-}
-
-/**
- * True when `params` holds each of the query's names exactly once, nothing else, and every value
- * matches its pattern: then the page is the one every such link gets. Stricter than the loader
- * (which reads the first value and ignores other names), so a kept copy only answers a link the
- * loader would accept.
- */
-export function sharesCopy(params: URLSearchParams, query: OpaqueQuery): boolean {
-  const names = Object.keys(query);
-  if ([...params.keys()].length !== names.length) return false;
-  return names.every((name) => {
-    const values = params.getAll(name);
-    return values.length === 1 && (query[name] as RegExp).test(values[0] as string);
-  });
-}
-
-/** True when the page's text holds any of `values` as written, URL-encoded or HTML-escaped. */
-function holdsAny(page: WholePage, values: string[]): boolean {
-  if (values.length === 0) return false;
-  const text = page.bodies.identity.toString("utf8");
-  const escapeHtml = (v: string) =>
-    v
-      .replace(/&/g, "&amp;")
-      .replace(/</g, "&lt;")
-      .replace(/>/g, "&gt;")
-      .replace(/"/g, "&quot;")
-      .replace(/'/g, "&#x27;");
-  return values.some((v) => [v, encodeURIComponent(v), escapeHtml(v)].some((form) => text.includes(form)));
-}
-
-/**
- * The kept pages for one server build (a new build in development starts afresh), by path, or by
- * path and parameter names for a page that declared its query opaque. Only a page its route marked
- * shareable is kept; while an expired one is rendered again, the other visitors get the expired
- * copy rather than a render each. Nothing is shared before a render has shown its page shareable:
- * a route that is not (the dev mailbox answers by client address) is rendered for each visitor,
- * and so is any other query, in the one encoding its visitor accepts.
- */
-export function createPageCache(now: () => number = Date.now, maxEntries = 64) {
-  const entries = new Map<string, { expires: number; page: WholePage; refreshing: boolean }>();
-  /**
-   * The render under way for a key with no copy yet: the visitors who come meanwhile wait for it
-   * rather than each rendering and compressing the page at the highest levels (50 at once after a
-   * start took 550 MB for the verify page in the benchmark).
-   */
-  const firstRenders = new Map<string, Promise<unknown>>();
-  /** What each path's last shared render declared about its query. */
-  const opaqueQueries = new Map<string, OpaqueQuery>();
-
-  function keyOf(url: URL): string | undefined {
-    if (!url.search) return url.pathname;
-    const query = opaqueQueries.get(url.pathname);
-    if (!query || !sharesCopy(url.searchParams, query)) return undefined;
-    return `${url.pathname}?${Object.keys(query).sort().join("&")}`;
-  }
-
-  function learn(path: string, page: WholePage) {
-    if (page.opaqueQuery) opaqueQueries.set(path, page.opaqueQuery);
-  }
-
-  return async function cached(
-    url: URL,
-    encoding: PageEncoding | undefined,
-    render: (encodings?: readonly PageEncoding[]) => Promise<WholePage>,
-  ): Promise<WholePage> {
-    const key = keyOf(url);
-    if (key === undefined) {
-      const page = await render(encoding ? [encoding] : []);
-      learn(url.pathname, page);
-      return page;
-    }
-    let hit = entries.get(key);
-    if (hit && (hit.expires > now() || hit.refreshing)) return hit.page;
-    const first = hit ? undefined : firstRenders.get(key);
-    if (first) {
-      await first;
-      // Kept: shared with everyone who waited. Not kept (not shareable, or it failed): each
-      // visitor renders their own, as without the wait.
-      hit = entries.get(key);
-      if (hit && hit.expires > now()) return hit.page;
-    }
-    if (hit) hit.refreshing = true;
-    const done = Promise.withResolvers<void>();
-    if (!hit && !first) firstRenders.set(key, done.promise);
-    try {
-      const page = await render();
-      learn(url.pathname, page);
-      const values = [...url.searchParams.values()];
-      if (page.sharedMaxAge > 0 && !holdsAny(page, values)) {
-        entries.delete(key);
-        page.keptUntil = now() + page.sharedMaxAge * 1000;
-        entries.set(key, { expires: page.keptUntil, page, refreshing: false });
-        if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
-      } else {
-        entries.delete(key);
-      }
-      return page;
-    } catch (error) {
-      entries.delete(key);
-      throw error;
-    } finally {
-      if (firstRenders.get(key) === done.promise) firstRenders.delete(key);
-      done.resolve();
-    }
-  };
 }

@@ -14,19 +14,10 @@ import type { RequestServices, WebServices } from "../../app/context.ts";
 import { FILE_TOO_LARGE_MESSAGE } from "../../core/csv.ts";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import { DETAILS } from "../../core/public-forms.ts";
-import { declaredQuery, opaqueQueryOf } from "../../core/shared-page.ts";
 import type { WorkerCount } from "../cluster.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import {
-  createPageCache,
-  hasSessionCookie,
-  type PageEncoding,
-  pageResponse,
-  sharesCopy,
-  wholePage,
-} from "./anonymous-pages.ts";
-import { KEPT_QUERY_HEADER, KEPT_UNTIL_HEADER, type KeptAnswers } from "./kept-answers.ts";
+import { hasSessionCookie, type PageEncoding, pageResponse, wholePage } from "./anonymous-pages.ts";
 import { problemResponse } from "./problem.ts";
 import { BODY_TOO_LARGE, BULK_JSON_BYTES } from "./validate.ts";
 
@@ -45,8 +36,6 @@ export interface ServerAppOptions {
   clientDir?: string;
   /** Reverse-proxy hops in front of the app (TRUST_PROXY): the client is that many entries from the right of X-Forwarded-For. */
   trustProxy?: number;
-  /** Where kept public pages are recorded for the listener to answer (production; ./kept-answers.ts). */
-  keptAnswers?: KeptAnswers;
 }
 
 /** A web form post longer than this is refused while it arrives (docs/requirements.md §D7). */
@@ -100,21 +89,6 @@ export function createServerApp(options: ServerAppOptions) {
     }
     return clientAddress(socket, c.req.header("x-forwarded-for"), options.trustProxy ?? 0);
   };
-
-  // Outermost, so a kept page is recorded as it leaves every other middleware.
-  const kept = mode === "production" ? options.keptAnswers : undefined;
-  if (kept) {
-    app.use(async (c, next) => {
-      await next();
-      const until = Number(c.res.headers.get(KEPT_UNTIL_HEADER));
-      if (!until) return;
-      const query = opaqueQueryOf(c.res.headers.get(KEPT_QUERY_HEADER));
-      // Removed before anything else: Hono carries the old answer's headers over to a new one.
-      c.res.headers.delete(KEPT_UNTIL_HEADER);
-      c.res.headers.delete(KEPT_QUERY_HEADER);
-      c.res = await kept.record(c.req.raw, c.res, until, query);
-    });
-  }
 
   // Request log: one line per request, without query strings (they can carry tokens).
   app.use(async (c, next) => {
@@ -277,14 +251,6 @@ export function createServerApp(options: ServerAppOptions) {
     return handleWeb(request, context);
   };
 
-  // Pages for visitors without a session, kept per build (./anonymous-pages.ts).
-  const pageCaches = new WeakMap<ServerBuild, ReturnType<typeof createPageCache>>();
-  const pageCacheOf = (build: ServerBuild) => {
-    const cache = pageCaches.get(build) ?? createPageCache();
-    pageCaches.set(build, cache);
-    return cache;
-  };
-
   /** The best encoding of a page the visitor accepts (br, else gzip), or undefined for none. */
   const encodingOf = (c: Context): PageEncoding | undefined => {
     const accepted = accepts(c, { header: "Accept-Encoding", supports: ["br", "gzip"], default: "identity" });
@@ -300,31 +266,21 @@ export function createServerApp(options: ServerAppOptions) {
     }
     const build = await getBuild();
     if ((method === "GET" || method === "HEAD") && !hasSessionCookie(c.req.header("cookie"))) {
-      // Rendered as GET (HEAD shares the page and drops the body).
+      // Rendered as GET (HEAD shares the page and drops the body), compressed in the one
+      // encoding its visitor accepts. A page its route marks shareable keeps its public
+      // Cache-Control and gets an ETag (./anonymous-pages.ts), for the process's cache
+      // (./page-cache.ts) and any in front of the app; any other is for this visitor alone.
       const encoding = encodingOf(c);
-      const render = async (encodings?: readonly PageEncoding[]) =>
-        wholePage(
-          await renderWeb(build, new Request(c.req.raw, { method: "GET" }), {
-            nonce: undefined,
-            clientIp: clientIp(c),
-          }),
-          encodings,
-        );
-      const page = await pageCacheOf(build)(url, encoding, render);
+      const page = await wholePage(
+        await renderWeb(build, new Request(c.req.raw, { method: "GET" }), {
+          nonce: undefined,
+          clientIp: clientIp(c),
+        }),
+        encoding ? [encoding] : [],
+      );
       const response = pageResponse(page, encoding, method === "HEAD");
-      response.headers.set("cache-control", "private, no-store");
+      if (!page.shared) response.headers.set("cache-control", "private, no-store");
       response.headers.set("content-security-policy", contentSecurityPolicy({ hashes: page.scriptHashes }));
-      // A page kept for everyone, at an address without a query: the listener may answer the
-      // next visits itself (./kept-answers.ts). Not in development, where the build changes.
-      if (kept && page.keptUntil && page.keptUntil > Date.now()) {
-        if (!url.search) {
-          response.headers.set(KEPT_UNTIL_HEADER, String(page.keptUntil));
-        } else if (page.opaqueQuery && sharesCopy(url.searchParams, page.opaqueQuery)) {
-          // A shared link's copy: the listener learns the query it was kept for.
-          response.headers.set(KEPT_UNTIL_HEADER, String(page.keptUntil));
-          response.headers.set(KEPT_QUERY_HEADER, declaredQuery(page.opaqueQuery));
-        }
-      }
       return response;
     }
     const nonce = randomBytes(16).toString("base64");
@@ -344,9 +300,10 @@ export function createServerApp(options: ServerAppOptions) {
           method === "HEAD",
         )
       : rendered;
-    // Signed-in pages carry the visitor's CSRF token and details: never kept by anyone.
+    // Signed-in pages carry the visitor's CSRF token and details: never kept by anyone, whatever
+    // the route says for visitors without a session.
     response.headers.set("cache-control", "private, no-store");
-    response.headers.delete("cdn-cache-control");
+    response.headers.delete("etag");
     response.headers.set("content-security-policy", contentSecurityPolicy({ nonce }));
     return response;
   });

@@ -6,6 +6,7 @@
 // the database, so this file runs on PGlite only.
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SHARED_PAGE_CACHE_CONTROL } from "../../core/shared-page.ts";
 import { PASSWORD } from "../../server/api/accounts.testkit.ts";
 import { payingManager } from "../../server/api/payments.testkit.ts";
 import { rendered, startWebApplication, type WebApplication, type WebRoute } from "./web.ts";
@@ -14,6 +15,17 @@ const QUERY: Record<string, string> = {
   "features/accounts/corporate.verify": "?userId=0b7c9a51-3e2f-4d6a-9c8b-1f2e3d4c5b6a&requestToken=abcdef",
   "features/accounts/corporate.forgot-password": "?passwordResetToken=abcdef",
 };
+/** The routes whose page is the same for every visitor without a session (their `headers` export). */
+const SHARED_ROUTES = new Set([
+  "features/landing/home",
+  "features/help/help",
+  "features/waitlist/not-ready-yet",
+  "features/policies/policies.privacy",
+  "features/policies/policies.terms",
+  "features/accounts/corporate.sign-up",
+  "features/accounts/corporate.login",
+  "features/accounts/corporate.forgot-password-request",
+]);
 const pageUrl = (r: WebRoute) =>
   `${r.url
     .replace(":code", "ABC123")
@@ -110,7 +122,11 @@ for (const https of [false, true]) {
         const res = await app.request(pageUrl(r));
         expect(res.status, r.id).toBeLessThan(500);
         expectSecurityHeaders(res, r.id, https, "hashes");
-        expect(res.headers.get("cache-control"), `${r.id}: cache-control`).toBe("private, no-store");
+        // Only the pages whose route says so may be kept by a shared cache (core/shared-page.ts);
+        // every other page is for its visitor alone.
+        expect(res.headers.get("cache-control"), `${r.id}: cache-control`).toBe(
+          SHARED_ROUTES.has(r.id) ? SHARED_PAGE_CACHE_CONTROL : "private, no-store",
+        );
         if (res.status !== 200 || !(res.headers.get("content-type") ?? "").includes("text/html")) continue;
         const allowed = cspOf(res).directives.get("script-src") ?? [];
         const html = await res.text();

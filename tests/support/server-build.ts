@@ -5,6 +5,7 @@
 // production, without needing `npm run build`.
 import type { RouterContextProvider, ServerBuild } from "react-router";
 import { webContext } from "../../app/context.ts";
+import { SHARED_PAGE_CACHE_CONTROL } from "../../core/shared-page.ts";
 
 export interface FakeBuildSeen {
   /** Paths the web handler was asked for (after the edge let them through). */
@@ -22,7 +23,7 @@ export function fakeServerBuild(): { build: ServerBuild; seen: FakeBuildSeen } {
       // Paths under /policies/ stand for the routes that mark their page shareable (core/shared-page.ts).
       // They are long enough to be worth compressing.
       const shareable = new URL(request.url).pathname.startsWith("/policies/");
-      if (shareable) headers.set("CDN-Cache-Control", "max-age=60");
+      if (shareable) headers.set("Cache-Control", SHARED_PAGE_CACHE_CONTROL);
       const nonce = services.nonce === undefined ? "" : ` nonce="${services.nonce}"`;
       const html = `<!doctype html><html><head><script${nonce} type="module">void 0</script></head><body><p id="ip">${services.clientIp}</p><p id="path">${new URL(request.url).pathname}</p>${shareable ? `<p>${"Policy text. ".repeat(200)}</p>` : ""}</body></html>`;
       return new Response(html, { status, headers });

@@ -1,8 +1,14 @@
 // The verify page's address (docs/requirements.md §S2 verify page): userId is the UUID Register answered, and an
 // address without a well-formed userId and requestToken is no verify page (the loader → /error).
 import { describe, expect, it } from "vitest";
-import { opaqueQueryValues } from "../../../core/shared-page.ts";
-import { RESET_PAGE_QUERY, resetToken, VERIFY_PAGE_QUERY, verifyHref, verifyParams } from "./account-forms.server.ts";
+import {
+  opaqueQueryValues,
+  RESET_PAGE_QUERY,
+  resetToken,
+  VERIFY_PAGE_QUERY,
+  verifyHref,
+  verifyParams,
+} from "./account-forms.server.ts";
 
 const ID = "0b7c9a51-3e2f-4d6a-9c8b-1f2e3d4c5b6a";
 const at = (query: string) => new URL(`https://rewards.test/corporate/verify${query}`);

@@ -3,7 +3,26 @@
 // reset pages.
 import * as z from "zod/mini";
 import { userIdField, verifyPageTokenField } from "../../../core/account-forms.ts";
-import { type OpaqueQuery, opaqueQueryValues } from "../../../core/shared-page.ts";
+
+/** Query parameters a link page needs, each with the pattern a value must match to reach the page. */
+export type OpaqueQuery = Readonly<Record<string, RegExp>>;
+
+/**
+ * The query's values when each of its names is present and its first value matches the pattern
+ * (what the loader and action of such a page read), else undefined. Other parameters are ignored.
+ */
+export function opaqueQueryValues<Names extends string>(
+  params: URLSearchParams,
+  query: Readonly<Record<Names, RegExp>>,
+): Record<Names, string> | undefined {
+  const values = {} as Record<Names, string>;
+  for (const name of Object.keys(query) as Names[]) {
+    const value = params.get(name);
+    if (value === null || !query[name].test(value)) return undefined;
+    values[name] = value;
+  }
+  return values;
+}
 
 /** The password inputs: never sent back into the re-rendered page. */
 export const PASSWORD_FIELDS = ["password", "confirmPassword"] as const;

@@ -2,15 +2,14 @@
 // reached from the emailed link /corporate/forgot-password?passwordResetToken=… (without it →
 // /error). 'Choose a password' and 'Confirm password' with the live checklist; success lands on
 // the login page with a success toast. The form posts to the page's own address and the action
-// reads the token from it, so the page holds nothing of the link and every link shares one copy
-// (core/shared-page.ts).
+// reads the token from it, so the page holds nothing of the link. It is rendered for its visitor
+// alone and kept by no cache (private, no-store: server/http/app.ts).
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { href, Link, redirect } from "react-router";
 import { RESET_CONFIRM_LABEL, resetFormSchema } from "../../../core/account-forms.ts";
 import { isPasswordAcceptable } from "../../../core/password.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
-import { sharedLinkPageHeaders } from "../../../core/shared-page.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import {
@@ -27,7 +26,7 @@ import { CsrfInput, OwnAddressForm, SubmitButton, useFormSubmit } from "../../ui
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { NewPasswordFields, passwordFocus, usePasswordPair } from "../../ui/password-checklist.tsx";
 import type { Route } from "./+types/corporate.forgot-password";
-import { PASSWORD_FIELDS, RESET_PAGE_QUERY, resetToken } from "./account-forms.server.ts";
+import { PASSWORD_FIELDS, resetToken } from "./account-forms.server.ts";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 
 const PATH = href("/corporate/forgot-password");
@@ -47,8 +46,6 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Choose a new password for your Reward Portal account." },
   { name: "robots", content: "noindex" },
 ];
-
-export const headers = sharedLinkPageHeaders(RESET_PAGE_QUERY);
 
 export function loader({ request }: Route.LoaderArgs) {
   if (!resetToken(new URL(request.url))) throw redirect(href("/error"));

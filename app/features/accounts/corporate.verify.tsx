@@ -1,8 +1,8 @@
 // Verify, step 2 (docs/requirements.md §S2 verify page, §S4 verify, §S5 verification code, §S8 verify errors).
 // The address carries userId and requestToken (either missing → /error). Two forms post to that
 // address: the code (intent=verify) and the resend (intent=resend), so both work without
-// JavaScript. The page holds nothing of the address (the action reads it), so every link shares
-// one copy (core/shared-page.ts).
+// JavaScript. The page holds nothing of the address (the action reads it). It is rendered for its
+// visitor alone and kept by no cache (private, no-store: server/http/app.ts).
 // Success: VerifyEmail answers the access token; the user's details and settings are fetched
 // with it, a new session starts, and the browser lands on the dashboard.
 import { getFormProps, useForm } from "@conform-to/react";
@@ -11,7 +11,6 @@ import { data, href, redirect, useNavigation, useSearchParams } from "react-rout
 import { VERIFICATION_CODE_MESSAGE, verifyFormSchema } from "../../../core/account-forms.ts";
 import { VERIFICATION_CODE_LENGTH } from "../../../core/limits.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
-import { sharedLinkPageHeaders } from "../../../core/shared-page.ts";
 import { services } from "../../context.ts";
 import { type ApiResult, createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyInvalid } from "../../lib/forms.server.ts";
@@ -22,7 +21,7 @@ import { CsrfInput, HiddenHoneypot, OwnAddressForm, SubmitButton } from "../../u
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/corporate.verify";
-import { VERIFY_PAGE_QUERY, verifyHref, verifyParams } from "./account-forms.server.ts";
+import { verifyHref, verifyParams } from "./account-forms.server.ts";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 
 /** What the verify action answers when it does not redirect. */
@@ -46,8 +45,6 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Enter the 6-digit code we emailed you to verify your email address and log in." },
   { name: "robots", content: "noindex" },
 ];
-
-export const headers = sharedLinkPageHeaders(VERIFY_PAGE_QUERY);
 
 export function loader({ request }: Route.LoaderArgs) {
   if (!verifyParams(new URL(request.url))) throw redirect(href("/error"));
