@@ -49,6 +49,15 @@ interface Stored {
   status: number;
   body: Uint8Array<ArrayBuffer>;
   etag: string | undefined;
+  /** The request headers its Vary names, lower-case. */
+  varyNames: string[];
+  /**
+   * The library's last "use it" for a request with the same Vary values, and until when it stands:
+   * the end of that second (its Age and Date are to the second) or of the copy's freshness,
+   * whichever comes first. Asking the library costs about 30 µs a hit, as much as a bare
+   * server's whole answer.
+   */
+  lastHit?: { until: number; varyValues: string; headers: CachePolicy.Headers };
 }
 
 /** What http-cache-semantics reads of a request: the address, the method, lower-case headers. */
@@ -108,9 +117,17 @@ export function withPageCache(fetch: Fetch, options: PageCacheOptions = {}): Fet
     // A HEAD is answered from the stored GET (RFC 9110 §9.3.2: the same header fields).
     const plain = withoutDirectives(view);
     const asGet = view.method === "GET" ? plain : { ...plain, method: "GET" };
+    const now = Date.now();
     for (const entry of variants) {
+      const varyValues = entry.varyNames.map((name) => headerOf(plain.headers[name]) ?? "").join("\n");
+      const last = entry.lastHit;
+      if (last && now < last.until && last.varyValues === varyValues) return { entry, headers: last.headers };
       const { response, revalidation } = entry.policy.evaluateRequest(asGet);
-      if (response && !revalidation) return { entry, headers: response.headers };
+      if (response && !revalidation) {
+        const until = Math.min(now - (now % 1000) + 1000, now + entry.policy.timeToLive());
+        entry.lastHit = { until, varyValues, headers: response.headers };
+        return { entry, headers: response.headers };
+      }
     }
     const usable = variants.filter((entry) => entry.policy.timeToLive() > 0);
     if (usable.length === 0) stored.delete(addressOf(view));
@@ -138,10 +155,11 @@ export function withPageCache(fetch: Fetch, options: PageCacheOptions = {}): Fet
     const started = performance.now();
     const notModified = etagMatches(view.headers["if-none-match"], entry.etag);
     const status = notModified ? 304 : entry.status;
-    if (notModified) delete headers["content-length"];
+    // The headers may be shared with other answers this second (lastHit): never changed in place.
+    const { "content-length": _length, ...without } = headers;
     const response = new Response(notModified || view.method === "HEAD" ? null : entry.body, {
       status,
-      headers: headers as Record<string, string>,
+      headers: (notModified ? without : headers) as Record<string, string>,
     });
     // The edge's request log line (server/http/app.ts): the path only, a query can carry tokens.
     if (log)
@@ -171,6 +189,11 @@ export function withPageCache(fetch: Fetch, options: PageCacheOptions = {}): Fet
       status: response.status,
       body: new Uint8Array(await response.arrayBuffer()),
       etag: response.headers.get("etag") ?? undefined,
+      varyNames: (response.headers.get("vary") ?? "")
+        .toLowerCase()
+        .split(",")
+        .map((name) => name.trim())
+        .filter(Boolean),
     };
     requestOf.set(entry, withoutDirectives(view));
     store(view, entry);
