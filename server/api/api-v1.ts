@@ -24,7 +24,6 @@ import {
   v1OrdersQuerySchema,
 } from "../../core/api-v1.ts";
 import { placeApiOrder, v1OrderAnswer } from "../domain/api-orders.ts";
-import { guarded } from "./payment-services.ts";
 import { rewardHistoryPage } from "../domain/reward-history.ts";
 import { ProblemError } from "../http/problem.ts";
 import { idParams, jsonBody, queryParams } from "../http/validate.ts";
@@ -32,7 +31,7 @@ import type { Payments } from "../payments/port.ts";
 import { apiKeyAuth, requireApiKey } from "./api-keys.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 import { openApiJson } from "./openapi.ts";
-import { paymentServicesOf } from "./payment-services.ts";
+import { guarded, paymentServicesOf } from "./payment-services.ts";
 import type { RateLimits } from "./rate-limits.ts";
 
 const pageQuery = queryParams((query: { pageNumber?: string; pageSize?: string }) =>

@@ -130,7 +130,12 @@ describeEachDatabase("StripePayment calls with the simulated processor", ({ data
     const before = await draftRow();
     // A send time under 10 minutes ahead: refused against its field, and the name and message stay unsaved.
     const soon = new Date(clock.now().getTime() + 60_000).toISOString();
-    const wording = { rewardName: "Summer thanks", message: "Well done,\r\nteam", senderName: "The Board", sendAt: soon };
+    const wording = {
+      rewardName: "Summer thanks",
+      message: "Well done,\r\nteam",
+      senderName: "The Board",
+      sendAt: soon,
+    };
     const refused = await manager.go("POST", "StripePayment/create-payment-intent", { amount: 11100, wording });
     const problem = await expectProblem(refused, 400);
     expect((problem as { errors?: Record<string, string[]> }).errors?.sendAt).toEqual([problem.detail]);
@@ -142,7 +147,11 @@ describeEachDatabase("StripePayment calls with the simulated processor", ({ data
       amount: 11100,
       wording: { ...wording, sendAt: later },
     });
-    expect(await draftRow()).toMatchObject({ name: "Summer thanks", message: "Well done,\nteam", senderName: "The Board" });
+    expect(await draftRow()).toMatchObject({
+      name: "Summer thanks",
+      message: "Well done,\nteam",
+      senderName: "The Board",
+    });
     const [order] = await db().select().from(orders).where(eq(orders.id, created.orderId));
     expect(order).toMatchObject({
       rewardName: "Summer thanks",

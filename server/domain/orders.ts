@@ -63,7 +63,12 @@ export interface FreezeInput {
  */
 export async function saveWordingFor(tx: Tx, caller: Caller, input: FreezeInput, now: Date): Promise<FreezeInput> {
   if (!input.wording) return input;
-  const saved = await writeRewardWording(tx, { companyId: caller.companyId, userId: caller.userId }, input.wording, now);
+  const saved = await writeRewardWording(
+    tx,
+    { companyId: caller.companyId, userId: caller.userId },
+    input.wording,
+    now,
+  );
   if (!saved.ok) throw new PaymentError(400, saved.problem, { sendAt: [saved.problem] });
   return { ...input, rewardName: input.wording.rewardName };
 }

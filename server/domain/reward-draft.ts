@@ -22,10 +22,10 @@ import {
   type NewRewardUserParsed,
   type RewardDraftTotals,
   type RewardMessage,
-  type RewardWording,
   type RewardRecipient,
   type RewardRecipientPage,
   type RewardSummary,
+  type RewardWording,
 } from "../../core/rewards.ts";
 import { scheduleProblem } from "../../core/schedule.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
@@ -401,7 +401,10 @@ async function writeRewardSchedule(
   now: Date,
 ): Promise<{ ok: true; sendAt: string | null } | { ok: false; problem: string }> {
   const draft = await lockDraft(tx, owner, now);
-  const [row] = await tx.select({ sendAt: rewardDrafts.sendAt }).from(rewardDrafts).where(eq(rewardDrafts.id, draft.id));
+  const [row] = await tx
+    .select({ sendAt: rewardDrafts.sendAt })
+    .from(rewardDrafts)
+    .where(eq(rewardDrafts.id, draft.id));
   const current = row?.sendAt ?? null;
   if ((current?.getTime() ?? null) !== (sendAt?.getTime() ?? null)) {
     const problem = sendAt ? scheduleProblem(sendAt, now) : null;
