@@ -8,13 +8,14 @@ import { REWARD_HISTORY_PAGE_SIZE } from "./account-forms.ts";
 import type { ReleaseDelivery } from "./delivery.ts";
 import { emailField, firstNameField, lastNameField } from "./fields.ts";
 import { formatDollars, MAX_REWARD_DOLLARS } from "./money.ts";
-import { pageQuerySchema, REWARD_DETAILS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "./rewards.ts";
+import { pageQuerySchema } from "./paging.ts";
+import { REWARD_DETAILS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "./rewards.ts";
 import type { RewardOrderState, RewardOrderView } from "./schedule.ts";
 
 // ─── Requests ────────────────────────────────────────────────────────────────────────────────
 
 /** GET /api/v1/orders?pageNumber&pageSize: out-of-range or missing values fall back to page 1 and 20. */
-export const v1OrdersQuerySchema = pageQuerySchema(REWARD_HISTORY_PAGE_SIZE);
+export const v1OrdersQuerySchema = pageQuerySchema({ pageSize: REWARD_HISTORY_PAGE_SIZE });
 
 /**
  * The most recipients of one POST /api/v1/orders. Lower than a portal draft's cap (50,000): the

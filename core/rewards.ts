@@ -5,6 +5,7 @@ import * as z from "zod/mini";
 import { emailField, firstNameField, lastNameField } from "./fields.ts";
 import { LIMITS, MAX_DRAFT_RECIPIENTS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "./limits.ts";
 import { MAX_REWARD_DOLLARS } from "./money.ts";
+import { pageQuerySchema } from "./paging.ts";
 import { instantField } from "./schedule.ts";
 
 export { MAX_DRAFT_RECIPIENTS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "./limits.ts";
@@ -263,20 +264,8 @@ export function duplicateRowMessage(row: number, firstRow: number): string {
   return `Row ${row}: Email Address repeats row ${firstRow}; list each recipient once.`;
 }
 
-function pageQueryNumber(max: number, fallback: number) {
-  return z.catch(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(max)), fallback);
-}
-
-/** A list's page query (not in SPEC): out-of-range or missing values fall back to page 1 and `pageSize`. */
-export function pageQuerySchema(pageSize: number, maxPageSize = 100) {
-  return z.object({
-    pageNumber: pageQueryNumber(1_000_000, 1),
-    pageSize: pageQueryNumber(maxPageSize, pageSize),
-  });
-}
-
-/** GET get-reward-page query (not in SPEC): one page of the table, newest first. */
-export const rewardPageQuerySchema = pageQuerySchema(REWARD_PAGE_SIZE);
+/** GET get-reward-page query (not in SPEC): one page of the table, newest first; lenient (core/paging.ts). */
+export const rewardPageQuerySchema = pageQuerySchema({ pageSize: REWARD_PAGE_SIZE });
 
 // ─── Answers ─────────────────────────────────────────────────────────────────────────────────
 

@@ -26,7 +26,7 @@ import {
 import { placeApiOrder, v1OrderAnswer } from "../domain/api-orders.ts";
 import { rewardHistoryPage } from "../domain/reward-history.ts";
 import { ProblemError } from "../http/problem.ts";
-import { idParams, jsonBody, queryParams } from "../http/validate.ts";
+import { idParams, jsonBody, pageParams } from "../http/validate.ts";
 import type { Payments } from "../payments/port.ts";
 import { apiKeyAuth, requireApiKey } from "./api-keys.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
@@ -34,9 +34,7 @@ import { openApiJson } from "./openapi.ts";
 import { guarded, paymentServicesOf } from "./payment-services.ts";
 import type { RateLimits } from "./rate-limits.ts";
 
-const pageQuery = queryParams((query: { pageNumber?: string; pageSize?: string }) =>
-  v1OrdersQuerySchema.parse({ pageNumber: query.pageNumber, pageSize: query.pageSize }),
-);
+const pageQuery = pageParams(v1OrdersQuerySchema);
 const orderParam = idParams({ orderId: API_KEY_DETAILS.orderNotFound });
 
 /** The Idempotency-Key header, required on POST /api/v1/orders: 400 when missing or malformed. */

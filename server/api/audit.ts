@@ -11,28 +11,30 @@ import {
   isCalendarDate,
 } from "../../core/audit.ts";
 import { csvHeaders } from "../../core/csv-file.ts";
+import { pageQuerySchema } from "../../core/paging.ts";
 import { auditCsv, auditPage } from "../domain/audit.ts";
 import { ProblemError } from "../http/problem.ts";
-import { queryParams } from "../http/validate.ts";
+import { pageOf, queryParams } from "../http/validate.ts";
 import { ownerOnly, requireOwner } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 
 type FilterQuery = { actor?: string; kind?: string; from?: string; to?: string };
 
-function wholeNumber(value: string | undefined, min: number, max: number, fallback: number, detail: string): number {
-  const text = value?.trim() ?? "";
-  if (text === "") return fallback;
-  if (!/^\d{1,10}$/.test(text)) throw new ProblemError(400, detail);
+/** The actor filter: a user id of up to 10 digits, else a 400 with AUDIT_DETAILS.actor. */
+function actorOf(text: string): number {
   const n = Number(text);
-  if (n < min || n > max) throw new ProblemError(400, detail);
+  if (!/^\d{1,10}$/.test(text) || n < 1) throw new ProblemError(400, AUDIT_DETAILS.actor);
   return n;
 }
+
+/** The trail's page: strict, a malformed or out-of-range value is a 400 with AUDIT_DETAILS (core/paging.ts). */
+const auditPageSchema = pageQuerySchema({ pageSize: AUDIT_PAGE_SIZE, maxPageSize: AUDIT_MAX_PAGE_SIZE }, AUDIT_DETAILS);
 
 /** The filters of a query; each blank one is no filter, anything malformed a 400 naming it. */
 function filtersOf(query: FilterQuery): AuditFilters {
   const filters: AuditFilters = {};
   const actor = query.actor?.trim() ?? "";
-  if (actor) filters.actor = wholeNumber(actor, 1, Number.MAX_SAFE_INTEGER, 0, AUDIT_DETAILS.actor);
+  if (actor) filters.actor = actorOf(actor);
   const kind = query.kind?.trim() ?? "";
   if (kind) {
     if (!isAuditKind(kind)) throw new ProblemError(400, AUDIT_DETAILS.kind);
@@ -50,8 +52,7 @@ function filtersOf(query: FilterQuery): AuditFilters {
 
 const pageQuery = queryParams((query: FilterQuery & { pageNumber?: string; pageSize?: string }) => ({
   filters: filtersOf(query),
-  pageNumber: wholeNumber(query.pageNumber, 1, 1_000_000, 1, AUDIT_DETAILS.pageNumber),
-  pageSize: wholeNumber(query.pageSize, 1, AUDIT_MAX_PAGE_SIZE, AUDIT_PAGE_SIZE, AUDIT_DETAILS.pageSize),
+  ...pageOf(auditPageSchema, query),
 }));
 
 const exportQuery = queryParams((query: FilterQuery) => filtersOf(query));

@@ -13,7 +13,6 @@
 // inviter was removed or lost the Owner role it offers (ADR 0022 amendment). The token
 // travels in the body, never in a URL the logs keep.
 import { type Context, Hono, type MiddlewareHandler } from "hono";
-import { validator } from "hono/validator";
 import {
   acceptInviteSchema,
   changeManagerRoleSchema,
@@ -35,7 +34,7 @@ import {
 } from "../domain/managers.ts";
 import { startLoginChallenge } from "../domain/two-factor.ts";
 import { ProblemError } from "../http/problem.ts";
-import { jsonBody } from "../http/validate.ts";
+import { idParams, jsonBody } from "../http/validate.ts";
 import { ownerOnly, requireOwner } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 import type { RateLimits } from "./rate-limits.ts";
@@ -43,14 +42,8 @@ import type { RateLimits } from "./rate-limits.ts";
 /** The role is checked before the body is read (ADR 0022 §2): a Manager's call has no other effect. */
 const actorOf = (c: Context<ApiEnv>): Actor => ({ ...requireOwner(c), clientIp: c.get("clientIp") ?? null });
 
-function idOf(value: string | undefined, notFound: string): number {
-  const id = value && /^\d{1,16}$/.test(value) ? Number(value) : 0;
-  if (id < 1 || !Number.isSafeInteger(id)) throw new ProblemError(404, notFound);
-  return id;
-}
-
-const managerParam = validator("param", (param) => ({ id: idOf(param.id, MANAGER_MESSAGES.managerNotFound) }));
-const inviteParam = validator("param", (param) => ({ id: idOf(param.id, DETAILS.notFound) }));
+const managerParam = idParams({ id: MANAGER_MESSAGES.managerNotFound });
+const inviteParam = idParams({ id: DETAILS.notFound });
 
 /**
  * A link that cannot be used: unknown → 404; expired, used, withdrawn, or its inviter no longer

@@ -8,17 +8,15 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { REWARD_HISTORY_PAGE_SIZE } from "../../core/account-forms.ts";
 import { csvHeaders } from "../../core/csv-file.ts";
-import { pageQuerySchema } from "../../core/rewards.ts";
+import { pageQuerySchema } from "../../core/paging.ts";
 import { rewardHistory, rewardHistoryCsv, rewardHistoryPage } from "../domain/reward-history.ts";
 import { spendSummary } from "../domain/spend.ts";
-import { queryParams } from "../http/validate.ts";
+import { pageParams } from "../http/validate.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 
-const historyPageSchema = pageQuerySchema(REWARD_HISTORY_PAGE_SIZE);
-const historyPageQuery = queryParams((query: { pageNumber?: string; pageSize?: string }) =>
-  historyPageSchema.parse({ pageNumber: query.pageNumber, pageSize: query.pageSize }),
-);
+/** GET /RewardHistory's page; out-of-range values fall back to the defaults (lenient, core/paging.ts). */
+const historyPageQuery = pageParams(pageQuerySchema({ pageSize: REWARD_HISTORY_PAGE_SIZE }));
 
 export function rewardHistoryRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, now: () => Date) {
   return new Hono<ApiEnv>()

@@ -53,7 +53,7 @@ import {
   setRewardSchedule,
 } from "../domain/reward-draft.ts";
 import { ProblemError, problemFromZod } from "../http/problem.ts";
-import { BULK_JSON_BYTES, jsonBody, queryParams } from "../http/validate.ts";
+import { BULK_JSON_BYTES, jsonBody, pageParams } from "../http/validate.ts";
 import { sampleRecipientEmail } from "../mail/templates/rewards.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
@@ -97,9 +97,7 @@ function parseOrThrow<S extends z.core.$ZodType>(schema: S, value: unknown): z.o
 const createRewardUserBody = z.custom<z.input<typeof newRewardUserSchema> | z.input<typeof bulkRewardSchema>>();
 
 /** get-reward-page's query; out-of-range values fall back to the defaults (rewardPageQuerySchema). */
-const rewardPageQuery = queryParams((query: { pageNumber?: string; pageSize?: string }) =>
-  rewardPageQuerySchema.parse({ pageNumber: query.pageNumber, pageSize: query.pageSize }),
-);
+const rewardPageQuery = pageParams(rewardPageQuerySchema);
 
 export function rewardMyTeamRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, now: () => Date) {
   const owner = (c: Parameters<typeof requireAuth>[0]): DraftOwner => {

@@ -2,7 +2,7 @@
 // POST /Users/create-user, POST /Users/create-user-bulk-upload, PUT and DELETE /Users/{id}.
 // Always the caller's company; another company's member answers 404 and changes nothing.
 import { Hono, type MiddlewareHandler } from "hono";
-import { validator } from "hono/validator";
+import { pageQuerySchema } from "../../core/paging.ts";
 import { DETAILS } from "../../core/public-forms.ts";
 import {
   bulkTeamUploadSchema,
@@ -21,7 +21,7 @@ import {
   updateTeamMember,
 } from "../domain/team.ts";
 import { ProblemError } from "../http/problem.ts";
-import { BULK_JSON_BYTES, jsonBody, queryParams } from "../http/validate.ts";
+import { BULK_JSON_BYTES, idParams, jsonBody, pageOf, queryParams } from "../http/validate.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 
@@ -37,28 +37,17 @@ export const LIST_DETAILS = {
   idMismatch: "The id in the body must match the id in the address.",
 } as const;
 
-/** A whole number query parameter; absent or empty → the fallback; anything else out of range → 400. */
-function wholeNumber(value: string | undefined, min: number, max: number, fallback: number, detail: string): number {
-  const text = value?.trim() ?? "";
-  if (text === "") return fallback;
-  if (!/^\d{1,10}$/.test(text)) throw new ProblemError(400, detail);
-  const n = Number(text);
-  if (n < min || n > max) throw new ProblemError(400, detail);
-  return n;
-}
+/** GET /Users's page: strict, a malformed or out-of-range value is a 400 with LIST_DETAILS (core/paging.ts). */
+const teamPageSchema = pageQuerySchema(
+  { pageSize: TEAM_PAGE_SIZE, maxPageSize: MAX_PAGE_SIZE, maxPageNumber: MAX_PAGE_NUMBER },
+  LIST_DETAILS,
+);
 
 function flag(value: string | undefined): boolean {
   const text = value?.trim().toLowerCase() ?? "";
   if (text === "" || text === "false") return false;
   if (text === "true") return true;
   throw new ProblemError(400, LIST_DETAILS.isRewardMyTeam);
-}
-
-/** The member id of the path; anything that cannot be an id is a member that does not exist. */
-function memberId(value: string): number {
-  const id = /^\d{1,16}$/.test(value) ? Number(value) : 0;
-  if (id < 1 || !Number.isSafeInteger(id)) throw new ProblemError(404, TEAM_DETAILS.notFound);
-  return id;
 }
 
 /**
@@ -83,16 +72,15 @@ function numberRows(problem: ProblemError): ProblemError {
 /** GET /Users's query; each parameter optional (a default applies), refused with LIST_DETAILS. */
 const teamListQuery = queryParams(
   (query: { pageNumber?: string; pageSize?: string; search?: string; isRewardMyTeam?: "true" | "false" }) => {
-    const pageNumber = wholeNumber(query.pageNumber, 1, MAX_PAGE_NUMBER, 1, LIST_DETAILS.pageNumber);
-    const pageSize = wholeNumber(query.pageSize, 1, MAX_PAGE_SIZE, TEAM_PAGE_SIZE, LIST_DETAILS.pageSize);
+    const { pageNumber, pageSize } = pageOf(teamPageSchema, query);
     const search = query.search ?? "";
     if (search.length > MAX_SEARCH_LENGTH) throw new ProblemError(400, LIST_DETAILS.search);
     return { pageNumber, pageSize, search, isRewardMyTeam: flag(query.isRewardMyTeam) };
   },
 );
 
-/** The member of the path: /Users/{id}. */
-const memberParam = validator("param", (param) => ({ id: memberId(param.id ?? "") }));
+/** The member of the path: /Users/{id}; anything that cannot be an id is a member that does not exist. */
+const memberParam = idParams({ id: TEAM_DETAILS.notFound });
 
 export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
   const now = () => deps.now?.() ?? new Date();

@@ -5,6 +5,7 @@ import type { Env, MiddlewareHandler } from "hono";
 import { validator } from "hono/validator";
 import { z } from "zod";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
+import type { PageRequest } from "../../core/paging.ts";
 import { ProblemError, problemFromZod } from "./problem.ts";
 
 const MAX_JSON_BYTES = 1_000_000;
@@ -80,6 +81,26 @@ export function queryParams<In extends Record<string, string | undefined>, Out e
   };
 }
 
+/** The page parameters of a list route's query string, as the client sends them. */
+export type PageParams = { pageNumber?: string; pageSize?: string };
+
+/**
+ * The page of a list route's query, read with its pageQuerySchema (core/paging.ts): a lenient
+ * schema never refuses; a strict one's refusal is a 400 whose detail is the first refused
+ * parameter's (pageNumber before pageSize), with no field errors, as server/api/team.test.ts and
+ * audit.test.ts assert.
+ */
+export function pageOf(schema: z.core.$ZodType<PageRequest>, query: PageParams): PageRequest {
+  const parsed = z.safeParse(schema, { pageNumber: query.pageNumber, pageSize: query.pageSize });
+  if (parsed.success) return parsed.data;
+  throw new ProblemError(400, parsed.error.issues[0]?.message ?? "The page query is not valid.");
+}
+
+/** Middleware for a list route whose only query is its page: `c.req.valid("query")` is the PageRequest. */
+export function pageParams(schema: z.core.$ZodType<PageRequest>) {
+  return queryParams((query: PageParams) => pageOf(schema, query));
+}
+
 /**
  * False when any string (key or value) holds a NUL character or a lone surrogate: PostgreSQL
  * cannot store either in a text column, so such input would otherwise fail as a 500 (found by
@@ -107,7 +128,10 @@ export function positiveIdParam(text: string | undefined, detail: string): numbe
   return id;
 }
 
-/** Hono's param validator for routes whose only params are ids (`:orderId`, `:releaseId`, …). */
+/**
+ * Hono's param validator for routes whose only params are ids (`:orderId`, `:releaseId`, `:id`, …):
+ * every API route with a numeric path id reads it here, so all take the same ids (15 digits).
+ */
 export function idParams<K extends string>(names: Record<K, string>) {
   return validator("param", (param: Record<string, string>) => {
     const out = {} as Record<K, number>;

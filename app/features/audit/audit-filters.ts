@@ -1,6 +1,8 @@
 // The Audit page's filters as its address carries them (?actor=&kind=&from=&to=&page=), shared
 // by the page and its CSV download so both list the same rows. Browser-safe.
 import { AUDIT_KIND_IDS, type AuditKind } from "../../../core/audit.ts";
+import { MAX_PAGE_NUMBER } from "../../../core/paging.ts";
+import { pageNumberOf } from "../../lib/paging.ts";
 
 export interface AuditAddress {
   actor: string;
@@ -13,13 +15,12 @@ export interface AuditAddress {
 export function auditAddressOf(url: URL): AuditAddress {
   const p = url.searchParams;
   const kind = p.get("kind") ?? "";
-  const page = Number(p.get("page") ?? "1");
   return {
     actor: (p.get("actor") ?? "").trim(),
     kind: (AUDIT_KIND_IDS as string[]).includes(kind) ? (kind as AuditKind) : "",
     from: (p.get("from") ?? "").trim(),
     to: (p.get("to") ?? "").trim(),
-    page: Number.isInteger(page) && page >= 1 && page <= 1_000_000 ? page : 1,
+    page: pageNumberOf(p.get("page"), MAX_PAGE_NUMBER),
   };
 }
 

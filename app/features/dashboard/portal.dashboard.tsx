@@ -7,8 +7,10 @@ import { data, redirect, useRouteLoaderData } from "react-router";
 import { z } from "zod";
 import { REWARD_HISTORY_PAGE_SIZE, type RewardHistoryPage } from "../../../core/account-forms.ts";
 import type { ApprovalSummary } from "../../../core/approvals.ts";
+import { MAX_PAGE_NUMBER } from "../../../core/paging.ts";
 import { services } from "../../context.ts";
 import { readForm } from "../../lib/forms.server.ts";
+import { pageNumberOf } from "../../lib/paging.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { ApprovalRequests } from "../approvals/approval-requests.tsx";
 import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
@@ -37,7 +39,7 @@ const NO_HISTORY: RewardHistoryPage = {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { api } = portalUser(context);
   const { config, logger } = services(context);
-  const pageNumber = new URL(request.url).searchParams.get(HISTORY_PAGE_PARAM) ?? "1";
+  const pageNumber = pageNumberOf(new URL(request.url).searchParams.get(HISTORY_PAGE_PARAM), MAX_PAGE_NUMBER);
   // Owners also see the approval requests waiting for them (ADR 0022 §6); the API answers a
   // Manager 403, and the section is then left out.
   const [history, approvals, spend] = await Promise.all([

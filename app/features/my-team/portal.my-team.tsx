@@ -9,6 +9,7 @@
 import { effectiveSearch, TEAM_PAGE_SIZE, type TeamPage } from "../../../core/team.ts";
 import { services } from "../../context.ts";
 import type { PendingCsvUpload } from "../../lib/csv-upload.ts";
+import { pageNumberOf } from "../../lib/paging.ts";
 import { pendingImportView } from "../../lib/uploads.server.ts";
 import { importRefreshMeta } from "../../ui/csv-upload-pane.tsx";
 import { type PortalUser, portalUser } from "../portal/portal.server.ts";
@@ -28,11 +29,6 @@ const pageMeta = portalMeta(TITLE);
 export const meta: Route.MetaFunction = (args) => [...pageMeta(args), ...importRefreshMeta(args.loaderData?.upload)];
 
 const MAX_SEARCH_LENGTH = 256;
-
-function pageNumberOf(raw: string | null): number {
-  const page = Number(raw);
-  return Number.isSafeInteger(page) && page >= 1 ? page : 1;
-}
 
 const emptyPage = (pageNumber: number): TeamPage => ({
   items: [],

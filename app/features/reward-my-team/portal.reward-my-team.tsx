@@ -8,13 +8,14 @@
 // app/features/reward-my-team/reward-draft-actions.server.ts.
 import { Link, useLocation } from "react-router";
 import type { PendingCsvUpload } from "../../lib/csv-upload.ts";
+import { pageNumberOf } from "../../lib/paging.ts";
 import { pendingImportView } from "../../lib/uploads.server.ts";
 import { importRefreshMeta } from "../../ui/csv-upload-pane.tsx";
 import { useUrlDialog } from "../../ui/dialog.tsx";
 import { type PortalUser, requireOnboardedUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.reward-my-team";
-import { loadDraftView, pageOf, searchMembers } from "./reward-draft.server.ts";
+import { loadDraftView, searchMembers } from "./reward-draft.server.ts";
 import {
   ADD_DIALOG,
   canReview,
@@ -51,7 +52,7 @@ const EMPTY_VIEW: RewardDraftView = {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = requireOnboardedUser(context);
   const url = new URL(request.url);
-  const page = pageOf(url.searchParams.get("page"));
+  const page = pageNumberOf(url.searchParams.get("page"));
   const q = url.searchParams.get("q");
   const uploadId = url.searchParams.get("upload");
   const [view, search, upload] = await Promise.all([

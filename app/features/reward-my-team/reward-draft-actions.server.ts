@@ -6,6 +6,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { newRewardUserSchema } from "../../../core/rewards.ts";
 import { replyFailure } from "../../lib/forms.server.ts";
+import { pageNumberOf } from "../../lib/paging.ts";
 import { redirectWithToast, type ToastInput } from "../../lib/toast.server.ts";
 import {
   awaitImport,
@@ -19,7 +20,7 @@ import {
 } from "../../lib/uploads.server.ts";
 import { EXPECTED_ROWS_FIELD, IMPORT_ID_FIELD } from "../../ui/csv-upload-pane.tsx";
 import { type PortalUser, requireOnboardedUser } from "../portal/portal.server.ts";
-import { fetcherReply, pageOf } from "./reward-draft.server.ts";
+import { fetcherReply } from "./reward-draft.server.ts";
 import {
   ADD_DIALOG,
   type ApplyAllReply,
@@ -264,6 +265,6 @@ export async function rewardDraftAction(context: Context, request: Request) {
     form,
     file: posted.file,
     viaFetcher: form.get(VIA_FETCHER.name) === VIA_FETCHER.value,
-    back: pageHref(pageOf(form.get("page"))),
+    back: pageHref(pageNumberOf(form.get("page"))),
   });
 }

@@ -11,12 +11,6 @@ import type { RewardDraftView, RewardSearchAnswer } from "./reward-draft.ts";
 /** docs/requirements.md §S9: the user search answers 10 results. */
 export const SEARCH_PAGE_SIZE = 10;
 
-/** The page number of `?page=` (1 when missing or not a positive whole number). */
-export function pageOf(value: FormDataEntryValue | null | undefined): number {
-  const n = Number(typeof value === "string" ? value : "");
-  return Number.isSafeInteger(n) && n >= 1 ? n : 1;
-}
-
 /**
  * One page of the draft (newest first) with the whole draft's totals. A page past the end (the
  * last recipients of the last page were removed) shows the last page instead.
