@@ -96,7 +96,12 @@ async function serve() {
       : new Promise<void>((resolve) => {
           allDone = resolve;
         });
+  // Once stopping, every answer closes its connection: a client that keeps its connections open
+  // (a proxy's pool, a load generator) gets the answer to what it asked and reconnects elsewhere,
+  // instead of asking again on a connection whose process is about to close its database.
+  let stopping = false;
   const server = createServer((req, res) => {
+    if (stopping) res.setHeader("connection", "close");
     if (viteMiddleware) viteMiddleware(req, res, () => listener(req, res));
     else listener(req, res);
   });
@@ -110,6 +115,7 @@ async function serve() {
 
   async function shutdown(signal: string) {
     logger.info({ signal }, "shutting down");
+    stopping = true;
     // Stop taking connections, let the requests in flight finish (at most 10 s), then close the
     // database: a request cut off from its pool would answer 500 during a rolling restart.
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -119,6 +125,9 @@ async function serve() {
       new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref()),
     ]);
     server.closeAllConnections();
+    // Handlers still running after the grace (their connections are gone now) finish before the
+    // pool closes, or a query of theirs fails on the closed pool (tests/fault/shutdown.test.ts).
+    await Promise.race([handlersDone(), new Promise((resolve) => setTimeout(resolve, SHUTDOWN_GRACE_MS).unref())]);
     // A background pass stuck on its database must not keep a stopping process alive: the
     // supervisor or the orchestrator waits for this exit.
     const closedInTime = await Promise.race([

@@ -3,9 +3,11 @@
 // load balancer's timeout, a closed tab). Such a client closes its connection, so the HTTP
 // server's close() completes while the handler is still in the database; closing the pool then
 // failed those handlers with "Cannot use a pool after calling end on the pool" (seen at the end
-// of every benchmark run). Through the real process (server.ts on the production build) on
-// PostgreSQL.
-import { request } from "node:http";
+// of every benchmark run). And clients that keep their connections open and keep asking (a load
+// generator, a proxy's pool): every request the process took is answered without a 5xx, the
+// connections are closed after their answer, and the pool closes only after the last handler.
+// Through the real process (server.ts on the production build) on PostgreSQL.
+import { Agent, request } from "node:http";
 import { afterEach, expect, it } from "vitest";
 import { type AppProcess, signUpOverHttp, sleep, startApp, verificationCodes } from "../support/app-process.ts";
 import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
@@ -51,6 +53,56 @@ it.skipIf(!postgresBinaries)(
     await app.kill("SIGTERM");
     await Promise.all(clients);
 
+    expect((await app.exited).code).toBe(0);
+    expect(app.output()).not.toMatch(/Cannot use a pool after calling end/);
+    expect(app.output()).not.toMatch(/"level":50/);
+  },
+);
+
+/** A keep-alive GET on `agent`: its status, or 0 when the connection was refused or reset. */
+function keptAliveGet(url: string, headers: Record<string, string>, agent: Agent): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request(url, { headers, agent }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+      res.on("error", () => resolve(0));
+    });
+    req.on("error", () => resolve(0));
+    req.end();
+  });
+}
+
+it.skipIf(!postgresBinaries)(
+  "SIGTERM under keep-alive load: every request taken is answered without a 5xx, and the pool closes after the last one",
+  { timeout: 120_000 },
+  async () => {
+    postgres = await ownPostgres();
+    smtp = await createSmtpServer();
+    app = await startApp({ DATABASE_URL: postgres.url, SMTP_URL: smtp.url }, { production: true });
+    const { accessToken } = await signUpOverHttp(app.base, "keepalive.manager@example.com", verificationCodes(smtp));
+    const headers = { authorization: `Bearer ${accessToken}` };
+    const url = `${app.base}/api/Users?pageNumber=1&pageSize=8`;
+    const agent = new Agent({ keepAlive: true, maxSockets: 50 });
+
+    // 50 connections asking without a pause, as a load generator does, until the process is gone.
+    const statuses: number[] = [];
+    let stopping = false;
+    const loop = async () => {
+      for (;;) {
+        const status = await keptAliveGet(url, headers, agent);
+        if (status === 0 && stopping) return;
+        statuses.push(status);
+      }
+    };
+    const loops = Array.from({ length: 50 }, loop);
+    await sleep(1500);
+    stopping = true;
+    await app.kill("SIGTERM");
+    await Promise.all(loops);
+    agent.destroy();
+
+    expect(statuses.length).toBeGreaterThan(50);
+    expect(statuses.filter((s) => s >= 500)).toEqual([]);
     expect((await app.exited).code).toBe(0);
     expect(app.output()).not.toMatch(/Cannot use a pool after calling end/);
     expect(app.output()).not.toMatch(/"level":50/);
