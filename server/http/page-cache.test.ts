@@ -213,6 +213,22 @@ describe("the page cache's own rules, in front of a stand-in edge", () => {
     expect(app.calls).toEqual(["GET /", "GET /"]);
   });
 
+  it("holds at most its number of addresses and bytes, dropping the oldest", async () => {
+    const calls: string[] = [];
+    const edge: Fetch = (request) => {
+      calls.push(new URL(request.url).pathname);
+      return new Response("x".repeat(100), {
+        headers: { "content-length": "100", "cache-control": SHARED_PAGE_CACHE_CONTROL },
+      });
+    };
+    for (const limits of [{ maxAddresses: 2 }, { maxBytes: 250 }]) {
+      calls.length = 0;
+      const cached = withPageCache(edge, limits);
+      for (const path of ["/a", "/b", "/c", "/c", "/b", "/a"]) await cached(new Request(`http://rewards.test${path}`));
+      expect(calls, JSON.stringify(limits)).toEqual(["/a", "/b", "/c", "/a"]);
+    }
+  });
+
   it("keeps each address with its query apart", async () => {
     const app = await start(() => shared);
     for (const path of ["/help?x=1", "/help?x=2", "/help?x=1", "/help"]) await send(app.base, path);

@@ -37,6 +37,8 @@ export interface PageCacheOptions {
   logger?: Logger;
   /** Addresses (scheme-less: host and path with query) kept at once; the oldest is dropped. */
   maxAddresses?: number;
+  /** Bytes of bodies kept at once; the oldest addresses are dropped beyond it. */
+  maxBytes?: number;
 }
 
 /** A copy larger than this is left to the edge: pages are 20–120 KB before compression. */
@@ -83,9 +85,26 @@ export function etagMatches(ifNoneMatch: string | undefined, etag: string | unde
 const isUnsafe = (method: string) => method !== "GET" && method !== "HEAD" && method !== "OPTIONS";
 
 export function withPageCache(fetch: Fetch, options: PageCacheOptions = {}): Fetch {
-  const { logger, maxAddresses = 128 } = options;
+  const { logger, maxAddresses = 128, maxBytes = 32 * 1024 * 1024 } = options;
   /** By address (Host and request target); each address's Vary variants. */
   const stored = new Map<string, Stored[]>();
+  /** The bytes of every body in `stored`. */
+  let bytes = 0;
+  const sizeOf = (variants: Stored[] | undefined) =>
+    (variants ?? []).reduce((sum, entry) => sum + entry.body.byteLength, 0);
+  /** Sets (or, with no variants, drops) an address's copies, newest last in the map's order. */
+  function keep(address: string, variants: Stored[]) {
+    bytes -= sizeOf(stored.get(address));
+    stored.delete(address);
+    if (variants.length === 0) return;
+    stored.set(address, variants);
+    bytes += sizeOf(variants);
+    while (stored.size > maxAddresses || (bytes > maxBytes && stored.size > 1)) {
+      const oldest = stored.keys().next().value as string;
+      bytes -= sizeOf(stored.get(oldest));
+      stored.delete(oldest);
+    }
+  }
   /** First renders under way, by address and Accept-Encoding: the others wait for them. */
   const pending = new Map<string, Promise<unknown>>();
 
@@ -130,8 +149,7 @@ export function withPageCache(fetch: Fetch, options: PageCacheOptions = {}): Fet
       }
     }
     const usable = variants.filter((entry) => entry.policy.timeToLive() > 0);
-    if (usable.length === 0) stored.delete(addressOf(view));
-    else if (usable.length < variants.length) stored.set(addressOf(view), usable);
+    if (usable.length < variants.length) keep(addressOf(view), usable);
     return undefined;
   }
 
@@ -141,9 +159,7 @@ export function withPageCache(fetch: Fetch, options: PageCacheOptions = {}): Fet
     const others = (stored.get(address) ?? []).filter(
       (old) => old.policy.timeToLive() > 0 && !entry.policy.satisfiesWithoutRevalidation(asRequestOf(old)),
     );
-    stored.delete(address);
-    stored.set(address, [entry, ...others].slice(0, MAX_VARIANTS));
-    while (stored.size > maxAddresses) stored.delete(stored.keys().next().value as string);
+    keep(address, [entry, ...others].slice(0, MAX_VARIANTS));
   }
 
   /** The request a stored copy was made for, to compare two copies' variants. */
@@ -206,7 +222,7 @@ export function withPageCache(fetch: Fetch, options: PageCacheOptions = {}): Fet
     if (isUnsafe(view.method)) {
       return (async () => {
         const response = await fetch(request, env);
-        if (response.status < 400) stored.delete(addressOf(view));
+        if (response.status < 400) keep(addressOf(view), []);
         return response;
       })();
     }
