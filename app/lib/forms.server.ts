@@ -21,11 +21,30 @@ const HIDDEN_FIELDS = ["csrf", "captchaToken", "isCaptchaV3"];
  * validates with too); also tells whether the post used the visible captcha.
  */
 export async function readForm<Schema extends z.core.$ZodType>(context: Context, request: Request, schema: Schema) {
-  const formData = await checkFormPost(context, request);
-  const submission = parseWithZod(formData, { schema });
-  const usedChallenge = formData.get("isCaptchaV3") === "false";
-  return { submission, usedChallenge };
+  return (await readPostedForm(context, request)).parse(schema);
 }
+
+/**
+ * A form post of several intents, read once: CSRF + honeypot, then its `intent` for the action's
+ * one `switch`, and `parse(schema)` with the schema of the branch taken (the body is read once, so
+ * no branch needs `request.clone()`).
+ */
+export async function readPostedForm(context: Context, request: Request) {
+  const formData = await checkFormPost(context, request);
+  const intent = formData.get("intent");
+  return {
+    intent: typeof intent === "string" ? intent : "",
+    /** Whether a field was posted (a form told apart by a field rather than its intent). */
+    has: (name: string) => formData.has(name),
+    parse<Schema extends z.core.$ZodType>(schema: Schema) {
+      const submission = parseWithZod(formData, { schema });
+      const usedChallenge = formData.get("isCaptchaV3") === "false";
+      return { submission, usedChallenge };
+    },
+  };
+}
+
+export type PostedForm = Awaited<ReturnType<typeof readPostedForm>>;
 
 type ReplyOptions = {
   formErrors?: string[];

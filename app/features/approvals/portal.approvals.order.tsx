@@ -17,7 +17,7 @@ import {
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import { services } from "../../context.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { idFromParam } from "../../lib/route-ids.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -72,12 +72,13 @@ const path = (orderId: number) => href("/portal/approvals/:orderId", { orderId: 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { api } = requireOnboardedUser(context);
   const orderId = idFromParam(params.orderId);
-  const intent = (await request.clone().formData()).get("intent");
+  const form = await readPostedForm(context, request);
+  const intent = form.intent;
   const reply = (result: ReturnType<typeof replyInvalid>, which: Intent) =>
     data<ApprovalReply>({ ...result.data, intent: which }, { status: result.init?.status ?? 400 });
 
   if (intent === PAY_INTENTS.pay) {
-    const { submission } = await readForm(context, request, simulatedPaySchema);
+    const { submission } = form.parse(simulatedPaySchema);
     if (submission.status !== "success")
       return reply(replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS }), "pay");
     const created = await api.payApprovedOrder(orderId);
@@ -106,7 +107,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     return data<ApprovalReply>({ result, intent: "pay" }, { status: 402 });
   }
 
-  const { submission } = await readForm(context, request, approvalDecisionFormSchema);
+  const { submission } = form.parse(approvalDecisionFormSchema);
   const which: Intent = intent === "decline" ? "decline" : "approve";
   if (submission.status !== "success") return reply(replyInvalid(submission), which);
   const value = submission.value;

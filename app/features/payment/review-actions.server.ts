@@ -4,7 +4,7 @@
 // saves the wording and freezes the draft in one transaction (core/rewards.ts
 // rewardWordingSchema), then, for the simulated card, the card's confirmation.
 import { data, redirect } from "react-router";
-import { readForm, replyInvalid } from "../../lib/forms.server.ts";
+import { type PostedForm, readPostedForm, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { requireOnboardedUser } from "../portal/portal.server.ts";
@@ -42,14 +42,20 @@ function fieldReply(submission: Parameters<typeof replyInvalid>[0], field: strin
 
 export async function reviewAction({ context, request }: Route.ActionArgs) {
   const { api } = requireOnboardedUser(context);
-  const form = await request.clone().formData();
-  if (form.has(SAVE_MESSAGE_FIELD)) return saveMessage(context, request, api);
-  const intent = form.get("intent");
-  if (intent === PAY_INTENTS.pay) return paySimulated(context, request, api);
-  if (intent === PAY_INTENTS.requestApproval) return askForApproval(context, request, api);
-  if (intent === PAY_INTENTS.checkout || intent === PAY_INTENTS.stripeIntent)
-    return payWithStripe(context, request, api);
-  throw data("Unknown action.", { status: 400 });
+  const form = await readPostedForm(context, request);
+  // The message's own save (the preview link, the tooltip) is told apart by its field.
+  if (form.has(SAVE_MESSAGE_FIELD)) return saveMessage(form, api);
+  switch (form.intent) {
+    case PAY_INTENTS.pay:
+      return paySimulated(form, api);
+    case PAY_INTENTS.requestApproval:
+      return askForApproval(context, form, api);
+    case PAY_INTENTS.checkout:
+    case PAY_INTENTS.stripeIntent:
+      return payWithStripe(form, api);
+    default:
+      throw data("Unknown action.", { status: 400 });
+  }
 }
 
 type Api = Awaited<ReturnType<typeof requireOnboardedUser>>["api"];
@@ -69,8 +75,8 @@ function refusalReply(
 }
 
 /** 'Preview the email' (then the sample page) or the tooltip's save (then an answer in place). */
-async function saveMessage(context: Context, request: Request, api: Api) {
-  const { submission } = await readForm(context, request, saveMessageSchema);
+async function saveMessage(form: PostedForm, api: Api) {
+  const { submission } = form.parse(saveMessageSchema);
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS });
   const { message, senderName } = submission.value;
   const saved = await api.updateRewardMessage({ message, senderName });
@@ -101,8 +107,8 @@ function refusalStatus(status: number) {
   return status === 409 ? 409 : 400;
 }
 
-async function paySimulated(context: Context, request: Request, api: Api) {
-  const { submission } = await readForm(context, request, simulatedPaySchema);
+async function paySimulated(form: PostedForm, api: Api) {
+  const { submission } = form.parse(simulatedPaySchema);
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS });
   const { amount } = submission.value;
   const created = await createPayment(api, wordingOf(submission.value), amount);
@@ -130,8 +136,8 @@ async function paySimulated(context: Context, request: Request, api: Api) {
   return bannerReply(submission, message, 402);
 }
 
-async function payWithStripe(context: Context, request: Request, api: Api) {
-  const { submission } = await readForm(context, request, stripePaySchema);
+async function payWithStripe(form: PostedForm, api: Api) {
+  const { submission } = form.parse(stripePaySchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const { amount, intent } = submission.value;
   const wording = wordingOf(submission.value);
@@ -146,8 +152,8 @@ async function payWithStripe(context: Context, request: Request, api: Api) {
 }
 
 /** "Request approval": saves the reward name, then freezes the draft for an Owner (no payment). */
-async function askForApproval(context: Context, request: Request, api: Api) {
-  const { submission } = await readForm(context, request, requestApprovalSchema);
+async function askForApproval(context: Context, form: PostedForm, api: Api) {
+  const { submission } = form.parse(requestApprovalSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const wording = wordingOf(submission.value);
   const asked = await api.requestApproval({ amount: submission.value.amount, rewardName: wording.rewardName, wording });

@@ -19,7 +19,7 @@ import {
   sydneyWallTimeToInstant,
 } from "../../../core/schedule.ts";
 import { services } from "../../context.ts";
-import { readForm } from "../../lib/forms.server.ts";
+import { readPostedForm } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
 import { idFromParam } from "../../lib/route-ids.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -67,9 +67,9 @@ const cancelFormSchema = z.object({ intent: z.literal("cancel") });
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { api } = requireOnboardedUser(context);
   const orderId = idFromParam(params.orderId);
-  const intent = (await request.clone().formData()).get("intent");
-  if (intent === "cancel") {
-    const { submission } = await readForm(context, request, cancelFormSchema);
+  const form = await readPostedForm(context, request);
+  if (form.intent === "cancel") {
+    const { submission } = form.parse(cancelFormSchema);
     if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
     const cancelled = await api.cancelRewardOrder(orderId);
     return redirectWithToast(
@@ -86,7 +86,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         : { type: "destructive", title: cancelled.detail },
     );
   }
-  const { submission } = await readForm(context, request, rescheduleFormSchema);
+  const { submission } = form.parse(rescheduleFormSchema);
   if (submission.status !== "success") {
     return data<FormReply>({ result: submission.reply({ hideFields: ["csrf"] }) }, { status: 400 });
   }
