@@ -167,17 +167,24 @@ async function saveUpload(post: TeamPost) {
   return settleQueued(post, uploadId, NO_JS_SAVE_WAIT_MS);
 }
 
-const HANDLERS: Record<TeamIntent, (post: TeamPost) => Promise<unknown>> = {
-  [TEAM_INTENT.add]: addMember,
-  [TEAM_INTENT.update]: updateMember,
-  [TEAM_INTENT.remove]: removeMember,
-  [TEAM_INTENT.checkUpload]: (post) => checkOrSaveFile(post, false),
-  [TEAM_INTENT.saveFile]: (post) => checkOrSaveFile(post, true),
-  [TEAM_INTENT.saveUpload]: saveUpload,
-};
-
-function isTeamIntent(value: unknown): value is TeamIntent {
-  return typeof value === "string" && Object.hasOwn(HANDLERS, value);
+/** The one dispatch of the page's intents. */
+function runIntent(intent: unknown, post: TeamPost): Promise<unknown> {
+  switch (intent as TeamIntent) {
+    case TEAM_INTENT.add:
+      return addMember(post);
+    case TEAM_INTENT.update:
+      return updateMember(post);
+    case TEAM_INTENT.remove:
+      return removeMember(post);
+    case TEAM_INTENT.checkUpload:
+      return checkOrSaveFile(post, false);
+    case TEAM_INTENT.saveFile:
+      return checkOrSaveFile(post, true);
+    case TEAM_INTENT.saveUpload:
+      return saveUpload(post);
+    default:
+      throw data("Unknown action.", { status: 400 });
+  }
 }
 
 /** The page's action: reads the post (a CSV file goes to the API as it arrives) and runs its intent. */
@@ -195,7 +202,5 @@ export async function teamAction(context: Context, request: Request) {
       expectedRows: postedRowCount(fields.get(EXPECTED_ROWS_FIELD)),
     });
   });
-  const intent = formData.get("intent");
-  if (!isTeamIntent(intent)) throw data("Unknown action.", { status: 400 });
-  return HANDLERS[intent]({ context, user, formData, file, url, back: listHref(url.search) });
+  return runIntent(formData.get("intent"), { context, user, formData, file, url, back: listHref(url.search) });
 }

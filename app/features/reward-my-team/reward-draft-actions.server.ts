@@ -225,21 +225,32 @@ async function discardBulkFile({ user, form }: DraftPost) {
   return redirect(`${REWARD_MY_TEAM_PATH}?dialog=${ADD_DIALOG}`);
 }
 
-const HANDLERS: Record<Intent, (post: DraftPost) => Promise<unknown>> = {
-  [INTENTS.addFromSearch]: addFromSearch,
-  [INTENTS.saveAmount]: saveAmount,
-  [INTENTS.saveAmounts]: saveAmounts,
-  [INTENTS.applyAll]: applyAll,
-  [INTENTS.remove]: removeRecipient,
-  [INTENTS.removeAll]: removeAllRecipients,
-  [INTENTS.addSingle]: addSingle,
-  [INTENTS.bulkPreview]: previewBulkFile,
-  [INTENTS.bulkSave]: saveBulkFile,
-  [INTENTS.bulkDiscard]: discardBulkFile,
-};
-
-function isIntent(value: string): value is Intent {
-  return Object.hasOwn(HANDLERS, value);
+/** The one dispatch of the page's intents. */
+function runIntent(intent: string, post: DraftPost): Promise<unknown> {
+  switch (intent as Intent) {
+    case INTENTS.addFromSearch:
+      return addFromSearch(post);
+    case INTENTS.saveAmount:
+      return saveAmount(post);
+    case INTENTS.saveAmounts:
+      return saveAmounts(post);
+    case INTENTS.applyAll:
+      return applyAll(post);
+    case INTENTS.remove:
+      return removeRecipient(post);
+    case INTENTS.removeAll:
+      return removeAllRecipients(post);
+    case INTENTS.addSingle:
+      return addSingle(post);
+    case INTENTS.bulkPreview:
+      return previewBulkFile(post);
+    case INTENTS.bulkSave:
+      return saveBulkFile(post);
+    case INTENTS.bulkDiscard:
+      return discardBulkFile(post);
+    default:
+      throw data("Unknown request.", { status: 400 });
+  }
 }
 
 /** The page's action: reads the post (the bulk file goes to the API as it arrives) and runs its intent. */
@@ -257,9 +268,7 @@ export async function rewardDraftAction(context: Context, request: Request) {
     });
   });
   const form = posted.formData;
-  const intent = String(form.get("intent") ?? "");
-  if (!isIntent(intent)) throw data("Unknown request.", { status: 400 });
-  return HANDLERS[intent]({
+  return runIntent(String(form.get("intent") ?? ""), {
     context,
     user,
     form,
