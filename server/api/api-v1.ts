@@ -31,7 +31,7 @@ import type { Payments } from "../payments/port.ts";
 import { apiKeyAuth, requireApiKey } from "./api-keys.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 import { openApiJson } from "./openapi.ts";
-import { guarded, paymentServicesOf } from "./payment-services.ts";
+import { paymentServicesOf } from "./payment-services.ts";
 import type { RateLimits } from "./rate-limits.ts";
 
 const pageQuery = pageParams(v1OrdersQuerySchema);
@@ -66,8 +66,11 @@ export function apiV1Routes(deps: ApiDeps, limits: RateLimits, now: () => Date, 
       .post("/v1/orders", key, jsonBody(v1CreateOrderSchema), idempotencyHeader, async (c) => {
         const owner = requireApiKey(c);
         const caller = { ...owner, clientIp: c.get("clientIp") ?? null };
-        const placed = await guarded(() =>
-          placeApiOrder(services, caller, c.req.valid("header")["idempotency-key"], c.req.valid("json")),
+        const placed = await placeApiOrder(
+          services,
+          caller,
+          c.req.valid("header")["idempotency-key"],
+          c.req.valid("json"),
         );
         return c.json(placed.order satisfies V1Order, placed.status);
       })

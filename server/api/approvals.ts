@@ -39,7 +39,7 @@ import { idParams, jsonBody, queryParams } from "../http/validate.ts";
 import type { Payments } from "../payments/port.ts";
 import { ownerOnly, requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
-import { guarded, paymentServicesOf } from "./payment-services.ts";
+import { paymentServicesOf } from "./payment-services.ts";
 
 const orderParam = idParams({ orderId: DETAILS.notFound });
 
@@ -81,13 +81,11 @@ export function approvalsRoutes(deps: ApiDeps, payments: Payments, auth: Middlew
     .post("/Approvals/request", auth, jsonBody(createPaymentIntentSchema), async (c) => {
       const caller = callerOf(c);
       const body = c.req.valid("json");
-      const answer = await guarded(() =>
-        requestApproval(services, caller, {
-          amountCents: body.amount,
-          rewardName: body.rewardName,
-          wording: body.wording,
-        }),
-      );
+      const answer = await requestApproval(services, caller, {
+        amountCents: body.amount,
+        rewardName: body.rewardName,
+        wording: body.wording,
+      });
       return c.json(answer);
     })
     .get("/Approvals", auth, ownerOnly, listQuery, async (c) => {
@@ -96,22 +94,22 @@ export function approvalsRoutes(deps: ApiDeps, payments: Payments, auth: Middlew
     })
     .get("/Approvals/:orderId", auth, orderParam, async (c) => {
       const { orderId } = c.req.valid("param");
-      return c.json(await guarded(() => getApproval(deps.db, callerOf(c), orderId)));
+      return c.json(await getApproval(deps.db, callerOf(c), orderId));
     })
     .post("/Approvals/:orderId/approve", auth, ownerOnly, orderParam, async (c) => {
       const { orderId } = c.req.valid("param");
-      await guarded(() => approveRequest(services, callerOf(c), orderId));
+      await approveRequest(services, callerOf(c), orderId);
       return c.body(null, 204);
     })
     .post("/Approvals/:orderId/decline", auth, ownerOnly, orderParam, jsonBody(declineApprovalSchema), async (c) => {
       const { orderId } = c.req.valid("param");
       const { reason } = c.req.valid("json");
-      await guarded(() => declineRequest(services, callerOf(c), orderId, reason));
+      await declineRequest(services, callerOf(c), orderId, reason);
       return c.body(null, 204);
     })
     .post("/Approvals/:orderId/payment-intent", auth, orderParam, async (c) => {
       const { orderId } = c.req.valid("param");
-      const created = await guarded(() => payApprovedOrder(services, callerOf(c), orderId));
+      const created = await payApprovedOrder(services, callerOf(c), orderId);
       const answer: CreatePaymentIntentResponse = {
         clientSecret: created.clientSecret,
         paymentIntentId: created.paymentIntentId,

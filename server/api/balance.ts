@@ -50,7 +50,6 @@ import { idParams, jsonBody } from "../http/validate.ts";
 import type { Payments } from "../payments/port.ts";
 import { ownerOnly, requireAuth, requireOwner } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
-import { guarded } from "./payment-services.ts";
 import type { RateLimits } from "./rate-limits.ts";
 
 const topUpParam = idParams({ id: TOP_UP_DETAILS.notFound });
@@ -110,7 +109,7 @@ export function balanceRoutes(
     })
     .post("/Balance/TopUps", auth, ownerOnly, topUpStart, jsonBody(createTopUpSchema), async (c) => {
       const owner = ownerOf(c);
-      const created = await guarded(() => createTopUp(s, owner, c.req.valid("json").amount));
+      const created = await createTopUp(s, owner, c.req.valid("json").amount);
       const answer: CreatedTopUp = {
         topUpId: created.topUp.id,
         paymentIntentId: created.paymentIntentId,
@@ -129,13 +128,11 @@ export function balanceRoutes(
       jsonBody(createTopUpSchema),
       async (c) => {
         const owner = ownerOf(c);
-        const created = await guarded(() =>
-          createTopUpCheckout(
-            s,
-            owner,
-            c.req.valid("json").amount,
-            (id) => `${deps.config.APP_URL}${topUpReturnPath(id)}`,
-          ),
+        const created = await createTopUpCheckout(
+          s,
+          owner,
+          c.req.valid("json").amount,
+          (id) => `${deps.config.APP_URL}${topUpReturnPath(id)}`,
         );
         const answer: TopUpCheckout = {
           topUpId: created.topUp.id,
@@ -147,13 +144,13 @@ export function balanceRoutes(
     )
     .get("/Balance/TopUps/:id", auth, ownerOnly, topUpParam, async (c) => {
       const owner = ownerOf(c);
-      const row = await guarded(() => findTopUp(deps.db, owner.companyId, c.req.valid("param").id));
+      const row = await findTopUp(deps.db, owner.companyId, c.req.valid("param").id);
       const answer: TopUpView = topUpView(row);
       return c.json(answer);
     })
     .post("/Balance/TopUps/:id/check", auth, ownerOnly, topUpParam, async (c) => {
       const owner = ownerOf(c);
-      const answer: TopUpCheck = await guarded(() => checkTopUp(s, owner, c.req.valid("param").id));
+      const answer: TopUpCheck = await checkTopUp(s, owner, c.req.valid("param").id);
       return c.json(answer);
     })
     .post(
@@ -167,7 +164,7 @@ export function balanceRoutes(
       async (c) => {
         const owner = ownerOf(c);
         const card = c.req.valid("json");
-        const answer = await guarded(() => payTopUpBySimulatedCard(s, owner, c.req.valid("param").id, card));
+        const answer = await payTopUpBySimulatedCard(s, owner, c.req.valid("param").id, card);
         return c.json(simulatedAnswer(answer));
       },
     )
@@ -181,7 +178,7 @@ export function balanceRoutes(
       async (c) => {
         const owner = ownerOf(c);
         const { outcome } = c.req.valid("json");
-        const answer = await guarded(() => authenticateSimulatedTopUp(s, owner, c.req.valid("param").id, outcome));
+        const answer = await authenticateSimulatedTopUp(s, owner, c.req.valid("param").id, outcome);
         return c.json(simulatedAnswer(answer));
       },
     );

@@ -24,6 +24,7 @@ import { paymentsRoutes } from "./payments.ts";
 import { publicRoutes } from "./public.ts";
 import { createRateLimits, RateLimitedError } from "./rate-limits.ts";
 import { redemptionsRoutes } from "./redemptions.ts";
+import { problemOfRefusal } from "./refusals.ts";
 import { rewardHistoryRoutes } from "./reward-history.ts";
 import { rewardMyTeamRoutes } from "./reward-my-team.ts";
 import { rewardOrdersRoutes } from "./reward-orders.ts";
@@ -47,6 +48,8 @@ export function createApi(deps: ApiDeps) {
     if (error instanceof ProblemError) {
       return problemResponse(error.status, error.message, error.errors, undefined, error.extensions);
     }
+    const refused = problemOfRefusal(error);
+    if (refused) return problemResponse(refused.status, refused.message, refused.errors);
     if (isDatabaseUnavailable(error)) {
       deps.logger.warn({ ...errorForLog(error), path: c.req.path }, "database unavailable");
       return problemResponse(503, DETAILS.unavailable, undefined, { "retry-after": "5" });

@@ -55,7 +55,7 @@ import {
 } from "../payments/simulated.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
-import { guarded, paymentServicesOf } from "./payment-services.ts";
+import { paymentServicesOf } from "./payment-services.ts";
 import type { RateLimits } from "./rate-limits.ts";
 
 const MAX_WEBHOOK_BYTES = 512 * 1024;
@@ -108,13 +108,11 @@ export function paymentsRoutes(
         async (c) => {
           const caller = requireAuth(c);
           const body = c.req.valid("json");
-          const created = await guarded(() =>
-            createOrderPayment(services, caller, {
-              amountCents: body.amount,
-              rewardName: body.rewardName,
-              wording: body.wording,
-            }),
-          );
+          const created = await createOrderPayment(services, caller, {
+            amountCents: body.amount,
+            rewardName: body.rewardName,
+            wording: body.wording,
+          });
           const answer: CreatePaymentIntentResponse = {
             clientSecret: created.clientSecret,
             paymentIntentId: created.paymentIntentId,
@@ -134,13 +132,11 @@ export function paymentsRoutes(
         async (c) => {
           const caller = requireAuth(c);
           const body = c.req.valid("json");
-          const created = await guarded(() =>
-            createOrderCheckout(
-              services,
-              caller,
-              { amountCents: body.amount, rewardName: body.rewardName, wording: body.wording },
-              deps.config.APP_URL,
-            ),
+          const created = await createOrderCheckout(
+            services,
+            caller,
+            { amountCents: body.amount, rewardName: body.rewardName, wording: body.wording },
+            deps.config.APP_URL,
           );
           const answer: CreateCheckoutSessionResponse = {
             url: created.url,
@@ -153,9 +149,7 @@ export function paymentsRoutes(
       .post("/StripePayment/check-payment-intent", auth, jsonBody(checkPaymentIntentSchema), async (c) => {
         const caller = requireAuth(c);
         const body = c.req.valid("json");
-        const answer: CheckPaymentIntentResponse = await guarded(() =>
-          checkOrderPayment(services, caller, body.paymentIntent),
-        );
+        const answer: CheckPaymentIntentResponse = await checkOrderPayment(services, caller, body.paymentIntent);
         return c.json(answer);
       })
       // Stripe's signed events: the raw text is what the signature covers, so no JSON middleware.
@@ -195,7 +189,7 @@ export function paymentsRoutes(
         async (c) => {
           const caller = requireAuth(c);
           const body = c.req.valid("json");
-          const order = await guarded(() => payableOrderForPayment(services, caller, body.paymentIntent));
+          const order = await payableOrderForPayment(services, caller, body.paymentIntent);
           const result = await confirmSimulatedCard(
             deps.db,
             {
@@ -221,7 +215,7 @@ export function paymentsRoutes(
         async (c) => {
           const caller = requireAuth(c);
           const body = c.req.valid("json");
-          const order = await guarded(() => payableOrderForPayment(services, caller, body.paymentIntent));
+          const order = await payableOrderForPayment(services, caller, body.paymentIntent);
           const result = await completeSimulatedAuthentication(
             deps.db,
             { paymentIntentId: body.paymentIntent, clientSecret: body.clientSecret, outcome: body.outcome },
@@ -239,7 +233,7 @@ export function paymentsRoutes(
         async (c) => {
           const caller = requireAuth(c);
           const body = c.req.valid("json");
-          const order = await guarded(() => payableOrderForPayment(services, caller, body.paymentIntent));
+          const order = await payableOrderForPayment(services, caller, body.paymentIntent);
           const payment = await simulatedPaymentStatus(deps.db, body.paymentIntent, body.clientSecret);
           if (!payment) throw new ProblemError(404, DETAILS.notFound);
           const answer: SimulatedPaymentInfo = {

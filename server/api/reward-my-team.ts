@@ -24,7 +24,6 @@ import {
   type CreateRewardUserResponse,
   type NewRewardUserParsed,
   newRewardUserSchema,
-  REWARD_DETAILS,
   rewardPageQuerySchema,
   rewardUserIdSchema,
   updateAllRewardSchema,
@@ -37,7 +36,6 @@ import { getMyDetails } from "../domain/identity.ts";
 import {
   addNewRecipients,
   addRecipient,
-  DraftError,
   type DraftOwner,
   draftSummary,
   draftWording,
@@ -57,32 +55,6 @@ import { BULK_JSON_BYTES, jsonBody, pageParams } from "../http/validate.ts";
 import { sampleRecipientEmail } from "../mail/templates/rewards.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
-
-/** A refusal of the domain as problem+json. */
-function problemOf(error: DraftError): ProblemError {
-  switch (error.kind) {
-    case "member_not_found":
-      return new ProblemError(404, REWARD_DETAILS.memberNotFound);
-    case "not_in_draft":
-      return new ProblemError(404, REWARD_DETAILS.notInDraft);
-    case "too_many":
-      return new ProblemError(400, REWARD_DETAILS.tooManyRecipients);
-    case "manager_email":
-      return new ProblemError(
-        400,
-        error.row !== undefined ? `Row ${error.row}: ${REWARD_DETAILS.managerEmail}` : REWARD_DETAILS.managerEmail,
-      );
-  }
-}
-
-async function refusing<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof DraftError) throw problemOf(error);
-    throw error;
-  }
-}
 
 function parseOrThrow<S extends z.core.$ZodType>(schema: S, value: unknown): z.output<S> {
   const parsed = z.safeParse(schema, value);
@@ -106,7 +78,7 @@ export function rewardMyTeamRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv
   };
 
   async function bulkAdd(who: DraftOwner, rows: NewRewardUserParsed[]): Promise<BulkRewardUploadResponse> {
-    const result = await refusing(() => addNewRecipients(deps.db, who, rows, now()));
+    const result = await addNewRecipients(deps.db, who, rows, now());
     return {
       successfullyAdded: rows.length,
       newRecipients: result.newRecipients,
@@ -121,13 +93,13 @@ export function rewardMyTeamRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv
       .post("/RewardMyTeam/create-reward-search", auth, jsonBody(rewardUserIdSchema), async (c) => {
         const who = owner(c);
         const { userId } = c.req.valid("json");
-        await refusing(() => addRecipient(deps.db, who, userId, now()));
+        await addRecipient(deps.db, who, userId, now());
         return c.json(await listRecipients(deps.db, who));
       })
       .put("/RewardMyTeam/update-reward", auth, jsonBody(updateRewardSchema), async (c) => {
         const who = owner(c);
         const { userId, value } = c.req.valid("json");
-        return c.json(await refusing(() => setRecipientAmount(deps.db, who, userId, value, now())));
+        return c.json(await setRecipientAmount(deps.db, who, userId, value, now()));
       })
       .put("/RewardMyTeam/update-all-reward", auth, jsonBody(updateAllRewardSchema), async (c) => {
         return c.json(await setAllAmounts(deps.db, owner(c), c.req.valid("json").value, now()));
@@ -149,7 +121,7 @@ export function rewardMyTeamRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv
       .delete("/RewardMyTeam/delete-reward", auth, jsonBody(rewardUserIdSchema), async (c) => {
         const who = owner(c);
         const { userId } = c.req.valid("json");
-        await refusing(() => removeRecipient(deps.db, who, userId, now()));
+        await removeRecipient(deps.db, who, userId, now());
         return c.body(null, 204);
       })
       .delete("/RewardMyTeam/delete-all-reward", auth, async (c) => {
@@ -186,7 +158,7 @@ export function rewardMyTeamRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv
             return c.json(await bulkAdd(who, rewards));
           }
           const row = parseOrThrow(newRewardUserSchema, body);
-          const result = await refusing(() => addNewRecipients(deps.db, who, [row], now()));
+          const result = await addNewRecipients(deps.db, who, [row], now());
           const [added] = result.rows;
           const recipient = added && (await findRecipient(deps.db, who, added.memberId));
           if (!added || !recipient) throw new Error("the new recipient is not in the draft");

@@ -11,7 +11,7 @@ import { idParams, jsonBody } from "../http/validate.ts";
 import type { Payments } from "../payments/port.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
-import { guarded, paymentServicesOf } from "./payment-services.ts";
+import { paymentServicesOf } from "./payment-services.ts";
 
 const orderParam = idParams({ orderId: SCHEDULE_DETAILS.notFound });
 
@@ -36,10 +36,10 @@ export function rewardOrdersRoutes(
     .put("/RewardOrders/:orderId/schedule", auth, orderParam, jsonBody(rescheduleSchema), async (c) => {
       const { orderId } = c.req.valid("param");
       const sendAt = new Date(c.req.valid("json").sendAt);
-      return c.json(await guarded(() => rescheduleOrder(services, callerOf(c), orderId, sendAt)));
+      return c.json(await rescheduleOrder(services, callerOf(c), orderId, sendAt));
     })
     .post("/RewardOrders/:orderId/cancel", auth, orderParam, async (c) => {
       const { orderId } = c.req.valid("param");
-      return c.json(await guarded(() => cancelScheduledOrder(services, callerOf(c), orderId, deps.config.APP_URL)));
+      return c.json(await cancelScheduledOrder(services, callerOf(c), orderId, deps.config.APP_URL));
     });
 }

@@ -1,0 +1,31 @@
+// The one place where the domain's refusals become HTTP answers: the API's error handler
+// (index.ts) asks here for every error a route lets through. A payment-side refusal carries its
+// status, detail and field errors (PaymentError); a reward draft's carries its kind (DraftError),
+// mapped to the words of core/rewards.ts. Routes call the domain directly and let refusals throw.
+import { REWARD_DETAILS } from "../../core/rewards.ts";
+import { PaymentError } from "../domain/orders.ts";
+import { DraftError } from "../domain/reward-draft.ts";
+import { ProblemError } from "../http/problem.ts";
+
+/** The problem+json a refusal of the domain answers, or undefined for any other error. */
+export function problemOfRefusal(error: unknown): ProblemError | undefined {
+  if (error instanceof PaymentError) return new ProblemError(error.status, error.message, error.errors);
+  if (error instanceof DraftError) return draftProblem(error);
+  return undefined;
+}
+
+function draftProblem(error: DraftError): ProblemError {
+  switch (error.kind) {
+    case "member_not_found":
+      return new ProblemError(404, REWARD_DETAILS.memberNotFound);
+    case "not_in_draft":
+      return new ProblemError(404, REWARD_DETAILS.notInDraft);
+    case "too_many":
+      return new ProblemError(400, REWARD_DETAILS.tooManyRecipients);
+    case "manager_email":
+      return new ProblemError(
+        400,
+        error.row !== undefined ? `Row ${error.row}: ${REWARD_DETAILS.managerEmail}` : REWARD_DETAILS.managerEmail,
+      );
+  }
+}
