@@ -6,7 +6,7 @@
 // redirects on success and shows the API's refusal otherwise (e.g. the draft changed since).
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, href, Link, redirect } from "react-router";
+import { data, Form, href, Link } from "react-router";
 import {
   APPROVAL_DETAILS,
   APPROVAL_MESSAGES,
@@ -23,11 +23,14 @@ import { idFromParam } from "../../lib/route-ids.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { ApprovalStateBox, formatWhen } from "../../ui/approval-view.tsx";
 import { FormAlert, HiddenFormInputs, SubmitButton, TextAreaField, useFormSubmit } from "../../ui/form-fields.tsx";
-import { CARD_SECRET_FIELDS, normalisedCard, simulatedPaySchema } from "../payment/payment.server.ts";
 import {
-  AUTHENTICATION_PATH,
+  CARD_SECRET_FIELDS,
+  followSimulatedCard,
+  normalisedCard,
+  simulatedPaySchema,
+} from "../payment/payment.server.ts";
+import {
   type CardFields,
-  CONFIRMATION_PATH,
   PAY_INTENTS,
   PAYMENT_TEXT,
   payButtonText,
@@ -94,12 +97,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       return reply(replyFailure(submission, confirmed, { shownDetails: SHOWN, hideFields: CARD_SECRET_FIELDS }), "pay");
     }
     const outcome = confirmed.data as typeof confirmed.data & { status: string; message?: string };
-    const query = new URLSearchParams({ payment_intent: paymentIntentId });
-    if (outcome.status === "succeeded") throw redirect(`${CONFIRMATION_PATH}?${query}`);
-    if (outcome.status === "requires_action") {
-      query.set("payment_intent_client_secret", clientSecret);
-      throw redirect(`${AUTHENTICATION_PATH}?${query}`);
-    }
+    followSimulatedCard(created.data, outcome.status);
     const result = submission.reply({
       formErrors: [outcome.message || PAYMENT_TEXT.paymentError],
       hideFields: ["csrf", ...CARD_SECRET_FIELDS],

@@ -1,6 +1,7 @@
 // The server half of the payment pages: the posted forms' schemas (the same rules and messages as
 // payment.ts, checked with zod), the Review page's data (the API's summary cut to what the page
 // shows) and the confirmation page's check (docs/requirements.md §S2, §S4, §S8; §D5, §D6).
+import { redirect } from "react-router";
 import { z } from "zod";
 import type { ApprovalSummary, MyDraftApproval } from "../../../core/approvals.ts";
 import { cardDigits } from "../../../core/card.ts";
@@ -8,7 +9,9 @@ import { rewardMessageField, senderNameField } from "../../../core/rewards.ts";
 import { sydneyWallTimeToInstant } from "../../../core/schedule.ts";
 import type { ApiClient } from "../../lib/api.server.ts";
 import {
+  AUTHENTICATION_PATH,
   type CardFields,
+  CONFIRMATION_PATH,
   cardFieldErrors,
   dollarsToCents,
   PAY_INTENTS,
@@ -206,4 +209,18 @@ export async function loadReviewWithApproval(
   if (!review) return null;
   if (!mine.ok) log({ status: mine.status, detail: mine.detail }, "approval state fetch failed");
   return { ...review, approval: approvalStepOf(review.totalCents, mine.ok ? mine.data : null) };
+}
+
+/**
+ * After the simulated card's confirmation: a paid card goes to the confirmation page, one that
+ * asks for authentication to that step (both thrown as redirects, as actions do); a declined one
+ * returns, for the page to show the processor's message.
+ */
+export function followSimulatedCard(payment: { paymentIntentId: string; clientSecret: string }, status: string): void {
+  const query = new URLSearchParams({ payment_intent: payment.paymentIntentId });
+  if (status === "succeeded") throw redirect(`${CONFIRMATION_PATH}?${query}`);
+  if (status === "requires_action") {
+    query.set("payment_intent_client_secret", payment.clientSecret);
+    throw redirect(`${AUTHENTICATION_PATH}?${query}`);
+  }
 }

@@ -11,6 +11,7 @@ import { requireOnboardedUser } from "../portal/portal.server.ts";
 import type { Route } from "./+types/portal.reward-my-team-review";
 import {
   CARD_SECRET_FIELDS,
+  followSimulatedCard,
   normalisedCard,
   requestApprovalSchema,
   saveMessageSchema,
@@ -19,8 +20,6 @@ import {
   stripePaySchema,
 } from "./payment.server.ts";
 import {
-  AUTHENTICATION_PATH,
-  CONFIRMATION_PATH,
   EMAIL_SAMPLE_PATH,
   PAY_INTENTS,
   PAYMENT_TEXT,
@@ -125,12 +124,7 @@ async function paySimulated(form: PostedForm, api: Api) {
   }
   // A declined card (or a field the processor refused) is answered 200 with status failed.
   const outcome = confirmed.data as typeof confirmed.data & { status: string; message?: string; field?: string };
-  const query = new URLSearchParams({ payment_intent: paymentIntentId });
-  if (outcome.status === "succeeded") throw redirect(`${CONFIRMATION_PATH}?${query}`);
-  if (outcome.status === "requires_action") {
-    query.set("payment_intent_client_secret", clientSecret);
-    throw redirect(`${AUTHENTICATION_PATH}?${query}`);
-  }
+  followSimulatedCard(created.data, outcome.status);
   const message = outcome.message || PAYMENT_TEXT.paymentError;
   if (outcome.field && outcome.field !== "cardNumber") return fieldReply(submission, outcome.field, message);
   return bannerReply(submission, message, 402);
