@@ -70,7 +70,12 @@ function renderHtml(body: EmailBody): string {
         h(
           Section,
           { style: { borderLeft: `4px solid ${BRAND}`, backgroundColor: "#f5f3ff", margin: "0 0 16px" } },
-          text(lines(body.quote.text), { margin: 0, padding: "8px 16px" }),
+          // A quotation is a blockquote (readers and screen readers say so; Outlook keeps its inline style).
+          h(
+            "blockquote",
+            { style: { fontFamily: FONT, fontSize: "16px", lineHeight: "24px", margin: 0, padding: "8px 16px" } },
+            lines(body.quote.text),
+          ),
         ),
       ]
     : [];
