@@ -34,7 +34,18 @@ export const postgresAdminUrl: string | undefined = "url" in provided ? provided
 export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   if (!postgresAdminUrl) throw new Error("no PostgreSQL server in this run (see the global setup's message)");
   const name = `test_${process.pid}_${randomBytes(6).toString("hex")}`;
-  await withAdmin((client) => client.query(`create database "${name}"`));
+  await withAdmin(async (client) => {
+    await client.query(`create database "${name}"`);
+    // A test that waits on a lock or a statement that never ends fails with PostgreSQL's own
+    // error naming the statement, instead of timing out in silence, and its abandoned
+    // transaction is ended so the next test's TRUNCATE is not held behind it. The slowest legitimate
+    // statement (a 50,000-row draft upload in server/api/reward-my-team.test.ts) takes seconds.
+    await client.query(
+      `alter database "${name}" set statement_timeout = '90s'; ` +
+        `alter database "${name}" set lock_timeout = '60s'; ` +
+        `alter database "${name}" set idle_in_transaction_session_timeout = '120s'`,
+    );
+  });
   const url = new URL(postgresAdminUrl);
   url.pathname = `/${name}`;
   return {
