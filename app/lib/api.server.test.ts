@@ -2,18 +2,17 @@
 // it gives at run time, against a recording fetch and against the real API in process; and, for
 // tsc (`npm run typecheck`), that its bodies and answers are the API's own types, so a wrong
 // body or a route that does not exist is a compile error.
-import type { hc } from "hono/client";
+import type { InferRequestType } from "hono/client";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from "vitest";
 import type { LoginResponse, MyDetails } from "../../core/account-forms.ts";
 import type { TeamPage } from "../../core/team.ts";
 import type { LoginChallengeResponse } from "../../core/two-factor.ts";
 import { accountsApi, latestCode, PASSWORD, registration } from "../../server/api/accounts.testkit.ts";
-import type { Api } from "../../server/api/index.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { openTestDatabase, type TestDatabase } from "../../tests/support/db.ts";
 import { type RequestServices, webContext } from "../context.ts";
-import { type ApiClient, type ApiResult, createApiClient } from "./api.server.ts";
+import { type ApiClient, type ApiResult, asQuery, createApiClient } from "./api.server.ts";
 
 const FALLBACK_DETAIL = "An error occurred while submitting the form. Please try again.";
 
@@ -45,8 +44,10 @@ function recording(answer: () => Response = () => Response.json({})) {
 describe("API client requests", () => {
   it("posts the body as JSON with the bearer token and the client's address", async () => {
     const { sent, apiFetch } = recording(() => Response.json({ accessToken: "t", appSettings: {} }));
-    const api = createApiClient(contextWith(apiFetch).context, { token: "token-0123456789abcdef" });
-    const result = await api.login({ userName: "a@b.c", password: "pw", captchaToken: "c", isCaptchaV3: true });
+    const client = createApiClient(contextWith(apiFetch).context, { token: "token-0123456789abcdef" });
+    const result = await client.call((api) =>
+      api.Identity.login.$post({ json: { userName: "a@b.c", password: "pw", captchaToken: "c", isCaptchaV3: true } }),
+    );
     expect(result).toEqual({ ok: true, status: 200, data: { accessToken: "t", appSettings: {} } });
     const [request] = sent;
     expect(request?.method).toBe("POST");
@@ -65,7 +66,9 @@ describe("API client requests", () => {
 
   it("sends no body, content type or token when the call has none", async () => {
     const { sent, apiFetch } = recording(() => new Response(null, { status: 204 }));
-    const result = await createApiClient(contextWith(apiFetch).context).deleteAllReward();
+    const result = await createApiClient(contextWith(apiFetch).context).call((api) =>
+      api.RewardMyTeam["delete-all-reward"].$delete(),
+    );
     expect(result).toEqual({ ok: true, status: 204, data: undefined });
     expect(sent[0]?.method).toBe("DELETE");
     expect(sent[0]?.url).toBe("http://api.internal/api/RewardMyTeam/delete-all-reward");
@@ -76,11 +79,20 @@ describe("API client requests", () => {
 
   it("puts the member id in the path and the body, and the list query in the URL", async () => {
     const { sent, apiFetch } = recording();
-    const api = createApiClient(contextWith(apiFetch).context);
-    await api.updateTeamMember(42, { firstName: "Ann", lastName: "Lee", email: "ann@example.com" });
-    await api.listTeam({ pageNumber: 2, pageSize: 10, search: "a b", isRewardMyTeam: true });
-    await api.getRewardPage({ pageNumber: 3, pageSize: 7 });
-    await api.deleteReward(9);
+    const client = createApiClient(contextWith(apiFetch).context);
+    await client.call((api) =>
+      api.Users[":id"].$put({
+        param: { id: String(42) },
+        json: { id: 42, firstName: "Ann", lastName: "Lee", email: "ann@example.com" },
+      }),
+    );
+    await client.call((api) =>
+      api.Users.$get({ query: asQuery({ pageNumber: 2, pageSize: 10, search: "a b", isRewardMyTeam: true }) }),
+    );
+    await client.call((api) =>
+      api.RewardMyTeam["get-reward-page"].$get({ query: asQuery({ pageNumber: 3, pageSize: 7 }) }),
+    );
+    await client.call((api) => api.RewardMyTeam["delete-reward"].$delete({ json: { userId: 9 } }));
     expect(sent.map((r) => `${r.method} ${r.url} ${r.body}`)).toEqual([
       'PUT http://api.internal/api/Users/42 {"id":42,"firstName":"Ann","lastName":"Lee","email":"ann@example.com"}',
       "GET http://api.internal/api/Users?pageNumber=2&pageSize=10&search=a+b&isRewardMyTeam=true ",
@@ -98,7 +110,9 @@ describe("API client requests", () => {
         },
       ),
     );
-    const result = await createApiClient(contextWith(apiFetch).context).login({ userName: "", password: "x" });
+    const result = await createApiClient(contextWith(apiFetch).context).call((api) =>
+      api.Identity.login.$post({ json: { userName: "", password: "x" } }),
+    );
     expect(result).toEqual({
       ok: false,
       status: 400,
@@ -111,13 +125,11 @@ describe("API client requests", () => {
     const { context, logger } = contextWith(async () => {
       throw new Error("boom");
     });
-    const result = await createApiClient(context).joinWaitList({
-      firstName: "A",
-      lastName: "B",
-      email: "a@b.c",
-      companyName: "C",
-      isOptedIn: true,
-    });
+    const result = await createApiClient(context).call((api) =>
+      api.WaitList.$post({
+        json: { firstName: "A", lastName: "B", email: "a@b.c", companyName: "C", isOptedIn: true },
+      }),
+    );
     expect(result).toEqual({ ok: false, status: 503, detail: FALLBACK_DETAIL });
     expect(logger.error).toHaveBeenCalledWith({ err: "boom", path: "WaitList" }, "provider API unreachable");
   });
@@ -127,8 +139,11 @@ describe("API client requests", () => {
     const onUnauthorized = vi.fn(async (): Promise<never> => {
       throw new Error("redirected");
     });
-    const api = createApiClient(contextWith(apiFetch).context, { token: "expired-token-0123456789", onUnauthorized });
-    await expect(api.myDetails()).rejects.toThrow("redirected");
+    const client = createApiClient(contextWith(apiFetch).context, {
+      token: "expired-token-0123456789",
+      onUnauthorized,
+    });
+    await expect(client.call((api) => api.Users.MyDetails.$get())).rejects.toThrow("redirected");
     expect(onUnauthorized).toHaveBeenCalledOnce();
   });
 });
@@ -141,70 +156,99 @@ describe("API client against the API in process", () => {
   afterAll(() => database.close());
 
   it("signs up, verifies and manages a team member through every kind of route", async () => {
-    const { api } = accountsApi(database.db, { config: testConfig() });
-    const anonymous = createApiClient(contextWith(async (request) => api.fetch(request)).context);
+    const { api: provider } = accountsApi(database.db, { config: testConfig() });
+    const anonymous = createApiClient(contextWith(async (request) => provider.fetch(request)).context);
     const account = registration();
-    const registered = await anonymous.register(account);
+    const registered = await anonymous.call((api) => api.Register.$post({ json: account }));
     if (!registered.ok) throw new Error(registered.detail);
-    const verified = await anonymous.verifyEmail({
-      userId: registered.data.userId,
-      requestToken: registered.data.requestToken,
-      verificationCode: await latestCode(database.db, account.email),
-    });
+    const verificationCode = await latestCode(database.db, account.email);
+    const verified = await anonymous.call((api) =>
+      api.Identity.VerifyEmail.$post({
+        json: { userId: registered.data.userId, requestToken: registered.data.requestToken, verificationCode },
+      }),
+    );
     if (!verified.ok) throw new Error(verified.detail);
 
-    const client = createApiClient(contextWith(async (request) => api.fetch(request)).context, {
+    const client = createApiClient(contextWith(async (request) => provider.fetch(request)).context, {
       token: verified.data.accessToken,
     });
-    expect((await client.myDetails()).ok).toBe(true);
-    const member = await client.createTeamMember({ firstName: "Zed", lastName: "Newman", email: "zed@example.com" });
+    expect((await client.call((api) => api.Users.MyDetails.$get())).ok).toBe(true);
+    const member = await client.call((api) =>
+      api.Users["create-user"].$post({ json: { firstName: "Zed", lastName: "Newman", email: "zed@example.com" } }),
+    );
     if (!member.ok) throw new Error(member.detail);
-    const updated = await client.updateTeamMember(member.data.id, {
-      firstName: "Zedd",
-      lastName: "Newman",
-      email: "zed@example.com",
-    });
+    const id = member.data.id;
+    const updated = await client.call((api) =>
+      api.Users[":id"].$put({
+        param: { id: String(id) },
+        json: { id, firstName: "Zedd", lastName: "Newman", email: "zed@example.com" },
+      }),
+    );
     expect(updated).toEqual({ ok: true, status: 204, data: undefined });
-    const page = await client.listTeam({ pageNumber: 1, pageSize: 10, search: "zedd" });
+    const page = await client.call((api) =>
+      api.Users.$get({ query: asQuery({ pageNumber: 1, pageSize: 10, search: "zedd" }) }),
+    );
     expect(page.ok && page.data.items.map((m) => m.firstName)).toEqual(["Zedd"]);
-    expect(await client.removeTeamMember(member.data.id)).toMatchObject({ ok: true, status: 204 });
-    const gone = await client.updateTeamMember(member.data.id, {
-      firstName: "Zed",
-      lastName: "Newman",
-      email: "zed@example.com",
+    expect(await client.call((api) => api.Users[":id"].$delete({ param: { id: String(id) } }))).toMatchObject({
+      ok: true,
+      status: 204,
     });
+    const gone = await client.call((api) =>
+      api.Users[":id"].$put({
+        param: { id: String(id) },
+        json: { id, firstName: "Zed", lastName: "Newman", email: "zed@example.com" },
+      }),
+    );
     expect(gone).toMatchObject({ ok: false, status: 404 });
-    const login = await anonymous.login({ userName: account.email, password: PASSWORD });
+    const login = await anonymous.call((api) =>
+      api.Identity.login.$post({ json: { userName: account.email, password: PASSWORD } }),
+    );
     expect(login.ok).toBe(true);
   });
 });
 
 describe("API client types (checked by tsc)", () => {
   it("takes the API's bodies and answers the API's JSON", () => {
-    type Answer<M extends keyof ApiClient> = Awaited<ReturnType<ApiClient[M]>>;
+    // Never run: the calls whose answers are checked.
+    const calls = (client: ApiClient) => ({
+      login: client.call((api) => api.Identity.login.$post({ json: { userName: "a@b.c", password: "pw" } })),
+      myDetails: client.call((api) => api.Users.MyDetails.$get()),
+      listTeam: client.call((api) => api.Users.$get({ query: asQuery({ pageNumber: 1, pageSize: 10 }) })),
+      joinWaitList: client.call((api) =>
+        api.WaitList.$post({
+          json: { firstName: "A", lastName: "B", email: "a@b.c", companyName: "C", isOptedIn: true },
+        }),
+      ),
+    });
+    type Answer<K extends keyof ReturnType<typeof calls>> = Awaited<ReturnType<typeof calls>[K]>;
     expectTypeOf<Answer<"login">>().toEqualTypeOf<ApiResult<LoginResponse | LoginChallengeResponse>>();
     expectTypeOf<Answer<"myDetails">>().toEqualTypeOf<ApiResult<MyDetails>>();
     expectTypeOf<Answer<"listTeam">>().toExtend<ApiResult<TeamPage>>();
     expectTypeOf<Answer<"joinWaitList">>().toEqualTypeOf<ApiResult<undefined>>();
-    expectTypeOf<Parameters<ApiClient["login"]>[0]>().toExtend<{ userName: string; password: string }>();
-    expectTypeOf<Parameters<ApiClient["updateReward"]>[0]>().not.toBeAny();
+    // The routes a call's callback is given, and the bodies they take.
+    type Routes = Parameters<Parameters<ApiClient["call"]>[0]>[0];
+    type Body<Call> = InferRequestType<Call> extends { json: infer J } ? J : never;
+    expectTypeOf<Body<Routes["Identity"]["login"]["$post"]>>().toExtend<{ userName: string; password: string }>();
+    expectTypeOf<Body<Routes["RewardMyTeam"]["update-reward"]["$put"]>["userId"]>().not.toBeAny();
   });
 
   it("refuses a wrong body or a route the API does not have", () => {
     // Never run: each line must fail to compile, or tsc reports the unused @ts-expect-error.
-    const compileErrors = (api: ApiClient, client: ReturnType<typeof hc<Api>>) => {
+    const compileErrors = (client: ApiClient) => {
       // @ts-expect-error a required field missing
-      void api.login({ userName: "a@b.c" });
+      void client.call((api) => api.Identity.login.$post({ json: { userName: "a@b.c" } }));
       // @ts-expect-error a field of the wrong type
-      void api.login({ userName: "a@b.c", password: 123 });
+      void client.call((api) => api.Identity.login.$post({ json: { userName: "a@b.c", password: 123 } }));
       // @ts-expect-error a field the schema does not have
-      void api.createHelp({ message: "Hi", subject: "Hello" });
+      void client.call((api) => api.Help["create-help"].$post({ json: { message: "Hi", subject: "Hello" } }));
       // @ts-expect-error a route that does not exist
-      void client.api.Identity.signin.$post({ json: {} });
+      void client.call((api) => api.Identity.signin.$post({ json: {} }));
       // @ts-expect-error a route under a method it does not answer
-      void client.api.Identity.login.$get();
+      void client.call((api) => api.Identity.login.$get());
       // @ts-expect-error a query parameter the route does not read
-      void api.listTeam({ pageNumber: 1, pageSize: 10, page: 2 });
+      void client.call((api) => api.Users.$get({ query: { pageNumber: "1", pageSize: "10", page: "2" } }));
+      // @ts-expect-error a path parameter the route does not have
+      void client.call((api) => api.Users[":id"].$delete({ param: { userId: "1" } }));
     };
     expect(typeof compileErrors).toBe("function");
   });

@@ -10,7 +10,7 @@ import busboy from "busboy";
 import { data, type RouterContextProvider } from "react-router";
 import { FILE_TOO_LARGE_MESSAGE, INVALID_FILE_TYPE_MESSAGE, isCsvFileName } from "../../core/csv.ts";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
-import type { ApiClient } from "./api.server.ts";
+import { type ApiClient, asQuery } from "./api.server.ts";
 import { importProgressOf, type PendingCsvUpload } from "./csv-upload.ts";
 import { checkFormFields, checkFormPost } from "./security.server.ts";
 
@@ -138,19 +138,24 @@ function drainable(file: Readable): { stream: ReadableStream<Uint8Array>; drain:
 export type ImportKind = "team" | "reward";
 
 /** The job the API answered for a file (server/domain/imports.ts ImportView). */
-export type ImportJob = Extract<Awaited<ReturnType<ApiClient["readImport"]>>, { ok: true }>["data"];
+export type ImportJob = Extract<Awaited<ReturnType<typeof readImportJob>>, { ok: true }>["data"];
+
+/** The job as the API holds it now (GET /Imports/:id). */
+function readImportJob(client: ApiClient, id: string) {
+  return client.call((api) => api.Imports[":id"].$get({ param: { id }, query: {} }));
+}
 
 /**
  * The pane's view of an import that is not done yet (no JavaScript): a refused file's messages
  * (the job is dropped), the working view while it is applied, or the checked file's preview.
  */
 export async function pendingImportView<P>(
-  api: ApiClient,
+  client: ApiClient,
   job: ImportJob,
   preview: (job: ImportJob) => P,
 ): Promise<PendingCsvUpload<P>> {
   if (job.status === "failed") {
-    await api.discardImport(job.id);
+    await client.call((api) => api.Imports[":id"].$delete({ param: { id: job.id } }));
     return { id: job.id, errors: job.errors ?? [] };
   }
   if (job.status !== "staged") return { id: job.id, working: importProgressOf(job) };
@@ -164,21 +169,25 @@ export type ImportStarted = { ok: true; job: ImportJob } | { ok: false; status: 
  * name that is not .csv (its bytes are then skipped), else the API's job or the file's messages.
  */
 export async function importCsvFile(
-  api: ApiClient,
+  client: ApiClient,
   file: StreamedFile,
   options: { kind: ImportKind; queue: boolean; id?: string; expectedRows?: number },
 ): Promise<ImportStarted> {
   if (file.fileName === "") return { ok: false, status: 400, errors: [NO_FILE_MESSAGE] };
   if (!isCsvFileName(file.fileName)) return { ok: false, status: 400, errors: [INVALID_FILE_TYPE_MESSAGE] };
-  const result = await api.startImport(
-    {
-      kind: options.kind,
-      fileName: file.fileName,
-      queue: options.queue,
-      ...(options.id ? { id: options.id } : {}),
-      ...(options.expectedRows ? { expectedRows: options.expectedRows } : {}),
-    },
-    file.stream,
+  const query = asQuery({
+    kind: options.kind,
+    fileName: file.fileName,
+    queue: options.queue,
+    ...(options.id ? { id: options.id } : {}),
+    ...(options.expectedRows ? { expectedRows: options.expectedRows } : {}),
+  });
+  const result = await client.call((api) =>
+    api.Imports.$post(
+      { query },
+      // A stream body needs half duplex in Node's fetch; the API reads it as it comes.
+      { init: { body: file.stream, headers: { "content-type": "text/csv" }, duplex: "half" } as RequestInit },
+    ),
   );
   if (result.ok) return { ok: true, job: result.data };
   const listed = result.errors?.file ?? [];
@@ -202,10 +211,10 @@ export function postedRowCount(value: FormDataEntryValue | null): number | undef
  * Waits for a queued job to be applied by the import worker (server/domain/imports.ts): the job
  * once done or failed, or null when it is still waiting after `timeoutMs` (or gone).
  */
-export async function awaitImport(api: ApiClient, id: string, timeoutMs: number): Promise<ImportJob | null> {
+export async function awaitImport(client: ApiClient, id: string, timeoutMs: number): Promise<ImportJob | null> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const read = await api.readImport(id);
+    const read = await readImportJob(client, id);
     if (!read.ok) return null;
     if (read.data.status === "done" || read.data.status === "failed") return read.data;
     if (Date.now() >= until) return null;

@@ -6,8 +6,19 @@
 //   and the backdrop close it, focus returns to the opener) without a page load. That half
 //   (./dialog-modal.tsx, Headless UI: about 15 KB compressed) is not part of the page's scripts:
 //   it loads once the page is idle after hydration (less work before the page is ready).
-import { lazy, type MouseEvent, type ReactNode, Suspense, useEffect, useId, useState } from "react";
-import { useLocation, useNavigate } from "react-router";
+// A dialog may be about one item (My Team's Update and Remove: ?dialog=edit&member=<id>): its
+// id is a second parameter (`itemParam`), and each opener names its item (`openerFor`).
+import {
+  lazy,
+  type MouseEvent,
+  type ReactNode,
+  Suspense,
+  useEffect,
+  useId,
+  useState,
+  useSyncExternalStore,
+} from "react";
+import { useLocation, useNavigate, useNavigation, useRevalidator } from "react-router";
 import { useHydrated } from "../lib/use-hydrated.ts";
 import { CloseIcon } from "./icons.tsx";
 
@@ -16,26 +27,81 @@ const PARAM = "dialog";
 const loadModal = () => import("./dialog-modal.tsx");
 const DialogModal = lazy(loadModal);
 
+/** Spread on the <a> that opens a dialog. */
+export interface UrlDialogLinkProps {
+  href: string;
+  onClick: (event: MouseEvent<HTMLAnchorElement>) => void;
+  onPointerEnter: () => void;
+  onFocus: () => void;
+}
+
 export interface UrlDialogControl {
   name: string;
   open: boolean;
-  /** Spread on the <a> that opens the dialog. */
-  linkProps: {
-    href: string;
-    onClick: (event: MouseEvent<HTMLAnchorElement>) => void;
-    onPointerEnter: () => void;
-    onFocus: () => void;
-  };
-  /** The address without the dialog parameter (the close link without JavaScript). */
+  /** The item the open dialog is about (the `itemParam` value), or null. */
+  item: string | null;
+  /** Spread on the <a> that opens the dialog (about no item). */
+  linkProps: UrlDialogLinkProps;
+  /** Props for the <a> that opens the dialog about `item`. */
+  openerFor: (item: string | number) => UrlDialogLinkProps;
+  /** The address without the dialog's parameters (the close link without JavaScript). */
   closeHref: string;
   close: () => void;
 }
+
+export interface UrlDialogOptions {
+  /** Where the opener leads without JavaScript (default: ?dialog=<name> on this page). */
+  href?: string;
+  /** Added to the close link's address. */
+  returnHash?: string;
+  /** Starts loading what the dialog shows (when the opener is pointed at or focused). */
+  preload?: () => void;
+  /** The parameter naming the item the dialog is about (?dialog=<name>&<itemParam>=<id>). */
+  itemParam?: string;
+  /** Other parameters that belong to the dialogs (dropped from the close and opener addresses). */
+  moreParams?: readonly string[];
+  /** The id of the element that gets the focus when a dialog about `item` closes. */
+  returnFocusTo?: (item: string) => string;
+  /** Reload the page's data when a dialog opened in place closes (one opened by address navigates). */
+  revalidateOnClose?: boolean;
+}
+
+/**
+ * The dialog a click opened (or closed) in place, for the history entry `key` (the location's).
+ * One for the whole page, as the address has one ?dialog=: opening a dialog in place closes the
+ * one shown (My Team's Remove, opened from Update). A navigation (a new entry, e.g. the redirect
+ * after a successful post) hands the decision back to the address.
+ */
+interface InPageDialog {
+  key: string;
+  name: string | null;
+  item: string | null;
+}
+let inPage: InPageDialog | null = null;
+const inPageListeners = new Set<() => void>();
+
+function setInPage(next: InPageDialog | null) {
+  inPage = next;
+  for (const listener of inPageListeners) listener();
+}
+
+function subscribeInPage(listener: () => void) {
+  inPageListeners.add(listener);
+  return () => {
+    inPageListeners.delete(listener);
+    // The page with the dialogs is gone: coming back to its history entry, the address decides.
+    if (inPageListeners.size === 0) inPage = null;
+  };
+}
+
+const inPageSnapshot = () => inPage;
+const noInPageOnServer = () => null;
 
 /** The element that opened the last dialog (JavaScript): where the focus goes back on close. */
 let lastOpener: { element: HTMLElement; id: string } | null = null;
 
 /** Every opener's click calls this with its element. */
-export function rememberOpener(element: HTMLElement) {
+function rememberOpener(element: HTMLElement) {
   lastOpener = { element, id: element.id };
 }
 
@@ -58,7 +124,7 @@ export function returnFocusToOpener() {
 }
 
 /** Starts loading the dialogs' Headless UI half (when a dialog's opener is pointed at or focused). */
-export function preloadDialogs() {
+function preloadDialogs() {
   void loadModal();
 }
 
@@ -67,7 +133,7 @@ export function preloadDialogs() {
  * returns focus to the element focused before the dialog opened, which it only knows when it
  * was already running then. Every page with dialogs calls this (useUrlDialog does).
  */
-export function usePreloadedDialogs() {
+function usePreloadedDialogs() {
   useEffect(() => {
     const whenIdle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
     whenIdle(preloadDialogs);
@@ -75,51 +141,84 @@ export function usePreloadedDialogs() {
 }
 
 /**
- * State of the dialog `name`: open when the address says ?dialog=<name> or after a click (JS).
- * `href` is where the opener leads without JavaScript (default: ?dialog=<name>); `returnHash`
- * is added to the close link's address; `preload` starts loading what the dialog shows (with the
- * dialog's own code, when the opener is pointed at or focused).
+ * State of the dialog `name`: open when the address says ?dialog=<name> (and, for a dialog about
+ * an item, <itemParam>=<id>), or after a click on one of its openers (JavaScript) until the next
+ * navigation.
  */
-export function useUrlDialog(
-  name: string,
-  options: { href?: string; returnHash?: string; preload?: () => void } = {},
-): UrlDialogControl {
+export function useUrlDialog(name: string, options: UrlDialogOptions = {}): UrlDialogControl {
   const preload = () => {
     void loadModal();
     options.preload?.();
   };
   const location = useLocation();
   const navigate = useNavigate();
-  const [openedInPage, setOpenedInPage] = useState(false);
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
+  const shownInPage = useSyncExternalStore(subscribeInPage, inPageSnapshot, noInPageOnServer);
   usePreloadedDialogs();
+  // After a navigation the dialog shown in place is forgotten, so that Back to its entry does not show it again.
+  useEffect(() => {
+    if (inPage && inPage.key !== location.key) setInPage(null);
+  }, [location.key]);
 
+  const { itemParam } = options;
   const params = new URLSearchParams(location.search);
-  const openByUrl = params.get(PARAM) === name;
-  params.set(PARAM, name);
-  const href = `${location.pathname}?${params}`;
-  params.delete(PARAM);
+  const urlName = params.get(PARAM);
+  const fromUrl = { name: urlName, item: itemParam ? params.get(itemParam) : null };
+  const current = shownInPage && shownInPage.key === location.key ? shownInPage : fromUrl;
+  const open = current.name === name;
+  for (const param of [PARAM, ...(itemParam ? [itemParam] : []), ...(options.moreParams ?? [])]) {
+    params.delete(param);
+  }
   const rest = params.toString();
   const closeHref = `${location.pathname}${rest ? `?${rest}` : ""}${options.returnHash ?? ""}`;
 
-  return {
-    name,
-    open: openByUrl || openedInPage,
-    linkProps: {
-      href: options.href ?? href,
+  function urlHref(item: string | null) {
+    const next = new URLSearchParams(rest);
+    next.set(PARAM, name);
+    if (itemParam && item !== null) next.set(itemParam, item);
+    return `${location.pathname}?${next}`;
+  }
+
+  function opener(item: string | null): UrlDialogLinkProps {
+    return {
+      href: item === null && options.href ? options.href : urlHref(item),
       onClick(event) {
         if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
         event.preventDefault();
         rememberOpener(event.currentTarget);
         preload();
-        setOpenedInPage(true);
+        // A page load under way (e.g. My Team's list following its search box, another page of a
+        // list) would land after a dialog opened in place and close it: open this one by its
+        // address instead, a navigation of its own that supersedes the pending one
+        // (tests/e2e/my-team.spec.ts, "the search never overrides an Edit clicked after typing").
+        if (navigation.state === "loading") {
+          void navigate(urlHref(item), { replace: true, preventScrollReset: true });
+          return;
+        }
+        setInPage({ key: location.key, name, item });
       },
       onPointerEnter: preload,
       onFocus: preload,
-    },
+    };
+  }
+
+  return {
+    name,
+    open,
+    item: open ? current.item : null,
+    linkProps: opener(null),
+    openerFor: (item) => opener(String(item)),
     closeHref,
     close() {
-      setOpenedInPage(false);
-      if (openByUrl) void navigate(closeHref, { replace: true, preventScrollReset: true });
+      // Only the dialog shown closes (a late call, e.g. after a post, must not close another one).
+      if (!open) return;
+      const item = current.item;
+      setInPage({ key: location.key, name: null, item: null });
+      if (urlName !== null) void navigate(closeHref, { replace: true, preventScrollReset: true });
+      else if (options.revalidateOnClose) void revalidator.revalidate();
+      const focusId = item !== null ? options.returnFocusTo?.(item) : undefined;
+      if (focusId) setTimeout(() => document.getElementById(focusId)?.focus({ preventScroll: true }), 0);
     },
   };
 }

@@ -48,10 +48,31 @@ interface TextFieldProps {
   className?: string;
   /** Helper text under the label, read with the field (aria-describedby). */
   help?: string;
+  placeholder?: string;
+  /** The on-screen keyboard to offer ("numeric" for a card number, its expiry and CVC). */
+  inputMode?: "numeric" | "text";
+  /** A cap tighter than the constraint's: what the input takes as typed (a card number with its spaces). */
+  maxLength?: number;
+  /** false for entries no dictionary knows (card details, names). */
+  spellCheck?: boolean;
 }
 
-/** A labelled text, email or date-time input; `required`, `maxLength`, `min` and `max` come from the form's constraint. */
-export function TextField({ field, label, type = "text", autoComplete, className, help }: TextFieldProps) {
+/**
+ * A labelled text, email or date-time input; `required`, `maxLength`, `min` and `max` come from
+ * the form's constraint unless `maxLength` is given.
+ */
+export function TextField({
+  field,
+  label,
+  type = "text",
+  autoComplete,
+  className,
+  help,
+  placeholder,
+  inputMode,
+  maxLength,
+  spellCheck,
+}: TextFieldProps) {
   const { key, ...props } = getInputProps(field, { type });
   const helpId = `${field.id}-help`;
   return (
@@ -68,7 +89,11 @@ export function TextField({ field, label, type = "text", autoComplete, className
         key={key}
         {...props}
         aria-describedby={[help ? helpId : undefined, props["aria-describedby"]].filter(Boolean).join(" ") || undefined}
+        placeholder={placeholder}
         autoComplete={autoComplete}
+        inputMode={inputMode}
+        maxLength={maxLength ?? props.maxLength}
+        spellCheck={spellCheck}
         className={controlClass}
       />
       <FieldError id={field.errorId} errors={field.errors} />

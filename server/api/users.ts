@@ -13,13 +13,7 @@ import {
   updateTeamMemberSchema,
 } from "../../core/team.ts";
 import { getMyDetails } from "../domain/identity.ts";
-import {
-  bulkCreateTeamMembers,
-  createTeamMember,
-  listTeamMembers,
-  removeTeamMember,
-  updateTeamMember,
-} from "../domain/team.ts";
+import { createUser, createUserBulkUpload, deleteUser, listTeamMembers, updateUser } from "../domain/team.ts";
 import { ProblemError } from "../http/problem.ts";
 import { BULK_JSON_BYTES, idParams, jsonBody, pageOf, queryParams } from "../http/validate.ts";
 import { requireAuth } from "./auth.ts";
@@ -99,7 +93,7 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
       })
       /** Adds one member: 200 with the TeamMember; 409 when the address is active in the company. */
       .post("/Users/create-user", auth, jsonBody(teamMemberSchema), async (c) => {
-        const result = await createTeamMember(deps.db, requireAuth(c), c.req.valid("json"), now());
+        const result = await createUser(deps.db, requireAuth(c), c.req.valid("json"), now());
         if (result.status === "duplicate") throw new ProblemError(409, TEAM_DETAILS.emailInCompany);
         return c.json(result.member);
       })
@@ -109,7 +103,7 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
         auth,
         jsonBody(bulkTeamUploadSchema, { maxBytes: BULK_JSON_BYTES, onInvalid: numberRows }),
         async (c) => {
-          return c.json(await bulkCreateTeamMembers(deps.db, requireAuth(c), c.req.valid("json").users, now()));
+          return c.json(await createUserBulkUpload(deps.db, requireAuth(c), c.req.valid("json").users, now()));
         },
       )
       /** Changes a member of the caller's company: 204; 404 for anyone else; 409 for a taken address. */
@@ -118,14 +112,14 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
         const { id } = c.req.valid("param");
         const body = c.req.valid("json");
         if (body.id !== undefined && body.id !== id) throw new ProblemError(400, LIST_DETAILS.idMismatch);
-        const result = await updateTeamMember(deps.db, owner, id, body, now());
+        const result = await updateUser(deps.db, owner, id, body, now());
         if (result === "not_found") throw new ProblemError(404, TEAM_DETAILS.notFound);
         if (result === "duplicate") throw new ProblemError(409, TEAM_DETAILS.emailInCompany);
         return c.body(null, 204);
       })
       /** Removes (inactivates) a member of the caller's company: 204; 404 for anyone else. */
       .delete("/Users/:id", auth, memberParam, async (c) => {
-        const removed = await removeTeamMember(deps.db, requireAuth(c), c.req.valid("param").id, now());
+        const removed = await deleteUser(deps.db, requireAuth(c), c.req.valid("param").id, now());
         if (!removed) throw new ProblemError(404, TEAM_DETAILS.notFound);
         return c.body(null, 204);
       })

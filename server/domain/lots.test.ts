@@ -30,7 +30,7 @@ import {
   runExpiryJob,
 } from "./lots.ts";
 import { recipientBalanceCents } from "./release.ts";
-import { removeTeamMember } from "./team.ts";
+import { deleteUser } from "./team.ts";
 
 const DAY = 24 * 60 * 60_000;
 const config = testConfig({ CATALOGUE_URL: "https://catalogue.test/", SUPPORT_EMAIL: "help@rewards.test" });
@@ -361,7 +361,7 @@ describeEachDatabase("reward lots", ({ kind, database }) => {
   it("a member who leaves the team forfeits their lots; the job then finds nothing of theirs", async () => {
     const w = await released();
     expect(
-      await removeTeamMember(db(), { companyId: w.manager.companyId, userId: w.manager.userId }, w.ann, w.clock.now()),
+      await deleteUser(db(), { companyId: w.manager.companyId, userId: w.manager.userId }, w.ann, w.clock.now()),
     ).toBe(true);
     expect(await forfeitsOf(w.ann)).toEqual([{ lotId: (await lotsOf(w.ann))[0]?.id, amountCents: 6000 }]);
     expect(await recipientBalanceCents(db(), w.manager.companyId, w.ann)).toBe(0);

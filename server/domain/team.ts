@@ -8,6 +8,9 @@
 //   - removing a member marks the row inactive (history keeps pointing at it), takes them off the
 //     company's reward drafts and forfeits their unspent Reward Dollars (their lots drop to 0,
 //     with ledger entries).
+// Each operation is named after its API route (ADR 0032): createUser is POST /Users/create-user,
+// createUserBulkUpload POST /Users/create-user-bulk-upload, updateUser PUT /Users/{id},
+// deleteUser DELETE /Users/{id}; My Team's form intents carry the same names.
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
 import {
   type BulkTeamUploadResponse,
@@ -217,7 +220,7 @@ async function audit(tx: Tx, owner: TeamOwner, action: string, subject: string, 
 }
 
 /** Adds an active member to the caller's company; "duplicate" when the address is active there. */
-export async function createTeamMember(
+export async function createUser(
   db: Db,
   owner: TeamOwner,
   input: TeamMemberFields,
@@ -257,7 +260,7 @@ export async function createTeamMember(
  * in the company, or repeats an earlier row of the same upload (in any letter case), is a
  * duplicate and is skipped; the first occurrence is added. Rows must be validated beforehand.
  */
-export async function bulkCreateTeamMembers(
+export async function createUserBulkUpload(
   db: Db,
   owner: TeamOwner,
   rows: readonly TeamMemberFields[],
@@ -301,7 +304,7 @@ export async function bulkCreateTeamMembers(
 
 /**
  * The team CSV import's apply step (server/domain/imports.ts), inside the caller's transaction:
- * the staged rows of `jobId` become members with the rules of bulkCreateTeamMembers (the first
+ * the staged rows of `jobId` become members with the rules of createUserBulkUpload (the first
  * row of an address is added, a repeat or an address already active is a duplicate), set-based
  * from the staging table so 50,000 rows never come into this process.
  */
@@ -322,7 +325,7 @@ export async function importStagedTeamMembers(
         from import_job_rows where job_id = ${jobId}
         order by lower(email), n
       ) r
-      -- In address order, as bulkCreateTeamMembers: concurrent imports lock index entries in one order.
+      -- In address order, as createUserBulkUpload: concurrent imports lock index entries in one order.
       order by lower(r.email)
       on conflict do nothing
       returning 1
@@ -344,7 +347,7 @@ export type UpdateMemberResult = "updated" | "not_found" | "duplicate";
  * where their reward emails go (a resend goes to it: server/domain/delivery.ts), so a change of
  * it must be traceable to who made it (ADR 0022 amendment).
  */
-export async function updateTeamMember(
+export async function updateUser(
   db: Db,
   owner: TeamOwner,
   memberId: number,
@@ -381,12 +384,7 @@ export async function updateTeamMember(
  * unspent Reward Dollars are forfeited by a ledger entry (docs/requirements.md §D5), all in one transaction.
  * False when the id is not an active member of the company (nothing changes).
  */
-export async function removeTeamMember(
-  db: Db,
-  owner: TeamOwner,
-  memberId: number,
-  now: Date = new Date(),
-): Promise<boolean> {
+export async function deleteUser(db: Db, owner: TeamOwner, memberId: number, now: Date = new Date()): Promise<boolean> {
   return db.transaction(async (tx) => {
     // The member row first, then the drafts: the lock order of server/domain/reward-draft.ts.
     const [row] = await tx

@@ -214,7 +214,7 @@ describe("CSV writers in the source", () => {
       "app/features/reward-my-team/portal.reward-my-team.template.ts",
       // Not a writer: it sends the visitor's own upload, as it arrives, to the in-process API's
       // import (POST /Imports takes text/csv); nothing it sends reaches a browser.
-      "app/lib/api.server.ts",
+      "app/lib/uploads.server.ts",
       // The one CSV writer (core/csv-file.ts csvFile: every cell through csvCell, which
       // neutralises formulas; tested in server/api/audit.test.ts and reward-history.test.ts), used by
       // the audit trail and the reward history; and the pages' downloads of them.

@@ -283,9 +283,9 @@ for (const { kind, skipped } of databases) {
       const attempts: Array<[string, Record<string, string>]> = [
         [
           "/portal/my-team",
-          { intent: "update", id: aMember, firstName: "Hacked", lastName: "Hacked", email: "h@example.com" },
+          { intent: "update-user", id: aMember, firstName: "Hacked", lastName: "Hacked", email: "h@example.com" },
         ],
-        ["/portal/my-team", { intent: "remove", id: aMember, firstName: "X" }],
+        ["/portal/my-team", { intent: "delete-user", id: aMember, firstName: "X" }],
         ["/portal/reward-my-team", { intent: "save-amount", userId: aMember, value: "999" }],
         ["/portal/reward-my-team", { intent: "remove", userId: aMember }],
         ["/portal/reward-my-team", { intent: "add-from-search", userId: aMember }],
@@ -374,8 +374,9 @@ for (const { kind, skipped } of databases) {
         "constructor",
       ];
       const intents = [
-        "add",
-        "update",
+        "create-user",
+        "update-user",
+        "delete-user",
         "remove",
         "save-amount",
         "save-amounts",

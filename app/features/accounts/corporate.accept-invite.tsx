@@ -59,7 +59,7 @@ function tokenOf(request: Request): string | undefined {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const token = tokenOf(request);
   if (!token) return data({ problem: MANAGER_MESSAGES.inviteInvalid, invite: null }, { status: 404 });
-  const preview = await createApiClient(context).previewManagerInvite(token);
+  const preview = await createApiClient(context).call((api) => api.ManagerInvites.preview.$post({ json: { token } }));
   if (preview.ok) return { problem: null, invite: preview.data };
   const known = LINK_DETAILS.includes(preview.detail) || preview.status === 429;
   return data(
@@ -74,8 +74,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   const token = tokenOf(request);
   if (!token) throw redirect(PATH);
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields });
-  const api = createApiClient(context);
-  const result = await api.acceptManagerInvite({ token, ...submission.value });
+  const client = createApiClient(context);
+  const result = await client.call((api) => api.ManagerInvites.accept.$post({ json: { token, ...submission.value } }));
   if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS, hideFields });
 
   // The company requires a second factor (ADR 0023): set it up first, as a login would.

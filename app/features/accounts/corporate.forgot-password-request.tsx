@@ -34,7 +34,9 @@ export const meta: Route.MetaFunction = () => [
 export async function action({ context, request }: Route.ActionArgs) {
   const { submission } = await readForm(context, request, forgotFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
-  const result = await createApiClient(context).resetPasswordRequest(submission.value.email);
+  const result = await createApiClient(context).call((api) =>
+    api.Identity.ResetPasswordRequest.$post({ json: { email: submission.value.email } }),
+  );
   if (result.ok) throw redirect(`${ACTION}?sent=1`);
   // docs/requirements.md §S8: the response's detail in red.
   return replyFailure(submission, result, { shownDetails: [result.detail] });

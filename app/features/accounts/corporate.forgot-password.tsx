@@ -58,7 +58,9 @@ export async function action({ context, request }: Route.ActionArgs) {
   const passwordResetToken = resetToken(new URL(request.url));
   if (!passwordResetToken) throw redirect(href("/error"));
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields });
-  const result = await createApiClient(context).resetPassword({ passwordResetToken, ...submission.value });
+  const result = await createApiClient(context).call((api) =>
+    api.Identity.ResetPassword.$post({ json: { passwordResetToken, ...submission.value } }),
+  );
   if (result.ok) {
     throw await redirectWithToast(context, href("/corporate/login"), {
       type: "success",

@@ -56,10 +56,13 @@ export async function action({ context, request }: Route.ActionArgs) {
   const challengeToken = await challengeTokenOf(context, request);
   if (!challengeToken) return ended(context, submission, TWO_FACTOR_MESSAGES.challengeInvalid, intent);
   const value = submission.value;
-  const result = await createApiClient(context).loginCode(
-    value.intent === "code"
-      ? { challengeToken, code: value.code }
-      : { challengeToken, recoveryCode: value.recoveryCode },
+  const result = await createApiClient(context).call((api) =>
+    api.Identity["login-code"].$post({
+      json:
+        value.intent === "code"
+          ? { challengeToken, code: value.code }
+          : { challengeToken, recoveryCode: value.recoveryCode },
+    }),
   );
   if (result.ok) return signInAfterSecondFactor(context, result.data);
   if (ENDED.has(result.detail)) return ended(context, submission, result.detail, intent);

@@ -62,7 +62,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const hideFields = ["password"];
   const { submission, usedChallenge } = await readForm(context, request, loginFormSchema);
   if (submission.status !== "success") return replyInvalid(submission, usedChallenge, { hideFields });
-  const result = await createApiClient(context).login(submission.value);
+  const result = await createApiClient(context).call((api) => api.Identity.login.$post({ json: submission.value }));
   if (!result.ok) {
     // Unverified: the answer names the code just emailed; the verify page takes it from here.
     const verify = result.detail === DETAILS.emailNotVerified ? verifyParamsOf(result.extensions) : undefined;

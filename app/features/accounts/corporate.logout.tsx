@@ -29,7 +29,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const accessToken = session.get("accessToken");
   if (accessToken) {
     // Revoke the token; the session ends whatever the API answers.
-    const result = await createApiClient(context, { token: accessToken }).logout();
+    const result = await createApiClient(context, { token: accessToken }).call((api) => api.Identity.logout.$post());
     if (!result.ok && result.status !== 401) {
       services(context).logger.warn({ status: result.status }, "logout: token revocation failed");
     }

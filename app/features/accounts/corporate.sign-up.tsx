@@ -48,7 +48,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const hideFields = PASSWORD_FIELDS;
   const { submission, usedChallenge } = await readForm(context, request, signUpFormSchema);
   if (submission.status !== "success") return replyInvalid(submission, usedChallenge, { hideFields });
-  const result = await createApiClient(context).register(submission.value);
+  const result = await createApiClient(context).call((api) => api.Register.$post({ json: submission.value }));
   if (result.ok) throw redirect(verifyHref(result.data.userId, result.data.requestToken));
   // docs/requirements.md §S8: a used email gets its own words (and a link, added by the page).
   const failure =

@@ -31,7 +31,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   if (optionalSignedIn(context)) throw redirect(DASHBOARD_PATH);
   const challengeToken = await challengeTokenOf(context, request);
   if (!challengeToken) throw redirect(LOGIN);
-  const started = await createApiClient(context).twoFactorSetup({ challengeToken });
+  const started = await createApiClient(context).call((api) => api.TwoFactor.setup.$post({ json: { challengeToken } }));
   if (!started.ok) {
     // Expired or used up: the sign-in starts again from the password.
     return data(
@@ -47,7 +47,9 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (submission.status !== "success") return replyInvalid(submission);
   const challengeToken = await challengeTokenOf(context, request);
   if (!challengeToken) throw redirect(LOGIN);
-  const result = await createApiClient(context).twoFactorConfirm({ challengeToken, code: submission.value.code });
+  const result = await createApiClient(context).call((api) =>
+    api.TwoFactor.confirm.$post({ json: { challengeToken, code: submission.value.code } }),
+  );
   if (result.ok && result.data.signIn) {
     return signInAfterSecondFactor(context, result.data.signIn, {
       after: SECURITY,

@@ -64,21 +64,28 @@ export async function action({ context, request }: Route.ActionArgs) {
     return replyInvalid(submission);
   }
   const value = submission.value;
-  const api = createApiClient(context);
+  const client = createApiClient(context);
 
   if (value.intent === "resend") {
-    const resent = await api.resendVerifyEmailRequest(link.userId);
+    const resent = await client.call((api) =>
+      api.Identity.ResendVerifyEmailRequest.$post({ json: { userId: link.userId } }),
+    );
     if (resent.ok) throw redirect(verifyHref(link.userId, resent.data.requestToken, { resent: "1" }));
     return resendFailure(submission, resent.status >= 400 ? resent.status : 500);
   }
 
-  const verified = await api.verifyEmail({ ...link, verificationCode: value.verificationCode });
+  const verified = await client.call((api) =>
+    api.Identity.VerifyEmail.$post({ json: { ...link, verificationCode: value.verificationCode } }),
+  );
   if (!verified.ok) return verifyFailure(submission, verified);
 
   // docs/requirements.md §S4: with the new token, the user's details (a failure shows the generic error) and the
   // settings (both false right after verification).
   const signedIn = createApiClient(context, { token: verified.data.accessToken });
-  const [details, settings] = await Promise.all([signedIn.myDetails(), signedIn.appSettings()]);
+  const [details, settings] = await Promise.all([
+    signedIn.call((api) => api.Users.MyDetails.$get()),
+    signedIn.call((api) => api.Identity["app-settings"].$get()),
+  ]);
   if (!details.ok) {
     services(context).logger.warn({ status: details.status }, "verify: MyDetails failed");
     return data<VerifyReply>(

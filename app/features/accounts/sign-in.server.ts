@@ -20,7 +20,9 @@ export async function startSignedInSession(
   answer: { accessToken: string; appSettings: AppSettings },
   knownEmail = "",
 ): Promise<{ user: SessionData["user"]; headers: Headers }> {
-  const details = await createApiClient(context, { token: answer.accessToken }).myDetails();
+  const details = await createApiClient(context, { token: answer.accessToken }).call((api) =>
+    api.Users.MyDetails.$get(),
+  );
   let user: SessionData["user"] = {
     id: 0,
     companyId: 0,

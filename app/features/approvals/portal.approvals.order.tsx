@@ -14,29 +14,18 @@ import {
   approvalDecisionFormSchema,
   DECLINE_REASON_MAX,
 } from "../../../core/approvals.ts";
+import { simulatedPaySchema } from "../../../core/card-form.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import { services } from "../../context.ts";
 import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
-import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
+import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { idFromParam } from "../../lib/route-ids.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { ApprovalStateBox, formatWhen } from "../../ui/approval-view.tsx";
 import { FormAlert, HiddenFormInputs, SubmitButton, TextAreaField, useFormSubmit } from "../../ui/form-fields.tsx";
-import {
-  CARD_SECRET_FIELDS,
-  followSimulatedCard,
-  normalisedCard,
-  simulatedPaySchema,
-} from "../payment/payment.server.ts";
-import {
-  type CardFields,
-  PAY_INTENTS,
-  PAYMENT_TEXT,
-  payButtonText,
-  REVIEW_PATH,
-  validateCardForm,
-} from "../payment/payment.ts";
+import { CARD_SECRET_FIELDS, followSimulatedCard, normalisedCard } from "../payment/payment.server.ts";
+import { type CardFields, PAY_INTENTS, PAYMENT_TEXT, payButtonText, REVIEW_PATH } from "../payment/payment.ts";
 import { CardInputs } from "../payment/payment-fields.tsx";
 import { ReviewCostSummary } from "../payment/reward-review-summary.tsx";
 import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
@@ -61,11 +50,11 @@ interface ApprovalReply extends FormReply {
 }
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { api } = portalUser(context);
+  const { api: client } = portalUser(context);
   const orderId = idFromParam(params.orderId);
-  const approval = await api.getApproval(orderId);
+  const approval = await client.call((api) => api.Approvals[":orderId"].$get({ param: { orderId: String(orderId) } }));
   if (!approval.ok) throw data(approval.detail, { status: approval.status });
-  const me = await api.myDetails();
+  const me = await client.call((api) => api.Users.MyDetails.$get());
   const isOwner = me.ok && me.data.managerRole === "owner";
   return { approval: approval.data, isOwner, simulated: services(context).config.payments.kind !== "stripe" };
 }
@@ -73,7 +62,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 const path = (orderId: number) => href("/portal/approvals/:orderId", { orderId: String(orderId) });
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-  const { api } = requireOnboardedUser(context);
+  const { api: client } = requireOnboardedUser(context);
   const orderId = idFromParam(params.orderId);
   const form = await readPostedForm(context, request);
   const intent = form.intent;
@@ -84,15 +73,17 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     const { submission } = form.parse(simulatedPaySchema);
     if (submission.status !== "success")
       return reply(replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS }), "pay");
-    const created = await api.payApprovedOrder(orderId);
+    const created = await client.call((api) =>
+      api.Approvals[":orderId"]["payment-intent"].$post({ param: { orderId: String(orderId) } }),
+    );
     if (!created.ok)
       return reply(replyFailure(submission, created, { shownDetails: SHOWN, hideFields: CARD_SECRET_FIELDS }), "pay");
     const { paymentIntentId, clientSecret } = created.data;
-    const confirmed = await api.confirmSimulatedPayment({
-      paymentIntent: paymentIntentId,
-      clientSecret,
-      ...normalisedCard(submission.value),
-    });
+    const confirmed = await client.call((api) =>
+      api.StripePayment["confirm-simulated-payment"].$post({
+        json: { paymentIntent: paymentIntentId, clientSecret, ...normalisedCard(submission.value) },
+      }),
+    );
     if (!confirmed.ok) {
       return reply(replyFailure(submission, confirmed, { shownDetails: SHOWN, hideFields: CARD_SECRET_FIELDS }), "pay");
     }
@@ -109,13 +100,16 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const which: Intent = intent === "decline" ? "decline" : "approve";
   if (submission.status !== "success") return reply(replyInvalid(submission), which);
   const value = submission.value;
+  const param = { orderId: String(orderId) };
   const done =
-    value.intent === "approve" ? await api.approveApproval(orderId) : await api.declineApproval(orderId, value.reason);
+    value.intent === "approve"
+      ? await client.call((api) => api.Approvals[":orderId"].approve.$post({ param }))
+      : await client.call((api) => api.Approvals[":orderId"].decline.$post({ param, json: { reason: value.reason } }));
   // 402: an API order's approval the company's balance cannot cover; its detail names both amounts.
   const shownDetails = !done.ok && done.status === 402 ? [...SHOWN, done.detail] : SHOWN;
   if (!done.ok) return reply(replyFailure(submission, done, { shownDetails }), which);
   // A system's order has no requester to email: approving pays it from the balance (ADR 0029).
-  const decided = await api.getApproval(orderId);
+  const decided = await client.call((api) => api.Approvals[":orderId"].$get({ param }));
   const viaApiKey = decided.ok && decided.data.viaApiKey;
   return redirectWithToast(context, path(orderId), {
     type: "success",
@@ -267,18 +261,14 @@ function DeclineForm({ orderId, reply }: { orderId: number; reply?: ApprovalRepl
 function OwnerPayForm({ approval, reply }: { approval: ApprovalDetail; reply?: ApprovalReply }) {
   const action = path(approval.orderId);
   const { onSubmit, busy } = useFormSubmit(action);
-  const [form, fields] = useForm<CardFields>({
+  // The Review page's card form, with the approved order's name and total in hidden inputs.
+  const [form, fields] = useForm<CardFields, unknown>({
     id: "approval-payment-form",
     lastResult: reply?.result,
-    constraint: {
-      cardNumber: { required: true },
-      expiry: { required: true },
-      cvc: { required: true },
-      nameOnCard: { required: true, maxLength: 64 },
-    },
+    constraint: formConstraint(simulatedPaySchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validateCardForm(formData),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: simulatedPaySchema }),
     onSubmit,
   });
   return (

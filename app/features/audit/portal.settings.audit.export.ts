@@ -1,6 +1,7 @@
 // GET /portal/settings/audit/export.csv: the Audit page's rows (the same filters, from its
 // address) as the CSV file GET /api/Audit/export makes, downloaded with the session's token.
 // A Manager or a bad filter gets the API's message as plain text with its status.
+import { asQuery } from "../../lib/api.server.ts";
 import { portalUserMiddleware, requireOnboardedUser } from "../portal/portal.server.ts";
 import type { Route } from "./+types/portal.settings.audit.export";
 import { apiFilters, auditAddressOf } from "./audit-filters.ts";
@@ -9,8 +10,9 @@ import { apiFilters, auditAddressOf } from "./audit-filters.ts";
 export const middleware: Route.MiddlewareFunction[] = [portalUserMiddleware];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { api } = requireOnboardedUser(context);
-  const csv = await api.auditCsv(apiFilters(auditAddressOf(new URL(request.url))));
+  const { api: client } = requireOnboardedUser(context);
+  const filters = apiFilters(auditAddressOf(new URL(request.url)));
+  const csv = await client.text((api) => api.Audit.export.$get({ query: asQuery(filters) }));
   if (!csv.ok) {
     return new Response(csv.detail, {
       status: csv.status,

@@ -4,6 +4,7 @@
 // and downloaded the same with or without JavaScript); the CSV link downloads the same rows.
 import { Form, href, Link, useNavigation } from "react-router";
 import { AUDIT_KIND_IDS, AUDIT_KINDS, type AuditPage, sydneyTime } from "../../../core/audit.ts";
+import { asQuery } from "../../lib/api.server.ts";
 import { Pager } from "../../ui/pager.tsx";
 import { requireOnboardedUser } from "../portal/portal.server.ts";
 import { portalMeta } from "../portal/portal-pages.ts";
@@ -15,9 +16,11 @@ export const handle = { title: TITLE };
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { api } = requireOnboardedUser(context);
+  const { api: client } = requireOnboardedUser(context);
   const address = auditAddressOf(new URL(request.url));
-  const result = await api.auditPage({ ...apiFilters(address), pageNumber: address.page });
+  const result = await client.call((api) =>
+    api.Audit.$get({ query: asQuery({ ...apiFilters(address), pageNumber: address.page }) }),
+  );
   if (result.ok) return { address, page: result.data as AuditPage, problem: null, forbidden: false };
   return { address, page: null, problem: result.detail, forbidden: result.status === 403 };
 }

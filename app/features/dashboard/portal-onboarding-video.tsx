@@ -5,6 +5,7 @@
 // - Without JavaScript it is a section at the top of the dashboard with a 'Close' form button.
 // - With JavaScript it is a Headless UI modal dialog (focus trapped, Escape and the backdrop
 //   close it); every way of closing it sends the same form through a fetcher.
+// Not a UrlDialog (app/ui/dialog.tsx) by design: the server's flag opens it, not an address, and closing it is a post.
 import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from "@headlessui/react";
 import { type ReactNode, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";

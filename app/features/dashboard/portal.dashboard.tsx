@@ -9,6 +9,7 @@ import { REWARD_HISTORY_PAGE_SIZE, type RewardHistoryPage } from "../../../core/
 import type { ApprovalSummary } from "../../../core/approvals.ts";
 import { MAX_PAGE_NUMBER } from "../../../core/paging.ts";
 import { services } from "../../context.ts";
+import { asQuery } from "../../lib/api.server.ts";
 import { readForm } from "../../lib/forms.server.ts";
 import { pageNumberOf } from "../../lib/paging.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -37,15 +38,17 @@ const NO_HISTORY: RewardHistoryPage = {
 };
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { api } = portalUser(context);
+  const { api: client } = portalUser(context);
   const { config, logger } = services(context);
   const pageNumber = pageNumberOf(new URL(request.url).searchParams.get(HISTORY_PAGE_PARAM), MAX_PAGE_NUMBER);
   // Owners also see the approval requests waiting for them (ADR 0022 §6); the API answers a
   // Manager 403, and the section is then left out.
   const [history, approvals, spend] = await Promise.all([
-    api.rewardHistoryPage({ pageNumber, pageSize: REWARD_HISTORY_PAGE_SIZE }),
-    api.listApprovals("pending"),
-    api.spendSummary(),
+    client.call((api) =>
+      api.RewardHistory.$get({ query: asQuery({ pageNumber, pageSize: REWARD_HISTORY_PAGE_SIZE }) }),
+    ),
+    client.call((api) => api.Approvals.$get({ query: { status: "pending" } })),
+    client.call((api) => api.RewardHistory.spend.$get()),
   ]);
   if (!history.ok) logger.warn({ status: history.status, detail: history.detail }, "reward history fetch failed");
   if (!spend.ok) logger.warn({ status: spend.status, detail: spend.detail }, "spend summary fetch failed");
@@ -67,7 +70,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const user = requireOnboardedUser(context);
   const { submission } = await readForm(context, request, intentSchema);
   if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
-  const result = await user.api.onboardingVideoWatched();
+  const result = await user.api.call((api) => api.Identity["onboarding-video-watched"].$post());
   if (!result.ok) {
     services(context).logger.error({ status: result.status, detail: result.detail }, "onboarding video flag not saved");
     return redirectWithToast(context, DASHBOARD_PATH, {

@@ -7,8 +7,8 @@ import type { Route } from "./+types/portal.reward-history.csv";
 export const middleware: Route.MiddlewareFunction[] = [portalUserMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { api } = requireOnboardedUser(context);
-  const csv = await api.rewardHistoryCsv();
+  const { api: client } = requireOnboardedUser(context);
+  const csv = await client.text((api) => api.RewardHistory.export.$get());
   const headers = { "cache-control": "private, no-store" };
   if (!csv.ok) {
     return new Response(csv.detail, {

@@ -33,8 +33,9 @@ const dateFormat = new Intl.DateTimeFormat("en-AU", {
 });
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { api } = portalUser(context);
-  const delivery = await api.releaseDelivery(idFromParam(params.releaseId));
+  const { api: client } = portalUser(context);
+  const releaseId = String(idFromParam(params.releaseId));
+  const delivery = await client.call((api) => api.RewardReleases[":releaseId"].$get({ param: { releaseId } }));
   if (!delivery.ok) throw data(delivery.detail, { status: delivery.status });
   return { delivery: delivery.data };
 }
@@ -42,11 +43,15 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 const resendSchema = z.object({ intent: z.literal("resend"), userId: z.coerce.number().int().positive() });
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-  const { api } = requireOnboardedUser(context);
+  const { api: client } = requireOnboardedUser(context);
   const releaseId = idFromParam(params.releaseId);
   const { submission } = await readForm(context, request, resendSchema);
   if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
-  const resent = await api.resendRewardEmail(releaseId, submission.value.userId);
+  const resent = await client.call((api) =>
+    api.RewardReleases[":releaseId"].recipients[":userId"].resend.$post({
+      param: { releaseId: String(releaseId), userId: String(submission.value.userId) },
+    }),
+  );
   return redirectWithToast(
     context,
     releasePath(releaseId),

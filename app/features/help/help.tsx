@@ -25,7 +25,7 @@ export const meta: Route.MetaFunction = () => [
 export async function action({ context, request }: Route.ActionArgs) {
   return handleFormPost(context, request, {
     schema: contactFormSchema,
-    send: (value) => createApiClient(context).createHelpAnonymous(value),
+    send: (value) => createApiClient(context).call((api) => api.Help["create-help-anonymous"].$post({ json: value })),
     redirectTo: `${href("/help")}?sent=1#contact`,
   });
 }

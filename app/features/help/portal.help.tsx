@@ -17,10 +17,10 @@ export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const { api } = requireOnboardedUser(context);
+  const { api: client } = requireOnboardedUser(context);
   const { submission } = await readForm(context, request, helpSchema);
   if (submission.status !== "success") return replyInvalid(submission);
-  const result = await api.createHelp(submission.value);
+  const result = await client.call((api) => api.Help["create-help"].$post({ json: submission.value }));
   if (!result.ok) return replyFailure(submission, result);
   throw redirect(`${PORTAL_HELP_ACTION}?sent=1#contact`);
 }

@@ -8,10 +8,10 @@ import type { Route } from "./+types/portal.invoices.invoice.pdf";
 export const middleware: Route.MiddlewareFunction[] = [portalUserMiddleware];
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { api } = requireOnboardedUser(context);
+  const { api: client } = requireOnboardedUser(context);
   const invoiceNumber = invoiceNumberFromPath(params.invoiceNumber);
   const pdf = invoiceNumber
-    ? await api.invoicePdf(invoiceNumber)
+    ? await client.bytes((api) => api.Invoices[":invoiceNumber"].pdf.$get({ param: { invoiceNumber } }))
     : ({ ok: false, status: 404, detail: INVOICE_DETAILS.notFound } as const);
   if (!pdf.ok) {
     return new Response(pdf.detail, {

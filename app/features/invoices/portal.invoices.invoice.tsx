@@ -18,10 +18,10 @@ export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { api } = portalUser(context);
+  const { api: client } = portalUser(context);
   const invoiceNumber = invoiceNumberFromPath(params.invoiceNumber);
   if (!invoiceNumber) throw data("Not found", { status: 404 });
-  const invoice = await api.invoice(invoiceNumber);
+  const invoice = await client.call((api) => api.Invoices[":invoiceNumber"].$get({ param: { invoiceNumber } }));
   if (!invoice.ok) throw data(invoice.detail, { status: invoice.status });
   return { invoice: invoice.data };
 }

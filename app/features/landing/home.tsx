@@ -30,7 +30,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 export async function loader({ context }: Route.LoaderArgs) {
   const { config, logger } = services(context);
   const canonicalUrl = new URL("/", config.appUrl).toString();
-  const result = await createApiClient(context).latestRewards();
+  const result = await createApiClient(context).call((api) => api.Catalogue["latest-reward"].$get());
   // docs/requirements.md §S8: a failed catalogue fetch is only logged; the glance shows no cards.
   if (!result.ok) {
     logger.error({ status: result.status, detail: result.detail }, "latest rewards could not be loaded");

@@ -8,17 +8,19 @@
 // upload's three posts, each a function of app/features/my-team/team-actions.server.ts.
 import { effectiveSearch, TEAM_PAGE_SIZE, type TeamPage } from "../../../core/team.ts";
 import { services } from "../../context.ts";
+import { asQuery } from "../../lib/api.server.ts";
 import type { PendingCsvUpload } from "../../lib/csv-upload.ts";
 import { pageNumberOf } from "../../lib/paging.ts";
 import { pendingImportView } from "../../lib/uploads.server.ts";
 import { importRefreshMeta } from "../../ui/csv-upload-pane.tsx";
+import { useUrlDialog } from "../../ui/dialog.tsx";
 import { type PortalUser, portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.my-team";
 import { listHref, PREVIEW_ROWS, TEAM_TEMPLATE_PATH, type UploadPreview } from "./team.ts";
 import { finishTeamImport, teamAction } from "./team-actions.server.ts";
 import { TeamBulkPane } from "./team-bulk-upload.tsx";
-import { TeamDialogs, useTeamDialogs } from "./team-dialogs.tsx";
+import { TEAM_DIALOG_OPTIONS, TeamDialogs } from "./team-dialogs.tsx";
 import { TeamSearch } from "./team-search.tsx";
 import { TeamPager, TeamTable } from "./team-table.tsx";
 
@@ -40,17 +42,18 @@ const emptyPage = (pageNumber: number): TeamPage => ({
 });
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { api } = portalUser(context);
+  const { api: client } = portalUser(context);
   const { logger } = services(context);
   const url = new URL(request.url);
   const search = (url.searchParams.get("search") ?? "").slice(0, MAX_SEARCH_LENGTH);
   const requested = pageNumberOf(url.searchParams.get("page"));
   const query = { pageSize: TEAM_PAGE_SIZE, search: effectiveSearch(search) };
 
-  let result = await api.listTeam({ ...query, pageNumber: requested });
+  let result = await client.call((api) => api.Users.$get({ query: asQuery({ ...query, pageNumber: requested }) }));
   // A page past the end (the last member of the last page was removed, or an old link): the last page.
   if (result.ok && result.data.items.length === 0 && result.data.totalPages > 0 && requested > result.data.totalPages) {
-    result = await api.listTeam({ ...query, pageNumber: result.data.totalPages });
+    const pageNumber = result.data.totalPages;
+    result = await client.call((api) => api.Users.$get({ query: asQuery({ ...query, pageNumber }) }));
   }
   let page = emptyPage(requested);
   if (result.ok) {
@@ -72,7 +75,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 /** The pane's view of an import: its preview, the working view, or (once applied) the list with the toast. */
 async function readTeamImport(context: Route.LoaderArgs["context"], user: PortalUser, id: string, back: string) {
-  const read = await user.api.readImport(id, PREVIEW_ROWS);
+  const read = await user.api.call((api) =>
+    api.Imports[":id"].$get({ param: { id }, query: asQuery({ sample: PREVIEW_ROWS }) }),
+  );
   if (!read.ok) return { id, expired: true as const };
   const job = read.data;
   if (job.status === "done") throw await finishTeamImport(context, user, job, back);
@@ -89,7 +94,11 @@ export function action({ context, request }: Route.ActionArgs) {
 
 export default function MyTeam({ loaderData, actionData }: Route.ComponentProps) {
   const { search, page, upload } = loaderData;
-  const dialogs = useTeamDialogs();
+  const dialogs = {
+    add: useUrlDialog("add", TEAM_DIALOG_OPTIONS),
+    edit: useUrlDialog("edit", TEAM_DIALOG_OPTIONS),
+    remove: useUrlDialog("remove", TEAM_DIALOG_OPTIONS),
+  };
 
   return (
     <div className="mx-auto max-w-5xl px-4 py-8 md:px-6 md:py-12">
@@ -108,9 +117,9 @@ export default function MyTeam({ loaderData, actionData }: Route.ComponentProps)
           </a>
         </div>
         <div className="flex flex-col gap-3 sm:flex-row sm:items-start sm:justify-between">
-          <TeamSearch search={search} dialogOpen={dialogs.active !== null} />
+          <TeamSearch search={search} dialogOpen={dialogs.add.open || dialogs.edit.open || dialogs.remove.open} />
           <a
-            {...dialogs.opener("add")}
+            {...dialogs.add.linkProps}
             id="team-add-new"
             className="inline-flex min-h-11 shrink-0 items-center justify-center gap-2 rounded-md bg-brand-700 px-6 py-2 font-semibold text-white shadow-sm hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
           >
@@ -118,14 +127,14 @@ export default function MyTeam({ loaderData, actionData }: Route.ComponentProps)
             Add New
           </a>
         </div>
-        <TeamTable items={page.items} editOpener={(member) => dialogs.opener("edit", member.id)} />
+        <TeamTable items={page.items} editOpener={(member) => dialogs.edit.openerFor(member.id)} />
         <TeamPager search={search} page={page} />
       </section>
       <TeamDialogs
         dialogs={dialogs}
         members={page.items}
         actionData={actionData}
-        bulkPane={<TeamBulkPane upload={upload} actionData={dialogs.active?.name === "add" ? actionData : undefined} />}
+        bulkPane={<TeamBulkPane upload={upload} actionData={dialogs.add.open ? actionData : undefined} />}
       />
     </div>
   );

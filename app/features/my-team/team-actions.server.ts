@@ -79,7 +79,7 @@ function updateFailure(submission: Submission<unknown>, failure: Extract<ApiResu
 
 /** A finished import (done or failed), seen: dropped, and answered as SPEC's toast or the file's messages. */
 export async function finishTeamImport(context: Context, user: PortalUser, job: ImportJob, back: string) {
-  await user.api.discardImport(job.id);
+  await user.api.call((api) => api.Imports[":id"].$delete({ param: { id: job.id } }));
   if (job.status !== "done" || !job.result) {
     return uploadFailure(job.errors ?? [GENERIC_FORM_ERROR], job.fileName, 400);
   }
@@ -106,10 +106,10 @@ async function settleQueued(post: TeamPost, id: string, waitMs: number) {
 }
 
 /** Add dialog, single form: a new team member. */
-async function addMember({ context, user, formData, back }: TeamPost) {
+async function createUser({ context, user, formData, back }: TeamPost) {
   const submission = parseWithZod(formData, { schema: teamMemberSchema });
   if (submission.status !== "success") return replyInvalid(submission);
-  const result = await user.api.createTeamMember(submission.value);
+  const result = await user.api.call((api) => api.Users["create-user"].$post({ json: submission.value }));
   // docs/requirements.md §S8: the server's detail in red above the form.
   if (!result.ok) return replyFailure(submission, result, { shownDetails: [result.detail] });
   return redirectWithToast(context, back, {
@@ -119,22 +119,24 @@ async function addMember({ context, user, formData, back }: TeamPost) {
 }
 
 /** Edit dialog: a member's names and email. */
-async function updateMember({ context, user, formData, back }: TeamPost) {
+async function updateUser({ context, user, formData, back }: TeamPost) {
   const submission = parseWithZod(formData, { schema: updateSchema });
   if (submission.status !== "success") return replyInvalid(submission);
   const { id, ...member } = submission.value;
-  const result = await user.api.updateTeamMember(id, member);
+  const result = await user.api.call((api) =>
+    api.Users[":id"].$put({ param: { id: String(id) }, json: { id, ...member } }),
+  );
   if (!result.ok) return updateFailure(submission, result);
   return redirectWithToast(context, back, { type: "success", title: `${member.firstName} successfully updated` });
 }
 
 /** Remove dialog: the member leaves the team (their unspent balance is forfeited by the API). */
-async function removeMember({ context, user, formData, back }: TeamPost) {
+async function deleteUser({ context, user, formData, back }: TeamPost) {
   const submission = parseWithZod(formData, { schema: removeSchema });
   if (submission.status !== "success") {
     return redirectWithToast(context, back, { type: "destructive", title: REMOVE_FAILED_MESSAGE });
   }
-  const result = await user.api.removeTeamMember(submission.value.id);
+  const result = await user.api.call((api) => api.Users[":id"].$delete({ param: { id: String(submission.value.id) } }));
   if (!result.ok) {
     services(context).logger.warn({ status: result.status, detail: result.detail }, "team member removal failed");
     return redirectWithToast(context, back, { type: "destructive", title: REMOVE_FAILED_MESSAGE });
@@ -162,7 +164,7 @@ async function saveUpload(post: TeamPost) {
   const submission = parseWithZod(post.formData, { schema: saveUploadSchema });
   if (submission.status !== "success") return uploadFailure([UPLOAD_EXPIRED_MESSAGE], undefined, 400);
   const { uploadId } = submission.value;
-  const queued = await post.user.api.queueImport(uploadId);
+  const queued = await post.user.api.call((api) => api.Imports[":id"].start.$post({ param: { id: uploadId } }));
   if (!queued.ok) return uploadFailure([UPLOAD_EXPIRED_MESSAGE], undefined, 410);
   return settleQueued(post, uploadId, NO_JS_SAVE_WAIT_MS);
 }
@@ -170,12 +172,12 @@ async function saveUpload(post: TeamPost) {
 /** The one dispatch of the page's intents. */
 function runIntent(intent: unknown, post: TeamPost): Promise<unknown> {
   switch (intent as TeamIntent) {
-    case TEAM_INTENT.add:
-      return addMember(post);
-    case TEAM_INTENT.update:
-      return updateMember(post);
-    case TEAM_INTENT.remove:
-      return removeMember(post);
+    case TEAM_INTENT.createUser:
+      return createUser(post);
+    case TEAM_INTENT.updateUser:
+      return updateUser(post);
+    case TEAM_INTENT.deleteUser:
+      return deleteUser(post);
     case TEAM_INTENT.checkUpload:
       return checkOrSaveFile(post, false);
     case TEAM_INTENT.saveFile:

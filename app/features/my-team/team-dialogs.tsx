@@ -7,110 +7,42 @@
 //   a dialog closes. A success redirects to the list, which closes the dialog.
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { type MouseEvent, type ReactNode, useState } from "react";
-import { useFetcher, useLocation, useNavigate, useNavigation, useRevalidator } from "react-router";
+import type { ReactNode } from "react";
+import { useFetcher, useLocation } from "react-router";
 import { type TeamMember, teamMemberSchema } from "../../../core/team.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
-import {
-  preloadDialogs,
-  rememberOpener,
-  UrlDialog,
-  type UrlDialogControl,
-  usePreloadedDialogs,
-} from "../../ui/dialog.tsx";
+import { UrlDialog, type UrlDialogControl, type UrlDialogOptions } from "../../ui/dialog.tsx";
 import { FormAlert, HiddenFormInputs, SubmitButton, TextField } from "../../ui/form-fields.tsx";
-import {
-  dialogHref,
-  formReplyOf,
-  listHref,
-  REMOVE_WARNING,
-  TEAM_DIALOGS,
-  TEAM_INTENT,
-  type TeamActionData,
-  type TeamDialogName,
-} from "./team.ts";
-
-interface OpenDialog {
-  name: TeamDialogName | null;
-  memberId?: number;
-}
-
-export interface TeamDialogState {
-  /** The dialog shown now, if any. */
-  active: OpenDialog | null;
-  /** Props for the <a> that opens `name` (for a member). */
-  opener(name: TeamDialogName, memberId?: number): UrlDialogControl["linkProps"];
-  control(name: TeamDialogName): UrlDialogControl;
-  close(): void;
-}
+import { formReplyOf, listHref, REMOVE_WARNING, TEAM_INTENT, type TeamActionData } from "./team.ts";
 
 /**
- * Which dialog is open: the address says so (?dialog=…), unless the page opened or closed one
- * in place since the last navigation (JavaScript). A navigation (e.g. the redirect after a
- * successful post) hands the decision back to the address.
+ * useUrlDialog's options for the three dialogs (team.ts DIALOG_PARAMS): Update and Remove are
+ * about a member (?member=<id>), a checked file waits in Add New (?upload=<id>); closing one
+ * about a member still listed gives the focus to the row's edit button (Remove is opened from
+ * Update, whose opener is that button), and the list reloads.
  */
-export function useTeamDialogs(): TeamDialogState {
-  const location = useLocation();
-  const navigate = useNavigate();
-  const navigation = useNavigation();
-  const revalidator = useRevalidator();
-  const [inPage, setInPage] = useState<(OpenDialog & { key: string }) | null>(null);
-  usePreloadedDialogs();
+export const TEAM_DIALOG_OPTIONS: UrlDialogOptions = {
+  itemParam: "member",
+  moreParams: ["upload"],
+  returnFocusTo: (item) => editButtonId(item),
+  revalidateOnClose: true,
+};
 
-  const params = new URLSearchParams(location.search);
-  const urlName = params.get("dialog");
-  const urlMember = Number(params.get("member"));
-  const fromUrl: OpenDialog | null = TEAM_DIALOGS.includes(urlName as TeamDialogName)
-    ? { name: urlName as TeamDialogName, memberId: Number.isSafeInteger(urlMember) ? urlMember : undefined }
-    : null;
-  const current = inPage && inPage.key === location.key ? inPage : fromUrl;
-  const active = current?.name ? current : null;
-  const closeHref = listHref(location.search);
-
-  function close() {
-    const memberId = active?.memberId;
-    setInPage({ key: location.key, name: null });
-    if (fromUrl) void navigate(closeHref, { replace: true, preventScrollReset: true });
-    else void revalidator.revalidate();
-    // The focus goes back to the row's edit button when the dialog was about a member still listed
-    // (Remove is opened from Update, whose opener is that button).
-    if (memberId !== undefined) {
-      setTimeout(() => document.getElementById(editButtonId(memberId))?.focus({ preventScroll: true }), 0);
-    }
-  }
-
-  function opener(name: TeamDialogName, memberId?: number) {
-    return {
-      href: dialogHref(location.search, name, memberId),
-      onClick(event: MouseEvent<HTMLAnchorElement>) {
-        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-        event.preventDefault();
-        rememberOpener(event.currentTarget);
-        preloadDialogs();
-        // A navigation under way (the list following the search box, another page of the list)
-        // would land after a dialog opened in place and close it: open this one by its address
-        // instead, a navigation of its own that supersedes the pending one.
-        if (navigation.state !== "idle") {
-          void navigate(dialogHref(location.search, name, memberId), { replace: true, preventScrollReset: true });
-          return;
-        }
-        setInPage({ key: location.key, name, memberId });
-      },
-      onPointerEnter: preloadDialogs,
-      onFocus: preloadDialogs,
-    };
-  }
-
-  return {
-    active,
-    opener,
-    control: (name) => ({ name, open: active?.name === name, linkProps: opener(name), closeHref, close }),
-    close,
-  };
+export interface TeamDialogControls {
+  add: UrlDialogControl;
+  edit: UrlDialogControl;
+  remove: UrlDialogControl;
 }
 
-export function editButtonId(memberId: number) {
+/** The member id of the open dialog's address (?member=<id>), if it is one. */
+function memberIdOf(dialogs: TeamDialogControls): number | undefined {
+  const item = dialogs.edit.item ?? dialogs.remove.item;
+  const id = Number(item);
+  return item !== null && Number.isSafeInteger(id) ? id : undefined;
+}
+
+export function editButtonId(memberId: number | string) {
   return `team-edit-${memberId}`;
 }
 
@@ -131,12 +63,12 @@ export function TeamDialogs({
   actionData,
   bulkPane,
 }: {
-  dialogs: TeamDialogState;
+  dialogs: TeamDialogControls;
   members: TeamMember[];
   actionData?: TeamActionData;
   bulkPane: ReactNode;
 }) {
-  const memberId = dialogs.active?.memberId;
+  const memberId = memberIdOf(dialogs);
   const member = memberId === undefined ? undefined : members.find((m) => m.id === memberId);
   // Without JavaScript the action's answer belongs to the one dialog the address opened.
   const reply = formReplyOf(actionData);
@@ -144,7 +76,7 @@ export function TeamDialogs({
 
   return (
     <>
-      <UrlDialog control={dialogs.control("add")} title="Add New">
+      <UrlDialog control={dialogs.add} title="Add New">
         <div className="grid gap-8 md:grid-cols-2">
           {bulkPane}
           <section aria-labelledby="team-add-single-heading">
@@ -153,24 +85,24 @@ export function TeamDialogs({
             </h3>
             <TeamMemberForm
               id="team-add-form"
-              intent={TEAM_INTENT.add}
+              intent={TEAM_INTENT.createUser}
               submitLabel="Add Team Member"
-              reply={dialogs.active?.name === "add" ? reply : undefined}
+              reply={dialogs.add.open ? reply : undefined}
             />
           </section>
         </div>
       </UrlDialog>
-      <UrlDialog control={dialogs.control("edit")} title={member ? `Update ${fullName}` : "Update Team Member"}>
+      <UrlDialog control={dialogs.edit} title={member ? `Update ${fullName}` : "Update Team Member"}>
         {member ? (
           <TeamMemberForm
             id="team-update-form"
-            intent={TEAM_INTENT.update}
+            intent={TEAM_INTENT.updateUser}
             submitLabel="Save"
             member={member}
-            reply={dialogs.active?.name === "edit" ? reply : undefined}
+            reply={dialogs.edit.open ? reply : undefined}
             footer={
               <a
-                {...dialogs.opener("remove", member.id)}
+                {...dialogs.remove.openerFor(member.id)}
                 className="inline-flex min-h-11 items-center font-semibold text-red-700 underline underline-offset-2 hover:text-red-900 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-700"
               >
                 Remove {fullName}
@@ -181,8 +113,8 @@ export function TeamDialogs({
           <MemberGone />
         )}
       </UrlDialog>
-      <UrlDialog control={dialogs.control("remove")} title={member ? `Remove ${fullName}` : "Remove Team Member"}>
-        {member ? <RemoveForm member={member} onCancel={dialogs.close} /> : <MemberGone />}
+      <UrlDialog control={dialogs.remove} title={member ? `Remove ${fullName}` : "Remove Team Member"}>
+        {member ? <RemoveForm member={member} onCancel={dialogs.remove.close} /> : <MemberGone />}
       </UrlDialog>
     </>
   );
@@ -259,7 +191,7 @@ function RemoveForm({ member, onCancel }: { member: TeamMember; onCancel: () => 
 
   return (
     <fetcher.Form method="post" action={action} className="space-y-6">
-      <HiddenFormInputs intent={TEAM_INTENT.remove} />
+      <HiddenFormInputs intent={TEAM_INTENT.deleteUser} />
       <input type="hidden" name="id" value={member.id} />
       <input type="hidden" name="firstName" value={member.firstName} />
       <p className="rounded-md border border-amber-400 bg-amber-50 px-4 py-3 text-amber-950">{REMOVE_WARNING}</p>

@@ -11,9 +11,10 @@ export const TEAM_TEMPLATE_PATH = href("/portal/my-team/template.csv");
 
 /** The posts the page's one action tells apart by their `intent` field. */
 export const TEAM_INTENT = {
-  add: "add",
-  update: "update",
-  remove: "remove",
+  // The API route each one calls names it (ADR 0032): POST /Users/create-user, PUT and DELETE /Users/{id}.
+  createUser: "create-user",
+  updateUser: "update-user",
+  deleteUser: "delete-user",
   /** Without JavaScript: check a CSV file on the server and keep its rows for the preview. */
   checkUpload: "check-upload",
   /** Without JavaScript: save the rows kept by check-upload. */
@@ -23,7 +24,6 @@ export const TEAM_INTENT = {
 } as const;
 
 export type TeamDialogName = "add" | "edit" | "remove";
-export const TEAM_DIALOGS: readonly TeamDialogName[] = ["add", "edit", "remove"];
 /** The search parameters that belong to a dialog (dropped from the list's own address). */
 export const DIALOG_PARAMS = ["dialog", "member", "upload"] as const;
 

@@ -21,7 +21,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const signedIn = portalUser(context);
   const { submission } = await readForm(context, request, companyDetailsSchema);
   if (submission.status !== "success") return replyInvalid(submission);
-  const result = await signedIn.api.saveCompanyDetails(submission.value);
+  const result = await signedIn.api.call((api) => api.Companies.$put({ json: submission.value }));
   if (!result.ok) {
     // docs/requirements.md §S8: a failed save is logged; the form says so without the API's words, unless they
     // belong to a field (the ABN check digits).

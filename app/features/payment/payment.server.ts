@@ -1,93 +1,15 @@
-// The server half of the payment pages: the posted forms' schemas (the same rules and messages as
-// payment.ts, checked with zod), the Review page's data (the API's summary cut to what the page
-// shows) and the confirmation page's check (docs/requirements.md §S2, §S4, §S8; §D5, §D6).
+// The server half of the payment pages: what the route actions make of a post that passed its
+// schema (core/card-form.ts, the one the browser checks too: ADR 0017), the Review page's data
+// (the API's summary cut to what the page shows) and the confirmation page's check
+// (docs/requirements.md §S2, §S4, §S8; §D5, §D6).
 import { redirect } from "react-router";
-import { z } from "zod";
 import type { ApprovalSummary, MyDraftApproval } from "../../../core/approvals.ts";
-import { cardDigits } from "../../../core/card.ts";
-import { rewardMessageField, senderNameField } from "../../../core/rewards.ts";
+import { cardDigits, parseExpiry } from "../../../core/card.ts";
 import { sydneyWallTimeToInstant } from "../../../core/schedule.ts";
 import type { ApiClient } from "../../lib/api.server.ts";
-import {
-  AUTHENTICATION_PATH,
-  type CardFields,
-  CONFIRMATION_PATH,
-  cardFieldErrors,
-  dollarsToCents,
-  PAY_INTENTS,
-  PAYMENT_TEXT,
-  parseExpiry,
-  SAVE_MESSAGE_FIELD,
-  SAVE_MESSAGE_THEN,
-  SHOWN_RECIPIENTS,
-} from "./payment.ts";
+import { AUTHENTICATION_PATH, CONFIRMATION_PATH, dollarsToCents, PAYMENT_TEXT, SHOWN_RECIPIENTS } from "./payment.ts";
 
-const text = z.string().max(256).optional().default("");
-
-/** When to send (core/schedule.ts): "now", or "later" at a Sydney date and time. */
-const scheduleFields = {
-  sendWhen: z.enum(["now", "later"]).optional().default("now"),
-  sendAt: text,
-};
-const amountField = z.coerce.number({ error: PAYMENT_TEXT.paymentError }).int().positive().max(Number.MAX_SAFE_INTEGER);
-
-function refineWith(fields: readonly (keyof CardFields)[]) {
-  return (value: Partial<Record<keyof CardFields, unknown>>, ctx: z.RefinementCtx) => {
-    const errors = cardFieldErrors(value);
-    for (const name of fields) {
-      for (const message of errors[name] ?? []) ctx.addIssue({ code: "custom", path: [name], message });
-    }
-  };
-}
-
-/** The simulated card form as posted (docs/requirements.md §D6, §D8). */
-export const simulatedPaySchema = z
-  .object({
-    intent: z.literal(PAY_INTENTS.pay),
-    amount: amountField,
-    rewardName: text,
-    message: rewardMessageField,
-    senderName: senderNameField,
-    ...scheduleFields,
-    cardNumber: text,
-    expiry: text,
-    cvc: text,
-    nameOnCard: text,
-  })
-  .superRefine(refineWith(["rewardName", "sendAt", "cardNumber", "expiry", "cvc", "nameOnCard"]));
-
-/** The Stripe form (its card fields live in Stripe's own frame or page). */
-export const stripePaySchema = z
-  .object({
-    intent: z.enum([PAY_INTENTS.checkout, PAY_INTENTS.stripeIntent]),
-    amount: amountField,
-    rewardName: text,
-    message: rewardMessageField,
-    senderName: senderNameField,
-    ...scheduleFields,
-  })
-  .superRefine(refineWith(["rewardName", "sendAt"]));
-
-/** "Request approval" (ADR 0022 §6): the reward name and the total the page showed. */
-export const requestApprovalSchema = z
-  .object({
-    intent: z.literal(PAY_INTENTS.requestApproval),
-    amount: amountField,
-    rewardName: text,
-    message: rewardMessageField,
-    senderName: senderNameField,
-    ...scheduleFields,
-  })
-  .superRefine(refineWith(["rewardName", "sendAt"]));
-
-/** 'Preview the email' and the tooltip's save: the message and sender alone (core/rewards.ts rules). */
-export const saveMessageSchema = z.object({
-  [SAVE_MESSAGE_FIELD]: z.enum([SAVE_MESSAGE_THEN.preview, SAVE_MESSAGE_THEN.stay]),
-  message: rewardMessageField,
-  senderName: senderNameField,
-});
-
-/** The instant a posted schedule names: null for "send now" (checked by the schemas above). */
+/** The instant a posted schedule names: null for "send now" (core/card-form.ts checked it is one). */
 export function sendAtOf(value: { sendWhen: "now" | "later"; sendAt: string }): string | null {
   return value.sendWhen === "later" ? (sydneyWallTimeToInstant(value.sendAt)?.toISOString() ?? null) : null;
 }
@@ -128,10 +50,10 @@ export interface ReviewData {
  * page: a draft of 5,000 is counted, not rendered.
  */
 export async function loadReview(
-  api: ApiClient,
+  client: ApiClient,
   log: (details: object, message: string) => void,
 ): Promise<ReviewData | null> {
-  const summary = await api.rewardSummary();
+  const summary = await client.call((api) => api.RewardMyTeam["get-reward-summary"].$get());
   if (!summary.ok) {
     log({ status: summary.status, detail: summary.detail }, "reward summary fetch failed");
     return null;
@@ -168,8 +90,10 @@ const PENDING = new Set(["processing", "requires_confirmation", "requires_captur
  * POST check-payment-intent (which also releases a paid order, once): succeeded with the
  * amount, still processing, or failed ('Payment Failed'; a failing call adds docs/requirements.md §S8's message).
  */
-export async function checkPayment(api: ApiClient, paymentIntent: string): Promise<CheckOutcome> {
-  const result = await api.checkPaymentIntent(paymentIntent);
+export async function checkPayment(client: ApiClient, paymentIntent: string): Promise<CheckOutcome> {
+  const result = await client.call((api) =>
+    api.StripePayment["check-payment-intent"].$post({ json: { paymentIntent } }),
+  );
   if (!result.ok) return { state: "failed", message: PAYMENT_TEXT.checkError };
   const { status, amount, message } = result.data;
   if (status === "succeeded") {
@@ -202,10 +126,13 @@ export function approvalStepOf(totalCents: number, mine: MyDraftApproval | null)
 
 /** The Review page's data and its approval step, from two API calls made together. */
 export async function loadReviewWithApproval(
-  api: ApiClient,
+  client: ApiClient,
   log: (details: object, message: string) => void,
 ): Promise<(ReviewData & { approval: ApprovalStep }) | null> {
-  const [review, mine] = await Promise.all([loadReview(api, log), api.myDraftApproval()]);
+  const [review, mine] = await Promise.all([
+    loadReview(client, log),
+    client.call((api) => api.Approvals["my-draft"].$get()),
+  ]);
   if (!review) return null;
   if (!mine.ok) log({ status: mine.status, detail: mine.detail }, "approval state fetch failed");
   return { ...review, approval: approvalStepOf(review.totalCents, mine.ok ? mine.data : null) };

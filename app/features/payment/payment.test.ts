@@ -1,24 +1,23 @@
-// The payment pages' pure parts: the card form's browser rules give the API's own words
-// (server/payments/simulated.ts, core/rewards.ts) for the same input, the server schema agrees
-// with them, the Review data is cut to 100 recipients with cents from the API's dollars, and the
+// The payment pages' pure parts: the card form's messages are the API's own words
+// (server/payments/simulated.ts, core/rewards.ts; core/card-form.test.ts proves every message of
+// the schemas), the forms' constraints are the attributes the inputs had, the API gets digits and
+// MM/YY, the Review data is cut to 100 recipients with cents from the API's dollars, and the
 // confirmation check maps every answer of check-payment-intent.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
+import {
+  requestApprovalSchema,
+  simulatedPaySchema,
+  stripePaySchema,
+  topUpCardSchema,
+} from "../../../core/card-form.ts";
 import { REWARD_DETAILS } from "../../../core/rewards.ts";
 import { CARD_MESSAGES as PROCESSOR_MESSAGES } from "../../../server/payments/simulated.ts";
 import type { ApiClient, ApiResult } from "../../lib/api.server.ts";
-import { checkPayment, loadReview, normalisedCard, simulatedPaySchema } from "./payment.server.ts";
-import {
-  CARD_MESSAGES,
-  cardFieldErrors,
-  dollarsToCents,
-  parseExpiry,
-  payButtonText,
-  recipientLabel,
-  successText,
-} from "./payment.ts";
+import { formConstraint } from "../../lib/forms.ts";
+import { checkPayment, loadReview, normalisedCard } from "./payment.server.ts";
+import { CARD_MESSAGES, dollarsToCents, payButtonText, recipientLabel, successText } from "./payment.ts";
 
-const NOW = new Date("2026-11-22T10:00:00Z");
 const valid = {
   rewardName: "Quarterly Stars",
   cardNumber: "4242 4242 4242 4242",
@@ -38,44 +37,30 @@ describe("card form rules", () => {
     expect(CARD_MESSAGES.rewardNameTooLong).toBe(REWARD_DETAILS.nameTooLong);
   });
 
-  it("accept Stripe's test cards with a future expiry", () => {
-    for (const cardNumber of ["4242 4242 4242 4242", "4000 0000 0000 0002", "4000002500003155"]) {
-      expect(cardFieldErrors({ ...valid, cardNumber }, NOW)).toEqual({});
+  it("give the inputs the attributes the browser checks before hydration", () => {
+    // Every card form: the four card fields required, the name on the card at most 64 characters.
+    const card = {
+      cardNumber: { required: true },
+      expiry: { required: true },
+      cvc: { required: true },
+      nameOnCard: { required: true, maxLength: 64 },
+    };
+    expect(formConstraint(simulatedPaySchema)).toMatchObject({
+      rewardName: { required: true, maxLength: 100 },
+      sendWhen: { required: false },
+      sendAt: { required: false },
+      ...card,
+    });
+    expect(formConstraint(topUpCardSchema)).toMatchObject(card);
+    // Stripe and the approval request post no card: their fields are not there to require.
+    for (const schema of [stripePaySchema, requestApprovalSchema]) {
+      const constraint = formConstraint(schema);
+      expect(constraint.rewardName).toEqual({ required: true, maxLength: 100 });
+      expect(constraint).not.toHaveProperty("cardNumber");
     }
-    expect(cardFieldErrors({ ...valid, expiry: "11/26" }, NOW)).toEqual({});
   });
 
-  it("name each failing field", () => {
-    expect(cardFieldErrors({}, NOW)).toEqual({
-      rewardName: [CARD_MESSAGES.rewardNameRequired],
-      cardNumber: [CARD_MESSAGES.cardNumberRequired],
-      expiry: [CARD_MESSAGES.expiryRequired],
-      cvc: [CARD_MESSAGES.cvcRequired],
-      nameOnCard: [CARD_MESSAGES.nameOnCardRequired],
-    });
-    expect(
-      cardFieldErrors(
-        { ...valid, rewardName: "x".repeat(101), cardNumber: "4242 4242 4242 4241", expiry: "10/26", cvc: "12" },
-        NOW,
-      ),
-    ).toEqual({
-      rewardName: [CARD_MESSAGES.rewardNameTooLong],
-      cardNumber: [CARD_MESSAGES.cardNumberInvalid],
-      expiry: [CARD_MESSAGES.expiryPast],
-      cvc: [CARD_MESSAGES.cvcInvalid],
-    });
-    expect(cardFieldErrors({ ...valid, expiry: "13/30" }, NOW)).toEqual({ expiry: [CARD_MESSAGES.expiryInvalid] });
-  });
-
-  it("read the expiry as people type it", () => {
-    expect(parseExpiry("12/34")).toEqual({ month: 12, year: 2034 });
-    expect(parseExpiry(" 1 / 2030 ")).toEqual({ month: 1, year: 2030 });
-    expect(parseExpiry("1234")).toEqual({ month: 12, year: 2034 });
-    expect(parseExpiry("00/30")).toBeNull();
-    expect(parseExpiry("soon")).toBeNull();
-  });
-
-  it("the server schema gives the same messages, and the API gets digits and MM/YY", () => {
+  it("the API gets digits and MM/YY from the schema's value", () => {
     const form = (entries: Record<string, string>) => {
       const data = new FormData();
       for (const [k, v] of Object.entries(entries)) data.set(k, v);
@@ -100,6 +85,10 @@ describe("card form rules", () => {
       cvc: "123",
       nameOnCard: "Paula Payer",
     });
+    expect(normalisedCard({ ...good.value, cardNumber: "4242-4242-4242-4242", expiry: "1 / 2034" })).toMatchObject({
+      cardNumber: "4242424242424242",
+      expiry: "01/34",
+    });
   });
 });
 
@@ -117,8 +106,9 @@ describe("texts", () => {
   });
 });
 
-function fakeApi(calls: Partial<Record<keyof ApiClient, () => Promise<ApiResult<unknown>>>>): ApiClient {
-  return calls as unknown as ApiClient;
+/** A client whose every call answers `result` (the functions under test make one call each). */
+function fakeApi(result: ApiResult<unknown>): ApiClient {
+  return { call: async () => result } as unknown as ApiClient;
 }
 
 describe("loadReview", () => {
@@ -134,7 +124,7 @@ describe("loadReview", () => {
   });
 
   it("cuts a long draft to the first 100 recipients and converts dollars to cents", async () => {
-    const api = fakeApi({ rewardSummary: async () => ({ ok: true, status: 200, data: summary(5000, 1) }) });
+    const api = fakeApi({ ok: true, status: 200, data: summary(5000, 1) });
     const review = await loadReview(api, () => {});
     expect(review?.recipients).toHaveLength(100);
     expect(review?.recipientCount).toBe(5000);
@@ -150,9 +140,9 @@ describe("loadReview", () => {
   it("is null with nothing to pay for, or when the API fails (logged)", async () => {
     const logged: string[] = [];
     const log = (_: object, message: string) => logged.push(message);
-    const zero = fakeApi({ rewardSummary: async () => ({ ok: true, status: 200, data: summary(3, 0) }) });
-    const empty = fakeApi({ rewardSummary: async () => ({ ok: true, status: 200, data: summary(0, 5) }) });
-    const down = fakeApi({ rewardSummary: async () => ({ ok: false, status: 503, detail: "down" }) });
+    const zero = fakeApi({ ok: true, status: 200, data: summary(3, 0) });
+    const empty = fakeApi({ ok: true, status: 200, data: summary(0, 5) });
+    const down = fakeApi({ ok: false, status: 503, detail: "down" });
     expect(await loadReview(zero, log)).toBeNull();
     expect(await loadReview(empty, log)).toBeNull();
     expect(await loadReview(down, log)).toBeNull();
@@ -161,7 +151,7 @@ describe("loadReview", () => {
 });
 
 describe("checkPayment", () => {
-  const answer = (data: object) => fakeApi({ checkPaymentIntent: async () => ({ ok: true, status: 200, data }) });
+  const answer = (data: object) => fakeApi({ ok: true, status: 200, data });
 
   it("maps every answer of check-payment-intent", async () => {
     expect(await checkPayment(answer({ status: "succeeded", amount: 111 }), "pi_1")).toEqual({
@@ -183,7 +173,7 @@ describe("checkPayment", () => {
     expect(
       await checkPayment(answer({ status: "failed", amount: 111, message: "Your card was declined." }), "pi_1"),
     ).toEqual({ state: "failed", message: "Your card was declined." });
-    const down = fakeApi({ checkPaymentIntent: async () => ({ ok: false, status: 500, detail: "boom" }) });
+    const down = fakeApi({ ok: false, status: 500, detail: "boom" });
     expect(await checkPayment(down, "pi_1")).toEqual({
       state: "failed",
       message: "An error occurred while processing the payment. Please try again.",

@@ -4,7 +4,7 @@
 // /portal/payment-confirmation?payment_intent=…, which checks the payment and shows the result.
 // The address carries the payment id and its client secret, as Stripe's return address does.
 import { data, Form, href, redirect } from "react-router";
-import { z } from "zod";
+import { simulatedAuthenticationSchema } from "../../../core/card-form.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { services } from "../../context.ts";
 import { readForm } from "../../lib/forms.server.ts";
@@ -35,8 +35,8 @@ function confirmationHref(paymentIntent: string) {
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const payment = paymentOf(new URL(request.url));
-  const { api } = portalUser(context);
-  const info = await api.getSimulatedPayment(payment);
+  const { api: client } = portalUser(context);
+  const info = await client.call((api) => api.StripePayment["get-simulated-payment"].$post({ json: payment }));
   if (!info.ok) {
     services(context).logger.warn({ status: info.status }, "simulated payment not found for authentication");
     throw data("This payment could not be found.", { status: 404 });
@@ -46,14 +46,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { amountCents: dollarsToCents(info.data.amount), rewardName: info.data.rewardName };
 }
 
-const outcomeSchema = z.object({ outcome: z.enum(["complete", "fail"]) });
-
 export async function action({ context, request }: Route.ActionArgs) {
   const payment = paymentOf(new URL(request.url));
-  const { api } = requireOnboardedUser(context);
-  const { submission } = await readForm(context, request, outcomeSchema);
+  const { api: client } = requireOnboardedUser(context);
+  const { submission } = await readForm(context, request, simulatedAuthenticationSchema);
   if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
-  const answered = await api.completeSimulatedAuthentication({ ...payment, outcome: submission.value.outcome });
+  const answered = await client.call((api) =>
+    api.StripePayment["complete-simulated-authentication"].$post({
+      json: { ...payment, outcome: submission.value.outcome },
+    }),
+  );
   // A failed authentication is answered with the processor's message; the confirmation page shows
   // 'Payment Failed' from the payment's own state either way.
   if (!answered.ok && answered.status !== 402) {

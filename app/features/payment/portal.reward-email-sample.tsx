@@ -15,8 +15,8 @@ export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { api } = portalUser(context);
-  const sample = await api.rewardEmailSample();
+  const { api: client } = portalUser(context);
+  const sample = await client.call((api) => api.RewardMyTeam["email-sample"].$get());
   if (!sample.ok) throw new Response(sample.detail, { status: sample.status });
   return { sample: sample.data };
 }

@@ -26,14 +26,21 @@
 // text while it resolves); a document request awaits it, so the server render has the data.
 
 import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { lazy, Suspense } from "react";
 import { Await, Form, href, Link, type ShouldRevalidateFunctionArgs } from "react-router";
 import type { ApprovalSummary } from "../../../core/approvals.ts";
-import { LIMITS, REWARD_MESSAGE_MAX, REWARD_NAME_MAX } from "../../../core/limits.ts";
+import {
+  requestApprovalSchema,
+  saveMessageSchema,
+  simulatedPaySchema,
+  stripePaySchema,
+} from "../../../core/card-form.ts";
+import { LIMITS, REWARD_MESSAGE_MAX } from "../../../core/limits.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { formatSendTime, sydneyWallTime } from "../../../core/schedule.ts";
 import { services } from "../../context.ts";
-import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
+import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { ApprovalStateBox } from "../../ui/approval-view.tsx";
 import { outlineButtonClass } from "../../ui/buttons.ts";
@@ -55,12 +62,9 @@ import {
   REVIEW_PATH,
   SAVE_MESSAGE_FIELD,
   SAVE_MESSAGE_THEN,
-  validateCardForm,
-  validateMessageFields,
-  validateRewardName,
 } from "./payment.ts";
 import { EmailSampleTooltip } from "./payment-email-sample.tsx";
-import { CardInputs, PaymentField } from "./payment-fields.tsx";
+import { CardInputs } from "./payment-fields.tsx";
 import { reviewAction } from "./review-actions.server.ts";
 import { ReviewCostSummary, ReviewRecipients } from "./reward-review-summary.tsx";
 
@@ -177,7 +181,12 @@ function ReviewPage({
 }) {
   const { onSubmit, busy } = useFormSubmit(REVIEW_PATH);
   const stripe = payments.kind === "stripe";
-  const [form, fields] = useForm<CardFields>({
+  // The schema of the post the payment form makes (the review action parses it with the same):
+  // an approval request in place of the payment, with either processor, else the processor's own.
+  const paySchema =
+    review.approval.kind === "request" ? requestApprovalSchema : stripe ? stripePaySchema : simulatedPaySchema;
+  // The fields as typed; the value each schema makes of them is the action's (hence `unknown`).
+  const [form, fields] = useForm<CardFields, unknown>({
     id: FORM_ID,
     lastResult: reply?.result,
     defaultValue: {
@@ -187,24 +196,20 @@ function ReviewPage({
       sendWhen: review.sendAt ? "later" : "now",
       sendAt: review.sendAt ? sydneyWallTime(review.sendAt) : "",
     },
-    constraint: {
-      rewardName: { required: true, maxLength: REWARD_NAME_MAX },
-      message: { maxLength: REWARD_MESSAGE_MAX },
-      senderName: { maxLength: LIMITS.name },
-      cardNumber: { required: !stripe },
-      expiry: { required: !stripe },
-      cvc: { required: !stripe },
-      nameOnCard: { required: !stripe, maxLength: 64 },
-    },
+    // The message and sender are checked once tidied (a line break is one character), so their
+    // schemas carry no length the browser could read: their inputs' maxlength is given here.
+    constraint: formConstraint(paySchema, {
+      message: { required: false, maxLength: REWARD_MESSAGE_MAX },
+      senderName: { required: false, maxLength: LIMITS.name },
+    }),
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
+    // 'Preview the email' saves the message and sender alone; the pay button posts the whole form.
     onValidate: ({ formData }) =>
       formData.has(SAVE_MESSAGE_FIELD)
-        ? validateMessageFields(formData)
-        : stripe || review.approval.kind === "request"
-          ? validateRewardName(formData)
-          : validateCardForm(formData),
+        ? parseWithZod(formData, { schema: saveMessageSchema })
+        : parseWithZod(formData, { schema: paySchema }),
     onSubmit,
   });
   const payLabel = payButtonText(review.totalCents);
@@ -229,12 +234,12 @@ function ReviewPage({
           </div>
         ) : (
           <>
-            <PaymentField
+            <TextField
               field={fields.rewardName}
               label={CARD_LABELS.rewardName}
               placeholder="Reward Name"
               help={PAYMENT_TEXT.rewardNameHelp}
-              maxLength={REWARD_NAME_MAX}
+              spellCheck={false}
             />
             <div className="space-y-4 rounded-lg border border-slate-200 bg-white p-4">
               <TextAreaField
@@ -243,11 +248,11 @@ function ReviewPage({
                 help={PAYMENT_TEXT.messageHelp}
                 rows={4}
               />
-              <PaymentField
+              <TextField
                 field={fields.senderName}
                 label={CARD_LABELS.senderName}
                 help={PAYMENT_TEXT.senderNameHelp}
-                maxLength={LIMITS.name}
+                spellCheck={false}
               />
               <SendWhenFields fields={fields} />
               {/* Saves the two fields above alone and opens the sample: no payment, no validation of the card. */}

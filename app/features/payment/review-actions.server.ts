@@ -4,21 +4,18 @@
 // saves the wording and freezes the draft in one transaction (core/rewards.ts
 // rewardWordingSchema), then, for the simulated card, the card's confirmation.
 import { data, redirect } from "react-router";
+import {
+  requestApprovalSchema,
+  saveMessageSchema,
+  simulatedPaySchema,
+  stripePaySchema,
+} from "../../../core/card-form.ts";
 import { type PostedForm, readPostedForm, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { requireOnboardedUser } from "../portal/portal.server.ts";
 import type { Route } from "./+types/portal.reward-my-team-review";
-import {
-  CARD_SECRET_FIELDS,
-  followSimulatedCard,
-  normalisedCard,
-  requestApprovalSchema,
-  saveMessageSchema,
-  sendAtOf,
-  simulatedPaySchema,
-  stripePaySchema,
-} from "./payment.server.ts";
+import { CARD_SECRET_FIELDS, followSimulatedCard, normalisedCard, sendAtOf } from "./payment.server.ts";
 import {
   EMAIL_SAMPLE_PATH,
   PAY_INTENTS,
@@ -40,24 +37,24 @@ function fieldReply(submission: Parameters<typeof replyInvalid>[0], field: strin
 }
 
 export async function reviewAction({ context, request }: Route.ActionArgs) {
-  const { api } = requireOnboardedUser(context);
+  const { api: client } = requireOnboardedUser(context);
   const form = await readPostedForm(context, request);
   // The message's own save (the preview link, the tooltip) is told apart by its field.
-  if (form.has(SAVE_MESSAGE_FIELD)) return saveMessage(form, api);
+  if (form.has(SAVE_MESSAGE_FIELD)) return saveMessage(form, client);
   switch (form.intent) {
     case PAY_INTENTS.pay:
-      return paySimulated(form, api);
+      return paySimulated(form, client);
     case PAY_INTENTS.requestApproval:
-      return askForApproval(context, form, api);
+      return askForApproval(context, form, client);
     case PAY_INTENTS.checkout:
     case PAY_INTENTS.stripeIntent:
-      return payWithStripe(form, api);
+      return payWithStripe(form, client);
     default:
       throw data("Unknown action.", { status: 400 });
   }
 }
 
-type Api = Awaited<ReturnType<typeof requireOnboardedUser>>["api"];
+type Client = Awaited<ReturnType<typeof requireOnboardedUser>>["api"];
 type Context = Route.ActionArgs["context"];
 
 /** What the recipients' email says and when it goes, as posted: saved to the draft before the order freezes it. */
@@ -74,11 +71,13 @@ function refusalReply(
 }
 
 /** 'Preview the email' (then the sample page) or the tooltip's save (then an answer in place). */
-async function saveMessage(form: PostedForm, api: Api) {
+async function saveMessage(form: PostedForm, client: Client) {
   const { submission } = form.parse(saveMessageSchema);
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS });
   const { message, senderName } = submission.value;
-  const saved = await api.updateRewardMessage({ message, senderName });
+  const saved = await client.call((api) =>
+    api.RewardMyTeam["update-reward-message"].$put({ json: { message, senderName } }),
+  );
   if (!saved.ok) return bannerReply(submission, saved.detail);
   if (submission.value[SAVE_MESSAGE_FIELD] === SAVE_MESSAGE_THEN.preview) throw redirect(EMAIL_SAMPLE_PATH);
   return { saved: saved.data };
@@ -88,8 +87,12 @@ async function saveMessage(form: PostedForm, api: Api) {
  * The payment for the total the page showed, with the wording it freezes: one call, which saves
  * the wording to the draft and freezes it in one transaction (core/rewards.ts rewardWordingSchema).
  */
-function createPayment(api: Api, wording: Wording, amountCents: number) {
-  return api.createPaymentIntent({ amount: amountCents, rewardName: wording.rewardName, wording });
+function createPayment(client: Client, wording: Wording, amountCents: number) {
+  return client.call((api) =>
+    api.StripePayment["create-payment-intent"].$post({
+      json: { amount: amountCents, rewardName: wording.rewardName, wording },
+    }),
+  );
 }
 
 function wordingOf(value: Omit<Wording, "sendAt"> & { sendWhen: "now" | "later"; sendAt: string }): Wording {
@@ -106,18 +109,18 @@ function refusalStatus(status: number) {
   return status === 409 ? 409 : 400;
 }
 
-async function paySimulated(form: PostedForm, api: Api) {
+async function paySimulated(form: PostedForm, client: Client) {
   const { submission } = form.parse(simulatedPaySchema);
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS });
   const { amount } = submission.value;
-  const created = await createPayment(api, wordingOf(submission.value), amount);
+  const created = await createPayment(client, wordingOf(submission.value), amount);
   if (!created.ok) return refusalReply(submission, created);
   const { paymentIntentId, clientSecret } = created.data;
-  const confirmed = await api.confirmSimulatedPayment({
-    paymentIntent: paymentIntentId,
-    clientSecret,
-    ...normalisedCard(submission.value),
-  });
+  const confirmed = await client.call((api) =>
+    api.StripePayment["confirm-simulated-payment"].$post({
+      json: { paymentIntent: paymentIntentId, clientSecret, ...normalisedCard(submission.value) },
+    }),
+  );
   if (!confirmed.ok) {
     const status = confirmed.status === 409 ? 409 : 402;
     return bannerReply(submission, confirmed.detail || PAYMENT_TEXT.paymentError, status);
@@ -130,27 +133,31 @@ async function paySimulated(form: PostedForm, api: Api) {
   return bannerReply(submission, message, 402);
 }
 
-async function payWithStripe(form: PostedForm, api: Api) {
+async function payWithStripe(form: PostedForm, client: Client) {
   const { submission } = form.parse(stripePaySchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const { amount, intent } = submission.value;
   const wording = wordingOf(submission.value);
   if (intent === PAY_INTENTS.stripeIntent) {
-    const created = await createPayment(api, wording, amount);
+    const created = await createPayment(client, wording, amount);
     if (!created.ok) return refusalReply(submission, created);
     return { clientSecret: created.data.clientSecret };
   }
-  const session = await api.createCheckoutSession({ amount, rewardName: wording.rewardName, wording });
+  const session = await client.call((api) =>
+    api.StripePayment["create-checkout-session"].$post({ json: { amount, rewardName: wording.rewardName, wording } }),
+  );
   if (!session.ok) return refusalReply(submission, session);
   throw redirect(session.data.url);
 }
 
 /** "Request approval": saves the reward name, then freezes the draft for an Owner (no payment). */
-async function askForApproval(context: Context, form: PostedForm, api: Api) {
+async function askForApproval(context: Context, form: PostedForm, client: Client) {
   const { submission } = form.parse(requestApprovalSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const wording = wordingOf(submission.value);
-  const asked = await api.requestApproval({ amount: submission.value.amount, rewardName: wording.rewardName, wording });
+  const asked = await client.call((api) =>
+    api.Approvals.request.$post({ json: { amount: submission.value.amount, rewardName: wording.rewardName, wording } }),
+  );
   if (!asked.ok) return refusalReply(submission, asked);
   return redirectWithToast(context, REVIEW_PATH, {
     type: "success",

@@ -15,9 +15,11 @@ export const middleware: Route.MiddlewareFunction[] = [portalUserMiddleware];
 const NO_STORE = { "cache-control": "private, no-store" };
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const { api } = requireOnboardedUser(context);
+  const { api: client } = requireOnboardedUser(context);
   const id = new URL(request.url).searchParams.get("id") ?? "";
-  const read = /^[A-Za-z0-9_-]{16,64}$/.test(id) ? await api.readImport(id) : null;
+  const read = /^[A-Za-z0-9_-]{16,64}$/.test(id)
+    ? await client.call((api) => api.Imports[":id"].$get({ param: { id }, query: {} }))
+    : null;
   if (!read?.ok) return data({ status: "gone" as const }, { status: 404, headers: NO_STORE });
   return data(importProgressOf(read.data), { headers: NO_STORE });
 }

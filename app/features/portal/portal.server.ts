@@ -33,7 +33,7 @@ async function resolvePortalUser(context: Context): Promise<PortalUser> {
   // Both flags only ever turn true (docs/requirements.md §S4), so once the session holds both there is nothing to
   // refresh: an onboarded manager's pages skip the call (the page's own call still checks the token).
   if (signedIn.appSettings.hasProvidedCompanyDetails && signedIn.appSettings.hasWatchedOnboardingVideo) return signedIn;
-  const fresh = await signedIn.api.appSettings();
+  const fresh = await signedIn.api.call((api) => api.Identity["app-settings"].$get());
   if (!fresh.ok) {
     services(context).logger.warn({ status: fresh.status }, "app settings refresh failed; using the session's copy");
     return signedIn;

@@ -7,6 +7,7 @@
 // goes to this route's action with an `intent`, handled by its own function in
 // app/features/reward-my-team/reward-draft-actions.server.ts.
 import { Link, useLocation } from "react-router";
+import { asQuery } from "../../lib/api.server.ts";
 import type { PendingCsvUpload } from "../../lib/csv-upload.ts";
 import { pageNumberOf } from "../../lib/paging.ts";
 import { pendingImportView } from "../../lib/uploads.server.ts";
@@ -72,7 +73,9 @@ async function readRewardImport(
   user: PortalUser,
   id: string,
 ): Promise<PendingCsvUpload<Omit<PendingRewardUpload, "id">> | null> {
-  const read = await user.api.readImport(id, UPLOAD_PREVIEW_ROWS);
+  const read = await user.api.call((api) =>
+    api.Imports[":id"].$get({ param: { id }, query: asQuery({ sample: UPLOAD_PREVIEW_ROWS }) }),
+  );
   if (!read.ok) return null;
   const job = read.data;
   if (job.status === "done") {

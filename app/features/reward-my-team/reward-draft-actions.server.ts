@@ -80,10 +80,20 @@ function idOf(value: FormDataEntryValue | null): number | null {
   return Number.isSafeInteger(n) && n > 0 ? n : null;
 }
 
+/**
+ * create-reward-user answers a flat body (no `rewards`, as addSingle sends) with the one recipient
+ * it added, never the bulk summary (server/api/reward-my-team.ts).
+ */
+function isOneRecipient<T extends object>(answer: T): answer is Extract<T, { isNewTeamMember: boolean }> {
+  return "isNewTeamMember" in answer;
+}
+
 /** Search result → the draft (amount 0). */
 async function addFromSearch({ context, user, form, viaFetcher }: DraftPost) {
   const userId = idOf(form.get("userId"));
-  const result = userId ? await user.api.addRewardRecipient(userId) : null;
+  const result = userId
+    ? await user.api.call((api) => api.RewardMyTeam["create-reward-search"].$post({ json: { userId } }))
+    : null;
   if (viaFetcher) {
     return data(result?.ok ? { ok: true } : { ok: false, message: result?.detail ?? "Team member not found." });
   }
@@ -99,7 +109,7 @@ async function saveAmount({ user, form }: DraftPost) {
   const userId = idOf(form.get("userId"));
   const value = String(form.get("value") ?? "");
   if (!userId) return data<AmountReply>({ ok: false, userId: 0, message: "Team member not found." }, 400);
-  const result = await user.api.updateReward(userId, value);
+  const result = await user.api.call((api) => api.RewardMyTeam["update-reward"].$put({ json: { userId, value } }));
   if (!result.ok) return data<AmountReply>({ ok: false, userId, message: result.detail }, result.status);
   return data<AmountReply>({ ok: true, userId, dollars: result.data.reward ?? 0 });
 }
@@ -113,7 +123,7 @@ async function saveAmounts({ user, form, back }: DraftPost) {
   for (const [index, userId] of ids.entries()) {
     const value = values[index] ?? "";
     if (!userId || value.trim() === previous[index]) continue;
-    const result = await user.api.updateReward(userId, value);
+    const result = await user.api.call((api) => api.RewardMyTeam["update-reward"].$put({ json: { userId, value } }));
     if (!result.ok) {
       reply.values[userId] = value;
       reply.errors[userId] = result.detail;
@@ -128,7 +138,7 @@ async function saveAmounts({ user, form, back }: DraftPost) {
 /** Apply to All: one amount for every recipient. */
 async function applyAll({ user, form, viaFetcher, back }: DraftPost) {
   const value = String(form.get("value") ?? "");
-  const result = await user.api.updateAllReward(value);
+  const result = await user.api.call((api) => api.RewardMyTeam["update-all-reward"].$put({ json: { value } }));
   const reply: ApplyAllReply = result.ok ? { ok: true } : { ok: false, value, message: result.detail };
   if (viaFetcher) return data(reply, result.ok ? 200 : result.status);
   if (!result.ok) return data<ActionReply>({ intent: INTENTS.applyAll, reply }, result.status);
@@ -138,14 +148,16 @@ async function applyAll({ user, form, viaFetcher, back }: DraftPost) {
 /** One recipient out of the draft. */
 async function removeRecipient({ user, form, viaFetcher, back }: DraftPost) {
   const userId = idOf(form.get("userId"));
-  const result = userId ? await user.api.deleteReward(userId) : null;
+  const result = userId
+    ? await user.api.call((api) => api.RewardMyTeam["delete-reward"].$delete({ json: { userId } }))
+    : null;
   if (viaFetcher) return data(result?.ok ? { ok: true } : { ok: false, message: result?.detail ?? "" });
   return redirect(back);
 }
 
 /** Remove All: the draft emptied. */
 async function removeAllRecipients({ user, viaFetcher }: DraftPost) {
-  await user.api.deleteAllReward();
+  await user.api.call((api) => api.RewardMyTeam["delete-all-reward"].$delete());
   if (viaFetcher) return data<DoneReply>({ ok: true });
   return redirect(REWARD_MY_TEAM_PATH);
 }
@@ -158,7 +170,8 @@ async function addSingle({ context, user, form, viaFetcher }: DraftPost) {
     return viaFetcher ? data(reply, 400) : data<ActionReply>({ intent: INTENTS.addSingle, reply }, 400);
   }
   const { firstName, lastName, email } = submission.value;
-  const result = await user.api.createRewardUser({ firstName, lastName, email, value: submission.value.value });
+  const json = { firstName, lastName, email, value: submission.value.value };
+  const result = await user.api.call((api) => api.RewardMyTeam["create-reward-user"].$post({ json }));
   if (!result.ok) {
     // docs/requirements.md §S8: the server's detail in red above the form.
     const failed = replyFailure(submission, result, { shownDetails: [result.detail] });
@@ -167,7 +180,8 @@ async function addSingle({ context, user, form, viaFetcher }: DraftPost) {
       ? data(reply, failed.init?.status)
       : data<ActionReply>({ intent: INTENTS.addSingle, reply }, failed.init?.status);
   }
-  const toast: ToastInput = { type: "success", title: singleAddedToast(result.data.firstName || firstName) };
+  const added = (isOneRecipient(result.data) && result.data.firstName) || firstName;
+  const toast: ToastInput = { type: "success", title: singleAddedToast(added) };
   if (viaFetcher) return fetcherReply<SingleAddReply>(context, { ok: true }, toast);
   return redirectWithToast(context, REWARD_MY_TEAM_PATH, toast);
 }
@@ -183,7 +197,7 @@ async function previewBulkFile({ file }: DraftPost) {
 
 /** A finished import (done or failed), seen: dropped, and answered as SPEC's toast or the messages. */
 export async function finishRewardImport(context: Context, user: PortalUser, job: ImportJob, viaFetcher: boolean) {
-  await user.api.discardImport(job.id);
+  await user.api.call((api) => api.Imports[":id"].$delete({ param: { id: job.id } }));
   if (job.status !== "done") {
     const reply: BulkReply = { ok: false, errors: job.errors ?? [EXPIRED_MESSAGE] };
     return viaFetcher ? data(reply, 400) : data<ActionReply>({ intent: INTENTS.bulkSave, reply }, 400);
@@ -210,7 +224,7 @@ async function saveBulkFile({ context, user, form, file, viaFetcher }: DraftPost
     id = file.job.id;
   } else {
     id = String(form.get("upload") ?? "");
-    const queued = id ? await user.api.queueImport(id) : null;
+    const queued = id ? await user.api.call((api) => api.Imports[":id"].start.$post({ param: { id } })) : null;
     if (!queued?.ok) return refused([EXPIRED_MESSAGE]);
   }
   const job = await awaitImport(user.api, id, file ? JS_SAVE_WAIT_MS : NO_JS_SAVE_WAIT_MS);
@@ -221,7 +235,7 @@ async function saveBulkFile({ context, user, form, file, viaFetcher }: DraftPost
 /** Without JavaScript: the waiting rows dropped. */
 async function discardBulkFile({ user, form }: DraftPost) {
   const uploadId = String(form.get("upload") ?? "");
-  if (uploadId) await user.api.discardImport(uploadId);
+  if (uploadId) await user.api.call((api) => api.Imports[":id"].$delete({ param: { id: uploadId } }));
   return redirect(`${REWARD_MY_TEAM_PATH}?dialog=${ADD_DIALOG}`);
 }
 

@@ -4,7 +4,7 @@
 import { data, type RouterContextProvider } from "react-router";
 import { REWARD_PAGE_SIZE } from "../../../core/rewards.ts";
 import { rewardSearchText } from "../../../core/team.ts";
-import type { ApiClient } from "../../lib/api.server.ts";
+import { type ApiClient, asQuery } from "../../lib/api.server.ts";
 import { flashToast, type ToastInput } from "../../lib/toast.server.ts";
 import type { RewardDraftView, RewardSearchAnswer } from "./reward-draft.ts";
 
@@ -15,15 +15,18 @@ export const SEARCH_PAGE_SIZE = 10;
  * One page of the draft (newest first) with the whole draft's totals. A page past the end (the
  * last recipients of the last page were removed) shows the last page instead.
  */
-export async function loadDraftView(api: ApiClient, pageNumber: number): Promise<RewardDraftView | null> {
-  let result = await api.getRewardPage({ pageNumber, pageSize: REWARD_PAGE_SIZE });
+export async function loadDraftView(client: ApiClient, pageNumber: number): Promise<RewardDraftView | null> {
+  let result = await client.call((api) =>
+    api.RewardMyTeam["get-reward-page"].$get({ query: asQuery({ pageNumber, pageSize: REWARD_PAGE_SIZE }) }),
+  );
   if (
     result.ok &&
     result.data.items.length === 0 &&
     pageNumber > result.data.totalPages &&
     result.data.totalPages > 0
   ) {
-    result = await api.getRewardPage({ pageNumber: result.data.totalPages, pageSize: REWARD_PAGE_SIZE });
+    const lastPage = asQuery({ pageNumber: result.data.totalPages, pageSize: REWARD_PAGE_SIZE });
+    result = await client.call((api) => api.RewardMyTeam["get-reward-page"].$get({ query: lastPage }));
   }
   if (!result.ok) return null;
   const page = result.data;
@@ -45,11 +48,12 @@ export async function loadDraftView(api: ApiClient, pageNumber: number): Promise
  * docs/requirements.md §S5 reward search: any text that is not blank; blank text searches nothing. 10 results,
  * team members not yet in the draft.
  */
-export async function searchMembers(api: ApiClient, text: string): Promise<RewardSearchAnswer> {
+export async function searchMembers(client: ApiClient, text: string): Promise<RewardSearchAnswer> {
   const q = text.trim();
   const search = rewardSearchText(q);
   if (!search) return { q, results: [] };
-  const result = await api.listTeam({ pageNumber: 1, pageSize: SEARCH_PAGE_SIZE, search, isRewardMyTeam: true });
+  const query = asQuery({ pageNumber: 1, pageSize: SEARCH_PAGE_SIZE, search, isRewardMyTeam: true });
+  const result = await client.call((api) => api.Users.$get({ query }));
   const items = result.ok ? result.data.items : [];
   return {
     q,

@@ -39,8 +39,9 @@ export const meta: Route.MetaFunction = portalMeta(TITLE);
 const SEND_AT_LABEL = "New send time (Sydney time)";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const { api } = portalUser(context);
-  const order = await api.rewardOrder(idFromParam(params.orderId));
+  const { api: client } = portalUser(context);
+  const orderId = String(idFromParam(params.orderId));
+  const order = await client.call((api) => api.RewardOrders[":orderId"].$get({ param: { orderId } }));
   if (!order.ok) throw data(order.detail, { status: order.status });
   // The date-time field's bounds, as Sydney wall-clock times (the browser checks them too).
   const now = Date.now();
@@ -65,13 +66,15 @@ const rescheduleFormSchema = z.object({
 const cancelFormSchema = z.object({ intent: z.literal("cancel") });
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-  const { api } = requireOnboardedUser(context);
+  const { api: client } = requireOnboardedUser(context);
   const orderId = idFromParam(params.orderId);
   const form = await readPostedForm(context, request);
   if (form.intent === "cancel") {
     const { submission } = form.parse(cancelFormSchema);
     if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
-    const cancelled = await api.cancelRewardOrder(orderId);
+    const cancelled = await client.call((api) =>
+      api.RewardOrders[":orderId"].cancel.$post({ param: { orderId: String(orderId) } }),
+    );
     return redirectWithToast(
       context,
       scheduledPath(orderId),
@@ -91,7 +94,12 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     return data<FormReply>({ result: submission.reply({ hideFields: ["csrf"] }) }, { status: 400 });
   }
   const instant = sydneyWallTimeToInstant(submission.value.sendAt) as Date;
-  const moved = await api.rescheduleRewardOrder(orderId, instant.toISOString());
+  const moved = await client.call((api) =>
+    api.RewardOrders[":orderId"].schedule.$put({
+      param: { orderId: String(orderId) },
+      json: { sendAt: instant.toISOString() },
+    }),
+  );
   if (!moved.ok) {
     const result = submission.reply(
       moved.status === 400

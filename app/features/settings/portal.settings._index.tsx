@@ -65,8 +65,11 @@ const SHOWN = [
 const SECRET_FIELDS = ["currentPassword", "newPassword", "confirmPassword", "verificationCode"];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { api, session } = portalUser(context);
-  const [me, sessions] = await Promise.all([api.myDetails(), api.mySessions()]);
+  const { api: client, session } = portalUser(context);
+  const [me, sessions] = await Promise.all([
+    client.call((api) => api.Users.MyDetails.$get()),
+    client.call((api) => api.Users.MySessions.$get()),
+  ]);
   if (!me.ok) throw data(me.detail, { status: me.status });
   if (!sessions.ok) throw data(sessions.detail, { status: sessions.status });
   return {
@@ -85,7 +88,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const signedIn = portalUser(context);
-  const { api, session } = signedIn;
+  const { api: client, session } = signedIn;
   const { submission } = await readForm(context, request, profileFormSchema);
   const intent = String(submission.payload.intent ?? "name") as Intent;
   const reply = (failure: ReturnType<typeof replyInvalid>) =>
@@ -97,17 +100,20 @@ export async function action({ context, request }: Route.ActionArgs) {
 
   switch (value.intent) {
     case "name": {
-      const saved = await api.updateMyName({ firstName: value.firstName, lastName: value.lastName });
+      const saved = await client.call((api) =>
+        api.Users.MyDetails.Name.$put({ json: { firstName: value.firstName, lastName: value.lastName } }),
+      );
       if (!saved.ok) return fail(saved);
       // The header's greeting reads the session's copy.
       session.set("user", { ...signedIn.user, ...saved.data });
       return redirectWithToast(context, `${PAGE}#name`, { type: "success", title: "Your name is saved" });
     }
     case "email-request": {
-      const requested = await api.requestEmailChange({
-        newEmail: value.newEmail,
-        currentPassword: value.currentPassword,
-      });
+      const requested = await client.call((api) =>
+        api.Users.MyEmail.Request.$post({
+          json: { newEmail: value.newEmail, currentPassword: value.currentPassword },
+        }),
+      );
       if (!requested.ok) return fail(requested);
       session.set("emailChange", { requestToken: requested.data.requestToken, newEmail: requested.data.newEmail });
       return redirectWithToast(context, `${PAGE}#email`, {
@@ -129,10 +135,11 @@ export async function action({ context, request }: Route.ActionArgs) {
           ),
         );
       }
-      const confirmed = await api.confirmEmailChange({
-        requestToken: pending.requestToken,
-        verificationCode: value.verificationCode,
-      });
+      const confirmed = await client.call((api) =>
+        api.Users.MyEmail.Confirm.$post({
+          json: { requestToken: pending.requestToken, verificationCode: value.verificationCode },
+        }),
+      );
       if (!confirmed.ok) return fail(confirmed);
       session.unset("emailChange");
       session.set("user", { ...signedIn.user, email: confirmed.data.email });
@@ -146,10 +153,11 @@ export async function action({ context, request }: Route.ActionArgs) {
       session.unset("emailChange");
       throw redirect(`${PAGE}#email`);
     case "password": {
-      const changed = await api.changeMyPassword({
-        currentPassword: value.currentPassword,
-        newPassword: value.newPassword,
-      });
+      const changed = await client.call((api) =>
+        api.Users.MyPassword.$post({
+          json: { currentPassword: value.currentPassword, newPassword: value.newPassword },
+        }),
+      );
       if (!changed.ok) return fail(changed);
       await continueInFreshSession(context, signedIn);
       return redirectWithToast(context, `${PAGE}#password`, {
@@ -159,7 +167,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       });
     }
     case "sign-out-others": {
-      const ended = await api.signOutOtherSessions();
+      const ended = await client.call((api) => api.Users.MySessions.SignOutOthers.$post());
       if (!ended.ok) return fail(ended);
       await continueInFreshSession(context, signedIn);
       return redirectWithToast(context, `${PAGE}#sessions`, {

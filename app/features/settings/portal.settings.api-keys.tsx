@@ -37,8 +37,8 @@ const SHOWN_DETAILS = [
 ] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { api } = portalUser(context);
-  const result = await api.listApiKeys();
+  const { api: client } = portalUser(context);
+  const result = await client.call((api) => api.ApiKeys.$get());
   if (result.ok) return { ownerOnly: false as const, keys: result.data as ApiKeyView[] };
   if (result.status !== 403) {
     services(context).logger.warn({ status: result.status, detail: result.detail }, "api keys list fetch failed");
@@ -59,7 +59,7 @@ function endOfSydneyDay(day: string): Date | null {
 type ActionData = FormReply | { created: CreatedApiKey };
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const { api } = portalUser(context);
+  const { api: client } = portalUser(context);
   const { submission } = await readForm(context, request, apiKeysFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const value = submission.value;
@@ -70,16 +70,17 @@ export async function action({ context, request }: Route.ActionArgs) {
         const detail = API_KEY_DETAILS.expiresOnInvalid;
         return replyFailure(submission, { ok: false, status: 400, detail, errors: { expiresOn: [detail] } });
       }
-      const result = await api.createApiKey({
-        name: value.name,
-        ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}),
-      });
+      const result = await client.call((api) =>
+        api.ApiKeys.$post({
+          json: { name: value.name, ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}) },
+        }),
+      );
       if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
       // Not a redirect: the key is in this answer only, never in a URL, a toast or the session.
       return { created: result.data as CreatedApiKey };
     }
     case "revoke": {
-      const result = await api.revokeApiKey(value.apiKeyId);
+      const result = await client.call((api) => api.ApiKeys[":id"].$delete({ param: { id: String(value.apiKeyId) } }));
       if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
       throw redirectWithToast(context, PAGE, { type: "success", title: "API key revoked: it stops working at once" });
     }

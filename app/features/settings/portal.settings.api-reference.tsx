@@ -15,9 +15,9 @@ export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { api } = portalUser(context);
+  const { api: client } = portalUser(context);
   const s = services(context);
-  const result = await api.openApiDocument();
+  const result = await client.text((api) => api.v1["openapi.json"].$get());
   if (!result.ok) {
     s.logger.warn({ status: result.status, detail: result.detail }, "openapi document fetch failed");
     throw new Response("The API reference is not available right now. Please try again.", { status: 503 });

@@ -25,8 +25,8 @@ const ACTION = href("/portal/settings/approvals");
 const SHOWN = [...Object.values(APPROVAL_MESSAGES), DETAILS.ownerOnly] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { api } = portalUser(context);
-  const threshold = await api.approvalThreshold();
+  const { api: client } = portalUser(context);
+  const threshold = await client.call((api) => api.Approvals.threshold.$get());
   if (threshold.ok) return { ownerOnly: false, thresholdDollars: threshold.data.thresholdDollars };
   // A Manager sees the page's own message; anything else is an error page.
   if (threshold.status === 403) return { ownerOnly: true, thresholdDollars: null };
@@ -34,11 +34,13 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const { api } = portalUser(context);
+  const { api: client } = portalUser(context);
   const { submission } = await readForm(context, request, approvalThresholdFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const cents = submission.value.thresholdDollars;
-  const saved = await api.setApprovalThreshold({ thresholdDollars: cents === null ? null : cents / 100 });
+  const saved = await client.call((api) =>
+    api.Approvals.threshold.$put({ json: { thresholdDollars: cents === null ? null : cents / 100 } }),
+  );
   if (!saved.ok) return replyFailure(submission, saved, { shownDetails: SHOWN });
   return redirectWithToast(context, ACTION, {
     type: "success",

@@ -7,21 +7,21 @@
 // message, 4000 0025 0000 3155 asks for the authentication step, shown here with Complete and
 // Fail); with Stripe, what became of the Checkout and the way back. Plain form posts; the address
 // holds only the top-up's id (the API finds its payment for the signed-in Owner), no secret.
-import { parse, useForm } from "@conform-to/react";
+import { useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, Link, redirect } from "react-router";
-import { z } from "zod";
 import type { TopUpCheck } from "../../../core/balance-top-ups.ts";
 import { TOP_UP_DETAILS } from "../../../core/balance-top-ups.ts";
+import { topUpCardSchema, topUpPostSchema } from "../../../core/card-form.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
-import type { FormReply } from "../../lib/forms.ts";
+import { type FormReply, formConstraint } from "../../lib/forms.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { outlineButtonClass, primaryButtonClass } from "../../ui/buttons.ts";
 import { FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { normalisedCard } from "../payment/payment.server.ts";
-import { CARD_ENTRY_FIELDS, type CardFields, cardFieldErrors } from "../payment/payment.ts";
 import { CardInputs } from "../payment/payment-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -64,8 +64,8 @@ function paidRedirect(context: Route.LoaderArgs["context"], check: Pick<TopUpChe
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const topUpId = topUpIdOf(params);
-  const { api } = portalUser(context);
-  const checked = await api.checkTopUp(topUpId);
+  const { api: client } = portalUser(context);
+  const checked = await client.call((api) => api.Balance.TopUps[":id"].check.$post({ param: { id: String(topUpId) } }));
   if (!checked.ok) {
     if (checked.status === 404) throw data("This top-up could not be found.", { status: 404 });
     if (checked.status === 403) throw data(DETAILS.ownerOnly, { status: 403 });
@@ -77,25 +77,10 @@ export async function loader({ context, params }: Route.LoaderArgs) {
   return { ...check, processor: services(context).config.payments.kind };
 }
 
-const text = z.string().max(256).optional().default("");
-const postSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("pay"), cardNumber: text, expiry: text, cvc: text, nameOnCard: text }),
-  z.object({ intent: z.literal("authenticate"), outcome: z.enum(["complete", "fail"]) }),
-]);
-
-/** The card fields' own errors (cardFieldErrors also checks the Review page's reward fields). */
-function cardErrors(values: Partial<Record<keyof CardFields, unknown>>) {
-  const all = cardFieldErrors(values);
-  return Object.fromEntries(CARD_ENTRY_FIELDS.flatMap((name) => (all[name] ? [[name, all[name]]] : []))) as Record<
-    string,
-    string[]
-  >;
-}
-
 export async function action({ context, request, params }: Route.ActionArgs) {
-  const { api } = portalUser(context);
+  const { api: client } = portalUser(context);
   // The form first (its CSRF check refuses a cross-site post before anything else is looked at).
-  const { submission } = await readForm(context, request, postSchema);
+  const { submission } = await readForm(context, request, topUpPostSchema);
   const topUpId = topUpIdOf(params);
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS });
   const value = submission.value;
@@ -107,16 +92,20 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     );
 
   if (value.intent === "authenticate") {
-    const answered = await api.authenticateTopUpSimulated(topUpId, value.outcome);
+    const answered = await client.call((api) =>
+      api.Balance.TopUps[":id"]["authenticate-simulated"].$post({
+        param: { id: String(topUpId) },
+        json: { outcome: value.outcome },
+      }),
+    );
     if (answered.ok && answered.data.status === "succeeded") throw paidRedirect(context, answered.data.check);
     // Failed or not recorded: the page reads the top-up's state again and says what it is.
     throw redirect(pagePath(topUpId));
   }
 
-  const errors = cardErrors(value);
-  const first = Object.values(errors)[0]?.[0];
-  if (first) return failure(400, first, errors);
-  const paid = await api.payTopUpSimulated(topUpId, normalisedCard(value));
+  const paid = await client.call((api) =>
+    api.Balance.TopUps[":id"]["pay-simulated"].$post({ param: { id: String(topUpId) }, json: normalisedCard(value) }),
+  );
   if (!paid.ok) {
     return replyFailure(submission, paid, { shownDetails: SHOWN_DETAILS, hideFields: CARD_SECRET_FIELDS });
   }
@@ -170,24 +159,17 @@ export default function TopUpPage({ loaderData, actionData }: Route.ComponentPro
   );
 }
 
-function validateCard(formData: FormData) {
-  return parse<Record<string, string>, string[]>(formData, {
-    resolve(payload) {
-      const error = cardErrors(payload as Partial<Record<keyof CardFields, unknown>>);
-      return Object.keys(error).length > 0 ? { error } : { value: payload as Record<string, string> };
-    },
-  });
-}
-
 function CardForm({ check, reply }: { check: TopUpCheck & { processor: string }; reply?: FormReply }) {
   const path = pagePath(check.topUpId);
   const { onSubmit, busy } = useFormSubmit(path);
   const [form, fields] = useForm({
     id: `top-up-card-${check.topUpId}`,
     lastResult: reply?.result,
+    // The card form's schema, the one the action's (topUpPostSchema) takes for a payment.
+    constraint: formConstraint(topUpCardSchema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => validateCard(formData),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: topUpCardSchema }),
     onSubmit,
   });
   // The last decline as the API recorded it, until this form has its own answer.
@@ -207,7 +189,7 @@ function CardForm({ check, reply }: { check: TopUpCheck & { processor: string };
         Pay {formatDollars(check.amount)} by card; it is added to your balance at once. No fee is charged on a top-up.
       </p>
       <FormAlert messages={messages} focusKey={reply} focus />
-      <CardInputs fields={fields as unknown as Parameters<typeof CardInputs>[0]["fields"]} />
+      <CardInputs fields={fields} />
       <p className="text-sm text-slate-600">
         Test cards: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined, 4000 0025 0000 3155 asks for an
         authentication step; any future expiry and any CVC.

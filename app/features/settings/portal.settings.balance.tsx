@@ -45,8 +45,8 @@ const SHOWN_DETAILS = [
 ] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { api } = portalUser(context);
-  const result = await api.balance();
+  const { api: client } = portalUser(context);
+  const result = await client.call((api) => api.Balance.$get());
   if (!result.ok) {
     services(context).logger.warn({ status: result.status, detail: result.detail }, "balance fetch failed");
     throw data("The balance could not be loaded. Please try again.", { status: result.status >= 500 ? 503 : 500 });
@@ -55,7 +55,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const { api } = portalUser(context);
+  const { api: client } = portalUser(context);
   const { submission } = await readForm(context, request, topUpFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const cents = topUpDollarsToCents(submission.value.amount);
@@ -66,11 +66,13 @@ export async function action({ context, request }: Route.ActionArgs) {
   const { config } = services(context);
   if (config.payments.kind === "stripe") {
     // Stripe without JavaScript (and with it: one server-first flow): its hosted Checkout page.
-    const session = await api.createTopUpCheckout(cents);
+    const session = await client.call((api) =>
+      api.Balance.TopUps["checkout-session"].$post({ json: { amount: cents } }),
+    );
     if (!session.ok) return replyFailure(submission, session, { shownDetails: SHOWN_DETAILS });
     throw redirect(session.data.url);
   }
-  const created = await api.createTopUp(cents);
+  const created = await client.call((api) => api.Balance.TopUps.$post({ json: { amount: cents } }));
   if (!created.ok) return replyFailure(submission, created, { shownDetails: SHOWN_DETAILS });
   throw redirect(href("/portal/settings/balance/top-ups/:topUpId", { topUpId: String(created.data.topUpId) }));
 }

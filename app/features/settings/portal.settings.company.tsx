@@ -26,8 +26,8 @@ const ACTION = href("/portal/settings/company");
 export const MANAGER_COMPANY_MESSAGE = "Only an Owner of your company can change the company details.";
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { api } = portalUser(context);
-  const details = await api.companyDetails();
+  const { api: client } = portalUser(context);
+  const details = await client.call((api) => api.Companies.$get());
   if (!details.ok) throw data(details.detail, { status: details.status });
   return { details: details.data };
 }
@@ -36,7 +36,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const signedIn = portalUser(context);
   const { submission } = await readForm(context, request, companyDetailsSchema);
   if (submission.status !== "success") return replyInvalid(submission);
-  const result = await signedIn.api.saveCompanyDetails(submission.value);
+  const result = await signedIn.api.call((api) => api.Companies.$put({ json: submission.value }));
   if (!result.ok) {
     if (result.status !== 403) {
       services(context).logger.error({ status: result.status, detail: result.detail }, "company details save failed");

@@ -7,7 +7,7 @@
 // a Manager opening it gets the "Only an Owner…" message instead of the lists.
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, href, Link, redirect, useLocation } from "react-router";
+import { Form, href, redirect } from "react-router";
 import {
   MANAGER_MESSAGES,
   MANAGER_ROLES,
@@ -21,7 +21,7 @@ import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, formConstraint } from "../../lib/forms.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
-import { UrlDialog, useUrlDialog } from "../../ui/dialog.tsx";
+import { UrlDialog, type UrlDialogControl, type UrlDialogLinkProps, useUrlDialog } from "../../ui/dialog.tsx";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -45,8 +45,8 @@ const SHOWN_DETAILS = [
 ] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { api } = portalUser(context);
-  const result = await api.listManagers();
+  const { api: client } = portalUser(context);
+  const result = await client.call((api) => api.Managers.$get());
   if (result.ok) return { ownerOnly: false as const, list: result.data as ManagersList };
   if (result.status !== 403) {
     services(context).logger.warn({ status: result.status, detail: result.detail }, "managers list fetch failed");
@@ -56,13 +56,15 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const { api } = portalUser(context);
+  const { api: client } = portalUser(context);
   const { submission } = await readForm(context, request, managersFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const value = submission.value;
   switch (value.intent) {
     case "invite": {
-      const result = await api.inviteManager({ email: value.email, role: value.role });
+      const result = await client.call((api) =>
+        api.Managers.invites.$post({ json: { email: value.email, role: value.role } }),
+      );
       if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
       throw redirectWithToast(context, PAGE, {
         type: "success",
@@ -71,17 +73,23 @@ export async function action({ context, request }: Route.ActionArgs) {
       });
     }
     case "change-role": {
-      const result = await api.changeManagerRole(value.managerId, value.role);
+      const result = await client.call((api) =>
+        api.Managers[":id"].role.$put({ param: { id: String(value.managerId) }, json: { role: value.role } }),
+      );
       if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
       throw redirectWithToast(context, PAGE, { type: "success", title: `Role changed to ${ROLE_LABELS[value.role]}` });
     }
     case "remove": {
-      const result = await api.removeManager(value.managerId);
+      const result = await client.call((api) =>
+        api.Managers[":id"].$delete({ param: { id: String(value.managerId) } }),
+      );
       if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
       throw redirectWithToast(context, PAGE, { type: "success", title: "Manager removed" });
     }
     case "revoke-invite": {
-      const result = await api.revokeManagerInvite(value.inviteId);
+      const result = await client.call((api) =>
+        api.Managers.invites[":id"].$delete({ param: { id: String(value.inviteId) } }),
+      );
       if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
       throw redirectWithToast(context, PAGE, { type: "success", title: "Invitation withdrawn" });
     }
@@ -96,8 +104,7 @@ const dateText = (iso: string) =>
   new Date(iso).toLocaleDateString("en-AU", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
 export default function ManagersSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const location = useLocation();
-  const removeDialog = useUrlDialog(REMOVE_DIALOG);
+  const removeDialog = useUrlDialog(REMOVE_DIALOG, { itemParam: "manager" });
   if (loaderData.ownerOnly) {
     return (
       <div className={card} role="status">
@@ -110,8 +117,7 @@ export default function ManagersSettings({ loaderData, actionData }: Route.Compo
   }
   const { managers, invites } = loaderData.list;
   const reply = actionData as FormReply | undefined;
-  const params = new URLSearchParams(location.search);
-  const removing = removeDialog.open ? managers.find((m) => String(m.id) === params.get("manager")) : undefined;
+  const removing = managers.find((m) => String(m.id) === removeDialog.item);
   const ownerCount = managers.filter((m) => m.managerRole === "owner").length;
 
   return (
@@ -128,7 +134,12 @@ export default function ManagersSettings({ loaderData, actionData }: Route.Compo
         </p>
         <ul className="mt-4 divide-y divide-slate-200">
           {managers.map((m) => (
-            <ManagerRow key={m.id} manager={m} lastOwner={m.managerRole === "owner" && ownerCount === 1} />
+            <ManagerRow
+              key={m.id}
+              manager={m}
+              lastOwner={m.managerRole === "owner" && ownerCount === 1}
+              removeOpener={removeDialog.openerFor(m.id)}
+            />
           ))}
         </ul>
       </section>
@@ -179,7 +190,7 @@ export default function ManagersSettings({ loaderData, actionData }: Route.Compo
 
       <UrlDialog control={removeDialog} title={removing ? `Remove ${removing.fullName}?` : "Remove Manager"}>
         {removing ? (
-          <RemoveConfirmation manager={removing} closeHref={`${PAGE}`} />
+          <RemoveConfirmation manager={removing} control={removeDialog} />
         ) : (
           <p className="text-slate-700">This manager was not found. They may have been removed already.</p>
         )}
@@ -188,7 +199,15 @@ export default function ManagersSettings({ loaderData, actionData }: Route.Compo
   );
 }
 
-function ManagerRow({ manager, lastOwner }: { manager: ManagerView; lastOwner: boolean }) {
+function ManagerRow({
+  manager,
+  lastOwner,
+  removeOpener,
+}: {
+  manager: ManagerView;
+  lastOwner: boolean;
+  removeOpener: UrlDialogLinkProps;
+}) {
   const name = manager.isYou ? `${manager.fullName} (you)` : manager.fullName;
   return (
     <li className="flex flex-col gap-3 py-4 lg:flex-row lg:items-center lg:justify-between">
@@ -235,21 +254,23 @@ function ManagerRow({ manager, lastOwner }: { manager: ManagerView; lastOwner: b
             The last Owner
           </p>
         ) : (
-          <Link
-            to={`${PAGE}?dialog=${REMOVE_DIALOG}&manager=${manager.id}`}
-            preventScrollReset
+          <a
+            href={removeOpener.href}
+            onClick={removeOpener.onClick}
+            onPointerEnter={removeOpener.onPointerEnter}
+            onFocus={removeOpener.onFocus}
             className={dangerButton}
             aria-label={`Remove ${manager.fullName}`}
           >
             Remove
-          </Link>
+          </a>
         )}
       </div>
     </li>
   );
 }
 
-function RemoveConfirmation({ manager, closeHref }: { manager: ManagerView; closeHref: string }) {
+function RemoveConfirmation({ manager, control }: { manager: ManagerView; control: UrlDialogControl }) {
   return (
     <div className="space-y-4">
       <p className="text-slate-700">
@@ -266,7 +287,15 @@ function RemoveConfirmation({ manager, closeHref }: { manager: ManagerView; clos
         >
           Remove Manager
         </button>
-        <a href={closeHref} className={secondaryButton}>
+        <a
+          href={control.closeHref}
+          onClick={(event) => {
+            // With JavaScript Cancel closes the dialog in place (without, the link goes back to the list).
+            event.preventDefault();
+            control.close();
+          }}
+          className={secondaryButton}
+        >
           Cancel
         </a>
       </Form>

@@ -42,21 +42,21 @@ const SHOWN = [
 ] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { api } = portalUser(context);
-  const status = await api.twoFactorStatus();
+  const { api: client } = portalUser(context);
+  const status = await client.call((api) => api.TwoFactor.$get());
   if (!status.ok) throw data(status.detail, { status: status.status });
   // Shown this once: reading the flash removes it from the session (written back after the page).
   const recoveryCodes = getSession(context).get("recoveryCodes") ?? null;
   let setup = null;
   if (status.data.setupPending) {
-    const started = await api.twoFactorSetup({});
+    const started = await client.call((api) => api.TwoFactor.setup.$post({ json: {} }));
     if (started.ok) setup = await twoFactorSetupView(started.data);
   }
   return { status: status.data, setup, recoveryCodes };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const { api } = portalUser(context);
+  const { api: client } = portalUser(context);
   const { submission } = await readForm(context, request, securityFormSchema);
   const intent = String(submission.payload.intent ?? "start") as Intent satisfies Intent;
   const hideFields = ["password", "code"];
@@ -66,12 +66,14 @@ export async function action({ context, request }: Route.ActionArgs) {
   const value = submission.value;
 
   if (value.intent === "start") {
-    const started = await api.twoFactorSetup({});
+    const started = await client.call((api) => api.TwoFactor.setup.$post({ json: {} }));
     if (!started.ok) return reply(replyFailure(submission, started, { shownDetails: SHOWN, hideFields }));
     throw redirect(`${ACTION}#two-factor`);
   }
   if (value.intent === "confirm") {
-    const confirmed = await api.twoFactorConfirm({ code: value.code, password: value.password });
+    const confirmed = await client.call((api) =>
+      api.TwoFactor.confirm.$post({ json: { code: value.code, password: value.password } }),
+    );
     if (!confirmed.ok) return reply(replyFailure(submission, confirmed, { shownDetails: SHOWN, hideFields }));
     getSession(context).flash("recoveryCodes", confirmed.data.recoveryCodes);
     return redirectWithToast(context, `${ACTION}#two-factor`, {
@@ -80,7 +82,9 @@ export async function action({ context, request }: Route.ActionArgs) {
     });
   }
   if (value.intent === "regenerate") {
-    const fresh = await api.regenerateRecoveryCodes(value.password);
+    const fresh = await client.call((api) =>
+      api.TwoFactor["recovery-codes"].$post({ json: { password: value.password } }),
+    );
     if (!fresh.ok) return reply(replyFailure(submission, fresh, { shownDetails: SHOWN, hideFields }));
     getSession(context).flash("recoveryCodes", fresh.data.recoveryCodes);
     return redirectWithToast(context, `${ACTION}#two-factor`, {
@@ -90,11 +94,13 @@ export async function action({ context, request }: Route.ActionArgs) {
     });
   }
   if (value.intent === "disable") {
-    const off = await api.twoFactorDisable(value.password);
+    const off = await client.call((api) => api.TwoFactor.disable.$post({ json: { password: value.password } }));
     if (!off.ok) return reply(replyFailure(submission, off, { shownDetails: SHOWN, hideFields }));
     return redirectWithToast(context, `${ACTION}#two-factor`, { title: "Two-factor sign-in is off" });
   }
-  const saved = await api.setTwoFactorRequirement(value.required);
+  const saved = await client.call((api) =>
+    api.TwoFactor["company-requirement"].$put({ json: { required: value.required } }),
+  );
   if (!saved.ok) return reply(replyFailure(submission, saved, { shownDetails: SHOWN }));
   return redirectWithToast(context, `${ACTION}#company-two-factor`, {
     type: "success",

@@ -40,8 +40,8 @@ const SETTINGS_TABS: readonly SettingsTab[] = [
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { api } = portalUser(context);
-  const me = await api.myDetails();
+  const { api: client } = portalUser(context);
+  const me = await client.call((api) => api.Users.MyDetails.$get());
   if (!me.ok) {
     // The Owner-only tabs stay hidden; the pages themselves check again.
     services(context).logger.warn({ status: me.status, detail: me.detail }, "settings: my details fetch failed");

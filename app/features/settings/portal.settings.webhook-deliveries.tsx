@@ -43,10 +43,10 @@ type LoaderData =
   | { state: "unavailable" };
 
 export async function loader({ context, params }: Route.LoaderArgs): Promise<LoaderData> {
-  const { api } = portalUser(context);
+  const { api: client } = portalUser(context);
   const id = endpointIdOf(params);
   if (id === null) return { state: "not-found" };
-  const result = await api.webhookDeliveries(id);
+  const result = await client.call((api) => api.Webhooks[":id"].deliveries.$get({ param: { id: String(id) } }));
   if (result.ok) return { state: "ok", page: result.data as WebhookDeliveriesPage };
   if (result.status === 403) return { state: "owner-only" };
   if (result.status === 404) return { state: "not-found" };
@@ -55,7 +55,7 @@ export async function loader({ context, params }: Route.LoaderArgs): Promise<Loa
 }
 
 export async function action({ context, request, params }: Route.ActionArgs) {
-  const { api } = portalUser(context);
+  const { api: client } = portalUser(context);
   const id = endpointIdOf(params);
   const { submission } = await readForm(context, request, webhookDeliveriesFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
@@ -65,7 +65,13 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const page = href("/portal/settings/webhooks/:endpointId", { endpointId: String(id) });
   const value = submission.value;
   const result =
-    value.intent === "resend" ? await api.resendWebhookDelivery(id, value.deliveryId) : await api.pingWebhook(id);
+    value.intent === "resend"
+      ? await client.call((api) =>
+          api.Webhooks[":id"].deliveries[":deliveryId"].resend.$post({
+            param: { id: String(id), deliveryId: String(value.deliveryId) },
+          }),
+        )
+      : await client.call((api) => api.Webhooks[":id"].ping.$post({ param: { id: String(id) } }));
   if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
   throw redirectWithToast(context, page, {
     type: "success",

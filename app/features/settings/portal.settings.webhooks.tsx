@@ -40,8 +40,8 @@ const PAGE = href("/portal/settings/webhooks");
 const SHOWN_DETAILS = [DETAILS.ownerOnly, ...Object.values(WEBHOOK_DETAILS)] as const;
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { api } = portalUser(context);
-  const result = await api.listWebhooks();
+  const { api: client } = portalUser(context);
+  const result = await client.call((api) => api.Webhooks.$get());
   if (result.ok) return { ownerOnly: false as const, endpoints: result.data as WebhookEndpointView[] };
   if (result.status !== 403) {
     services(context).logger.warn({ status: result.status, detail: result.detail }, "webhooks list fetch failed");
@@ -53,24 +53,28 @@ export async function loader({ context }: Route.LoaderArgs) {
 type ActionData = FormReply | { created: CreatedWebhookEndpoint };
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const { api } = portalUser(context);
+  const { api: client } = portalUser(context);
   const { submission } = await readForm(context, request, webhooksFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const value = submission.value;
   switch (value.intent) {
     case "register": {
-      const result = await api.registerWebhook({ url: value.url, events: value.events });
+      const result = await client.call((api) => api.Webhooks.$post({ json: { url: value.url, events: value.events } }));
       if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
       // Not a redirect: the secret is in this answer only, never in a URL, a toast or the session.
       return { created: result.data as CreatedWebhookEndpoint };
     }
     case "delete": {
-      const result = await api.deleteWebhook(value.endpointId);
+      const result = await client.call((api) =>
+        api.Webhooks[":id"].$delete({ param: { id: String(value.endpointId) } }),
+      );
       if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
       throw redirectWithToast(context, PAGE, { type: "success", title: "Webhook endpoint deleted" });
     }
     case "ping": {
-      const result = await api.pingWebhook(value.endpointId);
+      const result = await client.call((api) =>
+        api.Webhooks[":id"].ping.$post({ param: { id: String(value.endpointId) } }),
+      );
       if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
       const deliveries = href("/portal/settings/webhooks/:endpointId", { endpointId: String(value.endpointId) });
       throw redirectWithToast(context, deliveries, {

@@ -44,7 +44,7 @@ export const meta: Route.MetaFunction = () => [
 export async function action({ context, request }: Route.ActionArgs) {
   return handleFormPost(context, request, {
     schema: waitlistFormSchema,
-    send: (value) => createApiClient(context).joinWaitList(value),
+    send: (value) => createApiClient(context).call((api) => api.WaitList.$post({ json: value })),
     redirectTo: `${ACTION}?joined=1`,
     shownDetails: [DETAILS.waitlistDuplicate],
   });
