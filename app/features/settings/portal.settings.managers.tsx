@@ -273,7 +273,8 @@ function ManagerRow({
 function RemoveConfirmation({ manager, control }: { manager: ManagerView; control: UrlDialogControl }) {
   return (
     <div className="space-y-4">
-      <p className="text-slate-700">
+      {/* A long address wraps inside the dialog at 360 px instead of running past its edge. */}
+      <p className="text-slate-700 [overflow-wrap:anywhere]">
         {manager.isYou
           ? "You will be signed out at once and will no longer be able to sign in to this company's portal."
           : `${manager.fullName} (${manager.email}) will be signed out at once everywhere and will no longer be able to sign in. Rewards they sent stay in your history.`}
