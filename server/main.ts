@@ -18,7 +18,7 @@ import { type DueSummary, releaseDueOrders } from "./domain/scheduled-sends.ts";
 import { createServerApp } from "./http/app.ts";
 import { createFormGuards } from "./http/form-guards.ts";
 import { type Fetch, withPageCache } from "./http/page-cache.ts";
-import { routeLabeler } from "./http/route-label.ts";
+import { pathOfUrl, routeLabeler } from "./http/route-label.ts";
 import { startExpiryJob } from "./jobs/expiry.ts";
 import { startMoneyCheckJob } from "./jobs/money-check.ts";
 import { type PeriodicJob, startPeriodicJob } from "./jobs/periodic.ts";
@@ -99,8 +99,10 @@ export interface RunningApp {
 
 export async function createApplication(options: AppOptions): Promise<RunningApp> {
   const { config, logger } = options;
-  const database = await openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  // First: a cluster worker answers the primary's requests for its figures from here on, and a
+  // scrape while it opens the database would otherwise wait for it (server/cluster.ts).
   const metrics = createMetrics({ logger, clusterScrape: options.metricsFromPrimary });
+  const database = await openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
   metrics.watchDatabase(database);
   await database.migrate();
   await seedCatalogue(database.db, config.CATALOGUE_URL);
@@ -279,7 +281,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     const started = performance.now();
     const observe = (response: Response) => {
       const seconds = (performance.now() - started) / 1000;
-      metrics.observeRequest(labelRoute(new URL(request.url).pathname), request.method, response.status, seconds);
+      metrics.observeRequest(labelRoute(pathOfUrl(request.url)), request.method, response.status, seconds);
       return response;
     };
     const answer = edgeFetch(request, env);

@@ -2,7 +2,7 @@
 // raw path, whatever a client sends (docs/decisions/0033-metrics-for-operators.md).
 import type { ServerBuild } from "react-router";
 import { describe, expect, it } from "vitest";
-import { routeLabeler } from "./route-label.ts";
+import { pathOfUrl, routeLabeler } from "./route-label.ts";
 
 const route = (id: string, parentId: string | undefined, path?: string, index?: boolean) => ({
   id,
@@ -87,5 +87,12 @@ describe("routeLabeler", () => {
       }
     }
     expect([...labels].sort()).toEqual(["/*", "/api/Users", "/api/other", "/portal/approvals/:orderId", "other"]);
+  });
+
+  it("reads the path of a request's URL without its query or fragment", () => {
+    expect(pathOfUrl("http://127.0.0.1:3000/portal/approvals/5?x=1#y")).toBe("/portal/approvals/5");
+    expect(pathOfUrl("https://rewards.example.com/")).toBe("/");
+    expect(pathOfUrl("http://localhost:3000")).toBe("/");
+    expect(pathOfUrl("http://localhost:3000/a#b?c")).toBe("/a");
   });
 });

@@ -64,8 +64,11 @@ export function routeLabeler(apiPaths: readonly string[], pageRoutes?: ServerBui
     if (first) apiSections.set(first.toLowerCase(), first);
   }
   const patterns = pageRoutes ? pagePatterns(pageRoutes) : undefined;
+  // The labels of the paths seen lately: matching costs about 3 µs, a page from the page cache
+  // about 30 µs (docs/BENCHMARKS.md). Bounded: emptied once full, whatever paths clients send.
+  const seen = new Map<string, string>();
 
-  return (pathname: string): string => {
+  const labelOf = (pathname: string): string => {
     if (pathname === "/healthz" || pathname === "/readyz" || pathname === "/metrics") return pathname;
     if (pathname.startsWith("/assets/")) return "/assets";
     if (pathname === "/api" || pathname.startsWith("/api/")) {
@@ -90,4 +93,27 @@ export function routeLabeler(apiPaths: readonly string[], pageRoutes?: ServerBui
     }
     return patterns.find((p) => p.regex.test(page))?.label ?? "other";
   };
+  return (pathname: string): string => {
+    let label = seen.get(pathname);
+    if (label === undefined) {
+      label = labelOf(pathname);
+      if (seen.size >= MEMO_SIZE) seen.clear();
+      seen.set(pathname, label);
+    }
+    return label;
+  };
+}
+
+const MEMO_SIZE = 2_000;
+
+/** The path of a request's URL, as Hono reads it (no URL object made): from the first `/` after the host to `?` or `#`. */
+export function pathOfUrl(url: string): string {
+  const start = url.indexOf("/", url.indexOf("://") + 3);
+  if (start === -1) return "/";
+  let end = url.length;
+  for (const mark of ["?", "#"]) {
+    const at = url.indexOf(mark, start);
+    if (at !== -1 && at < end) end = at;
+  }
+  return url.slice(start, end);
 }
