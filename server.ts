@@ -46,7 +46,7 @@ async function serve() {
   const { getRequestListener } = await import("@hono/node-server");
   const { createApplication } = await import("./server/main.ts");
   const { DatabaseInUseError } = await import("./server/db/client.ts");
-  const { followWorkerCount } = await import("./server/cluster.ts");
+  const { askPrimaryForMetrics, followWorkerCount } = await import("./server/cluster.ts");
 
   let build: ServerBuild | (() => Promise<ServerBuild>);
   let viteMiddleware: ((req: IncomingMessage, res: ServerResponse, next: () => void) => void) | undefined;
@@ -68,6 +68,8 @@ async function serve() {
     mode: dev ? "development" : "production",
     trustProxy: config.TRUST_PROXY,
     workerCount: followWorkerCount(),
+    // A worker's scrape covers every worker: the primary aggregates them (server/cluster.ts).
+    metricsFromPrimary: cluster.isWorker ? askPrimaryForMetrics : undefined,
   }).catch((error: unknown) => {
     // Another process has the PGlite directory: say so plainly and stop (no stack trace).
     if (error instanceof DatabaseInUseError) {

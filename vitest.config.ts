@@ -15,6 +15,7 @@ export default defineConfig({
       "tests/security/**/*.test.ts",
       "tests/html/**/*.test.ts",
       "tests/fault/**/*.test.ts",
+      "tests/ops/**/*.test.ts",
       "tests/newcomer/**/*.test.ts",
       "tests/docs/**/*.test.ts",
     ],

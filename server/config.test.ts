@@ -191,6 +191,16 @@ describe("loadConfig", () => {
     expect(configError({ TRUST_PROXY: "-1" }).message).toContain("TRUST_PROXY");
   });
 
+  it("takes METRICS_TOKEN of at least 32 characters; unset or empty, /metrics is refused to everyone", () => {
+    const token = "m".repeat(32);
+    expect(loadConfig({ METRICS_TOKEN: token }).METRICS_TOKEN).toBe(token);
+    expect(loadConfig({}).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: "" }).METRICS_TOKEN).toBeUndefined();
+    const error = configError({ METRICS_TOKEN: "short-metrics-secret" });
+    expect(error.message).toContain("METRICS_TOKEN");
+    expect(error.message).not.toContain("short-metrics-secret");
+  });
+
   it("never echoes a secret value in its message", () => {
     const error = configError({ SMTP_URL: "http://user:hunter2-secret@mail" });
     expect(error.message).not.toContain("hunter2-secret");

@@ -68,6 +68,15 @@ const envSchema = z.object({
     .min(32, "must be at least 32 characters")
     .optional()
     .or(z.literal("").transform(() => undefined)),
+  /**
+   * The bearer token of GET /metrics (`Authorization: Bearer <token>`; ADR 0033). Unset: /metrics
+   * answers 401 to everyone, in production and in development alike.
+   */
+  METRICS_TOKEN: z
+    .string()
+    .min(32, "must be at least 32 characters")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   MAIL_FROM: z.string().trim().min(3).default("Reward Portal <no-reply@rewards.localhost>"),
   SUPPORT_EMAIL: z.email("must be an email address").default("support@rewards.localhost"),
   STRIPE_SECRET_KEY: optionalString,

@@ -18,6 +18,7 @@ import { type DueSummary, releaseDueOrders } from "./domain/scheduled-sends.ts";
 import { createServerApp } from "./http/app.ts";
 import { createFormGuards } from "./http/form-guards.ts";
 import { type Fetch, withPageCache } from "./http/page-cache.ts";
+import { pathOfUrl, routeLabeler } from "./http/route-label.ts";
 import { startExpiryJob } from "./jobs/expiry.ts";
 import { startMoneyCheckJob } from "./jobs/money-check.ts";
 import { type PeriodicJob, startPeriodicJob } from "./jobs/periodic.ts";
@@ -28,6 +29,7 @@ import { listRecentEmails } from "./mail/outbox.ts";
 import type { MailTransport } from "./mail/port.ts";
 import { devMailboxTransport, smtpTransport } from "./mail/transports.ts";
 import { type MailWorker, startMailWorker } from "./mail/worker.ts";
+import { createMetrics, type Metrics } from "./metrics.ts";
 import { paymentsFor } from "./payments/index.ts";
 import type { Payments } from "./payments/port.ts";
 import { type Reconciler, type ReconcilerOptions, startReconciler } from "./payments/reconciler.ts";
@@ -53,6 +55,8 @@ export interface AppOptions {
   onReleaseLine?: (index: number) => void | Promise<void>;
   /** In a cluster worker: how many workers are listening, for /readyz (server/cluster.ts). */
   workerCount?: () => WorkerCount | undefined;
+  /** In a cluster worker: every worker's figures for GET /metrics, aggregated by the primary (server/cluster.ts). */
+  metricsFromPrimary?: () => Promise<string>;
   /** The payment reconciler: false leaves it to the test (runOnce by hand); timings for tests. */
   reconciler?: false | Pick<ReconcilerOptions, "intervalMs" | "minAgeMs" | "maxAgeMs" | "batchSize">;
   /** The scheduled-send job's timer: false leaves it to the test (scheduler.runOnce by hand). */
@@ -88,12 +92,18 @@ export interface RunningApp {
   /** Webhook deliveries and events older than 30 days deleted, hourly (server/jobs/webhook-prune.ts). */
   webhookPrune: PeriodicJob<WebhookPruneSummary>;
   api: ReturnType<typeof createApi>;
+  /** The figures of GET /metrics (server/metrics.ts, ADR 0033). */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
 export async function createApplication(options: AppOptions): Promise<RunningApp> {
   const { config, logger } = options;
+  // First: a cluster worker answers the primary's requests for its figures from here on, and a
+  // scrape while it opens the database would otherwise wait for it (server/cluster.ts).
+  const metrics = createMetrics({ logger, clusterScrape: options.metricsFromPrimary });
   const database = await openDatabase(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+  metrics.watchDatabase(database);
   await database.migrate();
   await seedCatalogue(database.db, config.CATALOGUE_URL);
   await sweepExpiredSessions(database.db);
@@ -132,7 +142,12 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     release: { config, onReleaseLine: options.onReleaseLine },
   };
   const reconciler = startReconciler(
-    { ...(options.reconciler || {}), services: paymentServices, advisoryLocks: database.kind === "postgres" },
+    {
+      ...(options.reconciler || {}),
+      services: paymentServices,
+      advisoryLocks: database.kind === "postgres",
+      metrics,
+    },
     options.reconciler !== false,
   );
   // Every process releases scheduled rewards as they come due (exactly once: scheduled-sends.ts).
@@ -147,24 +162,29 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
         isStopped,
       ),
     autoStart: options.scheduler ?? true,
+    metrics,
   });
   // Every process runs the expiry job too: each run is exactly once by its row locks (domain/lots.ts).
   const expiryJob = startExpiryJob(
-    { db: database.db, config, logger, now: () => new Date(), onEmailQueued: () => mailWorker.nudge() },
+    { db: database.db, config, logger, now: () => new Date(), onEmailQueued: () => mailWorker.nudge(), metrics },
     options.expiryJob ?? true,
   );
   // Every process runs the money check's timer; one process an hour checks (jobs/money-check.ts).
-  const moneyCheck = startMoneyCheckJob({ db: database.db, logger, now: () => new Date() }, options.moneyCheck ?? true);
+  const moneyCheck = startMoneyCheckJob(
+    { db: database.db, logger, now: () => new Date(), metrics },
+    options.moneyCheck ?? true,
+  );
   // Every process sends due webhook deliveries: each is claimed with SKIP LOCKED and a lease.
   const webhookWorker = startWebhookWorker({
     db: database.db,
     config,
     logger,
     autoStart: options.webhookWorker ?? true,
+    metrics,
   });
   // Every process prunes webhook history older than 30 days (idempotent deletes: jobs/webhook-prune.ts).
   const webhookPrune = startWebhookPruneJob(
-    { db: database.db, logger, now: () => new Date() },
+    { db: database.db, logger, now: () => new Date(), metrics },
     options.webhookPrune ?? true,
   );
   // docs/requirements.md §D7's budgets hold across every process on PostgreSQL; PGlite is one process.
@@ -186,6 +206,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     onImportQueued: () => importWorker.nudge(),
     onWebhookQueued: () => webhookWorker.nudge(),
     onReleaseLine: options.onReleaseLine,
+    onRateLimited: (rule) => metrics.rateLimitRefused(rule),
   });
 
   const web: WebServices = {
@@ -246,11 +267,31 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
       return workers ? { workers } : {};
     },
     trustProxy: options.trustProxy,
+    scrapeMetrics: () => metrics.scrape(),
   });
+
+  // Every answer is counted, the page cache's hits too, by its route's pattern (./http/route-label.ts);
+  // the time is to the answer's headers. A hit stays an answer given without awaiting anything.
+  const edgeFetch = options.mode === "production" ? withPageCache(app.fetch, { logger }) : app.fetch;
+  const labelRoute = routeLabeler(
+    api.routes.map((route) => route.path),
+    typeof options.build === "function" ? undefined : options.build.routes,
+  );
+  const fetch: Fetch = (request, env) => {
+    const started = performance.now();
+    const observe = (response: Response) => {
+      const seconds = (performance.now() - started) / 1000;
+      metrics.observeRequest(labelRoute(pathOfUrl(request.url)), request.method, response.status, seconds);
+      return response;
+    };
+    const answer = edgeFetch(request, env);
+    return answer instanceof Promise ? answer.then(observe) : observe(answer);
+  };
 
   return {
     app,
-    fetch: options.mode === "production" ? withPageCache(app.fetch, { logger }) : app.fetch,
+    fetch,
+    metrics,
     database,
     mailWorker,
     importWorker,

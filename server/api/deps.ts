@@ -5,7 +5,7 @@ import type { ApiKeyOwner } from "../domain/api-keys.ts";
 import type { TokenOwner } from "../domain/identity.ts";
 import type { Logger } from "../logger.ts";
 import type { Payments } from "../payments/port.ts";
-import type { RateLimitStore } from "./rate-limits.ts";
+import type { RateLimitStore, RateRuleName } from "./rate-limits.ts";
 
 /** Everything an API handler may use; built once in server.ts (or by a test). */
 export interface ApiDeps {
@@ -25,6 +25,8 @@ export interface ApiDeps {
   payments?: Payments;
   /** Where the rate-limit counters live; unset: this process's memory. */
   rateLimitStore?: RateLimitStore;
+  /** Told the rule's name each time a rate limit refuses a call (server/metrics.ts). */
+  onRateLimited?: (rule: RateRuleName) => void;
   /** Test seam of the release (server/domain/release.ts): called after each recipient is written. */
   onReleaseLine?: (index: number) => void | Promise<void>;
 }

@@ -68,7 +68,7 @@ export function createApi(deps: ApiDeps) {
   const now = () => deps.now?.() ?? new Date();
   // Every authenticated call (docs/requirements.md §S6) goes through this one bearer check.
   const auth = bearerAuth(deps.db, now);
-  const limits = createRateLimits(deps.config.RATE_LIMIT_FACTOR, deps.rateLimitStore);
+  const limits = createRateLimits(deps.config.RATE_LIMIT_FACTOR, deps.rateLimitStore, deps.onRateLimited);
   // One card processor for the payment calls and the payment of an approved order.
   const payments = deps.payments ?? paymentsFor(deps.config, deps.db, now);
 

@@ -50,3 +50,16 @@ block(`rate limits on PostgreSQL${postgres?.skipped ? ` (skipped: ${postgres.ski
     expect(await counters()).toHaveLength(0);
   });
 });
+
+describe("rate-limit refusals are told by rule (the operators' figure, server/metrics.ts)", () => {
+  it("names the rule of each refusal, and only of refusals", async () => {
+    const refused: string[] = [];
+    const limits = createRateLimits(1, { kind: "memory" }, (rule) => refused.push(rule));
+    const budget = RATE_RULES.registerEmail.points;
+    for (let i = 0; i < budget; i++) await limits.perAccount("registerEmail", "sam@example.com");
+    expect(refused).toEqual([]);
+    await expect(limits.perAccount("registerEmail", "SAM@example.com")).rejects.toBeInstanceOf(RateLimitedError);
+    await expect(limits.perAccount("registerEmail", "sam@example.com")).rejects.toBeInstanceOf(RateLimitedError);
+    expect(refused).toEqual(["registerEmail", "registerEmail"]);
+  });
+});

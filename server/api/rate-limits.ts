@@ -124,7 +124,16 @@ export type RateLimitStore = { kind: "memory" } | { kind: "postgres"; pool: pg.P
 
 type Limiter = RateLimiterMemory | RateLimiterPostgres;
 
-export function createRateLimits(factor: number, store: RateLimitStore = { kind: "memory" }) {
+/**
+ * `onRefused`: told the rule's name each time a limit refuses a call (the operators' figure
+ * rewards_rate_limit_refusals_total, server/metrics.ts); a slowed login that waits its turn is
+ * not a refusal, one that runs out of waiting is (counted as loginAccount).
+ */
+export function createRateLimits(
+  factor: number,
+  store: RateLimitStore = { kind: "memory" },
+  onRefused?: (rule: RateRuleName) => void,
+) {
   const limiter = (keyPrefix: string, points: number, duration: number): Limiter =>
     store.kind === "postgres"
       ? // Expired rows are swept by sweepExpiredRateLimits on the job loop, not a timer per limiter.
@@ -155,7 +164,10 @@ export function createRateLimits(factor: number, store: RateLimitStore = { kind:
     try {
       await limiters[name].consume(normalise(key));
     } catch (error) {
-      if (error instanceof RateLimiterRes) throw new RateLimitedError(detail, Math.ceil(error.msBeforeNext / 1000));
+      if (error instanceof RateLimiterRes) {
+        onRefused?.(name);
+        throw new RateLimitedError(detail, Math.ceil(error.msBeforeNext / 1000));
+      }
       throw error;
     }
   }
@@ -207,7 +219,10 @@ export function createRateLimits(factor: number, store: RateLimitStore = { kind:
         } catch (error) {
           if (!(error instanceof RateLimiterRes)) throw error;
           const wait = Math.max(50, error.msBeforeNext);
-          if (Date.now() + wait > deadline) throw new RateLimitedError(DETAILS.tooManyAttempts, LOGIN_TRICKLE_SECONDS);
+          if (Date.now() + wait > deadline) {
+            onRefused?.("loginAccount");
+            throw new RateLimitedError(DETAILS.tooManyAttempts, LOGIN_TRICKLE_SECONDS);
+          }
           await new Promise((resolve) => setTimeout(resolve, wait));
         }
       }

@@ -1,7 +1,7 @@
 // The HTTP face of the process: security headers, compression, logging, health checks, body
 // limits, the client's address, canonical paths, the provider API at /api, static assets, and the
 // web portal. Rate limits belong to the API operations they guard (server/api/rate-limits.ts).
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { getConnInfo } from "@hono/node-server/conninfo";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { type Context, Hono } from "hono";
@@ -36,6 +36,8 @@ export interface ServerAppOptions {
   clientDir?: string;
   /** Reverse-proxy hops in front of the app (TRUST_PROXY): the client is that many entries from the right of X-Forwarded-For. */
   trustProxy?: number;
+  /** What GET /metrics answers once its token is right (server/metrics.ts); unset: 401 to everyone. */
+  scrapeMetrics?: () => Promise<{ contentType: string; body: string }>;
 }
 
 /** A web form post longer than this is refused while it arrives (docs/requirements.md §D7). */
@@ -62,6 +64,12 @@ export function clientAddress(
     if (vouched) return vouched;
   }
   return socketAddress ?? "unknown";
+}
+
+/** True when `given` is `expected`, compared in constant time: both hashed first, so their lengths leak nothing. */
+export function sameToken(given: string, expected: string): boolean {
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
 /** First segments of web routes that SPEC spells with capitals too (/Help, /Corporate/Login, /Portal/Help). */
@@ -180,6 +188,26 @@ export function createServerApp(options: ServerAppOptions) {
     } catch (error) {
       logger.warn({ err: error instanceof Error ? error.message : String(error) }, "readiness check failed");
       return c.json({ status: "unavailable" }, 503);
+    }
+  });
+
+  // Figures for operators (docs/decisions/0033-metrics-for-operators.md): only with the bearer token
+  // METRICS_TOKEN, compared in constant time; unset, nobody gets them, in production and in
+  // development alike. Never kept by a cache: no-store, and the page cache keeps only what an answer
+  // allows (server/http/page-cache.ts).
+  app.get("/metrics", async (c) => {
+    const token = config.METRICS_TOKEN;
+    const given = /^Bearer[ ]+(\S+)[ ]*$/i.exec(c.req.header("authorization") ?? "")?.[1];
+    const headers = { "cache-control": "no-store" };
+    if (!token || !given || !sameToken(given, token) || !options.scrapeMetrics) {
+      return c.text("Unauthorized\n", 401, { ...headers, "www-authenticate": 'Bearer realm="metrics"' });
+    }
+    try {
+      const { contentType, body } = await options.scrapeMetrics();
+      return c.body(body, 200, { ...headers, "content-type": contentType });
+    } catch (error) {
+      logger.warn({ err: error instanceof Error ? error.message : String(error) }, "metrics: scrape failed");
+      return c.text("Metrics unavailable\n", 503, headers);
     }
   });
 

@@ -7,7 +7,7 @@ import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { type ExpirySummary, runExpiryJob } from "../domain/lots.ts";
 import type { Logger } from "../logger.ts";
-import { type PeriodicJob, startPeriodicJob } from "./periodic.ts";
+import { type JobObserver, type PeriodicJob, startPeriodicJob } from "./periodic.ts";
 
 export interface ExpiryJobServices {
   db: Db;
@@ -16,6 +16,8 @@ export interface ExpiryJobServices {
   now: () => Date;
   /** Reminders were queued: the mail worker sends them now rather than at its next poll. */
   onEmailQueued?: () => void;
+  /** Told each pass's duration and outcome (server/metrics.ts). */
+  metrics?: JobObserver;
 }
 
 export function startExpiryJob(s: ExpiryJobServices, autoStart = true): PeriodicJob<ExpirySummary> {
@@ -24,6 +26,7 @@ export function startExpiryJob(s: ExpiryJobServices, autoStart = true): Periodic
     intervalMs: s.config.EXPIRY_JOB_INTERVAL_MINUTES * 60_000,
     logger: s.logger,
     autoStart,
+    metrics: s.metrics,
     pass: async (isStopped) => {
       const summary = await runExpiryJob(s.db, { now: s.now(), config: s.config, isStopped });
       if (summary.remindedLots > 0) s.onEmailQueued?.();

@@ -12,7 +12,7 @@ import type { Db } from "../db/client.ts";
 import { rowsOf } from "../db/sql.ts";
 import { checkMoney, formatFinding, type MoneyCheckResult, reconcilesLine } from "../domain/money-check.ts";
 import type { Logger } from "../logger.ts";
-import { type PeriodicJob, startPeriodicJob } from "./periodic.ts";
+import { type JobObserver, type PeriodicJob, startPeriodicJob } from "./periodic.ts";
 
 export const MONEY_CHECK_INTERVAL_MS = 60 * 60_000;
 /** The app_settings row holding the last run's time (ISO 8601). */
@@ -26,6 +26,8 @@ export interface MoneyCheckJobServices {
   logger: Logger;
   now: () => Date;
   intervalMs?: number;
+  /** Told each pass's duration and outcome (server/metrics.ts). */
+  metrics?: JobObserver;
 }
 
 /** One pass: null when another process (or this one, lately) has checked within the hour. */
@@ -35,6 +37,7 @@ export function startMoneyCheckJob(s: MoneyCheckJobServices, autoStart = true): 
     intervalMs: s.intervalMs ?? MONEY_CHECK_INTERVAL_MS,
     logger: s.logger,
     autoStart,
+    metrics: s.metrics,
     pass: async () => {
       const now = s.now();
       if (!(await claimRun(s.db, now))) return null;

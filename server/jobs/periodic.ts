@@ -11,6 +11,11 @@ export interface PeriodicJob<T> {
   stop(): Promise<void>;
 }
 
+/** Where a job reports each pass (server/metrics.ts observeJob; ADR 0033). */
+export interface JobObserver {
+  observeJob(job: string, seconds: number, succeeded: boolean): void;
+}
+
 export function startPeriodicJob<T>(options: {
   name: string;
   intervalMs: number;
@@ -18,6 +23,8 @@ export function startPeriodicJob<T>(options: {
   pass: (isStopped: () => boolean) => Promise<T>;
   /** false: no timer (tests call runOnce by hand). */
   autoStart?: boolean;
+  /** Told each pass's duration and outcome, by the job's name. */
+  metrics?: JobObserver;
 }): PeriodicJob<T> {
   let running: Promise<T> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -25,8 +32,21 @@ export function startPeriodicJob<T>(options: {
 
   function runOnce(): Promise<T> {
     if (!running) {
+      const started = performance.now();
+      const observe = (succeeded: boolean) =>
+        options.metrics?.observeJob(options.name, (performance.now() - started) / 1000, succeeded);
       running = options
         .pass(() => stopped)
+        .then(
+          (result) => {
+            observe(true);
+            return result;
+          },
+          (error: unknown) => {
+            observe(false);
+            throw error;
+          },
+        )
         .finally(() => {
           running = undefined;
         });

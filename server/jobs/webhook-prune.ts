@@ -12,7 +12,7 @@ import { and, eq, inArray, lt, ne, notExists, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { webhookDeliveries, webhookEvents } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
-import { type PeriodicJob, startPeriodicJob } from "./periodic.ts";
+import { type JobObserver, type PeriodicJob, startPeriodicJob } from "./periodic.ts";
 
 /** How long a settled delivery, and an event with none left, is kept. */
 export const WEBHOOK_HISTORY_DAYS = 30;
@@ -31,6 +31,8 @@ export interface WebhookPruneServices {
   intervalMs?: number;
   /** Rows deleted per statement (tests make it small). */
   batchSize?: number;
+  /** Told each pass's duration and outcome (server/metrics.ts). */
+  metrics?: JobObserver;
 }
 
 export function startWebhookPruneJob(s: WebhookPruneServices, autoStart = true): PeriodicJob<WebhookPruneSummary> {
@@ -39,6 +41,7 @@ export function startWebhookPruneJob(s: WebhookPruneServices, autoStart = true):
     intervalMs: s.intervalMs ?? WEBHOOK_PRUNE_INTERVAL_MS,
     logger: s.logger,
     autoStart,
+    metrics: s.metrics,
     pass: async (isStopped) => {
       const summary = await pruneWebhookHistory(s.db, s.now(), { batchSize: s.batchSize, isStopped });
       if (summary.deliveries + summary.events > 0) s.logger.info({ ...summary }, "webhook history pruned");

@@ -27,7 +27,7 @@ import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema
 import { isPublicAddress, type WebhookKeys, webhookKeys } from "../domain/webhooks.ts";
 import type { Logger } from "../logger.ts";
 import { resolveSessionSecret } from "../secret.ts";
-import { type PeriodicJob, startPeriodicJob } from "./periodic.ts";
+import { type JobObserver, type PeriodicJob, startPeriodicJob } from "./periodic.ts";
 
 export const WEBHOOK_WORKER_DEFAULTS = {
   batchSize: 20,
@@ -74,6 +74,8 @@ export interface WebhookWorkerOptions {
   keys?: WebhookKeys;
   /** false: no timer (tests call runOnce by hand). */
   autoStart?: boolean;
+  /** Told each pass's duration and outcome (server/metrics.ts). */
+  metrics?: JobObserver;
   batchSize?: number;
   concurrency?: number;
   leaseMs?: number;
@@ -111,6 +113,7 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     intervalMs: options.config.WEBHOOK_INTERVAL_SECONDS * 1000,
     logger: options.logger,
     autoStart: options.autoStart ?? true,
+    metrics: options.metrics,
     pass: async (isStopped) => runWebhookPass(options, await keysOf(), now, isStopped),
   });
   return {

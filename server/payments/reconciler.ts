@@ -25,7 +25,7 @@ import { withAdvisoryClaim } from "../db/advisory-claim.ts";
 import { orders } from "../db/schema.ts";
 import { reconcileTopUp, type TopUpReconcileOutcome, topUpsToReconcile } from "../domain/balance-top-ups.ts";
 import { type PaymentServices, type ReconcileOutcome, reconcileOrder } from "../domain/orders.ts";
-import { startPeriodicJob } from "../jobs/periodic.ts";
+import { type JobObserver, startPeriodicJob } from "../jobs/periodic.ts";
 
 export interface ReconcilerOptions {
   services: PaymentServices;
@@ -39,6 +39,8 @@ export interface ReconcilerOptions {
   maxAgeMs?: number;
   /** Orders per pass; default 100. */
   batchSize?: number;
+  /** Told each pass's duration and outcome (server/metrics.ts). */
+  metrics?: JobObserver;
 }
 
 export interface ReconcileSummary {
@@ -147,5 +149,12 @@ export function startReconciler(options: ReconcilerOptions, autoStart = true): R
     return summary;
   }
 
-  return startPeriodicJob({ name: "reconciler", intervalMs, logger: s.logger, pass, autoStart });
+  return startPeriodicJob({
+    name: "reconciler",
+    intervalMs,
+    logger: s.logger,
+    pass,
+    autoStart,
+    metrics: options.metrics,
+  });
 }
