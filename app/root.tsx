@@ -14,7 +14,7 @@ import type { Route } from "./+types/root";
 import appCss from "./app.css?inline";
 import appCssHref from "./app.css?url";
 import { services } from "./context.ts";
-import { PORTAL_LAYOUT_ID } from "./features/portal/portal-pages.ts";
+import { BENCH_FLOOR_ROUTE_ID, PORTAL_LAYOUT_ID } from "./features/portal/portal-pages.ts";
 import { csrfToken, honeypotInputProps } from "./lib/security.server.ts";
 import { sessionMiddleware } from "./lib/session.server.ts";
 import { takeToast } from "./lib/toast.server.ts";
@@ -67,7 +67,10 @@ export function Layout({ children }: { children: ReactNode }) {
   const data = useRouteLoaderData<typeof loader>("root");
   const nonce = data?.nonce;
   const matches = useMatches();
-  const [linkStylesheet] = useState(() => matches.some((match) => match.id === PORTAL_LAYOUT_ID));
+  // The benchmark's floor page stands for a portal page, so it links the stylesheet as they do.
+  const [linkStylesheet] = useState(() =>
+    matches.some((match) => match.id === PORTAL_LAYOUT_ID || match.id === BENCH_FLOOR_ROUTE_ID),
+  );
   return (
     <html lang="en-AU">
       <head>

@@ -7,7 +7,10 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 
-const env = { ...process.env, NODE_ENV: "production" };
+// REWARDS_BENCH_FLOOR makes the benchmark's build (scripts/bench/build-floor.ts): never this one,
+// whatever the shell exports, so build/ never holds the benchmark's floor route (app/routes.ts).
+const { REWARDS_BENCH_FLOOR: _benchOnly, ...shellEnv } = process.env;
+const env = { ...shellEnv, NODE_ENV: "production" };
 const run = (script: string, args: string[] = []) =>
   execFileSync(process.execPath, [script, ...args], { stdio: "inherit", env });
 

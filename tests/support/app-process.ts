@@ -54,6 +54,12 @@ export interface LaunchOptions {
   output?: "pipe" | "inherit";
   /** Each chunk of the piped output as it arrives (the load script scans the log with it). */
   onOutput?: (chunk: Buffer) => void;
+  /**
+   * The working directory (default: the project's root). The production entry loads React
+   * Router's build and the client files from build/ under it (server.ts): the benchmark runs the
+   * shipped server bundle on its own build this way (scripts/bench/build-floor.ts).
+   */
+  cwd?: string;
 }
 
 /**
@@ -81,7 +87,7 @@ export async function launchApp(env: Record<string, string>, options: LaunchOpti
   // The production entry runs with the flags `npm start` and the Dockerfile give it (package.json config.node_flags).
   const flags = options.nodeFlags ?? (options.production ? PRODUCTION_NODE_FLAGS : []);
   const child = spawn(process.execPath, [...flags, options.production ? serverEntry : testEntry], {
-    cwd: root,
+    cwd: options.cwd ?? root,
     env: {
       // Only variables a user sets too (README "Configuration"): the entry settles NODE_ENV itself
       // (ADR 0024), and a harness that set it would hide a start that breaks without it.

@@ -10,6 +10,11 @@ export interface PortalHandle {
 /** The portal's home: the logo's link, and where sign-in and onboarding lead. */
 export const DASHBOARD_PATH = href("/portal/dashboard");
 export const PORTAL_LAYOUT_ID = "features/portal/portal";
+/**
+ * The benchmark's framework floor, the portal frame around the Dashboard without a session
+ * (app/features/bench/bench-floor.tsx); a route only in the benchmark's own build (app/routes.ts).
+ */
+export const BENCH_FLOOR_ROUTE_ID = "features/bench/bench-floor";
 export const ONBOARDING_TITLE = "Add Your Company Details";
 
 /**
