@@ -57,13 +57,13 @@ export default [
   route("portal/import-progress", "features/portal/portal.import-progress.ts"),
   route("portal/reward-my-team/template.csv", "features/reward-my-team/portal.reward-my-team.template.ts"),
   route("dev/mailbox", "features/site/dev.mailbox.tsx"),
-  // The HTTP benchmark's framework floor (app/features/bench/bench-floor.tsx): only in the build
+  // The HTTP benchmark's framework floor (app/features/bench/): only in the build
   // scripts/bench/build-floor.ts makes into build-bench/ (REWARDS_BENCH_FLOOR=1 with the production
   // NODE_ENV it sets). `npm run build` clears the variable (scripts/build.ts) and `node server.ts
-  // --dev` runs in development, so neither the shipped build nor a dev server has the route; this
+  // --dev` runs in development, so neither the shipped build nor a dev server has these routes; this
   // file is read when a build is made, never by the running server.
   ...(process.env.REWARDS_BENCH_FLOOR === "1" && process.env.NODE_ENV === "production"
-    ? [route("bench-floor", "features/bench/bench-floor.tsx")]
+    ? [route("bench-floor", "features/bench/bench-floor.tsx", [index("features/bench/bench-floor.dashboard.tsx")])]
     : []),
   route("*", "features/site/not-found.tsx"),
 ] satisfies RouteConfig;

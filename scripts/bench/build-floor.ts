@@ -1,6 +1,6 @@
 // The HTTP benchmark's own build (scripts/bench/http-load.ts, target `floor`): React Router's
-// production build of the same app with one route more, /bench-floor (app/routes.ts,
-// app/features/bench/bench-floor.tsx), written to build-bench/build/ so build/ stays the shipped
+// production build of the same app with the floor's routes more, /bench-floor (app/routes.ts,
+// app/features/bench/), written to build-bench/build/ so build/ stays the shipped
 // build. REWARDS_BENCH_FLOOR=1 is what adds the route and moves the build directory
 // (react-router.config.ts); `npm run build` clears it (scripts/build.ts). Only build time reads it:
 // the running server never does.

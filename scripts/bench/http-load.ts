@@ -9,7 +9,8 @@
 // The floor (target `floor`, /bench-floor): the same React Router build and the same portal frame
 // (root layout, portal header and navigation, footer) around the Dashboard's own components, fed
 // with constants shaped and sized like what the Dashboard's loader returns for the manager made
-// below: no session, no API call, no database (app/features/bench/bench-floor.tsx). Each
+// below: no session, no API call, no database (app/features/bench/: a layout route and its page,
+// each with a loader, as /portal/dashboard is matched). Each
 // signed-in page's server CPU per request is reported as a ratio to the floor's, measured in the
 // same process in the same run the same way, because absolute milliseconds move by a third
 // between days on a shared 2-core machine (docs/BENCHMARKS.md, "Reading the numbers").
@@ -19,7 +20,7 @@
 // so build/ never has it and the running server reads no variable for it. A run with the floor
 // among its targets runs the shipped server bundle (build/server.js) in build-bench/ as its working
 // directory, for every target, so the floor and the signed-in pages share one process and one
-// build (which is the shipped one plus that route); build-bench/ is rebuilt when missing or older
+// build (the shipped one plus the floor's routes); build-bench/ is rebuilt when missing or older
 // than build/. The floor is requested with the manager's cookies but a session cookie whose
 // signature is not the app's: the edge takes the signed-in path (a nonce, the page streamed and
 // compressed whole once, server/http/app.ts) while the session middleware finds no session
@@ -378,7 +379,10 @@ async function startCeiling(
       process.on("SIGTERM", () => process.exit(0));
     }
   `;
-  const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+  // A file, not `node -e`: node:cluster forks its workers from the main script's path.
+  const scriptFile = join(tmpdir(), `rewards-ceiling-${process.pid}-${processes}.mjs`);
+  writeFileSync(scriptFile, script);
+  const child = spawn(process.execPath, [scriptFile], {
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, CEILING_FILE: file },
   });
@@ -392,6 +396,7 @@ async function startCeiling(
     stop: async () => {
       await stopProcess(child);
       rmSync(file, { force: true });
+      rmSync(scriptFile, { force: true });
     },
   };
 }
