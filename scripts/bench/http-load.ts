@@ -142,8 +142,8 @@ export interface LoadFigures {
   /** requests/s ÷ the ceiling's requests/s. */
   ratioToCeiling: number;
   /**
-   * cpuMsPerRequest ÷ the floor's in the same run (the same database run, or the same number of
-   * workers), to two decimals; null when the floor was not measured (or is this target).
+   * A signed-in page's cpuMsPerRequest ÷ the floor's in the same run (the same database run, or
+   * the same number of workers), to two decimals; null for other targets, or without the floor.
    */
   cpuRatioToFloor: number | null;
 }
@@ -635,12 +635,16 @@ function figures(
   };
 }
 
-/** Sets each target's CPU ratio to the floor's among `targets` (the floor's own stays null). */
+/**
+ * Sets each signed-in page's CPU ratio to the floor's among `targets`: the floor stands for them
+ * (a public page comes from the page cache, the API answers JSON), so the others stay null.
+ */
 function setFloorRatios(targets: LoadFigures[]): void {
   const floor = targets.find((t) => t.target === "floor");
   if (!floor || floor.cpuMsPerRequest <= 0) return;
   for (const t of targets)
-    if (t !== floor) t.cpuRatioToFloor = Math.round((t.cpuMsPerRequest / floor.cpuMsPerRequest) * 100) / 100;
+    if (SIGNED_IN.has(t.target))
+      t.cpuRatioToFloor = Math.round((t.cpuMsPerRequest / floor.cpuMsPerRequest) * 100) / 100;
 }
 
 /** A PostgreSQL server of the machine's binaries, started for a benchmark, with one empty database `name`. */
