@@ -424,7 +424,10 @@ test.describe("bulk upload", () => {
       await expect(add.getByRole("progressbar", { name: "Saving team members" })).toBeVisible();
       await expect(add.getByRole("button", { name: "Please wait" })).toHaveAttribute("aria-busy", "true");
     }
-    await expect(toast(page)).toContainText("Successfully added: 2 user(s)");
+    // The e2e server runs on one PGlite connection (playwright.config.ts): while another project's
+    // 50,000-row file (the next test) is applied, every query of this save waits its turn, for
+    // several seconds on a loaded machine (ADR 0021, "PGlite waits during the apply").
+    await expect(toast(page)).toContainText("Successfully added: 2 user(s)", { timeout: 20_000 });
     await expect(toast(page)).toContainText("Duplicates (not added): 1 user(s)");
     await expect(dialog(page, "Add New")).toBeHidden();
     await settled(page);
