@@ -8,7 +8,10 @@
 // connections are closed after their answer, and the pool closes only after the last handler.
 // Through the real process (server.ts on the production build) on PostgreSQL.
 import { Agent, request } from "node:http";
-import { afterEach, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
 import { type AppProcess, signUpOverHttp, sleep, startApp, verificationCodes } from "../support/app-process.ts";
 import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
 import { type OwnPostgres, ownPostgres, postgresBinaries } from "./support.ts";
@@ -16,10 +19,13 @@ import { type OwnPostgres, ownPostgres, postgresBinaries } from "./support.ts";
 let app: AppProcess | undefined;
 let postgres: OwnPostgres | undefined;
 let smtp: TestSmtpServer | undefined;
+let dataDirectory: string | undefined;
 afterEach(async () => {
   await app?.kill("SIGKILL");
   await postgres?.remove();
   await smtp?.stop();
+  if (dataDirectory) rmSync(dataDirectory, { recursive: true, force: true });
+  app = postgres = smtp = dataDirectory = undefined;
 });
 
 /** A GET whose client hangs up after `hangUpAfterMs`, answered or not. */
@@ -72,39 +78,65 @@ function keptAliveGet(url: string, headers: Record<string, string>, agent: Agent
   });
 }
 
-it.skipIf(!postgresBinaries)(
-  "SIGTERM under keep-alive load: every request taken is answered without a 5xx, and the pool closes after the last one",
-  { timeout: 120_000 },
-  async () => {
-    postgres = await ownPostgres();
-    smtp = await createSmtpServer();
-    app = await startApp({ DATABASE_URL: postgres.url, SMTP_URL: smtp.url }, { production: true });
-    const { accessToken } = await signUpOverHttp(app.base, "keepalive.manager@example.com", verificationCodes(smtp));
-    const headers = { authorization: `Bearer ${accessToken}` };
-    const url = `${app.base}/api/Users?pageNumber=1&pageSize=8`;
-    const agent = new Agent({ keepAlive: true, maxSockets: 50 });
+// The same stop on each way the app runs: PGlite on a data directory (the default, one process),
+// PostgreSQL with one process, and PostgreSQL with two HTTP workers behind the primary
+// (server/cluster.ts), whose SIGTERM reaches each worker while the load is on.
+const SET_UPS = [
+  { name: "PGlite (a data directory, the default)", database: "pglite", workers: 1 },
+  { name: "PostgreSQL, one process", database: "postgres", workers: 1 },
+  { name: "PostgreSQL, two workers", database: "postgres", workers: 2 },
+] as const;
 
-    // 50 connections asking without a pause, as a load generator does, until the process is gone.
-    const statuses: number[] = [];
-    let stopping = false;
-    const loop = async () => {
-      for (;;) {
-        const status = await keptAliveGet(url, headers, agent);
-        if (status === 0 && stopping) return;
-        statuses.push(status);
+describe.each(SET_UPS)("$name", ({ database, workers }) => {
+  it.skipIf(database === "postgres" && !postgresBinaries)(
+    "SIGTERM under keep-alive load: every request taken is answered without a 5xx, and the pool closes after the last one",
+    { timeout: 120_000 },
+    async () => {
+      let databaseUrl: string;
+      if (database === "postgres") {
+        postgres = await ownPostgres();
+        databaseUrl = postgres.url;
+      } else {
+        dataDirectory = mkdtempSync(join(tmpdir(), "shutdown-pglite-"));
+        databaseUrl = join(dataDirectory, "db");
       }
-    };
-    const loops = Array.from({ length: 50 }, loop);
-    await sleep(1500);
-    stopping = true;
-    await app.kill("SIGTERM");
-    await Promise.all(loops);
-    agent.destroy();
+      smtp = await createSmtpServer();
+      app = await startApp(
+        { DATABASE_URL: databaseUrl, SMTP_URL: smtp.url, WEB_CONCURRENCY: String(workers) },
+        { production: true },
+      );
+      const { accessToken } = await signUpOverHttp(
+        app.base,
+        `keepalive.${database}.${workers}@example.com`,
+        verificationCodes(smtp),
+      );
+      const headers = { authorization: `Bearer ${accessToken}` };
+      const url = `${app.base}/api/Users?pageNumber=1&pageSize=8`;
+      const agent = new Agent({ keepAlive: true, maxSockets: 50 });
 
-    expect(statuses.length).toBeGreaterThan(50);
-    expect(statuses.filter((s) => s >= 500)).toEqual([]);
-    expect((await app.exited).code).toBe(0);
-    expect(app.output()).not.toMatch(/Cannot use a pool after calling end/);
-    expect(app.output()).not.toMatch(/"level":50/);
-  },
-);
+      // 50 connections asking without a pause, as a load generator does, until the process is gone.
+      const statuses: number[] = [];
+      let stopping = false;
+      const loop = async () => {
+        for (;;) {
+          const status = await keptAliveGet(url, headers, agent);
+          if (status === 0 && stopping) return;
+          statuses.push(status);
+        }
+      };
+      const loops = Array.from({ length: 50 }, loop);
+      await sleep(1500);
+      stopping = true;
+      await app.kill("SIGTERM");
+      await Promise.all(loops);
+      agent.destroy();
+
+      expect(statuses.length).toBeGreaterThan(50);
+      // A reset (0) before the stop began, or any 5xx, is a request lost.
+      expect(statuses.filter((s) => s === 0 || s >= 500)).toEqual([]);
+      expect((await app.exited).code).toBe(0);
+      expect(app.output()).not.toMatch(/Cannot use a pool after calling end/);
+      expect(app.output()).not.toMatch(/"level":50/);
+    },
+  );
+});
