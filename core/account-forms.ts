@@ -219,6 +219,17 @@ export interface RewardHistoryEntry extends Omit<RewardHistoryItem, "rewardRelea
 /** GET /api/RewardHistory (not in SPEC): one page of every paid order, newest first. */
 export type RewardHistoryPage = ListPage<RewardHistoryEntry>;
 
+/** The history's first page before any paid order (and the dashboard's when it cannot be read). */
+export const EMPTY_REWARD_HISTORY: RewardHistoryPage = {
+  items: [],
+  totalCount: 0,
+  pageNumber: 1,
+  pageSize: REWARD_HISTORY_PAGE_SIZE,
+  totalPages: 1,
+  hasPreviousPage: false,
+  hasNextPage: false,
+};
+
 // ─── The account forms as posted (the route actions and the browser parse with these) ───
 
 /** docs/requirements.md §D8 labels of the confirmation fields, in their "<label> is required." messages. */

@@ -5,7 +5,7 @@
 // with 40 team members, no reward sent yet, no approval waiting, the onboarding video watched),
 // instead of the three API calls and the database behind them.
 import { type MetaDescriptor, type RouterContextProvider, useRouteLoaderData } from "react-router";
-import { REWARD_HISTORY_PAGE_SIZE, type RewardHistoryPage } from "../../../core/account-forms.ts";
+import { EMPTY_REWARD_HISTORY } from "../../../core/account-forms.ts";
 import type { ApprovalSummary } from "../../../core/approvals.ts";
 import { monthsEndingWith, type SpendSummary } from "../../../core/spend.ts";
 import { services } from "../../context.ts";
@@ -31,24 +31,13 @@ const SPEND: SpendSummary = {
   totals: { releasedCents: 0, serviceFeeCents: 0, gstCents: 0, recipientsReached: 0 },
 };
 
-/** GET /api/RewardHistory's first page with no paid order yet. */
-const HISTORY: RewardHistoryPage = {
-  items: [],
-  totalCount: 0,
-  pageNumber: 1,
-  pageSize: REWARD_HISTORY_PAGE_SIZE,
-  totalPages: 1,
-  hasPreviousPage: false,
-  hasNextPage: false,
-};
-
 /** GET /api/Approvals?status=pending for an Owner with none waiting. */
 const PENDING_APPROVALS: ApprovalSummary[] = [];
 
 // The Dashboard loader's fields, from constants (the video address from the configuration, as there).
 export function loader({ context }: { context: Readonly<RouterContextProvider> }) {
   return {
-    history: HISTORY,
+    history: EMPTY_REWARD_HISTORY,
     spend: SPEND as SpendSummary | null,
     pendingApprovals: PENDING_APPROVALS as ApprovalSummary[] | null,
     onboardingVideoUrl: services(context).config.onboardingVideoUrl,

@@ -10,15 +10,14 @@
 // `npm run build` (scripts/build.ts) clears that variable. Nothing reads it at run time.
 //
 // Not under the portal layout: its middleware requires a session (portalUserMiddleware,
-// app/features/portal/portal.server.ts). This layout repeats its markup around the same
-// components, and its loader returns the same fields from a constant user: a layout and a page,
-// each with a loader, as /portal/dashboard matches.
-import { type MetaDescriptor, Outlet, type RouterContextProvider, type UIMatch, useMatches } from "react-router";
+// app/features/portal/portal.server.ts). This layout renders the same frame (PortalFrame) and
+// header, and its loader returns the same fields from a constant user: a layout and a page, each
+// with a loader, as /portal/dashboard matches.
+import { type MetaDescriptor, Outlet, type RouterContextProvider } from "react-router";
 import { services } from "../../context.ts";
 import { catalogueUrlFor } from "../portal/portal.server.ts";
-import { PortalFooter } from "../portal/portal-footer.tsx";
+import { PortalFrame, usePortalPageTitle } from "../portal/portal-frame.tsx";
 import { PortalHeader } from "../portal/portal-header.tsx";
-import type { PortalHandle } from "../portal/portal-pages.ts";
 
 /** What the portal layout's loader reads of a signed-in user, as constants. */
 const FLOOR_USER = { id: 1001, companyId: 501, firstName: "Bench", companyName: "Bench Pty Ltd" } as const;
@@ -45,30 +44,12 @@ export function meta(): MetaDescriptor[] {
   return [{ title: "Portal" }, { name: "robots", content: "noindex" }];
 }
 
-function pageTitle(matches: readonly ({ handle?: unknown } | undefined)[]): string {
-  for (let i = matches.length - 1; i >= 0; i--) {
-    const handle = matches[i]?.handle as Partial<PortalHandle> | undefined;
-    if (typeof handle?.title === "string") return handle.title;
-  }
-  return "Portal";
-}
-
 export default function BenchFloorLayout({ loaderData }: { loaderData: BenchFloorLayoutData }) {
   const { user, catalogueUrl } = loaderData;
-  const matches = useMatches() as UIMatch<unknown, unknown>[];
+  const title = usePortalPageTitle();
   return (
-    <div className="flex min-h-screen flex-col bg-slate-50">
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:text-brand-800"
-      >
-        Skip to content
-      </a>
-      <PortalHeader title={pageTitle(matches)} greetingName={user.firstName} catalogueUrl={catalogueUrl} />
-      <main id="main" tabIndex={-1} className="flex-1 outline-none">
-        <Outlet />
-      </main>
-      <PortalFooter />
-    </div>
+    <PortalFrame header={<PortalHeader title={title} greetingName={user.firstName} catalogueUrl={catalogueUrl} />}>
+      <Outlet />
+    </PortalFrame>
   );
 }

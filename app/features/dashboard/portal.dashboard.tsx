@@ -5,7 +5,7 @@
 // months (GET /api/RewardHistory/spend; left out when it cannot be read).
 import { data, redirect, useRouteLoaderData } from "react-router";
 import { z } from "zod";
-import { REWARD_HISTORY_PAGE_SIZE, type RewardHistoryPage } from "../../../core/account-forms.ts";
+import { EMPTY_REWARD_HISTORY, REWARD_HISTORY_PAGE_SIZE } from "../../../core/account-forms.ts";
 import type { ApprovalSummary } from "../../../core/approvals.ts";
 import { MAX_PAGE_NUMBER } from "../../../core/paging.ts";
 import { services } from "../../context.ts";
@@ -27,16 +27,6 @@ const TITLE = "Dashboard";
 export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
-const NO_HISTORY: RewardHistoryPage = {
-  items: [],
-  totalCount: 0,
-  pageNumber: 1,
-  pageSize: REWARD_HISTORY_PAGE_SIZE,
-  totalPages: 1,
-  hasPreviousPage: false,
-  hasNextPage: false,
-};
-
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { api: client } = portalUser(context);
   const { config, logger } = services(context);
@@ -57,7 +47,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   }
   const pendingApprovals: ApprovalSummary[] | null = approvals.ok ? approvals.data : null;
   return {
-    history: history.ok ? history.data : NO_HISTORY,
+    history: history.ok ? history.data : EMPTY_REWARD_HISTORY,
     spend: spend.ok ? spend.data : null,
     pendingApprovals,
     onboardingVideoUrl: config.onboardingVideoUrl,

@@ -7,14 +7,14 @@
 // - otherwise the header (page title from the child route's `handle.title`), the page, the footer.
 // Later pages (my-team, reward-my-team, …) add `handle = { title } satisfies PortalHandle` and
 // `meta = portalMeta(title)` (app/features/portal/portal-pages.ts) and render inside <main>.
-import { Outlet, redirect, type UIMatch, useMatches } from "react-router";
+import { Outlet, redirect, useMatches } from "react-router";
 import { services } from "../../context.ts";
 import { CompanyDetailsStep } from "../../ui/company-details-form.tsx";
 import type { Route } from "./+types/portal";
 import { catalogueUrlFor, ONBOARDING_PATH, portalUser, portalUserMiddleware } from "./portal.server.ts";
-import { PortalFooter } from "./portal-footer.tsx";
+import { PortalFrame, usePortalPageTitle } from "./portal-frame.tsx";
 import { PortalHeader } from "./portal-header.tsx";
-import { DASHBOARD_PATH, ONBOARDING_TITLE, type PortalHandle } from "./portal-pages.ts";
+import { DASHBOARD_PATH, ONBOARDING_TITLE } from "./portal-pages.ts";
 
 const ONBOARDING_ROUTE_ID = "features/onboarding/portal.onboarding-add-company-details";
 
@@ -38,14 +38,6 @@ export function loader({ context, request }: Route.LoaderArgs) {
 // Signed-in pages are never stored by shared or browser caches (the pages below export no headers of their own).
 export const headers: Route.HeadersFunction = () => ({ "cache-control": "private, no-store" });
 
-function pageTitle(matches: readonly ({ handle?: unknown } | undefined)[]): string {
-  for (let i = matches.length - 1; i >= 0; i--) {
-    const handle = matches[i]?.handle as Partial<PortalHandle> | undefined;
-    if (typeof handle?.title === "string") return handle.title;
-  }
-  return "Portal";
-}
-
 // The pages' own meta (portalMeta) sets the document title; this one covers the index redirect.
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: loaderData?.onboarding ? ONBOARDING_TITLE : "Portal" },
@@ -54,31 +46,21 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export default function PortalLayout({ loaderData }: Route.ComponentProps) {
   const { onboarding, user, catalogueUrl } = loaderData;
-  const matches = useMatches() as UIMatch<unknown, unknown>[];
-  const onOnboardingRoute = matches.some((match) => match.id === ONBOARDING_ROUTE_ID);
-
+  const title = usePortalPageTitle();
+  const onOnboardingRoute = useMatches().some((match) => match.id === ONBOARDING_ROUTE_ID);
+  const header = onboarding ? (
+    <PortalHeader
+      title={`Welcome, ${user.firstName}`}
+      subtitle="You're now logged in to your dashboard. One more step and you're ready to start rewarding your team."
+      greetingName={null}
+      catalogueUrl={catalogueUrl}
+    />
+  ) : (
+    <PortalHeader title={title} greetingName={user.firstName} catalogueUrl={catalogueUrl} />
+  );
   return (
-    <div className="flex min-h-screen flex-col bg-slate-50">
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:fixed focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-4 focus:py-2 focus:text-brand-800"
-      >
-        Skip to content
-      </a>
-      {onboarding ? (
-        <PortalHeader
-          title={`Welcome, ${user.firstName}`}
-          subtitle="You're now logged in to your dashboard. One more step and you're ready to start rewarding your team."
-          greetingName={null}
-          catalogueUrl={catalogueUrl}
-        />
-      ) : (
-        <PortalHeader title={pageTitle(matches)} greetingName={user.firstName} catalogueUrl={catalogueUrl} />
-      )}
-      <main id="main" tabIndex={-1} className="flex-1 outline-none">
-        {onboarding && !onOnboardingRoute ? <CompanyDetailsStep companyName={user.companyName} /> : <Outlet />}
-      </main>
-      <PortalFooter />
-    </div>
+    <PortalFrame header={header}>
+      {onboarding && !onOnboardingRoute ? <CompanyDetailsStep companyName={user.companyName} /> : <Outlet />}
+    </PortalFrame>
   );
 }
