@@ -5,6 +5,7 @@
 
 import * as z from "zod/mini";
 import { ABN_MESSAGES, abnProblem, normaliseAbn } from "./abn.ts";
+import type { ApprovalSummary } from "./approvals.ts";
 import { COMPANY_SIZES, type CompanySize, INDUSTRIES, type Industry } from "./company.ts";
 import {
   captchaFields,
@@ -21,6 +22,7 @@ import { PASSWORD_MAX_LENGTH, VERIFICATION_CODE_LENGTH } from "./limits.ts";
 import type { ListPage } from "./paging.ts";
 import { formPasswordRuleProblems, PASSWORD_MESSAGES, passwordRuleProblems } from "./password.ts";
 import type { RewardOrderState } from "./schedule.ts";
+import type { SpendSummary } from "./spend.ts";
 
 function passwordField(problems: (password: string) => string[]) {
   return z.string({ error: PASSWORD_MESSAGES.required }).check(
@@ -295,3 +297,14 @@ export const resetFormSchema = z.pipe(
     .check(matchConfirmation),
   z.transform(({ confirmPassword: _confirm, ...request }) => request),
 );
+
+/**
+ * GET /api/Dashboard (not in SPEC): what the dashboard shows, in one call: a page of the reward
+ * history, the spend picture, and, for an Owner, the approval requests waiting (null for a Manager,
+ * who does not decide them: ADR 0022).
+ */
+export interface DashboardSummary {
+  history: RewardHistoryPage;
+  spend: SpendSummary;
+  pendingApprovals: ApprovalSummary[] | null;
+}

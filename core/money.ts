@@ -50,9 +50,13 @@ export function centsToDollars(cents: number): number {
 }
 
 /** "$1,234.50" in Australian format, always two decimals. */
+// One formatter for every call: Number.prototype.toLocaleString with a locale builds a new one each
+// time, which the Dashboard's spend picture did dozens of times a request (docs/BENCHMARKS.md).
+const wholeDollars = new Intl.NumberFormat("en-AU", { maximumFractionDigits: 0 });
+
 export function formatDollars(cents: number): string {
   const sign = cents < 0 ? "-" : "";
   const abs = Math.abs(Math.round(cents));
-  const whole = Math.floor(abs / 100).toLocaleString("en-AU");
+  const whole = wholeDollars.format(Math.floor(abs / 100));
   return `${sign}$${whole}.${String(abs % 100).padStart(2, "0")}`;
 }

@@ -5,7 +5,7 @@
 /** How many calendar months the picture covers, the current one included. */
 export const SPEND_MONTHS = 12;
 
-/** GET /api/RewardHistory/spend: oldest month first; cents. */
+/** GET /api/Dashboard's spend picture: oldest month first; cents. */
 export interface SpendSummary {
   months: Array<{ month: string; releasedCents: number }>;
   totals: { releasedCents: number; serviceFeeCents: number; gstCents: number; recipientsReached: number };

@@ -21,6 +21,10 @@ declare module "autocannon" {
     timeout?: number;
     method?: string;
     headers?: Record<string, string>;
+    /** Requests per second from all connections together: a steady rate. */
+    overallRate?: number;
+    /** Each connection sends these in turn, then starts over. */
+    requests?: { method?: string; path: string; headers?: Record<string, string> }[];
   }
   interface Result {
     requests: Histogram;

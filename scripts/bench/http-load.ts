@@ -56,12 +56,15 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
+import type { RewardHistoryPage } from "../../core/account-forms.ts";
 import { SESSION_COOKIE_NAMES } from "../../core/session-cookie.ts";
 import {
   type AppProcess,
+  CARD,
   ensureProductionBuild,
   launchApp,
   ok,
+  orderOverHttp,
   PRODUCTION_NODE_FLAGS,
   signUpOverHttp,
   until,
@@ -82,7 +85,15 @@ import {
   publicPageUrl,
 } from "./public-pages.ts";
 
-export type TargetId = PublicPageId | "dashboard" | "my-team" | "api-users" | "floor";
+export type TargetId =
+  | PublicPageId
+  | "dashboard"
+  | "my-team"
+  | "reward-my-team"
+  | "settings"
+  | "delivery"
+  | "api-users"
+  | "floor";
 export type DatabaseKind = "pglite" | "postgres";
 
 interface Target {
@@ -91,8 +102,8 @@ interface Target {
   path: string;
   /** floor: the manager's cookies with a session cookie the app did not sign (see the header). */
   auth: "none" | "cookie" | "bearer" | "floor";
-  /** The address requested, when the manager's link values go in it. */
-  url?: (links: AccountLinks) => string;
+  /** The address requested, when the manager's link values or release go in it. */
+  url?: (manager: Pick<SignedInManager, "links" | "releaseId">) => string;
 }
 
 // The public pages without cookies, as a first visit; the verify and reset pages with the link values.
@@ -103,15 +114,23 @@ const PUBLIC_TARGETS = Object.fromEntries(
       label: PUBLIC_PAGES[id].label,
       path: publicPageShown(id),
       auth: "none",
-      url: (links) => publicPageUrl(id, links),
+      url: (manager) => publicPageUrl(id, manager.links),
     },
   ]),
 ) as Record<PublicPageId, Target>;
 
-const TARGETS: Record<TargetId, Target> = {
+export const TARGETS: Record<TargetId, Target> = {
   ...PUBLIC_TARGETS,
   dashboard: { label: "Dashboard (signed in)", path: "/portal/dashboard", auth: "cookie" },
   "my-team": { label: "My Team (signed in)", path: "/portal/my-team", auth: "cookie" },
+  "reward-my-team": { label: "Reward My Team (signed in)", path: "/portal/reward-my-team", auth: "cookie" },
+  settings: { label: "Settings (signed in)", path: "/portal/settings", auth: "cookie" },
+  delivery: {
+    label: "A release's delivery page (signed in)",
+    path: "/portal/rewards/{releaseId}",
+    auth: "cookie",
+    url: (manager) => `/portal/rewards/${manager.releaseId}`,
+  },
   "api-users": { label: "API team list (bearer)", path: "/api/Users?pageNumber=1&pageSize=8", auth: "bearer" },
   floor: { label: "Floor: portal frame + Dashboard from constants", path: "/bench-floor", auth: "floor" },
 };
@@ -250,7 +269,7 @@ export const HTTP_TARGETS = {
 
 // --- processes ----------------------------------------------------------------------------------
 
-function stopProcess(child: ChildProcess): Promise<void> {
+export function stopProcess(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
@@ -266,13 +285,15 @@ function stopProcess(child: ChildProcess): Promise<void> {
  * `node build/server.js` on the production build, its output on this terminal; in `cwd` (the
  * floor's build-bench/, scripts/bench/build-floor.ts) it serves the React Router build there.
  */
-async function startApp(
+export async function startApp(
   databaseUrl: string,
   smtpUrl: string,
   profile: boolean,
   nodeFlags: string[],
   workers = 1,
   cwd?: string,
+  /** Sees the app's output (then piped, not inherited): the soak counts the errors it logs. */
+  onOutput?: (chunk: Buffer) => void,
 ): Promise<AppProcess> {
   // Absolute: the app's working directory may be build-bench/.
   const profileDir = resolve("bench-results", "profiles");
@@ -293,12 +314,18 @@ async function startApp(
       RECAPTCHA_V2_SECRET_KEY: "",
       WEB_CONCURRENCY: String(workers),
     },
-    { production: true, inheritEnv: true, output: "inherit", nodeFlags: flags, ...(cwd ? { cwd } : {}) },
+    {
+      production: true,
+      inheritEnv: true,
+      nodeFlags: flags,
+      ...(onOutput ? { onOutput } : { output: "inherit" }),
+      ...(cwd ? { cwd } : {}),
+    },
   );
 }
 
 /** Resets a process's VmHWM to its current resident size (Linux: "5" to /proc/<pid>/clear_refs). */
-function resetPeak(pid: number): boolean {
+export function resetPeak(pid: number): boolean {
   try {
     writeFileSync(`/proc/${pid}/clear_refs`, "5");
     return true;
@@ -316,7 +343,7 @@ function cpuMsOf(pid: number): number {
 }
 
 /** The process and its children (a cluster's workers), by scanning /proc for their parent. */
-function processTree(pid: number): number[] {
+export function processTree(pid: number): number[] {
   const children: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
@@ -337,7 +364,7 @@ function treeCpuMsOf(pid: number): number {
 }
 
 /** VmHWM and VmRSS of a process, in MB (Linux /proc). */
-function memoryOf(pid: number): { peakMb: number; rssMb: number } {
+export function memoryOf(pid: number): { peakMb: number; rssMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
   return { peakMb: Math.round(kb("VmHWM") / 1024), rssMb: Math.round(kb("VmRSS") / 1024) };
@@ -464,10 +491,13 @@ export interface SignedInManager {
   cookie: string;
   /** The verify link's values from the sign-up, the reset link's from a reset request. */
   links: AccountLinks;
+  /** The release of the one order the manager paid (its delivery page is a target). */
+  releaseId: number;
 }
 
 export async function signInManagerOverHttp(base: string, smtp: TestSmtpServer): Promise<SignedInManager> {
-  const email = `bench.manager.${Date.now()}@example.com`;
+  // Unique across set-ups that sign up at once against one SMTP server (the soak).
+  const email = `bench.manager.${Date.now()}.${Math.random().toString(36).slice(2, 8)}@example.com`;
   let registered: { userId: string; requestToken: string } | undefined;
   const { accessToken: token } = await signUpOverHttp(base, email, verificationCodes(smtp), {
     // Keeps Register's answer: the verify page's link carries its userId and requestToken.
@@ -492,6 +522,33 @@ export async function signInManagerOverHttp(base: string, smtp: TestSmtpServer):
     email: `member.${i + 1}.${Date.now()}@example.com`,
   }));
   await api(base, "POST", "/api/Users/create-user-bulk-upload", { users }, token);
+  // One paid order, released: the Dashboard then shows a history row and a month of spend, and
+  // the release has a delivery page. Paid with the simulated card processor (no STRIPE_SECRET_KEY).
+  const { intent } = await orderOverHttp(base, token, [50, 25, 10], "Bench thank-you");
+  await ok(
+    base,
+    "POST",
+    "/api/StripePayment/confirm-simulated-payment",
+    { paymentIntent: intent.paymentIntentId, clientSecret: intent.clientSecret, ...CARD },
+    token,
+  );
+  await ok(base, "POST", "/api/StripePayment/check-payment-intent", { paymentIntent: intent.paymentIntentId }, token);
+  let releaseId: number | null = null;
+  await until(
+    async () => {
+      const page = await ok<RewardHistoryPage>(
+        base,
+        "GET",
+        "/api/RewardHistory?pageNumber=1&pageSize=20",
+        undefined,
+        token,
+      );
+      releaseId = page.items[0]?.rewardReleaseId ?? null;
+      return releaseId !== null;
+    },
+    30_000,
+    "the bench order released",
+  );
 
   // The web login, as a browser without JavaScript does it.
   const jar = new CookieJar();
@@ -523,11 +580,13 @@ export async function signInManagerOverHttp(base: string, smtp: TestSmtpServer):
   if (!registered) throw new Error("Register answered no userId / requestToken");
   // Only completing a reset changes the password: requesting one leaves the login above valid.
   const passwordResetToken = await resetTokenOverHttp(base, smtp, email);
+  if (releaseId === null) throw new Error("the bench order was not released");
   return {
     email,
     accessToken: token,
     cookie,
     links: { userId: registered.userId, requestToken: registered.requestToken, passwordResetToken },
+    releaseId,
   };
 }
 
@@ -568,7 +627,10 @@ export function floorCookie(managerCookie: string): string {
 }
 
 /** Headers of a request to `t` as the manager (or as the floor's visitor). */
-function headersFor(t: Target, manager: Pick<SignedInManager, "cookie" | "accessToken">): Record<string, string> {
+export function headersFor(
+  t: Target,
+  manager: Pick<SignedInManager, "cookie" | "accessToken">,
+): Record<string, string> {
   const headers: Record<string, string> = { "accept-encoding": ACCEPT_ENCODING };
   if (t.auth === "cookie") headers.cookie = manager.cookie;
   if (t.auth === "floor") headers.cookie = floorCookie(manager.cookie);
@@ -710,7 +772,7 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpFigures>
       try {
         await waitUntilReady(app, 180_000);
         const manager = await signInManagerOverHttp(base, smtp);
-        const urlOf = (t: Target) => base + (t.url ? t.url(manager.links) : t.path);
+        const urlOf = (t: Target) => base + (t.url ? t.url(manager) : t.path);
         // A redirect (e.g. a link value the loader refuses) would measure the wrong page.
         for (const id of targetIds.filter(isPublic)) {
           const res = await fetch(urlOf(TARGETS[id]), { redirect: "manual" });
@@ -763,6 +825,10 @@ export async function benchHttp(options: HttpOptions = {}): Promise<HttpFigures>
         }
         if (!ceiling) throw new Error("the ceiling was not measured");
 
+        // Every target warmed up once before any is measured, so the first one measured does not
+        // pay for the compiler's first passes over code they all share (the same page read up to a
+        // seventh cheaper when measured a second time in one run).
+        for (const id of targetIds) await warmUp(urlOf(TARGETS[id]), headersFor(TARGETS[id], manager), connections);
         const targets: LoadFigures[] = [];
         for (const id of targetIds) {
           const t = TARGETS[id];
@@ -876,9 +942,12 @@ async function benchWorkers(
     const pid = app.child.pid;
     if (!pid) throw new Error("no pid for the app process");
     for (const worker of processTree(pid).slice(1)) resetPeak(worker);
+    const measured = targetIds.filter((t) => IN_WORKER_RUNS.has(t));
+    // Each warmed up once before any is measured, as in the single-process run.
+    for (const id of measured) await warmUp(app.base + TARGETS[id].path, headersFor(TARGETS[id], manager), connections);
     const targets: LoadFigures[] = [];
     // The signed-in pages and the floor, as the single-process run measured them.
-    for (const id of targetIds.filter((t) => IN_WORKER_RUNS.has(t))) {
+    for (const id of measured) {
       const t = TARGETS[id];
       const headers = headersFor(t, manager);
       await warmUp(app.base + t.path, headers, connections);
@@ -921,9 +990,9 @@ function rawGet(
 
 // --- report --------------------------------------------------------------------------------------
 
-const SIGNED_IN: ReadonlySet<string> = new Set(["dashboard", "my-team"]);
-/** What the worker runs measure: the signed-in pages and their floor. */
-const IN_WORKER_RUNS: ReadonlySet<string> = new Set([...SIGNED_IN, "floor"]);
+const SIGNED_IN: ReadonlySet<string> = new Set(["dashboard", "my-team", "reward-my-team", "settings", "delivery"]);
+/** What the worker runs measure: the two busiest signed-in pages and their floor. */
+const IN_WORKER_RUNS: ReadonlySet<string> = new Set(["dashboard", "my-team", "floor"]);
 
 /** The CPU ratio verdict of a signed-in page, e.g. "CPU ≤ 1.5× the floor: met". */
 function cpuVerdict(database: DatabaseKind, t: LoadFigures): string {

@@ -6,6 +6,7 @@
 // below the threshold, with none set, and an Owner's own order: no approval step.
 import { and, eq, sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
+import type { DashboardSummary } from "../../core/account-forms.ts";
 import {
   APPROVAL_DETAILS,
   APPROVAL_MESSAGES,
@@ -291,6 +292,9 @@ describeEachDatabase("Approvals", ({ database }) => {
     ]);
     expect(pending[0]?.requestedBy).toMatchObject({ userId: manager.userId, email: manager.email });
     expect(pending[0]?.viaApiKey).toBe(false);
+    // The dashboard's one call carries the same list for an Owner, and none for the Manager.
+    expect((await owner.json<DashboardSummary>("GET", "Dashboard")).pendingApprovals).toEqual(pending);
+    expect((await manager.json<DashboardSummary>("GET", "Dashboard")).pendingApprovals).toBeNull();
     const mine = await manager.json<MyDraftApproval>("GET", "Approvals/my-draft");
     expect(mine).toMatchObject({ thresholdCents: 100000, order: { orderId: requested.orderId, state: "requested" } });
     const detail = await manager.json<ApprovalDetail>("GET", `Approvals/${requested.orderId}`);
@@ -490,6 +494,7 @@ describeEachDatabase("Approvals", ({ database }) => {
     await refused(await outsider.go("POST", `Approvals/${orderId}/approve`), 404, DETAILS.notFound);
     await refused(await outsider.go("POST", `Approvals/${orderId}/payment-intent`), 404, DETAILS.notFound);
     expect(await outsider.json<ApprovalSummary[]>("GET", "Approvals?status=pending")).toEqual([]);
+    expect((await outsider.json<DashboardSummary>("GET", "Dashboard")).pendingApprovals).toEqual([]);
     await refused(await owner.go("GET", "Approvals/abc"), 404);
     await refused(await owner.go("GET", "Approvals?status=everything"), 400);
 

@@ -4,13 +4,18 @@
 //       Dollars, two decimals) }, and (not in SPEC) the invoiceNumber of the order's tax invoice.
 //   GET /RewardHistory?pageNumber&pageSize (not in SPEC): one page of all of them (RewardHistoryPage).
 //   GET /RewardHistory/export (not in SPEC): all of them as text/csv.
-//   GET /RewardHistory/spend (not in SPEC): released per month over the last 12 months, and totals.
+//   GET /Dashboard?pageNumber (not in SPEC): what the dashboard shows in one call
+//       (DashboardSummary): that page of the history, the spend picture (released per month over
+//       the last 12 months, and totals) and, for an Owner, the approval requests waiting. One call
+//       rather than three: each in-process call costs a request, a route match and a JSON round
+//       trip, which the dashboard paid three times (docs/BENCHMARKS.md, "Where the Dashboard's
+//       time goes").
 import { Hono, type MiddlewareHandler } from "hono";
 import { REWARD_HISTORY_PAGE_SIZE } from "../../core/account-forms.ts";
 import { csvHeaders } from "../../core/csv-file.ts";
 import { pageQuerySchema } from "../../core/paging.ts";
+import { dashboardSummary } from "../domain/dashboard.ts";
 import { rewardHistory, rewardHistoryCsv, rewardHistoryPage } from "../domain/reward-history.ts";
-import { spendSummary } from "../domain/spend.ts";
 import { pageParams } from "../http/validate.ts";
 import { requireAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
@@ -33,8 +38,9 @@ export function rewardHistoryRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEn
       const { companyId } = requireAuth(c);
       return c.body(await rewardHistoryCsv(deps.db, companyId), 200, csvHeaders("reward-history.csv"));
     })
-    .get("/RewardHistory/spend", auth, async (c) => {
-      const { companyId } = requireAuth(c);
-      return c.json(await spendSummary(deps.db, companyId, now()));
+    .get("/Dashboard", auth, historyPageQuery, async (c) => {
+      const auth = requireAuth(c);
+      const { pageNumber } = c.req.valid("query");
+      return c.json(await dashboardSummary(deps.db, auth, pageNumber, now()));
     });
 }

@@ -1,8 +1,8 @@
-// GET /api/RewardHistory/spend: Reward Dollars released per Sydney calendar month over the last 12
+// GET /api/Dashboard's spend picture: Reward Dollars released per Sydney calendar month over the last 12
 // months (the current one included), with the totals of the same releases; another company's
 // releases never count.
 import { beforeEach, expect, it } from "vitest";
-import type { SpendSummary } from "../../core/spend.ts";
+import type { DashboardSummary } from "../../core/account-forms.ts";
 import { monthsEndingWith } from "../../core/spend.ts";
 import { expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
@@ -94,7 +94,7 @@ describeEachDatabase("the spend picture", ({ database }) => {
     await release(a.companyId, a.userId, 30, "2024-03-31T13:30:00Z", [bob]);
     await release(b.companyId, b.userId, 999, "2025-03-01T05:00:00Z", await members(b.companyId, 1));
 
-    const spend = await a.json<SpendSummary>("GET", "RewardHistory/spend");
+    const spend = (await a.json<DashboardSummary>("GET", "Dashboard")).spend;
     expect(spend.months.map((m) => m.month)).toEqual(monthsEndingWith("2025-03"));
     expect(spend.months[0]).toEqual({ month: "2024-04", releasedCents: 3_000 });
     expect(spend.months.find((m) => m.month === "2025-01")?.releasedCents).toBe(2_000);
@@ -108,20 +108,20 @@ describeEachDatabase("the spend picture", ({ database }) => {
     });
 
     // B sees only its own.
-    const theirs = await b.json<SpendSummary>("GET", "RewardHistory/spend");
+    const theirs = (await b.json<DashboardSummary>("GET", "Dashboard")).spend;
     expect(theirs.totals).toEqual({
       releasedCents: 99_900,
       serviceFeeCents: 9_990,
       gstCents: 999,
       recipientsReached: 1,
     });
-    await expectProblem(await call(api, "GET", "/api/RewardHistory/spend"), 401);
+    await expectProblem(await call(api, "GET", "/api/Dashboard"), 401);
   });
 
   it("twelve empty months for a company that has released nothing", async () => {
     const { api } = paymentsApi(db(), { config });
     const a = await payingManager(api, db(), "A Co");
-    const spend = await a.json<SpendSummary>("GET", "RewardHistory/spend");
+    const spend = (await a.json<DashboardSummary>("GET", "Dashboard")).spend;
     expect(spend.months).toHaveLength(12);
     expect(spend.months.every((m) => m.releasedCents === 0)).toBe(true);
     expect(spend.totals).toEqual({ releasedCents: 0, serviceFeeCents: 0, gstCents: 0, recipientsReached: 0 });

@@ -139,8 +139,10 @@ export async function rewardHistoryPage(
   pageNumber: number,
   pageSize: number,
 ): Promise<RewardHistoryPage> {
-  const page = await historyEntries(db, companyId, pageSize, (pageNumber - 1) * pageSize);
-  const totalCount = page.totalCount ?? (await historyCount(db, companyId));
+  const offset = (pageNumber - 1) * pageSize;
+  const page = await historyEntries(db, companyId, pageSize, offset);
+  // No rows from the start: there are none at all (a new company's dashboard), nothing to count.
+  const totalCount = page.totalCount ?? (offset === 0 ? 0 : await historyCount(db, companyId));
   const totalPages = Math.max(1, Math.ceil(totalCount / pageSize));
   return {
     items: page.items,

@@ -2,9 +2,10 @@
 // months in Sydney, summed per month, with the fees, GST and distinct recipients of the same
 // releases. Months are worked out here (Intl), not in SQL, so PGlite and PostgreSQL agree
 // whatever time zone data each carries.
-import { and, countDistinct, eq, gte } from "drizzle-orm";
+import { and, countDistinct, eq, gte, sql } from "drizzle-orm";
 import { monthsEndingWith, type SpendSummary } from "../../core/spend.ts";
 import type { Db } from "../db/client.ts";
+import { preparedOnce } from "../db/prepared.ts";
 import { orderLines, orders, rewardReleases } from "../db/schema.ts";
 import { sydneyDayStart } from "./audit.ts";
 
@@ -20,26 +21,40 @@ export function sydneyYearMonth(date: Date): string {
   return `${parts.year}-${parts.month}`;
 }
 
+// Built and prepared once (server/db/prepared.ts): the Dashboard asks for them on every request.
+const windowOf = () =>
+  and(
+    eq(rewardReleases.companyId, sql.placeholder("companyId")),
+    gte(rewardReleases.releasedAt, sql.placeholder("since")),
+  );
+const releasesInWindow = preparedOnce((db) =>
+  db
+    .select({
+      releasedAt: rewardReleases.releasedAt,
+      releasedCents: rewardReleases.amountCents,
+      serviceFeeCents: orders.serviceFeeCents,
+      gstCents: orders.gstCents,
+    })
+    .from(rewardReleases)
+    .innerJoin(orders, eq(orders.id, rewardReleases.orderId))
+    .where(windowOf())
+    .prepare("spend_releases"),
+);
+const recipientsInWindow = preparedOnce((db) =>
+  db
+    .select({ n: countDistinct(orderLines.userId) })
+    .from(rewardReleases)
+    .innerJoin(orderLines, eq(orderLines.orderId, rewardReleases.orderId))
+    .where(windowOf())
+    .prepare("spend_recipients"),
+);
+
 export async function spendSummary(db: Db, companyId: number, now: Date): Promise<SpendSummary> {
   const months = monthsEndingWith(sydneyYearMonth(now));
   const since = sydneyDayStart(`${months[0]}-01`);
-  const inWindow = and(eq(rewardReleases.companyId, companyId), gte(rewardReleases.releasedAt, since));
   const [rows, [reached]] = await Promise.all([
-    db
-      .select({
-        releasedAt: rewardReleases.releasedAt,
-        releasedCents: rewardReleases.amountCents,
-        serviceFeeCents: orders.serviceFeeCents,
-        gstCents: orders.gstCents,
-      })
-      .from(rewardReleases)
-      .innerJoin(orders, eq(orders.id, rewardReleases.orderId))
-      .where(inWindow),
-    db
-      .select({ n: countDistinct(orderLines.userId) })
-      .from(rewardReleases)
-      .innerJoin(orderLines, eq(orderLines.orderId, rewardReleases.orderId))
-      .where(inWindow),
+    releasesInWindow(db).execute({ companyId, since }),
+    recipientsInWindow(db).execute({ companyId, since }),
   ]);
   const perMonth = new Map(months.map((m) => [m, 0]));
   const totals = { releasedCents: 0, serviceFeeCents: 0, gstCents: 0, recipientsReached: reached?.n ?? 0 };

@@ -278,10 +278,10 @@ export const API_ROUTES: Record<string, Entry> = {
     scope: "self",
     owner: () => ({ path: "RewardHistory/export" }),
   },
-  "GET /api/RewardHistory/spend": {
+  "GET /api/Dashboard": {
     kind: "bearer",
     scope: "self",
-    owner: () => ({ path: "RewardHistory/spend" }),
+    owner: () => ({ path: "Dashboard?pageNumber=1" }),
   },
   "GET /api/RewardReleases/:releaseId": {
     kind: "bearer",

@@ -2,10 +2,10 @@
 // the benchmark's own build, app/routes.ts): the Dashboard's own sections
 // (app/features/dashboard/portal.dashboard.tsx) fed with constants shaped and sized like what its
 // loader returns for the benchmark's manager (scripts/bench/http-load.ts signs one up: an Owner
-// with 40 team members, no reward sent yet, no approval waiting, the onboarding video watched),
-// instead of the three API calls and the database behind them.
+// with 43 team members, one order of 3 rewards released, no approval waiting, the onboarding video
+// watched), instead of the API call and the database behind it.
 import { type MetaDescriptor, type RouterContextProvider, useRouteLoaderData } from "react-router";
-import { EMPTY_REWARD_HISTORY } from "../../../core/account-forms.ts";
+import { EMPTY_REWARD_HISTORY, type RewardHistoryPage } from "../../../core/account-forms.ts";
 import type { ApprovalSummary } from "../../../core/approvals.ts";
 import { monthsEndingWith, type SpendSummary } from "../../../core/spend.ts";
 import { services } from "../../context.ts";
@@ -25,10 +25,34 @@ export function meta(): MetaDescriptor[] {
   return [{ title: TITLE }, { name: "robots", content: "noindex" }];
 }
 
-/** GET /api/RewardHistory/spend for a company with nothing released: 12 months, oldest first. */
+// The one order the benchmark's manager paid (3 members: $50, $25 and $10), released this month.
+const RELEASED_CENTS = 8_500;
+
+/** GET /api/Dashboard's spend: 12 months, oldest first, the release in the last. */
 const SPEND: SpendSummary = {
-  months: monthsEndingWith("2026-11").map((month) => ({ month, releasedCents: 0 })),
-  totals: { releasedCents: 0, serviceFeeCents: 0, gstCents: 0, recipientsReached: 0 },
+  months: monthsEndingWith("2026-11").map((month) => ({
+    month,
+    releasedCents: month === "2026-11" ? RELEASED_CENTS : 0,
+  })),
+  totals: { releasedCents: RELEASED_CENTS, serviceFeeCents: 850, gstCents: 85, recipientsReached: 3 },
+};
+
+/** GET /api/Dashboard's history: the one released order. */
+const HISTORY: RewardHistoryPage = {
+  ...EMPTY_REWARD_HISTORY,
+  items: [
+    {
+      orderId: 1,
+      rewardReleaseId: 1,
+      state: "released",
+      refunded: false,
+      rewardDate: "2026-11-27T09:00:00.000Z",
+      rewardName: "Bench thank-you",
+      amount: 85,
+      invoiceNumber: "INV-000001",
+    },
+  ],
+  totalCount: 1,
 };
 
 /** GET /api/Approvals?status=pending for an Owner with none waiting. */
@@ -37,7 +61,7 @@ const PENDING_APPROVALS: ApprovalSummary[] = [];
 // The Dashboard loader's fields, from constants (the video address from the configuration, as there).
 export function loader({ context }: { context: Readonly<RouterContextProvider> }) {
   return {
-    history: EMPTY_REWARD_HISTORY,
+    history: HISTORY,
     spend: SPEND as SpendSummary | null,
     pendingApprovals: PENDING_APPROVALS as ApprovalSummary[] | null,
     onboardingVideoUrl: services(context).config.onboardingVideoUrl,

@@ -1,12 +1,12 @@
 // The dashboard (docs/requirements.md §S2 Dashboard, §S4 onboarding video, §S8 fetch failures): the Getting Started
 // dialog while the onboarding video has not been watched, Quick Links, and the reward history,
-// newest first, a page at a time (?historyPage=N, GET /api/RewardHistory; a failure is logged and
-// the table stays empty), with its CSV download; above it, the spend picture of the last 12
-// months (GET /api/RewardHistory/spend; left out when it cannot be read).
+// newest first, a page at a time (?historyPage=N), with its CSV download; above it, the spend
+// picture of the last 12 months, and an Owner's approval requests waiting. All from one call
+// (GET /api/Dashboard): a failure is logged, the history stays empty and the other sections are
+// left out.
 import { data, redirect, useRouteLoaderData } from "react-router";
 import { z } from "zod";
-import { EMPTY_REWARD_HISTORY, REWARD_HISTORY_PAGE_SIZE } from "../../../core/account-forms.ts";
-import type { ApprovalSummary } from "../../../core/approvals.ts";
+import { EMPTY_REWARD_HISTORY } from "../../../core/account-forms.ts";
 import { MAX_PAGE_NUMBER } from "../../../core/paging.ts";
 import { services } from "../../context.ts";
 import { asQuery } from "../../lib/api.server.ts";
@@ -31,25 +31,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { api: client } = portalUser(context);
   const { config, logger } = services(context);
   const pageNumber = pageNumberOf(new URL(request.url).searchParams.get(HISTORY_PAGE_PARAM), MAX_PAGE_NUMBER);
-  // Owners also see the approval requests waiting for them (ADR 0022 §6); the API answers a
-  // Manager 403, and the section is then left out.
-  const [history, approvals, spend] = await Promise.all([
-    client.call((api) =>
-      api.RewardHistory.$get({ query: asQuery({ pageNumber, pageSize: REWARD_HISTORY_PAGE_SIZE }) }),
-    ),
-    client.call((api) => api.Approvals.$get({ query: { status: "pending" } })),
-    client.call((api) => api.RewardHistory.spend.$get()),
-  ]);
-  if (!history.ok) logger.warn({ status: history.status, detail: history.detail }, "reward history fetch failed");
-  if (!spend.ok) logger.warn({ status: spend.status, detail: spend.detail }, "spend summary fetch failed");
-  if (!approvals.ok && approvals.status !== 403) {
-    logger.warn({ status: approvals.status, detail: approvals.detail }, "approval requests fetch failed");
-  }
-  const pendingApprovals: ApprovalSummary[] | null = approvals.ok ? approvals.data : null;
+  // One call for the whole page (GET /api/Dashboard): Owners also get the approval requests
+  // waiting for them (ADR 0022 §6), a Manager null, and the section is then left out.
+  const dashboard = await client.call((api) => api.Dashboard.$get({ query: asQuery({ pageNumber }) }));
+  if (!dashboard.ok) logger.warn({ status: dashboard.status, detail: dashboard.detail }, "dashboard fetch failed");
   return {
-    history: history.ok ? history.data : EMPTY_REWARD_HISTORY,
-    spend: spend.ok ? spend.data : null,
-    pendingApprovals,
+    history: dashboard.ok ? dashboard.data.history : EMPTY_REWARD_HISTORY,
+    spend: dashboard.ok ? dashboard.data.spend : null,
+    pendingApprovals: dashboard.ok ? dashboard.data.pendingApprovals : null,
     onboardingVideoUrl: config.onboardingVideoUrl,
   };
 }

@@ -1,0 +1,24 @@
+// What the dashboard shows, gathered in one call (GET /api/Dashboard, server/api/reward-history.ts):
+// a page of the reward history, the spend picture, and the approval requests waiting for an Owner
+// (a Manager does not decide them, ADR 0022, so theirs is null). The three reads are independent;
+// on PostgreSQL they run side by side on the pool, on PGlite one after another.
+import { type DashboardSummary, REWARD_HISTORY_PAGE_SIZE } from "../../core/account-forms.ts";
+import type { ManagerRole } from "../../core/managers.ts";
+import type { Db } from "../db/client.ts";
+import { listApprovals } from "./approvals.ts";
+import { rewardHistoryPage } from "./reward-history.ts";
+import { spendSummary } from "./spend.ts";
+
+export async function dashboardSummary(
+  db: Db,
+  caller: { companyId: number; managerRole: ManagerRole },
+  pageNumber: number,
+  now: Date,
+): Promise<DashboardSummary> {
+  const [history, spend, pendingApprovals] = await Promise.all([
+    rewardHistoryPage(db, caller.companyId, pageNumber, REWARD_HISTORY_PAGE_SIZE),
+    spendSummary(db, caller.companyId, now),
+    caller.managerRole === "owner" ? listApprovals(db, caller.companyId, "pending") : null,
+  ]);
+  return { history, spend, pendingApprovals };
+}
