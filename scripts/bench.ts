@@ -5,9 +5,10 @@
 // that kept a category below 100, and writes it all to docs/BENCHMARKS.md.
 //
 //   node scripts/bench.ts [--runs 3] [--pages /,/help,…] [--no-write] [--check]
-//                         [--only lighthouse,server,http] [--skip-lighthouse] [--reuse-lighthouse]
+//                         [--only lighthouse,server,http,soak] [--skip-lighthouse] [--reuse-lighthouse]
 //                         [--http-duration 10] [--http-databases pglite,postgres]
 //                         [--http-node-flags=--max-semi-space-size=8]  (flags for the app's node)
+//                         [--soak-minutes 10] [--soak-rate 20]
 //
 // The pages by default: every public one (scripts/bench/public-pages.ts), the verify and reset
 // pages with well-formed stand-in link values.
@@ -23,7 +24,8 @@
 // build (build-bench/, scripts/bench/build-floor.ts; `npm run build` never has it).
 //
 // A full run rewrites docs/BENCHMARKS.md; a run of some parts (--only, --skip-lighthouse)
-// replaces only their sections ("## Server-side figures", "## HTTP load") in the existing file.
+// replaces only their sections ("## Server-side figures", "## HTTP load", "## Memory soak") in the
+// existing file. The memory soak (scripts/bench/soak.ts) runs last: 10 minutes by default.
 //
 // --check exits with status 1 when a page misses its target (landing 100/100/100/100 with at
 // most 130 KB of compressed JavaScript; the other pages performance >= 98 and 100 for the rest).
@@ -51,6 +53,7 @@ import { isNoindexPage, PUBLIC_PAGE_IDS, publicPageUrl } from "./bench/public-pa
 import { benchRelease } from "./bench/release.ts";
 import { benchReviewPage } from "./bench/review-page.ts";
 import { benchScheduler, SCHEDULER_TARGET_MS } from "./bench/scheduler.ts";
+import { benchSoak, type SoakFigures, soakMisses, soakTable } from "./bench/soak.ts";
 import { benchTeamImport } from "./bench/team-import.ts";
 
 const { values: options } = parseArgs({
@@ -66,9 +69,12 @@ const { values: options } = parseArgs({
     "http-duration": { type: "string", default: "10" },
     "http-databases": { type: "string", default: "pglite,postgres" },
     "http-node-flags": { type: "string" },
+    /** The memory soak's length (at least 3) and steady rate per set-up (scripts/bench/soak.ts). */
+    "soak-minutes": { type: "string", default: "10" },
+    "soak-rate": { type: "string", default: "20" },
   },
 });
-const PARTS = ["lighthouse", "server", "http"] as const;
+const PARTS = ["lighthouse", "server", "http", "soak"] as const;
 type Part = (typeof PARTS)[number];
 const parts = new Set<Part>(options.only ? (options.only.split(",").map((p) => p.trim()) as Part[]) : [...PARTS]);
 for (const part of parts) {
@@ -446,6 +452,17 @@ if (parts.has("http")) {
   console.log(httpTable(http));
 }
 
+// The memory soak: minutes of the journey at a steady rate, each worker's memory at minute 2 and at
+// the end, and a SIGTERM under load to finish (scripts/bench/soak.ts).
+let soak: SoakFigures | undefined;
+if (parts.has("soak")) {
+  console.log(`Memory soak (${options["soak-minutes"]} minutes at ${options["soak-rate"]} requests/s per set-up)…`);
+  soak = await benchSoak({ minutes: Number(options["soak-minutes"]), ratePerSecond: Number(options["soak-rate"]) });
+  console.log(soakTable(soak));
+  const misses = soakMisses(soak);
+  console.log(misses.length ? `Soak missed: ${misses.join("; ")}` : "Every soak target met.");
+}
+
 const cpus = os.cpus();
 const machine = `${os.type()} ${os.release()} (${os.arch()}), ${cpus.length} × ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${(os.totalmem() / 1024 ** 3).toFixed(1)} GB RAM, load average ${os
   .loadavg()
@@ -499,9 +516,24 @@ ${httpTable(http)}
 `
   : "";
 
+const soakSection = soak
+  ? `Measured by \`scripts/bench/soak.ts\` on ${startedAt.toISOString().replace("T", " ").slice(0, 16)} UTC
+(${parts.has("lighthouse") ? "machine as above" : `machine: ${machine}`}): the production build, for ${soak.minutes} minutes
+at a steady ${soak.ratePerSecond} requests/s per set-up (autocannon's overall rate, 4 connections), both set-ups side by side:
+the page journey (Dashboard, My Team, Reward My Team, Settings, a release's delivery page, the API's
+team list, the landing page, in turn) with an order paid and released every 30 s. Resident memory
+of each worker is the median of its samples (every 5 s) in the 30 s before minute 2 and before the
+last minute's end; the peak is VmHWM after the set-up. Then SIGTERM while the journey still runs:
+every answer must be a 2xx, the exit 0, and nothing logged at error level.
+
+${soakTable(soak)}
+${soakMisses(soak).length ? `\nMissed: ${soakMisses(soak).join("; ")}.\n` : "\nEvery soak target met.\n"}`
+  : "";
+
 const sectionsToReplace: Record<string, string> = {};
 if (serverTable) sectionsToReplace["## Server-side figures"] = serverSectionBody(serverTable);
 if (httpSection) sectionsToReplace["## HTTP load"] = httpSection;
+if (soakSection) sectionsToReplace["## Memory soak"] = soakSection;
 
 if (WRITE && !parts.has("lighthouse")) {
   // A partial run: replace the measured sections of the existing report, keep the rest.
@@ -548,6 +580,9 @@ ${serverTable ? serverSectionBody(serverTable) : "Not measured in this run.\n"}
 ## HTTP load
 
 ${httpSection || "Not measured in this run.\n"}
+## Memory soak
+
+${soakSection || "Not measured in this run.\n"}
 ${keptSections()}## Reading the numbers
 
 Lighthouse's default mobile run does not throttle the page while loading it: it records an
@@ -578,6 +613,7 @@ const missed = [
   ...results.filter((m) => !targetsMet(m).ok).map((m) => m.page),
   ...serverMissed,
   ...(http ? httpMisses(http) : []),
+  ...(soak ? soakMisses(soak) : []),
 ];
 if (missed.length) console.log(`Targets missed on: ${missed.join(", ")}`);
 else console.log("All targets met.");
