@@ -5,7 +5,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import type { CreatedApiKey } from "../../core/api-keys.ts";
-import { v1OrderPageSchema, v1OrderSchema, v1ProblemSchema } from "../../core/api-v1.ts";
+import { v1OrderPageSchema, v1OrderSchema, v1ProblemSchema, v1QuoteSchema } from "../../core/api-v1.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { captchaOff } from "../captcha/port.ts";
@@ -118,6 +118,16 @@ describeEachDatabase("the /api/v1 OpenAPI document, served and true", ({ databas
     for (const { id } of rows) z.parse(v1OrderSchema, await v1(`orders/${id}`));
     const released = z.parse(v1OrderSchema, await v1(`orders/${rows.find((o) => o.status === "paid")?.id}`));
     expect(released.recipients).toHaveLength(2);
+
+    const quoted = await call(
+      ctx.api,
+      "POST",
+      "/api/v1/quotes",
+      { rewardName: "Quoted", recipients: [{ email: "q@example.com", firstName: "Q", lastName: "Uote", amount: 10 }] },
+      key,
+    );
+    expect(quoted.status).toBe(200);
+    z.parse(v1QuoteSchema, await quoted.json());
 
     const refused = await call(ctx.api, "GET", "/api/v1/orders/999999", undefined, key);
     expect(refused.status).toBe(404);

@@ -11,6 +11,7 @@ import {
   v1OrderSchema,
   v1OrdersQuerySchema,
   v1ProblemSchema,
+  v1QuoteSchema,
 } from "../../core/api-v1.ts";
 import { PROBLEM_CONTENT_TYPE } from "../http/problem.ts";
 import { pathIdSchema } from "../http/validate.ts";
@@ -43,6 +44,7 @@ const COMPONENTS = {
   OrderPage: v1OrderPageSchema,
   Order: v1OrderSchema,
   CreateOrder: v1CreateOrderSchema,
+  Quote: v1QuoteSchema,
   Problem: v1ProblemSchema,
 };
 
@@ -82,6 +84,19 @@ export const V1_OPERATIONS: Operation[] = [
       400: "The body, the send time or the Idempotency-Key is not valid (errors names each field); nothing changed.",
       402: "The company's balance does not cover the order's total; nothing changed.",
       409: "This Idempotency-Key was used with a different request.",
+    },
+  },
+  {
+    method: "post",
+    path: "/api/v1/quotes",
+    operationId: "quoteOrder",
+    summary:
+      "What createOrder would charge for the same body (rewards, fee, GST, total) and the balance it would leave; nothing is charged or kept",
+    secured: true,
+    body: "CreateOrder",
+    ok: { description: "The order's cost and the balance after it.", schema: "Quote" },
+    problems: {
+      400: "The body or the send time is not valid, or createOrder would refuse it (errors names each field); nothing changed.",
     },
   },
   {
