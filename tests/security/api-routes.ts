@@ -806,6 +806,8 @@ export const API_ROUTES: Record<string, Entry> = {
   },
   // The OpenAPI document of /api/v1 (server/api/openapi.ts): public, so a system reads it before it holds a key.
   "GET /api/v1/openapi.json": { kind: "public" },
+  // The OpenAPI document of the whole /api (server/api/openapi.ts): public, as /api/v1's is.
+  "GET /api/openapi.json": { kind: "public" },
   "GET /api/v1/orders": {
     kind: "apiKey",
     scope: "self",
