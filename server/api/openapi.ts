@@ -377,10 +377,15 @@ export function buildApiOpenApiDocument(routes: readonly AppRoute[]): JsonSchema
   };
 }
 
-let builtApi: string | undefined;
+/** Per route table (one per app; the tests make many apps in one process), built once. */
+const builtApi = new WeakMap<readonly AppRoute[], string>();
 
 /** The whole API's document as served: built on the first call, when every route is in the table. */
 export function apiOpenApiJson(routes: readonly AppRoute[]): string {
-  builtApi ??= JSON.stringify(buildApiOpenApiDocument(routes));
-  return builtApi;
+  let json = builtApi.get(routes);
+  if (json === undefined) {
+    json = JSON.stringify(buildApiOpenApiDocument(routes));
+    builtApi.set(routes, json);
+  }
+  return json;
 }
