@@ -224,6 +224,37 @@ export const v1OrderSchema = z.strictObject({
   recipients: z.nullable(z.array(v1RecipientSchema)),
 });
 
+/**
+ * POST /api/v1/quotes: what POST /api/v1/orders would charge for the same body, and the balance
+ * it would leave. Nothing is charged or kept.
+ */
+export const v1QuoteSchema = z.strictObject({
+  recipientCount: z.int(),
+  rewardsCents: z.int().check(z.describe("The rewards' total: the recipients' Reward Dollars in cents.")),
+  serviceFeeCents: z.int().check(z.describe("The fulfilment fee: 10 % of the rewards, to the cent.")),
+  gstCents: z.int().check(z.describe("GST: 10 % of the fee, to the cent.")),
+  totalCents: z.int().check(z.describe("What the order costs: rewards + fee + GST.")),
+  balanceCents: z.int().check(z.describe("The company's prepaid balance now.")),
+  balanceAfterCents: z
+    .int()
+    .check(
+      z.describe(
+        "balanceCents − totalCents: the balance once the order is charged. Below 0 when the balance does not cover " +
+          "it (the order would be refused with 402 until an Owner tops it up).",
+      ),
+    ),
+  coveredByBalance: z.boolean().check(z.describe("Whether the balance covers totalCents now.")),
+  approvalRequired: z
+    .boolean()
+    .check(
+      z.describe(
+        "Whether the total is at or above the company's approval threshold: the order would wait for an Owner (202) " +
+          "and be charged on approval.",
+      ),
+    ),
+});
+
+export type V1Quote = z.infer<typeof v1QuoteSchema>;
 export type V1OrderPage = z.infer<typeof v1OrderPageSchema>;
 export type V1Order = z.infer<typeof v1OrderSchema>;
 

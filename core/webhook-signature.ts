@@ -7,6 +7,16 @@
 // The timestamp is inside what is signed, so a captured delivery cannot be re-sent later with a
 // fresh time; a receiver refuses one signed more than 5 minutes from its own clock, and
 // deduplicates by the event id in the body (a delivery may arrive more than once).
+//
+// Every delivery also carries the Standard Webhooks headers (https://www.standardwebhooks.com;
+// ADR 0029, amendment "Standard Webhooks headers"), so an off-the-shelf library can verify it:
+//
+//   webhook-id: <the event id>   webhook-timestamp: <unix seconds>
+//   webhook-signature: v1,<base64 HMAC-SHA256(key, `${id}.${timestamp}.${rawBody}`)>
+//
+// Their key is the bytes the secret encodes after `whsec_` (base64, as that spec has it), so the
+// secret can be handed to such a library as it is. Secrets issued before were base64url; Node's
+// base64 decoder reads both alphabets, so those keep the same key (README "Webhooks").
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -20,6 +30,36 @@ export function webhookSignature(secret: string, timestamp: number, rawBody: str
 export function signWebhook(secret: string, rawBody: string, now: Date): string {
   const t = Math.floor(now.getTime() / 1000);
   return `t=${t},v1=${webhookSignature(secret, t, rawBody)}`;
+}
+
+const SECRET_PREFIX = "whsec_";
+
+/** The Standard Webhooks key of an endpoint secret: the bytes base64-encoded after `whsec_`. */
+export function standardWebhookKey(secret: string): Buffer {
+  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+  return Buffer.from(encoded, "base64");
+}
+
+/** The base64 HMAC-SHA256 of `${id}.${timestamp}.${rawBody}` under the secret's key. */
+export function standardWebhookSignature(secret: string, id: string, timestamp: number, rawBody: string): string {
+  return createHmac("sha256", standardWebhookKey(secret))
+    .update(`${id}.${timestamp}.${rawBody}`, "utf8")
+    .digest("base64");
+}
+
+/** The three Standard Webhooks headers for a body signed at `now`; `id` stays the same on every retry. */
+export function standardWebhookHeaders(
+  secret: string,
+  id: string,
+  rawBody: string,
+  now: Date,
+): { "webhook-id": string; "webhook-timestamp": string; "webhook-signature": string } {
+  const timestamp = Math.floor(now.getTime() / 1000);
+  return {
+    "webhook-id": id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": `v1,${standardWebhookSignature(secret, id, timestamp, rawBody)}`,
+  };
 }
 
 export type SignatureCheck =

@@ -10,6 +10,9 @@ export const WEBHOOK_EVENTS = {
   "email.failed": "Reward email could not be delivered",
   "reward.expiring": "Reward expiring in 30 days (recipient reminded)",
   "reward.expired": "Reward expired (what was left is forfeited)",
+  "reward.expiry_reminder_sent": "Expiry reminder sent to a recipient (30 days before)",
+  "reward.forfeited": "Reward Dollars forfeited (expired, or the member left the team)",
+  "reward.redeemed": "Reward Dollars redeemed at the catalogue (amount and balance left)",
   "approval.requested": "Approval requested",
   "approval.decided": "Approval decided (approved or declined)",
 } as const;

@@ -10,6 +10,7 @@ import { Hono } from "hono";
 import { API_KEY_DETAILS, apiKeyExpiryProblem, createApiKeySchema } from "../../core/api-keys.ts";
 import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from "../domain/api-keys.ts";
 import { ProblemError, problemResponse } from "../http/problem.ts";
+import { documented } from "../http/route-doc.ts";
 import { idParams, jsonBody } from "../http/validate.ts";
 import { ownerOnly, requireOwner } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
@@ -48,18 +49,22 @@ const KEY_BEARER = /^Bearer\s+(rk_\S{1,200})\s*$/i;
  * revoked nor expired), within its own budget (RATE_RULES.apiKey). Sets `apiKey` for the handler.
  */
 export function apiKeyAuth(deps: ApiDeps, limits: RateLimits, now: () => Date): MiddlewareHandler<ApiEnv> {
-  return async (c, next) => {
-    const key = KEY_BEARER.exec(c.req.header("authorization") ?? "")?.[1];
-    const owner = key ? await verifyApiKey(deps.db, key, now(), c.get("clientIp")) : null;
-    if (!owner) {
-      return problemResponse(401, API_KEY_DETAILS.unauthorized, undefined, {
-        "www-authenticate": 'Bearer realm="api/v1"',
-      });
-    }
-    await limits.perAccount("apiKey", `key:${owner.apiKeyId}`);
-    c.set("apiKey", owner);
-    await next();
-  };
+  // Marked for the OpenAPI document of /api (server/http/route-doc.ts).
+  return documented<MiddlewareHandler<ApiEnv>>(
+    async (c, next) => {
+      const key = KEY_BEARER.exec(c.req.header("authorization") ?? "")?.[1];
+      const owner = key ? await verifyApiKey(deps.db, key, now(), c.get("clientIp")) : null;
+      if (!owner) {
+        return problemResponse(401, API_KEY_DETAILS.unauthorized, undefined, {
+          "www-authenticate": 'Bearer realm="api/v1"',
+        });
+      }
+      await limits.perAccount("apiKey", `key:${owner.apiKeyId}`);
+      c.set("apiKey", owner);
+      await next();
+    },
+    { security: "apiKey" },
+  );
 }
 
 /** The key the middleware accepted; a route without it fails loudly. */

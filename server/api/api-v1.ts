@@ -5,6 +5,9 @@
 //                                            the same key and body were sent before (the same order);
 //                                            409 the key with another body, 402 the balance short
 //                                            (api-orders.ts)
+//   POST /api/v1/quotes { as POST /api/v1/orders } → 200 what that order would cost (rewards, fee, GST,
+//                                            total) and the balance it would leave; nothing charged or
+//                                            kept, no Idempotency-Key needed (api-orders.ts quoteApiOrder)
 //   GET /api/v1/orders?pageNumber&pageSize → the company's paid orders, newest first (as GET /api/RewardHistory)
 //   GET /api/v1/orders/{orderId}           → the order (as GET /api/RewardOrders/{orderId}, or a key's
 //                                            order awaiting approval, declined or processing) and, once
@@ -20,10 +23,11 @@ import {
   V1_ORDER_DETAILS,
   type V1Order,
   type V1OrderPage,
+  type V1Quote,
   v1CreateOrderSchema,
   v1OrdersQuerySchema,
 } from "../../core/api-v1.ts";
-import { placeApiOrder, v1OrderAnswer } from "../domain/api-orders.ts";
+import { placeApiOrder, quoteApiOrder, v1OrderAnswer } from "../domain/api-orders.ts";
 import { rewardHistoryPage } from "../domain/reward-history.ts";
 import { ProblemError } from "../http/problem.ts";
 import { idParams, jsonBody, pageParams } from "../http/validate.ts";
@@ -73,6 +77,11 @@ export function apiV1Routes(deps: ApiDeps, limits: RateLimits, now: () => Date, 
           c.req.valid("json"),
         );
         return c.json(placed.order satisfies V1Order, placed.status);
+      })
+      // The order's body and refusals, under the same key and its rate limit; it writes nothing.
+      .post("/v1/quotes", key, jsonBody(v1CreateOrderSchema), async (c) => {
+        const quote = await quoteApiOrder(deps.db, requireApiKey(c).companyId, c.req.valid("json"), now());
+        return c.json(quote satisfies V1Quote);
       })
       .get("/v1/orders/:orderId", key, orderParam, async (c) => {
         const { companyId } = requireApiKey(c);

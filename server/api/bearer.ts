@@ -4,6 +4,7 @@
 import { createMiddleware } from "hono/factory";
 import { DETAILS } from "../../core/public-forms.ts";
 import { problemResponse } from "../http/problem.ts";
+import { documented } from "../http/route-doc.ts";
 import type { ApiBindings, ApiEnv, ApiVariables } from "./deps.ts";
 
 export type Auth = NonNullable<ApiVariables["auth"]>;
@@ -25,7 +26,8 @@ function checkOnce(checks: ApiBindings["bearerChecks"], token: string, verify: T
 }
 
 export function requireBearer(verify: TokenVerifier) {
-  return createMiddleware<ApiEnv>(async (c, next) => {
+  // Marked for the OpenAPI document of /api (server/http/route-doc.ts): the routes behind it need a bearer token.
+  const check = createMiddleware<ApiEnv>(async (c, next) => {
     const token = BEARER.exec(c.req.header("authorization") ?? "")?.[1];
     const auth = token ? await checkOnce(c.env?.bearerChecks, token, verify) : null;
     if (!auth) {
@@ -34,4 +36,5 @@ export function requireBearer(verify: TokenVerifier) {
     c.set("auth", { ...auth, clientIp: c.get("clientIp") });
     await next();
   });
+  return documented(check, { security: "bearer" });
 }

@@ -20,6 +20,7 @@ import { identityRoutes } from "./identity.ts";
 import { importsRoutes } from "./imports.ts";
 import { invoicesRoutes } from "./invoices.ts";
 import { managersRoutes } from "./managers.ts";
+import { apiOpenApiJson } from "./openapi.ts";
 import { paymentsRoutes } from "./payments.ts";
 import { publicRoutes } from "./public.ts";
 import { createRateLimits, RateLimitedError } from "./rate-limits.ts";
@@ -100,6 +101,14 @@ export function createApi(deps: ApiDeps) {
       .route("/", balanceRoutes(deps, payments, auth, now, limits))
       // A company API key's calls (ADR 0028): their own middleware, never a manager's token.
       .route("/", apiV1Routes(deps, limits, now, payments))
+      // The OpenAPI document of every call above (public), built from this app's own route table
+      // when first asked, once every route is in it (openapi.ts buildApiOpenApiDocument).
+      .get("/openapi.json", (c) =>
+        c.body(apiOpenApiJson(api.routes), 200, {
+          "content-type": "application/json",
+          "cache-control": "public, max-age=3600",
+        }),
+      )
   );
 }
 

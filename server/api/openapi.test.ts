@@ -5,7 +5,8 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import type { CreatedApiKey } from "../../core/api-keys.ts";
-import { v1OrderPageSchema, v1OrderSchema, v1ProblemSchema } from "../../core/api-v1.ts";
+import { v1OrderPageSchema, v1OrderSchema, v1ProblemSchema, v1QuoteSchema } from "../../core/api-v1.ts";
+import { API_ROUTES } from "../../tests/security/api-routes.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { captchaOff } from "../captcha/port.ts";
@@ -15,28 +16,32 @@ import { orders } from "../db/schema.ts";
 import { createLogger } from "../logger.ts";
 import { call } from "./accounts.testkit.ts";
 import { createApi } from "./index.ts";
-import { buildOpenApiDocument } from "./openapi.ts";
+import { buildApiOpenApiDocument, buildOpenApiDocument } from "./openapi.ts";
 import { payDraftByCard, payingManager, paymentsApi, seedDraft } from "./payments.testkit.ts";
 
 const DAY = 24 * 60 * 60_000;
 
 type Doc = { paths: Record<string, Record<string, unknown>> };
 
-/** "GET /api/v1/orders/{orderId}" for every route of the API app under /api/v1 (middleware excluded). */
-function v1RoutesOfApi(): string[] {
-  const api = createApi({
+function apiApp() {
+  return createApi({
     db: null as never,
     config: loadConfig({}),
     logger: createLogger("silent"),
     captcha: captchaOff,
   });
+}
+
+/** "GET /api/v1/orders/{orderId}" for every route of the API app under `prefix` (middleware excluded). */
+function routesOfApi(prefix = "/api/v1/"): string[] {
   const out = new Set<string>();
-  for (const route of api.routes) {
-    if (route.method === "ALL" || !route.path.startsWith("/api/v1/")) continue;
+  for (const route of apiApp().routes) {
+    if (route.method === "ALL" || !route.path.startsWith(prefix)) continue;
     out.add(`${route.method} ${route.path.replace(/:(\w+)/g, "{$1}")}`);
   }
   return [...out].sort();
 }
+const v1RoutesOfApi = () => routesOfApi();
 
 function operationsOf(doc: Doc): string[] {
   return Object.entries(doc.paths)
@@ -85,6 +90,81 @@ describe("the /api/v1 OpenAPI document", () => {
   });
 });
 
+const BEARER_OR_CHALLENGE = ["POST /api/TwoFactor/setup", "POST /api/TwoFactor/confirm"];
+
+describe("the OpenAPI document of the whole /api", () => {
+  const doc = () => buildApiOpenApiDocument(apiApp().routes) as Doc;
+  type Op = {
+    security: Array<Record<string, string[]>>;
+    parameters: Array<{ name: string; in: string; schema: Record<string, unknown> }>;
+    requestBody?: { content: { "application/json": { schema: Record<string, unknown> } } };
+    operationId: string;
+  };
+  const op = (method: string, path: string) => doc().paths[path]?.[method] as Op;
+
+  it("validates as OpenAPI 3.1", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc());
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it("lists exactly every route of the API app's table, each with a unique operationId", () => {
+    const routes = routesOfApi("/api/");
+    expect(routes.length).toBeGreaterThan(100);
+    expect(routes).toContain("GET /api/openapi.json");
+    expect(operationsOf(doc())).toEqual(routes);
+    const ids = Object.values(doc().paths).flatMap((item) => Object.values(item).map((o) => (o as Op).operationId));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it("says who may call each route as the security suite's classification does (tests/security/api-routes.ts)", () => {
+    const expected = {
+      public: [],
+      webhook: [],
+      bearer: [{ bearer: [] }],
+      apiKey: [{ apiKey: [] }],
+      partner: [{ partner: [] }],
+    };
+    const wrong: string[] = [];
+    for (const route of routesOfApi("/api/")) {
+      const [method, path] = route.split(" ") as [string, string];
+      const entry = API_ROUTES[`${method} ${path.replace(/\{(\w+)\}/g, ":$1")}`];
+      if (!entry) {
+        wrong.push(`${route}: not in api-routes.ts`);
+        continue;
+      }
+      const security = op(method.toLowerCase(), path).security;
+      // Two-factor set-up takes a bearer token or, during a login, the challenge token in its body.
+      const want = BEARER_OR_CHALLENGE.includes(route) ? [{ bearer: [] }, {}] : expected[entry.kind];
+      if (JSON.stringify(security) !== JSON.stringify(want)) {
+        wrong.push(`${route}: ${entry.kind}, documented ${JSON.stringify(security)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("describes bodies, page queries and path ids from the schemas the routes validate with", () => {
+    const login = op("post", "/api/Identity/login");
+    expect(login.requestBody?.content["application/json"].schema).toMatchObject({
+      type: "object",
+      properties: expect.objectContaining({ userName: expect.anything(), password: expect.anything() }),
+    });
+    expect(op("get", "/api/RewardHistory").parameters.map((p) => [p.name, p.in])).toEqual([
+      ["pageNumber", "query"],
+      ["pageSize", "query"],
+    ]);
+    expect(op("get", "/api/RewardOrders/{orderId}").parameters).toEqual([
+      { name: "orderId", in: "path", required: true, schema: expect.objectContaining({ type: "integer", minimum: 1 }) },
+    ]);
+    const quote = op("post", "/api/v1/quotes");
+    expect(quote.requestBody).toBeDefined();
+    expect(op("post", "/api/Redemptions").requestBody?.content["application/json"].schema).toMatchObject({
+      properties: expect.objectContaining({ accessCode: expect.anything(), amountCents: expect.anything() }),
+    });
+  });
+});
+
 describeEachDatabase("the /api/v1 OpenAPI document, served and true", ({ database }) => {
   const config = testConfig({ CATALOGUE_URL: "https://catalogue.test/" });
   const db = (): Db => database().db;
@@ -97,6 +177,10 @@ describeEachDatabase("the /api/v1 OpenAPI document, served and true", ({ databas
     expect(served.headers.get("content-type")).toMatch(/^application\/json/);
     expect(served.headers.get("cache-control")).toMatch(/public/);
     expect(await served.json()).toEqual(buildOpenApiDocument());
+    const whole = await call(ctx.api, "GET", "/api/openapi.json");
+    expect(whole.status).toBe(200);
+    expect(whole.headers.get("cache-control")).toMatch(/public/);
+    expect(await whole.json()).toEqual(buildApiOpenApiDocument(ctx.api.routes));
 
     const a = await payingManager(ctx.api, db(), "Alpha Pty Ltd");
     await seedDraft(db(), a, [60, 40], "Released Thanks");
@@ -118,6 +202,16 @@ describeEachDatabase("the /api/v1 OpenAPI document, served and true", ({ databas
     for (const { id } of rows) z.parse(v1OrderSchema, await v1(`orders/${id}`));
     const released = z.parse(v1OrderSchema, await v1(`orders/${rows.find((o) => o.status === "paid")?.id}`));
     expect(released.recipients).toHaveLength(2);
+
+    const quoted = await call(
+      ctx.api,
+      "POST",
+      "/api/v1/quotes",
+      { rewardName: "Quoted", recipients: [{ email: "q@example.com", firstName: "Q", lastName: "Uote", amount: 10 }] },
+      key,
+    );
+    expect(quoted.status).toBe(200);
+    z.parse(v1QuoteSchema, await quoted.json());
 
     const refused = await call(ctx.api, "GET", "/api/v1/orders/999999", undefined, key);
     expect(refused.status).toBe(404);

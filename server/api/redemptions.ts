@@ -12,6 +12,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { MAX_REDEMPTION_CENTS, redeem } from "../domain/lots.ts";
 import { ProblemError } from "../http/problem.ts";
+import { documented } from "../http/route-doc.ts";
 import { jsonBody } from "../http/validate.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 import { clientKey, type RateLimits } from "./rate-limits.ts";
@@ -47,19 +48,23 @@ const digest = (text: string) => createHash("sha256").update(text).digest();
 /** The partner's key check: a Bearer token equal to PARTNER_API_KEY, compared in constant time. */
 function partnerAuth(key: string | undefined, limits: RateLimits): MiddlewareHandler<ApiEnv> {
   const expected = key ? digest(key) : undefined;
-  return async (c, next) => {
-    const header = c.req.header("authorization") ?? "";
-    const given = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-    // Hashing both sides gives equal lengths, so timingSafeEqual compares every byte.
-    const ok = expected !== undefined && given !== undefined && timingSafeEqual(digest(given), expected);
-    if (!ok) {
-      // Wrong keys are counted per client address (the right one never is): 429 once spent.
-      await limits.perAccount("partnerKeyFailure", clientKey(c.get("clientIp")));
-      throw new ProblemError(401, REDEMPTION_DETAILS.unauthorized);
-    }
-    await limits.perAccount("partnerRedemption", "partner");
-    await next();
-  };
+  // Marked for the OpenAPI document of /api (server/http/route-doc.ts).
+  return documented<MiddlewareHandler<ApiEnv>>(
+    async (c, next) => {
+      const header = c.req.header("authorization") ?? "";
+      const given = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+      // Hashing both sides gives equal lengths, so timingSafeEqual compares every byte.
+      const ok = expected !== undefined && given !== undefined && timingSafeEqual(digest(given), expected);
+      if (!ok) {
+        // Wrong keys are counted per client address (the right one never is): 429 once spent.
+        await limits.perAccount("partnerKeyFailure", clientKey(c.get("clientIp")));
+        throw new ProblemError(401, REDEMPTION_DETAILS.unauthorized);
+      }
+      await limits.perAccount("partnerRedemption", "partner");
+      await next();
+    },
+    { security: "partner" },
+  );
 }
 
 export function redemptionsRoutes(deps: ApiDeps, limits: RateLimits, now: () => Date) {

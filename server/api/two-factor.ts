@@ -43,6 +43,7 @@ import {
   twoFactorStatus,
 } from "../domain/two-factor.ts";
 import { ProblemError } from "../http/problem.ts";
+import { documented } from "../http/route-doc.ts";
 import { jsonBody } from "../http/validate.ts";
 import { resolveSessionSecret } from "../secret.ts";
 import { requireAuth, requireOwner } from "./auth.ts";
@@ -75,8 +76,10 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
   };
 
   /** A bearer when the call has one; otherwise the handler takes the challenge token of the body. */
-  const bearerOrChallenge: MiddlewareHandler<ApiEnv> = (c, next) =>
-    c.req.header("authorization") ? auth(c, next) : next();
+  const bearerOrChallenge = documented<MiddlewareHandler<ApiEnv>>(
+    (c, next) => (c.req.header("authorization") ? auth(c, next) : next()),
+    { security: "bearerOrChallenge" },
+  );
 
   const ownerOnly: MiddlewareHandler<ApiEnv> = async (c, next) => {
     requireOwner(c);

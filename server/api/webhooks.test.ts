@@ -2,8 +2,9 @@
 // answered once, kept sealed), lists, deletes, pings and re-sends; a Manager gets 403 and another
 // company's endpoint is 404, with nothing changed; a URL the server may not call is 400 with
 // nothing changed. And the events: each happening (a release, a reward email's delivery or
-// failure, a lot's reminder and forfeiture, an approval's request and decision) queues one event
-// with one delivery per subscribed endpoint, in its own transaction; a repeat makes none.
+// failure, a lot's reminder and forfeiture, a member's removal, a partner's redemption, an
+// approval's request and decision) queues one event with one delivery per subscribed endpoint, in
+// its own transaction; a repeat (a re-run job, a replayed redemption) makes none.
 import { count, eq, isNotNull } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
 import { chargesFor } from "../../core/money.ts";
@@ -18,6 +19,7 @@ import {
   auditLog,
   emailOutbox,
   orders,
+  recipientAccounts,
   rewardLots,
   webhookDeliveries,
   webhookEndpoints,
@@ -68,7 +70,7 @@ describeEachDatabase("webhook endpoints and events", ({ database }) => {
       url: HOOK,
       // In the listed order, once each.
       events: ["order.released", "email.failed"],
-      secret: expect.stringMatching(/^whsec_[A-Za-z0-9_-]{43}$/),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/),
       createdAt: clock.now().toISOString(),
     });
     const rows = await db().select().from(webhookEndpoints);
@@ -328,6 +330,107 @@ describeEachDatabase("webhook endpoints and events", ({ database }) => {
       forfeitedAt: after.toISOString(),
     });
     expect(await deliveries()).toHaveLength(4);
+  });
+
+  it("the expiry job also emits reward.expiry_reminder_sent and reward.forfeited per lot, once however often it runs", async () => {
+    const { a, register, release } = await world();
+    await register(a, { url: HOOK, events: ["reward.expiry_reminder_sent", "reward.forfeited"] });
+    await release(a, [60, 40]);
+    const lots = await db().select().from(rewardLots).orderBy(rewardLots.id);
+    const expiresAt = lots[0]!.expiresAt;
+    const soon = new Date(expiresAt.getTime() - 10 * DAY);
+    await runExpiryJob(db(), { now: soon, config });
+    await runExpiryJob(db(), { now: soon, config });
+    expect((await events()).map((e) => [e.type, e.subject])).toEqual([
+      ["reward.expiry_reminder_sent", `lot:${lots[0]!.id}`],
+      ["reward.expiry_reminder_sent", `lot:${lots[1]!.id}`],
+    ]);
+    expect((await events())[0]?.payload).toEqual({
+      lotId: lots[0]!.id,
+      orderId: lots[0]!.orderId,
+      recipient: { userId: lots[0]!.userId, email: expect.stringContaining("@") },
+      remainingCents: lots[0]!.remainingCents,
+      expiresAt: expiresAt.toISOString(),
+      remindedAt: soon.toISOString(),
+    });
+    const after = new Date(expiresAt.getTime() + DAY);
+    await runExpiryJob(db(), { now: after, config });
+    await runExpiryJob(db(), { now: after, config });
+    const forfeited = (await events()).filter((e) => e.type === "reward.forfeited");
+    expect(forfeited.map((e) => e.subject)).toEqual([`lot:${lots[0]!.id}`, `lot:${lots[1]!.id}`]);
+    expect(forfeited[1]?.payload).toEqual({
+      lotId: lots[1]!.id,
+      orderId: lots[1]!.orderId,
+      recipient: { userId: lots[1]!.userId },
+      reason: "expired",
+      forfeitedCents: lots[1]!.remainingCents,
+      expiresAt: lots[1]!.expiresAt.toISOString(),
+      forfeitedAt: after.toISOString(),
+    });
+    expect(await deliveries()).toHaveLength(4);
+    // Later runs find nothing left to remind or forfeit: still one event each.
+    await runExpiryJob(db(), { now: new Date(after.getTime() + DAY), config });
+    expect(await events()).toHaveLength(4);
+  });
+
+  it("removing a member emits reward.forfeited per lot with something left (reason member_removed), once", async () => {
+    const { a, register, release, clock } = await world();
+    await register(a, { url: HOOK, events: ["reward.forfeited", "reward.expired"] });
+    await release(a, [60, 40]);
+    const [lot] = await db().select().from(rewardLots).orderBy(rewardLots.id);
+    await a.json("DELETE", `Users/${lot!.userId}`, undefined, 204);
+    const got = await events();
+    expect(got.map((e) => [e.type, e.subject])).toEqual([["reward.forfeited", `lot:${lot!.id}`]]);
+    expect(got[0]?.payload).toMatchObject({
+      lotId: lot!.id,
+      recipient: { userId: lot!.userId },
+      reason: "member_removed",
+      forfeitedCents: lot!.remainingCents,
+      forfeitedAt: clock.now().toISOString(),
+    });
+    // The expiry job later finds the lot empty: no second forfeiture of it, no reward.expired.
+    await runExpiryJob(db(), { now: new Date(lot!.expiresAt.getTime() + DAY), config });
+    expect((await events()).filter((e) => e.subject === `lot:${lot!.id}`)).toHaveLength(1);
+  });
+
+  it("a partner's redemption emits reward.redeemed with the amount and the balance left; a replay emits nothing more", async () => {
+    const partnerKey = "partner-key-0123456789-abcdefghijklmnop";
+    const ctx = paymentsApi(db(), {
+      config: testConfig({ CATALOGUE_URL: "https://catalogue.test/", PARTNER_API_KEY: partnerKey }),
+    });
+    const a = await payingManager(ctx.api, db(), "Alpha Pty Ltd");
+    await a.json<CreatedWebhookEndpoint>("POST", "Webhooks", { url: HOOK, events: ["reward.redeemed"] }, 201);
+    const [ann] = await seedDraft(db(), a, [60, 40], "Quarterly Thanks");
+    expect((await payDraftByCard(a, [60, 40])).status).toBe("succeeded");
+    const [account] = await db().select().from(recipientAccounts).where(eq(recipientAccounts.userId, ann!));
+    const [lot] = await db().select().from(rewardLots).where(eq(rewardLots.userId, ann!));
+    const redeem = (amountCents: number, idempotencyKey: string) =>
+      call(
+        ctx.api,
+        "POST",
+        "/api/Redemptions",
+        { accessCode: account!.accessCode, amountCents, idempotencyKey },
+        partnerKey,
+      );
+    const first = await redeem(25_50, "redeem-1");
+    expect(first.status).toBe(201);
+    const { redemptionId } = (await first.json()) as { redemptionId: number };
+    expect((await redeem(25_50, "redeem-1")).status).toBe(200);
+    // Refused (above the balance): nothing happened, no event.
+    expect((await redeem(99_00, "redeem-2")).status).toBe(422);
+    const got = await events();
+    expect(got.map((e) => [e.type, e.subject])).toEqual([["reward.redeemed", `redemption:${redemptionId}`]]);
+    expect(got[0]?.payload).toEqual({
+      redemptionId,
+      recipient: { userId: ann },
+      currency: "AUD",
+      amountCents: 25_50,
+      balanceCents: 60_00 - 25_50,
+      lots: [{ lotId: lot!.id, amountCents: 25_50, expiresAt: lot!.expiresAt.toISOString() }],
+      redeemedAt: ctx.clock.now().toISOString(),
+    });
+    expect(JSON.stringify(got[0]?.payload)).not.toContain(account!.accessCode);
+    expect(await deliveries()).toHaveLength(1);
   });
 
   it("an approval request and its decision emit approval.requested and approval.decided", async () => {

@@ -17,13 +17,14 @@
 // 'pending': the scheduler's pass (scheduled-sends.ts releaseDueOrders) releases every such
 // order, and a replay of the same request releases it at once.
 import { createHash } from "node:crypto";
-import { and, count, eq, inArray, lte } from "drizzle-orm";
+import { and, count, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import {
   balanceShortDetail,
   IDEMPOTENCY_KEY_TTL_MS,
   V1_ORDER_DETAILS,
   type V1CreateOrder,
   type V1Order,
+  type V1Quote,
 } from "../../core/api-v1.ts";
 import { chargesFor } from "../../core/money.ts";
 import { scheduleProblem } from "../../core/schedule.ts";
@@ -276,6 +277,48 @@ export async function placeApiOrder(
   const order = await v1OrderAnswer(s.db, caller.companyId, placed.orderId);
   if (!order) throw new Error(`order ${placed.orderId} vanished`);
   return { status: placed.awaitingApproval ? 202 : 201, order };
+}
+
+/**
+ * POST /api/v1/quotes: what placeApiOrder would charge for the same validated body, refused with
+ * the same words where it would be (the send time, the company's details, a manager's address),
+ * and the balance it would leave. Reads only: no order, member, key, charge or audit row.
+ */
+export async function quoteApiOrder(db: Db, companyId: number, body: V1CreateOrder, now: Date): Promise<V1Quote> {
+  if (body.sendAt) {
+    const problem = scheduleProblem(new Date(body.sendAt), now);
+    if (problem) throw new PaymentError(400, problem, { sendAt: [problem] });
+  }
+  await requireCompanyDetails(db, companyId);
+  const addresses = body.recipients.map((r) => r.email.toLowerCase());
+  const managers = await db
+    .select({ email: users.email })
+    .from(users)
+    .where(
+      and(
+        eq(users.companyId, companyId),
+        eq(users.isActive, true),
+        ne(users.role, "member"),
+        sql`lower(${users.email}) = any(${sql.param(addresses)}::text[])`,
+      ),
+    );
+  if (managers.length > 0) {
+    const taken = new Set(managers.map((m) => m.email.toLowerCase()));
+    const index = addresses.findIndex((a) => taken.has(a));
+    throw new PaymentError(400, `Recipient ${index + 1}: ${V1_ORDER_DETAILS.managerEmail}`, {
+      [`recipients.${index}.email`]: [V1_ORDER_DETAILS.managerEmail],
+    });
+  }
+  const charges = chargesFor(body.recipients.map((r) => r.amount));
+  const balanceCents = await balanceOf(db, companyId);
+  return {
+    recipientCount: body.recipients.length,
+    ...charges,
+    balanceCents,
+    balanceAfterCents: balanceCents - charges.totalCents,
+    coveredByBalance: balanceCents >= charges.totalCents,
+    approvalRequired: needsApproval(await getThreshold(db, companyId), charges.totalCents),
+  };
 }
 
 /**

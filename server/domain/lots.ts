@@ -13,6 +13,11 @@
 //     oldest unexpired lot first (expiry, then id); above the balance it is refused and nothing
 //     changes; the partner's idempotency key is UNIQUE and inserted first, so a replay (even ten
 //     at once) waits for the first, then answers its outcome and changes nothing.
+//
+// Each of these emits its webhook events in its own transaction (ADR 0029 and its amendment
+// "Reward-life events"): reward.expiring / reward.expiry_reminder_sent per reminded lot,
+// reward.expired / reward.forfeited per forfeited lot (also when a member is removed), and
+// reward.redeemed per redemption.
 //   - balances for My Team: what is left of each member's unexpired lots and the next expiry.
 //
 // The lot's remainingCents is stored, and the ledger keeps every movement with its lot, so the
@@ -26,7 +31,13 @@ import { col, rowsOf, unnestRows } from "../db/sql.ts";
 import { enqueueEmails, type RewardEmail } from "../mail/outbox.ts";
 import { rewardExpiryReminderEmail } from "../mail/templates/rewards.ts";
 import { recordAudit } from "./audit.ts";
-import { rewardExpiredEvent, rewardExpiringEvent } from "./webhook-events.ts";
+import {
+  rewardExpiredEvent,
+  rewardExpiringEvent,
+  rewardExpiryReminderSentEvent,
+  rewardForfeitedEvent,
+  rewardRedeemedEvent,
+} from "./webhook-events.ts";
 import { emitEvents } from "./webhooks.ts";
 
 /** A lot's recipient is reminded this many days before it expires. */
@@ -150,8 +161,8 @@ export async function forfeitExpiredLots(
       const at = new Date(now);
       await emitEvents(
         tx,
-        lotsOut.map((l) =>
-          rewardExpiredEvent({
+        lotsOut.flatMap((l) => {
+          const lot = {
             id: Number(l.id),
             companyId: Number(l.companyId),
             orderId: l.orderId === null ? null : Number(l.orderId),
@@ -159,8 +170,9 @@ export async function forfeitExpiredLots(
             forfeitedCents: Number(l.cents),
             expiresAt: new Date(l.expiresAt),
             forfeitedAt: at,
-          }),
-        ),
+          };
+          return [rewardExpiredEvent(lot), rewardForfeitedEvent({ ...lot, reason: "expired" })];
+        }),
         at,
       );
       return forfeited;
@@ -253,8 +265,8 @@ export async function remindExpiringLots(
       // One transaction with the reminders: the webhook events exist iff they were queued (ADR 0029).
       await emitEvents(
         tx,
-        rows.map((r) =>
-          rewardExpiringEvent({
+        rows.flatMap((r) => {
+          const lot = {
             id: Number(r.id),
             companyId: Number(r.company_id),
             orderId: r.order_id === null ? null : Number(r.order_id),
@@ -263,8 +275,9 @@ export async function remindExpiringLots(
             remainingCents: Number(r.remaining_cents),
             expiresAt: new Date(r.expires_at),
             remindedAt: now,
-          }),
-        ),
+          };
+          return [rewardExpiringEvent(lot), rewardExpiryReminderSentEvent(lot)];
+        }),
         now,
       );
       const last = rows.at(-1);
@@ -423,12 +436,19 @@ async function spend(
     data: { recipientUserId: input.userId, amountCents: input.amountCents, lots: draws.length },
     at: input.now,
   });
-  return {
+  const view: RedemptionView = {
     redemptionId: input.redemptionId,
     amountCents: input.amountCents,
     balanceCents,
     lots: draws.map((d) => ({ lotId: d.lotId, amountCents: d.amountCents, expiresAt: d.expiresAt.toISOString() })),
   };
+  // In the redemption's transaction (ADR 0029): the event exists iff the spending does.
+  await emitEvents(
+    tx,
+    [rewardRedeemedEvent({ ...view, companyId: input.companyId, userId: input.userId, redeemedAt: input.now })],
+    input.now,
+  );
+  return view;
 }
 
 /** The outcome of the redemption kept under `key`: a replay when the request is the same, else key_reused. */
@@ -515,11 +535,34 @@ export async function forfeitMemberLots(tx: Tx, companyId: number, userId: numbe
     ), done as (
       update ${rewardLots} l set ${col(rewardLots.remainingCents)} = 0, ${col(rewardLots.forfeitedAt)} = ${now.toISOString()}::timestamptz
       from due where l.id = due.id
-      returning l.id, l.company_id, l.user_id, l.order_id, due.cents
+      returning l.id, l.company_id, l.user_id, l.order_id, l.expires_at, due.cents
     ), ledger as (
       insert into ${rewardLedger} (${col(rewardLedger.companyId)}, ${col(rewardLedger.userId)}, ${col(rewardLedger.orderId)}, ${col(rewardLedger.kind)}, ${col(rewardLedger.amountCents)}, ${col(rewardLedger.lotId)}, ${col(rewardLedger.createdAt)})
       select company_id, user_id, order_id, 'forfeit', cents, id, ${now.toISOString()}::timestamptz from done
     )
-    select coalesce(sum(cents), 0)::bigint as cents from done`);
-  return Number(rowsOf<{ cents: string | number }>(result)[0]?.cents ?? 0);
+    select coalesce(sum(cents), 0)::bigint as cents,
+      (select coalesce(json_agg(json_build_object('id', id, 'companyId', company_id, 'userId', user_id,
+        'orderId', order_id, 'cents', cents, 'expiresAt', expires_at)), '[]'::json) from done) as forfeited
+    from done`);
+  const [head] = rowsOf<{ cents: string | number; forfeited: ForfeitedLot[] | string | null }>(result);
+  const lotsOut: ForfeitedLot[] =
+    typeof head?.forfeited === "string" ? JSON.parse(head.forfeited) : (head?.forfeited ?? []);
+  // In the removal's transaction (ADR 0029): one reward.forfeited per lot that had something left.
+  await emitEvents(
+    tx,
+    lotsOut.map((l) =>
+      rewardForfeitedEvent({
+        id: Number(l.id),
+        companyId: Number(l.companyId),
+        orderId: l.orderId === null ? null : Number(l.orderId),
+        userId: Number(l.userId),
+        forfeitedCents: Number(l.cents),
+        expiresAt: new Date(l.expiresAt),
+        forfeitedAt: now,
+        reason: "member_removed",
+      }),
+    ),
+    now,
+  );
+  return Number(head?.cents ?? 0);
 }

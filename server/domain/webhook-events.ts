@@ -118,6 +118,75 @@ export function rewardExpiringEvent(lot: {
   };
 }
 
+/**
+ * The same reminder as reward.expiring, under the name of the reward's life-cycle events
+ * (reward.redeemed, reward.forfeited): both are emitted together, so an endpoint subscribes to
+ * either (ADR 0029, amendment "Reward-life events"). Subject: the lot.
+ */
+export function rewardExpiryReminderSentEvent(lot: Parameters<typeof rewardExpiringEvent>[0]): EmittedEvent {
+  return { ...rewardExpiringEvent(lot), type: "reward.expiry_reminder_sent" };
+}
+
+/**
+ * What was left of a lot was forfeited: at its expiry (also reward.expired) or when its member
+ * was removed from the team (docs/requirements.md §S6). A lot is forfeited once. Subject: the lot.
+ */
+export function rewardForfeitedEvent(lot: {
+  id: number;
+  companyId: number;
+  orderId: number | null;
+  userId: number;
+  forfeitedCents: number;
+  expiresAt: Date;
+  forfeitedAt: Date;
+  reason: "expired" | "member_removed";
+}): EmittedEvent {
+  return {
+    companyId: lot.companyId,
+    type: "reward.forfeited",
+    subject: `lot:${lot.id}`,
+    payload: {
+      lotId: lot.id,
+      orderId: lot.orderId,
+      recipient: { userId: lot.userId },
+      reason: lot.reason,
+      forfeitedCents: lot.forfeitedCents,
+      expiresAt: lot.expiresAt.toISOString(),
+      forfeitedAt: lot.forfeitedAt.toISOString(),
+    },
+  };
+}
+
+/**
+ * The catalogue partner reported a recipient's spending (POST /api/Redemptions): the amount and
+ * the recipient's balance left, and the lots it was drawn from. Subject: the redemption; a replay
+ * of the partner's request changes nothing and emits nothing.
+ */
+export function rewardRedeemedEvent(r: {
+  redemptionId: number;
+  companyId: number;
+  userId: number;
+  amountCents: number;
+  balanceCents: number;
+  lots: readonly { lotId: number; amountCents: number; expiresAt: string }[];
+  redeemedAt: Date;
+}): EmittedEvent {
+  return {
+    companyId: r.companyId,
+    type: "reward.redeemed",
+    subject: `redemption:${r.redemptionId}`,
+    payload: {
+      redemptionId: r.redemptionId,
+      recipient: { userId: r.userId },
+      currency: "AUD",
+      amountCents: r.amountCents,
+      balanceCents: r.balanceCents,
+      lots: r.lots.map((l) => ({ lotId: l.lotId, amountCents: l.amountCents, expiresAt: l.expiresAt })),
+      redeemedAt: r.redeemedAt.toISOString(),
+    },
+  };
+}
+
 /** A lot expired and what was left of it was forfeited. Subject: the lot. */
 export function rewardExpiredEvent(lot: {
   id: number;

@@ -5,7 +5,7 @@
 // event is unique per (company, type, subject), so a happening reported twice (a retried
 // release, a re-run job) makes one event.
 //
-// The endpoint's secret (`whsec_` and 32 random bytes) is answered once at registration and kept
+// The endpoint's secret (`whsec_` and 32 random bytes, base64) is answered once at registration and kept
 // sealed (AES-256-GCM, key derived from the server secret, the company id authenticated with it),
 // as TOTP secrets are (two-factor.ts): the worker must read it back to sign, so it cannot be a hash.
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
@@ -28,7 +28,6 @@ import { isLoopbackHost } from "../config.ts";
 import type { Conn, Db } from "../db/client.ts";
 import { companies, users, webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema.ts";
 import { recordAudit } from "./audit.ts";
-import { randomToken } from "./identity-crypto.ts";
 
 /** Who acts on the endpoints: an Owner of the company (the API checks the role), and from where. */
 export interface WebhookActor {
@@ -72,8 +71,12 @@ export function webhookKeys(serverSecret: string) {
 
 export type WebhookKeys = ReturnType<typeof webhookKeys>;
 
+/**
+ * `whsec_` and 32 random bytes in base64 (not base64url), the Standard Webhooks secret format, so
+ * a receiver can pass it to a Standard Webhooks library as it is (core/webhook-signature.ts).
+ */
 export function newWebhookSecret(): string {
-  return `${WEBHOOK_SECRET_PREFIX}${randomToken()}`;
+  return `${WEBHOOK_SECRET_PREFIX}${randomBytes(32).toString("base64")}`;
 }
 
 // ─── Which addresses may be called ──────────────────────────────────────────────────────────

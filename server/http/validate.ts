@@ -7,6 +7,7 @@ import { z } from "zod";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import type { PageRequest } from "../../core/paging.ts";
 import { ProblemError, problemFromZod } from "./problem.ts";
+import { documented } from "./route-doc.ts";
 
 const MAX_JSON_BYTES = 1_000_000;
 /**
@@ -38,33 +39,37 @@ export function jsonBody<S extends z.core.$ZodType<object>>(
   schema: S,
   { maxBytes = MAX_JSON_BYTES, onInvalid }: JsonBodyOptions = {},
 ): MiddlewareHandler<Env, string, JsonInput<S>> {
-  return async (c, next) => {
-    const type = c.req.header("content-type") ?? "";
-    if (!/^application\/(.+\+)?json\b/i.test(type)) {
-      throw new ProblemError(415, "The request body must be JSON (Content-Type: application/json).");
-    }
-    const text = await c.req.text();
-    if (text.length > maxBytes) throw new ProblemError(413, BODY_TOO_LARGE);
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new ProblemError(400, "The request body is not valid JSON.");
-    }
-    if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      throw new ProblemError(400, "The request body must be a JSON object.");
-    }
-    if (!storableText(value)) {
-      throw new ProblemError(400, "The request body contains characters that are not allowed.");
-    }
-    const parsed = z.safeParse(schema, value);
-    if (!parsed.success) {
-      const problem = problemFromZod(parsed.error);
-      throw onInvalid ? onInvalid(problem) : problem;
-    }
-    c.req.addValidatedData("json", parsed.data);
-    await next();
-  };
+  // Marked with its schema: the OpenAPI document of /api describes the body from it (route-doc.ts).
+  return documented<MiddlewareHandler<Env, string, JsonInput<S>>>(
+    async (c, next) => {
+      const type = c.req.header("content-type") ?? "";
+      if (!/^application\/(.+\+)?json\b/i.test(type)) {
+        throw new ProblemError(415, "The request body must be JSON (Content-Type: application/json).");
+      }
+      const text = await c.req.text();
+      if (text.length > maxBytes) throw new ProblemError(413, BODY_TOO_LARGE);
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        throw new ProblemError(400, "The request body is not valid JSON.");
+      }
+      if (value === null || typeof value !== "object" || Array.isArray(value)) {
+        throw new ProblemError(400, "The request body must be a JSON object.");
+      }
+      if (!storableText(value)) {
+        throw new ProblemError(400, "The request body contains characters that are not allowed.");
+      }
+      const parsed = z.safeParse(schema, value);
+      if (!parsed.success) {
+        const problem = problemFromZod(parsed.error);
+        throw onInvalid ? onInvalid(problem) : problem;
+      }
+      c.req.addValidatedData("json", parsed.data);
+      await next();
+    },
+    { body: schema },
+  );
 }
 
 /**
@@ -98,7 +103,10 @@ export function pageOf(schema: z.core.$ZodType<PageRequest>, query: PageParams):
 
 /** Middleware for a list route whose only query is its page: `c.req.valid("query")` is the PageRequest. */
 export function pageParams(schema: z.core.$ZodType<PageRequest>) {
-  return queryParams((query: PageParams) => pageOf(schema, query));
+  return documented(
+    queryParams((query: PageParams) => pageOf(schema, query)),
+    { query: schema },
+  );
 }
 
 /**
@@ -133,9 +141,10 @@ export function positiveIdParam(text: string | undefined, detail: string): numbe
  * every API route with a numeric path id reads it here, so all take the same ids (15 digits).
  */
 export function idParams<K extends string>(names: Record<K, string>) {
-  return validator("param", (param: Record<string, string>) => {
+  const check = validator("param", (param: Record<string, string>) => {
     const out = {} as Record<K, number>;
     for (const name of Object.keys(names) as K[]) out[name] = positiveIdParam(param[name], names[name]);
     return out;
   });
+  return documented(check, { params: Object.fromEntries(Object.keys(names).map((name) => [name, pathIdSchema])) });
 }

@@ -1,7 +1,8 @@
 // The webhook delivery worker (ADR 0029) against a real HTTP receiver this test starts on
 // 127.0.0.1, with the worker's clock injected: a delivery is signed so that the documented recipe
 // verifies it (verifyWebhookSignature and an independent node:crypto HMAC here), a captured
-// delivery replayed after the 5-minute window is refused by that verification, a receiver that
+// delivery replayed after the 5-minute window is refused by that verification, the Standard
+// Webhooks headers verify with the off-the-shelf `standardwebhooks` library, a receiver that
 // answers 500 for an hour gets each event exactly once afterwards, two workers at once send a
 // delivery once, a delivery is given up after 72 hours, a redirect is not followed, and an
 // Owner's re-send delivers again.
@@ -13,7 +14,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
+import { Webhook, WebhookVerificationError } from "standardwebhooks";
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from "vitest";
 import { verifyWebhookSignature } from "../../core/webhook-signature.ts";
 import type { CreatedWebhookEndpoint, WebhookDeliveriesPage, WebhookPayload } from "../../core/webhooks.ts";
 import { testConfig } from "../../tests/support/config.ts";
@@ -218,6 +220,52 @@ describeEachDatabase("webhook deliveries to a real receiver", ({ database }) => 
       ok: false,
       reason: "too_old",
     });
+  });
+
+  it("carries Standard Webhooks headers that the standardwebhooks library verifies with the secret as shown; a retry keeps its webhook-id", async () => {
+    const { endpoint, worker, release, clock } = await world();
+    receiver.state.answer = () => 500;
+    await release();
+    const w = worker();
+    await w.runOnce();
+    receiver.state.answer = () => 200;
+    clock.advance(MINUTE);
+    await w.runOnce();
+    expect(receiver.received.map((r) => r.answered)).toEqual([500, 200]);
+    const [first, retry] = receiver.received as [Received, Received];
+    const body = JSON.parse(retry.rawBody) as WebhookPayload;
+    // The id is the event's, on the first try and the retry alike; each try is signed at its own time.
+    expect(first.headers["webhook-id"]).toBe(body.id);
+    expect(retry.headers["webhook-id"]).toBe(body.id);
+    expect(retry.headers["webhook-timestamp"]).toBe(String(Math.floor(clock.now().getTime() / 1000)));
+    expect(Number(first.headers["webhook-timestamp"])).toBe(Number(retry.headers["webhook-timestamp"]) - 60);
+    expect(retry.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    // The existing header is still there, unchanged.
+    expect(retry.headers["rewards-signature"]).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+
+    // The library checks the timestamp against Date.now(): the test's clock stands in for it.
+    vi.useFakeTimers({ toFake: ["Date"], now: clock.now() });
+    try {
+      const headers = {
+        "webhook-id": retry.headers["webhook-id"] as string,
+        "webhook-timestamp": retry.headers["webhook-timestamp"] as string,
+        "webhook-signature": retry.headers["webhook-signature"] as string,
+      };
+      const hook = new Webhook(endpoint.secret);
+      expect(hook.verify(retry.rawBody, headers)).toEqual(body);
+      // A tampered body, another id, another secret: refused.
+      expect(() => hook.verify(retry.rawBody.replace("10000", "99999"), headers)).toThrow(WebhookVerificationError);
+      expect(() => hook.verify(retry.rawBody, { ...headers, "webhook-id": "evt_other" })).toThrow(
+        WebhookVerificationError,
+      );
+      const other = new Webhook(`whsec_${Buffer.alloc(32, 7).toString("base64")}`);
+      expect(() => other.verify(retry.rawBody, headers)).toThrow(WebhookVerificationError);
+      // Outside the library's 5 minutes: refused as a replay.
+      vi.setSystemTime(clock.now().getTime() + 5 * MINUTE + 1000);
+      expect(() => hook.verify(retry.rawBody, headers)).toThrow(/too old/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("a receiver answering 500 for an hour gets each event afterwards exactly once", async () => {

@@ -3,7 +3,8 @@
 // `FOR UPDATE SKIP LOCKED` and a lease (locked_until), so two processes never call one endpoint
 // with one delivery at the same time, and a process that dies mid-call leaves its claims to the
 // others when the lease ends. Each claimed delivery is POSTed once, signed
-// (core/webhook-signature.ts), without following redirects and with a timeout:
+// (core/webhook-signature.ts: Rewards-Signature and the Standard Webhooks headers), without
+// following redirects and with a timeout:
 //   - a 2xx answer: delivered;
 //   - anything else (another status, a refused connection, a timeout): attempts + 1 and the next
 //     attempt after a backoff (30 s, 1 min, 2 min, … capped at 1 h, ±10 % jitter), or failed once
@@ -14,7 +15,7 @@
 // again, so receivers deduplicate by the event id (README "Webhooks").
 import { lookup } from "node:dns/promises";
 import { and, asc, eq, inArray, isNull, lte, or } from "drizzle-orm";
-import { signWebhook } from "../../core/webhook-signature.ts";
+import { signWebhook, standardWebhookHeaders } from "../../core/webhook-signature.ts";
 import {
   type AnyWebhookEventType,
   WEBHOOK_RESPONSE_KEPT_CHARS,
@@ -253,14 +254,17 @@ async function deliverOne(
       if (refused) {
         response = `Not sent: ${new URL(d.url).hostname} resolves to ${refused}, a private address.`;
       } else {
+        const signedAt = now();
         const res = await fetch(d.url, {
           method: "POST",
           headers: {
             "content-type": "application/json",
             "user-agent": "RewardPortal-Webhooks/1",
-            [WEBHOOK_SIGNATURE_HEADER]: signWebhook(secret, rawBody, now()),
+            [WEBHOOK_SIGNATURE_HEADER]: signWebhook(secret, rawBody, signedAt),
             "rewards-event-id": d.eventPublicId,
             "rewards-event-type": d.eventType,
+            // The event id is the Standard Webhooks message id: the same on every retry and re-send.
+            ...standardWebhookHeaders(secret, d.eventPublicId, rawBody, signedAt),
           },
           body: rawBody,
           // A redirect is the endpoint's answer (3xx: not delivered), never followed to wherever it points.

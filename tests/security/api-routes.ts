@@ -806,6 +806,8 @@ export const API_ROUTES: Record<string, Entry> = {
   },
   // The OpenAPI document of /api/v1 (server/api/openapi.ts): public, so a system reads it before it holds a key.
   "GET /api/v1/openapi.json": { kind: "public" },
+  // The OpenAPI document of the whole /api (server/api/openapi.ts): public, as /api/v1's is.
+  "GET /api/openapi.json": { kind: "public" },
   "GET /api/v1/orders": {
     kind: "apiKey",
     scope: "self",
@@ -837,6 +839,22 @@ export const API_ROUTES: Record<string, Entry> = {
       };
     },
     bStatus: 402,
+  },
+  // What an order would cost (ADR 0029 amendment "Quotes"): reads the key's own company only, writes nothing.
+  "POST /api/v1/quotes": {
+    kind: "apiKey",
+    scope: "self",
+    request: async (w) => {
+      // As for the order above: the key's hourly api_key.used entry is written before the checks.
+      await jsonOf(await call(w.api, "GET", "/api/v1/orders", undefined, w.aApiKey), "A's key");
+      return {
+        path: "v1/quotes",
+        body: {
+          rewardName: "System Thanks",
+          recipients: [{ email: "api.recipient@example.com", firstName: "Api", lastName: "Recipient", amount: 5 }],
+        },
+      };
+    },
   },
   "GET /api/v1/orders/:orderId": {
     kind: "apiKey",
