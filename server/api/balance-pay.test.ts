@@ -21,7 +21,15 @@ import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { captureLogs } from "../../tests/support/logs.ts";
 import type { Db } from "../db/client.ts";
-import { balanceEntries, companies, orders, rewardLedger, rewardReleases, simulatedPayments } from "../db/schema.ts";
+import {
+  balanceEntries,
+  companies,
+  orders,
+  rewardDrafts,
+  rewardLedger,
+  rewardReleases,
+  simulatedPayments,
+} from "../db/schema.ts";
 import { checkMoney } from "../domain/money-check.ts";
 import { releaseDueOrders } from "../domain/scheduled-sends.ts";
 import { simulatedProcessor } from "../payments/simulated.ts";
@@ -62,7 +70,9 @@ describeEachDatabase("paying from the prepaid balance", ({ kind, database }) => 
 
   it("a Manager pays from the balance: charged once, released once, the invoice says how it was paid", async () => {
     const { owner, manager, clock } = await world(20000);
-    const res = await pay(manager);
+    const wording = { rewardName: "Balance Stars", message: "Thank you", senderName: "Morgan", sendAt: null };
+    const post = () => manager.go("POST", "Balance/pay-order", { amount: TOTAL, rewardName: "Balance Stars", wording });
+    const res = await post();
     const text = await res.text();
     expect(res.status, text).toBe(200);
     const paid = JSON.parse(text) as PayOrderResponse;
@@ -91,11 +101,14 @@ describeEachDatabase("paying from the prepaid balance", ({ kind, database }) => 
     expect(invoice.totalCents).toBe(TOTAL);
 
     // The same post again (a double submit once the first was released): the same order, nothing more.
-    const again = await pay(manager);
+    const again = await post();
     expect(again.status).toBe(200);
     expect(((await again.json()) as PayOrderResponse).orderId).toBe(paid.orderId);
     expect(await orderCharges()).toHaveLength(1);
     expect(await releases()).toHaveLength(1);
+    // The emptied draft is left as the release left it (the repeat's wording is not written back).
+    const [draft] = await db().select().from(rewardDrafts).where(eq(rewardDrafts.userId, manager.userId));
+    expect(draft).toMatchObject({ name: "", message: "", version: (order?.draftVersion ?? 0) + 1 });
     expect(await moneyFindings(clock.now())).toEqual([]);
   });
 

@@ -21,7 +21,7 @@
 import { and, desc, eq, isNotNull, isNull, ne, or } from "drizzle-orm";
 import { balanceShortDetail } from "../../core/api-v1.ts";
 import { PAYMENT_DETAILS } from "../../core/payments.ts";
-import type { Conn, Tx } from "../db/client.ts";
+import type { Tx } from "../db/client.ts";
 import { orders } from "../db/schema.ts";
 import { approvalThresholdFor, needsApproval } from "./approval-rule.ts";
 import { recordAudit } from "./audit.ts";
@@ -58,17 +58,14 @@ export async function payOrder(s: PaymentServices, caller: Caller, input: Freeze
   const stopped = await stopCardPayments(s, caller);
   const now = s.now();
   const charged = await s.db.transaction(async (tx) => {
-    const snapshot = await snapshotOfDraft(tx, caller, await saveWordingFor(tx, caller, input, now)).catch(
-      async (error: unknown) => {
-        // A repeat of a post that paid and released already (a double submit): the same answer.
-        if (error instanceof PaymentError && error.message === PAYMENT_DETAILS.emptyDraft) {
-          const paid = await releasedRepeat(tx, caller, input.amountCents);
-          if (paid) return paid;
-        }
-        throw error;
-      },
-    );
-    if ("paymentPath" in snapshot) return { order: snapshot, repeat: true };
+    // A repeat of a post that paid and released already (a double submit) finds the draft emptied
+    // by that release: the same answer, and the wording it carries is not written to the new draft.
+    const current = await loadDraftForOrder(tx, caller);
+    if (current && current.lines.length === 0) {
+      const paid = await releasedRepeat(tx, caller, current, input.amountCents);
+      if (paid) return { order: paid, repeat: true };
+    }
+    const snapshot = await snapshotOfDraft(tx, caller, await saveWordingFor(tx, caller, input, now));
     const live = await liveDraftOrders(tx, caller);
     const same = live.find(
       (o) =>
@@ -181,9 +178,12 @@ async function claimForBalance(tx: Tx, order: OrderRow): Promise<OrderRow> {
  * it: the draft was emptied by that release (its version moved on by one) and the total is the
  * one posted.
  */
-async function releasedRepeat(tx: Conn, caller: Caller, amountCents: number): Promise<OrderRow | null> {
-  const draft = await loadDraftForOrder(tx as Tx, caller);
-  if (!draft) return null;
+async function releasedRepeat(
+  tx: Tx,
+  caller: Caller,
+  draft: { draftId: number; version: number },
+  amountCents: number,
+): Promise<OrderRow | null> {
   const [order] = await tx
     .select()
     .from(orders)
