@@ -2,7 +2,9 @@
 // dialog while the onboarding video has not been watched, Quick Links, and the reward history,
 // newest first, a page at a time (?historyPage=N, GET /api/RewardHistory; a failure is logged and
 // the table stays empty), with its CSV download; above it, the spend picture of the last 12
-// months (GET /api/RewardHistory/spend; left out when it cannot be read).
+// months (GET /api/RewardHistory/spend; left out when it cannot be read); and the company's prepaid
+// balance for every manager, with the top-up for Owners only (GET /api/Balance; left out when it
+// cannot be read).
 import { data, redirect, useRouteLoaderData } from "react-router";
 import { z } from "zod";
 import { REWARD_HISTORY_PAGE_SIZE, type RewardHistoryPage } from "../../../core/account-forms.ts";
@@ -18,6 +20,7 @@ import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
 import type { loader as portalLoader } from "../portal/portal.tsx";
 import { DASHBOARD_PATH, PORTAL_LAYOUT_ID, type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.dashboard";
+import { CompanyBalance } from "./company-balance.tsx";
 import { GettingStartedDialog, VIDEO_WATCHED_INTENT } from "./portal-onboarding-video.tsx";
 import { QuickLinks } from "./portal-quick-links.tsx";
 import { HISTORY_PAGE_PARAM, RewardHistory } from "./portal-reward-history.tsx";
@@ -43,15 +46,17 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const pageNumber = pageNumberOf(new URL(request.url).searchParams.get(HISTORY_PAGE_PARAM), MAX_PAGE_NUMBER);
   // Owners also see the approval requests waiting for them (ADR 0022 §6); the API answers a
   // Manager 403, and the section is then left out.
-  const [history, approvals, spend] = await Promise.all([
+  const [history, approvals, spend, balance] = await Promise.all([
     client.call((api) =>
       api.RewardHistory.$get({ query: asQuery({ pageNumber, pageSize: REWARD_HISTORY_PAGE_SIZE }) }),
     ),
     client.call((api) => api.Approvals.$get({ query: { status: "pending" } })),
     client.call((api) => api.RewardHistory.spend.$get()),
+    client.call((api) => api.Balance.$get()),
   ]);
   if (!history.ok) logger.warn({ status: history.status, detail: history.detail }, "reward history fetch failed");
   if (!spend.ok) logger.warn({ status: spend.status, detail: spend.detail }, "spend summary fetch failed");
+  if (!balance.ok) logger.warn({ status: balance.status, detail: balance.detail }, "company balance fetch failed");
   if (!approvals.ok && approvals.status !== 403) {
     logger.warn({ status: approvals.status, detail: approvals.detail }, "approval requests fetch failed");
   }
@@ -59,6 +64,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return {
     history: history.ok ? history.data : NO_HISTORY,
     spend: spend.ok ? spend.data : null,
+    balance: balance.ok ? { balanceCents: balance.data.balance, canTopUp: balance.data.canTopUp } : null,
     pendingApprovals,
     onboardingVideoUrl: config.onboardingVideoUrl,
   };
@@ -89,6 +95,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-7xl space-y-10 px-4 py-8 md:px-6 md:py-12">
       {showVideo ? <GettingStartedDialog videoUrl={loaderData.onboardingVideoUrl} action={DASHBOARD_PATH} /> : null}
       <QuickLinks catalogueUrl={portal?.catalogueUrl ?? ""} />
+      {loaderData.balance ? <CompanyBalance balance={loaderData.balance} /> : null}
       {loaderData.pendingApprovals ? <ApprovalRequests pending={loaderData.pendingApprovals} /> : null}
       {loaderData.spend ? <SpendPicture spend={loaderData.spend} /> : null}
       <RewardHistory page={loaderData.history} />
