@@ -6,6 +6,8 @@
 // - two posts at once (PostgreSQL: really concurrent) charge once;
 // - a card payment racing a balance payment: exactly one of them pays;
 // - a card payment already made refuses the balance (409);
+// - a charged order whose release failed: the card refused, a late card failure fails nothing,
+//   and the scheduler releases it;
 // - over the approval threshold, the balance pays only the approved order;
 // - a scheduled balance order cancelled is credited back to the balance once;
 // - the money check finds nothing after each.
@@ -31,6 +33,7 @@ import {
   simulatedPayments,
 } from "../db/schema.ts";
 import { checkMoney } from "../domain/money-check.ts";
+import { handlePaymentEvent } from "../domain/orders.ts";
 import { releaseDueOrders } from "../domain/scheduled-sends.ts";
 import { simulatedProcessor } from "../payments/simulated.ts";
 import { call } from "./accounts.testkit.ts";
@@ -215,18 +218,27 @@ describeEachDatabase("paying from the prepaid balance", ({ kind, database }) => 
     const card = await manager.go("POST", "StripePayment/create-payment-intent", { amount: TOTAL });
     expect((await expectProblem(card, 409)).detail).toBe(PAYMENT_DETAILS.paidFromBalance);
     expect(await db().select().from(simulatedPayments)).toHaveLength(1); // the top-up's
+    // A card's failure reported late for the order (a webhook of a payment it once had) fails nothing.
+    const services = {
+      db: db(),
+      payments: simulatedProcessor(db(), clock.now),
+      logger: captureLogs("silent").logger,
+      now: clock.now,
+      release: { config },
+    };
+    const failed = {
+      paymentIntentId: "pi_sim_old",
+      status: "requires_payment_method" as const,
+      amountCents: TOTAL,
+      currency: "aud",
+      metadata: { orderId: String(orderId), companyId: String(owner.companyId) },
+      lastError: "Your card was declined.",
+    };
+    await handlePaymentEvent(services, { type: "payment_intent.payment_failed", payment: failed });
+    expect((await db().select().from(orders).where(eq(orders.id, orderId)))[0]?.status).toBe("pending");
     failRelease = false;
     clock.advance(2 * 60_000);
-    await releaseDueOrders(
-      {
-        db: db(),
-        payments: simulatedProcessor(db(), clock.now),
-        logger: captureLogs("silent").logger,
-        now: clock.now,
-        release: { config },
-      },
-      { advisoryLocks: kind === "postgres" },
-    );
+    await releaseDueOrders(services, { advisoryLocks: kind === "postgres" });
     const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
     expect(order).toMatchObject({ status: "paid" });
     expect(await releases()).toHaveLength(1);

@@ -621,7 +621,9 @@ async function markFailed(s: PaymentServices, order: OrderRow, reason: string, a
   const rows = await s.db
     .update(orders)
     .set({ status: "failed", failureReason: reason })
-    .where(and(eq(orders.id, order.id), eq(orders.status, "pending")))
+    // A card's failure (a late webhook of a cancelled card payment) never fails an order the
+    // balance paid: it would strand the charge, as the scheduler releases pending orders only.
+    .where(and(eq(orders.id, order.id), eq(orders.status, "pending"), notPaidFromBalance))
     .returning({ id: orders.id });
   if (rows.length > 0) {
     await recordAudit(s.db, {
