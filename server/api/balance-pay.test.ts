@@ -246,6 +246,25 @@ describeEachDatabase("paying from the prepaid balance", ({ kind, database }) => 
     expect(await moneyFindings(clock.now())).toEqual([]);
   });
 
+  it("a card payment of a superseded order of the same list, whose cancel failed then, refuses the balance", async () => {
+    const { owner, manager } = await world(50000);
+    const intent = (await (
+      await manager.go("POST", "StripePayment/create-payment-intent", { amount: TOTAL })
+    ).json()) as { paymentIntentId: string; orderId: number };
+    // Superseded by another way of paying the same list (ADR 0009), its cancel lost: it paid later.
+    await db()
+      .update(orders)
+      .set({ status: "failed", failureReason: "superseded" })
+      .where(eq(orders.id, intent.orderId));
+    await db()
+      .update(simulatedPayments)
+      .set({ status: "succeeded" })
+      .where(eq(simulatedPayments.id, intent.paymentIntentId));
+    expect((await expectProblem(await pay(manager), 409)).detail).toBe(PAYMENT_DETAILS.cardUnderWay);
+    expect(await balanceOf(owner.companyId)).toBe(50000);
+    expect(await orderCharges()).toEqual([]);
+  });
+
   it("a declined card's payment is cancelled and the balance pays instead; that card can no longer pay", async () => {
     const { owner, manager, clock } = await world(50000);
     const intent = (await (

@@ -22,7 +22,7 @@ import { and, desc, eq, isNotNull, isNull, ne, or } from "drizzle-orm";
 import { balanceShortDetail } from "../../core/api-v1.ts";
 import { PAYMENT_DETAILS } from "../../core/payments.ts";
 import type { Tx } from "../db/client.ts";
-import { orders } from "../db/schema.ts";
+import { orders, rewardDrafts } from "../db/schema.ts";
 import { approvalThresholdFor, needsApproval } from "./approval-rule.ts";
 import { recordAudit } from "./audit.ts";
 import { balanceOf, moveBalance } from "./balance.ts";
@@ -212,7 +212,7 @@ async function releasedRepeat(
 async function stopCardPayments(s: PaymentServices, caller: Caller): Promise<Set<string>> {
   const stopped = new Set<string>();
   const live = await liveDraftOrders(s.db, caller, false);
-  for (const o of live) {
+  for (const o of [...live, ...(await supersededSameList(s, caller))]) {
     if (o.paymentPath === "balance") continue;
     try {
       if (o.checkoutSessionId) {
@@ -233,6 +233,33 @@ async function stopCardPayments(s: PaymentServices, caller: Caller): Promise<Set
     }
   }
   return stopped;
+}
+
+/**
+ * Card orders of the draft as it is now that another way of paying superseded (ADR 0009: the card
+ * form and Checkout for one list): their payments were cancelled then, but a cancel that failed
+ * would leave a card able to pay this very list, so they are stopped and read back again.
+ */
+async function supersededSameList(s: PaymentServices, caller: Caller): Promise<OrderRow[]> {
+  const [draft] = await s.db
+    .select({ id: rewardDrafts.id, version: rewardDrafts.version })
+    .from(rewardDrafts)
+    .where(and(eq(rewardDrafts.userId, caller.userId), eq(rewardDrafts.companyId, caller.companyId)));
+  if (!draft) return [];
+  return s.db
+    .select()
+    .from(orders)
+    .where(
+      and(
+        eq(orders.companyId, caller.companyId),
+        eq(orders.placedBy, caller.userId),
+        eq(orders.draftId, draft.id),
+        eq(orders.draftVersion, draft.version),
+        eq(orders.failureReason, "superseded"),
+        isNull(orders.paidAt),
+        or(isNotNull(orders.paymentIntentId), isNotNull(orders.checkoutSessionId)),
+      ),
+    );
 }
 
 async function stopIntent(s: PaymentServices, paymentIntentId: string): Promise<void> {
