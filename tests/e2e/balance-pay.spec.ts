@@ -7,7 +7,15 @@ import { mkdirSync } from "node:fs";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect, type Manager, test } from "./fixtures.ts";
 import { MAIL_APP_URL } from "./mail.ts";
-import { expectNoAxeViolations, expectNoHorizontalScroll, isPhone, jsEnabled, uniqueEmail, visit } from "./support.ts";
+import {
+  expectNoAxeViolations,
+  expectNoHorizontalScroll,
+  isPhone,
+  jsEnabled,
+  uniqueEmail,
+  uniqueToken,
+  visit,
+} from "./support.ts";
 
 test.use({ baseURL: MAIL_APP_URL });
 
@@ -103,4 +111,37 @@ test("a short balance: the option says how much is short and links to Settings â
   await shot(page, "review-short");
   await link.click();
   await expect(page).toHaveURL(/\/portal\/settings\/balance$/);
+});
+
+test("the balance's button shows 'Please wait' while the payment runs, and a second click sends nothing (JavaScript)", async ({
+  page,
+  request,
+  manager,
+}) => {
+  test.skip(!jsEnabled(), "the busy state is a JavaScript enhancement");
+  await topUp(request, manager, 200_00);
+  await withDraft(request, manager);
+  await visit(page, REVIEW);
+  await page.getByLabel("Reward Name", { exact: true }).fill(`Busy ${uniqueToken()}`);
+  const posts: string[] = [];
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route("**/portal/reward-my-team-review*", async (route) => {
+    if (route.request().method() !== "POST") return route.continue();
+    posts.push(route.request().url());
+    await held;
+    await route.continue();
+  });
+  await page.getByRole("button", { name: "Pay $111.00 from the company balance" }).click();
+  const busy = page.getByRole("button", { name: "Please wait" });
+  await expect(busy).toBeDisabled();
+  await expect(busy).toHaveAttribute("aria-busy", "true");
+  // The card's button waits too.
+  await expect(page.getByRole("button", { name: "Pay $111.00 and Send Emails" })).toBeDisabled();
+  await busy.click({ force: true });
+  release();
+  await expect(page.getByRole("heading", { name: "Payment Successful" })).toBeVisible({ timeout: 10_000 });
+  expect(posts).toHaveLength(1);
 });

@@ -329,7 +329,13 @@ function ReviewPage({
             <FormAlert messages={form.errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
             <CardInputs fields={fields} />
             {/* The intent is the button's: the balance's button posts the same form with its own. */}
-            <SubmitButton busy={busy && !balanceBusy} name="intent" value={PAY_INTENTS.pay} className="w-full">
+            <SubmitButton
+              busy={busy && !balanceBusy}
+              disabled={balanceBusy}
+              name="intent"
+              value={PAY_INTENTS.pay}
+              className="w-full"
+            >
               {payLabel}
             </SubmitButton>
             <p className="text-sm text-slate-600">
