@@ -300,11 +300,13 @@ export const resetFormSchema = z.pipe(
 
 /**
  * GET /api/Dashboard (not in SPEC): what the dashboard shows, in one call: a page of the reward
- * history, the spend picture, and, for an Owner, the approval requests waiting (null for a Manager,
- * who does not decide them: ADR 0022).
+ * history, the spend picture, the company's prepaid balance, and, for an Owner, the approval
+ * requests waiting (null for a Manager, who does not decide them: ADR 0022).
  */
 export interface DashboardSummary {
   history: RewardHistoryPage;
   spend: SpendSummary;
+  /** The prepaid balance every manager sees (ADR 0029); only an Owner tops it up. */
+  balance: { balanceCents: number; canTopUp: boolean };
   pendingApprovals: ApprovalSummary[] | null;
 }

@@ -130,6 +130,14 @@ export const stripePaySchema = z
   })
   .check(scheduleCheck);
 
+/**
+ * "Pay from the company balance" (ADR 0029, amendment): the wording and the total the page showed;
+ * the card fields of the same form are not read.
+ */
+export const payOrderSchema = z
+  .object({ intent: z.literal(PAY_INTENTS.payOrder), amount: amountField, ...wordingFields })
+  .check(scheduleCheck);
+
 /** "Request approval" (ADR 0022 §6): the wording and the total the page showed. */
 export const requestApprovalSchema = z
   .object({ intent: z.literal(PAY_INTENTS.requestApproval), amount: amountField, ...wordingFields })

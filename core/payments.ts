@@ -24,6 +24,10 @@ export const PAYMENT_DETAILS = {
   /** docs/requirements.md §S8: the payment form's fallback and the check failure. */
   paymentError: "There was an error with your payment",
   checkFailed: "An error occurred while processing the payment. Please try again.",
+  /** The balance pays for the portal too (ADR 0029, amendment): one way of paying per reward list. */
+  paidFromBalance: "This reward list is already being paid from the company balance.",
+  cardUnderWay:
+    "A card payment for this reward list has already been made or is still being processed, so it was not paid from the company balance.",
 } as const;
 
 const id = (name: string) =>
@@ -53,6 +57,19 @@ export interface CreatePaymentIntentResponse {
   /** The order total in cents (what the payment is for). */
   amount: number;
   processor: "simulated" | "stripe";
+}
+
+/**
+ * POST /Balance/pay-order: the caller's reward list (or its approved order) paid from the company's
+ * prepaid balance, with the body of create-payment-intent. Amounts in cents.
+ */
+export interface PayOrderResponse {
+  orderId: number;
+  amount: number;
+  /** The company balance after the charge. */
+  balance: number;
+  /** When the emails go out (ISO 8601); null: released now. */
+  sendAt: string | null;
 }
 
 /** POST /StripePayment/create-checkout-session (Stripe without JavaScript): same body. */

@@ -147,6 +147,6 @@ export interface RewardOrderView {
    * emailed; the company is asked to contact support); null otherwise.
    */
   refundFailedAt: string | null;
-  /** How it was paid: by card in the portal, or from the prepaid balance by a system's key (ADR 0029). */
+  /** How it was paid: by card, or from the prepaid balance (a system's key, or the portal: ADR 0029 and its amendment). */
   paidFrom: "card" | "balance";
 }

@@ -227,15 +227,29 @@ export function SubmitButton({
   busy = false,
   disabled = false,
   className = "",
+  name,
+  value,
+  form,
+  formNoValidate,
 }: {
   children: ReactNode;
   busy?: boolean;
   disabled?: boolean;
   className?: string;
+  /** A button that names its intent (a form with two submit buttons posts the one pressed). */
+  name?: string;
+  value?: string;
+  /** The id of the form it submits, when it sits outside it. */
+  form?: string;
+  formNoValidate?: boolean;
 }) {
   return (
     <button
       type="submit"
+      name={name}
+      value={value}
+      form={form}
+      formNoValidate={formNoValidate}
       disabled={busy || disabled}
       aria-busy={busy || undefined}
       className={`inline-flex min-h-11 items-center justify-center gap-2 rounded-md bg-brand-700 px-6 py-2 font-semibold text-white shadow-sm transition-transform hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700 active:scale-105 disabled:cursor-not-allowed disabled:bg-slate-400 disabled:text-slate-900 ${className}`}

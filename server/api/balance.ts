@@ -10,6 +10,11 @@
 //   GET  /api/Balance/TopUps/{id}             (Owner) → { id, amount, status, processor, failureReason, createdAt, paidAt }
 //   POST /api/Balance/TopUps/{id}/check       (Owner) → { topUpId, amount, status, message?, balance }: reads the
 //                                             payment and credits the balance exactly once when it succeeded; idempotent
+//   POST /api/Balance/pay-order               (Owner or Manager) the body of create-payment-intent
+//                                             { amount (cents), rewardName?, wording? } → { orderId, amount, balance, sendAt }:
+//                                             the caller's reward list (or its approved order) paid from the balance and
+//                                             released (or scheduled); 402 when the balance is short, nothing changed;
+//                                             409 when a card payment for it was made or is under way (ADR 0029, amendment)
 // and, only while the simulated card processor is in use (404 otherwise):
 //   POST /api/Balance/TopUps/{id}/pay-simulated          (Owner) { cardNumber, expiry, cvc, nameOnCard }
 //   POST /api/Balance/TopUps/{id}/authenticate-simulated (Owner) { outcome: complete | fail }
@@ -32,7 +37,9 @@ import {
   type TopUpCheckout,
   type TopUpView,
 } from "../../core/balance-top-ups.ts";
+import { createPaymentIntentSchema, type PayOrderResponse } from "../../core/payments.ts";
 import { DETAILS } from "../../core/public-forms.ts";
+import { payOrder } from "../domain/balance-payments.ts";
 import {
   authenticateSimulatedTopUp,
   balanceView,
@@ -50,6 +57,7 @@ import { idParams, jsonBody } from "../http/validate.ts";
 import type { Payments } from "../payments/port.ts";
 import { ownerOnly, requireAuth, requireOwner } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
+import { paymentServicesOf } from "./payment-services.ts";
 import type { RateLimits } from "./rate-limits.ts";
 
 const topUpParam = idParams({ id: TOP_UP_DETAILS.notFound });
@@ -93,6 +101,13 @@ export function balanceRoutes(
     await next();
   });
   const simulatedAnswer = (answer: SimulatedTopUpAnswer) => answer;
+  const paying = paymentServicesOf(deps, payments, now);
+  // Paying from the balance has its own budget per company, counted after the token check and
+  // before the body is read.
+  const payAttempt = createMiddleware<ApiEnv>(async (c, next) => {
+    await limits.perAccount("balancePayment", `company:${requireAuth(c).companyId}`);
+    await next();
+  });
 
   return new Hono<ApiEnv>()
     .get("/Balance", auth, async (c) => {
@@ -104,6 +119,22 @@ export function balanceRoutes(
         processor: payments.kind,
         minTopUp: TOP_UP_MIN_CENTS,
         maxTopUp: TOP_UP_MAX_CENTS,
+      };
+      return c.json(answer);
+    })
+    .post("/Balance/pay-order", auth, payAttempt, jsonBody(createPaymentIntentSchema), async (c) => {
+      const caller = requireAuth(c);
+      const body = c.req.valid("json");
+      const paid = await payOrder(
+        paying,
+        { companyId: caller.companyId, userId: caller.userId, clientIp: c.get("clientIp") ?? null },
+        { amountCents: body.amount, rewardName: body.rewardName, wording: body.wording },
+      );
+      const answer: PayOrderResponse = {
+        orderId: paid.orderId,
+        amount: paid.amountCents,
+        balance: paid.balanceCents,
+        sendAt: paid.sendAt?.toISOString() ?? null,
       };
       return c.json(answer);
     })

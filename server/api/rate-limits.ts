@@ -79,6 +79,12 @@ export const RATE_RULES = {
    */
   topUpCreate: { points: 20, durationSeconds: 60 * 60, per: "account" },
   /**
+   * Reward lists paid from the prepaid balance, per company (ADR 0029, amendment "The balance pays
+   * for the portal too"): no card is tried, so cardPayment's budget does not fit; each post locks
+   * the draft and may stop card payments at the processor, so a script cannot loop it.
+   */
+  balancePayment: { points: 30, durationSeconds: 10 * 60, per: "account" },
+  /**
    * Webhook test pings and re-sends by hand, together, per endpoint (ADR 0029 amendment): each makes
    * the server call the endpoint's address, retried for 72 hours, so unlimited they would make it a
    * traffic amplifier against any address an Owner registers. Room for testing a receiver by hand.

@@ -449,7 +449,7 @@ export const orders = pgTable(
      * Two calls racing for one order see the claim, so one order never has a payment of each way
      * (ADR 0009 amendment "One live payment per order"). Null: no card payment claimed yet.
      */
-    paymentPath: text("payment_path", { enum: ["intent", "checkout"] }),
+    paymentPath: text("payment_path", { enum: ["intent", "checkout", "balance"] }),
     failureReason: text("failure_reason"),
     /** Given when the order is paid: INV-000123. */
     invoiceNumber: text("invoice_number"),

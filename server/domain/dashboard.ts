@@ -1,11 +1,13 @@
 // What the dashboard shows, gathered in one call (GET /api/Dashboard, server/api/reward-history.ts):
-// a page of the reward history, the spend picture, and the approval requests waiting for an Owner
-// (a Manager does not decide them, ADR 0022, so theirs is null). The three reads are independent;
+// a page of the reward history, the spend picture, the prepaid balance (ADR 0029; every manager
+// sees it, only an Owner tops it up), and the approval requests waiting for an Owner (a Manager
+// does not decide them, ADR 0022, so theirs is null). The reads are independent;
 // on PostgreSQL they run side by side on the pool, on PGlite one after another.
 import { type DashboardSummary, REWARD_HISTORY_PAGE_SIZE } from "../../core/account-forms.ts";
 import type { ManagerRole } from "../../core/managers.ts";
 import type { Db } from "../db/client.ts";
 import { listApprovals } from "./approvals.ts";
+import { balanceOf } from "./balance.ts";
 import { rewardHistoryPage } from "./reward-history.ts";
 import { spendSummary } from "./spend.ts";
 
@@ -15,10 +17,12 @@ export async function dashboardSummary(
   pageNumber: number,
   now: Date,
 ): Promise<DashboardSummary> {
-  const [history, spend, pendingApprovals] = await Promise.all([
+  const owner = caller.managerRole === "owner";
+  const [history, spend, balanceCents, pendingApprovals] = await Promise.all([
     rewardHistoryPage(db, caller.companyId, pageNumber, REWARD_HISTORY_PAGE_SIZE),
     spendSummary(db, caller.companyId, now),
-    caller.managerRole === "owner" ? listApprovals(db, caller.companyId, "pending") : null,
+    balanceOf(db, caller.companyId),
+    owner ? listApprovals(db, caller.companyId, "pending") : null,
   ]);
-  return { history, spend, pendingApprovals };
+  return { history, spend, balance: { balanceCents, canTopUp: owner }, pendingApprovals };
 }

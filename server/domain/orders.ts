@@ -162,11 +162,11 @@ export async function snapshotOfDraft(
 const draftOrder = isNull(orders.apiKeyId);
 
 /**
- * The caller's live draft orders, locked: pending ones, and declined ones whose payment could
- * still be retried in an old tab.
+ * The caller's live draft orders, locked (unless `lock` is false): pending ones, and declined ones
+ * whose payment could still be retried in an old tab.
  */
-async function liveDraftOrders(tx: Tx, caller: Caller): Promise<OrderRow[]> {
-  return tx
+export async function liveDraftOrders(tx: Conn, caller: Caller, lock = true): Promise<OrderRow[]> {
+  const query = tx
     .select()
     .from(orders)
     .where(
@@ -180,8 +180,21 @@ async function liveDraftOrders(tx: Tx, caller: Caller): Promise<OrderRow[]> {
         ),
       ),
     )
-    .orderBy(desc(orders.id))
-    .for("update");
+    .orderBy(desc(orders.id));
+  return lock ? query.for("update") : query;
+}
+
+/**
+ * An order charged to the prepaid balance from the portal (payment_path 'balance', claimed and
+ * charged in one transaction: balance-payments.ts) and not released yet is paid: a card call
+ * must neither supersede it nor pay that reward list again (ADR 0029, amendment "The balance pays
+ * for the portal too").
+ */
+const notPaidFromBalance = or(isNull(orders.paymentPath), ne(orders.paymentPath, "balance"));
+
+/** Refuses a card payment or an approval request while the caller's reward list is being paid from the balance. */
+export function refusePaidFromBalance(live: readonly OrderRow[]): void {
+  if (live.some((o) => o.paymentPath === "balance")) throw new PaymentError(409, PAYMENT_DETAILS.paidFromBalance);
 }
 
 /**
@@ -193,13 +206,14 @@ export async function supersedeOrders(tx: Tx, old: readonly OrderRow[]): Promise
     await tx
       .update(orders)
       .set({ status: "failed", failureReason: "superseded" })
-      .where(and(eq(orders.id, o.id), ne(orders.status, "paid"), draftOrder));
+      .where(and(eq(orders.id, o.id), ne(orders.status, "paid"), draftOrder, notPaidFromBalance));
   }
 }
 
 /** Supersedes every live draft order of the caller; answers them (their payments are cancelled after commit). */
 export async function supersedeAllOrders(tx: Tx, caller: Caller): Promise<OrderRow[]> {
   const live = await liveDraftOrders(tx, caller);
+  refusePaidFromBalance(live);
   await supersedeOrders(tx, live);
   return live;
 }
@@ -227,7 +241,7 @@ export async function insertOrderSnapshot(
   tx: Tx,
   caller: Caller,
   snapshot: DraftSnapshot,
-  extra: { processor: Payments["kind"]; now: Date; approvalStatus?: "requested"; clientIp?: string | null },
+  extra: { processor: Payments["kind"] | "balance"; now: Date; approvalStatus?: "requested"; clientIp?: string | null },
 ): Promise<OrderRow> {
   const { draft, lines, charges, rewardName } = snapshot;
   const [order] = await tx
@@ -281,7 +295,7 @@ export async function insertOrderSnapshot(
  * other state is refused and nothing changes: no approval yet (403), waiting, declined, or the
  * draft edited since (409).
  */
-async function approvedSnapshot(tx: Tx, caller: Caller, snapshot: DraftSnapshot, thresholdCents: number) {
+export async function approvedSnapshot(tx: Tx, caller: Caller, snapshot: DraftSnapshot, thresholdCents: number) {
   const latest = await latestApprovalOrder(tx, caller, snapshot.draft.draftId, true);
   if (!latest) throw new PaymentError(403, approvalRequiredDetail(thresholdCents));
   const sameSnapshot =
@@ -331,7 +345,7 @@ export async function latestApprovalOrder(
  * An approved order ready to take a payment again: a card declined at the check call marked it
  * failed, but the approval still stands for the same snapshot (another card may pay it).
  */
-async function reopenApproved(tx: Tx, order: OrderRow): Promise<OrderRow> {
+export async function reopenApproved(tx: Tx, order: OrderRow): Promise<OrderRow> {
   if (order.status !== "failed") return order;
   const [row] = await tx
     .update(orders)
@@ -387,6 +401,7 @@ async function freezeOrder(
     }
 
     const pending = await liveDraftOrders(tx, caller);
+    refusePaidFromBalance(pending);
     const reusable = pending.find(
       (o) =>
         o.status === "pending" &&
@@ -475,7 +490,14 @@ async function savePayment(
   const saved = await s.db
     .update(orders)
     .set(payment)
-    .where(and(eq(orders.id, order.id), or(isNull(orders.failureReason), ne(orders.failureReason, "superseded"))))
+    .where(
+      and(
+        eq(orders.id, order.id),
+        or(isNull(orders.failureReason), ne(orders.failureReason, "superseded")),
+        // Claimed by the balance meanwhile (an approved order paid from the balance in another tab).
+        notPaidFromBalance,
+      ),
+    )
     .returning({ id: orders.id });
   if (saved.length > 0) return;
   await cancel().catch((error: unknown) => {
@@ -567,7 +589,9 @@ async function releaseWith(
   source: ReleaseSource,
   actor: Actor,
 ): Promise<ReleaseResult | { released: false; reason: "extra_payment" }> {
-  const paidByAnother = (o: OrderRow) => o.paidAt !== null && o.paymentIntentId !== payment.paymentIntentId;
+  // An order claimed by the balance is paid by it: a card payment for it is an extra one (refunded).
+  const paidByAnother = (o: OrderRow) =>
+    (o.paidAt !== null && o.paymentIntentId !== payment.paymentIntentId) || o.paymentPath === "balance";
   if (!paidByAnother(order)) {
     const result = await releaseOrder(
       s.db,
@@ -597,7 +621,9 @@ async function markFailed(s: PaymentServices, order: OrderRow, reason: string, a
   const rows = await s.db
     .update(orders)
     .set({ status: "failed", failureReason: reason })
-    .where(and(eq(orders.id, order.id), eq(orders.status, "pending")))
+    // A card's failure (a late webhook of a cancelled card payment) never fails an order the
+    // balance paid: it would strand the charge, as the scheduler releases pending orders only.
+    .where(and(eq(orders.id, order.id), eq(orders.status, "pending"), notPaidFromBalance))
     .returning({ id: orders.id });
   if (rows.length > 0) {
     await recordAudit(s.db, {

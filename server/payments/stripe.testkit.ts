@@ -124,6 +124,19 @@ export function fakeStripe() {
       await record(request, `/payment_intents/${params.id}/cancel`);
       const pi = intents.get(String(params.id));
       if (!pi) return notFound(String(params.id));
+      // As Stripe: a payment that succeeded (or is on its way) cannot be cancelled.
+      if (pi.status === "succeeded" || pi.status === "processing") {
+        return HttpResponse.json(
+          {
+            error: {
+              type: "invalid_request_error",
+              code: "payment_intent_unexpected_state",
+              message: `You cannot cancel this PaymentIntent because it has a status of ${pi.status}.`,
+            },
+          },
+          { status: 400 },
+        );
+      }
       pi.status = "canceled";
       return HttpResponse.json(pi);
     }),

@@ -476,6 +476,22 @@ describe.skipIf(!java && !isCI)("HTML validity of every page (Nu HTML Checker)",
       `/portal/settings/balance/top-ups/${authenticated.topUpId}`,
     );
     await call("POST", `/api/Balance/TopUps/${authenticated.topUpId}/authenticate-simulated`, { outcome: "complete" });
+    // A reward list paid from that balance (ADR 0029, amendment "The balance pays for the portal
+    // too"): its review with the balance's button beside the card, and the order's confirmation.
+    const balanceTotal = await draft([20], "Markup From Balance");
+    await page(
+      owner,
+      "features/payment/portal.reward-my-team-review.tsx",
+      "review, the balance covers it",
+      "/portal/reward-my-team-review",
+    );
+    const fromBalance = await call<{ orderId: number }>("POST", "/api/Balance/pay-order", { amount: balanceTotal });
+    await page(
+      owner,
+      "features/payment/portal.payment-confirmation.tsx",
+      "payment confirmation, from the balance",
+      `/portal/payment-confirmation?order=${fromBalance.orderId}`,
+    );
     const unpaid = await topUp();
     await page(
       owner,

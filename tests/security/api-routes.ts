@@ -532,6 +532,17 @@ export const API_ROUTES: Record<string, Entry> = {
     },
     order: 2,
   },
+  "POST /api/Balance/pay-order": {
+    kind: "bearer",
+    scope: "self",
+    // A's balance holds nothing (its top-ups are never paid here): the current total is refused as
+    // short, 402, and nothing changes.
+    owner: async (w) => {
+      const summary = await w.a.json<{ total: number }>("GET", "RewardMyTeam/get-reward-summary");
+      return { path: "Balance/pay-order", body: { amount: Math.round(summary.total * 100) }, status: 402 };
+    },
+    order: 2,
+  },
   "POST /api/StripePayment/create-checkout-session": {
     kind: "bearer",
     scope: "self",

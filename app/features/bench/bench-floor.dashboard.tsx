@@ -10,6 +10,7 @@ import type { ApprovalSummary } from "../../../core/approvals.ts";
 import { monthsEndingWith, type SpendSummary } from "../../../core/spend.ts";
 import { services } from "../../context.ts";
 import { ApprovalRequests } from "../approvals/approval-requests.tsx";
+import { CompanyBalance, type DashboardBalance } from "../dashboard/company-balance.tsx";
 import { GettingStartedDialog } from "../dashboard/portal-onboarding-video.tsx";
 import { QuickLinks } from "../dashboard/portal-quick-links.tsx";
 import { RewardHistory } from "../dashboard/portal-reward-history.tsx";
@@ -63,6 +64,8 @@ export function loader({ context }: { context: Readonly<RouterContextProvider> }
   return {
     history: HISTORY,
     spend: SPEND as SpendSummary | null,
+    // An Owner's view of a balance never topped up.
+    balance: { balanceCents: 0, canTopUp: true } as DashboardBalance | null,
     pendingApprovals: PENDING_APPROVALS as ApprovalSummary[] | null,
     onboardingVideoUrl: services(context).config.onboardingVideoUrl,
   };
@@ -75,6 +78,7 @@ export default function BenchFloorDashboard({ loaderData }: { loaderData: Return
     <div className="mx-auto max-w-7xl space-y-10 px-4 py-8 md:px-6 md:py-12">
       {showVideo ? <GettingStartedDialog videoUrl={loaderData.onboardingVideoUrl} action="/bench-floor" /> : null}
       <QuickLinks catalogueUrl={frame?.catalogueUrl ?? ""} />
+      {loaderData.balance ? <CompanyBalance balance={loaderData.balance} /> : null}
       {loaderData.pendingApprovals ? <ApprovalRequests pending={loaderData.pendingApprovals} /> : null}
       {loaderData.spend ? <SpendPicture spend={loaderData.spend} /> : null}
       <RewardHistory page={loaderData.history} />

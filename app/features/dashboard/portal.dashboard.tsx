@@ -1,7 +1,8 @@
 // The dashboard (docs/requirements.md §S2 Dashboard, §S4 onboarding video, §S8 fetch failures): the Getting Started
 // dialog while the onboarding video has not been watched, Quick Links, and the reward history,
 // newest first, a page at a time (?historyPage=N), with its CSV download; above it, the spend
-// picture of the last 12 months, and an Owner's approval requests waiting. All from one call
+// picture of the last 12 months, an Owner's approval requests waiting, and the company's prepaid
+// balance for every manager, with the top-up for Owners only. All from one call
 // (GET /api/Dashboard): a failure is logged, the history stays empty and the other sections are
 // left out.
 import { data, redirect, useRouteLoaderData } from "react-router";
@@ -18,6 +19,7 @@ import { portalUser, requireOnboardedUser } from "../portal/portal.server.ts";
 import type { loader as portalLoader } from "../portal/portal.tsx";
 import { DASHBOARD_PATH, PORTAL_LAYOUT_ID, type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.dashboard";
+import { CompanyBalance } from "./company-balance.tsx";
 import { GettingStartedDialog, VIDEO_WATCHED_INTENT } from "./portal-onboarding-video.tsx";
 import { QuickLinks } from "./portal-quick-links.tsx";
 import { HISTORY_PAGE_PARAM, RewardHistory } from "./portal-reward-history.tsx";
@@ -38,6 +40,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return {
     history: dashboard.ok ? dashboard.data.history : EMPTY_REWARD_HISTORY,
     spend: dashboard.ok ? dashboard.data.spend : null,
+    balance: dashboard.ok ? dashboard.data.balance : null,
     pendingApprovals: dashboard.ok ? dashboard.data.pendingApprovals : null,
     onboardingVideoUrl: config.onboardingVideoUrl,
   };
@@ -68,6 +71,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-7xl space-y-10 px-4 py-8 md:px-6 md:py-12">
       {showVideo ? <GettingStartedDialog videoUrl={loaderData.onboardingVideoUrl} action={DASHBOARD_PATH} /> : null}
       <QuickLinks catalogueUrl={portal?.catalogueUrl ?? ""} />
+      {loaderData.balance ? <CompanyBalance balance={loaderData.balance} /> : null}
       {loaderData.pendingApprovals ? <ApprovalRequests pending={loaderData.pendingApprovals} /> : null}
       {loaderData.spend ? <SpendPicture spend={loaderData.spend} /> : null}
       <RewardHistory page={loaderData.history} />

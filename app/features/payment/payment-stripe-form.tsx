@@ -8,7 +8,7 @@
 import { Elements, PaymentElement, useElements, useStripe } from "@stripe/react-stripe-js";
 import { loadStripe, type Stripe } from "@stripe/stripe-js";
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { useFetcher } from "react-router";
+import { useFetcher, useSubmit } from "react-router";
 import { CsrfInput, FormAlert, SubmitButton } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { CARD_MESSAGES, PAY_INTENTS, PAYMENT_TEXT, REVIEW_PATH, SAVE_MESSAGE_FIELD } from "./payment.ts";
@@ -47,6 +47,7 @@ function StripeForm({ formId, returnUrl, totalCents, payLabel, serverErrors }: P
   const stripe = useStripe();
   const elements = useElements();
   const fetcher = useFetcher<{ clientSecret?: string; result?: { error?: Record<string, string[]> } }>();
+  const submit = useSubmit();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const confirmedFor = useRef<string>(undefined);
@@ -79,6 +80,12 @@ function StripeForm({ formId, returnUrl, totalCents, payLabel, serverErrors }: P
     const submitter = (event.nativeEvent as SubmitEvent).submitter;
     if (submitter?.getAttribute("name") === SAVE_MESSAGE_FIELD) {
       void fetcher.submit(new FormData(form, submitter), { method: "post", action: REVIEW_PATH });
+      return;
+    }
+    // 'Pay from the company balance' (joined the same way) is a navigation: the action redirects
+    // to the confirmation, or answers the refusal the page shows.
+    if (submitter?.getAttribute("value") === PAY_INTENTS.payOrder) {
+      void submit(new FormData(form, submitter), { method: "post", action: REVIEW_PATH });
       return;
     }
     if (busy || !stripe || !elements) return;

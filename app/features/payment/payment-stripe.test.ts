@@ -4,6 +4,8 @@
 // the Payment Element's settings, that the no-JavaScript button saves the reward name and goes to
 // the Stripe Checkout page the API made, that the Payment Element's post gets a client secret for
 // the total the page showed, and that the API's refusal (the draft changed) is shown word for word.
+// Paying from the company balance (ADR 0029, amendment) goes through the same action with either
+// processor: the balance the loader reads, the one call, the redirect and the 402's banner.
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { createFormGuards } from "../../../server/http/form-guards.ts";
@@ -82,6 +84,15 @@ function harness(answers: Record<string, { status?: number; body: unknown }> = {
         "Identity/app-settings": { hasProvidedCompanyDetails: true, hasWatchedOnboardingVideo: true },
         "RewardMyTeam/get-reward-summary": SUMMARY,
         "StripePayment/create-checkout-session": { url: CHECKOUT_URL, orderId: 7, amount: 11100 },
+        Balance: {
+          balance: 20000,
+          entries: [],
+          canTopUp: false,
+          processor: "stripe",
+          minTopUp: 1000,
+          maxTopUp: 10000000,
+        },
+        "Balance/pay-order": { orderId: 8, amount: 11100, balance: 8900, sendAt: null },
         "StripePayment/create-payment-intent": {
           clientSecret: "pi_123_secret_456",
           paymentIntentId: "pi_123",
@@ -192,6 +203,46 @@ describe("Review page with Stripe", () => {
       returnUrl: `${APP_URL}${CONFIRMATION_PATH}`,
     });
     expect(data.review).toMatchObject({ totalCents: 11100, rewardsCents: 10000, recipientCount: 2 });
+    // The company balance, for the "Pay from the company balance" option; a Manager cannot top up.
+    expect(data.review).toMatchObject({ balance: { balanceCents: 20000, canTopUp: false } });
+  });
+
+  it("Pay from the company balance: one call for the shown total with its wording, then the order's confirmation", async () => {
+    const h = harness();
+    const answer = await post(h, {
+      intent: "pay-order",
+      amount: "11100",
+      rewardName: " Stars ",
+      message: "Thanks",
+      senderName: "Pat",
+      // The card's fields of the same form are not read.
+      cardNumber: "4242",
+    });
+    expect((answer as Response).status).toBe(302);
+    expect((answer as Response).headers.get("location")).toBe(`${CONFIRMATION_PATH}?order=8`);
+    const sent = h.calls.filter((c) => c.method !== "GET").map(({ path, body }) => ({ path, body }));
+    expect(sent).toEqual([
+      {
+        path: "Balance/pay-order",
+        body: {
+          amount: 11100,
+          rewardName: "Stars",
+          wording: { rewardName: "Stars", message: "Thanks", senderName: "Pat", sendAt: null },
+        },
+      },
+    ]);
+  });
+
+  it("a short balance: the API's detail in the form's banner, no redirect", async () => {
+    const detail =
+      "The company balance ($50.00) does not cover this order ($111.00). An Owner can top it up in Settings → Balance.";
+    const h = harness({ "Balance/pay-order": { status: 402, body: { detail } } });
+    const answer = (await post(h, { intent: "pay-order", amount: "11100", rewardName: "Stars" })) as {
+      data: { result: { error: Record<string, string[]> } };
+      init: { status: number } | null;
+    };
+    expect(answer.init?.status).toBe(400);
+    expect(answer.data.result.error[""]).toEqual([detail]);
   });
 
   it("without JavaScript: one call makes the Checkout page for the shown total with the wording it freezes, then redirects there", async () => {

@@ -80,7 +80,7 @@ export async function loadReview(
 }
 
 export type CheckOutcome =
-  | { state: "succeeded"; amountCents: number; sendAt: string | null }
+  | { state: "succeeded"; amountCents: number; sendAt: string | null; paidFrom?: "card" | "balance" }
   | { state: "processing" }
   | { state: "failed"; message: string };
 
@@ -124,18 +124,34 @@ export function approvalStepOf(totalCents: number, mine: MyDraftApproval | null)
   return { kind: "request", thresholdCents: mine.thresholdCents, earlier: order && !current ? order : null };
 }
 
-/** The Review page's data and its approval step, from two API calls made together. */
+/**
+ * The company's prepaid balance as the Review page offers it (ADR 0029, amendment): what it holds
+ * and whether the caller may top it up (an Owner). Null when it could not be read: the page then
+ * offers the card alone.
+ */
+export interface ReviewBalance {
+  balanceCents: number;
+  canTopUp: boolean;
+}
+
+/** The Review page's data, its approval step and the company balance, from three API calls made together. */
 export async function loadReviewWithApproval(
   client: ApiClient,
   log: (details: object, message: string) => void,
-): Promise<(ReviewData & { approval: ApprovalStep }) | null> {
-  const [review, mine] = await Promise.all([
+): Promise<(ReviewData & { approval: ApprovalStep; balance: ReviewBalance | null }) | null> {
+  const [review, mine, balance] = await Promise.all([
     loadReview(client, log),
     client.call((api) => api.Approvals["my-draft"].$get()),
+    client.call((api) => api.Balance.$get()),
   ]);
   if (!review) return null;
   if (!mine.ok) log({ status: mine.status, detail: mine.detail }, "approval state fetch failed");
-  return { ...review, approval: approvalStepOf(review.totalCents, mine.ok ? mine.data : null) };
+  if (!balance.ok) log({ status: balance.status, detail: balance.detail }, "company balance fetch failed");
+  return {
+    ...review,
+    approval: approvalStepOf(review.totalCents, mine.ok ? mine.data : null),
+    balance: balance.ok ? { balanceCents: balance.data.balance, canTopUp: balance.data.canTopUp } : null,
+  };
 }
 
 /**

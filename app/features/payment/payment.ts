@@ -47,7 +47,19 @@ export const PAYMENT_TEXT = {
   messageHelp: `Optional. Shown in every recipient's email, line breaks and all (up to ${REWARD_MESSAGE_MAX} characters).`,
   senderNameHelp: "The name the email says the reward is from.",
   previewEmail: "Preview the email",
+  paidFromBalance: "Paid from the company balance.",
+  balanceHeading: "Pay from the company balance",
 } as const;
+
+/** The balance option's button (ADR 0029, amendment): the total, like the card's. */
+export function payFromBalanceText(totalCents: number): string {
+  return `Pay ${formatDollars(totalCents)} from the company balance`;
+}
+
+/** When the balance does not cover the order: what it holds and how much is missing. */
+export function balanceShortText(balanceCents: number, totalCents: number): string {
+  return `Your company balance is ${formatDollars(balanceCents)}, ${formatDollars(totalCents - balanceCents)} short of this order's total.`;
+}
 
 /** docs/requirements.md §S2: 'Your payment of $<amount> has been successfully processed. …' */
 export function successText(amountCents: number): string {

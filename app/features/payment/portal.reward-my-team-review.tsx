@@ -12,6 +12,13 @@
 // (STRIPE_SECRET_KEY set), the Payment Element confirms in the browser with JavaScript, and
 // without JavaScript the button goes to a Stripe Checkout page; both return to the confirmation page.
 //
+// The company's prepaid balance (ADR 0029, amendment "The balance pays for the portal too"): below
+// the card, "Pay $<total> from the company balance" when the balance covers the total, else what it
+// holds, how much is short, and a link to Settings → Balance (where an Owner tops up). Its button
+// belongs to the payment form (its form attribute) and comes after the card's button, so Enter in
+// a field never pays from the balance; each button names its intent, and the action's switch
+// takes the one pressed. The server charges the total it computes (server/domain/balance-payments.ts).
+//
 // Approvals (ADR 0022 §6): a Manager's order at or above the company's threshold has "Request
 // approval" where the pay button was; the request freezes the draft for an Owner. While it waits,
 // or once declined, the page says so and offers no payment; once approved it shows who approved
@@ -28,9 +35,10 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { lazy, Suspense } from "react";
-import { Await, Form, href, Link, type ShouldRevalidateFunctionArgs } from "react-router";
+import { Await, Form, href, Link, type ShouldRevalidateFunctionArgs, useNavigation } from "react-router";
 import type { ApprovalSummary } from "../../../core/approvals.ts";
 import {
+  payOrderSchema,
   requestApprovalSchema,
   saveMessageSchema,
   simulatedPaySchema,
@@ -43,14 +51,15 @@ import { services } from "../../context.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { ApprovalStateBox } from "../../ui/approval-view.tsx";
-import { outlineButtonClass } from "../../ui/buttons.ts";
+import { outlineButtonClass, textLinkClass } from "../../ui/buttons.ts";
 import { CsrfInput, FormAlert, SubmitButton, TextAreaField, TextField, useFormSubmit } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.reward-my-team-review";
-import { type ApprovalStep, loadReviewWithApproval, type ReviewData } from "./payment.server.ts";
+import { type ApprovalStep, loadReviewWithApproval, type ReviewBalance, type ReviewData } from "./payment.server.ts";
 import {
+  balanceShortText,
   CARD_LABELS,
   type CardFields,
   CONFIRMATION_PATH,
@@ -58,6 +67,7 @@ import {
   PAY_INTENTS,
   PAYMENT_TEXT,
   payButtonText,
+  payFromBalanceText,
   REQUEST_APPROVAL_TEXT,
   REVIEW_PATH,
   SAVE_MESSAGE_FIELD,
@@ -134,7 +144,7 @@ export default function RewardMyTeamReview({ loaderData, actionData }: Route.Com
   );
 }
 
-type ReviewWithApproval = ReviewData & { approval: ApprovalStep };
+type ReviewWithApproval = ReviewData & { approval: ApprovalStep; balance: ReviewBalance | null };
 
 function isFormReply(value: unknown): value is FormReply {
   return typeof value === "object" && value !== null && "result" in value;
@@ -180,6 +190,9 @@ function ReviewPage({
   reply?: FormReply;
 }) {
   const { onSubmit, busy } = useFormSubmit(REVIEW_PATH);
+  // Which button of the payment form is busy: the balance's, or the card's (with JavaScript).
+  const navigation = useNavigation();
+  const balanceBusy = busy && navigation.formData?.get("intent") === PAY_INTENTS.payOrder;
   const stripe = payments.kind === "stripe";
   // The schema of the post the payment form makes (the review action parses it with the same):
   // an approval request in place of the payment, with either processor, else the processor's own.
@@ -209,7 +222,9 @@ function ReviewPage({
     onValidate: ({ formData }) =>
       formData.has(SAVE_MESSAGE_FIELD)
         ? parseWithZod(formData, { schema: saveMessageSchema })
-        : parseWithZod(formData, { schema: paySchema }),
+        : formData.get("intent") === PAY_INTENTS.payOrder
+          ? parseWithZod(formData, { schema: payOrderSchema })
+          : parseWithZod(formData, { schema: paySchema }),
     onSubmit,
   });
   const payLabel = payButtonText(review.totalCents);
@@ -278,7 +293,7 @@ function ReviewPage({
         className="h-fit rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6"
       >
         <h2 id="payment-heading" className="text-lg font-bold text-brand-800">
-          {payable ? "Card Payment" : "Approval"}
+          {payable ? "Payment" : "Approval"}
         </h2>
         {step.kind === "approved" ? <ApprovalStateBox approval={step.order} className="mt-4" /> : null}
         {step.kind === "request" ? (
@@ -310,11 +325,17 @@ function ReviewPage({
           >
             <CsrfInput />
             <HoneypotInputs />
-            <input type="hidden" name="intent" value={PAY_INTENTS.pay} />
             <input type="hidden" name="amount" value={review.totalCents} />
             <FormAlert messages={form.errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
             <CardInputs fields={fields} />
-            <SubmitButton busy={busy} className="w-full">
+            {/* The intent is the button's: the balance's button posts the same form with its own. */}
+            <SubmitButton
+              busy={busy && !balanceBusy}
+              disabled={balanceBusy}
+              name="intent"
+              value={PAY_INTENTS.pay}
+              className="w-full"
+            >
               {payLabel}
             </SubmitButton>
             <p className="text-sm text-slate-600">
@@ -323,6 +344,9 @@ function ReviewPage({
             </p>
           </Form>
         )}
+        {payable && review.balance ? (
+          <BalanceOption balance={review.balance} totalCents={review.totalCents} busy={balanceBusy} disabled={busy} />
+        ) : null}
         <div className="mt-4 border-t border-slate-200 pt-3">
           <EmailSampleTooltip formId={frozenName ? undefined : FORM_ID} />
           <p className="text-sm text-slate-600">
@@ -422,11 +446,12 @@ function StripePayment({
     <Form method="post" action={REVIEW_PATH} {...formProps} aria-label="Card payment" className="mt-4 space-y-4">
       <CsrfInput />
       <HoneypotInputs />
-      <input type="hidden" name="intent" value={PAY_INTENTS.checkout} />
       <input type="hidden" name="amount" value={review.totalCents} />
       <FormAlert messages={errors ?? []} />
       <p className="text-sm text-slate-700">You will enter your card details on Stripe's secure payment page.</p>
-      <SubmitButton className="w-full">{payLabel}</SubmitButton>
+      <SubmitButton name="intent" value={PAY_INTENTS.checkout} className="w-full">
+        {payLabel}
+      </SubmitButton>
     </Form>
   );
   // The server render (and a browser without JavaScript) gets the Checkout form; once hydrated,
@@ -443,6 +468,59 @@ function StripePayment({
         serverErrors={errors}
       />
     </Suspense>
+  );
+}
+
+/**
+ * Paying from the company balance, below the card: a button of the payment form (its form
+ * attribute; after the card's button, so never the form's default) when the balance covers the
+ * total, else what the balance holds, the shortfall and the way to Settings → Balance.
+ */
+function BalanceOption({
+  balance,
+  totalCents,
+  busy,
+  disabled,
+}: {
+  balance: ReviewBalance;
+  totalCents: number;
+  busy: boolean;
+  disabled: boolean;
+}) {
+  const covers = balance.balanceCents >= totalCents;
+  return (
+    <div className="mt-6 space-y-3 border-t border-slate-200 pt-4" data-testid="balance-option">
+      <h3 className="font-bold text-brand-800">{PAYMENT_TEXT.balanceHeading}</h3>
+      {covers ? (
+        <>
+          <p className="text-slate-700">
+            Your company balance is {formatDollars(balance.balanceCents)};{" "}
+            {formatDollars(balance.balanceCents - totalCents)} stays in it after this order.
+          </p>
+          {/* formNoValidate: the card's fields are not needed (the action parses the balance's schema). */}
+          <SubmitButton
+            form={FORM_ID}
+            name="intent"
+            value={PAY_INTENTS.payOrder}
+            formNoValidate
+            busy={busy}
+            disabled={disabled}
+            className="w-full"
+          >
+            {payFromBalanceText(totalCents)}
+          </SubmitButton>
+        </>
+      ) : (
+        <>
+          <p className="text-slate-700" data-testid="balance-short">
+            {balanceShortText(balance.balanceCents, totalCents)}
+          </p>
+          <Link to={href("/portal/settings/balance")} className={textLinkClass}>
+            {balance.canTopUp ? "Top up the company balance" : "See the company balance (an Owner can top it up)"}
+          </Link>
+        </>
+      )}
+    </div>
   );
 }
 

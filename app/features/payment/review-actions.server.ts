@@ -1,10 +1,11 @@
 // The Review & Pay page's action (portal.reward-my-team-review.tsx): the Pay post (simulated card,
-// Stripe's Payment Element or Checkout), "Request approval", and saving the message for the email
-// preview. Each Pay post is at most two API calls: the payment (or the approval request), which
+// Stripe's Payment Element or Checkout), "Pay from the company balance" (ADR 0029, amendment),
+// "Request approval", and saving the message for the email preview. Each Pay post is at most two API calls: the payment (or the approval request), which
 // saves the wording and freezes the draft in one transaction (core/rewards.ts
 // rewardWordingSchema), then, for the simulated card, the card's confirmation.
 import { data, redirect } from "react-router";
 import {
+  payOrderSchema,
   requestApprovalSchema,
   saveMessageSchema,
   simulatedPaySchema,
@@ -17,6 +18,7 @@ import { requireOnboardedUser } from "../portal/portal.server.ts";
 import type { Route } from "./+types/portal.reward-my-team-review";
 import { CARD_SECRET_FIELDS, followSimulatedCard, normalisedCard, sendAtOf } from "./payment.server.ts";
 import {
+  CONFIRMATION_PATH,
   EMAIL_SAMPLE_PATH,
   PAY_INTENTS,
   PAYMENT_TEXT,
@@ -46,6 +48,8 @@ export async function reviewAction({ context, request }: Route.ActionArgs) {
       return paySimulated(form, client);
     case PAY_INTENTS.requestApproval:
       return askForApproval(context, form, client);
+    case PAY_INTENTS.payOrder:
+      return payOrder(form, client);
     case PAY_INTENTS.checkout:
     case PAY_INTENTS.stripeIntent:
       return payWithStripe(form, client);
@@ -148,6 +152,24 @@ async function payWithStripe(form: PostedForm, client: Client) {
   );
   if (!session.ok) return refusalReply(submission, session);
   throw redirect(session.data.url);
+}
+
+/**
+ * "Pay from the company balance": one call, which saves the wording, freezes the draft, charges the
+ * balance and releases (or schedules) the order; then the confirmation page for that order. A
+ * short balance (402) or a card payment already under way (409) is shown in the banner.
+ */
+async function payOrder(form: PostedForm, client: Client) {
+  const { submission } = form.parse(payOrderSchema);
+  if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS });
+  const wording = wordingOf(submission.value);
+  const paid = await client.call((api) =>
+    api.Balance["pay-order"].$post({
+      json: { amount: submission.value.amount, rewardName: wording.rewardName, wording },
+    }),
+  );
+  if (!paid.ok) return refusalReply(submission, paid);
+  throw redirect(`${CONFIRMATION_PATH}?${new URLSearchParams({ order: String(paid.data.orderId) })}`);
 }
 
 /** "Request approval": saves the reward name, then freezes the draft for an Owner (no payment). */
