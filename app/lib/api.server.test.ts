@@ -148,6 +148,38 @@ describe("API client requests", () => {
   });
 });
 
+describe("API client: one answer per GET address within a request", () => {
+  it("answers the same GET asked twice at once from one call, each caller with its own body", async () => {
+    let n = 0;
+    const { sent, apiFetch } = recording(() => Response.json({ n: ++n }));
+    const client = createApiClient(contextWith(apiFetch).context, { token: "token-0123456789abcdef" });
+    const [a, b] = await Promise.all([
+      client.call((api) => api.Users.MyDetails.$get()),
+      client.call((api) => api.Users.MyDetails.$get()),
+    ]);
+    expect(sent).toHaveLength(1);
+    expect(a).toEqual({ ok: true, status: 200, data: { n: 1 } });
+    expect(b).toEqual(a);
+    // Another address is asked on its own.
+    await client.call((api) => api.Users.MySessions.$get());
+    expect(sent.map((r) => r.url)).toEqual([
+      "http://api.internal/api/Users/MyDetails",
+      "http://api.internal/api/Users/MySessions",
+    ]);
+  });
+
+  it("asks again after any other method, so what an action wrote is read afresh", async () => {
+    let n = 0;
+    const { sent, apiFetch } = recording(() => Response.json({ n: ++n }));
+    const client = createApiClient(contextWith(apiFetch).context, { token: "token-0123456789abcdef" });
+    await client.call((api) => api.Users.MyDetails.$get());
+    await client.call((api) => api.Identity["onboarding-video-watched"].$post());
+    const after = await client.call((api) => api.Users.MyDetails.$get());
+    expect(sent.map((r) => r.method)).toEqual(["GET", "POST", "GET"]);
+    expect(after).toEqual({ ok: true, status: 200, data: { n: 3 } });
+  });
+});
+
 describe("API client against the API in process", () => {
   let database: TestDatabase;
   beforeAll(async () => {

@@ -70,6 +70,7 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
   const s = services(context);
   // The client lives for one request: its calls share one bearer check of its token.
   const bindings: ApiBindings = { bearerChecks: new Map() };
+  const gets = new Map<string, Promise<{ status: number; headers: Headers; body: ArrayBuffer }>>();
 
   async function inProcessFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
     const request = new Request(input, init);
@@ -77,6 +78,29 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     if (options.token) request.headers.set("authorization", `Bearer ${options.token}`);
     request.headers.set("x-rewards-client-ip", s.clientIp);
     if (s.userAgent) request.headers.set("user-agent", s.userAgent);
+    // One answer per GET address within a page request (the same spirit as the one token lookup
+    // per page, ADR 0010): the loaders of a page run side by side and may ask the same thing (the
+    // settings layout and its Profile page both read MyDetails). Any other method forgets them all,
+    // since the loaders that run after an action in the same request must see what it wrote.
+    if (request.method !== "GET") gets.clear();
+    else {
+      let answer = gets.get(request.url);
+      if (!answer) {
+        answer = send(request).then(async (r) => ({
+          status: r.status,
+          headers: r.headers,
+          body: await r.arrayBuffer(),
+        }));
+        gets.set(request.url, answer);
+      }
+      const { status, headers, body } = await answer;
+      // A Response takes a copy of the bytes it is given: each caller reads its own.
+      return new Response(body, { status, headers });
+    }
+    return send(request);
+  }
+
+  async function send(request: Request): Promise<Response> {
     try {
       return await s.apiFetch(request, bindings);
     } catch (error) {
