@@ -148,7 +148,7 @@ describe("API client requests", () => {
   });
 });
 
-describe("API client: one answer per GET address within a request", () => {
+describe("API client: a GET on its way is not sent twice", () => {
   it("answers the same GET asked twice at once from one call, each caller with its own body", async () => {
     let n = 0;
     const { sent, apiFetch } = recording(() => Response.json({ n: ++n }));
@@ -165,6 +165,19 @@ describe("API client: one answer per GET address within a request", () => {
     expect(sent.map((r) => r.url)).toEqual([
       "http://api.internal/api/Users/MyDetails",
       "http://api.internal/api/Users/MySessions",
+    ]);
+  });
+
+  it("asks again once the answer is in, so an action polling a job's progress sees it move", async () => {
+    let n = 0;
+    const { sent, apiFetch } = recording(() => Response.json({ n: ++n }));
+    const client = createApiClient(contextWith(apiFetch).context, { token: "token-0123456789abcdef" });
+    const first = await client.call((api) => api.Users.MyDetails.$get());
+    const second = await client.call((api) => api.Users.MyDetails.$get());
+    expect(sent).toHaveLength(2);
+    expect([first, second]).toEqual([
+      { ok: true, status: 200, data: { n: 1 } },
+      { ok: true, status: 200, data: { n: 2 } },
     ]);
   });
 

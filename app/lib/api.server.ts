@@ -78,20 +78,27 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     if (options.token) request.headers.set("authorization", `Bearer ${options.token}`);
     request.headers.set("x-rewards-client-ip", s.clientIp);
     if (s.userAgent) request.headers.set("user-agent", s.userAgent);
-    // One answer per GET address within a page request (the same spirit as the one token lookup
-    // per page, ADR 0010): the loaders of a page run side by side and may ask the same thing (the
-    // settings layout and its Profile page both read MyDetails). Any other method forgets them all,
-    // since the loaders that run after an action in the same request must see what it wrote.
+    // A GET already on its way is not sent twice (the same spirit as the one token lookup per
+    // page, ADR 0010): the loaders of a page run side by side and may ask the same thing (the
+    // settings layout and its Profile page both read MyDetails). Only while it is on its way: an
+    // action that polls an import's progress must see it move, and any other method forgets every
+    // GET, so the loaders after an action see what it wrote.
     if (request.method !== "GET") gets.clear();
     else {
-      let answer = gets.get(request.url);
+      const url = request.url;
+      let answer = gets.get(url);
       if (!answer) {
-        answer = send(request).then(async (r) => ({
+        const sent = send(request).then(async (r) => ({
           status: r.status,
           headers: r.headers,
           body: await r.arrayBuffer(),
         }));
-        gets.set(request.url, answer);
+        answer = sent;
+        gets.set(url, sent);
+        const forget = () => {
+          if (gets.get(url) === sent) gets.delete(url);
+        };
+        sent.then(forget, forget);
       }
       const { status, headers, body } = await answer;
       // A Response takes a copy of the bytes it is given: each caller reads its own.
