@@ -486,8 +486,9 @@ const httpSection = http
 (${parts.has("lighthouse") ? "machine as above" : `machine: ${machine}`}). For each database the production build runs as its own
 process (\`${["node", ...http.nodeFlags, "build/server.js"].join(" ")}\`${http.buildDirectory === "build" ? "" : ` in \`build-bench/\`, serving React Router's build from \`${http.buildDirectory}\` (the shipped build plus the floor's routes, scripts/bench/build-floor.ts)`}, \`LOG_LEVEL=warn\`, rate limits ×1,000,000); the signed-in program
 manager is made over HTTP (sign-up, the code from the email an SMTP server in the script received,
-company details, ${TEAM_MEMBERS} team members, then the web login form). ${http.loadGenerator === "wrk" ? "wrk (one thread, its own process)" : "autocannon (in the benchmark's own process)"} ${http.connections} connections,
-${http.durationSeconds} s per target after a 2 s warm-up. Every request sends
+company details, ${TEAM_MEMBERS} team members, one order of three rewards paid with the simulated card
+and released, then the web login form). ${http.loadGenerator === "wrk" ? "wrk (one thread, its own process)" : "autocannon (in the benchmark's own process)"} ${http.connections} connections,
+${http.durationSeconds} s per target after a 2 s warm-up (and every target warmed up once before the first is measured). Every request sends
 \`accept-encoding: ${http.acceptEncoding}\` like a browser, so the app compresses as it would for one
 (pages for visitors without a session are compressed whole, in brotli, by server/http/anonymous-pages.ts,
 kept pages once a minute; signed-in pages whole, once, in the visitor's encoding; API answers by hono/compress as they stream) and the figures include that work. The ceiling is a
