@@ -6,9 +6,10 @@
 // of every benchmark run). And clients that keep their connections open and keep asking (a load
 // generator, a proxy's pool): every request the process took is answered without a 5xx, the
 // connections are closed after their answer, and the pool closes only after the last handler.
-// Through the real process (server.ts on the production build) on PostgreSQL.
-import { Agent, request } from "node:http";
+// Through the real process (server.ts on the production build) on PostgreSQL, and the load test
+// also on PGlite and with two workers.
 import { mkdtempSync, rmSync } from "node:fs";
+import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
