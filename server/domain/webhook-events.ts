@@ -131,30 +131,11 @@ export function rewardExpiryReminderSentEvent(lot: Parameters<typeof rewardExpir
  * What was left of a lot was forfeited: at its expiry (also reward.expired) or when its member
  * was removed from the team (docs/requirements.md §S6). A lot is forfeited once. Subject: the lot.
  */
-export function rewardForfeitedEvent(lot: {
-  id: number;
-  companyId: number;
-  orderId: number | null;
-  userId: number;
-  forfeitedCents: number;
-  expiresAt: Date;
-  forfeitedAt: Date;
-  reason: "expired" | "member_removed";
-}): EmittedEvent {
-  return {
-    companyId: lot.companyId,
-    type: "reward.forfeited",
-    subject: `lot:${lot.id}`,
-    payload: {
-      lotId: lot.id,
-      orderId: lot.orderId,
-      recipient: { userId: lot.userId },
-      reason: lot.reason,
-      forfeitedCents: lot.forfeitedCents,
-      expiresAt: lot.expiresAt.toISOString(),
-      forfeitedAt: lot.forfeitedAt.toISOString(),
-    },
-  };
+export function rewardForfeitedEvent(
+  lot: Parameters<typeof rewardExpiredEvent>[0] & { reason: "expired" | "member_removed" },
+): EmittedEvent {
+  const expired = rewardExpiredEvent(lot);
+  return { ...expired, type: "reward.forfeited", payload: { ...expired.payload, reason: lot.reason } };
 }
 
 /**
