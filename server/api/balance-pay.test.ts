@@ -3,7 +3,8 @@
 // - a Manager pays from the balance: one charge (a ledger entry), the order released once, the
 //   tax invoice "Paid from the prepaid balance"; a repeat of the post answers the same order;
 // - a short balance is 402 with both amounts, and nothing changes;
-// - two posts at once (PostgreSQL: really concurrent) charge once;
+// - two posts at once (PostgreSQL: really concurrent) charge once; a portal payment and a system's
+//   API order at once never overdraw the balance together;
 // - a card payment racing a balance payment: exactly one of them pays;
 // - a card payment already made refuses the balance (409);
 // - a charged order whose release failed: the card refused, a late card failure fails nothing,
@@ -11,8 +12,10 @@
 // - over the approval threshold, the balance pays only the approved order;
 // - a scheduled balance order cancelled is credited back to the balance once;
 // - the money check finds nothing after each.
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
+import type { CreatedApiKey } from "../../core/api-keys.ts";
 import type { TaxInvoice } from "../../core/invoices.ts";
 import { chargesFor } from "../../core/money.ts";
 import { PAYMENT_DETAILS, type PayOrderResponse } from "../../core/payments.ts";
@@ -146,6 +149,38 @@ describeEachDatabase("paying from the prepaid balance", ({ kind, database }) => 
     expect(await balanceOf(owner.companyId)).toBe(50000 - TOTAL);
     expect(await releases()).toHaveLength(1);
     expect(await credits()).toHaveLength(1);
+    expect(await moneyFindings(clock.now())).toEqual([]);
+  });
+
+  it("a portal balance payment and a system's API order at once, each $111 on a $150 balance: one is charged, the other 402, never overdrawn", async () => {
+    const { api, owner, manager, clock } = await world(15000);
+    const key = await owner.json<CreatedApiKey>("POST", "ApiKeys", { name: "Payroll sync" }, 201);
+    const apiOrder = () =>
+      api.request("/api/v1/orders", {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${key.key}`,
+          "content-type": "application/json",
+          "idempotency-key": randomUUID(),
+        },
+        body: JSON.stringify({
+          rewardName: "From payroll",
+          recipients: [{ email: "payroll.person@example.com", firstName: "Pat", lastName: "Payroll", amount: 100 }],
+        }),
+      });
+    const [portal, system] = await Promise.all([pay(manager), apiOrder()]);
+    const statuses = [portal.status, system.status].sort();
+    // The portal answers 200 when paid; the API 201 (released) or 202 (accepted); the loser 402.
+    expect(
+      statuses.filter((s) => s === 402),
+      statuses.join(","),
+    ).toHaveLength(1);
+    expect(
+      statuses.filter((s) => s >= 200 && s < 300),
+      statuses.join(","),
+    ).toHaveLength(1);
+    expect(await orderCharges()).toHaveLength(1);
+    expect(await balanceOf(owner.companyId)).toBe(15000 - TOTAL);
     expect(await moneyFindings(clock.now())).toEqual([]);
   });
 
