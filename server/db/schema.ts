@@ -6,11 +6,13 @@ import {
   bigserial,
   boolean,
   check,
+  date,
   index,
   integer,
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -206,10 +208,28 @@ export const users = pgTable(
     isActive: boolean("is_active").notNull().default(true),
     emailVerifiedAt: timestamptz("email_verified_at"),
     hasWatchedOnboardingVideo: boolean("has_watched_onboarding_video").notNull().default(false),
+    /**
+     * A team member's birthday as day and month only: no year is kept (core/member-dates.ts).
+     * Both or neither; 29 February is allowed (celebrated on 28 February in common years).
+     */
+    birthDay: smallint("birth_day"),
+    birthMonth: smallint("birth_month"),
+    /** A team member's first day of work (a calendar date, no time zone): work anniversaries. */
+    startDate: date("start_date", { mode: "string" }),
+    /** Where a team member works: an Australian state or territory, mapped to its time zone (core/member-dates.ts). */
+    state: text("state", { enum: ["NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT"] }),
     createdAt: createdAt(),
   },
   (t) => [
     check("users_manager_role_check", sql`(${t.role} = 'program_manager') = (${t.managerRole} is not null)`),
+    check(
+      "users_birthday_check",
+      sql`(${t.birthDay} is null) = (${t.birthMonth} is null) and (${t.birthMonth} is null or (${t.birthMonth} between 1 and 12 and ${t.birthDay} between 1 and (case when ${t.birthMonth} = 2 then 29 when ${t.birthMonth} in (4, 6, 9, 11) then 30 else 31 end)))`,
+    ),
+    check(
+      "users_state_check",
+      sql`${t.state} is null or ${t.state} in ('NSW', 'VIC', 'QLD', 'SA', 'WA', 'TAS', 'NT', 'ACT')`,
+    ),
     // A program manager's address signs in, so it is unique among active managers; a team
     // member's is unique within the company (the same person may be rewarded by two companies).
     uniqueIndex("users_active_manager_email_idx")
