@@ -56,6 +56,8 @@ export interface ApiKeyView {
   lastUsedAt: string | null;
   expiresAt: string | null;
   revokedAt: string | null;
+  /** The key's monthly budget in cents (ADR 0034); null: unlimited. */
+  monthlyBudgetCents: number | null;
 }
 
 /** POST /api/ApiKeys's answer: the only time the key is shown. */

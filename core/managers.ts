@@ -104,6 +104,8 @@ export interface ManagerView {
   /** The caller's own row. */
   isYou: boolean;
   createdAt: string;
+  /** The monthly budget in cents (ADR 0034); null: unlimited. Applies while the role is Manager. */
+  monthlyBudgetCents: number | null;
 }
 
 export interface PendingInviteView {
