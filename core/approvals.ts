@@ -40,6 +40,11 @@ export function approvalRequiredDetail(thresholdCents: number): string {
   return `An Owner must approve orders of ${formatDollars(thresholdCents)} or more before they are paid; please request approval.`;
 }
 
+/** The approval page's words for an order that passed its monthly budget (ADR 0034). */
+export function overBudgetText(overCents: number): string {
+  return `This order is over budget by ${formatDollars(overCents)} this month.`;
+}
+
 /** The refusal of a Manager's payment that would pass their monthly budget (ADR 0034). */
 export function overBudgetDetail(overCents: number): string {
   return `This order would take you over your monthly budget by ${formatDollars(overCents)}: an Owner must approve it before it is paid; please request approval.`;

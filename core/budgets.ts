@@ -31,7 +31,7 @@ export const managerBudgetFormSchema = z.object({
 /** Settings › API keys: the budget form of one key's row. */
 export const apiKeyBudgetFormSchema = z.object({
   intent: z.literal("budget"),
-  keyId: z.coerce.number().check(z.int(), z.positive()),
+  apiKeyId: z.coerce.number().check(z.int(), z.positive()),
   budgetDollars: budgetField,
 });
 
