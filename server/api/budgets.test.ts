@@ -190,6 +190,42 @@ describeEachDatabase("monthly budgets", ({ kind, database }) => {
     expect(await money(clock.now())).toEqual([]);
   });
 
+  it("a card payment counts: its live PaymentIntent holds its dollars, and once paid they are used", async () => {
+    const { owner, manager, clock, draft } = await world();
+    await owner.json("PUT", `Managers/${manager.userId}/budget`, { budgetDollars: 100 });
+    const total = await draft(manager, [60]);
+    const intent = await manager.json<{ paymentIntentId: string; clientSecret: string }>(
+      "POST",
+      "StripePayment/create-payment-intent",
+      { amount: total },
+    );
+    // Held while the payment is under way (not yet paid).
+    const held = await owner.json<BudgetsOverview>("GET", "Budgets");
+    expect(held.managers.find((m) => m.userId === manager.userId)?.usedCents).toBe(6000);
+    await manager.json("POST", "StripePayment/confirm-simulated-payment", {
+      paymentIntent: intent.paymentIntentId,
+      clientSecret: intent.clientSecret,
+      cardNumber: "4242 4242 4242 4242",
+      expiry: "12/34",
+      cvc: "123",
+      nameOnCard: "Morgan Manager",
+    });
+    const [paid] = await db().select().from(orders).where(eq(orders.paymentIntentId, intent.paymentIntentId));
+    expect(paid?.status).toBe("paid");
+    // $50 more is $10 over: the card refuses it too.
+    const more = await draft(manager, [50]);
+    const refused = await expectProblem(
+      await manager.go("POST", "StripePayment/create-payment-intent", { amount: more }),
+      403,
+    );
+    expect(refused.detail).toContain("by $10.00");
+    expect((await manager.json<DashboardSummary>("GET", "Dashboard?pageNumber=1")).budget).toMatchObject({
+      usedCents: 6000,
+      leftCents: 4000,
+    });
+    expect(await money(clock.now())).toEqual([]);
+  });
+
   it("Sydney months: 23:30 on the last day counts in that month, 00:30 on the first in the next", async () => {
     const { owner, manager, clock, payFromBalance, draft } = await world(LAST_DAY_2330);
     await owner.json("PUT", `Managers/${manager.userId}/budget`, { budgetDollars: 100 });
