@@ -87,6 +87,17 @@ describeEachDatabase("monthly budgets", ({ kind, database }) => {
   const audits = (action: string) =>
     db().select().from(auditLog).where(eq(auditLog.action, action)).orderBy(auditLog.id);
 
+  it("the OpenAPI document describes the budget calls and the budget.exceeded event", async () => {
+    const { api } = await world();
+    const doc = await (await api.request("/api/openapi.json")).text();
+    const paths = Object.keys((JSON.parse(doc) as { paths: Record<string, unknown> }).paths);
+    expect(paths).toEqual(
+      expect.arrayContaining(["/api/Budgets", "/api/Managers/{id}/budget", "/api/ApiKeys/{id}/budget"]),
+    );
+    expect(doc).toContain("budget.exceeded");
+    expect(doc).toContain("budgetDollars");
+  });
+
   it("an Owner sets and clears a Manager's budget: audited; bad input, a Manager and strangers change nothing", async () => {
     const { api, owner, manager, clock } = await world();
     const path = `Managers/${manager.userId}/budget`;
