@@ -6,7 +6,7 @@
 import { createManager, expect, signIn, test } from "./fixtures.ts";
 import { MAIL_APP_URL } from "./mail.ts";
 import { emailMatching, inviteManager } from "./managers-support.ts";
-import { expectNoHorizontalScroll, isPhone, uniqueEmail, visit } from "./support.ts";
+import { expectNoHorizontalScroll, isPhone, shoot, uniqueEmail, visit } from "./support.ts";
 
 test.use({ baseURL: MAIL_APP_URL });
 
@@ -36,6 +36,7 @@ test("an Owner sets a Manager's budget; the Manager's order past it goes to appr
   await expect(page.getByTestId(`budget-use-${manager.userId}`)).toHaveText(
     "Monthly budget $50.00 · $0.00 used this month · $50.00 left",
   );
+  await shoot(page, "budget-settings-managers");
   if (isPhone()) await expectNoHorizontalScroll(page);
 
   // The Manager sees it on the dashboard, and the $100 list goes to approval.
@@ -44,6 +45,7 @@ test("an Owner sets a Manager's budget; the Manager's order past it goes to appr
   await visit(page, "/portal/dashboard");
   await expect(page.getByTestId("budget-left")).toHaveText("$50.00 left");
   await expect(page.getByTestId("budget-used")).toContainText("$0.00 used of $50.00 this month");
+  await shoot(page, "budget-dashboard");
   if (isPhone()) await expectNoHorizontalScroll(page);
   const rewardName = `Budget ${Date.now()}`;
   await visit(page, "/portal/reward-my-team-review");
@@ -62,6 +64,7 @@ test("an Owner sets a Manager's budget; the Manager's order past it goes to appr
   await visit(page, link ?? "");
   await expect(page.getByRole("heading", { name: rewardName })).toBeVisible();
   await expect(page.getByTestId("over-budget")).toHaveText("This order is over budget by $50.00 this month.");
+  await shoot(page, "budget-approval-page");
   if (isPhone()) await expectNoHorizontalScroll(page);
   await page.getByRole("button", { name: "Approve", exact: true }).click();
   await expect(page.getByTestId("approval-state")).toHaveText(/^Approved by Penny Manager on /);
