@@ -258,7 +258,7 @@ describeEachDatabase("monthly budgets", ({ kind, database }) => {
       month: "2026-12",
       usedCents: 10_000,
     });
-    const scope = { kind: "manager" as const, userId: manager.userId };
+    const scope = { kind: "manager" as const, userId: manager.userId, companyId: manager.companyId };
     expect(await budgetUsedCents(db(), scope, LAST_DAY_2330)).toBe(10_000);
     expect(await budgetUsedCents(db(), scope, FIRST_DAY_0030)).toBe(10_000);
     expect(await money(clock.now())).toEqual([]);
@@ -275,7 +275,7 @@ describeEachDatabase("monthly budgets", ({ kind, database }) => {
       rewardName: "Monthly Thanks",
       wording: { rewardName: "Monthly Thanks", message: "", senderName: "Morgan", sendAt },
     });
-    const scope = { kind: "manager" as const, userId: manager.userId };
+    const scope = { kind: "manager" as const, userId: manager.userId, companyId: manager.companyId };
     expect(await budgetUsedCents(db(), scope, LAST_DAY_2330)).toBe(10_000);
 
     // In December, December's $100 is used by another order; November's order is then cancelled.
@@ -431,7 +431,11 @@ describeEachDatabase("monthly budgets", ({ kind, database }) => {
       const cardPaid = card.status === 200 && ((await card.json()) as { status: string }).status === "succeeded";
       const balancePaid = balance.status === 200;
       expect([cardPaid, balancePaid].filter(Boolean)).toHaveLength(1);
-      const used = await budgetUsedCents(db(), { kind: "manager", userId: manager.userId }, clock.now());
+      const used = await budgetUsedCents(
+        db(),
+        { kind: "manager", userId: manager.userId, companyId: manager.companyId },
+        clock.now(),
+      );
       expect(used).toBe(6000 * (round + 1));
     }
     expect(await money(clock.now())).toEqual([]);

@@ -47,9 +47,15 @@ export async function approvalRuleFor(
   draftId: number,
 ): Promise<ApprovalRule> {
   const thresholdCents = await approvalThresholdFor(tx, caller);
-  const budget = await lockBudgetExcess(tx, { kind: "manager", userId: caller.userId }, charges.rewardsCents, now, {
-    draftId,
-  });
+  const budget = await lockBudgetExcess(
+    tx,
+    { kind: "manager", userId: caller.userId, companyId: caller.companyId },
+    charges.rewardsCents,
+    now,
+    {
+      draftId,
+    },
+  );
   return { thresholdCents, budget };
 }
 

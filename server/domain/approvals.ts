@@ -273,7 +273,9 @@ export async function approvalForMyDraft(db: Db, caller: Caller, now: Date): Pro
       ? Math.max(
           0,
           me.budget -
-            (await budgetUsedCents(db, { kind: "manager", userId: caller.userId }, now, { draftId: draft?.id })),
+            (await budgetUsedCents(db, { kind: "manager", userId: caller.userId, companyId: caller.companyId }, now, {
+              draftId: draft?.id,
+            })),
         )
       : null;
   const latest = draft ? await latestApprovalOrder(db, caller, draft.id) : undefined;

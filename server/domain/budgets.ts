@@ -28,7 +28,7 @@ import { recordAudit, sydneyDayStart } from "./audit.ts";
 import { sydneyYearMonth } from "./spend.ts";
 
 /** Whose budget: a Manager's portal orders, or an API key's orders. */
-export type BudgetScope = { kind: "manager"; userId: number } | { kind: "apiKey"; apiKeyId: number };
+export type BudgetScope = { kind: "manager"; userId: number; companyId: number } | { kind: "apiKey"; apiKeyId: number };
 
 /** The Sydney calendar month of `now`: "YYYY-MM", and the instants it starts and ends. */
 export function sydneyMonthOf(now: Date): { month: string; start: Date; end: Date } {
@@ -40,7 +40,8 @@ export function sydneyMonthOf(now: Date): { month: string; start: Date; end: Dat
 
 function scopeOf(scope: BudgetScope): SQL {
   return scope.kind === "manager"
-    ? (and(eq(orders.placedBy, scope.userId), isNull(orders.apiKeyId)) as SQL)
+    ? // The company leads, so orders_company_placed_by_idx finds a Manager's orders.
+      (and(eq(orders.companyId, scope.companyId), eq(orders.placedBy, scope.userId), isNull(orders.apiKeyId)) as SQL)
     : eq(orders.apiKeyId, scope.apiKeyId);
 }
 
@@ -272,7 +273,7 @@ export async function budgetsOverview(
       name: `${p.firstName} ${p.lastName}`,
       managerRole: role,
       applies: role === "manager",
-      ...(await budgetUseOf(db, { kind: "manager", userId: p.id }, p.budget, now)),
+      ...(await budgetUseOf(db, { kind: "manager", userId: p.id, companyId: caller.companyId }, p.budget, now)),
     });
   }
   const apiKeyUses: ApiKeyBudgetUse[] = [];
@@ -287,11 +288,15 @@ export async function budgetsOverview(
 }
 
 /** The caller's own budget this month for the dashboard: null unless they are a Manager with one. */
-export async function myBudget(db: Conn, caller: { userId: number }, now: Date): Promise<BudgetUse | null> {
+export async function myBudget(
+  db: Conn,
+  caller: { userId: number; companyId: number },
+  now: Date,
+): Promise<BudgetUse | null> {
   const [row] = await db
     .select({ budget: users.monthlyBudgetCents, role: users.managerRole })
     .from(users)
     .where(eq(users.id, caller.userId));
   if (row?.role !== "manager" || row.budget === null) return null;
-  return budgetUseOf(db, { kind: "manager", userId: caller.userId }, row.budget, now);
+  return budgetUseOf(db, { kind: "manager", userId: caller.userId, companyId: caller.companyId }, row.budget, now);
 }
