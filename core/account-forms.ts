@@ -6,6 +6,7 @@
 import * as z from "zod/mini";
 import { ABN_MESSAGES, abnProblem, normaliseAbn } from "./abn.ts";
 import type { ApprovalSummary } from "./approvals.ts";
+import type { BudgetUse } from "./budgets.ts";
 import { COMPANY_SIZES, type CompanySize, INDUSTRIES, type Industry } from "./company.ts";
 import {
   captchaFields,
@@ -309,4 +310,6 @@ export interface DashboardSummary {
   /** The prepaid balance every manager sees (ADR 0029); only an Owner tops it up. */
   balance: { balanceCents: number; canTopUp: boolean };
   pendingApprovals: ApprovalSummary[] | null;
+  /** The caller's own monthly budget this month (ADR 0034): null unless they are a Manager with one. */
+  budget: BudgetUse | null;
 }

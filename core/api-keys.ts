@@ -2,6 +2,7 @@
 // the messages. Shared by the provider API, the Settings → API keys page and the browser (ADR 0017).
 import * as z from "zod/mini";
 import { isCalendarDate } from "./audit.ts";
+import { apiKeyBudgetFormSchema } from "./budgets.ts";
 
 /** A key's name: what it is for ("Payroll sync"), shown in the list. */
 export const API_KEY_NAME_MAX = 64;
@@ -56,6 +57,8 @@ export interface ApiKeyView {
   lastUsedAt: string | null;
   expiresAt: string | null;
   revokedAt: string | null;
+  /** The key's monthly budget in cents (ADR 0034); null: unlimited. */
+  monthlyBudgetCents: number | null;
 }
 
 /** POST /api/ApiKeys's answer: the only time the key is shown. */
@@ -74,6 +77,7 @@ const DAY_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 
 /** The page's forms, told apart by `intent`: create (a name, and optionally the last day it works), revoke. */
 export const apiKeysFormSchema = z.discriminatedUnion("intent", [
+  apiKeyBudgetFormSchema,
   z.object({
     intent: z.literal("create"),
     name: createApiKeySchema.shape.name,

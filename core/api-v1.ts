@@ -248,8 +248,8 @@ export const v1QuoteSchema = z.strictObject({
     .boolean()
     .check(
       z.describe(
-        "Whether the total is at or above the company's approval threshold: the order would wait for an Owner (202) " +
-          "and be charged on approval.",
+        "Whether the total is at or above the company's approval threshold, or its reward dollars would pass the " +
+          "API key's monthly budget (budget.exceeded): the order would wait for an Owner (202) and be charged on approval.",
       ),
     ),
 });

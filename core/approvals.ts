@@ -40,29 +40,52 @@ export function approvalRequiredDetail(thresholdCents: number): string {
   return `An Owner must approve orders of ${formatDollars(thresholdCents)} or more before they are paid; please request approval.`;
 }
 
+/** The approval page's words for an order that passed its monthly budget (ADR 0034). */
+export function overBudgetText(overCents: number): string {
+  return `This order is over budget by ${formatDollars(overCents)} this month.`;
+}
+
+/** The refusal of a Manager's payment that would pass their monthly budget (ADR 0034). */
+export function overBudgetDetail(overCents: number): string {
+  return `This order would take you over your monthly budget by ${formatDollars(overCents)}: an Owner must approve it before it is paid; please request approval.`;
+}
+
 /**
- * The threshold as typed: whole dollars ("1000", "$1,000", 1000), blank or null for none.
- * Answers the cents, or null for no approval step.
+ * An amount typed in whole dollars ("1000", "$1,000", 1000), blank or null for none; answers the
+ * cents, or null. The threshold and the monthly budgets (core/budgets.ts) read their fields so.
  */
-export const thresholdField = z.pipe(
-  z.optional(z.nullable(z.union([z.string(), z.number()]))),
-  z.transform((value, ctx): number | null => {
-    if (value === undefined || value === null) return null;
-    const text = typeof value === "number" ? String(value) : value.trim().replace(/[$,\s]/g, "");
-    if (text === "") return null;
-    const number = Number(text);
-    const fail = (message: string) => {
-      ctx.issues.push({ code: "custom", message, input: value });
-      return z.NEVER;
-    };
-    if (!Number.isFinite(number) || !/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(text)) {
-      return fail(APPROVAL_MESSAGES.thresholdNotWhole);
-    }
-    if (number < 0) return fail(APPROVAL_MESSAGES.thresholdNegative);
-    if (!Number.isInteger(number)) return fail(APPROVAL_MESSAGES.thresholdNotWhole);
-    if (number > MAX_THRESHOLD_DOLLARS) return fail(APPROVAL_MESSAGES.thresholdTooLarge);
-    return number * 100;
-  }),
+export function wholeDollarsOrNone(
+  messages: { negative: string; notWhole: string; tooLarge: string },
+  maxDollars: number,
+) {
+  return z.pipe(
+    z.optional(z.nullable(z.union([z.string(), z.number()]))),
+    z.transform((value, ctx): number | null => {
+      if (value === undefined || value === null) return null;
+      const text = typeof value === "number" ? String(value) : value.trim().replace(/[$,\s]/g, "");
+      if (text === "") return null;
+      const number = Number(text);
+      const fail = (message: string) => {
+        ctx.issues.push({ code: "custom", message, input: value });
+        return z.NEVER;
+      };
+      if (!Number.isFinite(number) || !/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(text)) return fail(messages.notWhole);
+      if (number < 0) return fail(messages.negative);
+      if (!Number.isInteger(number)) return fail(messages.notWhole);
+      if (number > maxDollars) return fail(messages.tooLarge);
+      return number * 100;
+    }),
+  );
+}
+
+/** The threshold as typed (whole dollars, blank or null for none): the cents, or null for no approval step. */
+export const thresholdField = wholeDollarsOrNone(
+  {
+    negative: APPROVAL_MESSAGES.thresholdNegative,
+    notWhole: APPROVAL_MESSAGES.thresholdNotWhole,
+    tooLarge: APPROVAL_MESSAGES.thresholdTooLarge,
+  },
+  MAX_THRESHOLD_DOLLARS,
 );
 
 /** PUT /Approvals/threshold: `thresholdDollars` in whole dollars, or null / "" for none. */
@@ -122,6 +145,8 @@ export interface ApprovalSummary {
   draftChanged: boolean;
   /** Placed by a company system with an API key (ADR 0029): approving pays it from the balance and releases it. */
   viaApiKey: boolean;
+  /** By how much it passed its placer's or key's monthly budget when requested (ADR 0034); null: it did not. */
+  overBudgetCents: number | null;
 }
 
 export interface ApprovalDetail extends ApprovalSummary {
@@ -144,6 +169,11 @@ export interface ApprovalDetail extends ApprovalSummary {
  */
 export interface MyDraftApproval {
   thresholdCents: number | null;
+  /**
+   * What is left this month of the caller's monthly budget (ADR 0034), not counting this draft's
+   * own payment under way; null when no budget applies (none set, or an Owner).
+   */
+  budgetLeftCents: number | null;
   order: ApprovalSummary | null;
 }
 

@@ -16,6 +16,7 @@ export const AUDIT_KINDS = {
   "api-keys": { label: "API keys", prefixes: ["api_key."] },
   webhooks: { label: "Webhooks", prefixes: ["webhook."] },
   balance: { label: "Prepaid balance", prefixes: ["balance."] },
+  budgets: { label: "Monthly budgets", prefixes: ["budget."] },
 } as const satisfies Record<string, { label: string; prefixes: readonly string[] }>;
 
 export type AuditKind = keyof typeof AUDIT_KINDS;

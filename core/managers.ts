@@ -10,6 +10,7 @@ import {
   newPasswordFormField,
   SIGN_UP_CONFIRM_LABEL,
 } from "./account-forms.ts";
+import { managerBudgetFormSchema } from "./budgets.ts";
 import { emailField, firstNameField, lastNameField } from "./fields.ts";
 
 export type { ManagerRole };
@@ -92,6 +93,7 @@ export const managersFormSchema = z.discriminatedUnion("intent", [
   }),
   z.object({ intent: z.literal("remove"), managerId: z.coerce.number().check(z.int(), z.positive()) }),
   z.object({ intent: z.literal("revoke-invite"), inviteId: z.coerce.number().check(z.int(), z.positive()) }),
+  managerBudgetFormSchema,
 ]);
 
 export interface ManagerView {
@@ -104,6 +106,8 @@ export interface ManagerView {
   /** The caller's own row. */
   isYou: boolean;
   createdAt: string;
+  /** The monthly budget in cents (ADR 0034); null: unlimited. Applies while the role is Manager. */
+  monthlyBudgetCents: number | null;
 }
 
 export interface PendingInviteView {

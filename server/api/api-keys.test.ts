@@ -76,6 +76,7 @@ describeEachDatabase("company API keys and /api/v1", ({ database }) => {
         lastUsedAt: null,
         expiresAt,
         revokedAt: null,
+        monthlyBudgetCents: null,
       },
     ]);
     expect(JSON.stringify(list)).not.toContain(created.key.slice(3));

@@ -3,12 +3,16 @@
 //   POST   /api/ApiKeys        (bearer, Owner) { name, expiresAt? } → 201 { id, name, prefix, key, createdAt, expiresAt }
 //                              (the key is answered this once; only its hash is kept)
 //   DELETE /api/ApiKeys/{id}   (bearer, Owner) → 204; another company's key → 404
+//   PUT    /api/ApiKeys/{id}/budget (bearer, Owner) { budgetDollars } → { id, monthlyBudgetCents }: the key's monthly
+//                              budget (ADR 0034), whole dollars or null for none; audited; a revoked key → 404
 // and the middleware of the calls a key makes (/api/v1, api-v1.ts): `Authorization: Bearer rk_…`.
 // The role is checked before the body is read (ADR 0022 §2): a Manager gets 403 and nothing changes.
 import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { API_KEY_DETAILS, apiKeyExpiryProblem, createApiKeySchema } from "../../core/api-keys.ts";
+import { setBudgetSchema } from "../../core/budgets.ts";
 import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from "../domain/api-keys.ts";
+import { setApiKeyBudget } from "../domain/budgets.ts";
 import { ProblemError, problemResponse } from "../http/problem.ts";
 import { documented } from "../http/route-doc.ts";
 import { idParams, jsonBody } from "../http/validate.ts";
@@ -34,6 +38,12 @@ export function apiKeysRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, no
       const problem = expiresAt ? apiKeyExpiryProblem(expiresAt, at) : null;
       if (problem) throw new ProblemError(400, problem, { expiresAt: [problem] });
       return c.json(await createApiKey(deps.db, actor, { name: body.name, expiresAt }, at), 201);
+    })
+    .put("/ApiKeys/:id/budget", auth, ownerOnly, keyParam, jsonBody(setBudgetSchema), async (c) => {
+      const { budgetDollars } = c.req.valid("json");
+      const result = await setApiKeyBudget(deps.db, actorOf(c), c.req.valid("param").id, budgetDollars, now());
+      if (result === "not_found") throw new ProblemError(404, API_KEY_DETAILS.notFound);
+      return c.json(result);
     })
     .delete("/ApiKeys/:id", auth, ownerOnly, keyParam, async (c) => {
       const found = await revokeApiKey(deps.db, actorOf(c), c.req.valid("param").id, now());

@@ -80,7 +80,7 @@ export function apiV1Routes(deps: ApiDeps, limits: RateLimits, now: () => Date, 
       })
       // The order's body and refusals, under the same key and its rate limit; it writes nothing.
       .post("/v1/quotes", key, jsonBody(v1CreateOrderSchema), async (c) => {
-        const quote = await quoteApiOrder(deps.db, requireApiKey(c).companyId, c.req.valid("json"), now());
+        const quote = await quoteApiOrder(deps.db, requireApiKey(c), c.req.valid("json"), now());
         return c.json(quote satisfies V1Quote);
       })
       .get("/v1/orders/:orderId", key, orderParam, async (c) => {

@@ -243,6 +243,7 @@ describeEachDatabase("Approvals", ({ database }) => {
     );
     expect(await owner.json<MyDraftApproval>("GET", "Approvals/my-draft")).toEqual({
       thresholdCents: null,
+      budgetLeftCents: null,
       order: null,
     });
     const intent = await createIntent(owner, total([5000]));
@@ -521,6 +522,7 @@ describeEachDatabase("Approvals", ({ database }) => {
     expect(await count(orders)).toBe(0);
     expect(await manager.json<MyDraftApproval>("GET", "Approvals/my-draft")).toEqual({
       thresholdCents: null,
+      budgetLeftCents: null,
       order: null,
     });
   });

@@ -76,7 +76,7 @@ export function approvalsRoutes(deps: ApiDeps, payments: Payments, auth: Middlew
       return c.json(thresholdAnswer(await setThreshold(deps.db, caller, thresholdDollars, now())));
     })
     .get("/Approvals/my-draft", auth, async (c) => {
-      return c.json(await approvalForMyDraft(deps.db, callerOf(c)));
+      return c.json(await approvalForMyDraft(deps.db, callerOf(c), now()));
     })
     .post("/Approvals/request", auth, jsonBody(createPaymentIntentSchema), async (c) => {
       const caller = callerOf(c);

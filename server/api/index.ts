@@ -12,6 +12,7 @@ import { approvalsRoutes } from "./approvals.ts";
 import { auditRoutes } from "./audit.ts";
 import { bearerAuth } from "./auth.ts";
 import { balanceRoutes } from "./balance.ts";
+import { budgetsRoutes } from "./budgets.ts";
 import { companiesRoutes } from "./companies.ts";
 import { deliveriesRoutes } from "./deliveries.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
@@ -95,6 +96,8 @@ export function createApi(deps: ApiDeps) {
       .route("/", managersRoutes(deps, auth, limits, now))
       .route("/", twoFactorRoutes(deps, auth, limits, now))
       .route("/", apiKeysRoutes(deps, auth, now))
+      // Monthly budgets this month (ADR 0034).
+      .route("/", budgetsRoutes(deps, auth, now))
       // Signed webhooks of the company's events (ADR 0029).
       .route("/", webhooksRoutes(deps, auth, now, limits))
       // The prepaid balance and its card top-ups (ADR 0029).

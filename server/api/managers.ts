@@ -4,6 +4,8 @@
 //   DELETE /api/Managers/invites/{id}       (bearer, Owner) withdraws a pending invitation → 204
 //   PUT    /api/Managers/{id}/role          (bearer, Owner) { role } → { id, managerRole }; never the last Owner's
 //   DELETE /api/Managers/{id}               (bearer, Owner) removes a manager and ends their sessions → 204; never the last Owner
+//   PUT    /api/Managers/{id}/budget        (bearer, Owner) { budgetDollars } → { id, monthlyBudgetCents }: the monthly
+//                                           budget (ADR 0034), whole dollars or null for none; audited
 //   POST   /api/ManagerInvites/preview      (public) { token } → { companyName, inviterName, email, managerRole }
 //   POST   /api/ManagerInvites/accept       (public) { token, firstName, lastName, password, confirmPassword }
 //                                           → { accessToken, appSettings } as login answers
@@ -13,6 +15,7 @@
 // inviter was removed or lost the Owner role it offers (ADR 0022 amendment). The token
 // travels in the body, never in a URL the logs keep.
 import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { setBudgetSchema } from "../../core/budgets.ts";
 import {
   acceptInviteSchema,
   changeManagerRoleSchema,
@@ -21,6 +24,7 @@ import {
   MANAGER_MESSAGES,
 } from "../../core/managers.ts";
 import { DETAILS } from "../../core/public-forms.ts";
+import { setManagerBudget } from "../domain/budgets.ts";
 import {
   type Actor,
   acceptInvite,
@@ -93,6 +97,12 @@ export function managersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
       if (result.status === "not_found") throw new ProblemError(404, MANAGER_MESSAGES.managerNotFound);
       if (result.status === "last_owner") throw new ProblemError(409, MANAGER_MESSAGES.lastOwner);
       return c.json({ id: result.id, managerRole: result.managerRole });
+    })
+    .put("/Managers/:id/budget", auth, ownerOnly, managerParam, jsonBody(setBudgetSchema), async (c) => {
+      const { budgetDollars } = c.req.valid("json");
+      const result = await setManagerBudget(deps.db, actorOf(c), c.req.valid("param").id, budgetDollars, now());
+      if (result === "not_found") throw new ProblemError(404, MANAGER_MESSAGES.managerNotFound);
+      return c.json(result);
     })
     .delete("/Managers/:id", auth, ownerOnly, managerParam, async (c) => {
       const result = await removeManager(deps.db, actorOf(c), c.req.valid("param").id, now());

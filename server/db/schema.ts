@@ -218,6 +218,11 @@ export const users = pgTable(
     startDate: date("start_date", { mode: "string" }),
     /** Where a team member works: an Australian state or territory, mapped to its time zone (core/member-dates.ts). */
     state: text("state", { enum: ["NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT"] }),
+    /**
+     * A Manager's monthly budget of reward dollars in cents, whole dollars (ADR 0034); null:
+     * unlimited. Kept through a change of role, applied only while the role is Manager.
+     */
+    monthlyBudgetCents: bigint("monthly_budget_cents", { mode: "number" }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -225,6 +230,10 @@ export const users = pgTable(
     check(
       "users_birthday_check",
       sql`(${t.birthDay} is null) = (${t.birthMonth} is null) and (${t.birthMonth} is null or (${t.birthMonth} between 1 and 12 and ${t.birthDay} between 1 and (case when ${t.birthMonth} = 2 then 29 when ${t.birthMonth} in (4, 6, 9, 11) then 30 else 31 end)))`,
+    ),
+    check(
+      "users_monthly_budget_check",
+      sql`${t.monthlyBudgetCents} is null or (${t.monthlyBudgetCents} >= 0 and ${t.monthlyBudgetCents} % 100 = 0)`,
     ),
     check(
       "users_state_check",
@@ -487,6 +496,11 @@ export const orders = pgTable(
     approvalDecidedAt: timestamptz("approval_decided_at"),
     /** The Owner's reason, required to decline. */
     approvalReason: text("approval_reason"),
+    /**
+     * By how many cents the order's reward dollars took its placer's (or its API key's) monthly
+     * budget over when its approval was requested (ADR 0034); null: no budget was passed.
+     */
+    overBudgetCents: bigint("over_budget_cents", { mode: "number" }),
     createdAt: createdAt(),
     paidAt: timestamptz("paid_at"),
     releasedAt: timestamptz("released_at"),
@@ -536,6 +550,9 @@ export const orders = pgTable(
     uniqueIndex("orders_invoice_number_idx").on(t.invoiceNumber),
     index("orders_company_placed_by_idx").on(t.companyId, t.placedBy, t.status),
     index("orders_company_approval_idx").on(t.companyId, t.approvalStatus),
+    // A budget's use this month (ADR 0034): a key's orders by when they were paid.
+    index("orders_api_key_paid_idx").on(t.apiKeyId, t.paidAt).where(sql`${t.apiKeyId} is not null`),
+    check("orders_over_budget_check", sql`${t.overBudgetCents} is null or ${t.overBudgetCents} > 0`),
     check("orders_amounts_check", sql`${t.totalCents} = ${t.rewardsCents} + ${t.serviceFeeCents} + ${t.gstCents}`),
   ],
 );
@@ -882,11 +899,17 @@ export const apiKeys = pgTable(
     revokedBy: optionalUserRef("revoked_by"),
     /** When the last `api_key.used` audit entry was written (at most one an hour per key). */
     lastAuditedAt: timestamptz("last_audited_at"),
+    /** The key's monthly budget of reward dollars in cents, whole dollars (ADR 0034); null: unlimited. */
+    monthlyBudgetCents: bigint("monthly_budget_cents", { mode: "number" }),
   },
   (t) => [
     uniqueIndex("api_keys_key_hash_idx").on(t.keyHash),
     index("api_keys_company_idx").on(t.companyId, t.createdAt),
     check("api_keys_name_length", sql`char_length(${t.name}) between 1 and 64`),
+    check(
+      "api_keys_monthly_budget_check",
+      sql`${t.monthlyBudgetCents} is null or (${t.monthlyBudgetCents} >= 0 and ${t.monthlyBudgetCents} % 100 = 0)`,
+    ),
   ],
 );
 

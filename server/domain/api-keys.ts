@@ -93,6 +93,7 @@ export async function listApiKeys(db: Db, companyId: number): Promise<ApiKeyView
       lastUsedAt: apiKeys.lastUsedAt,
       expiresAt: apiKeys.expiresAt,
       revokedAt: apiKeys.revokedAt,
+      monthlyBudgetCents: apiKeys.monthlyBudgetCents,
     })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.createdBy))
@@ -108,6 +109,7 @@ export async function listApiKeys(db: Db, companyId: number): Promise<ApiKeyView
     lastUsedAt: iso(r.lastUsedAt),
     expiresAt: iso(r.expiresAt),
     revokedAt: iso(r.revokedAt),
+    monthlyBudgetCents: r.monthlyBudgetCents,
   }));
 }
 

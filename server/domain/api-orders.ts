@@ -7,9 +7,11 @@
 // transaction; it then finds the row and answers that order, or 409 for another body; its own
 // order row rolls back with it), the recipients matched or created as team members by address
 // (as the reward CSV import does), the lines, and then either
-//   - total ≥ the company's approval threshold: approval 'requested', nothing charged, the Owners
-//     emailed (as a Manager's portal request, approvals.ts); an Owner's approval charges the
-//     balance and releases it; or
+//   - total ≥ the company's approval threshold, or reward dollars past the key's monthly budget
+//     (budgets.ts, ADR 0034; the key's row is locked until commit, so two orders of one key are
+//     judged one after the other): approval 'requested', nothing charged, the Owners emailed (as a
+//     Manager's portal request, approvals.ts); an Owner's approval charges the balance and
+//     releases it; or
 //   - the balance charged (moveBalance, kind 'order'); a short balance is a 402 and the whole
 //     transaction rolls back: no order, no member, no idempotency row, no charge.
 // After commit the order is released (release.ts: at once, or marked scheduled when sendAt is
@@ -34,6 +36,7 @@ import { needsApproval } from "./approval-rule.ts";
 import { announceApprovalRequest, getThreshold } from "./approvals.ts";
 import { recordAudit } from "./audit.ts";
 import { balanceOf, moveBalance } from "./balance.ts";
+import { type BudgetExcess, budgetUsedCents, lockBudgetExcess } from "./budgets.ts";
 import { releaseDelivery } from "./delivery.ts";
 import { freezeInvoiceParties } from "./invoices.ts";
 import { type MatchedMember, matchOrCreateMembers } from "./members.ts";
@@ -228,7 +231,16 @@ export async function placeApiOrder(
       );
 
       const thresholdCents = await getThreshold(tx, caller.companyId);
-      const awaitingApproval = needsApproval(thresholdCents, charges.totalCents);
+      const budget = await lockBudgetExcess(
+        tx,
+        { kind: "apiKey", apiKeyId: caller.apiKeyId },
+        charges.rewardsCents,
+        now,
+        {
+          orderId: order.id,
+        },
+      );
+      const awaitingApproval = budget !== null || needsApproval(thresholdCents, charges.totalCents);
       await recordAudit(tx, {
         companyId: caller.companyId,
         actorUserId: null,
@@ -250,6 +262,7 @@ export async function placeApiOrder(
           totalCents: charges.totalCents,
           recipientCount: body.recipients.length,
           thresholdCents,
+          budget,
           now,
         });
       } else {
@@ -284,7 +297,13 @@ export async function placeApiOrder(
  * the same words where it would be (the send time, the company's details, a manager's address),
  * and the balance it would leave. Reads only: no order, member, key, charge or audit row.
  */
-export async function quoteApiOrder(db: Db, companyId: number, body: V1CreateOrder, now: Date): Promise<V1Quote> {
+export async function quoteApiOrder(
+  db: Db,
+  key: { companyId: number; apiKeyId: number },
+  body: V1CreateOrder,
+  now: Date,
+): Promise<V1Quote> {
+  const { companyId } = key;
   if (body.sendAt) {
     const problem = scheduleProblem(new Date(body.sendAt), now);
     if (problem) throw new PaymentError(400, problem, { sendAt: [problem] });
@@ -317,8 +336,17 @@ export async function quoteApiOrder(db: Db, companyId: number, body: V1CreateOrd
     balanceCents,
     balanceAfterCents: balanceCents - charges.totalCents,
     coveredByBalance: balanceCents >= charges.totalCents,
-    approvalRequired: needsApproval(await getThreshold(db, companyId), charges.totalCents),
+    approvalRequired:
+      needsApproval(await getThreshold(db, companyId), charges.totalCents) ||
+      (await overKeyBudget(db, key.apiKeyId, charges.rewardsCents, now)),
   };
+}
+
+/** Whether `rewardsCents` more would pass the key's monthly budget (a quote's guess; the order re-checks under lock). */
+async function overKeyBudget(db: Db, apiKeyId: number, rewardsCents: number, now: Date): Promise<boolean> {
+  const [key] = await db.select({ budget: apiKeys.monthlyBudgetCents }).from(apiKeys).where(eq(apiKeys.id, apiKeyId));
+  if (key?.budget === null || key?.budget === undefined) return false;
+  return (await budgetUsedCents(db, { kind: "apiKey", apiKeyId }, now)) + rewardsCents > key.budget;
 }
 
 /**
@@ -379,7 +407,8 @@ async function requestOwnersApproval(
     rewardName: string;
     totalCents: number;
     recipientCount: number;
-    thresholdCents: number;
+    thresholdCents: number | null;
+    budget: BudgetExcess | null;
     now: Date;
   },
 ): Promise<void> {
@@ -399,6 +428,7 @@ async function requestOwnersApproval(
     apiKeyId: caller.apiKeyId,
     clientIp: caller.clientIp,
     auditData: { totalCents: o.totalCents, thresholdCents: o.thresholdCents, apiKeyId: caller.apiKeyId },
+    budget: o.budget,
     now: o.now,
   });
 }

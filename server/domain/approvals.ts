@@ -25,9 +25,10 @@ import { preparedOnce } from "../db/prepared.ts";
 import { apiKeys, companies, orderLines, orders, rewardDrafts, users } from "../db/schema.ts";
 import { enqueueEmail, enqueueEmails } from "../mail/outbox.ts";
 import { approvalApprovedEmail, approvalDeclinedEmail, approvalRequestedEmail } from "../mail/templates/approvals.ts";
-import { approvalThresholdFor, needsApproval } from "./approval-rule.ts";
+import { approvalNeeded, approvalRuleFor, approvalThresholdFor } from "./approval-rule.ts";
 import { recordAudit } from "./audit.ts";
 import { balanceOf, moveBalance } from "./balance.ts";
+import { type BudgetExcess, budgetUsedCents } from "./budgets.ts";
 import { freezeInvoiceParties } from "./invoices.ts";
 import {
   type Caller,
@@ -47,7 +48,7 @@ import {
   supersedeAllOrders,
 } from "./orders.ts";
 import { releaseOrder } from "./release.ts";
-import { approvalDecidedEvent, approvalRequestedEvent } from "./webhook-events.ts";
+import { approvalDecidedEvent, approvalRequestedEvent, budgetExceededEvent } from "./webhook-events.ts";
 import { emitEvent } from "./webhooks.ts";
 
 export interface ApprovalCaller extends Caller {
@@ -175,6 +176,7 @@ function toSummary(row: SummaryRow): ApprovalSummary {
     reason: o.approvalReason,
     draftChanged: !o.releasedAt && row.draftVersion !== o.draftVersion,
     viaApiKey: o.apiKeyId !== null,
+    overBudgetCents: o.overBudgetCents,
   };
 }
 
@@ -255,16 +257,31 @@ export async function getApproval(db: Db, caller: ApprovalCaller, orderId: numbe
 }
 
 /** What the Review page needs about the caller's draft (see MyDraftApproval). */
-export async function approvalForMyDraft(db: Db, caller: Caller): Promise<MyDraftApproval> {
+export async function approvalForMyDraft(db: Db, caller: Caller, now: Date): Promise<MyDraftApproval> {
   const thresholdCents = await approvalThresholdFor(db, caller);
   const [draft] = await db
     .select({ id: rewardDrafts.id })
     .from(rewardDrafts)
     .where(and(eq(rewardDrafts.userId, caller.userId), eq(rewardDrafts.companyId, caller.companyId)));
+  const [me] = await db
+    .select({ budget: users.monthlyBudgetCents, role: users.managerRole })
+    .from(users)
+    .where(eq(users.id, caller.userId));
+  // The payment re-checks under the budget's lock (approval-rule.ts); this only guides the page.
+  const budgetLeftCents =
+    me?.role === "manager" && me.budget !== null
+      ? Math.max(
+          0,
+          me.budget -
+            (await budgetUsedCents(db, { kind: "manager", userId: caller.userId, companyId: caller.companyId }, now, {
+              draftId: draft?.id,
+            })),
+        )
+      : null;
   const latest = draft ? await latestApprovalOrder(db, caller, draft.id) : undefined;
-  if (!latest) return { thresholdCents, order: null };
+  if (!latest) return { thresholdCents, budgetLeftCents, order: null };
   const [row] = await summaryQuery(db).where(eq(orders.id, latest.id));
-  return { thresholdCents, order: row ? toSummary(row) : null };
+  return { thresholdCents, budgetLeftCents, order: row ? toSummary(row) : null };
 }
 
 // ─── Requesting ───
@@ -293,16 +310,29 @@ export async function announceApprovalRequest(
     apiKeyId?: number;
     clientIp?: string | null;
     auditData: Record<string, unknown>;
+    /** The budget the order passes (ADR 0034): kept on the order, audited and announced as budget.exceeded. */
+    budget?: BudgetExcess | null;
     now: Date;
   },
 ): Promise<void> {
-  const { order, now } = request;
+  const { order, now, budget } = request;
+  if (budget) await tx.update(orders).set({ overBudgetCents: budget.overCents }).where(eq(orders.id, order.id));
   await recordAudit(tx, {
     companyId: order.companyId,
     actorUserId: request.actorUserId,
     action: "approval.requested",
     subject: `order:${order.id}`,
-    data: request.auditData,
+    data: budget
+      ? {
+          ...request.auditData,
+          budget: {
+            month: budget.month,
+            monthlyBudgetCents: budget.budgetCents,
+            usedCents: budget.usedCents,
+            overByCents: budget.overCents,
+          },
+        }
+      : request.auditData,
     clientIp: request.clientIp ?? null,
     at: now,
   });
@@ -311,6 +341,13 @@ export async function announceApprovalRequest(
     approvalRequestedEvent(order, { recipients: request.recipientCount, requestedAt: now, apiKeyId: request.apiKeyId }),
     now,
   );
+  if (budget) {
+    await emitEvent(
+      tx,
+      budgetExceededEvent({ ...order, rewardsCents: budget.rewardsCents, totalCents: order.totalCents }, budget, now),
+      now,
+    );
+  }
   const owners = await activeOwners(tx, order.companyId);
   const emailOrder = {
     rewardName: order.rewardName,
@@ -348,8 +385,8 @@ export async function requestApproval(
   const now = s.now();
   const result = await s.db.transaction(async (tx) => {
     const snapshot = await snapshotOfDraft(tx, caller, await saveWordingFor(tx, caller, input, now));
-    const thresholdCents = await approvalThresholdFor(tx, caller);
-    if (!needsApproval(thresholdCents, snapshot.charges.totalCents)) {
+    const rule = await approvalRuleFor(tx, caller, snapshot.charges, now, snapshot.draft.draftId);
+    if (!approvalNeeded(rule, snapshot.charges.totalCents)) {
       throw new PaymentError(400, APPROVAL_DETAILS.notNeeded);
     }
     const latest = await latestApprovalOrder(tx, caller, snapshot.draft.draftId, true);
@@ -379,7 +416,12 @@ export async function requestApproval(
       requesterName: me ? `${me.firstName} ${me.lastName}` : "A manager",
       actorUserId: caller.userId,
       clientIp: caller.clientIp,
-      auditData: { totalCents: order.totalCents, thresholdCents, draftVersion: order.draftVersion },
+      auditData: {
+        totalCents: order.totalCents,
+        thresholdCents: rule.thresholdCents,
+        draftVersion: order.draftVersion,
+      },
+      budget: rule.budget,
       now,
     });
     return { order, created: true, superseded };

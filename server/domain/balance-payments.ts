@@ -23,7 +23,7 @@ import { balanceShortDetail } from "../../core/api-v1.ts";
 import { PAYMENT_DETAILS } from "../../core/payments.ts";
 import type { Tx } from "../db/client.ts";
 import { orders, rewardDrafts } from "../db/schema.ts";
-import { approvalThresholdFor, needsApproval } from "./approval-rule.ts";
+import { approvalNeeded, approvalRequiredDetailOf, approvalRuleFor } from "./approval-rule.ts";
 import { recordAudit } from "./audit.ts";
 import { balanceOf, moveBalance } from "./balance.ts";
 import { freezeInvoiceParties } from "./invoices.ts";
@@ -79,11 +79,13 @@ export async function payOrder(s: PaymentServices, caller: Caller, input: Freeze
     if (live.some((o) => o.paymentPath === "balance")) throw new PaymentError(409, PAYMENT_DETAILS.paidFromBalance);
     if (live.some((o) => !stoppedAll(o, stopped))) throw new PaymentError(409, PAYMENT_DETAILS.cardUnderWay);
 
-    const thresholdCents = await approvalThresholdFor(tx, caller);
+    // Charged in this transaction with the budget's row locked (ADR 0034): a second payment of the
+    // same Manager waits, then counts this one.
+    const rule = await approvalRuleFor(tx, caller, snapshot.charges, now, snapshot.draft.draftId);
     let order: OrderRow;
-    if (needsApproval(thresholdCents, snapshot.charges.totalCents)) {
+    if (approvalNeeded(rule, snapshot.charges.totalCents)) {
       // The approved snapshot, as the card pays it (ADR 0022 §6): refused unless approved and unchanged.
-      order = await reopenApproved(tx, await approvedSnapshot(tx, caller, snapshot, thresholdCents));
+      order = await reopenApproved(tx, await approvedSnapshot(tx, caller, snapshot, approvalRequiredDetailOf(rule)));
       if (!stoppedAll(order, stopped)) throw new PaymentError(409, PAYMENT_DETAILS.cardUnderWay);
     } else {
       await supersedeOrders(tx, live);

@@ -1,28 +1,31 @@
 // What the dashboard shows, gathered in one call (GET /api/Dashboard, server/api/reward-history.ts):
 // a page of the reward history, the spend picture, the prepaid balance (ADR 0029; every manager
 // sees it, only an Owner tops it up), and the approval requests waiting for an Owner (a Manager
-// does not decide them, ADR 0022, so theirs is null). The reads are independent;
+// does not decide them, ADR 0022, so theirs is null), and a Manager's own monthly budget this month
+// (ADR 0034). The reads are independent;
 // on PostgreSQL they run side by side on the pool, on PGlite one after another.
 import { type DashboardSummary, REWARD_HISTORY_PAGE_SIZE } from "../../core/account-forms.ts";
 import type { ManagerRole } from "../../core/managers.ts";
 import type { Db } from "../db/client.ts";
 import { listApprovals } from "./approvals.ts";
 import { balanceOf } from "./balance.ts";
+import { myBudget } from "./budgets.ts";
 import { rewardHistoryPage } from "./reward-history.ts";
 import { spendSummary } from "./spend.ts";
 
 export async function dashboardSummary(
   db: Db,
-  caller: { companyId: number; managerRole: ManagerRole },
+  caller: { companyId: number; userId: number; managerRole: ManagerRole },
   pageNumber: number,
   now: Date,
 ): Promise<DashboardSummary> {
   const owner = caller.managerRole === "owner";
-  const [history, spend, balanceCents, pendingApprovals] = await Promise.all([
+  const [history, spend, balanceCents, pendingApprovals, budget] = await Promise.all([
     rewardHistoryPage(db, caller.companyId, pageNumber, REWARD_HISTORY_PAGE_SIZE),
     spendSummary(db, caller.companyId, now),
     balanceOf(db, caller.companyId),
     owner ? listApprovals(db, caller.companyId, "pending") : null,
+    owner ? null : myBudget(db, caller, now),
   ]);
-  return { history, spend, balance: { balanceCents, canTopUp: owner }, pendingApprovals };
+  return { history, spend, balance: { balanceCents, canTopUp: owner }, pendingApprovals, budget };
 }

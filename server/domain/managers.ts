@@ -52,6 +52,7 @@ export async function listManagers(db: Db, actor: Actor, now: Date): Promise<Man
       email: users.email,
       managerRole: users.managerRole,
       createdAt: users.createdAt,
+      monthlyBudgetCents: users.monthlyBudgetCents,
     })
     .from(users)
     .where(and(eq(users.companyId, actor.companyId), eq(users.role, "program_manager"), eq(users.isActive, true)))
@@ -84,6 +85,7 @@ export async function listManagers(db: Db, actor: Actor, now: Date): Promise<Man
       managerRole: m.managerRole ?? "manager",
       isYou: m.id === actor.userId,
       createdAt: m.createdAt.toISOString(),
+      monthlyBudgetCents: m.monthlyBudgetCents,
     })),
     invites: invites.map((i) => ({
       id: i.id,

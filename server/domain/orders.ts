@@ -22,7 +22,7 @@
 //   - A buyer who paid but never came back (no check call, no webhook) is found by the
 //     reconciler (reconcileOrder here, the job in server/payments/reconciler.ts).
 import { and, desc, eq, isNotNull, isNull, ne, or } from "drizzle-orm";
-import { APPROVAL_DETAILS, approvalRequiredDetail } from "../../core/approvals.ts";
+import { APPROVAL_DETAILS } from "../../core/approvals.ts";
 import { centsToDollars, chargesFor } from "../../core/money.ts";
 import { type CheckPaymentIntentResponse, PAYMENT_DETAILS } from "../../core/payments.ts";
 import { REWARD_NAME_MAX, type RewardWording } from "../../core/rewards.ts";
@@ -30,7 +30,7 @@ import type { Conn, Db, Tx } from "../db/client.ts";
 import { companies, orderLines, orders, rewardDrafts } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { MAX_PAYMENT_CENTS, type Payments, paymentIdempotencyKey, type RetrievedPayment } from "../payments/port.ts";
-import { approvalThresholdFor, needsApproval } from "./approval-rule.ts";
+import { approvalNeeded, approvalRequiredDetailOf, approvalRuleFor } from "./approval-rule.ts";
 import { recordAudit } from "./audit.ts";
 import { refundExtraPayment } from "./extra-payments.ts";
 import { type ReleaseContext, type ReleaseResult, type ReleaseSource, releaseOrder } from "./release.ts";
@@ -295,16 +295,16 @@ export async function insertOrderSnapshot(
  * other state is refused and nothing changes: no approval yet (403), waiting, declined, or the
  * draft edited since (409).
  */
-export async function approvedSnapshot(tx: Tx, caller: Caller, snapshot: DraftSnapshot, thresholdCents: number) {
+export async function approvedSnapshot(tx: Tx, caller: Caller, snapshot: DraftSnapshot, requiredDetail: string) {
   const latest = await latestApprovalOrder(tx, caller, snapshot.draft.draftId, true);
-  if (!latest) throw new PaymentError(403, approvalRequiredDetail(thresholdCents));
+  if (!latest) throw new PaymentError(403, requiredDetail);
   const sameSnapshot =
     latest.draftVersion === snapshot.draft.version &&
     latest.rewardName === snapshot.rewardName &&
     latest.totalCents === snapshot.charges.totalCents;
   if (!sameSnapshot) {
     if (latest.approvalStatus === "approved") throw new PaymentError(409, APPROVAL_DETAILS.changedSinceApproval);
-    throw new PaymentError(403, approvalRequiredDetail(thresholdCents));
+    throw new PaymentError(403, requiredDetail);
   }
   if (latest.approvalStatus === "requested") throw new PaymentError(409, APPROVAL_DETAILS.awaiting);
   if (latest.approvalStatus === "declined") throw new PaymentError(409, APPROVAL_DETAILS.declined);
@@ -376,8 +376,8 @@ export async function claimPaymentPath(tx: Tx, order: OrderRow, path: "intent" |
  * Freezes the caller's draft into an order, or reuses the pending order of the same draft
  * version; older pending draft orders of the caller are superseded and their payments cancelled
  * (never a key's order, see `draftOrder`).
- * A Manager's order at or above the company's threshold is never frozen here: it is the order
- * an Owner approved, or a refusal (ADR 0022 §6).
+ * A Manager's order at or above the company's threshold, or past their monthly budget, is never
+ * frozen here: it is the order an Owner approved, or a refusal (ADR 0022 §6, ADR 0034).
  */
 async function freezeOrder(
   s: PaymentServices,
@@ -390,9 +390,11 @@ async function freezeOrder(
     const snapshot = await snapshotOfDraft(tx, caller, await saveWordingFor(tx, caller, input, now));
     const { draft, charges, rewardName } = snapshot;
 
-    const thresholdCents = await approvalThresholdFor(tx, caller);
-    if (needsApproval(thresholdCents, charges.totalCents)) {
-      const approved = await approvedSnapshot(tx, caller, snapshot, thresholdCents);
+    // The budget's row stays locked until commit: a payment under way here holds its dollars
+    // (budgets.ts) before another payment of the same Manager is judged.
+    const rule = await approvalRuleFor(tx, caller, charges, now, draft.draftId);
+    if (approvalNeeded(rule, charges.totalCents)) {
+      const approved = await approvedSnapshot(tx, caller, snapshot, approvalRequiredDetailOf(rule));
       // One way of paying per order (see below); an approved order cannot be frozen again.
       if (approved.paymentPath !== null && approved.paymentPath !== path) {
         throw new PaymentError(409, APPROVAL_DETAILS.otherWay);

@@ -214,6 +214,41 @@ export function approvalRequestedEvent(
   };
 }
 
+/**
+ * An order went to an Owner's approval because it would pass a monthly budget (ADR 0034): whose
+ * budget, the budget, what was used of it this month, the order's reward dollars and total, and
+ * how far it is over. Subject: the order.
+ */
+export function budgetExceededEvent(
+  order: { id: number; companyId: number; rewardsCents: number; totalCents: number },
+  budget: {
+    scope: { kind: "manager"; userId: number } | { kind: "apiKey"; apiKeyId: number };
+    month: string;
+    budgetCents: number;
+    usedCents: number;
+    overCents: number;
+  },
+  at: Date,
+): EmittedEvent {
+  return {
+    companyId: order.companyId,
+    type: "budget.exceeded",
+    subject: `order:${order.id}`,
+    payload: {
+      orderId: order.id,
+      budgetOf: budget.scope.kind === "manager" ? { userId: budget.scope.userId } : { apiKeyId: budget.scope.apiKeyId },
+      month: budget.month,
+      currency: "AUD",
+      monthlyBudgetCents: budget.budgetCents,
+      usedCents: budget.usedCents,
+      orderRewardsCents: order.rewardsCents,
+      orderTotalCents: order.totalCents,
+      overByCents: budget.overCents,
+      at: at.toISOString(),
+    },
+  };
+}
+
 /** An Owner approved or declined an order. Subject: the order. */
 export function approvalDecidedEvent(
   order: { id: number; companyId: number; totalCents: number },

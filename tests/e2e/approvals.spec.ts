@@ -9,71 +9,14 @@
 // Manager is made the honest way: the Owner invites through the API and the invitation is accepted
 // through the API with the token from the email.
 import type { APIRequestContext, Page } from "@playwright/test";
-import { createManager, expect, type Manager, PASSWORD, signIn, test } from "./fixtures.ts";
+import { createManager, expect, type Manager, signIn, test } from "./fixtures.ts";
 import { emailsTo, MAIL_APP_URL, waitForEmail } from "./mail.ts";
+import { emailMatching, inviteManager } from "./managers-support.ts";
 import { expectNoHorizontalScroll, isPhone, jsEnabled, uniqueEmail, visit } from "./support.ts";
 
 test.use({ baseURL: MAIL_APP_URL });
 
 const REVIEW = "/portal/reward-my-team-review";
-
-/** Polls until a message to `address` has a subject matching `subject`. */
-async function emailMatching(address: string, subject: RegExp) {
-  let text = "";
-  await expect
-    .poll(
-      async () => {
-        const found = (await emailsTo(address)).find((m) => subject.test(m.subject));
-        text = found?.text ?? "";
-        return Boolean(found);
-      },
-      { message: `email ${subject} to ${address}`, timeout: 20_000 },
-    )
-    .toBe(true);
-  return text;
-}
-
-/** A Manager (managerRole 'manager') of the Owner's company: invited and accepted through the API. */
-async function inviteManager(request: APIRequestContext, owner: Manager): Promise<Manager> {
-  const email = uniqueEmail("approvals-manager");
-  const invited = await request.post("/api/Managers/invites", {
-    headers: owner.headers,
-    data: { email, role: "manager" },
-  });
-  expect(invited.status(), await invited.text()).toBe(201);
-  const text = await emailMatching(email, /invited you to/);
-  const token = /accept-invite\?token=([\w%.~-]+)/.exec(text)?.[1];
-  expect(token, text).toBeTruthy();
-  const accepted = await request.post("/api/ManagerInvites/accept", {
-    data: {
-      token: decodeURIComponent(token ?? ""),
-      firstName: "Max",
-      lastName: "Manager",
-      password: PASSWORD,
-      confirmPassword: PASSWORD,
-    },
-  });
-  expect(accepted.status(), await accepted.text()).toBe(200);
-  const { accessToken } = (await accepted.json()) as { accessToken: string };
-  const headers = { authorization: `Bearer ${accessToken}` };
-  await request.post("/api/Identity/onboarding-video-watched", { headers });
-  const me = (await (await request.get("/api/Users/MyDetails", { headers })).json()) as {
-    id: number;
-    companyId: number;
-    managerRole: string;
-  };
-  expect(me.managerRole).toBe("manager");
-  return {
-    ...owner,
-    email,
-    firstName: "Max",
-    lastName: "Manager",
-    userId: me.id,
-    companyId: me.companyId,
-    accessToken,
-    headers,
-  };
-}
 
 /** An Owner with a $100 threshold, and a Manager of theirs with a $111.00 draft ($60 + $40). */
 async function setUp(request: APIRequestContext) {

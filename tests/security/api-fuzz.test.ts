@@ -58,8 +58,8 @@ const hostileNumber = fc.oneof(
  * so only arrays, objects and booleans are wrong for it.
  */
 function wrongType(kind: string, key: string | number | undefined): fc.Arbitrary<unknown> {
-  // Fields that take a number as typed text too, and (the threshold) null or "" for none.
-  if (key === "value" || key === "thresholdDollars") {
+  // Fields that take a number as typed text too, and (the threshold, a budget) null or "" for none.
+  if (key === "value" || key === "thresholdDollars" || key === "budgetDollars") {
     return fc.oneof(fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }), fc.constant({}));
   }
   // The draft's send time: null means "send once paid", so null is not a wrong type there.

@@ -610,6 +610,14 @@ export const API_ROUTES: Record<string, Entry> = {
     ownerOnly: true,
     owner: (w) => ({ path: `Managers/${w.aManager.userId}/role`, body: { role: "owner" } }),
   },
+  // Monthly budgets (ADR 0034): an Owner sets one; every manager reads this month's use.
+  "PUT /api/Managers/:id/budget": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: (w) => ({ path: `Managers/${w.aManager.userId}/budget`, body: { budgetDollars: 500 } }),
+  },
+  "GET /api/Budgets": { kind: "bearer", scope: "self", owner: () => ({ path: "Budgets" }) },
   "DELETE /api/Managers/:id": {
     kind: "bearer",
     scope: "ids",
@@ -721,6 +729,12 @@ export const API_ROUTES: Record<string, Entry> = {
       },
       status: 201,
     }),
+  },
+  "PUT /api/ApiKeys/:id/budget": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: async (w) => ({ path: `ApiKeys/${await spareKeyOfA(w)}/budget`, body: { budgetDollars: 1000 } }),
   },
   "DELETE /api/ApiKeys/:id": {
     kind: "bearer",

@@ -13,6 +13,7 @@ import {
   type ApprovalDetail,
   approvalDecisionFormSchema,
   DECLINE_REASON_MAX,
+  overBudgetText,
 } from "../../../core/approvals.ts";
 import { simulatedPaySchema } from "../../../core/card-form.ts";
 import { formatDollars } from "../../../core/money.ts";
@@ -144,6 +145,15 @@ export default function ApprovalPage({ loaderData, actionData }: Route.Component
               Requested by {approval.requestedBy.name} ({approval.requestedBy.email}) on{" "}
               {formatWhen(approval.requestedAt)}
             </p>
+            {approval.overBudgetCents !== null ? (
+              // Why it needs approval when it is a budget (ADR 0034), whatever the threshold.
+              <p
+                className="mt-2 rounded-md border border-amber-300 bg-amber-50 px-3 py-2 font-semibold text-amber-900"
+                data-testid="over-budget"
+              >
+                {overBudgetText(approval.overBudgetCents)}
+              </p>
+            ) : null}
           </div>
           <ApprovalStateBox approval={approval} />
           <SnapshotLines approval={approval} />

@@ -2,7 +2,8 @@
 // dialog while the onboarding video has not been watched, Quick Links, and the reward history,
 // newest first, a page at a time (?historyPage=N), with its CSV download; above it, the spend
 // picture of the last 12 months, an Owner's approval requests waiting, and the company's prepaid
-// balance for every manager, with the top-up for Owners only. All from one call
+// balance for every manager, with the top-up for Owners only, and a Manager's monthly budget
+// this month (ADR 0034). All from one call
 // (GET /api/Dashboard): a failure is logged, the history stays empty and the other sections are
 // left out.
 import { data, redirect, useRouteLoaderData } from "react-router";
@@ -20,6 +21,7 @@ import type { loader as portalLoader } from "../portal/portal.tsx";
 import { DASHBOARD_PATH, PORTAL_LAYOUT_ID, type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.dashboard";
 import { CompanyBalance } from "./company-balance.tsx";
+import { MyBudget } from "./my-budget.tsx";
 import { GettingStartedDialog, VIDEO_WATCHED_INTENT } from "./portal-onboarding-video.tsx";
 import { QuickLinks } from "./portal-quick-links.tsx";
 import { HISTORY_PAGE_PARAM, RewardHistory } from "./portal-reward-history.tsx";
@@ -42,6 +44,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     spend: dashboard.ok ? dashboard.data.spend : null,
     balance: dashboard.ok ? dashboard.data.balance : null,
     pendingApprovals: dashboard.ok ? dashboard.data.pendingApprovals : null,
+    budget: dashboard.ok ? dashboard.data.budget : null,
     onboardingVideoUrl: config.onboardingVideoUrl,
   };
 }
@@ -71,6 +74,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
     <div className="mx-auto max-w-7xl space-y-10 px-4 py-8 md:px-6 md:py-12">
       {showVideo ? <GettingStartedDialog videoUrl={loaderData.onboardingVideoUrl} action={DASHBOARD_PATH} /> : null}
       <QuickLinks catalogueUrl={portal?.catalogueUrl ?? ""} />
+      {loaderData.budget ? <MyBudget budget={loaderData.budget} /> : null}
       {loaderData.balance ? <CompanyBalance balance={loaderData.balance} /> : null}
       {loaderData.pendingApprovals ? <ApprovalRequests pending={loaderData.pendingApprovals} /> : null}
       {loaderData.spend ? <SpendPicture spend={loaderData.spend} /> : null}

@@ -111,17 +111,30 @@ export async function checkPayment(client: ApiClient, paymentIntent: string): Pr
  */
 export type ApprovalStep =
   | { kind: "none" }
-  | { kind: "request"; thresholdCents: number; earlier: ApprovalSummary | null }
+  | {
+      kind: "request";
+      /** Why: the threshold it reaches, or by how much it passes the caller's monthly budget (ADR 0034). */
+      reason: { thresholdCents: number } | { overBudgetCents: number };
+      earlier: ApprovalSummary | null;
+    }
   | { kind: "requested" | "approved" | "declined"; order: ApprovalSummary };
 
-export function approvalStepOf(totalCents: number, mine: MyDraftApproval | null): ApprovalStep {
-  if (!mine || mine.thresholdCents === null || totalCents < mine.thresholdCents) return { kind: "none" };
+export function approvalStepOf(
+  charges: { totalCents: number; rewardsCents: number },
+  mine: MyDraftApproval | null,
+): ApprovalStep {
+  if (!mine) return { kind: "none" };
+  const overBudgetCents = mine.budgetLeftCents === null ? 0 : charges.rewardsCents - mine.budgetLeftCents;
+  const atThreshold = mine.thresholdCents !== null && charges.totalCents >= mine.thresholdCents;
+  if (overBudgetCents <= 0 && !atThreshold) return { kind: "none" };
   const order = mine.order;
   const current = order && !order.draftChanged;
   if (current && (order.state === "requested" || order.state === "approved" || order.state === "declined")) {
     return { kind: order.state, order };
   }
-  return { kind: "request", thresholdCents: mine.thresholdCents, earlier: order && !current ? order : null };
+  const reason =
+    overBudgetCents > 0 ? { overBudgetCents } : { thresholdCents: mine.thresholdCents ?? charges.totalCents };
+  return { kind: "request", reason, earlier: order && !current ? order : null };
 }
 
 /**
@@ -149,7 +162,7 @@ export async function loadReviewWithApproval(
   if (!balance.ok) log({ status: balance.status, detail: balance.detail }, "company balance fetch failed");
   return {
     ...review,
-    approval: approvalStepOf(review.totalCents, mine.ok ? mine.data : null),
+    approval: approvalStepOf(review, mine.ok ? mine.data : null),
     balance: balance.ok ? { balanceCents: balance.data.balance, canTopUp: balance.data.canTopUp } : null,
   };
 }

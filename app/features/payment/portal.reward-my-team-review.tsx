@@ -548,8 +548,10 @@ function RequestApproval({
       {step.earlier ? <ApprovalStateBox approval={step.earlier} /> : null}
       <FormAlert messages={errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
       <p className="text-slate-700">
-        Rewards of {formatDollars(step.thresholdCents)} or more need an Owner's approval before they are paid. The
-        Owners of your company are emailed; once one approves, you pay for this reward list exactly as it is now.
+        {"overBudgetCents" in step.reason
+          ? `These rewards are over your monthly budget by ${formatDollars(step.reason.overBudgetCents)}, so an Owner must approve them before they are paid.`
+          : `Rewards of ${formatDollars(step.reason.thresholdCents)} or more need an Owner's approval before they are paid.`}{" "}
+        The Owners of your company are emailed; once one approves, you pay for this reward list exactly as it is now.
       </p>
       <SubmitButton busy={busy} className="w-full">
         {REQUEST_APPROVAL_TEXT}

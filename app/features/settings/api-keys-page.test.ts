@@ -98,10 +98,37 @@ describeEachDatabase("Settings › API keys page", ({ kind }) => {
 
   it("a Manager sees the Owner-only message, and a post changes nothing", async () => {
     const m = await logIn(w.aManager.email);
-    expect(await pageData(m)).toEqual({ ownerOnly: true, keys: [] });
+    expect(await pageData(m)).toEqual({ ownerOnly: true, keys: [], budgets: [] });
     const before = await app.database.db.select().from(apiKeys);
     const res = await post(m, { intent: "create", name: "Manager's key" });
     expect(res.status).toBe(403);
+    const budget = await post(m, { intent: "budget", apiKeyId: String(before[0]?.id), budgetDollars: "10" });
+    expect(budget.status).toBe(403);
     expect(await app.database.db.select().from(apiKeys)).toEqual(before);
+  });
+
+  it("an Owner sets and clears a key's monthly budget with the row's form; bad input changes nothing (ADR 0034)", async () => {
+    const a = await logIn(w.a.email);
+    const key = (await pageData(a)).keys.find((k) => k.revokedAt === null);
+    if (!key) throw new Error("A has no live key");
+    const saved = await post(a, { intent: "budget", apiKeyId: String(key.id), budgetDollars: "$2,500" });
+    expect(saved.status).toBe(302);
+    const budgetOf = async () =>
+      (await app.database.db.select().from(apiKeys).where(eq(apiKeys.id, key.id)))[0]?.monthlyBudgetCents;
+    expect(await budgetOf()).toBe(250_000);
+    const listed = (await pageData(a)) as unknown as { budgets: { apiKeyId: number; leftCents: number | null }[] };
+    expect(listed.budgets.find((b) => b.apiKeyId === key.id)?.leftCents).toBe(250_000);
+
+    const bad = await post(a, { intent: "budget", apiKeyId: String(key.id), budgetDollars: "12.50" });
+    expect(bad.status).toBe(400);
+    const reply = (await rendered(bad)).actionData?.[ROUTE] as { result?: { error?: Record<string, string[]> } };
+    expect(reply.result?.error?.budgetDollars).toEqual([
+      "A monthly budget must be a whole number of dollars, such as 500.",
+    ]);
+    expect(await budgetOf()).toBe(250_000);
+
+    const cleared = await post(a, { intent: "budget", apiKeyId: String(key.id), budgetDollars: "" });
+    expect(cleared.status).toBe(302);
+    expect(await budgetOf()).toBeNull();
   });
 });

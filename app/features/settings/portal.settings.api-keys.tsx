@@ -3,10 +3,14 @@
 // (prefix, who made it, last used, expiry, revoked) and revoke one. Plain forms that work without
 // JavaScript; one action told apart by `intent` (core/api-keys.ts apiKeysFormSchema). The API is the
 // judge (server/api/api-keys.ts): a Manager gets 403, so this page shows them the Owner-only message.
+// Each live key has its monthly budget (ADR 0034): set or cleared in place (intent `budget`, PUT
+// /api/ApiKeys/{id}/budget), with what it used and has left this Sydney month (GET /api/Budgets).
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link, redirect } from "react-router";
 import { API_KEY_DETAILS, type ApiKeyView, apiKeysFormSchema, type CreatedApiKey } from "../../../core/api-keys.ts";
+import type { ApiKeyBudgetUse, BudgetsOverview } from "../../../core/budgets.ts";
+import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import { sydneyWallTimeToInstant } from "../../../core/schedule.ts";
 import { services } from "../../context.ts";
@@ -18,6 +22,7 @@ import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } 
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.api-keys";
+import { BudgetForm } from "./budget-form.tsx";
 import { card, controlClass, dangerButton, labelClass, sectionHeading } from "./settings-styles.ts";
 
 const TITLE = "API keys";
@@ -38,12 +43,16 @@ const SHOWN_DETAILS = [
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { api: client } = portalUser(context);
-  const result = await client.call((api) => api.ApiKeys.$get());
-  if (result.ok) return { ownerOnly: false as const, keys: result.data as ApiKeyView[] };
+  const [result, budgets] = await Promise.all([
+    client.call((api) => api.ApiKeys.$get()),
+    client.call((api) => api.Budgets.$get()),
+  ]);
+  const budgetOf = budgets.ok ? (budgets.data as BudgetsOverview).apiKeys : [];
+  if (result.ok) return { ownerOnly: false as const, keys: result.data as ApiKeyView[], budgets: budgetOf };
   if (result.status !== 403) {
     services(context).logger.warn({ status: result.status, detail: result.detail }, "api keys list fetch failed");
   }
-  return { ownerOnly: result.status === 403, keys: [] as ApiKeyView[] };
+  return { ownerOnly: result.status === 403, keys: [] as ApiKeyView[], budgets: [] as ApiKeyBudgetUse[] };
 }
 
 /** The instant a key chosen to work through Sydney day `day` (YYYY-MM-DD) stops: the next day's midnight. */
@@ -78,6 +87,20 @@ export async function action({ context, request }: Route.ActionArgs) {
       if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
       // Not a redirect: the key is in this answer only, never in a URL, a toast or the session.
       return { created: result.data as CreatedApiKey };
+    }
+    case "budget": {
+      const result = await client.call((api) =>
+        api.ApiKeys[":id"].budget.$put({
+          param: { id: String(value.apiKeyId) },
+          json: { budgetDollars: value.budgetDollars === null ? null : value.budgetDollars / 100 },
+        }),
+      );
+      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      const cents = result.data.monthlyBudgetCents;
+      throw redirectWithToast(context, PAGE, {
+        type: "success",
+        title: cents === null ? "Monthly budget removed" : `Monthly budget saved: ${formatDollars(cents)}`,
+      });
     }
     case "revoke": {
       const result = await client.call((api) => api.ApiKeys[":id"].$delete({ param: { id: String(value.apiKeyId) } }));
@@ -129,7 +152,12 @@ export default function ApiKeysSettings({ loaderData, actionData }: Route.Compon
         ) : (
           <ul className="mt-4 divide-y divide-slate-200">
             {keys.map((key) => (
-              <KeyRow key={key.id} apiKey={key} />
+              <KeyRow
+                key={key.id}
+                apiKey={key}
+                budget={loaderData.budgets.find((b) => b.apiKeyId === key.id)}
+                reply={reply}
+              />
             ))}
           </ul>
         )}
@@ -220,7 +248,15 @@ function CreateForm({ reply }: { reply?: FormReply }) {
   );
 }
 
-function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
+function KeyRow({
+  apiKey,
+  budget,
+  reply,
+}: {
+  apiKey: ApiKeyView;
+  budget: ApiKeyBudgetUse | undefined;
+  reply: FormReply | undefined;
+}) {
   const expired = apiKey.expiresAt !== null && new Date(apiKey.expiresAt).getTime() <= Date.now();
   const status = apiKey.revokedAt
     ? `Revoked ${formatSydneyDateTime(apiKey.revokedAt)}`
@@ -239,7 +275,24 @@ function KeyRow({ apiKey }: { apiKey: ApiKeyView }) {
           {status} · created {formatSydneyDateTime(apiKey.createdAt)} by {apiKey.createdBy.name} · last used{" "}
           {apiKey.lastUsedAt ? formatSydneyDateTime(apiKey.lastUsedAt) : "never"}
         </p>
+        {apiKey.revokedAt ? null : (
+          <p className="text-sm text-slate-700" data-testid={`key-budget-use-${apiKey.id}`}>
+            {apiKey.monthlyBudgetCents === null
+              ? `No monthly budget (unlimited) · ${formatDollars(budget?.usedCents ?? 0)} used this month`
+              : `Monthly budget ${formatDollars(apiKey.monthlyBudgetCents)} · ${formatDollars(budget?.usedCents ?? 0)} used this month · ${formatDollars(budget?.leftCents ?? apiKey.monthlyBudgetCents)} left`}
+          </p>
+        )}
       </div>
+      {apiKey.revokedAt ? null : (
+        <BudgetForm
+          page={PAGE}
+          idName="apiKeyId"
+          id={apiKey.id}
+          whose={`the key ${apiKey.name}`}
+          budgetCents={apiKey.monthlyBudgetCents}
+          reply={reply}
+        />
+      )}
       {apiKey.revokedAt || expired ? null : (
         <Form method="post" action={PAGE} preventScrollReset>
           <HiddenFormInputs intent="revoke" />

@@ -5,9 +5,13 @@
 // One action, told apart by `intent` (core/managers.ts managersFormSchema); every change goes
 // through the API (server/api/managers.ts), which refuses a Manager (403) whatever this page shows:
 // a Manager opening it gets the "Only an Owner…" message instead of the lists.
+// Each manager's row also has their monthly budget (ADR 0034): set or cleared in place (intent
+// `budget`, PUT /api/Managers/{id}/budget), with what they used and have left this Sydney month
+// (GET /api/Budgets).
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, redirect } from "react-router";
+import type { BudgetsOverview, ManagerBudgetUse } from "../../../core/budgets.ts";
 import {
   MANAGER_MESSAGES,
   MANAGER_ROLES,
@@ -16,6 +20,7 @@ import {
   managersFormSchema,
   ROLE_LABELS,
 } from "../../../core/managers.ts";
+import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
@@ -26,6 +31,7 @@ import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } 
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.managers";
+import { BudgetForm } from "./budget-form.tsx";
 import { card, controlClass, dangerButton, labelClass, sectionHeading } from "./settings-styles.ts";
 
 const TITLE = "Managers";
@@ -46,13 +52,21 @@ const SHOWN_DETAILS = [
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { api: client } = portalUser(context);
-  const result = await client.call((api) => api.Managers.$get());
-  if (result.ok) return { ownerOnly: false as const, list: result.data as ManagersList };
+  const [result, budgets] = await Promise.all([
+    client.call((api) => api.Managers.$get()),
+    client.call((api) => api.Budgets.$get()),
+  ]);
+  const budgetOf = budgets.ok ? (budgets.data as BudgetsOverview).managers : [];
+  if (result.ok) return { ownerOnly: false as const, list: result.data as ManagersList, budgets: budgetOf };
   if (result.status !== 403) {
     services(context).logger.warn({ status: result.status, detail: result.detail }, "managers list fetch failed");
   }
   // A Manager (403) sees the Owner-only message; a failed fetch, empty lists.
-  return { ownerOnly: result.status === 403, list: { managers: [], invites: [] } as ManagersList };
+  return {
+    ownerOnly: result.status === 403,
+    list: { managers: [], invites: [] } as ManagersList,
+    budgets: [] as ManagerBudgetUse[],
+  };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -85,6 +99,20 @@ export async function action({ context, request }: Route.ActionArgs) {
       );
       if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
       throw redirectWithToast(context, PAGE, { type: "success", title: "Manager removed" });
+    }
+    case "budget": {
+      const result = await client.call((api) =>
+        api.Managers[":id"].budget.$put({
+          param: { id: String(value.managerId) },
+          json: { budgetDollars: value.budgetDollars === null ? null : value.budgetDollars / 100 },
+        }),
+      );
+      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      const cents = result.data.monthlyBudgetCents;
+      throw redirectWithToast(context, PAGE, {
+        type: "success",
+        title: cents === null ? "Monthly budget removed" : `Monthly budget saved: ${formatDollars(cents)}`,
+      });
     }
     case "revoke-invite": {
       const result = await client.call((api) =>
@@ -137,6 +165,8 @@ export default function ManagersSettings({ loaderData, actionData }: Route.Compo
             <ManagerRow
               key={m.id}
               manager={m}
+              budget={loaderData.budgets.find((b) => b.userId === m.id)}
+              reply={reply}
               lastOwner={m.managerRole === "owner" && ownerCount === 1}
               removeOpener={removeDialog.openerFor(m.id)}
             />
@@ -201,22 +231,37 @@ export default function ManagersSettings({ loaderData, actionData }: Route.Compo
 
 function ManagerRow({
   manager,
+  budget,
+  reply,
   lastOwner,
   removeOpener,
 }: {
   manager: ManagerView;
+  budget: ManagerBudgetUse | undefined;
+  reply: FormReply | undefined;
   lastOwner: boolean;
   removeOpener: UrlDialogLinkProps;
 }) {
   const name = manager.isYou ? `${manager.fullName} (you)` : manager.fullName;
   return (
-    <li className="flex flex-col gap-3 py-4 lg:flex-row lg:items-center lg:justify-between">
+    <li className="flex flex-col gap-3 py-4 lg:flex-row lg:flex-wrap lg:items-center lg:justify-between">
       <div className="min-w-0">
         <p className="break-words font-semibold text-slate-900">{name}</p>
         <p className="break-words text-sm text-slate-600">
           {manager.email} · {ROLE_LABELS[manager.managerRole]}
         </p>
+        <p className="text-sm text-slate-700" data-testid={`budget-use-${manager.id}`}>
+          {budgetText(manager, budget)}
+        </p>
       </div>
+      <BudgetForm
+        page={PAGE}
+        idName="managerId"
+        id={manager.id}
+        whose={manager.fullName}
+        budgetCents={manager.monthlyBudgetCents}
+        reply={reply}
+      />
       <div className="flex flex-wrap items-end gap-2">
         <Form method="post" action={PAGE} preventScrollReset className="flex items-end gap-2">
           <HiddenFormInputs intent="change-role" />
@@ -268,6 +313,15 @@ function ManagerRow({
       </div>
     </li>
   );
+}
+
+/** What the row says of the budget this month: used and left, or unlimited; an Owner's is not applied. */
+function budgetText(manager: ManagerView, budget: ManagerBudgetUse | undefined): string {
+  const used = budget ? `${formatDollars(budget.usedCents)} used this month` : "";
+  if (manager.monthlyBudgetCents === null) return `No monthly budget (unlimited)${used ? ` · ${used}` : ""}`;
+  const left = budget?.leftCents ?? manager.monthlyBudgetCents;
+  const held = manager.managerRole === "owner" ? " · not applied while an Owner" : "";
+  return `Monthly budget ${formatDollars(manager.monthlyBudgetCents)} · ${used || "nothing used this month"} · ${formatDollars(left)} left${held}`;
 }
 
 function RemoveConfirmation({ manager, control }: { manager: ManagerView; control: UrlDialogControl }) {
