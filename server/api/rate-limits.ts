@@ -92,6 +92,11 @@ export const RATE_RULES = {
   webhookSendEndpoint: { points: 10, durationSeconds: 60 * 60, per: "account" },
   /** The same, per company across all of its endpoints (at most 10 live ones, ADR 0029 §14). */
   webhookSendCompany: { points: 60, durationSeconds: 60 * 60, per: "account" },
+  /**
+   * "Test the connection" of a company's single sign-on (ADR 0036), per company: each makes the
+   * server call the issuer an Owner typed, so it is bounded like the webhook pings.
+   */
+  ssoTest: { points: 30, durationSeconds: 60 * 60, per: "account" },
   /** Wrong partner keys from one client address (keyed by the address; a right key never counts). */
   partnerKeyFailure: { points: 10, durationSeconds: 10 * 60, per: "account" },
 } as const satisfies Record<string, RateRule>;
