@@ -18,6 +18,7 @@ export default [
     route("forgot-password-request", "features/accounts/corporate.forgot-password-request.tsx"),
     route("forgot-password", "features/accounts/corporate.forgot-password.tsx"),
     route("accept-invite", "features/accounts/corporate.accept-invite.tsx"),
+    route("sso/callback", "features/accounts/corporate.sso.callback.tsx"),
   ]),
   route("portal", "features/portal/portal.tsx", [
     index("features/portal/portal._index.tsx"),

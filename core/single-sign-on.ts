@@ -101,6 +101,9 @@ export const singleSignOnFormSchema = z.object({
   required: z.optional(z.literal("on")),
 });
 
+/** The login page's "Sign in with your company account" button: only the email it was pressed with. */
+export const ssoLoginFormSchema = z.object({ intent: z.literal("sso"), userName: emailField });
+
 /** POST /api/Identity/sso/start: the email typed on the login page. */
 export const startSingleSignOnSchema = z.object({ email: emailField });
 
