@@ -101,6 +101,12 @@ export const singleSignOnFormSchema = z.object({
   required: z.optional(z.literal("on")),
 });
 
+/** Settings → Single sign-on posts either the settings (save) or "Test the connection" (test). */
+export const singleSignOnPageSchema = z.discriminatedUnion("intent", [
+  singleSignOnFormSchema,
+  z.object({ intent: z.literal("test") }),
+]);
+
 /** The login page's "Sign in with your company account" button: only the email it was pressed with. */
 export const ssoLoginFormSchema = z.object({ intent: z.literal("sso"), userName: emailField });
 

@@ -25,6 +25,11 @@ export interface TestProviderOptions {
   clientId?: string;
   clientSecret?: string;
   accounts: TestAccount[];
+  /**
+   * Any email address typed at the login page is an account too (verified unless its local part
+   * starts with "unverified"): the end-to-end projects each sign in people of their own domains.
+   */
+  anyAddress?: boolean;
 }
 
 export interface TestProvider {
@@ -89,7 +94,11 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
       return grant;
     },
     async findAccount(_ctx, id) {
-      const account = accounts.get(id.toLowerCase());
+      const account =
+        accounts.get(id.toLowerCase()) ??
+        (options.anyAddress && /^[^@\s]+@[^@\s]+$/.test(id)
+          ? { email: id, emailVerified: !id.toLowerCase().startsWith("unverified") }
+          : undefined);
       if (!account) return undefined;
       return {
         accountId: id,
