@@ -1111,7 +1111,7 @@ export const singleSignOnDomains = pgTable(
 /**
  * A sign-in sent to the provider and not yet back: the state (by hash), the nonce and the PKCE
  * verifier the callback must match. Deleted when the callback uses it (or after it expires), so
- * a replayed callback finds nothing (DESIGN §7: no raw secret stays after it has done its job).
+ * a replayed callback finds nothing (docs/requirements.md §D7: no raw secret stays after it has done its job).
  */
 export const singleSignOnFlows = pgTable(
   "single_sign_on_flows",

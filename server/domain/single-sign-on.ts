@@ -8,7 +8,7 @@
 // - A sign-in is a row (single_sign_on_flows) holding the state's hash, the nonce and the PKCE
 //   verifier; the browser keeps the state in an httpOnly cookie (app/features/accounts). The
 //   callback deletes the row before the code is exchanged, so a replayed callback finds nothing
-//   and changes nothing, and a code that fails leaves nothing behind (DESIGN §7).
+//   and changes nothing, and a code that fails leaves nothing behind (docs/requirements.md §D7).
 // - openid-client checks the ID token's signature, issuer, audience, expiry and nonce; this module
 //   then insists on `email_verified: true`, a domain the company configured, and a manager of that
 //   company (matched or created on the spot, "just in time"); never a manager of another company.
