@@ -29,6 +29,7 @@ export const SSO_DETAILS = {
   clientIdRequired: "Client ID is required.",
   clientSecretRequired: "Client secret is required.",
   notSetUp: "Single sign-on is not set up yet. Save the identity provider first.",
+  logoutRefused: "The logout token was refused.",
   // "Test the connection" (each in plain words, as the issue asks).
   testUnreachable: "The issuer could not be reached, or it did not answer OpenID Connect discovery.",
   testBadCredentials: "The identity provider refused the client ID and client secret.",

@@ -97,6 +97,11 @@ export const RATE_RULES = {
    * server call the issuer an Owner typed, so it is bounded like the webhook pings.
    */
   ssoTest: { points: 30, durationSeconds: 60 * 60, per: "account" },
+  /**
+   * Back-channel logouts an identity provider posts (ADR 0036), per client address: each may make
+   * the server fetch the provider's keys, so a flood of forged tokens cannot make it a fetcher.
+   */
+  ssoLogout: { points: 60, durationSeconds: 60, per: "client" },
   /** Wrong partner keys from one client address (keyed by the address; a right key never counts). */
   partnerKeyFailure: { points: 10, durationSeconds: 10 * 60, per: "account" },
 } as const satisfies Record<string, RateRule>;

@@ -371,6 +371,50 @@ describeEachDatabase("single sign-on with OpenID Connect", ({ database }) => {
     });
   });
 
+  describe("the provider's back-channel logout", () => {
+    const postLogout = (api: Api, token: string) =>
+      api.request("/api/Identity/sso/backchannel-logout", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ logout_token: token }),
+      });
+
+    it("a logout token signed by the provider for the session ends it; a forged or misaddressed one changes nothing", async () => {
+      const { api } = setUp();
+      await ownerWithSso(api);
+      const { res } = await signIn(api, COLLEAGUE);
+      const { accessToken } = (await res.json()) as { accessToken: string };
+      const me = () => call(api, "GET", "/api/Users/MyDetails", undefined, accessToken);
+      const [row] = await db().select().from(accessTokens).where(sql`${accessTokens.ssoSessionId} is not null`);
+      const sid = row?.ssoSessionId as string;
+      expect(sid).toBeTruthy();
+
+      // Signed by someone else (a key of our own making): refused.
+      const forged = provider.logoutToken({ sid, sub: COLLEAGUE }).split(".");
+      forged[2] = Buffer.from("not the provider's signature").toString("base64url");
+      expect((await postLogout(api, forged.join("."))).status).toBe(400);
+      // For another client, or without the logout event: refused.
+      expect((await postLogout(api, provider.logoutToken({ sid, aud: "another-client" }))).status).toBe(400);
+      expect((await postLogout(api, provider.logoutToken({ sid, events: {} }))).status).toBe(400);
+      expect((await me()).status).toBe(200);
+
+      // The provider's own: the session ends.
+      expect((await postLogout(api, provider.logoutToken({ sid, sub: COLLEAGUE }))).status).toBe(200);
+      expect((await me()).status).toBe(401);
+    });
+  });
+
+  it("removing a manager who came in through single sign-on ends their session, as for any manager", async () => {
+    const { api } = setUp();
+    const owner = await ownerWithSso(api);
+    const { res } = await signIn(api, COLLEAGUE);
+    const { accessToken } = (await res.json()) as { accessToken: string };
+    const [created] = await db().select().from(users).where(eq(users.email, COLLEAGUE));
+    const removed = await call(api, "DELETE", `/api/Managers/${created?.id}`, undefined, owner.accessToken);
+    expect(removed.status, await removed.clone().text()).toBe(204);
+    expect((await call(api, "GET", "/api/Users/MyDetails", undefined, accessToken)).status).toBe(401);
+  });
+
   describe("require single sign-on, and the break-glass Owner", () => {
     it("password sign-in and reset are refused for the domain's managers, naming the button; the break-glass Owner still signs in", async () => {
       const { api } = setUp();

@@ -5,6 +5,7 @@
 //                                            client credentials, the email claim)
 //   POST /api/Identity/sso/start    { email }          → { authorizationUrl, state }  (public)
 //   POST /api/Identity/sso/callback { query, state }   → { accessToken, appSettings } (public)
+//   POST /api/Identity/sso/backchannel-logout  logout_token=… (form) → 200 (the provider's server)
 // The two public calls spend the login budget of the client's address (rate-limits.ts "login"),
 // counted on arrival like the password login: the callback is limited like login whatever URL
 // reached it (the web's /corporate/sso/callback calls it through the typed client).
@@ -19,6 +20,7 @@ import {
   startSingleSignOnSchema,
 } from "../../core/single-sign-on.ts";
 import {
+  backChannelLogout,
   completeSingleSignOn,
   getSingleSignOn,
   type SingleSignOnKeys,
@@ -61,53 +63,70 @@ export function singleSignOnRoutes(
     return { companyId, userId, clientIp: c.get("clientIp") ?? null };
   };
 
-  return new Hono<ApiEnv>()
-    .get("/SingleSignOn", auth, ownerOnly, async (c) =>
-      c.json({ config: await getSingleSignOn(deps.db, actorOf(c).companyId) }),
-    )
-    .put("/SingleSignOn", auth, ownerOnly, jsonBody(saveSingleSignOnSchema), async (c) => {
-      const actor = actorOf(c);
-      const outcome = await saveSingleSignOn(deps.db, await keysOf(), actor, c.req.valid("json"), now());
-      if (!outcome.ok) {
-        throw new ProblemError(
-          outcome.field === "domains" ? 409 : 400,
-          outcome.detail,
-          outcome.field ? { [outcome.field]: [outcome.detail] } : undefined,
+  return (
+    new Hono<ApiEnv>()
+      .get("/SingleSignOn", auth, ownerOnly, async (c) =>
+        c.json({ config: await getSingleSignOn(deps.db, actorOf(c).companyId) }),
+      )
+      .put("/SingleSignOn", auth, ownerOnly, jsonBody(saveSingleSignOnSchema), async (c) => {
+        const actor = actorOf(c);
+        const outcome = await saveSingleSignOn(deps.db, await keysOf(), actor, c.req.valid("json"), now());
+        if (!outcome.ok) {
+          throw new ProblemError(
+            outcome.field === "domains" ? 409 : 400,
+            outcome.detail,
+            outcome.field ? { [outcome.field]: [outcome.detail] } : undefined,
+          );
+        }
+        return c.json({ config: await getSingleSignOn(deps.db, actor.companyId) });
+      })
+      .post("/SingleSignOn/test", auth, ownerOnly, async (c) => {
+        const { companyId } = actorOf(c);
+        await limits.perAccount("ssoTest", `company:${companyId}`);
+        return c.json(await testSingleSignOn(deps.db, await keysOf(), companyId, redirectUri));
+      })
+      .post("/Identity/sso/start", limits.perClient("login"), jsonBody(startSingleSignOnSchema), async (c) => {
+        const started = await startSingleSignOn(deps.db, await keysOf(), c.req.valid("json").email, redirectUri, now());
+        if (started.status === "not_configured") throw new ProblemError(404, SSO_DETAILS.notConfigured);
+        if (started.status === "unavailable") throw new ProblemError(503, SSO_DETAILS.providerUnavailable);
+        return c.json({ authorizationUrl: started.authorizationUrl, state: started.state });
+      })
+      // The provider's back-channel logout (a form post from its server, not a browser): 200 when
+      // the token is good, whether or not it named a session of ours; 400 otherwise.
+      .post("/Identity/sso/backchannel-logout", limits.perClient("ssoLogout"), async (c) => {
+        const type = c.req.header("content-type") ?? "";
+        const body = type.startsWith("application/x-www-form-urlencoded") ? await c.req.parseBody() : {};
+        const token = typeof body.logout_token === "string" ? body.logout_token : "";
+        c.header("cache-control", "no-store");
+        if (!token || token.length > 8000) throw new ProblemError(400, SSO_DETAILS.logoutRefused);
+        const result = await backChannelLogout(deps.db, await keysOf(), token, now());
+        if (result.status === "refused") {
+          deps.logger.info({ reason: result.reason }, "single sign-on back-channel logout refused");
+          throw new ProblemError(400, SSO_DETAILS.logoutRefused);
+        }
+        return c.body(null, 200);
+      })
+      .post("/Identity/sso/callback", limits.perClient("login"), jsonBody(completeSingleSignOnSchema), async (c) => {
+        const body = c.req.valid("json");
+        const result = await completeSingleSignOn(
+          deps.db,
+          await keysOf(),
+          { query: body.query, browserState: body.state, redirectUri },
+          now(),
+          { clientIp: c.get("clientIp"), userAgent: c.req.header("user-agent") },
         );
-      }
-      return c.json({ config: await getSingleSignOn(deps.db, actor.companyId) });
-    })
-    .post("/SingleSignOn/test", auth, ownerOnly, async (c) => {
-      const { companyId } = actorOf(c);
-      await limits.perAccount("ssoTest", `company:${companyId}`);
-      return c.json(await testSingleSignOn(deps.db, await keysOf(), companyId, redirectUri));
-    })
-    .post("/Identity/sso/start", limits.perClient("login"), jsonBody(startSingleSignOnSchema), async (c) => {
-      const started = await startSingleSignOn(deps.db, await keysOf(), c.req.valid("json").email, redirectUri, now());
-      if (started.status === "not_configured") throw new ProblemError(404, SSO_DETAILS.notConfigured);
-      if (started.status === "unavailable") throw new ProblemError(503, SSO_DETAILS.providerUnavailable);
-      return c.json({ authorizationUrl: started.authorizationUrl, state: started.state });
-    })
-    .post("/Identity/sso/callback", limits.perClient("login"), jsonBody(completeSingleSignOnSchema), async (c) => {
-      const body = c.req.valid("json");
-      const result = await completeSingleSignOn(
-        deps.db,
-        await keysOf(),
-        { query: body.query, browserState: body.state, redirectUri },
-        now(),
-        { clientIp: c.get("clientIp"), userAgent: c.req.header("user-agent") },
-      );
-      if (result.status === "refused") {
-        deps.logger.info({ reason: result.reason }, "single sign-on refused");
-        throw new ProblemError(400, result.detail);
-      }
-      if (result.created) deps.onEmailQueued?.();
-      return c.json({
-        accessToken: result.accessToken,
-        appSettings: {
-          hasProvidedCompanyDetails: result.hasProvidedCompanyDetails,
-          hasWatchedOnboardingVideo: result.hasWatchedOnboardingVideo,
-        },
-      });
-    });
+        if (result.status === "refused") {
+          deps.logger.info({ reason: result.reason }, "single sign-on refused");
+          throw new ProblemError(400, result.detail);
+        }
+        if (result.created) deps.onEmailQueued?.();
+        return c.json({
+          accessToken: result.accessToken,
+          appSettings: {
+            hasProvidedCompanyDetails: result.hasProvidedCompanyDetails,
+            hasWatchedOnboardingVideo: result.hasWatchedOnboardingVideo,
+          },
+        });
+      })
+  );
 }

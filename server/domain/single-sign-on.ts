@@ -16,7 +16,16 @@
 //   (identity.ts): openid-client's clockSkew is set to the difference.
 // - Plain http issuers are refused by openid-client; they are allowed only for a loopback host
 //   (the provider the tests start on 127.0.0.1, ADR 0036), never for anything that leaves the machine.
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+import {
+  constants,
+  createCipheriv,
+  createDecipheriv,
+  createPublicKey,
+  hkdfSync,
+  type JsonWebKey,
+  randomBytes,
+  verify,
+} from "node:crypto";
 import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import * as oidc from "openid-client";
 import {
@@ -619,4 +628,141 @@ async function signInManager(
     hasProvidedCompanyDetails: company.detailsUpdatedAt !== null,
     hasWatchedOnboardingVideo,
   };
+}
+
+// ─── The provider's back-channel logout ─────────────────────────────────────────────────────
+
+const LOGOUT_EVENT = "http://schemas.openid.net/event/backchannel-logout";
+/** How far a logout token's `iat` may be from our clock (seconds). */
+const LOGOUT_TOKEN_SKEW_SECONDS = 5 * 60;
+
+type Jwk = JsonWebKey & { kid?: string; alg?: string; use?: string };
+
+const SIGNATURE_ALGORITHMS: Record<string, { hash: string; padding?: number; dsa?: true }> = {
+  RS256: { hash: "sha256" },
+  RS384: { hash: "sha384" },
+  RS512: { hash: "sha512" },
+  PS256: { hash: "sha256", padding: constants.RSA_PKCS1_PSS_PADDING },
+  ES256: { hash: "sha256", dsa: true },
+  ES384: { hash: "sha384", dsa: true },
+};
+
+function decodePart(part: string | undefined): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part ?? "", "base64url").toString("utf8"));
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `token`'s signature is good under one of the provider's published keys. */
+async function verifiedByProvider(config: oidc.Configuration, token: string) {
+  const [headerPart, payloadPart, signaturePart] = token.split(".");
+  const header = decodePart(headerPart);
+  const algorithm = typeof header?.alg === "string" ? SIGNATURE_ALGORITHMS[header.alg] : undefined;
+  const jwksUri = config.serverMetadata().jwks_uri;
+  if (!header || !algorithm || !jwksUri || !signaturePart) return false;
+  const url = new URL(jwksUri);
+  // As for discovery: plain http only to this machine.
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && isLoopbackHost(url.hostname))) return false;
+  const response = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: "error" });
+  if (!response.ok) return false;
+  const { keys } = (await response.json()) as { keys?: Jwk[] };
+  const candidates = (keys ?? []).filter(
+    (k) => (header.kid === undefined || k.kid === header.kid) && (k.use === undefined || k.use === "sig"),
+  );
+  const data = Buffer.from(`${headerPart}.${payloadPart}`);
+  const signature = Buffer.from(signaturePart, "base64url");
+  for (const jwk of candidates) {
+    try {
+      const key = createPublicKey({ key: jwk, format: "jwk" });
+      const ok = verify(
+        algorithm.hash,
+        data,
+        {
+          key,
+          ...(algorithm.padding ? { padding: algorithm.padding, saltLength: constants.RSA_PSS_SALTLEN_DIGEST } : {}),
+          ...(algorithm.dsa ? { dsaEncoding: "ieee-p1363" as const } : {}),
+        },
+        signature,
+      );
+      if (ok) return true;
+    } catch {
+      // A key of another type than the algorithm's: try the next one.
+    }
+  }
+  return false;
+}
+
+export type BackChannelLogoutResult = { status: "ended"; sessions: number } | { status: "refused"; reason: string };
+
+/**
+ * OpenID Connect Back-Channel Logout 1.0: the provider posts a signed logout token when someone
+ * signs out there (or is disabled). It is checked as an ID token is — signature under the
+ * provider's keys, issuer, audience (our client id), `iat` near our clock, the logout event, no
+ * nonce — and the access tokens it names (by `sid`, or by `sub` when it has none) are revoked, in
+ * the company whose provider and client it is. Their web sessions end at their next request
+ * (the bearer check answers 401).
+ */
+export async function backChannelLogout(
+  db: Db,
+  keys: SingleSignOnKeys,
+  logoutToken: string,
+  now: Date,
+): Promise<BackChannelLogoutResult> {
+  const claims = decodePart(logoutToken.split(".")[1]);
+  if (!claims || logoutToken.split(".").length !== 3) return { status: "refused", reason: "malformed" };
+  const issuer = typeof claims.iss === "string" ? claims.iss : "";
+  const audiences = (Array.isArray(claims.aud) ? claims.aud : [claims.aud]).filter(
+    (a): a is string => typeof a === "string",
+  );
+  const sid = typeof claims.sid === "string" ? claims.sid : null;
+  const sub = typeof claims.sub === "string" ? claims.sub : null;
+  const events = claims.events as Record<string, unknown> | undefined;
+  const iat = typeof claims.iat === "number" ? claims.iat : Number.NaN;
+  const exp = typeof claims.exp === "number" ? claims.exp : null;
+  const nowSeconds = now.getTime() / 1000;
+  if (!issuer || audiences.length === 0 || (!sid && !sub)) return { status: "refused", reason: "claims" };
+  if (!events || typeof events[LOGOUT_EVENT] !== "object" || "nonce" in claims) {
+    return { status: "refused", reason: "not_a_logout_token" };
+  }
+  if (!(Math.abs(nowSeconds - iat) <= LOGOUT_TOKEN_SKEW_SECONDS) || (exp !== null && exp <= nowSeconds)) {
+    return { status: "refused", reason: "time" };
+  }
+  const sameIssuer = (a: string) => a.replace(/\/+$/, "") === issuer.replace(/\/+$/, "");
+  const configs = (
+    await db
+      .select({ companyId: singleSignOnConfigs.companyId, issuerUrl: singleSignOnConfigs.issuerUrl })
+      .from(singleSignOnConfigs)
+      .where(inArray(singleSignOnConfigs.clientId, audiences))
+  ).filter((c) => sameIssuer(c.issuerUrl));
+  let sessions = 0;
+  for (const { companyId } of configs) {
+    const settings = await providerOf(db, keys, companyId);
+    if (!settings) continue;
+    let config: oidc.Configuration;
+    try {
+      config = await discover(settings);
+      if (!sameIssuer(config.serverMetadata().issuer)) continue;
+      if (!(await verifiedByProvider(config, logoutToken))) continue;
+    } catch {
+      continue;
+    }
+    const ended = await db
+      .update(accessTokens)
+      .set({ revokedAt: now })
+      .where(
+        and(
+          eq(accessTokens.companyId, companyId),
+          isNull(accessTokens.revokedAt),
+          sid ? eq(accessTokens.ssoSessionId, sid) : eq(accessTokens.ssoSubject, sub ?? ""),
+          ...(sid && sub ? [eq(accessTokens.ssoSubject, sub)] : []),
+        ),
+      )
+      .returning({ id: accessTokens.id });
+    sessions += ended.length;
+    return { status: "ended", sessions };
+  }
+  return { status: "refused", reason: "unknown_or_unsigned" };
 }

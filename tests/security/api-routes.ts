@@ -225,6 +225,8 @@ export const API_ROUTES: Record<string, Entry> = {
     kind: "public",
     body: () => ({ query: "?code=forged-code&state=forged-state", state: "forged-state" }),
   },
+  // A provider's back-channel logout; the real one posts a form, so any JSON body is a 400.
+  "POST /api/Identity/sso/backchannel-logout": { kind: "public", body: () => ({ logout_token: "forged.token.value" }) },
   "POST /api/Identity/login": {
     kind: "public",
     body: (w) => ({

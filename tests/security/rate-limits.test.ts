@@ -188,6 +188,10 @@ const OPERATIONS: Record<string, Operation> = {
           }
         : { token: "z".repeat(43) },
   },
+  ssoLogout: {
+    // An identity provider's back-channel logout (ADR 0036): a forged token, refused after it is counted.
+    api: (_, i) => ({ logout_token: `forged.${i}.token` }),
+  },
   cardPayment: {
     // The card form's page posts several intents; the API's three card calls are what the rule guards.
     api: (path) =>

@@ -38,6 +38,11 @@ export interface TestProvider {
   clientSecret: string;
   /** The next ID token the token endpoint answers goes through `change` (claims in, claims out). */
   tamperNextIdToken(change: (claims: Record<string, unknown>) => Record<string, unknown>): void;
+  /**
+   * A back-channel logout token as the provider would post it (signed with its key), with
+   * `claims` over the usual ones (iss, aud, iat, jti, the logout event).
+   */
+  logoutToken(claims: Record<string, unknown>): string;
   /** How many times the token endpoint has answered (a refused code counts too). */
   tokenCalls(): number;
   close(): Promise<void>;
@@ -74,6 +79,9 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
         grant_types: ["authorization_code"],
         response_types: ["code"],
         token_endpoint_auth_method: "client_secret_basic",
+        // The app's back-channel logout; `sid` then goes in every ID token.
+        backchannel_logout_uri: new URL("/api/Identity/sso/backchannel-logout", options.redirectUris[0]).href,
+        backchannel_logout_session_required: true,
       },
     ],
     jwks: { keys: [jwk as never] },
@@ -83,7 +91,7 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
     scopes: ["openid", "email", "profile"],
     // The email goes in the ID token itself (the app reads no userinfo).
     conformIdTokenClaims: false,
-    features: { devInteractions: { enabled: true } },
+    features: { devInteractions: { enabled: true }, backchannelLogout: { enabled: true } },
     // Consent is taken as given for the test client, so the login page is the only interaction.
     async loadExistingGrant(ctx) {
       const accountId = ctx.oidc.session?.accountId;
@@ -139,6 +147,24 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
     clientSecret,
     tamperNextIdToken(change) {
       tamper = change;
+    },
+    logoutToken(claims) {
+      const header = Buffer.from(JSON.stringify({ alg: "RS256", kid: "test-key", typ: "logout+jwt" })).toString(
+        "base64url",
+      );
+      const now = Math.floor(Date.now() / 1000);
+      return signJwt(
+        header,
+        {
+          iss: issuer,
+          aud: clientId,
+          iat: now,
+          jti: `logout-${now}-${Math.random().toString(36).slice(2)}`,
+          events: { "http://schemas.openid.net/event/backchannel-logout": {} },
+          ...claims,
+        },
+        privateKey,
+      );
     },
     tokenCalls: () => tokenCalls,
     close: () =>
