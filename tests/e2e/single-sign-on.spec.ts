@@ -9,7 +9,7 @@ import type { Browser, Page } from "@playwright/test";
 import { SSO_BUTTON_LABEL, SSO_DETAILS } from "../../core/single-sign-on.ts";
 import { TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../support/oidc-provider.ts";
 import { expect, test } from "./fixtures.ts";
-import { expectNoHorizontalScroll, isPhone, jsEnabled, uniqueToken, visit } from "./support.ts";
+import { expectNoAxeViolations, expectNoHorizontalScroll, isPhone, jsEnabled, uniqueToken, visit } from "./support.ts";
 
 const PAGE = "/portal/settings/single-sign-on";
 const ISSUER = `http://127.0.0.1:${Number(process.env.E2E_OIDC_PORT ?? 3333)}`;
@@ -53,6 +53,7 @@ test("an Owner sets up single sign-on; a new colleague signs in through the prov
   await expect(toast(page)).toContainText("Single sign-on saved");
   await expect(page.getByTestId("sso-break-glass")).toContainText(owner.email);
   await expectNoHorizontalScroll(page);
+  if (jsEnabled()) await expectNoAxeViolations(page);
 
   await page.getByRole("button", { name: "Test the connection" }).click();
   await expect(page.getByTestId("sso-test-result")).toHaveText(SSO_DETAILS.testOk);
@@ -104,5 +105,18 @@ test("a domain without single sign-on is told so on the login page, and nothing 
   await page.getByLabel("Email").fill(`someone@no-sso-${uniqueToken()}.test`);
   await page.getByRole("button", { name: SSO_BUTTON_LABEL }).click();
   await expect(page.getByRole("alert")).toContainText(SSO_DETAILS.notConfigured);
+  await expect(page).toHaveURL(/\/corporate\/login$/);
+});
+
+test("a forged callback (a state this browser was not sent off with) shows a clear error page and signs no one in", async ({
+  page,
+}) => {
+  const response = await visit(page, "/corporate/sso/callback?code=forged-code&state=forged-state");
+  expect(response?.status()).toBe(400);
+  await expect(page.getByRole("heading", { name: "The sign-in did not complete" })).toBeVisible();
+  await expect(page.getByRole("alert")).toContainText(SSO_DETAILS.failed);
+  await expectNoHorizontalScroll(page);
+  if (jsEnabled()) await expectNoAxeViolations(page);
+  await page.getByRole("link", { name: "Back to the login page" }).click();
   await expect(page).toHaveURL(/\/corporate\/login$/);
 });
