@@ -306,6 +306,20 @@ describeEachDatabase("single sign-on with OpenID Connect", ({ database }) => {
       expect(real.status, await real.clone().text()).toBe(200);
     });
 
+    it("the same callback posted twice at once signs in once: one 200, one refusal, one manager", async () => {
+      const { api } = setUp();
+      await ownerWithSso(api);
+      const started = await start(api, COLLEAGUE);
+      const back = await signInAtProvider(started.authorizationUrl, COLLEAGUE);
+      const body = { query: back.search, state: started.state };
+      const answers = await Promise.all([
+        call(api, "POST", "/api/Identity/sso/callback", body),
+        call(api, "POST", "/api/Identity/sso/callback", body),
+      ]);
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 400]);
+      expect(await db().select().from(users).where(eq(users.email, COLLEAGUE))).toHaveLength(1);
+    });
+
     it("a replayed callback (same code, same state) is refused the second time; one token only", async () => {
       const { api } = setUp();
       await ownerWithSso(api);
@@ -472,6 +486,16 @@ describeEachDatabase("single sign-on with OpenID Connect", ({ database }) => {
         .from(loginChallenges)
         .where(and(eq(loginChallenges.userId, colleague.userId), sql`${loginChallenges.consumedAt} is null`));
       expect(open).toHaveLength(0);
+    });
+
+    it("a break-glass Owner who is no longer an Owner is no longer break-glass", async () => {
+      const { api } = setUp();
+      const owner = await ownerWithSso(api, { required: true });
+      expect((await logIn(api, OWNER)).status).toBe(200);
+      await db().update(users).set({ managerRole: "manager" }).where(eq(users.id, owner.userId));
+      const refused = await logIn(api, OWNER);
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { detail: string }).detail).toBe(SSO_DETAILS.required);
     });
 
     it("another domain's managers keep their passwords", async () => {

@@ -111,7 +111,14 @@ export async function getSingleSignOn(db: Db, companyId: number): Promise<Single
     const [owner] = await db
       .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, email: users.email })
       .from(users)
-      .where(and(eq(users.id, row.breakGlassUserId), eq(users.companyId, companyId)));
+      .where(
+        and(
+          eq(users.id, row.breakGlassUserId),
+          eq(users.companyId, companyId),
+          eq(users.isActive, true),
+          eq(users.managerRole, "owner"),
+        ),
+      );
     if (owner) breakGlass = { userId: owner.id, name: `${owner.firstName} ${owner.lastName}`, email: owner.email };
   }
   return {
@@ -268,7 +275,11 @@ export async function passwordRefusedForSso(db: Db | Tx, email: string): Promise
     })
     .from(singleSignOnDomains)
     .innerJoin(singleSignOnConfigs, eq(singleSignOnConfigs.companyId, singleSignOnDomains.companyId))
-    .leftJoin(users, and(eq(users.id, singleSignOnConfigs.breakGlassUserId), eq(users.isActive, true)))
+    // Only while they are an active Owner: a break-glass Owner demoted or removed is no longer one.
+    .leftJoin(
+      users,
+      and(eq(users.id, singleSignOnConfigs.breakGlassUserId), eq(users.isActive, true), eq(users.managerRole, "owner")),
+    )
     .where(eq(singleSignOnDomains.domain, domain));
   if (!row?.required) return false;
   if (row.breakGlassEmail?.toLowerCase() === email.trim().toLowerCase()) return false;
