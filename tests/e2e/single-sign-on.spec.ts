@@ -91,6 +91,12 @@ test("an Owner sets up single sign-on; a new colleague signs in through the prov
   await expect(refused.getByRole("alert")).toContainText(SSO_DETAILS.required);
   await expect(refused).toHaveURL(/\/corporate\/login$/);
 
+  // And so is a password reset for them.
+  await visit(refused, "/corporate/forgot-password-request");
+  await refused.getByLabel("Email").fill(colleagueEmail);
+  await refused.getByRole("button", { name: "Send Reset Password Link" }).click();
+  await expect(refused.getByRole("alert")).toContainText(SSO_DETAILS.required);
+
   // The break-glass Owner still signs in with the password.
   const breakGlass = await otherBrowser(browser, baseURL);
   await visit(breakGlass, "/corporate/login");
