@@ -8,6 +8,8 @@ const CI = Boolean(process.env.CI);
 /** A fixed port of its own, away from the dev servers (3000, 3201, 3202). */
 const PORT = Number(process.env.E2E_PORT ?? 3150);
 const baseURL = `http://127.0.0.1:${PORT}`;
+/** The test OpenID Connect provider's port (tests/e2e/oidc-provider-server.ts, single-sign-on.spec.ts). */
+const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3333);
 
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 360, height: 740 };
@@ -81,6 +83,16 @@ export default defineConfig({
     { name: "phone-nojs", use: { viewport: phone, javaScriptEnabled: false } },
   ],
   webServer: [
+    {
+      // A real OpenID Connect provider (oidc-provider) for single sign-on (ADR 0036).
+      command: `"${process.execPath}" tests/e2e/oidc-provider-server.ts`,
+      url: `http://127.0.0.1:${OIDC_PORT}/.well-known/openid-configuration`,
+      ...serverOptions,
+      env: {
+        E2E_OIDC_PORT: String(OIDC_PORT),
+        E2E_OIDC_REDIRECT_URI: `${baseURL}/corporate/sso/callback`,
+      },
+    },
     {
       // The production build, as `npm start` serves it (test:e2e runs `npm run build` first).
       // process.execPath keeps the server on the same Node 24 that runs Playwright.

@@ -18,6 +18,7 @@ export default [
     route("forgot-password-request", "features/accounts/corporate.forgot-password-request.tsx"),
     route("forgot-password", "features/accounts/corporate.forgot-password.tsx"),
     route("accept-invite", "features/accounts/corporate.accept-invite.tsx"),
+    route("sso/callback", "features/accounts/corporate.sso.callback.tsx"),
   ]),
   route("portal", "features/portal/portal.tsx", [
     index("features/portal/portal._index.tsx"),
@@ -44,6 +45,7 @@ export default [
       route("api-keys/reference", "features/settings/portal.settings.api-reference.tsx"),
       route("webhooks", "features/settings/portal.settings.webhooks.tsx"),
       route("webhooks/:endpointId", "features/settings/portal.settings.webhook-deliveries.tsx"),
+      route("single-sign-on", "features/settings/portal.settings.single-sign-on.tsx"),
       route("audit", "features/audit/portal.settings.audit.tsx"),
       route("balance", "features/settings/portal.settings.balance.tsx"),
       route("balance/top-ups/:topUpId", "features/settings/portal.settings.balance.top-up.tsx"),

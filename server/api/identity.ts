@@ -18,6 +18,7 @@ import {
   verifyEmailSchema,
 } from "../../core/account-forms.ts";
 import { DETAILS } from "../../core/public-forms.ts";
+import { SSO_DETAILS } from "../../core/single-sign-on.ts";
 import {
   completePasswordReset,
   findPasswordReset,
@@ -32,6 +33,7 @@ import {
   type VerifyEmailResult,
   verifyEmail,
 } from "../domain/identity.ts";
+import { passwordRefusedForSso } from "../domain/single-sign-on.ts";
 import { startLoginChallenge } from "../domain/two-factor.ts";
 import { ProblemError } from "../http/problem.ts";
 import { jsonBody } from "../http/validate.ts";
@@ -138,6 +140,8 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
         const body = c.req.valid("json");
         await limits.loginAttempt(body.userName, c.get("clientIp"));
         await requireCaptcha(deps, c, body, "login");
+        // The company requires single sign-on for this domain (ADR 0036): no password, but the break-glass Owner's.
+        if (await passwordRefusedForSso(deps.db, body.userName)) throw new ProblemError(403, SSO_DETAILS.required);
         const result = await login(deps.db, { email: body.userName, password: body.password }, now(), loginOrigin(c));
         if (result.status === "not_verified") return refuseUnverifiedLogin(c.get("clientIp"), result.publicId);
         if (result.status === "second_factor") {
@@ -171,6 +175,8 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
         async (c) => {
           const body = c.req.valid("json");
           await limits.perAccount("resetRequestEmail", body.email);
+          // Decided by the domain alone, so it tells nothing about whether the address has an account.
+          if (await passwordRefusedForSso(deps.db, body.email)) throw new ProblemError(403, SSO_DETAILS.required);
           const { queued } = await requestPasswordReset(deps.db, body.email, deps.config.APP_URL, now());
           if (queued) deps.onEmailQueued?.();
           return c.body(null, 200);
@@ -181,6 +187,7 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
         const reset = await findPasswordReset(deps.db, body.passwordResetToken, now());
         if (reset.status !== "valid") throw new ProblemError(400, resetFailures[reset.status]);
         await limits.perAccount("resetUser", reset.userId);
+        if (await passwordRefusedForSso(deps.db, reset.email)) throw new ProblemError(403, SSO_DETAILS.required);
         const outcome = await completePasswordReset(deps.db, reset, body.password, now());
         if (outcome === "used") throw new ProblemError(400, DETAILS.resetTokenUsed);
         return c.body(null, 200);

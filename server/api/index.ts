@@ -31,6 +31,7 @@ import { rewardHistoryRoutes } from "./reward-history.ts";
 import { rewardMyTeamRoutes } from "./reward-my-team.ts";
 import { rewardOrdersRoutes } from "./reward-orders.ts";
 import { settingsRoutes } from "./settings.ts";
+import { singleSignOnRoutes } from "./single-sign-on.ts";
 import { twoFactorRoutes } from "./two-factor.ts";
 import { usersRoutes } from "./users.ts";
 import { webhooksRoutes } from "./webhooks.ts";
@@ -100,6 +101,8 @@ export function createApi(deps: ApiDeps) {
       .route("/", budgetsRoutes(deps, auth, now))
       // Signed webhooks of the company's events (ADR 0029).
       .route("/", webhooksRoutes(deps, auth, now, limits))
+      // Single sign-on with the company's OpenID Connect provider (ADR 0036).
+      .route("/", singleSignOnRoutes(deps, auth, limits, now))
       // The prepaid balance and its card top-ups (ADR 0029).
       .route("/", balanceRoutes(deps, payments, auth, now, limits))
       // A company API key's calls (ADR 0028): their own middleware, never a manager's token.

@@ -92,6 +92,16 @@ export const RATE_RULES = {
   webhookSendEndpoint: { points: 10, durationSeconds: 60 * 60, per: "account" },
   /** The same, per company across all of its endpoints (at most 10 live ones, ADR 0029 §14). */
   webhookSendCompany: { points: 60, durationSeconds: 60 * 60, per: "account" },
+  /**
+   * "Test the connection" of a company's single sign-on (ADR 0036), per company: each makes the
+   * server call the issuer an Owner typed, so it is bounded like the webhook pings.
+   */
+  ssoTest: { points: 30, durationSeconds: 60 * 60, per: "account" },
+  /**
+   * Back-channel logouts an identity provider posts (ADR 0036), per client address: each may make
+   * the server fetch the provider's keys, so a flood of forged tokens cannot make it a fetcher.
+   */
+  ssoLogout: { points: 60, durationSeconds: 60, per: "client" },
   /** Wrong partner keys from one client address (keyed by the address; a right key never counts). */
   partnerKeyFailure: { points: 10, durationSeconds: 10 * 60, per: "account" },
 } as const satisfies Record<string, RateRule>;

@@ -300,6 +300,12 @@ export const accessTokens = pgTable(
     /** Where the login that made the token came from, for the manager's list of sessions. */
     clientIp: text("client_ip"),
     userAgent: text("user_agent"),
+    /**
+     * A sign-in through the company's identity provider (ADR 0036): the provider's session id
+     * (`sid`) and subject (`sub`) from the ID token, so the provider's back-channel logout ends it.
+     */
+    ssoSessionId: text("sso_session_id"),
+    ssoSubject: text("sso_subject"),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("access_tokens_token_idx").on(t.tokenHash), index("access_tokens_user_idx").on(t.userId)],
@@ -1085,4 +1091,66 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
   ],
+);
+
+// ─── Single sign-on (ADR 0036) ───────────────────────────────────────────────────────────────
+
+/**
+ * A company's OpenID Connect identity provider, set by an Owner (Settings → Single sign-on).
+ * The client secret is sealed like the webhook secrets (server/domain/single-sign-on.ts): the
+ * token call must send it, so it cannot be a hash.
+ */
+export const singleSignOnConfigs = pgTable("single_sign_on_configs", {
+  companyId: bigint("company_id", { mode: "number" })
+    .primaryKey()
+    .references(() => companies.id),
+  issuerUrl: text("issuer_url").notNull(),
+  clientId: text("client_id").notNull(),
+  clientSecretSealed: text("client_secret_sealed").notNull(),
+  /** The role of a manager created at their first sign-in through the provider. */
+  newManagerRole: text("new_manager_role", { enum: ["owner", "manager"] })
+    .notNull()
+    .default("manager"),
+  /** Password sign-in, reset and the two-factor step are refused for the domains' managers (but the break-glass Owner's). */
+  required: boolean("required").notNull().default(false),
+  /** The one Owner who may always sign in with a password and a second factor (ADR 0036 "break-glass"). */
+  breakGlassUserId: optionalUserRef("break_glass_user_id"),
+  updatedBy: optionalUserRef("updated_by"),
+  updatedAt: timestamptz("updated_at").notNull().defaultNow(),
+  createdAt: createdAt(),
+});
+
+/** The email domains a company's provider vouches for: each domain belongs to one company at most. */
+export const singleSignOnDomains = pgTable(
+  "single_sign_on_domains",
+  {
+    id: id(),
+    companyId: companyRef(),
+    /** Lower case, no leading "@" (core/single-sign-on.ts). */
+    domain: text("domain").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("single_sign_on_domains_domain_idx").on(t.domain),
+    index("single_sign_on_domains_company_idx").on(t.companyId),
+  ],
+);
+
+/**
+ * A sign-in sent to the provider and not yet back: the state (by hash), the nonce and the PKCE
+ * verifier the callback must match. Deleted when the callback uses it (or after it expires), so
+ * a replayed callback finds nothing (docs/requirements.md §D7: no raw secret stays after it has done its job).
+ */
+export const singleSignOnFlows = pgTable(
+  "single_sign_on_flows",
+  {
+    id: id(),
+    companyId: companyRef(),
+    stateHash: text("state_hash").notNull(),
+    nonce: text("nonce").notNull(),
+    codeVerifier: text("code_verifier").notNull(),
+    expiresAt: timestamptz("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("single_sign_on_flows_state_idx").on(t.stateHash)],
 );

@@ -432,7 +432,7 @@ export async function requestPasswordReset(
 }
 
 export type ResetLookup =
-  | { status: "valid"; resetId: number; userId: number }
+  | { status: "valid"; resetId: number; userId: number; email: string }
   | { status: "invalid" | "expired" | "used" };
 
 export async function findPasswordReset(db: Db, token: string, now: Date): Promise<ResetLookup> {
@@ -443,6 +443,7 @@ export async function findPasswordReset(db: Db, token: string, now: Date): Promi
       expiresAt: passwordResets.expiresAt,
       usedAt: passwordResets.usedAt,
       isActive: users.isActive,
+      email: users.email,
     })
     .from(passwordResets)
     .innerJoin(users, eq(users.id, passwordResets.userId))
@@ -450,7 +451,7 @@ export async function findPasswordReset(db: Db, token: string, now: Date): Promi
   if (!row?.isActive) return { status: "invalid" };
   if (row.usedAt) return { status: "used" };
   if (row.expiresAt.getTime() <= now.getTime()) return { status: "expired" };
-  return { status: "valid", resetId: row.id, userId: row.userId };
+  return { status: "valid", resetId: row.id, userId: row.userId, email: row.email };
 }
 
 /**

@@ -45,6 +45,16 @@ describe("edge app", () => {
   });
 
   describe("security headers (production mode)", () => {
+    it("only the login page lets its form post go on to another site (an identity provider, ADR 0036)", async () => {
+      for (const path of ["/corporate/login", "/corporate/login/"]) {
+        const login = cspDirectives(await running.app.request(path));
+        expect(login.get("form-action")).toEqual(["'self'", "https:", "http://localhost:*", "http://127.0.0.1:*"]);
+      }
+      for (const path of ["/corporate/sign-up", "/corporate/forgot-password-request", "/help"]) {
+        expect(cspDirectives(await running.app.request(path)).get("form-action"), path).toEqual(["'self'"]);
+      }
+    });
+
     it("a page for a visitor with a session gets a CSP with a fresh nonce for its scripts and no 'unsafe-inline' scripts", async () => {
       const signedIn = { headers: { cookie: "session=abc" } };
       const first = await running.app.request("/", signedIn);

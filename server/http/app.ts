@@ -73,6 +73,9 @@ export function sameToken(given: string, expected: string): boolean {
 }
 
 /** First segments of web routes that SPEC spells with capitals too (/Help, /Corporate/Login, /Portal/Help). */
+/** The login page (any letter case; its action answers at the same address), whose form may post on to an identity provider. */
+const LOGIN_PAGE = /^\/corporate\/login\/?$/i;
+
 const CASE_INSENSITIVE_SECTIONS = new Set(["help", "corporate", "portal", "policies", "not-ready-yet", "error"]);
 
 export function canonicalPath(pathname: string): string | null {
@@ -121,33 +124,47 @@ export function createServerApp(options: ServerAppOptions) {
   const stripe = config.payments === "stripe";
   const stripeFrames = stripe ? ["https://js.stripe.com", "https://hooks.stripe.com"] : [];
   const scriptHosts = [...captchaHosts, ...(stripe ? ["https://js.stripe.com"] : [])];
-  const policyRest = [
-    "default-src 'self'",
-    "base-uri 'self'",
-    "object-src 'none'",
-    "frame-ancestors 'none'",
-    `form-action ${stripe ? "'self' https://checkout.stripe.com" : "'self'"}`,
-    "style-src 'self' 'unsafe-inline'",
-    `img-src ${stripe ? "'self' data: https://*.stripe.com" : "'self' data:"}`,
-    "font-src 'self'",
-    `connect-src ${["'self'", ...(mode === "development" ? ["ws:"] : []), ...(stripe ? ["https://api.stripe.com"] : [])].join(" ")}`,
-    `frame-src ${[...captchaHosts, ...mediaHosts, ...stripeFrames].join(" ") || "'none'"}`,
-    `media-src ${["'self'", ...mediaHosts].join(" ")}`,
-  ].join("; ");
+  const formAction = stripe ? "'self' https://checkout.stripe.com" : "'self'";
+  // The login page's "Sign in with your company account" is a plain form post answered by a
+  // redirect to the company's own identity provider (ADR 0036), and Chrome applies form-action to
+  // that redirect. The providers are the companies' (any https address), so the login page alone
+  // allows any https target, and in a local run this machine's http (the tests' provider).
+  const loginFormAction = [
+    "'self'",
+    "https:",
+    ...(config.isDeployment ? [] : ["http://localhost:*", "http://127.0.0.1:*"]),
+  ];
+  const policyFor = (pathname: string) =>
+    [
+      "default-src 'self'",
+      "base-uri 'self'",
+      "object-src 'none'",
+      "frame-ancestors 'none'",
+      `form-action ${LOGIN_PAGE.test(pathname) ? loginFormAction.join(" ") : formAction}`,
+      "style-src 'self' 'unsafe-inline'",
+      `img-src ${stripe ? "'self' data: https://*.stripe.com" : "'self' data:"}`,
+      "font-src 'self'",
+      `connect-src ${["'self'", ...(mode === "development" ? ["ws:"] : []), ...(stripe ? ["https://api.stripe.com"] : [])].join(" ")}`,
+      `frame-src ${[...captchaHosts, ...mediaHosts, ...stripeFrames].join(" ") || "'none'"}`,
+      `media-src ${["'self'", ...mediaHosts].join(" ")}`,
+    ].join("; ");
+  const policyRest = policyFor("");
+  const loginPolicyRest = policyFor("/corporate/login");
   /**
    * docs/requirements.md §D7. A page for a signed-in visitor is streamed: its scripts carry this request's
    * nonce, and 'strict-dynamic' admits the modules they import. A page for a visitor without a
    * session is rendered whole and its inline scripts are listed by hash ('self' admits the built
    * modules and their preload hints). Development allows inline scripts for Vite's HMR runtime.
    */
-  const contentSecurityPolicy = (scripts: { nonce: string } | { hashes: string[] }) => {
+  const contentSecurityPolicy = (scripts: { nonce: string } | { hashes: string[] }, pathname = "") => {
     const scriptSrc =
       mode === "development"
         ? ["'self'", "'unsafe-inline'"]
         : "nonce" in scripts
           ? [`'nonce-${scripts.nonce}'`, "'strict-dynamic'"]
           : ["'self'", ...scripts.hashes];
-    return `${policyRest}; script-src ${[...scriptSrc, ...scriptHosts].join(" ")}`;
+    const rest = LOGIN_PAGE.test(pathname) ? loginPolicyRest : policyRest;
+    return `${rest}; script-src ${[...scriptSrc, ...scriptHosts].join(" ")}`;
   };
 
   app.use(
@@ -308,7 +325,10 @@ export function createServerApp(options: ServerAppOptions) {
       );
       const response = pageResponse(page, encoding, method === "HEAD");
       if (!page.shared) response.headers.set("cache-control", "private, no-store");
-      response.headers.set("content-security-policy", contentSecurityPolicy({ hashes: page.scriptHashes }));
+      response.headers.set(
+        "content-security-policy",
+        contentSecurityPolicy({ hashes: page.scriptHashes }, url.pathname),
+      );
       return response;
     }
     const nonce = randomBytes(16).toString("base64");
@@ -332,7 +352,7 @@ export function createServerApp(options: ServerAppOptions) {
     // the route says for visitors without a session.
     response.headers.set("cache-control", "private, no-store");
     response.headers.delete("etag");
-    response.headers.set("content-security-policy", contentSecurityPolicy({ nonce }));
+    response.headers.set("content-security-policy", contentSecurityPolicy({ nonce }, url.pathname));
     return response;
   });
 

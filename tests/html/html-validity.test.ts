@@ -210,6 +210,14 @@ describe.skipIf(!java && !isCI)("HTML validity of every page (Nu HTML Checker)",
     await page(visitor, "features/site/not-found.tsx", "not found", "/no-such-page", 404);
     await page(visitor, "features/site/dev.mailbox.tsx", "dev mailbox, empty", "/dev/mailbox");
     await page(visitor, "features/accounts/corporate.login.tsx", "login", "/corporate/login");
+    // A callback this browser did not start (no state cookie): the page that says so (ADR 0036).
+    await page(
+      visitor,
+      "features/accounts/corporate.sso.callback.tsx",
+      "single sign-on callback, refused",
+      "/corporate/sso/callback?code=forged&state=forged",
+      400,
+    );
     const forgot = await page(
       visitor,
       "features/accounts/corporate.forgot-password-request.tsx",
@@ -580,6 +588,12 @@ describe.skipIf(!java && !isCI)("HTML validity of every page (Nu HTML Checker)",
       "features/settings/portal.settings.webhook-deliveries.tsx",
       "settings, a webhook's deliveries",
       `/portal/settings/webhooks/${hook.id}`,
+    );
+    await page(
+      owner,
+      "features/settings/portal.settings.single-sign-on.tsx",
+      "settings, single sign-on",
+      "/portal/settings/single-sign-on",
     );
     await page(owner, "features/audit/portal.settings.audit.tsx", "settings, audit", "/portal/settings/audit");
     await page(owner, "features/settings/portal.settings.balance.tsx", "settings, balance", "/portal/settings/balance");

@@ -49,6 +49,8 @@ async function stagedImport(w: World): Promise<string> {
   return ((await res.json()) as { id: string }).id;
 }
 
+let ssoDomains = 0;
+
 /** A fresh pending invitation of A's, by A's owner (to withdraw). */
 async function pendingInvite(w: World): Promise<number> {
   const body = { email: `pending.${w.a.userId}@example.com`, role: "manager" };
@@ -217,6 +219,14 @@ export const API_ROUTES: Record<string, Entry> = {
       isCaptchaV3: true,
     }),
   },
+  "POST /api/Identity/sso/start": { kind: "public", body: (w) => ({ email: w.a.email }) },
+  // A callback nobody started: refused (400) and nothing changes (server/api/single-sign-on.test.ts).
+  "POST /api/Identity/sso/callback": {
+    kind: "public",
+    body: () => ({ query: "?code=forged-code&state=forged-state", state: "forged-state" }),
+  },
+  // A provider's back-channel logout; the real one posts a form, so any JSON body is a 400.
+  "POST /api/Identity/sso/backchannel-logout": { kind: "public", body: () => ({ logout_token: "forged.token.value" }) },
   "POST /api/Identity/login": {
     kind: "public",
     body: (w) => ({
@@ -885,6 +895,33 @@ export const API_ROUTES: Record<string, Entry> = {
     kind: "apiKey",
     scope: "ids",
     request: (w) => ({ path: `v1/orders/${w.scheduledOrder}` }),
+  },
+  // Single sign-on (ADR 0036), an Owner's calls. The provider saved is a closed loopback port, so
+  // "Test the connection" fails at once without leaving the machine; each save names its own
+  // domain (a domain is one company's, and company B makes the same calls).
+  "GET /api/SingleSignOn": { kind: "bearer", scope: "self", ownerOnly: true, owner: () => ({ path: "SingleSignOn" }) },
+  "POST /api/SingleSignOn/test": {
+    kind: "bearer",
+    scope: "self",
+    ownerOnly: true,
+    owner: () => ({ path: "SingleSignOn/test" }),
+  },
+  "PUT /api/SingleSignOn": {
+    kind: "bearer",
+    scope: "self",
+    ownerOnly: true,
+    order: 8,
+    owner: (w) => ({
+      path: "SingleSignOn",
+      body: {
+        issuerUrl: "https://127.0.0.1:9",
+        clientId: "rewards-portal",
+        clientSecret: "a-client-secret",
+        domains: [`a${w.a.userId}-${++ssoDomains}.example.com`],
+        newManagerRole: "manager",
+        required: false,
+      },
+    }),
   },
   "POST /api/Identity/logout": {
     kind: "bearer",

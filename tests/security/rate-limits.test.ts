@@ -4,6 +4,7 @@
 // case, percent-encoding, and the API), and under concurrency. The operations come from the API's
 // own route table (the limits are named middleware there) and the pages from app/routes.ts.
 import { randomUUID } from "node:crypto";
+import { createCookie } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import appRoutes from "../../app/routes.ts";
 import { createApi } from "../../server/api/index.ts";
@@ -124,12 +125,13 @@ const OPERATIONS: Record<string, Operation> = {
       file: "features/accounts/corporate.login.tsx",
       fields: (i) => ({ userName: `nobody.${i}@example.com`, password: PASSWORD, ...captcha }),
     },
-    api: (_, i) => ({
-      userName: `nobody.api.${i}@example.com`,
-      password: PASSWORD,
-      captchaToken: "",
-      isCaptchaV3: true,
-    }),
+    // The password login and both single sign-on calls (ADR 0036) share the address's login budget.
+    api: (path, i) =>
+      path.endsWith("/sso/start")
+        ? { email: `nobody.sso.${i}@example.com` }
+        : path.endsWith("/sso/callback")
+          ? { query: `?code=forged-${i}&state=forged-${i}`, state: `forged-${i}` }
+          : { userName: `nobody.api.${i}@example.com`, password: PASSWORD, captchaToken: "", isCaptchaV3: true },
   },
   verify: {
     page: {
@@ -185,6 +187,10 @@ const OPERATIONS: Record<string, Operation> = {
             confirmPassword: PASSWORD,
           }
         : { token: "z".repeat(43) },
+  },
+  ssoLogout: {
+    // An identity provider's back-channel logout (ADR 0036): a forged token, refused after it is counted.
+    api: (_, i) => ({ logout_token: `forged.${i}.token` }),
   },
   cardPayment: {
     // The card form's page posts several intents; the API's three card calls are what the rule guards.
@@ -314,6 +320,36 @@ describe("rate limits through the real process", () => {
       expect(other.status).not.toBe(429);
     });
   }
+
+  it("login: the single sign-on callback page (a GET from the provider's redirect) spends the login budget at every URL that reaches it, sent all at once", async () => {
+    const callback = pageOf("features/accounts/corporate.sso.callback.tsx");
+    // A browser that was sent off with this state (its cookie, as the login page sets it): only
+    // then does the page call the API, whose limit this is. The state is forged, so each reached
+    // call is refused (400) and changes nothing.
+    const cookie = (await createCookie("sso_state").serialize("forged-state")).split(";")[0] as string;
+    const ip = freshIp();
+    const urls = urlVariants(callback, true);
+    const sends = Array.from(
+      { length: budget("login") * 2 + 2 },
+      (_, n) => () =>
+        fetch(`${app.base}${urls[n % urls.length]}?code=forged-${n}&state=forged-state`, {
+          headers: { cookie, "x-forwarded-for": ip },
+          // A trailing slash is redirected to the page's address, followed as a browser would.
+        }),
+    );
+    const statuses = await Promise.all(sends.map(async (send) => (await send()).status));
+    const reached = statuses.filter((s) => s !== 429);
+    expect(reached.length, statuses.join(",")).toBe(budget("login"));
+    expect(
+      reached.every((s) => s === 400),
+      statuses.join(","),
+    ).toBe(true);
+    // Another address has its own budget.
+    const other = await fetch(`${app.base}${callback}?code=x&state=forged-state`, {
+      headers: { cookie, "x-forwarded-for": freshIp() },
+    });
+    expect(other.status).toBe(400);
+  });
 
   it("rewardResend: a manager's resends hold their budget across the API's URLs, the page's and any client address, sent all at once", async () => {
     // A release of the signed-in owner's, over HTTP: one recipient, paid with the simulated card.

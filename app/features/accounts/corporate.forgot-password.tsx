@@ -10,6 +10,7 @@ import { href, Link, redirect } from "react-router";
 import { RESET_CONFIRM_LABEL, resetFormSchema } from "../../../core/account-forms.ts";
 import { isPasswordAcceptable } from "../../../core/password.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
+import { SSO_DETAILS } from "../../../core/single-sign-on.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import {
@@ -39,6 +40,8 @@ const SHOWN_RESET_DETAILS = [
   DETAILS.resetTokenUsed,
   DETAILS.tooManyAttempts,
   DETAILS.tooManyRequests,
+  // The company requires single sign-on for this address (ADR 0036).
+  SSO_DETAILS.required,
 ];
 
 export const meta: Route.MetaFunction = () => [

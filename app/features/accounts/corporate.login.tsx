@@ -8,13 +8,14 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
-import { Form, href, Link, redirect } from "react-router";
+import { data, Form, href, Link, redirect } from "react-router";
 import { loginFormSchema } from "../../../core/account-forms.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import { sharedPageHeaders } from "../../../core/shared-page.ts";
+import { SSO_BUTTON_LABEL, SSO_DETAILS, ssoLoginFormSchema } from "../../../core/single-sign-on.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { optionalSignedIn } from "../../lib/auth.server.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { type PostedForm, readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import {
   ACCOUNT_MESSAGES,
   type FormReply,
@@ -31,6 +32,7 @@ import type { Route } from "./+types/corporate.login";
 import { verifyHref, verifyParamsOf } from "./account-forms.server.ts";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 import { startSignedInSession } from "./sign-in.server.ts";
+import { setSsoStateCookie } from "./single-sign-on.server.ts";
 import { setChallengeCookie } from "./two-factor-login.server.ts";
 
 // The same for every visitor without a session: kept whole by the edge for a minute.
@@ -42,6 +44,7 @@ const FIELD_ORDER = ["userName", "password"] as const;
 
 /** API details shown word for word; any other failure shows the incorrect-credentials banner (docs/requirements.md §S8). */
 const SHOWN_LOGIN_DETAILS: readonly string[] = [
+  SSO_DETAILS.required,
   DETAILS.emailNotVerified,
   DETAILS.emailAlreadyVerified,
   DETAILS.tooManyRequests,
@@ -59,8 +62,42 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
+  const form = await readPostedForm(context, request);
+  switch (form.intent) {
+    // The Login button (and a post from before the button named its intent).
+    case "login":
+    case "":
+      return logInWithPassword(context, form);
+    case "sso":
+      return signInWithCompanyAccount(context, form);
+    default:
+      throw data("Unknown action.", { status: 400 });
+  }
+}
+
+/**
+ * "Sign in with your company account" (ADR 0036): only the email is needed. Its domain's
+ * identity provider gets the browser (a redirect, so it works without JavaScript), with the
+ * sign-in's state in a cookie for the callback (corporate.sso.callback.tsx); a domain without
+ * single sign-on is told so on this page.
+ */
+async function signInWithCompanyAccount(context: Route.ActionArgs["context"], form: PostedForm) {
+  const { submission } = form.parse(ssoLoginFormSchema);
+  if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: ["password"] });
+  const result = await createApiClient(context).call((api) =>
+    api.Identity.sso.start.$post({ json: { email: submission.value.userName } }),
+  );
+  if (!result.ok) {
+    return replyFailure(submission, result, { shownDetails: Object.values(SSO_DETAILS), hideFields: ["password"] });
+  }
+  throw redirect(result.data.authorizationUrl, {
+    headers: { "set-cookie": await setSsoStateCookie(context, result.data.state) },
+  });
+}
+
+async function logInWithPassword(context: Route.ActionArgs["context"], form: PostedForm) {
   const hideFields = ["password"];
-  const { submission, usedChallenge } = await readForm(context, request, loginFormSchema);
+  const { submission, usedChallenge } = form.parse(loginFormSchema);
   if (submission.status !== "success") return replyInvalid(submission, usedChallenge, { hideFields });
   const result = await createApiClient(context).call((api) => api.Identity.login.$post({ json: submission.value }));
   if (!result.ok) {
@@ -121,7 +158,9 @@ function LoginForm({ reply }: { reply?: FormReply }) {
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginFormSchema }),
+    // The company-account button needs only the email (the schema of the intent pressed).
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: formData.get("intent") === "sso" ? ssoLoginFormSchema : loginFormSchema }),
     onSubmit,
   });
   // docs/requirements.md §S4: editing email or password clears the banner (until the next answer).
@@ -184,9 +223,23 @@ function LoginForm({ reply }: { reply?: FormReply }) {
           </Link>
         </p>
         {captcha.element}
-        <SubmitButton busy={busy} disabled={captcha.blocksSubmit} className="w-full sm:w-auto">
+        <SubmitButton
+          busy={busy}
+          disabled={captcha.blocksSubmit}
+          name="intent"
+          value="login"
+          className="w-full sm:w-auto"
+        >
           Login
         </SubmitButton>
+        {/* After the Login button, so Enter in a field still logs in with the password. Only the
+            email is needed: the post answers a redirect to the company's identity provider. */}
+        <div className="border-t border-slate-200 pt-4">
+          <p className="mb-2 text-sm text-slate-700">Does your company use single sign-on? Enter your email, then:</p>
+          <SubmitButton name="intent" value="sso" formNoValidate className="w-full sm:w-auto">
+            {SSO_BUTTON_LABEL}
+          </SubmitButton>
+        </div>
         <p className="text-sm text-slate-700">
           New here?{" "}
           <Link to={href("/corporate/sign-up")} className={`${linkClass} ${inlineTargetClass}`}>

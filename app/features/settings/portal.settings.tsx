@@ -35,6 +35,7 @@ const SETTINGS_TABS: readonly SettingsTab[] = [
   { to: href("/portal/settings/audit"), label: "Audit", ownerOnly: true },
   { to: href("/portal/settings/api-keys"), label: "API keys", ownerOnly: true },
   { to: href("/portal/settings/webhooks"), label: "Webhooks", ownerOnly: true },
+  { to: href("/portal/settings/single-sign-on"), label: "Single sign-on", ownerOnly: true },
   // Every manager sees the prepaid balance; only an Owner tops it up (ADR 0029).
   { to: href("/portal/settings/balance"), label: "Balance", ownerOnly: false },
 ];

@@ -97,3 +97,26 @@ export function managerInviteEmail(input: {
     action: { label: "Accept Invitation", url: input.link },
   });
 }
+
+/** To each Owner when someone joined the company through its single sign-on (ADR 0036, just in time). */
+export function singleSignOnManagerJoinedEmail(input: {
+  to: string;
+  ownerFirstName: string;
+  companyName: string;
+  managerEmail: string;
+  role: ManagerRole;
+}): RenderedEmail {
+  return email(input.to, `${input.managerEmail} joined ${input.companyName} through single sign-on`, {
+    heading: "A new manager signed in with single sign-on",
+    paragraphs: [
+      `Hi ${input.ownerFirstName},`,
+      `${input.managerEmail} signed in to Reward Portal for the first time with your company's identity provider and is now ${input.role === "owner" ? "an Owner" : "a Manager"} of ${input.companyName}.`,
+      "You can change their role or remove them under Settings › Managers. If you did not expect this, check who your identity provider lets in.",
+    ],
+    details: [
+      ["Company", input.companyName],
+      ["Email", input.managerEmail],
+      ["Role", ROLE_LABELS[input.role]],
+    ],
+  });
+}

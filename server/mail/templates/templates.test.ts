@@ -10,6 +10,7 @@ import {
   managerInviteEmail,
   passwordResetEmail,
   secondFactorFailuresEmail,
+  singleSignOnManagerJoinedEmail,
   verificationEmail,
 } from "./account.ts";
 import { approvalApprovedEmail, approvalDeclinedEmail, approvalRequestedEmail } from "./approvals.ts";
@@ -40,6 +41,14 @@ const templates: Record<string, () => EmailContent> = {
       companyName: COMPANY,
       role: "manager",
       link: "https://rewards.test/corporate/accept-invite?token=t0k",
+    }),
+  "single sign-on manager joined": () =>
+    singleSignOnManagerJoinedEmail({
+      to: "owner@example.com",
+      ownerFirstName: NAME,
+      companyName: COMPANY,
+      managerEmail: "new.colleague@example.com",
+      role: "manager",
     }),
   "approval requested": () =>
     approvalRequestedEmail({

@@ -1,0 +1,261 @@
+// Settings › Single sign-on (ADR 0036), an Owner's page: the company's OpenID Connect provider
+// (issuer URL, client ID, client secret — kept sealed, never shown again), the email domains it
+// vouches for, the role of a manager who signs in for the first time, and whether single sign-on
+// is required (password sign-in refused for the domains' managers but the break-glass Owner, shown
+// here). "Test the connection" runs discovery, tries the client's credentials and looks for the
+// email claim, and says in plain words what failed. Plain forms that work without JavaScript; one
+// action told apart by `intent`. The API judges (server/api/single-sign-on.ts): a Manager gets 403.
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, href } from "react-router";
+import { DETAILS } from "../../../core/public-forms.ts";
+import {
+  parseDomains,
+  type SingleSignOnTestResult,
+  type SingleSignOnView,
+  SSO_BUTTON_LABEL,
+  SSO_DETAILS,
+  singleSignOnPageSchema,
+} from "../../../core/single-sign-on.ts";
+import { services } from "../../context.ts";
+import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
+import { redirectWithToast } from "../../lib/toast.server.ts";
+import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { portalUser } from "../portal/portal.server.ts";
+import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
+import type { Route } from "./+types/portal.settings.single-sign-on";
+import { card, controlClass, labelClass, secondaryButton, sectionHeading } from "./settings-styles.ts";
+
+const TITLE = "Single sign-on";
+export const handle = { title: TITLE } satisfies PortalHandle;
+export const meta: Route.MetaFunction = portalMeta(TITLE);
+
+const PAGE = href("/portal/settings/single-sign-on");
+const SHOWN_DETAILS = [DETAILS.ownerOnly, ...Object.values(SSO_DETAILS)] as const;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { api: client } = portalUser(context);
+  const result = await client.call((api) => api.SingleSignOn.$get());
+  const redirectUri = new URL("/corporate/sso/callback", services(context).config.appUrl).href;
+  if (result.ok)
+    return { ownerOnly: false as const, config: result.data.config as SingleSignOnView | null, redirectUri };
+  if (result.status !== 403) {
+    services(context).logger.warn({ status: result.status, detail: result.detail }, "single sign-on fetch failed");
+  }
+  return { ownerOnly: result.status === 403, config: null, redirectUri };
+}
+
+type ActionData = FormReply | { test: SingleSignOnTestResult };
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const { api: client } = portalUser(context);
+  const { submission } = await readForm(context, request, singleSignOnPageSchema);
+  if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: ["clientSecret"] });
+  const value = submission.value;
+  switch (value.intent) {
+    case "save": {
+      const result = await client.call((api) =>
+        api.SingleSignOn.$put({
+          json: {
+            issuerUrl: value.issuerUrl,
+            clientId: value.clientId,
+            clientSecret: value.clientSecret ?? "",
+            domains: parseDomains(value.domains),
+            newManagerRole: value.newManagerRole,
+            required: value.required === "on",
+          },
+        }),
+      );
+      if (!result.ok) {
+        return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS, hideFields: ["clientSecret"] });
+      }
+      throw redirectWithToast(context, PAGE, { type: "success", title: "Single sign-on saved" });
+    }
+    case "test": {
+      const result = await client.call((api) => api.SingleSignOn.test.$post());
+      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      // Not a redirect: nothing changed; the answer is this page's.
+      return { test: result.data as SingleSignOnTestResult };
+    }
+  }
+}
+
+export default function SingleSignOnSettings({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.ownerOnly) {
+    return (
+      <div className={card} role="status">
+        <h2 className={sectionHeading}>Only an Owner can manage single sign-on</h2>
+        <p className="mt-2 text-slate-700">{DETAILS.ownerOnly}</p>
+      </div>
+    );
+  }
+  const answer = actionData as ActionData | undefined;
+  const test = answer && "test" in answer ? answer.test : undefined;
+  const reply = answer && "result" in answer ? answer : undefined;
+  const intentOf = (reply?.result?.initialValue as { intent?: string } | undefined)?.intent;
+  const { config, redirectUri } = loaderData;
+  return (
+    <div className="max-w-4xl space-y-8">
+      <section aria-labelledby="sso-heading" className={card}>
+        <h2 id="sso-heading" className={sectionHeading}>
+          Your identity provider
+        </h2>
+        <p className="mt-1 text-slate-700">
+          Managers whose email is in your domains can sign in with “{SSO_BUTTON_LABEL}” on the login page, through your
+          OpenID Connect provider (Microsoft Entra ID, Google Workspace, Okta and others). Register this redirect URI at
+          your provider, with the scopes <code>openid email profile</code>:
+        </p>
+        <p className="mt-2 break-all rounded bg-slate-100 p-2 font-mono text-sm" data-testid="sso-redirect-uri">
+          {redirectUri}
+        </p>
+        <SettingsForm config={config} reply={intentOf === "save" ? reply : undefined} />
+      </section>
+
+      {config ? (
+        <section aria-labelledby="sso-test-heading" className={card}>
+          <h2 id="sso-test-heading" className={sectionHeading}>
+            Test the connection
+          </h2>
+          <p className="mt-1 text-slate-700">
+            Checks that the issuer answers discovery, that it accepts the client ID and secret, and that it offers the
+            email claim.
+          </p>
+          {test ? (
+            <p
+              role="status"
+              data-testid="sso-test-result"
+              className={`mt-3 rounded-md p-3 ${test.ok ? "bg-green-50 text-green-900" : "bg-red-50 text-red-900"}`}
+            >
+              {test.detail}
+            </p>
+          ) : null}
+          {reply && intentOf === "test" ? (
+            <FormAlert messages={reply.result?.error?.[""] ?? [GENERIC_FORM_ERROR]} focusKey={reply} focus />
+          ) : null}
+          <Form method="post" action={PAGE} preventScrollReset className="mt-4">
+            <HiddenFormInputs intent="test" />
+            <button type="submit" className={secondaryButton}>
+              Test the connection
+            </button>
+          </Form>
+        </section>
+      ) : null}
+    </div>
+  );
+}
+
+function SettingsForm({ config, reply }: { config: SingleSignOnView | null; reply?: FormReply }) {
+  const { onSubmit, busy } = useFormSubmit(PAGE);
+  const [form, fields] = useForm({
+    id: "sso-form",
+    lastResult: reply?.result,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    defaultValue: config
+      ? {
+          issuerUrl: config.issuerUrl,
+          clientId: config.clientId,
+          domains: config.domains.join(", "),
+          newManagerRole: config.newManagerRole,
+          required: config.required ? "on" : undefined,
+        }
+      : { newManagerRole: "manager" },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: singleSignOnPageSchema }),
+    onSubmit,
+  });
+  const { key: issuerKey, ...issuerProps } = getInputProps(fields.issuerUrl, { type: "url" });
+  const { key: clientIdKey, ...clientIdProps } = getInputProps(fields.clientId, { type: "text" });
+  const { key: secretKey, ...secretProps } = getInputProps(fields.clientSecret, { type: "password" });
+  const { key: domainsKey, ...domainsProps } = getInputProps(fields.domains, { type: "text" });
+  const role = (fields.newManagerRole.initialValue as string | undefined) ?? "manager";
+  return (
+    <Form method="post" action={PAGE} preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
+      <HiddenFormInputs intent="save" />
+      <FormAlert messages={form.errors ?? []} focusKey={reply} focus />
+      <div>
+        <label htmlFor={fields.issuerUrl.id} className={labelClass}>
+          Issuer URL
+        </label>
+        <input
+          key={issuerKey}
+          {...issuerProps}
+          placeholder="https://login.microsoftonline.com/your-tenant-id/v2.0"
+          autoComplete="off"
+          spellCheck={false}
+          className={controlClass}
+        />
+        <FieldError id={fields.issuerUrl.errorId} errors={fields.issuerUrl.errors} />
+      </div>
+      <div>
+        <label htmlFor={fields.clientId.id} className={labelClass}>
+          Client ID
+        </label>
+        <input key={clientIdKey} {...clientIdProps} autoComplete="off" spellCheck={false} className={controlClass} />
+        <FieldError id={fields.clientId.errorId} errors={fields.clientId.errors} />
+      </div>
+      <div>
+        <label htmlFor={fields.clientSecret.id} className={labelClass}>
+          Client secret
+        </label>
+        <input key={secretKey} {...secretProps} autoComplete="new-password" className={controlClass} />
+        <p className="mt-1 text-sm text-slate-600">
+          {config
+            ? "Kept sealed and never shown again. Leave empty to keep the current secret."
+            : "Kept sealed and never shown again."}
+        </p>
+        <FieldError id={fields.clientSecret.errorId} errors={fields.clientSecret.errors} />
+      </div>
+      <div>
+        <label htmlFor={fields.domains.id} className={labelClass}>
+          Email domains
+        </label>
+        <input
+          key={domainsKey}
+          {...domainsProps}
+          placeholder="example.com, example.com.au"
+          autoComplete="off"
+          spellCheck={false}
+          className={controlClass}
+        />
+        <p className="mt-1 text-sm text-slate-600">One or more, separated by commas.</p>
+        <FieldError id={fields.domains.errorId} errors={fields.domains.errors} />
+      </div>
+      <div>
+        <label htmlFor={fields.newManagerRole.id} className={labelClass}>
+          Role of a manager signing in for the first time
+        </label>
+        <select
+          id={fields.newManagerRole.id}
+          name={fields.newManagerRole.name}
+          defaultValue={role}
+          className={controlClass}
+        >
+          <option value="manager">Manager</option>
+          <option value="owner">Owner</option>
+        </select>
+      </div>
+      <div className="flex items-start gap-3">
+        <input
+          id={fields.required.id}
+          name={fields.required.name}
+          type="checkbox"
+          defaultChecked={fields.required.initialValue === "on"}
+          className="mt-1 h-5 w-5 shrink-0"
+        />
+        <label htmlFor={fields.required.id} className="text-slate-800">
+          Require single sign-on for these domains: password sign-in, password reset and the two-factor step are refused
+          for their managers. API keys keep working.
+        </label>
+      </div>
+      <p className="text-sm text-slate-700" data-testid="sso-break-glass">
+        {config?.breakGlass
+          ? `Break-glass Owner: ${config.breakGlass.name} (${config.breakGlass.email}) can always sign in with a password and their second factor, so a broken identity provider cannot lock your company out.`
+          : "Break-glass Owner: you, once saved. You can always sign in with your password and second factor, so a broken identity provider cannot lock your company out."}
+      </p>
+      <SubmitButton busy={busy} className="w-full sm:w-auto">
+        Save single sign-on
+      </SubmitButton>
+    </Form>
+  );
+}
