@@ -15,6 +15,7 @@ export const WEBHOOK_EVENTS = {
   "reward.redeemed": "Reward Dollars redeemed at the catalogue (amount and balance left)",
   "approval.requested": "Approval requested",
   "approval.decided": "Approval decided (approved or declined)",
+  "automation.run": "Automations ran (birthday and anniversary rewards: counts and total)",
 } as const;
 
 export type WebhookEventType = keyof typeof WEBHOOK_EVENTS;

@@ -228,7 +228,7 @@ export async function getApproval(db: Db, caller: ApprovalCaller, orderId: numbe
   );
   if (!row) throw new PaymentError(404, DETAILS.notFound);
   // An order placed with an API key has no requester in the portal (placed_by is the key's Owner).
-  const isRequester = row.order.apiKeyId === null && row.order.placedBy === caller.userId;
+  const isRequester = askedByManager(row.order) && row.order.placedBy === caller.userId;
   if (!isRequester && caller.managerRole !== "owner") throw new PaymentError(403, DETAILS.ownerOnly);
   const lines = await db
     .select({
@@ -265,6 +265,14 @@ export async function approvalForMyDraft(db: Db, caller: Caller): Promise<MyDraf
   if (!latest) return { thresholdCents, order: null };
   const [row] = await summaryQuery(db).where(eq(orders.id, latest.id));
   return { thresholdCents, order: row ? toSummary(row) : null };
+}
+
+/**
+ * A manager asked for this order's approval (not a system's API key, not an automation's run,
+ * ADR 0035): they cannot decide it themselves, and they are emailed the decision.
+ */
+function askedByManager(order: { apiKeyId: number | null; automationId: number | null }): boolean {
+  return order.apiKeyId === null && order.automationId === null;
 }
 
 // ─── Requesting ───
@@ -417,7 +425,7 @@ async function lockRequest(tx: Tx, caller: ApprovalCaller, orderId: number) {
   if (order.status !== "pending") throw new PaymentError(409, APPROVAL_DETAILS.superseded);
   // A second pair of eyes: an Owner who asked (as a Manager, before a change of role) does not
   // decide. A key's order was asked for by a system, not by the Owner who made the key.
-  if (order.apiKeyId === null && order.placedBy === caller.userId) {
+  if (askedByManager(order) && order.placedBy === caller.userId) {
     throw new PaymentError(403, APPROVAL_DETAILS.ownRequest);
   }
   return { order, draftVersion };
@@ -487,7 +495,7 @@ export async function approveRequest(s: ApprovalServices, caller: ApprovalCaller
     await emitEvent(tx, approvalDecidedEvent(order, { approved: true, decidedBy: caller.userId, decidedAt: now }), now);
     const { approverName, asker, emailOrder } = await decisionContext(tx, order, caller.userId);
     // A key's order has no requester to tell: the system reads the order's state.
-    if (asker?.isActive && order.apiKeyId === null) {
+    if (asker?.isActive && askedByManager(order)) {
       await enqueueEmail(
         tx,
         approvalApprovedEmail({
@@ -545,7 +553,7 @@ export async function declineRequest(s: ApprovalServices, caller: ApprovalCaller
     const decided = { approved: false, decidedBy: caller.userId, decidedAt: now, reason };
     await emitEvent(tx, approvalDecidedEvent(order, decided), now);
     const { approverName, asker, emailOrder } = await decisionContext(tx, order, caller.userId);
-    if (asker?.isActive && order.apiKeyId === null) {
+    if (asker?.isActive && askedByManager(order)) {
       await enqueueEmail(
         tx,
         approvalDeclinedEmail({
