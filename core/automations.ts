@@ -271,3 +271,30 @@ export interface AutomationsAnswer {
     totalCents: number;
   };
 }
+
+const zonedDisplays = new Map<string, Intl.DateTimeFormat>();
+
+/** "Sat 20 Jun 2026, 9:00 am AWST": an instant on a zone's clock, with the zone's abbreviation. */
+export function formatZonedTime(instant: Date | string, timeZone: string): string {
+  let f = zonedDisplays.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-AU", {
+      timeZone,
+      weekday: "short",
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+      timeZoneName: "short",
+    });
+    zonedDisplays.set(timeZone, f);
+  }
+  return f.format(new Date(instant));
+}
+
+/** "$50", or "$10 per year of service": what an automation sends. */
+export function automationAmountLabel(a: { occasion: AutomationOccasion; amountCents: number; perYear: boolean }) {
+  const dollars = `$${(a.amountCents / 100).toLocaleString("en-AU")}`;
+  return a.occasion === "anniversary" && a.perYear ? `${dollars} per year of service` : dollars;
+}
