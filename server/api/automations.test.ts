@@ -360,6 +360,33 @@ describeEachDatabase("automations", ({ kind, database }) => {
     expect(await w.moneyFindings()).toEqual([]);
   });
 
+  it("where it meets the rest: a removed member, an automation turned off, a declined approval", async () => {
+    const w = await world("2026-06-15T12:00:00Z", 100_000);
+    const automationId = await w.create();
+    const removed = await w.member("Rex", { birthDay: 16, birthMonth: 6, state: "NSW" });
+    const kept = await w.member("Kim", { birthDay: 16, birthMonth: 6, state: "NSW" });
+    await db().update(users).set({ isActive: false }).where(eq(users.id, removed.id));
+    // Turned off before Kim's 9:00: nothing, even when it is due.
+    await w.owner.json("PUT", `Automations/${automationId}/set-automation-enabled`, { enabled: false }, 204);
+    w.at("2026-06-15T23:00:00Z");
+    expect((await w.run()).rewards).toBe(0);
+    expect(await w.rewardEmailsTo(removed.email)).toHaveLength(0);
+    expect(await w.rewardEmailsTo(kept.email)).toHaveLength(0);
+
+    // On again with a budget below the reward: Kim's reward waits for approval; declined, it is never sent.
+    await w.owner.json("PUT", "Automations/update-automation-budget", { budget: 10 }, 204);
+    await w.owner.json("PUT", `Automations/${automationId}/set-automation-enabled`, { enabled: true }, 204);
+    w.at("2026-06-15T23:30:00Z");
+    expect(await w.run()).toMatchObject({ rewards: 1, ordersAwaitingApproval: 1 });
+    const [order] = await db().select().from(orders);
+    await w.owner.json("POST", `Approvals/${order?.id}/decline`, { reason: "Not this month" }, 204);
+    w.at("2026-06-16T02:00:00Z");
+    expect((await w.run()).rewards).toBe(0);
+    expect(await w.rewardEmailsTo(kept.email)).toHaveLength(0);
+    expect(await db().select().from(balanceEntries).where(eq(balanceEntries.kind, "order"))).toHaveLength(0);
+    expect(await w.moneyFindings()).toEqual([]);
+  });
+
   it("previews the next 30 days; refuses bad input and a Manager, changing nothing", async () => {
     const w = await world("2026-06-01T00:00:00Z", 0);
     await w.create();
