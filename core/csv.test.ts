@@ -10,9 +10,9 @@ import {
   isCsvFileName,
   missingHeadingMessage,
   NO_ROWS_MESSAGE,
+  PERSON_CSV_COLUMNS,
   readCsv,
   readTeamCsv,
-  TEAM_CSV_COLUMNS,
   TEAM_CSV_TEMPLATE,
   type TeamCsvRow,
 } from "./csv.ts";
@@ -20,6 +20,8 @@ import { EMAIL_PATTERN, MAX_IMPORT_ROWS } from "./limits.ts";
 import { teamMemberSchema } from "./team.ts";
 
 const HEADER = "First Name,Last Name,Email Address";
+/** A file written before the optional detail columns reads them as blank. */
+const NO_DETAILS = { birthday: "", startDate: "", state: "" };
 
 describe("readTeamCsv", () => {
   it("reads the template's headings and rows, values trimmed", () => {
@@ -27,8 +29,8 @@ describe("readTeamCsv", () => {
     expect(result).toEqual({
       ok: true,
       rows: [
-        { firstName: "Jane", lastName: "Citizen", email: "jane@example.com" },
-        { firstName: "John", lastName: "Smith", email: "john@example.com" },
+        { firstName: "Jane", lastName: "Citizen", email: "jane@example.com", ...NO_DETAILS },
+        { firstName: "John", lastName: "Smith", email: "john@example.com", ...NO_DETAILS },
       ],
     });
   });
@@ -42,15 +44,18 @@ describe("readTeamCsv", () => {
     expect(readTeamCsv(text)).toEqual({
       ok: true,
       rows: [
-        { firstName: "Ann", lastName: "O'Brien, Jr", email: "a@example.com" },
-        { firstName: "Bob", lastName: "Two\nLines", email: "b@example.com" },
+        { firstName: "Ann", lastName: "O'Brien, Jr", email: "a@example.com", ...NO_DETAILS },
+        { firstName: "Bob", lastName: "Two\nLines", email: "b@example.com", ...NO_DETAILS },
       ],
     });
   });
 
   it("accepts a stray quote inside an unquoted value", () => {
     const result = readTeamCsv(`${HEADER}\nAnn,O"Neil,a@example.com\n`);
-    expect(result).toEqual({ ok: true, rows: [{ firstName: "Ann", lastName: 'O"Neil', email: "a@example.com" }] });
+    expect(result).toEqual({
+      ok: true,
+      rows: [{ firstName: "Ann", lastName: 'O"Neil', email: "a@example.com", ...NO_DETAILS }],
+    });
   });
 
   it("lists each missing heading with docs/requirements.md §S5's message", () => {
@@ -67,7 +72,7 @@ describe("readTeamCsv", () => {
     for (const text of ["", "\uFEFF", "\r\n\r\n", "  \n"]) {
       expect(readTeamCsv(text)).toEqual({
         ok: false,
-        errors: TEAM_CSV_COLUMNS.map((column) => missingHeadingMessage(column.heading)),
+        errors: PERSON_CSV_COLUMNS.map((column) => missingHeadingMessage(column.heading)),
       });
     }
   });
@@ -129,9 +134,57 @@ describe("readTeamCsv", () => {
     expect(result.errors.at(-1)).toBe("…and 80 more problems in the file.");
   });
 
-  it("the template holds exactly the three headings", () => {
-    expect(TEAM_CSV_TEMPLATE).toBe("First Name,Last Name,Email Address\r\n");
+  it("the template holds the three headings, then the optional details", () => {
+    expect(TEAM_CSV_TEMPLATE).toBe("First Name,Last Name,Email Address,Birthday,Start Date,State\r\n");
     expect(readTeamCsv(TEAM_CSV_TEMPLATE)).toEqual({ ok: false, errors: [NO_ROWS_MESSAGE] });
+  });
+
+  it("reads the optional details as spreadsheets write them, and blank ones as none", () => {
+    const text =
+      `${HEADER},Birthday,Start Date,State\n` +
+      "Ann,Lee,ann@example.com,29/02,03/01/2022,wa\n" +
+      "Bob,Ng,bob@example.com,7/11/1990,2019-06-30,Western Australia\n" +
+      "Cat,Oh,cat@example.com,,,\n";
+    expect(readTeamCsv(text)).toEqual({
+      ok: true,
+      rows: [
+        {
+          firstName: "Ann",
+          lastName: "Lee",
+          email: "ann@example.com",
+          birthday: "29/02",
+          startDate: "03/01/2022",
+          state: "wa",
+        },
+        {
+          firstName: "Bob",
+          lastName: "Ng",
+          email: "bob@example.com",
+          birthday: "7/11/1990",
+          startDate: "2019-06-30",
+          state: "Western Australia",
+        },
+        { firstName: "Cat", lastName: "Oh", email: "cat@example.com", ...NO_DETAILS },
+      ],
+    });
+  });
+
+  it("refuses a detail that is not one, naming the row and the column", () => {
+    const text =
+      `${HEADER},Birthday,Start Date,State\n` +
+      "Ann,Lee,ann@example.com,31/04,,\n" +
+      "Bob,Ng,bob@example.com,29/02/1991,,\n" +
+      "Cat,Oh,cat@example.com,,31/02/2020,\n" +
+      "Dan,Ma,dan@example.com,,,Perth\n";
+    expect(readTeamCsv(text)).toEqual({
+      ok: false,
+      errors: [
+        "Row 1: Birthday is incorrect; write the day and month, e.g. 31/12",
+        "Row 2: Birthday is incorrect; write the day and month, e.g. 31/12",
+        "Row 3: Start Date is incorrect; write a date, e.g. 31/12/2020",
+        "Row 4: State is incorrect; write NSW, VIC, QLD, SA, WA, TAS, NT or ACT",
+      ],
+    });
   });
 
   it("knows .csv file names", () => {
@@ -237,7 +290,7 @@ describe("properties", () => {
   });
 
   const word = fc.stringMatching(/^[A-Za-z][A-Za-z '",\r\n.-]{0,20}[A-Za-z]$/);
-  const validRow: fc.Arbitrary<TeamCsvRow> = fc.record({
+  const validRow: fc.Arbitrary<Pick<TeamCsvRow, "firstName" | "lastName" | "email">> = fc.record({
     firstName: word,
     lastName: word,
     email: fc
@@ -256,7 +309,7 @@ describe("properties", () => {
         fc.nat({ max: 3 }),
         fc.boolean(),
         (rows, headings, bom, eol, trailing, quoteAll) => {
-          const keyOf: Record<string, keyof TeamCsvRow | undefined> = {
+          const keyOf: Record<string, "firstName" | "lastName" | "email" | undefined> = {
             "First Name": "firstName",
             "Last Name": "lastName",
             "Email Address": "email",
@@ -274,7 +327,9 @@ describe("properties", () => {
             ),
           ];
           const text = `${bom ? "\uFEFF" : ""}${lines.join(eol)}${eol.repeat(trailing)}`;
-          expect(readTeamCsv(text)).toEqual({ ok: true, rows });
+          // A file without the optional details reads them as blank.
+          const withoutDetails = rows.map((row) => ({ ...row, birthday: "", startDate: "", state: "" }));
+          expect(readTeamCsv(text)).toEqual({ ok: true, rows: withoutDetails });
         },
       ),
       { numRuns: 300 },

@@ -15,6 +15,7 @@
 // Buffer); the limits and the email pattern are the schemas' own (core/limits.ts).
 import { parse } from "csv-parse/browser/esm/sync";
 import { EMAIL_PATTERN, LIMITS, MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from "./limits.ts";
+import { readCsvBirthday, readCsvStartDate, readCsvState } from "./member-dates.ts";
 
 /** The most messages a reader lists; the rest are counted in one last message. */
 export const CSV_MAX_ERRORS = 100;
@@ -28,6 +29,8 @@ export interface CsvColumn<Key extends string> {
   check: (value: string) => boolean;
   /** The row message after "Row N: " when `check` fails (default "<heading> is missing or incorrect"). */
   message?: string;
+  /** A column a file may leave out (its cells read as blank): files written before it still import. */
+  optional?: boolean;
 }
 
 export interface CsvOptions<Key extends string> {
@@ -80,20 +83,54 @@ export function isCsvFileName(name: string): boolean {
 
 // ─── The team import (docs/requirements.md §S3 CSV columns, §S5 team CSV upload) ───
 
-export type TeamCsvKey = "firstName" | "lastName" | "email";
+export type TeamCsvKey = "firstName" | "lastName" | "email" | "birthday" | "startDate" | "state";
 export type TeamCsvRow = Record<TeamCsvKey, string>;
 
 // A NUL cannot be stored in a text column (PostgreSQL refuses it): such a name is incorrect.
 const nameCheck = (value: string) => value.length > 0 && value.length <= LIMITS.name && !value.includes("\u0000");
 export const emailCheck = (value: string) => value.length <= LIMITS.email && EMAIL_PATTERN.test(value);
 
-export const TEAM_CSV_COLUMNS = [
+/** Who is rewarded: the three columns of every team and reward file (docs/requirements.md §S3). */
+export const PERSON_CSV_COLUMNS = [
   { heading: "First Name", key: "firstName", check: nameCheck, message: "First Name is missing or incorrect" },
   { heading: "Last Name", key: "lastName", check: nameCheck, message: "Last Name is missing or incorrect" },
   { heading: "Email Address", key: "email", check: emailCheck, message: "Email is missing or incorrect" },
+] as const satisfies readonly CsvColumn<"firstName" | "lastName" | "email">[];
+
+/**
+ * The team file's optional details (core/member-dates.ts reads each cell): a file without these
+ * headings imports as before, and a blank cell is no value.
+ */
+export const MEMBER_DETAIL_CSV_COLUMNS = [
+  {
+    heading: "Birthday",
+    key: "birthday",
+    optional: true,
+    check: (value: string) => readCsvBirthday(value) !== null,
+    message: "Birthday is incorrect; write the day and month, e.g. 31/12",
+  },
+  {
+    heading: "Start Date",
+    key: "startDate",
+    optional: true,
+    check: (value: string) => readCsvStartDate(value) !== null,
+    message: "Start Date is incorrect; write a date, e.g. 31/12/2020",
+  },
+  {
+    heading: "State",
+    key: "state",
+    optional: true,
+    check: (value: string) => readCsvState(value) !== null,
+    message: "State is incorrect; write NSW, VIC, QLD, SA, WA, TAS, NT or ACT",
+  },
+] as const satisfies readonly CsvColumn<"birthday" | "startDate" | "state">[];
+
+export const TEAM_CSV_COLUMNS = [
+  ...PERSON_CSV_COLUMNS,
+  ...MEMBER_DETAIL_CSV_COLUMNS,
 ] as const satisfies readonly CsvColumn<TeamCsvKey>[];
 
-/** The downloadable template: the three headings (docs/requirements.md §S2 My Team). */
+/** The downloadable template: every heading, the optional ones last (docs/requirements.md §S2 My Team). */
 export const TEAM_CSV_TEMPLATE = `${TEAM_CSV_COLUMNS.map((c) => c.heading).join(",")}\r\n`;
 export const TEAM_CSV_TEMPLATE_FILE_NAME = "team-members-template.csv";
 
@@ -173,7 +210,9 @@ export class CsvRowChecker<Key extends string> {
         const key = normaliseHeading(heading);
         if (!positions.has(key)) positions.set(key, index);
       });
-      const missing = this.columns.filter((column) => !positions.has(normaliseHeading(column.heading)));
+      const missing = this.columns.filter(
+        (column) => !column.optional && !positions.has(normaliseHeading(column.heading)),
+      );
       if (missing.length > 0) this.headingErrors = missing.map((column) => missingHeadingMessage(column.heading));
       else this.positions = positions;
       return null;
@@ -205,7 +244,8 @@ export class CsvRowChecker<Key extends string> {
   result(): string[] {
     if (this.headingErrors) return this.headingErrors;
     // A file that never had a heading line has no column headings at all.
-    if (!this.positions) return this.columns.map((column) => missingHeadingMessage(column.heading));
+    if (!this.positions)
+      return this.columns.filter((column) => !column.optional).map((column) => missingHeadingMessage(column.heading));
     if (this.rowCount === 0) return [NO_ROWS_MESSAGE];
     if (this.rowCount > this.maxRows) return [tooManyRowsMessage(this.rowCount, this.maxRows)];
     return this.unlisted > 0 ? [...this.errors, moreErrorsMessage(this.unlisted)] : [...this.errors];

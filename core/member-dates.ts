@@ -45,3 +45,100 @@ export function isAustralianState(value: string): value is AustralianState {
 export function lastDayOfMonthInLeapYear(month: number): number {
   return month === 2 ? 29 : [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
+
+export const MONTH_NAMES = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+] as const;
+
+/** Whether day/month is a birthday that exists in some year (29 February does). */
+export function isBirthday(day: number, month: number): boolean {
+  return (
+    Number.isInteger(day) &&
+    Number.isInteger(month) &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= lastDayOfMonthInLeapYear(month)
+  );
+}
+
+/** The earliest and latest start dates accepted (a typo like 0202 or 3024 is refused). */
+export const EARLIEST_START_DATE = "1900-01-01";
+export const LATEST_START_DATE = "2099-12-31";
+
+/** Whether year-month-day exists on the calendar (29 February only in leap years). */
+export function isCalendarDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  date.setUTCFullYear(year);
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** Whether `value` is a real calendar date written YYYY-MM-DD within the accepted range. */
+export function isStartDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  return (
+    isCalendarDate(Number(match[1]), Number(match[2]), Number(match[3])) &&
+    value >= EARLIEST_START_DATE &&
+    value <= LATEST_START_DATE
+  );
+}
+
+// ─── The CSV columns' values (core/csv.ts TEAM_CSV_COLUMNS): what spreadsheets write ───
+
+/**
+ * A birthday cell: "31/12" or "31/12/1990" (Australian day first; a year is read and dropped,
+ * never kept) or "1990-12-31". Blank: none. Null when it is not a birthday.
+ */
+export function readCsvBirthday(value: string): { day: number; month: number } | "none" | null {
+  const text = value.trim();
+  if (text === "") return "none";
+  const dayFirst = /^(\d{1,2})[/.-](\d{1,2})(?:[/.-](\d{4}))?$/.exec(text);
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
+  const [day, month, year] = dayFirst
+    ? [Number(dayFirst[1]), Number(dayFirst[2]), dayFirst[3] ? Number(dayFirst[3]) : undefined]
+    : iso
+      ? [Number(iso[3]), Number(iso[2]), Number(iso[1])]
+      : [Number.NaN, Number.NaN, undefined];
+  if (!isBirthday(day, month)) return null;
+  // With a year the date must exist in it: 29/02/1991 is a typo, not a birthday.
+  if (year !== undefined && !isCalendarDate(year, month, day)) return null;
+  return { day, month };
+}
+
+/** A start-date cell: "31/12/2020" (day first) or "2020-12-31". Blank: none. Null when it is not a date. */
+export function readCsvStartDate(value: string): string | "none" | null {
+  const text = value.trim();
+  if (text === "") return "none";
+  const dayFirst = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text);
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
+  const date = dayFirst
+    ? `${dayFirst[3]}-${pad(Number(dayFirst[2]))}-${pad(Number(dayFirst[1]))}`
+    : iso
+      ? `${iso[1]}-${pad(Number(iso[2]))}-${pad(Number(iso[3]))}`
+      : "";
+  return isStartDate(date) ? date : null;
+}
+
+/** A state cell: its code ("wa", "WA") or its name ("Western Australia"), in any letter case. Blank: none. */
+export function readCsvState(value: string): AustralianState | "none" | null {
+  const text = value.trim().replace(/\s+/g, " ").toUpperCase();
+  if (text === "") return "none";
+  if (isAustralianState(text)) return text;
+  return AUSTRALIAN_STATES.find((state) => STATE_NAMES[state].toUpperCase() === text) ?? null;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, "0");
+}

@@ -3,7 +3,7 @@
 // (core/csv.ts) with a fourth column whose cell must be a whole number from 0 to 10,000 ('Row N: Wrong Reward Amount').
 // Used in the browser (loaded only when a file is picked: it brings csv-parse) and on the server
 // (the streamed import, server/domain/imports.ts).
-import { type CsvColumn, readCsv, TEAM_CSV_COLUMNS } from "./csv.ts";
+import { type CsvColumn, PERSON_CSV_COLUMNS, readCsv } from "./csv.ts";
 import { MAX_DRAFT_RECIPIENTS } from "./limits.ts";
 import { csvRewardAmount, REWARD_DETAILS } from "./rewards.ts";
 
@@ -18,7 +18,7 @@ export interface RewardCsvRow {
 }
 
 export const REWARD_CSV_COLUMNS = [
-  ...TEAM_CSV_COLUMNS,
+  ...PERSON_CSV_COLUMNS,
   {
     heading: "Reward Amount",
     key: "value",

@@ -4,6 +4,7 @@
 import * as z from "zod/mini";
 import { emailField, firstNameField, lastNameField } from "./fields.ts";
 import { MAX_IMPORT_ROWS } from "./limits.ts";
+import { AUSTRALIAN_STATES, type AustralianState, isBirthday, isStartDate } from "./member-dates.ts";
 
 export { MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from "./limits.ts";
 
@@ -23,21 +24,104 @@ export function effectiveSearch(text: string | null | undefined): string {
   return trimmed.length >= SEARCH_MIN_LENGTH ? trimmed : "";
 }
 
-/** Add and update a team member (docs/requirements.md §S5): trimmed names ≤ 64, a well-formed email ≤ 256. */
-export const teamMemberSchema = z.object({
+export const MEMBER_DETAILS_MESSAGES = {
+  birthDay: "Choose a day from 1 to 31.",
+  birthMonth: "Choose a month from the list.",
+  birthdayHalf: "Choose both the day and the month of the birthday, or neither.",
+  birthdayNotInMonth: "That month has no such day; check the birthday.",
+  startDate: "Enter the start date as a real date between 1900 and 2099.",
+  state: "Choose a state or territory from the list.",
+} as const;
+
+/**
+ * The optional details automations read (core/member-dates.ts): a birthday as day and month (no
+ * year is kept), a start date (YYYY-MM-DD), a state or territory. Null clears one; left out of a
+ * PUT it stays as it is (a system written before these fields keeps working).
+ */
+const memberDetailsShape = {
+  birthDay: z.optional(
+    z.nullable(
+      z
+        .number({ error: MEMBER_DETAILS_MESSAGES.birthDay })
+        .check(
+          z.int(MEMBER_DETAILS_MESSAGES.birthDay),
+          z.minimum(1, MEMBER_DETAILS_MESSAGES.birthDay),
+          z.maximum(31, MEMBER_DETAILS_MESSAGES.birthDay),
+        ),
+    ),
+  ),
+  birthMonth: z.optional(
+    z.nullable(
+      z
+        .number({ error: MEMBER_DETAILS_MESSAGES.birthMonth })
+        .check(
+          z.int(MEMBER_DETAILS_MESSAGES.birthMonth),
+          z.minimum(1, MEMBER_DETAILS_MESSAGES.birthMonth),
+          z.maximum(12, MEMBER_DETAILS_MESSAGES.birthMonth),
+        ),
+    ),
+  ),
+  startDate: z.optional(
+    z.nullable(
+      z
+        .string({ error: MEMBER_DETAILS_MESSAGES.startDate })
+        .check(z.refine<string>(isStartDate, { error: MEMBER_DETAILS_MESSAGES.startDate })),
+    ),
+  ),
+  state: z.optional(z.nullable(z.enum(AUSTRALIAN_STATES, { error: MEMBER_DETAILS_MESSAGES.state }))),
+};
+
+function dayAndMonthEachRight(day: unknown, month: unknown): boolean {
+  const inRange = (n: unknown, max: number) => Number.isInteger(n) && Number(n) >= 1 && Number(n) <= max;
+  return inRange(day, 31) && inRange(month, 12);
+}
+
+/** A birthday is day and month together, and the day is in the month (29 February is). */
+export const birthdayCheck = z.superRefine<{ birthDay?: number | null; birthMonth?: number | null }>((value, ctx) => {
+  const day = value.birthDay ?? null;
+  const month = value.birthMonth ?? null;
+  if ((day === null) !== (month === null)) {
+    ctx.issues.push({
+      code: "custom",
+      message: MEMBER_DETAILS_MESSAGES.birthdayHalf,
+      path: [day === null ? "birthDay" : "birthMonth"],
+      input: value,
+    });
+  } else if (dayAndMonthEachRight(day, month) && !isBirthday(Number(day), Number(month))) {
+    // Only a day and a month that are each right can disagree (each field says its own fault).
+    ctx.issues.push({
+      code: "custom",
+      message: MEMBER_DETAILS_MESSAGES.birthdayNotInMonth,
+      path: ["birthDay"],
+      input: value,
+    });
+  }
+});
+
+/** Add and update a team member's fields before the cross-field check (extend this one). */
+export const teamMemberFields = z.object({
   firstName: firstNameField,
   lastName: lastNameField,
   email: emailField,
+  ...memberDetailsShape,
 });
+
+/**
+ * Add and update a team member (docs/requirements.md §S5): trimmed names ≤ 64, a well-formed
+ * email ≤ 256, and the optional details above.
+ */
+export const teamMemberSchema = teamMemberFields.check(birthdayCheck);
 export type TeamMemberInput = z.input<typeof teamMemberSchema>;
 
 /** A team member's id, as a form or a body carries it. */
 export const teamMemberIdField = z.number().check(z.int(), z.positive(), z.maximum(Number.MAX_SAFE_INTEGER));
 
 /** PUT /Users/{id} carries the id in the body too (docs/requirements.md §S7). */
-export const updateTeamMemberSchema = z.extend(teamMemberSchema, {
-  id: z.optional(teamMemberIdField),
-});
+export const updateTeamMemberSchema = z
+  .extend(teamMemberFields, {
+    id: z.optional(teamMemberIdField),
+  })
+  .check(birthdayCheck);
 export type UpdateTeamMemberRequest = z.input<typeof updateTeamMemberSchema>;
 
 export const bulkTeamUploadSchema = z.object({
@@ -69,6 +153,11 @@ export interface TeamMember {
   phone: string;
   companyId: number;
   companyName: string;
+  /** The optional details (null: not given): birthday day and month, start date (YYYY-MM-DD), state. */
+  birthDay: number | null;
+  birthMonth: number | null;
+  startDate: string | null;
+  state: AustralianState | null;
   /**
    * My Team's list only (GET /Users without isRewardMyTeam): the Reward Dollars left of the
    * member's unexpired rewards, in cents (0 when none), and the earliest expiry among them (an

@@ -2,7 +2,7 @@
 // 'Step 3: Add Your Company Details' screen and its form, posted to the onboarding route's
 // action, which saves through PUT /api/Companies/ and redirects to the dashboard. The portal
 // layout shows this screen in place of any portal page until the details are saved.
-import { type FieldMetadata, getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href } from "react-router";
 import { companyDetailsSchema } from "../../core/account-forms.ts";
@@ -13,9 +13,16 @@ import {
   formConstraint,
   hasFieldErrors,
   INDUSTRY_OPTIONS,
-  SELECT_PLACEHOLDER,
 } from "../lib/forms.ts";
-import { CsrfInput, FieldError, FormAlert, SubmitButton, TextField, useFormSubmit } from "./form-fields.tsx";
+import {
+  CsrfInput,
+  FieldError,
+  FormAlert,
+  SelectField,
+  SubmitButton,
+  TextField,
+  useFormSubmit,
+} from "./form-fields.tsx";
 import { HoneypotInputs } from "./honeypot-inputs.tsx";
 import { OnboardingSteps } from "./onboarding-steps.tsx";
 
@@ -130,34 +137,5 @@ export function CompanyDetailsForm({
         {note ? <p className="text-sm font-medium text-slate-700">{note}</p> : null}
       </div>
     </Form>
-  );
-}
-
-/** A labelled native select with the 'Select...' placeholder (docs/requirements.md §S8 dropdown defaults). */
-function SelectField({
-  field,
-  label,
-  options,
-}: {
-  field: FieldMetadata<unknown>;
-  label: string;
-  options: readonly { value: string; label: string }[];
-}) {
-  const { key, ...props } = getSelectProps(field);
-  return (
-    <div>
-      <label htmlFor={field.id} className={labelClass}>
-        {label}
-      </label>
-      <select key={key} {...props} className={`${controlClass} cursor-pointer`}>
-        <option value="">{SELECT_PLACEHOLDER}</option>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-      <FieldError id={field.errorId} errors={field.errors} />
-    </div>
   );
 }

@@ -1,8 +1,9 @@
 // The building blocks of every form (see app/lib/forms.ts for the conventions): labelled
 // fields wired to conform, error texts, the form's alert banner and the busy submit button.
-import { type FieldMetadata, getInputProps, getTextareaProps } from "@conform-to/react";
+import { type FieldMetadata, getInputProps, getSelectProps, getTextareaProps } from "@conform-to/react";
 import { type ComponentProps, type FormEvent, type ReactNode, useEffect, useRef, useState } from "react";
 import { useNavigation, useRouteLoaderData, useSubmit } from "react-router";
+import { SELECT_PLACEHOLDER } from "../lib/forms.ts";
 import { useCsrfToken } from "../lib/use-csrf-token.ts";
 import type { loader as rootLoader } from "../root.tsx";
 
@@ -43,7 +44,7 @@ export function HiddenFormInputs({ intent }: { intent?: string }) {
 interface TextFieldProps {
   field: FieldMetadata<unknown>;
   label: string;
-  type?: "text" | "email" | "datetime-local";
+  type?: "text" | "email" | "date" | "datetime-local";
   autoComplete?: string;
   className?: string;
   /** Helper text under the label, read with the field (aria-describedby). */
@@ -96,6 +97,42 @@ export function TextField({
         spellCheck={spellCheck}
         className={controlClass}
       />
+      <FieldError id={field.errorId} errors={field.errors} />
+    </div>
+  );
+}
+
+/**
+ * A labelled native select whose first option is blank (docs/requirements.md §S8 dropdown
+ * defaults: 'Select...'); `placeholder` names a blank that means "none" in an optional field.
+ */
+export function SelectField({
+  field,
+  label,
+  options,
+  placeholder = SELECT_PLACEHOLDER,
+  className,
+}: {
+  field: FieldMetadata<unknown>;
+  label: string;
+  options: readonly { value: string; label: string }[];
+  placeholder?: string;
+  className?: string;
+}) {
+  const { key, ...props } = getSelectProps(field);
+  return (
+    <div className={className}>
+      <label htmlFor={field.id} className={labelClass}>
+        {label}
+      </label>
+      <select key={key} {...props} className={`${controlClass} cursor-pointer`}>
+        <option value="">{placeholder}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
       <FieldError id={field.errorId} errors={field.errors} />
     </div>
   );

@@ -89,6 +89,10 @@ describeEachDatabase("My Team API", ({ database }) => {
         phone: "",
         companyId: a.companyId,
         companyName: "Alpha",
+        birthDay: null,
+        birthMonth: null,
+        startDate: null,
+        state: null,
       });
       const [row] = await db().select().from(users).where(eq(users.id, member.id));
       expect(row).toMatchObject({
@@ -614,6 +618,83 @@ describeEachDatabase("My Team API", ({ database }) => {
         firstName: "Jane",
         email: "jane@example.com",
       });
+    });
+  });
+
+  describe("a member's optional details: birthday (day and month), start date, state", () => {
+    const details = { birthDay: 29, birthMonth: 2, startDate: "2021-03-15", state: "WA" };
+
+    it("are stored with an add, listed, kept by a PUT that leaves them out, and cleared by null", async () => {
+      const { api, a } = await twoCompanies();
+      const member = await addOk(api, a.accessToken, { ...person("Pia", "Perth"), ...details } as Row);
+      expect(member).toMatchObject(details);
+      const [stored] = await memberRows(a.companyId);
+      expect(stored).toMatchObject(details);
+      expect((await list(api, a.accessToken)).items[0]).toMatchObject(details);
+
+      // A system written before these fields sends only names and email: the details stay.
+      expect((await update(api, a.accessToken, member.id, person("Pia", "Perry"))).status).toBe(204);
+      expect((await memberRows(a.companyId))[0]).toMatchObject({ lastName: "Perry", ...details });
+
+      const cleared = { birthDay: null, birthMonth: null, startDate: null, state: "NSW" };
+      expect((await update(api, a.accessToken, member.id, { ...person("Pia", "Perry"), ...cleared })).status).toBe(204);
+      expect((await memberRows(a.companyId))[0]).toMatchObject(cleared);
+      // The audit entry names each detail that changed, old and new.
+      const [entry] = await db()
+        .select({ data: auditLog.data })
+        .from(auditLog)
+        .where(eq(auditLog.action, "member.updated"))
+        .orderBy(auditLog.id)
+        .offset(1);
+      expect(entry?.data).toEqual({
+        birthDay: { from: 29, to: null },
+        birthMonth: { from: 2, to: null },
+        startDate: { from: "2021-03-15", to: null },
+        state: { from: "WA", to: "NSW" },
+      });
+    });
+
+    it.each([
+      [{ birthDay: 31 }, "birthMonth", "Choose both the day and the month of the birthday, or neither."],
+      [{ birthMonth: 4 }, "birthDay", "Choose both the day and the month of the birthday, or neither."],
+      [{ birthDay: 31, birthMonth: 4 }, "birthDay", "That month has no such day; check the birthday."],
+      [{ birthDay: 30, birthMonth: 2 }, "birthDay", "That month has no such day; check the birthday."],
+      [{ birthDay: 0, birthMonth: 1 }, "birthDay", "Choose a day from 1 to 31."],
+      [{ birthDay: 1.5, birthMonth: 1 }, "birthDay", "Choose a day from 1 to 31."],
+      [{ birthDay: "3", birthMonth: 1 }, "birthDay", "Choose a day from 1 to 31."],
+      [{ birthDay: 1, birthMonth: 13 }, "birthMonth", "Choose a month from the list."],
+      [{ startDate: "2021-02-29" }, "startDate", "Enter the start date as a real date between 1900 and 2099."],
+      [{ startDate: "15/03/2021" }, "startDate", "Enter the start date as a real date between 1900 and 2099."],
+      [{ startDate: "0202-01-01" }, "startDate", "Enter the start date as a real date between 1900 and 2099."],
+      [{ state: "Perth" }, "state", "Choose a state or territory from the list."],
+      [{ state: "wa" }, "state", "Choose a state or territory from the list."],
+    ])("%j → 400 on %s with a clear message; nothing stored or changed", async (bad, field, message) => {
+      const { api, a } = await twoCompanies();
+      const problem = await expectProblem(await add(api, a.accessToken, { ...person("Jane", "Citizen"), ...bad }), 400);
+      expect(problem.errors?.[field]).toEqual([message]);
+      expect(await memberCount()).toBe(0);
+
+      const member = await addOk(api, a.accessToken, { ...person("Jane", "Citizen"), ...details } as Row);
+      await expectProblem(await update(api, a.accessToken, member.id, { ...person("Jane", "Citizen"), ...bad }), 400);
+      expect((await memberRows(a.companyId))[0]).toMatchObject(details);
+    });
+
+    it("a bulk upload stores each row's details", async () => {
+      const { api, a } = await twoCompanies();
+      const res = await bulk(api, a.accessToken, {
+        users: [
+          { ...person("Ann", "One"), ...details },
+          { ...person("Ben", "Two"), birthDay: 1, birthMonth: 12 },
+          person("Cat", "Three"),
+        ],
+      });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const rows = await memberRows(a.companyId);
+      expect(rows.map((r) => [r.firstName, r.birthDay, r.birthMonth, r.startDate, r.state])).toEqual([
+        ["Ann", 29, 2, "2021-03-15", "WA"],
+        ["Ben", 1, 12, null, null],
+        ["Cat", null, null, null, null],
+      ]);
     });
   });
 

@@ -369,6 +369,11 @@ export const importJobRows = pgTable(
     email: text("email").notNull(),
     /** Whole Reward Dollars (reward imports only). */
     amount: integer("amount"),
+    /** A team import's optional details, as users holds them (core/csv.ts MEMBER_DETAIL_CSV_COLUMNS). */
+    birthDay: smallint("birth_day"),
+    birthMonth: smallint("birth_month"),
+    startDate: date("start_date", { mode: "string" }),
+    state: text("state"),
   },
   (t) => [primaryKey({ columns: [t.jobId, t.n] })],
 );

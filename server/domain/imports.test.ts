@@ -98,6 +98,34 @@ describeEachDatabase("CSV imports", ({ database }) => {
     });
   }, 120_000);
 
+  it("a team file with the optional Birthday, Start Date and State columns stores them; blanks are none", async () => {
+    const file = [
+      "First Name,Last Name,Email Address,State,Birthday,Start Date\r\n",
+      "Wren,West,wren@example.com,Western Australia,29/02,3/1/2022\r\n",
+      "Ned,North,ned@example.com,nt,07/11/1990,2019-06-30\r\n",
+      "Cy,Blank,cy@example.com,,,\r\n",
+    ];
+    const staged = await stageImport(db(), owner, { kind: "team", fileName: "details.csv", queue: true }, file);
+    expect(staged.ok).toBe(true);
+    await applyNextImport(db());
+    const rows = await db()
+      .select({
+        email: users.email,
+        d: users.birthDay,
+        m: users.birthMonth,
+        start: users.startDate,
+        state: users.state,
+      })
+      .from(users)
+      .where(eq(users.role, "member"))
+      .orderBy(users.email);
+    expect(rows).toEqual([
+      { email: "cy@example.com", d: null, m: null, start: null, state: null },
+      { email: "ned@example.com", d: 7, m: 11, start: "2019-06-30", state: "NT" },
+      { email: "wren@example.com", d: 29, m: 2, start: "2022-01-03", state: "WA" },
+    ]);
+  });
+
   it("a bad row anywhere (even after the first batches) refuses the file and changes nothing", async () => {
     const before = await count(db(), users);
     const badRow = IMPORT_BATCH_ROWS * 2 + 7;

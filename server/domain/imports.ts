@@ -20,8 +20,10 @@ import {
   FILE_TOO_LARGE_MESSAGE,
   parseFailureMessage,
   TEAM_CSV_COLUMNS,
+  type TeamCsvKey,
 } from "../../core/csv.ts";
 import { MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from "../../core/limits.ts";
+import { readCsvBirthday, readCsvStartDate, readCsvState } from "../../core/member-dates.ts";
 import { REWARD_CSV_COLUMNS, type RewardCsvKey } from "../../core/reward-csv.ts";
 import { csvRewardAmount, duplicateRowMessage, REWARD_DETAILS } from "../../core/rewards.ts";
 import type { Db, Tx } from "../db/client.ts";
@@ -107,6 +109,24 @@ interface StagedRow {
   lastName: string;
   email: string;
   amount: number | null;
+  /** A team file's optional details (core/csv.ts MEMBER_DETAIL_CSV_COLUMNS); null when blank. */
+  birthDay: number | null;
+  birthMonth: number | null;
+  startDate: string | null;
+  state: string | null;
+}
+
+/** A checked team row's details as columns (the cells passed their checks: none reads as null). */
+function memberDetailsOf(row: Partial<Record<TeamCsvKey, string>>) {
+  const birthday = readCsvBirthday(row.birthday ?? "");
+  const startDate = readCsvStartDate(row.startDate ?? "");
+  const state = readCsvState(row.state ?? "");
+  return {
+    birthDay: birthday && birthday !== "none" ? birthday.day : null,
+    birthMonth: birthday && birthday !== "none" ? birthday.month : null,
+    startDate: startDate && startDate !== "none" ? startDate : null,
+    state: state && state !== "none" ? state : null,
+  };
 }
 
 function newId(): string {
@@ -181,7 +201,7 @@ export async function stageImport(
 /** Streams the file through csv-parse and the checker into the job's rows; answers the file's messages. */
 async function readIntoJob(db: Db, id: string, options: StageOptions, source: ByteSource): Promise<string[]> {
   const reward = options.kind === "reward";
-  const checker = new CsvRowChecker<RewardCsvKey>({
+  const checker = new CsvRowChecker<RewardCsvKey | TeamCsvKey>({
     columns: reward ? REWARD_CSV_COLUMNS : TEAM_CSV_COLUMNS,
     maxRows: MAX_IMPORT_ROWS,
   });
@@ -225,6 +245,7 @@ async function readIntoJob(db: Db, id: string, options: StageOptions, source: By
         lastName: row.lastName,
         email: row.email,
         amount: reward ? (csvRewardAmount(row.value) ?? 0) : null,
+        ...(reward ? { birthDay: null, birthMonth: null, startDate: null, state: null } : memberDetailsOf(row)),
       });
       if (batch.length >= IMPORT_BATCH_ROWS) await flush();
     }
@@ -248,14 +269,18 @@ async function readIntoJob(db: Db, id: string, options: StageOptions, source: By
 /** One INSERT ... SELECT FROM unnest(arrays): one parameter per column whatever the batch size. */
 async function stageBatch(tx: Tx, jobId: string, rows: StagedRow[]): Promise<void> {
   await tx.execute(sql`
-    insert into ${importJobRows} (${col(importJobRows.jobId)}, ${col(importJobRows.n)}, ${col(importJobRows.firstName)}, ${col(importJobRows.lastName)}, ${col(importJobRows.email)}, ${col(importJobRows.amount)})
-    select ${jobId}, t.row_n, t.first_name, t.last_name, t.email, t.amount
+    insert into ${importJobRows} (${col(importJobRows.jobId)}, ${col(importJobRows.n)}, ${col(importJobRows.firstName)}, ${col(importJobRows.lastName)}, ${col(importJobRows.email)}, ${col(importJobRows.amount)}, ${col(importJobRows.birthDay)}, ${col(importJobRows.birthMonth)}, ${col(importJobRows.startDate)}, ${col(importJobRows.state)})
+    select ${jobId}, t.row_n, t.first_name, t.last_name, t.email, t.amount, t.birth_day, t.birth_month, t.start_date::date, t.state
     from ${unnestRows("t", {
       row_n: { type: "integer", values: rows.map((r) => r.n) },
       first_name: { type: "text", values: rows.map((r) => r.firstName) },
       last_name: { type: "text", values: rows.map((r) => r.lastName) },
       email: { type: "text", values: rows.map((r) => r.email) },
       amount: { type: "integer", values: rows.map((r) => r.amount) },
+      birth_day: { type: "integer", values: rows.map((r) => r.birthDay) },
+      birth_month: { type: "integer", values: rows.map((r) => r.birthMonth) },
+      start_date: { type: "text", values: rows.map((r) => r.startDate) },
+      state: { type: "text", values: rows.map((r) => r.state) },
     })}`);
 }
 

@@ -12,6 +12,7 @@
 // createUserBulkUpload POST /Users/create-user-bulk-upload, updateUser PUT /Users/{id},
 // deleteUser DELETE /Users/{id}; My Team's form intents carry the same names.
 import { and, asc, eq, type SQL, sql } from "drizzle-orm";
+import type { AustralianState } from "../../core/member-dates.ts";
 import {
   type BulkTeamUploadResponse,
   effectiveSearch,
@@ -38,11 +39,34 @@ export interface TeamOwner {
   clientIp?: string;
 }
 
-/** The fields of an add or update, already validated and trimmed (core/team.ts). */
-export interface TeamMemberFields {
+/**
+ * The fields of an add or update, already validated and trimmed (core/team.ts). A detail left
+ * undefined is none on an add and unchanged on an update; null clears it.
+ */
+export interface TeamMemberFields extends MemberDetails {
   firstName: string;
   lastName: string;
   email: string;
+}
+
+export interface MemberDetails {
+  birthDay?: number | null;
+  birthMonth?: number | null;
+  startDate?: string | null;
+  state?: AustralianState | null;
+}
+
+/** The details as columns: undefined ones left out (an update keeps them). */
+function detailColumns(input: MemberDetails) {
+  const columns: MemberDetails = {};
+  // Day and month are one value (core/team.ts birthdayCheck): either given sets both.
+  if (input.birthDay !== undefined || input.birthMonth !== undefined) {
+    columns.birthDay = input.birthDay ?? null;
+    columns.birthMonth = input.birthMonth ?? null;
+  }
+  if (input.startDate !== undefined) columns.startDate = input.startDate;
+  if (input.state !== undefined) columns.state = input.state;
+  return columns;
 }
 
 /** Rows per INSERT of a bulk upload (one json parameter each). */
@@ -56,6 +80,10 @@ const memberColumns = {
   phone: users.phone,
   companyId: users.companyId,
   companyName: companies.name,
+  birthDay: users.birthDay,
+  birthMonth: users.birthMonth,
+  startDate: users.startDate,
+  state: users.state,
 };
 
 function toTeamMember(row: {
@@ -66,6 +94,10 @@ function toTeamMember(row: {
   phone: string | null;
   companyId: number;
   companyName: string;
+  birthDay: number | null;
+  birthMonth: number | null;
+  startDate: string | null;
+  state: AustralianState | null;
 }): TeamMember {
   return {
     id: row.id,
@@ -76,6 +108,10 @@ function toTeamMember(row: {
     phone: row.phone ?? "",
     companyId: row.companyId,
     companyName: row.companyName,
+    birthDay: row.birthDay,
+    birthMonth: row.birthMonth,
+    startDate: row.startDate,
+    state: row.state,
   };
 }
 
@@ -235,15 +271,24 @@ export async function createUser(
           firstName: input.firstName,
           lastName: input.lastName,
           email: input.email,
+          ...detailColumns(input),
           role: "member",
         })
-        .returning({ id: users.id, phone: users.phone });
+        .returning({
+          id: users.id,
+          phone: users.phone,
+          birthDay: users.birthDay,
+          birthMonth: users.birthMonth,
+          startDate: users.startDate,
+          state: users.state,
+        });
       if (!row) throw new Error("member insert returned no row");
       await audit(tx, owner, "member.added", `user:${row.id}`, {}, now);
       const member = toTeamMember({
-        ...input,
-        id: row.id,
-        phone: row.phone,
+        ...row,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        email: input.email,
         companyId: owner.companyId,
         companyName: await companyName(tx, owner.companyId),
       });
@@ -280,18 +325,24 @@ export async function createUserBulkUpload(
   let successfullyAdded = 0;
   await db.transaction(async (tx) => {
     for (let start = 0; start < fresh.length; start += INSERT_CHUNK) {
-      const chunk = fresh
-        .slice(start, start + INSERT_CHUNK)
-        .map((r) => ({ f: r.firstName, l: r.lastName, e: r.email }));
+      const chunk = fresh.slice(start, start + INSERT_CHUNK).map((r) => ({
+        f: r.firstName,
+        l: r.lastName,
+        e: r.email,
+        bd: r.birthDay ?? null,
+        bm: r.birthMonth ?? null,
+        sd: r.startDate ?? null,
+        st: r.state ?? null,
+      }));
       // The rows travel as ONE json parameter (drizzle's multi-row VALUES binds every column of
       // every row: 3 to 4 times slower for 5,000 rows on PGlite). No conflict target: drizzle
       // cannot name the expression index, and PostgreSQL then skips a row that conflicts with ANY
       // unique index, here the company's active addresses (also one another call adds at this
       // moment, which a pre-check could miss).
       const result = (await tx.execute(sql`
-        insert into ${users} (${col(users.companyId)}, ${col(users.firstName)}, ${col(users.lastName)}, ${col(users.email)}, ${col(users.role)})
-        select ${owner.companyId}::bigint, r.f, r.l, r.e, 'member'
-        from json_to_recordset(${JSON.stringify(chunk)}::json) as r(f text, l text, e text)
+        insert into ${users} (${col(users.companyId)}, ${col(users.firstName)}, ${col(users.lastName)}, ${col(users.email)}, ${col(users.birthDay)}, ${col(users.birthMonth)}, ${col(users.startDate)}, ${col(users.state)}, ${col(users.role)})
+        select ${owner.companyId}::bigint, r.f, r.l, r.e, r.bd, r.bm, r.sd, r.st, 'member'
+        from json_to_recordset(${JSON.stringify(chunk)}::json) as r(f text, l text, e text, bd smallint, bm smallint, sd date, st text)
         on conflict do nothing
         returning ${col(users.id)}`)) as unknown as { rows: unknown[] };
       successfullyAdded += result.rows.length;
@@ -318,10 +369,10 @@ export async function importStagedTeamMembers(
     with staged as (
       select count(*)::int as rows from import_job_rows where job_id = ${jobId}
     ), added as (
-      insert into ${users} (${col(users.companyId)}, ${col(users.firstName)}, ${col(users.lastName)}, ${col(users.email)}, ${col(users.role)})
-      select ${owner.companyId}::bigint, r.first_name, r.last_name, r.email, 'member'
+      insert into ${users} (${col(users.companyId)}, ${col(users.firstName)}, ${col(users.lastName)}, ${col(users.email)}, ${col(users.birthDay)}, ${col(users.birthMonth)}, ${col(users.startDate)}, ${col(users.state)}, ${col(users.role)})
+      select ${owner.companyId}::bigint, r.first_name, r.last_name, r.email, r.birth_day, r.birth_month, r.start_date, r.state, 'member'
       from (
-        select distinct on (lower(email)) first_name, last_name, email
+        select distinct on (lower(email)) first_name, last_name, email, birth_day, birth_month, start_date, state
         from import_job_rows where job_id = ${jobId}
         order by lower(email), n
       ) r
@@ -358,15 +409,29 @@ export async function updateUser(
     return await db.transaction(async (tx) => {
       // Locked as the update would lock it: the old values are the ones this update replaces.
       const [before] = await tx
-        .select({ firstName: users.firstName, lastName: users.lastName, email: users.email })
+        .select({
+          firstName: users.firstName,
+          lastName: users.lastName,
+          email: users.email,
+          birthDay: users.birthDay,
+          birthMonth: users.birthMonth,
+          startDate: users.startDate,
+          state: users.state,
+        })
         .from(users)
         .where(and(eq(users.id, memberId), activeMemberOf(owner.companyId)))
         .for("update");
       if (!before) return "not_found" as const;
-      const after = { firstName: input.firstName, lastName: input.lastName, email: input.email };
+      const after = {
+        ...before,
+        firstName: input.firstName,
+        lastName: input.lastName,
+        email: input.email,
+        ...detailColumns(input),
+      };
       await tx.update(users).set(after).where(eq(users.id, memberId));
-      const changed: Record<string, { from: string; to: string }> = {};
-      for (const field of ["firstName", "lastName", "email"] as const) {
+      const changed: Record<string, { from: string | number | null; to: string | number | null }> = {};
+      for (const field of Object.keys(after) as Array<keyof typeof after>) {
         if (before[field] !== after[field]) changed[field] = { from: before[field], to: after[field] };
       }
       await audit(tx, owner, "member.updated", `user:${memberId}`, changed, now);

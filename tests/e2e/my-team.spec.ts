@@ -219,6 +219,56 @@ test("edit a member, then remove them", async ({ page, request, manager }) => {
   await expect(bodyRows(page)).toHaveText(["No data to display"]);
 });
 
+test("a member's birthday, start date and state: given on Add, shown and cleared on Update", async ({
+  page,
+  manager: _,
+}) => {
+  await visit(page, PAGE);
+  const add = await openAddNew(page);
+  const wren = member("Wren", "West");
+  await add.getByLabel("First Name", { exact: true }).fill(wren.firstName);
+  await add.getByLabel("Last Name", { exact: true }).fill(wren.lastName);
+  await add.getByLabel("Email", { exact: true }).fill(wren.email);
+  // 31 April does not exist: the rules say so beside the day, and nothing is added.
+  await add.getByLabel("Birthday: day").selectOption("31");
+  await add.getByLabel("Birthday: month").selectOption({ label: "April" });
+  await add.getByLabel("Start date").fill("2021-03-15");
+  await add.getByLabel("State or territory").selectOption("WA");
+  await shoot(page, "add-dialog-details");
+  await add.getByRole("button", { name: "Add Team Member" }).click();
+  await expect(add.getByText("That month has no such day; check the birthday.")).toBeVisible();
+  await expect(add.getByLabel("Birthday: day")).toHaveAttribute("aria-invalid", "true");
+  // The other values are kept for the correction.
+  await expect(add.getByLabel("State or territory")).toHaveValue("WA");
+  await add.getByLabel("Birthday: day").selectOption("29");
+  await add.getByLabel("Birthday: month").selectOption({ label: "February" });
+  await add.getByRole("button", { name: "Add Team Member" }).click();
+  await expect(toast(page)).toContainText("Wren successfully added");
+  await settled(page);
+  await expectNoHorizontalScroll(page);
+
+  await page.getByRole("link", { name: "Edit Wren West" }).click();
+  let update = dialog(page, "Update Wren West");
+  await expect(update.getByLabel("Birthday: day")).toHaveValue("29");
+  await expect(update.getByLabel("Birthday: month")).toHaveValue("2");
+  await expect(update.getByLabel("Start date")).toHaveValue("2021-03-15");
+  await expect(update.getByLabel("State or territory")).toHaveValue("WA");
+  if (jsEnabled()) await expectNoAxeViolations(page);
+
+  // Blank is none: the birthday is cleared, the rest stays.
+  await update.getByLabel("Birthday: day").selectOption("");
+  await update.getByLabel("Birthday: month").selectOption("");
+  await update.getByRole("button", { name: "Save" }).click();
+  await expect(toast(page)).toContainText("Wren successfully updated");
+  await settled(page);
+  await page.getByRole("link", { name: "Edit Wren West" }).click();
+  update = dialog(page, "Update Wren West");
+  await expect(update.getByLabel("Birthday: day")).toHaveValue("");
+  await expect(update.getByLabel("Birthday: month")).toHaveValue("");
+  await expect(update.getByLabel("Start date")).toHaveValue("2021-03-15");
+  await expect(update.getByLabel("State or territory")).toHaveValue("WA");
+});
+
 test("failures: an update to a taken address, a removal the API refuses", async ({ page, request, manager }) => {
   const gus = member("Gus", "Hill");
   const hal = member("Hal", "Hill");

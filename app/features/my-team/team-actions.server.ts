@@ -6,7 +6,14 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import * as z from "zod/mini";
 import { LIMITS } from "../../../core/limits.ts";
-import { TEAM_DETAILS, teamMemberIdField, teamMemberSchema } from "../../../core/team.ts";
+import {
+  birthdayCheck,
+  TEAM_DETAILS,
+  type TeamMemberInput,
+  teamMemberFields,
+  teamMemberIdField,
+  teamMemberSchema,
+} from "../../../core/team.ts";
 import { services } from "../../context.ts";
 import type { ApiResult } from "../../lib/api.server.ts";
 import { replyFailure, replyInvalid } from "../../lib/forms.server.ts";
@@ -48,7 +55,19 @@ const NO_JS_SAVE_WAIT_MS = 2_000;
 
 export const UPLOAD_EXPIRED_MESSAGE = "This file is no longer waiting to be saved; please choose it again.";
 
-const updateSchema = z.extend(teamMemberSchema, { id: teamMemberIdField });
+const updateSchema = z.extend(teamMemberFields, { id: teamMemberIdField }).check(birthdayCheck);
+
+/** The dialog always shows every detail: one left blank is cleared (the API keeps a detail it is not sent). */
+function withClearedDetails<T extends MemberDetailsInput>(member: T) {
+  return {
+    ...member,
+    birthDay: member.birthDay ?? null,
+    birthMonth: member.birthMonth ?? null,
+    startDate: member.startDate ?? null,
+    state: member.state ?? null,
+  };
+}
+type MemberDetailsInput = Pick<TeamMemberInput, "birthDay" | "birthMonth" | "startDate" | "state">;
 const removeSchema = z.object({
   id: teamMemberIdField,
   firstName: z._default(z.optional(z.string().check(z.trim(), z.maxLength(LIMITS.name))), ""),
@@ -124,7 +143,7 @@ async function updateUser({ context, user, formData, back }: TeamPost) {
   if (submission.status !== "success") return replyInvalid(submission);
   const { id, ...member } = submission.value;
   const result = await user.api.call((api) =>
-    api.Users[":id"].$put({ param: { id: String(id) }, json: { id, ...member } }),
+    api.Users[":id"].$put({ param: { id: String(id) }, json: { id, ...withClearedDetails(member) } }),
   );
   if (!result.ok) return updateFailure(submission, result);
   return redirectWithToast(context, back, { type: "success", title: `${member.firstName} successfully updated` });

@@ -3,7 +3,7 @@
 // The upload itself is the shared CsvUploadPane (app/ui/csv-upload-pane.tsx) with the team's
 // reader (core/csv.ts) and intents: save-file with JavaScript; check-upload, then save-upload of
 // the file the server staged, then its working view (?dialog=add&upload=<id>), without it.
-import type { TeamCsvRow } from "../../../core/csv.ts";
+import type { CsvResult } from "../../../core/csv.ts";
 import { MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from "../../../core/limits.ts";
 import type { PendingCsvUpload } from "../../lib/csv-upload.ts";
 import { type CsvPreviewColumn, CsvUploadPane, type CsvUploadTexts } from "../../ui/csv-upload-pane.tsx";
@@ -13,6 +13,7 @@ import {
   TEAM_INTENT,
   TEAM_TEMPLATE_PATH,
   type TeamActionData,
+  type TeamPreviewRow,
   type UploadPreview,
 } from "./team.ts";
 import { useTeamFormAction } from "./team-dialogs.tsx";
@@ -36,7 +37,7 @@ const INTENTS = {
 };
 
 /** A column of the preview: the cell cut short, the whole value as its tooltip. */
-function column(heading: string, key: keyof TeamCsvRow, widthClassName: string): CsvPreviewColumn<TeamCsvRow> {
+function column(heading: string, key: keyof TeamPreviewRow, widthClassName: string): CsvPreviewColumn<TeamPreviewRow> {
   return { heading, widthClassName, cellClassName: "truncate", cell: (row) => row[key], title: (row) => row[key] };
 }
 
@@ -46,12 +47,13 @@ const COLUMNS = [
   column("Email Address", "email", "w-1/2"),
 ];
 
-async function readTeamFile(text: string) {
+/** The checked rows, as the preview lists them (the details are checked, not shown). */
+async function readTeamFile(text: string): Promise<CsvResult<keyof TeamPreviewRow>> {
   const csv = await import("../../../core/csv.ts");
   return csv.readTeamCsv(text);
 }
 
-function teamPreview(fileName: string, rows: TeamCsvRow[]): UploadPreview {
+function teamPreview(fileName: string, rows: TeamPreviewRow[]): UploadPreview {
   return { fileName, count: rows.length, sample: rows.slice(0, PREVIEW_ROWS) };
 }
 
@@ -79,7 +81,8 @@ export function TeamBulkPane({
         Bulk Upload Team Members
       </h3>
       <p className="mt-2 text-sm text-slate-700">
-        Upload a CSV file with the columns First Name, Last Name and Email Address (
+        Upload a CSV file with the columns First Name, Last Name and Email Address, and if you wish Birthday (e.g.
+        31/12), Start Date (e.g. 31/12/2020) and State (NSW, VIC, QLD, SA, WA, TAS, NT or ACT) (
         <a
           href={TEAM_TEMPLATE_PATH}
           download

@@ -9,11 +9,12 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
 import { useFetcher, useLocation } from "react-router";
+import { AUSTRALIAN_STATES, MONTH_NAMES, STATE_NAMES } from "../../../core/member-dates.ts";
 import { type TeamMember, teamMemberSchema } from "../../../core/team.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { UrlDialog, type UrlDialogControl, type UrlDialogOptions } from "../../ui/dialog.tsx";
-import { FormAlert, HiddenFormInputs, SubmitButton, TextField } from "../../ui/form-fields.tsx";
+import { FormAlert, HiddenFormInputs, SelectField, SubmitButton, TextField } from "../../ui/form-fields.tsx";
 import { formReplyOf, listHref, REMOVE_WARNING, TEAM_INTENT, type TeamActionData } from "./team.ts";
 
 /**
@@ -128,6 +129,23 @@ function MemberGone() {
 
 const constraint = formConstraint(teamMemberSchema);
 
+const DAY_OPTIONS = Array.from({ length: 31 }, (_, i) => ({ value: String(i + 1), label: String(i + 1) }));
+const MONTH_OPTIONS = MONTH_NAMES.map((name, i) => ({ value: String(i + 1), label: name }));
+const STATE_OPTIONS = AUSTRALIAN_STATES.map((state) => ({ value: state, label: `${STATE_NAMES[state]} (${state})` }));
+
+/** The form's starting values: a member's as saved (a detail not given is blank). */
+function memberDefaults(member: TeamMember) {
+  return {
+    firstName: member.firstName,
+    lastName: member.lastName,
+    email: member.email,
+    birthDay: member.birthDay === null ? "" : String(member.birthDay),
+    birthMonth: member.birthMonth === null ? "" : String(member.birthMonth),
+    startDate: member.startDate ?? "",
+    state: member.state ?? "",
+  };
+}
+
 /** Add (docs/requirements.md §S5 add team member) or Update: First Name, Last Name, Email. */
 function TeamMemberForm({
   id,
@@ -150,7 +168,7 @@ function TeamMemberForm({
   const [form, fields] = useForm({
     id,
     lastResult: current?.result,
-    defaultValue: member ? { firstName: member.firstName, lastName: member.lastName, email: member.email } : undefined,
+    defaultValue: member ? memberDefaults(member) : undefined,
     constraint,
     defaultNoValidate: false,
     shouldValidate: "onSubmit",
@@ -167,6 +185,17 @@ function TeamMemberForm({
       <TextField field={fields.firstName} label="First Name" autoComplete="off" />
       <TextField field={fields.lastName} label="Last Name" autoComplete="off" />
       <TextField field={fields.email} label="Email" type="email" autoComplete="off" />
+      <fieldset className="space-y-3 rounded-md border border-slate-300 p-3">
+        <legend className="px-1 text-sm font-semibold text-slate-800">
+          For birthday and work-anniversary rewards (optional)
+        </legend>
+        <div className="grid grid-cols-2 gap-3">
+          <SelectField field={fields.birthDay} label="Birthday: day" options={DAY_OPTIONS} placeholder="None" />
+          <SelectField field={fields.birthMonth} label="Birthday: month" options={MONTH_OPTIONS} placeholder="None" />
+        </div>
+        <TextField field={fields.startDate} label="Start date" type="date" autoComplete="off" />
+        <SelectField field={fields.state} label="State or territory" options={STATE_OPTIONS} placeholder="None" />
+      </fieldset>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <SubmitButton busy={busy} className="w-full sm:w-auto">
           {submitLabel}

@@ -3,7 +3,7 @@
 // is core/team.ts teamMemberSchema (the conventions of forms.ts).
 
 import { href } from "react-router";
-import type { TeamMemberInput } from "../../../core/team.ts";
+import type { TeamCsvRow } from "../../../core/csv.ts";
 import type { FormReply } from "../../lib/forms.ts";
 
 export const MY_TEAM_PATH = href("/portal/my-team");
@@ -72,8 +72,11 @@ export function formReplyOf(value: unknown): FormReply | undefined {
 export interface UploadPreview {
   fileName: string;
   count: number;
-  sample: TeamMemberInput[];
+  sample: TeamPreviewRow[];
 }
+
+/** What the upload's preview shows of a row: who is added (the optional details are not listed). */
+export type TeamPreviewRow = Pick<TeamCsvRow, "firstName" | "lastName" | "email">;
 
 export const PREVIEW_ROWS = 5;
 
