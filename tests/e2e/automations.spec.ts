@@ -1,0 +1,132 @@
+// Automations (ADR 0035) in the browser, on the server that sends real email by SMTP and runs on
+// the test clock (mail.ts, test-clock.ts): an Owner tops up the balance, creates a birthday
+// automation through the page's form, sees the member in the 30-day preview (their Perth time and
+// Sydney's, and the total), then the clock is moved to just before and just after 9:00 in Perth on
+// the member's birthday: no email before, exactly one after, and still one a few passes later.
+// The clock only goes forward and is shared by the tests of every project, so each test moves it
+// to its own instant (never by a fixed amount), and checks "not yet" only while the clock is
+// still before it. A day of the clock passes in about a minute (advanceServerClockTo), which a
+// concurrent sign-up of another spec on this server would notice.
+import type { APIRequestContext } from "@playwright/test";
+import { formatZonedTime } from "../../core/automations.ts";
+import { CARD } from "../support/app-process.ts";
+import { expect, type Manager, member, test } from "./fixtures.ts";
+import { emailsTo, MAIL_API_URL, MAIL_APP_URL, serverClockOffset } from "./mail.ts";
+import { expectNoAxeViolations, expectNoHorizontalScroll, jsEnabled, shoot, visit } from "./support.ts";
+
+test.use({ baseURL: MAIL_APP_URL });
+
+const PAGE = "/portal/automations";
+const REWARD_SUBJECT = /Reward Dollars/;
+
+/** The mail app's "now" (its clock runs ahead of ours by the offset). */
+async function serverNow(): Promise<number> {
+  return Date.now() + (await serverClockOffset());
+}
+
+/**
+ * Moves the mail app's clock on until it reads `target` (never back, never past it by more than a
+ * step when another test moves it at the same time): 60-second steps 40 ms apart.
+ */
+async function advanceServerClockTo(target: number): Promise<void> {
+  for (;;) {
+    const ahead = target - (await serverNow());
+    if (ahead <= 0) return;
+    const response = await fetch(`${MAIL_API_URL}/clock?advanceMs=${Math.min(60_000, ahead)}`, { method: "POST" });
+    if (!response.ok) throw new Error(`mail API answered ${response.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+  }
+}
+
+async function topUp(request: APIRequestContext, manager: Manager, cents: number) {
+  const created = await request.post("/api/Balance/TopUps", { headers: manager.headers, data: { amount: cents } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { topUpId } = (await created.json()) as { topUpId: number };
+  const paid = await request.post(`/api/Balance/TopUps/${topUpId}/pay-simulated`, {
+    headers: manager.headers,
+    data: CARD,
+  });
+  expect(paid.status(), await paid.text()).toBe(200);
+}
+
+test("an Owner creates a birthday automation, sees the preview, and the member's email arrives once at 9:00 Perth time", async ({
+  page,
+  request,
+  manager,
+}) => {
+  test.setTimeout(300_000);
+  // The next 9:00 in Perth (01:00 UTC; Western Australia keeps no daylight saving) at least
+  // 15 minutes ahead on the server's clock: the member's birthday is that Perth date.
+  const now = await serverNow();
+  let nine = new Date(now).setUTCHours(1, 0, 0, 0);
+  while (nine - now < 15 * 60_000) nine += 24 * 60 * 60_000;
+  const birthday = new Date(nine);
+  const perth = member("Pia", "Perth");
+  const created = await request.post("/api/Users/create-user", {
+    headers: manager.headers,
+    data: {
+      ...perth,
+      birthDay: birthday.getUTCDate(),
+      birthMonth: birthday.getUTCMonth() + 1,
+      state: "WA",
+    },
+  });
+  expect(created.status(), await created.text()).toBe(200);
+  await topUp(request, manager, 20_000);
+
+  // The Owner creates the automation through the page's form.
+  await visit(page, PAGE);
+  await expect(page.getByText("No automations yet: create one below.")).toBeVisible();
+  await page.getByLabel("Occasion").selectOption("birthday");
+  await page.getByLabel("Amount in Reward Dollars").fill("50");
+  await page.getByLabel("Reward Name").fill("Happy Birthday");
+  await page.getByLabel("Message").fill("Happy birthday, {firstName}! From all of us.");
+  await page.getByRole("button", { name: "Create automation" }).click();
+  await expect(page.getByText("Automation saved: Happy Birthday")).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`${PAGE}$`));
+  const list = page.getByTestId("automation-list");
+  await expect(list).toContainText("Birthday: Happy Birthday");
+  await expect(list.getByTestId("automation-state")).toHaveText("On");
+
+  // The preview: the member, at 9:00 in Perth and the same instant in Sydney, and the total.
+  const table = page.getByTestId("preview-table");
+  const row = table.getByRole("row", { name: /Pia Perth/ });
+  await expect(row).toContainText(formatZonedTime(birthday, "Australia/Perth"));
+  await expect(row).toContainText(formatZonedTime(birthday, "Australia/Sydney"));
+  await expect(row).toContainText("9:00 am AWST");
+  await expect(page.getByTestId("preview-total")).toContainText("$50.00 in Reward Dollars, $55.50 from the balance");
+  await shoot(page, "automations");
+  await expectNoHorizontalScroll(page);
+  await expectNoAxeViolations(page);
+
+  // A bad amount is refused next to its field, and nothing is saved.
+  await page.getByLabel("Amount in Reward Dollars").fill("12.5");
+  await page.getByLabel("Reward Name").fill("Half a dollar");
+  await page.getByRole("button", { name: "Create automation" }).click();
+  await expect(page.getByText("Amount must be a whole number of Reward Dollars (no cents).")).toBeVisible();
+  if (!jsEnabled()) await expect(page).toHaveURL(new RegExp(`${PAGE}$`));
+  await visit(page, PAGE);
+  await expect(list.locator("li")).toHaveCount(1);
+
+  // A minute before 9:00 in Perth: nothing yet (checked only while the shared clock is still before it).
+  await advanceServerClockTo(nine - 60_000);
+  await page.waitForTimeout(2_500);
+  const sentEarly = (await emailsTo(perth.email)).filter((m) => REWARD_SUBJECT.test(m.subject));
+  if ((await serverNow()) < nine) expect(sentEarly).toHaveLength(0);
+
+  // 9:00 in Perth: the reward email arrives, once.
+  await advanceServerClockTo(nine + 5_000);
+  await expect
+    .poll(async () => (await emailsTo(perth.email)).filter((m) => REWARD_SUBJECT.test(m.subject)).length, {
+      timeout: 20_000,
+      message: `the birthday reward email to ${perth.email}`,
+    })
+    .toBe(1);
+  const [email] = (await emailsTo(perth.email)).filter((m) => REWARD_SUBJECT.test(m.subject));
+  expect(email?.subject).toBe("Congratulations! You have received $50.00 in Reward Dollars");
+  expect(email?.text).toContain("Happy birthday, Pia! From all of us.");
+  // A few more passes (the job runs every second here) and a later hour: still one.
+  await advanceServerClockTo(nine + 60 * 60_000);
+  await page.waitForTimeout(3_000);
+  expect((await emailsTo(perth.email)).filter((m) => REWARD_SUBJECT.test(m.subject))).toHaveLength(1);
+});
