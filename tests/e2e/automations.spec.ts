@@ -89,15 +89,16 @@ test("an Owner creates a birthday automation, sees the preview, and the member's
   await expect(list.getByTestId("automation-state")).toHaveText("On");
 
   // The preview: the member, at 9:00 in Perth and the same instant in Sydney, and the total.
-  const table = page.getByTestId("preview-table");
-  const row = table.getByRole("row", { name: /Pia Perth/ });
+  // A table on a desktop, one card per reward on a phone.
+  const row = page.getByTestId("preview-entry").filter({ hasText: "Pia Perth", visible: true });
   await expect(row).toContainText(formatZonedTime(birthday, "Australia/Perth"));
   await expect(row).toContainText(formatZonedTime(birthday, "Australia/Sydney"));
   await expect(row).toContainText("9:00 am AWST");
   await expect(page.getByTestId("preview-total")).toContainText("$50.00 in Reward Dollars, $55.50 from the balance");
   await shoot(page, "automations");
   await expectNoHorizontalScroll(page);
-  await expectNoAxeViolations(page);
+  // axe runs in the page: with JavaScript only.
+  if (jsEnabled()) await expectNoAxeViolations(page);
 
   // A bad amount is refused next to its field, and nothing is saved.
   await page.getByLabel("Amount in Reward Dollars").fill("12.5");

@@ -305,7 +305,28 @@ function Preview({ answer }: { answer: AutomationsAnswer }) {
               pause on the day.
             </p>
           ) : null}
-          <div className="mt-4 overflow-x-auto">
+          {/* A phone gets one card per reward; wider screens the table. */}
+          <ul className="mt-4 divide-y divide-slate-200 sm:hidden">
+            {entries.map((e) => (
+              <li key={`${e.automationId}-${e.userId}-${e.sendAt}`} className="py-3" data-testid="preview-entry">
+                <p className="font-medium text-slate-900">
+                  {e.firstName} {e.lastName} · {formatDollars(e.amountCents)}
+                </p>
+                <p className="text-sm text-slate-700">
+                  {e.occasion === "anniversary" ? `${e.years}-year anniversary` : "Birthday"}
+                </p>
+                <p className="text-sm text-slate-700">Their time: {formatZonedTime(e.sendAt, e.timeZone)}</p>
+                <p className="text-sm text-slate-700">Sydney time: {formatZonedTime(e.sendAt, SYDNEY)}</p>
+              </li>
+            ))}
+          </ul>
+          {/* Scrolls sideways when narrow: focusable, so a keyboard can scroll it too. */}
+          <section
+            className="mt-4 hidden overflow-x-auto focus-visible:outline-2 focus-visible:outline-brand-700 sm:block"
+            aria-label="Preview table"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must take the focus (WCAG 2.1.1)
+            tabIndex={0}
+          >
             <table className="w-full min-w-[36rem] text-left text-sm" data-testid="preview-table">
               <caption className="sr-only">Automated rewards in the next {PREVIEW_DAYS} days</caption>
               <thead className="border-b border-slate-300 text-slate-700">
@@ -329,7 +350,7 @@ function Preview({ answer }: { answer: AutomationsAnswer }) {
               </thead>
               <tbody className="divide-y divide-slate-200">
                 {entries.map((e) => (
-                  <tr key={`${e.automationId}-${e.userId}-${e.sendAt}`}>
+                  <tr key={`${e.automationId}-${e.userId}-${e.sendAt}`} data-testid="preview-entry">
                     <td className="py-2 pr-3 font-medium text-slate-900">
                       {e.firstName} {e.lastName}
                     </td>
@@ -343,7 +364,7 @@ function Preview({ answer }: { answer: AutomationsAnswer }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </section>
         </>
       )}
     </section>
