@@ -5,15 +5,25 @@
 // automation_rewards row, one reward email each); then a pass with nothing due (what every
 // process pays each SCHEDULER_INTERVAL_SECONDS). Target: the day's run under 5 s on PGlite.
 //
-//   node scripts/bench/automations.ts [--members 10000] [--postgres]
+//   node scripts/bench/automations.ts [--members 10000] [--postgres | --database-url URL]
+// (--database-url: a PGlite directory or PostgreSQL database of your own, kept afterwards, e.g. for
+// `DATABASE_URL=… npm run check:money`).
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { eq, sql } from "drizzle-orm";
 import { AUSTRALIAN_STATES } from "../../core/member-dates.ts";
 import { loadConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/client.ts";
-import { automationRewards, automations, companies, emailOutbox, users } from "../../server/db/schema.ts";
+import {
+  automationRewards,
+  automations,
+  balanceTopUps,
+  companies,
+  emailOutbox,
+  users,
+} from "../../server/db/schema.ts";
 import { type AutomationServices, runAutomations } from "../../server/domain/automations.ts";
+import { moveBalance } from "../../server/domain/balance.ts";
 import { registerProgramManager } from "../../server/domain/identity.ts";
 import { createLogger } from "../../server/logger.ts";
 import { simulatedProcessor } from "../../server/payments/simulated.ts";
@@ -63,11 +73,30 @@ export async function benchAutomations(
       .from(users)
       .where(eq(users.publicId, registered.userId));
     if (!owner) throw new Error("the bench manager is missing");
-    // The company's details and a balance that covers every birthday of the year.
+    // The company's details, and a paid top-up that covers every birthday of the year (so the
+    // money check reconciles the database afterwards: `npm run check:money`).
     await db
       .update(companies)
-      .set({ abn: "53004085616", detailsUpdatedAt: made, balanceCents: count * 2220 })
+      .set({ abn: "53004085616", detailsUpdatedAt: made })
       .where(eq(companies.id, owner.companyId));
+    await db.transaction(async (tx) => {
+      const amountCents = count * 2220;
+      const [topUp] = await tx
+        .insert(balanceTopUps)
+        .values({
+          companyId: owner.companyId,
+          requestedBy: owner.id,
+          amountCents,
+          status: "paid",
+          processor: "simulated",
+          paymentIntentId: `pi_sim_bench_${Date.now()}`,
+          createdAt: made,
+          paidAt: made,
+        })
+        .returning({ id: balanceTopUps.id });
+      if (!topUp) throw new Error("no top-up row");
+      await moveBalance(tx, owner.companyId, { kind: "top_up", topUpId: topUp.id, amountCents });
+    });
 
     // Birthdays spread over a leap year's 366 days, states in turn.
     for (let i = 0; i < count; i += 1000) {
@@ -139,12 +168,14 @@ if (import.meta.main) {
     options: {
       members: { type: "string", default: "10000" },
       postgres: { type: "boolean", default: false },
+      "database-url": { type: "string" },
     },
   });
   const server = values.postgres ? await postgresDatabase("bench_automations") : undefined;
-  const figures = await benchAutomations({ members: Number(values.members), databaseUrl: server?.url }).finally(() =>
-    server?.stop(),
-  );
+  const figures = await benchAutomations({
+    members: Number(values.members),
+    databaseUrl: server?.url ?? values["database-url"],
+  }).finally(() => server?.stop());
   console.log(
     `automations: ${figures.members} members with birthdays over the year (${figures.database}), one day's run with two passes at once: ${figures.dayRunMs} ms for ${figures.rewards} rewards, each sent once; a pass with nothing due: ${figures.idlePassMs} ms (target < ${AUTOMATIONS_TARGET_MS} ms: ${figures.dayRunMs < AUTOMATIONS_TARGET_MS ? "met" : "MISSED"})`,
   );
