@@ -4,10 +4,14 @@
 // Sydney's, and the total), then the clock is moved to just before and just after 9:00 in Perth on
 // the member's birthday: no email before, exactly one after, and still one a few passes later.
 // The clock only goes forward and is shared by the tests of every project, so each test moves it
-// to its own instant (never by a fixed amount), and checks "not yet" only while the clock is
-// still before it. A day of the clock passes in about a minute (advanceServerClockTo), which a
+// to its own instant (never by a fixed amount), and the four projects' tests take turns (a lock
+// file): one test's clock moving past 9:00 in Perth must not send another's reward before it has
+// been edited. A day of the clock passes in about a minute (advanceServerClockTo), which a
 // concurrent sign-up of another spec on this server would notice.
-import type { APIRequestContext } from "@playwright/test";
+import { closeSync, openSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { APIRequestContext, Page } from "@playwright/test";
 import { formatZonedTime } from "../../core/automations.ts";
 import { CARD } from "../support/app-process.ts";
 import { expect, type Manager, member, test } from "./fixtures.ts";
@@ -38,6 +42,22 @@ async function advanceServerClockTo(target: number): Promise<void> {
   }
 }
 
+/** Waits for this spec's turn across the projects' workers; answers the release. */
+async function takeTurn(): Promise<() => void> {
+  const path = join(tmpdir(), `rewards-e2e-automations-${MAIL_API_URL.split(":").pop()}.lock`);
+  for (;;) {
+    try {
+      closeSync(openSync(path, "wx"));
+      return () => rmSync(path, { force: true });
+    } catch {
+      // A lock left by a run that died is older than any test's timeout.
+      const age = Date.now() - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+      if (age > 10 * 60_000) rmSync(path, { force: true });
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+}
+
 async function topUp(request: APIRequestContext, manager: Manager, cents: number) {
   const created = await request.post("/api/Balance/TopUps", { headers: manager.headers, data: { amount: cents } });
   expect(created.status(), await created.text()).toBe(201);
@@ -52,9 +72,19 @@ async function topUp(request: APIRequestContext, manager: Manager, cents: number
 test("an Owner creates a birthday automation, sees the preview, and the member's email arrives once at 9:00 Perth time", async ({
   page,
   request,
-  manager,
+  newManager,
 }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
+  const release = await takeTurn();
+  try {
+    // Signed up in this test's turn: another test's clock jump cannot expire its code.
+    await birthdayAutomation(page, request, await newManager());
+  } finally {
+    release();
+  }
+});
+
+async function birthdayAutomation(page: Page, request: APIRequestContext, manager: Manager) {
   // The next 9:00 in Perth (01:00 UTC; Western Australia keeps no daylight saving) at least
   // 15 minutes ahead on the server's clock: the member's birthday is that Perth date.
   const now = await serverNow();
@@ -116,6 +146,24 @@ test("an Owner creates a birthday automation, sees the preview, and the member's
   await visit(page, PAGE);
   await expect(list.locator("li")).toHaveCount(1);
 
+  // Edited (a page of its own at ?edit=ID), turned off and on again, and a monthly budget.
+  await list.getByRole("link", { name: "Edit Happy Birthday" }).click();
+  await expect(page).toHaveURL(/\?edit=\d+/);
+  await expect(page.getByRole("heading", { name: "Edit “Happy Birthday”" })).toBeVisible();
+  await page.getByLabel("Amount in Reward Dollars").fill("60");
+  await page.getByRole("button", { name: "Save automation" }).click();
+  await expect(page.getByText("Automation saved: Happy Birthday")).toBeVisible();
+  await expect(list).toContainText("$60 · On");
+  await list.getByRole("button", { name: "Turn off Happy Birthday" }).click();
+  await expect(list.getByTestId("automation-state")).toHaveText("Off");
+  await expect(page.getByTestId("preview-empty")).toBeVisible();
+  await list.getByRole("button", { name: "Turn on Happy Birthday" }).click();
+  await expect(list.getByTestId("automation-state")).toHaveText("On");
+  await expect(page.getByTestId("preview-total")).toContainText("$60.00 in Reward Dollars, $66.60 from the balance");
+  await page.getByLabel("Budget a month in whole dollars").fill("1000");
+  await page.getByRole("button", { name: "Save budget" }).click();
+  await expect(page.getByTestId("budget-status")).toHaveText("$0.00 of $1,000.00 used this month.");
+
   // A minute before 9:00 in Perth: nothing yet (checked only while the shared clock is still before it).
   await advanceServerClockTo(nine - 60_000);
   await page.waitForTimeout(2_500);
@@ -131,10 +179,10 @@ test("an Owner creates a birthday automation, sees the preview, and the member's
     })
     .toBe(1);
   const [email] = (await emailsTo(perth.email)).filter((m) => REWARD_SUBJECT.test(m.subject));
-  expect(email?.subject).toBe("Congratulations! You have received $50.00 in Reward Dollars");
+  expect(email?.subject).toBe("Congratulations! You have received $60.00 in Reward Dollars");
   expect(email?.text).toContain("Happy birthday, Pia! From all of us.");
   // A few more passes (the job runs every second here) and a later hour: still one.
   await advanceServerClockTo(nine + 60 * 60_000);
   await page.waitForTimeout(3_000);
   expect((await emailsTo(perth.email)).filter((m) => REWARD_SUBJECT.test(m.subject))).toHaveLength(1);
-});
+}
