@@ -316,6 +316,16 @@ describeEachDatabase("automations", ({ kind, database }) => {
       .where(eq(emailOutbox.subject, "Approval requested: Happy Birthday"));
     expect(asked.map((m) => m.toAddress)).toEqual([w.owner.email]);
 
+    const pending = await w.owner.json<Array<{ orderId: number; requestedBy: { name: string } }>>(
+      "GET",
+      "Approvals?status=pending",
+    );
+    expect(pending).toEqual([
+      expect.objectContaining({
+        orderId: order?.id,
+        requestedBy: expect.objectContaining({ name: "Automation “Happy Birthday”" }),
+      }),
+    ]);
     await w.owner.json("POST", `Approvals/${order?.id}/approve`, undefined, 204);
     for (const m of ms) expect(await w.rewardEmailsTo(m.email)).toHaveLength(1);
     const [paid] = await db().select().from(orders);

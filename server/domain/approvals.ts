@@ -163,7 +163,13 @@ function toSummary(row: SummaryRow): ApprovalSummary {
     // A system's order (ADR 0029) was asked for by its API key; the email is the key's Owner's.
     requestedBy: {
       userId: o.placedBy,
-      name: row.apiKeyName !== null ? `API key “${row.apiKeyName}”` : `${row.requesterFirst} ${row.requesterLast}`,
+      // An automation's run (ADR 0035) is named as the automation, not the Owner who made it.
+      name:
+        row.apiKeyName !== null
+          ? `API key “${row.apiKeyName}”`
+          : o.automationId !== null
+            ? `Automation “${o.rewardName}”`
+            : `${row.requesterFirst} ${row.requesterLast}`,
       email: row.requesterEmail,
     },
     requestedAt: o.createdAt.toISOString(),
