@@ -4,7 +4,8 @@
 // Pure code only: the browser bundle imports this folder.
 import * as z from "zod/mini";
 import { type AustralianState, memberTimeZone } from "./member-dates.ts";
-import { rewardMessageField, rewardNameField, rewardValueField } from "./rewards.ts";
+import { MAX_REWARD_DOLLARS } from "./money.ts";
+import { REWARD_DETAILS, rewardMessageField, rewardNameField } from "./rewards.ts";
 
 export const AUTOMATION_OCCASIONS = ["birthday", "anniversary"] as const;
 export type AutomationOccasion = (typeof AUTOMATION_OCCASIONS)[number];
@@ -168,20 +169,32 @@ export function renderAutomationMessage(template: string, values: { firstName: s
 
 const occasionField = z.enum(AUTOMATION_OCCASIONS, { error: AUTOMATION_DETAILS.occasion });
 
-/** A checkbox posts "on" or nothing; the API sends a boolean. */
+/**
+ * A flag: a boolean, false when left out. The page's checkbox posts "on" or nothing, which the
+ * form parser (conform) turns into true or nothing before this schema reads it.
+ */
 const flagField = z.pipe(
-  z.optional(z.union([z.boolean(), z.literal("on"), z.literal("true"), z.literal("false")])),
-  z.transform((value) => value === true || value === "on" || value === "true"),
+  z.optional(z.boolean()),
+  z.transform((value) => value === true),
 );
+
+/** Whole Reward Dollars, 1 to 10,000 (a reward's range, core/rewards.ts). */
+const amountField = z
+  .number({ error: AUTOMATION_DETAILS.amountRequired })
+  .check(
+    z.int(REWARD_DETAILS.amountFraction),
+    z.minimum(1, AUTOMATION_DETAILS.amountRequired),
+    z.maximum(MAX_REWARD_DOLLARS, REWARD_DETAILS.amountTooLarge),
+  );
 
 /**
  * POST /Automations/create-automation and PUT /Automations/:id/update-automation: the whole
- * automation. The amount is whole Reward Dollars (1–10,000), as a reward's is.
+ * automation.
  */
 export const automationSchema = z
   .object({
     occasion: occasionField,
-    amount: z.pipe(rewardValueField, z.number().check(z.minimum(1, AUTOMATION_DETAILS.amountRequired))),
+    amount: amountField,
     perYear: flagField,
     rewardName: rewardNameField,
     message: rewardMessageField,
@@ -199,25 +212,23 @@ export type AutomationInput = z.output<typeof automationSchema>;
 /** PUT /Automations/:id/set-automation-enabled: on or off (on again clears a pause). */
 export const automationEnabledSchema = z.object({ enabled: flagField });
 
-/** Whole dollars a Sydney month ("500", "$1,000", 500), blank or null for none: answers cents or null. */
+/** Whole dollars a Sydney month, or null (the form's blank field: left out) for none: answers cents or null. */
 const budgetField = z.pipe(
-  z.optional(z.nullable(z.union([z.string().check(z.maxLength(64)), z.number()]))),
-  z.transform((value, ctx): number | null => {
-    if (value === undefined || value === null) return null;
-    const text = typeof value === "number" ? String(value) : value.trim().replace(/[$,\s]/g, "");
-    if (text === "") return null;
-    const fail = (message: string) => {
-      ctx.issues.push({ code: "custom", message, input: value });
-      return z.NEVER;
-    };
-    if (!/^\d+$/.test(text)) return fail(AUTOMATION_DETAILS.budgetNotWhole);
-    const dollars = Number(text);
-    if (dollars > 999_999) return fail(AUTOMATION_DETAILS.budgetTooLarge);
-    return dollars * 100;
-  }),
+  z.optional(
+    z.nullable(
+      z
+        .number({ error: AUTOMATION_DETAILS.budgetNotWhole })
+        .check(
+          z.int(AUTOMATION_DETAILS.budgetNotWhole),
+          z.minimum(0, AUTOMATION_DETAILS.budgetNotWhole),
+          z.maximum(999_999, AUTOMATION_DETAILS.budgetTooLarge),
+        ),
+    ),
+  ),
+  z.transform((dollars): number | null => (dollars === undefined || dollars === null ? null : dollars * 100)),
 );
 
-/** PUT /Automations/update-automation-budget: whole dollars a Sydney month, blank or null for none. */
+/** PUT /Automations/update-automation-budget: { budget: whole dollars | null }. */
 export const automationBudgetSchema = z.object({ budget: budgetField });
 
 /** The page's forms: one per intent. */

@@ -791,7 +791,7 @@ export const API_ROUTES: Record<string, Entry> = {
     kind: "bearer",
     scope: "self",
     ownerOnly: true,
-    owner: () => ({ path: "Automations/update-automation-budget", body: { budget: null }, status: 204 }),
+    owner: () => ({ path: "Automations/update-automation-budget", body: { budget: 500 }, status: 204 }),
   },
   "PUT /api/Automations/:automationId/update-automation": {
     kind: "bearer",
