@@ -35,6 +35,7 @@ export default [
     route("invoices/:invoiceNumber", "features/invoices/portal.invoices.invoice.tsx"),
     route("rewards/:releaseId", "features/deliveries/portal.rewards.release.tsx"),
     route("scheduled/:orderId", "features/scheduled/portal.scheduled.order.tsx"),
+    route("automations", "features/automations/portal.automations.tsx"),
     route("settings", "features/settings/portal.settings.tsx", [
       index("features/settings/portal.settings._index.tsx"),
       route("company", "features/settings/portal.settings.company.tsx"),

@@ -16,6 +16,7 @@ export const WEBHOOK_EVENTS = {
   "approval.requested": "Approval requested",
   "approval.decided": "Approval decided (approved or declined)",
   "budget.exceeded": "Monthly budget exceeded (the order went to approval)",
+  "automation.run": "Automations ran (birthday and anniversary rewards: counts and total)",
 } as const;
 
 export type WebhookEventType = keyof typeof WEBHOOK_EVENTS;

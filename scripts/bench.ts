@@ -17,7 +17,8 @@
 // a 5,000-row team import, the release of a 1,000-recipient order, and the Review page of a
 // 5,000-recipient draft, each on a fresh in-memory PGlite database; the scheduler releasing 1,000
 // orders due at the same minute, on PGlite and on PostgreSQL; the reward expiry job over 100,000
-// lots (scripts/bench/expiry.ts), on PGlite. Then the HTTP load figures
+// lots (scripts/bench/expiry.ts), on PGlite; one day of the birthday automations over 10,000
+// members (scripts/bench/automations.ts), on PGlite. Then the HTTP load figures
 // (scripts/bench/http-load.ts): autocannon against the real server on PGlite and on
 // PostgreSQL, every public page and the signed-in ones, the bare-Node ceiling, and the app's peak memory;
 // the signed-in pages' CPU as a ratio to the framework floor, a page only in the benchmark's own
@@ -38,6 +39,7 @@ import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tests/e2e/env.ts";
 import { launchApp, waitUntilReady } from "../tests/support/app-process.ts";
 import { freePort } from "../tests/support/net.ts";
 import { findPostgresBinaries } from "../tests/support/postgres-server.ts";
+import { AUTOMATIONS_TARGET_MS, benchAutomations } from "./bench/automations.ts";
 import { benchCsvImport, CSV_IMPORT_TARGET_MS } from "./bench/csv-import.ts";
 import { benchExpiry, EXPIRY_TARGET_MS } from "./bench/expiry.ts";
 import {
@@ -413,6 +415,8 @@ if (parts.has("server")) {
       await server.stop();
     }
   }
+  // The automations' day (ADR 0035): 10,000 members with birthdays over the year, one day's run.
+  const automationsDay = await benchAutomations();
   // The expiry job once (each run builds 100,000 lots): every lot due at once, the worst day.
   const expiry = await benchExpiry(100_000);
   serverTable = `| figure | measured (median of ${serverRuns} runs) | target | |
@@ -427,6 +431,7 @@ ${schedulerRuns
       `| Scheduler: ${run.orders.toLocaleString("en-AU")} scheduled orders due at the same minute (${run.recipients.toLocaleString("en-AU")} recipients, ${run.database}), two passes at once as two processes, each order released exactly once (one run) | ${run.releaseMs} ms | < ${SCHEDULER_TARGET_MS.toLocaleString("en-AU")} ms | ${met(run.releaseMs < SCHEDULER_TARGET_MS)} |`,
   )
   .join("\n")}
+| Automations: one day's run over ${automationsDay.members.toLocaleString("en-AU")} members with birthdays spread over the year (${automationsDay.rewards} rewards sent, ${automationsDay.database}), two passes at once as two processes, each reward sent exactly once; a pass with nothing due ${automationsDay.idlePassMs} ms (one run) | ${automationsDay.dayRunMs} ms | < ${AUTOMATIONS_TARGET_MS.toLocaleString("en-AU")} ms | ${met(automationsDay.dayRunMs < AUTOMATIONS_TARGET_MS)} |
 | Expiry job over ${expiry.lots.toLocaleString("en-AU")} lots all due at once (${expiry.forfeited.toLocaleString("en-AU")} forfeited with a ledger entry each, ${expiry.reminded.toLocaleString("en-AU")} reminded with an email queued each; process CPU ${expiry.cpuMs} ms; the next run ${expiry.repeatMs} ms, nothing left) (one run) | ${expiry.jobMs} ms | < ${EXPIRY_TARGET_MS.toLocaleString("en-AU")} ms | ${met(expiry.jobMs < EXPIRY_TARGET_MS)} |`;
   console.log(serverTable);
   if (teamImport.totalMs >= 2000) serverMissed.push("team import");
@@ -436,6 +441,7 @@ ${schedulerRuns
   for (const run of schedulerRuns)
     if (run.releaseMs >= SCHEDULER_TARGET_MS) serverMissed.push(`scheduler (${run.database})`);
   if (expiry.jobMs >= EXPIRY_TARGET_MS) serverMissed.push("expiry job");
+  if (automationsDay.dayRunMs >= AUTOMATIONS_TARGET_MS) serverMissed.push("automations day");
 }
 
 // HTTP load: the real server under wrk (or autocannon where wrk is not installed), on PGlite and on PostgreSQL.

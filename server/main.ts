@@ -9,6 +9,7 @@ import { recaptcha } from "./captcha/recaptcha.ts";
 import type { WorkerCount } from "./cluster.ts";
 import { type Config, isLoopbackAddress } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
+import { type AutomationRunSummary, runAutomations } from "./domain/automations.ts";
 import { seedCatalogue } from "./domain/catalogue.ts";
 import { type ImportWorker, startImportWorker } from "./domain/imports.ts";
 import type { ExpirySummary } from "./domain/lots.ts";
@@ -61,6 +62,8 @@ export interface AppOptions {
   reconciler?: false | Pick<ReconcilerOptions, "intervalMs" | "minAgeMs" | "maxAgeMs" | "batchSize">;
   /** The scheduled-send job's timer: false leaves it to the test (scheduler.runOnce by hand). */
   scheduler?: boolean;
+  /** The automations job's timer (ADR 0035): false leaves it to the test (automations.runOnce by hand). */
+  automations?: boolean;
   /** The reward expiry job's timer: false leaves it to the test (expiryJob.runOnce by hand). */
   expiryJob?: boolean;
   /** The hourly money reconciliation's timer: false leaves it to the test (moneyCheck.runOnce by hand). */
@@ -83,6 +86,8 @@ export interface RunningApp {
   importWorker: ImportWorker;
   reconciler: Reconciler;
   scheduler: PeriodicJob<DueSummary>;
+  /** Birthday and work-anniversary rewards at 9:00 in each member's time zone (server/domain/automations.ts). */
+  automations: PeriodicJob<AutomationRunSummary>;
   /** Forfeiture at expiry and the 30-day reminders (server/jobs/expiry.ts). */
   expiryJob: PeriodicJob<ExpirySummary>;
   /** The money reconciliation, hourly across processes (server/jobs/money-check.ts). */
@@ -162,6 +167,15 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
         isStopped,
       ),
     autoStart: options.scheduler ?? true,
+    metrics,
+  });
+  // Every process runs the automations: exactly once per member, occasion and year (domain/automations.ts).
+  const automations = startPeriodicJob({
+    name: "automations",
+    intervalMs: config.SCHEDULER_INTERVAL_SECONDS * 1000,
+    logger,
+    pass: (isStopped) => runAutomations({ ...paymentServices, appUrl: config.APP_URL }, isStopped),
+    autoStart: options.automations ?? true,
     metrics,
   });
   // Every process runs the expiry job too: each run is exactly once by its row locks (domain/lots.ts).
@@ -297,6 +311,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     importWorker,
     reconciler,
     scheduler,
+    automations,
     expiryJob,
     moneyCheck,
     webhookWorker,
@@ -306,6 +321,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
       clearInterval(rateLimitSweeper);
       await reconciler.stop();
       await scheduler.stop();
+      await automations.stop();
       await expiryJob.stop();
       await moneyCheck.stop();
       await webhookWorker.stop();

@@ -11,6 +11,7 @@ import { apiV1Routes } from "./api-v1.ts";
 import { approvalsRoutes } from "./approvals.ts";
 import { auditRoutes } from "./audit.ts";
 import { bearerAuth } from "./auth.ts";
+import { automationsRoutes } from "./automations.ts";
 import { balanceRoutes } from "./balance.ts";
 import { budgetsRoutes } from "./budgets.ts";
 import { companiesRoutes } from "./companies.ts";
@@ -105,6 +106,8 @@ export function createApi(deps: ApiDeps) {
       .route("/", singleSignOnRoutes(deps, auth, limits, now))
       // The prepaid balance and its card top-ups (ADR 0029).
       .route("/", balanceRoutes(deps, payments, auth, now, limits))
+      // Birthday and work-anniversary automations (ADR 0035).
+      .route("/", automationsRoutes(deps, auth, now))
       // A company API key's calls (ADR 0028): their own middleware, never a manager's token.
       .route("/", apiV1Routes(deps, limits, now, payments))
       // The OpenAPI document of every call above (public), built from this app's own route table

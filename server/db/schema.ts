@@ -159,9 +159,19 @@ export const companies = pgTable(
     twoFactorRequired: boolean("two_factor_required").notNull().default(false),
     /** The prepaid balance (ADR 0029): the running sum of balance_entries, never below zero. */
     balanceCents: bigint("balance_cents", { mode: "number" }).notNull().default(0),
+    /**
+     * The automations' monthly budget (ADR 0035), set by an Owner, independent of any manager: an
+     * automation run that would take the Sydney month's automation orders past it waits for an
+     * Owner's approval. Null: no budget. Whole dollars only.
+     */
+    automationBudgetCents: bigint("automation_budget_cents", { mode: "number" }),
     createdAt: createdAt(),
   },
   (t) => [
+    check(
+      "companies_automation_budget_check",
+      sql`${t.automationBudgetCents} is null or (${t.automationBudgetCents} >= 0 and ${t.automationBudgetCents} % 100 = 0)`,
+    ),
     check(
       "companies_approval_threshold_check",
       sql`${t.approvalThresholdCents} is null or (${t.approvalThresholdCents} >= 0 and ${t.approvalThresholdCents} % 100 = 0)`,
@@ -458,6 +468,8 @@ export const orders = pgTable(
     draftVersion: integer("draft_version"),
     /** The API key an order placed by a company's own system came through (ADR 0029); null from the portal. */
     apiKeyId: bigint("api_key_id", { mode: "number" }).references(() => apiKeys.id),
+    /** The automation whose run placed the order (ADR 0035); null for every other source. */
+    automationId: bigint("automation_id", { mode: "number" }).references(() => automations.id),
     rewardName: text("reward_name").notNull(),
     /** The sender's message in every recipient's email, '' for none; part of the snapshot. */
     message: text("message").notNull().default(""),
@@ -611,6 +623,11 @@ export const orderLines = pgTable(
     lastName: text("last_name").notNull(),
     email: text("email").notNull(),
     amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    /**
+     * This recipient's own message, when it differs per recipient: an automation's template with
+     * their first name and years filled in (ADR 0035). Null: the order's message.
+     */
+    message: text("message"),
   },
   (t) => [uniqueIndex("order_lines_order_user_idx").on(t.orderId, t.userId)],
 );
@@ -1153,4 +1170,65 @@ export const singleSignOnFlows = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("single_sign_on_flows_state_idx").on(t.stateHash)],
+);
+
+/**
+ * An Owner's automation (ADR 0035): on each team member's birthday, or on each work anniversary,
+ * a reward of a fixed amount (or that amount per year of service) goes out at 9:00 in the
+ * member's own time zone, as an ordinary balance order placed by `created_by`.
+ */
+export const automations = pgTable(
+  "automations",
+  {
+    id: id(),
+    companyId: companyRef(),
+    occasion: text("occasion", { enum: ["birthday", "anniversary"] }).notNull(),
+    /** Whole dollars, in cents: the reward, or the reward per year of service. */
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    /** Anniversaries only: the amount times the years of service. */
+    perYear: boolean("per_year").notNull().default(false),
+    rewardName: text("reward_name").notNull(),
+    /** The message, with {firstName} and {years} filled in per recipient. */
+    messageTemplate: text("message_template").notNull().default(""),
+    enabled: boolean("enabled").notNull().default(true),
+    /** Set when a run found the balance short (the Owners were emailed then); cleared by turning it on again. */
+    pausedAt: timestamptz("paused_at"),
+    /** The Owner who made it: the orders are placed by them while they are an active Owner. */
+    createdBy: userRef("created_by"),
+    createdAt: createdAt(),
+    updatedAt: timestamptz("updated_at").notNull(),
+  },
+  (t) => [
+    index("automations_company_idx").on(t.companyId),
+    check("automations_amount_check", sql`${t.amountCents} > 0 and ${t.amountCents} % 100 = 0`),
+  ],
+);
+
+/**
+ * One reward an automation sent (or put up for approval): exactly once per automation, member,
+ * occasion and year, by the unique index, written in the transaction that writes its order.
+ */
+export const automationRewards = pgTable(
+  "automation_rewards",
+  {
+    id: id(),
+    companyId: companyRef(),
+    automationId: bigint("automation_id", { mode: "number" })
+      .notNull()
+      .references(() => automations.id),
+    userId: userRef(),
+    occasion: text("occasion", { enum: ["birthday", "anniversary"] }).notNull(),
+    /** The calendar year of the occasion in the member's time zone. */
+    year: integer("year").notNull(),
+    /** 9:00 on the occasion's day in the member's time zone. */
+    dueAt: timestamptz("due_at").notNull(),
+    orderId: bigint("order_id", { mode: "number" })
+      .notNull()
+      .references(() => orders.id),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("automation_rewards_once_idx").on(t.automationId, t.userId, t.occasion, t.year),
+    index("automation_rewards_order_idx").on(t.orderId),
+  ],
 );

@@ -164,7 +164,13 @@ function toSummary(row: SummaryRow): ApprovalSummary {
     // A system's order (ADR 0029) was asked for by its API key; the email is the key's Owner's.
     requestedBy: {
       userId: o.placedBy,
-      name: row.apiKeyName !== null ? `API key “${row.apiKeyName}”` : `${row.requesterFirst} ${row.requesterLast}`,
+      // An automation's run (ADR 0035) is named as the automation, not the Owner who made it.
+      name:
+        row.apiKeyName !== null
+          ? `API key “${row.apiKeyName}”`
+          : o.automationId !== null
+            ? `Automation “${o.rewardName}”`
+            : `${row.requesterFirst} ${row.requesterLast}`,
       email: row.requesterEmail,
     },
     requestedAt: o.createdAt.toISOString(),
@@ -230,7 +236,7 @@ export async function getApproval(db: Db, caller: ApprovalCaller, orderId: numbe
   );
   if (!row) throw new PaymentError(404, DETAILS.notFound);
   // An order placed with an API key has no requester in the portal (placed_by is the key's Owner).
-  const isRequester = row.order.apiKeyId === null && row.order.placedBy === caller.userId;
+  const isRequester = askedByManager(row.order) && row.order.placedBy === caller.userId;
   if (!isRequester && caller.managerRole !== "owner") throw new PaymentError(403, DETAILS.ownerOnly);
   const lines = await db
     .select({
@@ -282,6 +288,14 @@ export async function approvalForMyDraft(db: Db, caller: Caller, now: Date): Pro
   if (!latest) return { thresholdCents, budgetLeftCents, order: null };
   const [row] = await summaryQuery(db).where(eq(orders.id, latest.id));
   return { thresholdCents, budgetLeftCents, order: row ? toSummary(row) : null };
+}
+
+/**
+ * A manager asked for this order's approval (not a system's API key, not an automation's run,
+ * ADR 0035): they cannot decide it themselves, and they are emailed the decision.
+ */
+function askedByManager(order: { apiKeyId: number | null; automationId: number | null }): boolean {
+  return order.apiKeyId === null && order.automationId === null;
 }
 
 // ─── Requesting ───
@@ -459,7 +473,7 @@ async function lockRequest(tx: Tx, caller: ApprovalCaller, orderId: number) {
   if (order.status !== "pending") throw new PaymentError(409, APPROVAL_DETAILS.superseded);
   // A second pair of eyes: an Owner who asked (as a Manager, before a change of role) does not
   // decide. A key's order was asked for by a system, not by the Owner who made the key.
-  if (order.apiKeyId === null && order.placedBy === caller.userId) {
+  if (askedByManager(order) && order.placedBy === caller.userId) {
     throw new PaymentError(403, APPROVAL_DETAILS.ownRequest);
   }
   return { order, draftVersion };
@@ -529,7 +543,7 @@ export async function approveRequest(s: ApprovalServices, caller: ApprovalCaller
     await emitEvent(tx, approvalDecidedEvent(order, { approved: true, decidedBy: caller.userId, decidedAt: now }), now);
     const { approverName, asker, emailOrder } = await decisionContext(tx, order, caller.userId);
     // A key's order has no requester to tell: the system reads the order's state.
-    if (asker?.isActive && order.apiKeyId === null) {
+    if (asker?.isActive && askedByManager(order)) {
       await enqueueEmail(
         tx,
         approvalApprovedEmail({
@@ -587,7 +601,7 @@ export async function declineRequest(s: ApprovalServices, caller: ApprovalCaller
     const decided = { approved: false, decidedBy: caller.userId, decidedAt: now, reason };
     await emitEvent(tx, approvalDecidedEvent(order, decided), now);
     const { approverName, asker, emailOrder } = await decisionContext(tx, order, caller.userId);
-    if (asker?.isActive && order.apiKeyId === null) {
+    if (asker?.isActive && askedByManager(order)) {
       await enqueueEmail(
         tx,
         approvalDeclinedEmail({

@@ -316,7 +316,7 @@ async function releaseOnce(
           firstName: line.firstName,
           companyName,
           rewardName: order.rewardName,
-          message: order.message,
+          message: line.message ?? order.message,
           senderName: order.senderName,
           amountCents: line.amountCents,
           accessCode: account.accessCode,

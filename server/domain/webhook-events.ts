@@ -268,3 +268,40 @@ export function approvalDecidedEvent(
     },
   };
 }
+
+/**
+ * An automation run placed its orders (ADR 0035): how many rewards, how many charged and sent, how
+ * many waiting for an Owner's approval (the automation budget), and the total. Subject: the run's
+ * first order (each committed run places at least one, and no other run places the same one).
+ */
+export function automationRunEvent(run: {
+  companyId: number;
+  firstOrderId: number;
+  orderIds: number[];
+  rewards: number;
+  birthdays: number;
+  anniversaries: number;
+  charged: number;
+  awaitingApproval: number;
+  rewardsCents: number;
+  totalCents: number;
+  ranAt: Date;
+}): EmittedEvent {
+  return {
+    companyId: run.companyId,
+    type: "automation.run",
+    subject: `automation-run:order:${run.firstOrderId}`,
+    payload: {
+      orderIds: run.orderIds,
+      rewards: run.rewards,
+      birthdays: run.birthdays,
+      anniversaries: run.anniversaries,
+      ordersCharged: run.charged,
+      ordersAwaitingApproval: run.awaitingApproval,
+      currency: "AUD",
+      rewardsCents: run.rewardsCents,
+      totalCents: run.totalCents,
+      ranAt: run.ranAt.toISOString(),
+    },
+  };
+}

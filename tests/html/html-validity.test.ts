@@ -565,6 +565,7 @@ describe.skipIf(!java && !isCI)("HTML validity of every page (Nu HTML Checker)",
       "settings, approvals",
       "/portal/settings/approvals",
     );
+    await page(owner, "features/automations/portal.automations.tsx", "automations", "/portal/automations");
     await page(
       owner,
       "features/settings/portal.settings.api-keys.tsx",

@@ -62,6 +62,16 @@ function wrongType(kind: string, key: string | number | undefined): fc.Arbitrary
   if (key === "value" || key === "thresholdDollars" || key === "budgetDollars") {
     return fc.oneof(fc.boolean(), fc.array(fc.integer(), { maxLength: 2 }), fc.constant({}));
   }
+  // The automation budget (ADR 0035): a number, or null for none, so null is not a wrong type there.
+  if (key === "budget") {
+    return fc.oneof(
+      fc.boolean(),
+      hostileString,
+      fc.constant("1"),
+      fc.array(fc.integer(), { maxLength: 2 }),
+      fc.constant({}),
+    );
+  }
   // The draft's send time: null means "send once paid", so null is not a wrong type there.
   if (key === "sendAt") {
     return fc.oneof(fc.boolean(), fc.integer(), fc.array(fc.integer(), { maxLength: 2 }), fc.constant({}));

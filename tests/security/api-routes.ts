@@ -65,6 +65,14 @@ async function topUpOfA(w: World): Promise<number> {
   return (await jsonOf<{ topUpId: number }>(res, "A's top-up")).topUpId;
 }
 
+/** A birthday automation of A's (ADR 0035), made by A's Owner. */
+async function automationOfA(w: World): Promise<number> {
+  const res = await call(w.api, "POST", "/api/Automations/create-automation", AUTOMATION, w.a.accessToken);
+  return (await jsonOf<{ automationId: number }>(res, "A's automation")).automationId;
+}
+
+const AUTOMATION = { occasion: "birthday", amount: 50, rewardName: "Happy Birthday", message: "", enabled: false };
+
 /** Starts (or resumes) A's two-factor set-up and answers the code A's app would show now. */
 async function totpCodeOfA(w: World): Promise<string> {
   const res = await call(w.api, "POST", "/api/TwoFactor/setup", {}, w.a.accessToken);
@@ -795,6 +803,40 @@ export const API_ROUTES: Record<string, Entry> = {
     owner: async (w) => ({ path: `Webhooks/${(await webhookOfA(w)).endpointId}/ping`, status: 202 }),
   },
   // The prepaid balance (ADR 0029): every manager reads it; only an Owner tops it up.
+  // Automations (ADR 0035): an Owner's calls.
+  "GET /api/Automations": { kind: "bearer", scope: "self", ownerOnly: true, owner: () => ({ path: "Automations" }) },
+  "POST /api/Automations/create-automation": {
+    kind: "bearer",
+    scope: "self",
+    ownerOnly: true,
+    owner: () => ({ path: "Automations/create-automation", body: AUTOMATION, status: 201 }),
+  },
+  "PUT /api/Automations/update-automation-budget": {
+    kind: "bearer",
+    scope: "self",
+    ownerOnly: true,
+    owner: () => ({ path: "Automations/update-automation-budget", body: { budget: 500 }, status: 204 }),
+  },
+  "PUT /api/Automations/:automationId/update-automation": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: async (w) => ({
+      path: `Automations/${await automationOfA(w)}/update-automation`,
+      body: AUTOMATION,
+      status: 204,
+    }),
+  },
+  "PUT /api/Automations/:automationId/set-automation-enabled": {
+    kind: "bearer",
+    scope: "ids",
+    ownerOnly: true,
+    owner: async (w) => ({
+      path: `Automations/${await automationOfA(w)}/set-automation-enabled`,
+      body: { enabled: false },
+      status: 204,
+    }),
+  },
   "GET /api/Balance": { kind: "bearer", scope: "self", owner: () => ({ path: "Balance" }) },
   "POST /api/Balance/TopUps": {
     kind: "bearer",

@@ -13,6 +13,7 @@ import { DASHBOARD_PATH } from "./portal-pages.ts";
 export const PORTAL_LINKS = [
   { to: href("/portal/my-team"), label: "My Team" },
   { to: href("/portal/reward-my-team"), label: "Reward My Team" },
+  { to: href("/portal/automations"), label: "Automations" },
   { to: href("/portal/help"), label: "Help" },
   { to: href("/portal/settings"), label: "Settings" },
 ] as const;

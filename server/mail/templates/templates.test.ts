@@ -14,6 +14,7 @@ import {
   verificationEmail,
 } from "./account.ts";
 import { approvalApprovedEmail, approvalDeclinedEmail, approvalRequestedEmail } from "./approvals.ts";
+import { automationsPausedEmail } from "./automations.ts";
 import { extraPaymentRefundedEmail, scheduledRewardCancelledEmail, taxInvoiceEmail } from "./payments.ts";
 import { recipientRewardEmail, rewardExpiryReminderEmail, sampleRecipientEmail } from "./rewards.ts";
 import { extraPaymentRefundFailedEmail, helpRequestEmail, orderRefundFailedEmail } from "./support.ts";
@@ -200,6 +201,15 @@ const templates: Record<string, () => EmailContent> = {
       amountCents: 136_974,
       paymentIntentId: "pi_123",
       lastError: typed("card_declined"),
+    }),
+  "automations paused": () =>
+    automationsPausedEmail({
+      to: "owner@example.com",
+      firstName: NAME,
+      rewardNames: [REWARD, typed("Anniversary")],
+      neededCents: 16_650,
+      balanceCents: 11_100,
+      link: "https://rewards.test/portal/automations",
     }),
 };
 
