@@ -173,6 +173,11 @@ describeEachDatabase("automations", ({ kind, database }) => {
       expect(o.invoiceNumber).toMatch(/^INV-/);
     }
     expect(await db().select().from(rewardReleases)).toHaveLength(2);
+    // Placed by the Owner, but counted against the automation budget only, never the Owner's own
+    // monthly budget (ADR 0034 §2): it would hold them if they were made a Manager.
+    await w.owner.json("PUT", `Managers/${w.owner.userId}/budget`, { budgetDollars: 60 });
+    const overview = await w.owner.json<{ managers: Array<{ userId: number; usedCents: number }> }>("GET", "Budgets");
+    expect(overview.managers.find((m) => m.userId === w.owner.userId)?.usedCents).toBe(0);
     const charges = await db().select().from(balanceEntries).where(eq(balanceEntries.kind, "order"));
     expect(charges.map((c) => -c.amountCents)).toEqual([chargesFor([50]).totalCents, chargesFor([50]).totalCents]);
     expect(await w.moneyFindings()).toEqual([]);

@@ -6,8 +6,10 @@
 //   - and, in the current month, its orders in flight: charged to the balance and not released
 //     yet, or holding a live card payment (pending with a payment path), so that two payments
 //     under way cannot together pass the budget. An order waiting for approval holds nothing.
-// A Manager's budget covers their portal orders (api_key_id null); a key's covers the orders
-// made with that key (recorded as placed by its Owner, whose own orders hold no budget).
+// A Manager's budget covers their portal orders (api_key_id and automation_id null); a key's
+// covers the orders made with that key (recorded as placed by its Owner, whose own orders hold no
+// budget). An automation's orders, placed by the Owner who made it, count against the automation
+// budget only (ADR 0035), never a person's.
 // The check is race-free by a row lock: the Manager's users row or the key's api_keys row is
 // locked FOR NO KEY UPDATE (not FOR UPDATE: an order's insert already holds its foreign key's KEY
 // SHARE lock on the row, and two of those asking FOR UPDATE would deadlock) in the transaction that commits the order to being charged (or to a live
@@ -41,7 +43,12 @@ export function sydneyMonthOf(now: Date): { month: string; start: Date; end: Dat
 function scopeOf(scope: BudgetScope): SQL {
   return scope.kind === "manager"
     ? // The company leads, so orders_company_placed_by_idx finds a Manager's orders.
-      (and(eq(orders.companyId, scope.companyId), eq(orders.placedBy, scope.userId), isNull(orders.apiKeyId)) as SQL)
+      (and(
+        eq(orders.companyId, scope.companyId),
+        eq(orders.placedBy, scope.userId),
+        isNull(orders.apiKeyId),
+        isNull(orders.automationId),
+      ) as SQL)
     : eq(orders.apiKeyId, scope.apiKeyId);
 }
 
