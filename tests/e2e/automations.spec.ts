@@ -3,14 +3,10 @@
 // automation through the page's form, sees the member in the 30-day preview (their Perth time and
 // Sydney's, and the total), then the clock is moved to just before and just after 9:00 in Perth on
 // the member's birthday: no email before, exactly one after, and still one a few passes later.
-// The clock only goes forward and is shared by the tests of every project, so each test moves it
-// to its own instant (never by a fixed amount), and the four projects' tests take turns (a lock
-// file): one test's clock moving past 9:00 in Perth must not send another's reward before it has
-// been edited. A day of the clock passes in about a minute (advanceServerClockTo), which a
-// concurrent sign-up of another spec on this server would notice.
-import { closeSync, openSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+// The clock only goes forward and is shared by every spec on that server: this spec runs in the
+// "-clock" projects, after the four projects and one project at a time (playwright.config.ts), so
+// its jumps of up to a day expire no other test's code or session, and no other test's jump passes
+// this one's 9:00 before its automation is made.
 import type { APIRequestContext, Page } from "@playwright/test";
 import { formatZonedTime } from "../../core/automations.ts";
 import { CARD } from "../support/app-process.ts";
@@ -28,34 +24,12 @@ async function serverNow(): Promise<number> {
   return Date.now() + (await serverClockOffset());
 }
 
-/**
- * Moves the mail app's clock on until it reads `target` (never back, never past it by more than a
- * step when another test moves it at the same time): 60-second steps 40 ms apart.
- */
+/** Moves the mail app's clock on until it reads `target` (never back). */
 async function advanceServerClockTo(target: number): Promise<void> {
-  for (;;) {
-    const ahead = target - (await serverNow());
-    if (ahead <= 0) return;
-    const response = await fetch(`${MAIL_API_URL}/clock?advanceMs=${Math.min(60_000, ahead)}`, { method: "POST" });
-    if (!response.ok) throw new Error(`mail API answered ${response.status}`);
-    await new Promise((resolve) => setTimeout(resolve, 40));
-  }
-}
-
-/** Waits for this spec's turn across the projects' workers; answers the release. */
-async function takeTurn(): Promise<() => void> {
-  const path = join(tmpdir(), `rewards-e2e-automations-${MAIL_API_URL.split(":").pop()}.lock`);
-  for (;;) {
-    try {
-      closeSync(openSync(path, "wx"));
-      return () => rmSync(path, { force: true });
-    } catch {
-      // A lock left by a run that died is older than any test's timeout.
-      const age = Date.now() - (statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-      if (age > 10 * 60_000) rmSync(path, { force: true });
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
-  }
+  const ahead = target - (await serverNow());
+  if (ahead <= 0) return;
+  const response = await fetch(`${MAIL_API_URL}/clock?advanceMs=${ahead}`, { method: "POST" });
+  if (!response.ok) throw new Error(`mail API answered ${response.status}`);
 }
 
 async function topUp(request: APIRequestContext, manager: Manager, cents: number) {
@@ -74,14 +48,8 @@ test("an Owner creates a birthday automation, sees the preview, and the member's
   request,
   newManager,
 }) => {
-  test.setTimeout(600_000);
-  const release = await takeTurn();
-  try {
-    // Signed up in this test's turn: another test's clock jump cannot expire its code.
-    await birthdayAutomation(page, request, await newManager());
-  } finally {
-    release();
-  }
+  test.setTimeout(120_000);
+  await birthdayAutomation(page, request, await newManager());
 });
 
 async function birthdayAutomation(page: Page, request: APIRequestContext, manager: Manager) {
