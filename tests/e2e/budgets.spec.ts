@@ -32,10 +32,10 @@ test("an Owner sets a Manager's budget; the Manager's order past it goes to appr
   await visit(page, "/portal/settings/managers");
   // A fractional amount is refused by the server with its message, under the row's field.
   await page.getByLabel("Monthly budget ($) of Max Manager").fill("12.5");
-  await page.getByRole("button", { name: "Save the monthly budget of Max Manager" }).click();
+  await page.getByRole("button", { name: "Save Budget of Max Manager" }).click();
   await expect(page.getByText("A monthly budget must be a whole number of dollars, such as 500.")).toBeVisible();
   await page.getByLabel("Monthly budget ($) of Max Manager").fill("50");
-  await page.getByRole("button", { name: "Save the monthly budget of Max Manager" }).click();
+  await page.getByRole("button", { name: "Save Budget of Max Manager" }).click();
   await expect(page.getByText("Monthly budget saved: $50.00")).toBeVisible();
   await expect(page.getByTestId(`budget-use-${manager.userId}`)).toHaveText(
     "Monthly budget $50.00 · $0.00 used this month · $50.00 left",

@@ -74,7 +74,7 @@ test("the page: heading, template, empty list, pager, search box and axe", async
   expect(res.status()).toBe(200);
   expect(res.headers()["content-type"]).toMatch(/^text\/csv/);
   expect(res.headers()["content-disposition"]).toMatch(/^attachment; filename=".+\.csv"$/);
-  expect(await res.text()).toBe("First Name,Last Name,Email Address\r\n");
+  expect(await res.text()).toBe("First Name,Last Name,Email Address,Birthday,Start Date,State\r\n");
 
   await shoot(page, "empty");
   if (isPhone()) await expectNoHorizontalScroll(page);

@@ -50,8 +50,9 @@ export function BudgetForm({
         />
         <FieldError id={`${fieldId}-error`} errors={errors} />
       </div>
-      <button type="submit" className={secondaryButton} aria-label={`Save the monthly budget of ${whose}`}>
-        Save Budget
+      {/* The row's name is read after the visible words, so the accessible name starts with them (WCAG 2.5.3). */}
+      <button type="submit" className={secondaryButton}>
+        Save Budget<span className="sr-only"> of {whose}</span>
       </button>
     </Form>
   );
