@@ -243,6 +243,7 @@ function quote(value: string): string {
 
 const KNOWN_MESSAGE = [
   /^Row [1-9]\d*: (First Name|Last Name|Email) is missing or incorrect$/,
+  /^Row [1-9]\d*: (Birthday|Start Date|State) is incorrect; write .+$/,
   /^(First Name|Last Name|Email Address): Column heading is missing or incorrect; please update to "\1"\.$/,
   /^The file has [\d,]+ rows; a file can hold at most 50,000 rows\. Please split it into smaller files\.$/,
   /^The file could not be read as CSV: .+\. Please check the file and try again\.$/,
@@ -253,7 +254,8 @@ function expectWellFormed(text: string) {
   const result = readTeamCsv(text);
   if (result.ok) {
     expect(result.rows.length).toBeGreaterThan(0);
-    for (const row of result.rows) expect(Object.keys(row).sort()).toEqual(["email", "firstName", "lastName"]);
+    for (const row of result.rows)
+      expect(Object.keys(row).sort()).toEqual(["birthday", "email", "firstName", "lastName", "startDate", "state"]);
   } else {
     expect(result.errors.length).toBeGreaterThan(0);
     for (const message of result.errors) {

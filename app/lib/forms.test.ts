@@ -49,7 +49,16 @@ describe("formConstraint", () => {
 
   it("gives the portal forms theirs", () => {
     expect(formConstraint(helpSchema)).toEqual({ message: { required: true, maxLength: 256 } });
-    expect(formConstraint(teamMemberSchema)).toEqual({ firstName: name, lastName: name, email });
+    expect(formConstraint(teamMemberSchema)).toEqual({
+      firstName: name,
+      lastName: name,
+      email,
+      // A member's optional details (core/team.ts): none is required.
+      birthDay: { required: false },
+      birthMonth: { required: false },
+      startDate: { required: false },
+      state: { required: false },
+    });
     expect(formConstraint(newRewardUserSchema)).toEqual({
       firstName: name,
       lastName: name,

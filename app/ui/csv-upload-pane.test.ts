@@ -67,8 +67,9 @@ describe("checkCsvFile", () => {
         fileName: "t.CSV",
         count: 3,
         sample: [
-          { firstName: "A", lastName: "B", email: "a@example.com" },
-          { firstName: "C", lastName: "D", email: "c@example.com" },
+          // A file without the optional detail columns reads them as blank (core/csv.ts).
+          { firstName: "A", lastName: "B", email: "a@example.com", birthday: "", startDate: "", state: "" },
+          { firstName: "C", lastName: "D", email: "c@example.com", birthday: "", startDate: "", state: "" },
         ],
       },
     });
