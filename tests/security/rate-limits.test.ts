@@ -215,6 +215,8 @@ describe("rate limits through the real process", () => {
   let portal: FormSession;
   const email = "limits.owner@example.com";
   let ipCounter = 0;
+  /** Redemptions with the right partner key so far: they spend partnerRedemption's budget. */
+  let rightPartnerCalls = 0;
   /** A client address of its own for each scenario, so budgets do not mix. */
   const freshIp = () => `198.51.100.${++ipCounter}`;
 
@@ -496,8 +498,55 @@ describe("rate limits through the real process", () => {
     // The right key, even from the address just cut off, is judged on its request (an unknown access code).
     for (let n = 0; n < budget("partnerKeyFailure") + 2; n++) {
       expect((await redeem("/api/Redemptions", PARTNER_KEY, ip)).status).toBe(404);
+      rightPartnerCalls++;
     }
   });
+
+  // Budgets kept per company or per key (docs/SECURITY.md §5, second table): whatever the client
+  // address, exactly the budget reaches the operation; the rest are 429. Each operation is
+  // counted before its body is judged, so a request it then refuses (no draft to pay, no single
+  // sign-on set up, an unknown access code) still spends one.
+  const perCompanyBudgets: {
+    rule: RateRuleName;
+    path: string;
+    body: () => unknown;
+    auth: () => string;
+    /** Spent by the tests above in this budget's window (vitest runs a file's tests in order). */
+    spent: () => number;
+  }[] = [
+    { rule: "balancePayment", path: "/api/Balance/pay-order", body: () => ({}), auth: () => token, spent: () => 0 },
+    { rule: "ssoTest", path: "/api/SingleSignOn/test", body: () => ({}), auth: () => token, spent: () => 0 },
+    {
+      rule: "partnerRedemption",
+      path: "/api/Redemptions",
+      body: () => ({ accessCode: "AAAA-BBBB-CCCC", amountCents: 100, idempotencyKey: randomUUID() }),
+      auth: () => PARTNER_KEY,
+      spent: () => rightPartnerCalls,
+    },
+  ];
+  for (const { rule, path, body, auth, spent } of perCompanyBudgets) {
+    it(`${rule}: its budget holds across the API's URLs and any client address, sent all at once`, async () => {
+      let n = 0;
+      const otherIp = () => `198.18.${rule.length}.${(n++ % 200) + 1}`;
+      const urls = urlVariants(path, false);
+      const statuses = await Promise.all(
+        Array.from({ length: budget(rule) * 2 + 2 }, async (_, i) => {
+          const res = await postJson(app.base, urls[i % urls.length] as string, body(), {
+            clientIp: otherIp(),
+            token: auth(),
+          });
+          await res.body?.cancel();
+          return res.status;
+        }),
+      );
+      const reached = statuses.filter((s) => s !== 429);
+      expect(reached.length, statuses.join(",")).toBe(budget(rule) - spent());
+      expect(
+        reached.every((s) => s < 500 && s !== 401 && s !== 403),
+        statuses.join(","),
+      ).toBe(true);
+    });
+  }
 
   it("a limited answer says so: 429 with Retry-After on the API, the message on the page", async () => {
     const ip = freshIp();
