@@ -27,6 +27,7 @@ import {
 } from "../support/app-process.ts";
 import { createPostgresDatabase, postgresAdminUrl } from "../support/db.ts";
 import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
+import { moneyFindings } from "./support.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -135,6 +136,8 @@ describe("payment reconciler in real processes", () => {
       expect(
         await ok<unknown[]>(a.base, "GET", "/api/RewardHistory/get-reward-history", undefined, token),
       ).toHaveLength(1);
+      // The operator's reconciliation (npm run check:money) finds nothing: charged once, released once.
+      expect(await moneyFindings(database.url)).toEqual([]);
     },
   );
 
@@ -184,5 +187,6 @@ describe("payment reconciler in real processes", () => {
     } finally {
       await after.close();
     }
+    expect(await moneyFindings(databaseUrl)).toEqual([]);
   });
 });

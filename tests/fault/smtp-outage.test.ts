@@ -10,6 +10,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterEach, expect, it } from "vitest";
 import { payDraftByCard, payingManager, seedDraft } from "../../server/api/payments.testkit.ts";
 import { emailOutbox } from "../../server/db/schema.ts";
+import { checkMoney } from "../../server/domain/money-check.ts";
 import { createLogger } from "../../server/logger.ts";
 import { REDACTED_AFTER_DELIVERY } from "../../server/mail/outbox.ts";
 import { smtpTransport } from "../../server/mail/transports.ts";
@@ -98,6 +99,8 @@ it("delivers every email of a release once after the SMTP server comes back (twi
   expect(retried[0]?.n).toBe(RECIPIENTS + 2);
   const received = server.messages.flatMap((m) => m.to).sort();
   expect(received).toEqual(rows.map((r) => r.to).sort());
+  // The outage changed no money: the operator's reconciliation (npm run check:money) finds nothing.
+  expect((await checkMoney(db, { now: new Date() })).findings).toEqual([]);
 });
 
 it("delivers every reward email once after a 24-hour SMTP outage (simulated clock), none given up", {
@@ -188,4 +191,5 @@ it("delivers every reward email once after a 24-hour SMTP outage (simulated cloc
   const stored = JSON.stringify(rows);
   for (const secret of secrets) expect(stored).not.toContain(secret);
   expect(rows.every((r) => r.html === REDACTED_AFTER_DELIVERY && r.text === REDACTED_AFTER_DELIVERY)).toBe(true);
+  expect((await checkMoney(db, { now: new Date(t) })).findings).toEqual([]);
 });
