@@ -142,6 +142,63 @@ describeEachDatabase(
       expect(actions.map((a) => a.action)).toEqual(["two_factor.enabled"]);
     });
 
+    it("a waiting secret belongs to the session shown it: a stolen session never learns the secret the owner turns on, and cannot confirm the owner's", async () => {
+      const { api, clock } = setup();
+      const owner = await signUpVerified(api, db());
+      const thief = owner.accessToken;
+      // Whoever holds the stolen session starts a set-up first and keeps the secret.
+      const stolen = await expectJson<{ secret: string }>(await call(api, "POST", "/api/TwoFactor/setup", {}, thief));
+      // The owner, signed in on their own, reloads their set-up: the same secret each time, not the thief's.
+      const own = await expectJson<{ accessToken: string }>(await logIn(api, owner.email));
+      const mine = await expectJson<{ secret: string }>(
+        await call(api, "POST", "/api/TwoFactor/setup", {}, own.accessToken),
+      );
+      expect(mine.secret).not.toBe(stolen.secret);
+      const again = await expectJson<{ secret: string }>(
+        await call(api, "POST", "/api/TwoFactor/setup", {}, own.accessToken),
+      );
+      expect(again.secret).toBe(mine.secret);
+
+      // The thief, even with the password, cannot turn on the owner's waiting secret from their session…
+      const before = await snapshot(db(), ["rate_limit_counters"]);
+      await expectProblem(
+        await call(
+          api,
+          "POST",
+          "/api/TwoFactor/confirm",
+          { code: authenticatorCode(mine.secret, clock.now()), password: PASSWORD },
+          thief,
+        ),
+        409,
+      );
+      // …nor their own one, which the owner's set-up replaced.
+      await expectProblem(
+        await call(
+          api,
+          "POST",
+          "/api/TwoFactor/confirm",
+          { code: authenticatorCode(stolen.secret, clock.now()), password: PASSWORD },
+          thief,
+        ),
+        409,
+      );
+      expect(await snapshot(db(), ["rate_limit_counters"])).toEqual(before);
+
+      // The owner turns on the secret only their session was shown.
+      await expectJson(
+        await call(
+          api,
+          "POST",
+          "/api/TwoFactor/confirm",
+          { code: authenticatorCode(mine.secret, clock.now()), password: PASSWORD },
+          own.accessToken,
+        ),
+      );
+      const row = await userRow(owner.userId);
+      expect(row.totpEnabledAt).not.toBeNull();
+      expect(row.totpSetupStartedBy).toBeNull();
+    });
+
     it("wrong passwords at confirm spend the login budget like passwords at login (429 past it)", async () => {
       const strict = accountsApi(db(), { config: testConfig({ SESSION_SECRET }) });
       const owner = await signUpVerified(strict.api, db());

@@ -35,6 +35,7 @@ import {
   noticeSecondFactorFailures,
   regenerateRecoveryCodes,
   type SecondFactorResult,
+  type SetupStarter,
   setCompanyRequirement,
   signInWithSecondFactor,
   startSetup,
@@ -86,7 +87,7 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
     await next();
   };
 
-  type Caller = Actor & { challenge?: { id: number; email: string } };
+  type Caller = Actor & { challenge?: { id: number; email: string }; startedBy: SetupStarter };
 
   /** The manager a set-up call speaks for: the bearer's, or that of an open set-up challenge. */
   async function setupCaller(
@@ -94,7 +95,14 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
     challengeToken: string | undefined,
   ): Promise<Caller> {
     const bearer = c.get("auth");
-    if (bearer) return { userId: bearer.userId, companyId: bearer.companyId, clientIp: c.get("clientIp") };
+    if (bearer) {
+      return {
+        userId: bearer.userId,
+        companyId: bearer.companyId,
+        clientIp: c.get("clientIp"),
+        startedBy: `token:${bearer.tokenId}`,
+      };
+    }
     if (!challengeToken) throw new ProblemError(401, DETAILS.unauthorized);
     const found = await findLoginChallenge(deps.db, challengeToken, "setup", now());
     if (found.status === "too_many") throw new ProblemError(401, TWO_FACTOR_MESSAGES.challengeTooMany);
@@ -104,6 +112,7 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
       companyId: found.companyId,
       clientIp: c.get("clientIp"),
       challenge: { id: found.challengeId, email: found.email },
+      startedBy: `challenge:${found.challengeId}`,
     };
   }
 
@@ -179,7 +188,7 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
       jsonBody(twoFactorSetupSchema),
       async (c) => {
         const caller = await setupCaller(c, c.req.valid("json").challengeToken);
-        const started = await startSetup(deps.db, await keysOf(), caller.userId);
+        const started = await startSetup(deps.db, await keysOf(), caller.userId, caller.startedBy);
         if (started.status === "already_on") throw new ProblemError(409, TWO_FACTOR_MESSAGES.alreadyOn);
         if (started.status !== "ready") throw new ProblemError(401, DETAILS.unauthorized);
         return c.json({ secret: started.secret, otpauthUri: started.otpauthUri });
@@ -212,6 +221,7 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
                 origin: { clientIp: c.get("clientIp"), userAgent: c.req.header("user-agent") },
               }
             : { password: body.password ?? "" },
+          caller.startedBy,
         );
         switch (confirmed.status) {
           case "enabled":

@@ -208,6 +208,13 @@ export const users = pgTable(
     managerRole: text("manager_role", { enum: ["owner", "manager"] }),
     /** The TOTP secret (base32), sealed with the server secret like session data; null: none set up. */
     totpSecretSealed: text("totp_secret_sealed"),
+    /**
+     * Who was shown the secret still waiting for its first code (ADR 0023, amendment "A waiting
+     * secret belongs to the session that asked for it"): `token:<access token id>` for a signed-in
+     * manager, `challenge:<login challenge id>` for the forced set-up at sign-in; null once on.
+     * Another session asking to set up gets a new secret, and only this one may confirm it.
+     */
+    totpSetupStartedBy: text("totp_setup_started_by"),
     /** When two-factor sign-in was turned on (the first code checked); null: off. */
     totpEnabledAt: timestamptz("totp_enabled_at"),
     /**

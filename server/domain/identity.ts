@@ -517,7 +517,7 @@ export async function endSignInsInProgress(tx: Tx, userId: number, now: Date): P
     .where(and(eq(loginChallenges.userId, userId), isNull(loginChallenges.consumedAt)));
   await tx
     .update(users)
-    .set({ totpSecretSealed: null, totpLastStep: null })
+    .set({ totpSecretSealed: null, totpSetupStartedBy: null, totpLastStep: null })
     .where(and(eq(users.id, userId), isNull(users.totpEnabledAt), isNotNull(users.totpSecretSealed)));
   await tx.delete(passwordResets).where(and(eq(passwordResets.userId, userId), isNull(passwordResets.usedAt)));
 }

@@ -134,6 +134,7 @@ async function managerRow(db: Conn, userId: number) {
       email: users.email,
       passwordHash: users.passwordHash,
       totpSecretSealed: users.totpSecretSealed,
+      totpSetupStartedBy: users.totpSetupStartedBy,
       totpEnabledAt: users.totpEnabledAt,
       companyRequired: companies.twoFactorRequired,
     })
@@ -177,19 +178,34 @@ export type StartSetupResult =
   | { status: "already_on" | "unknown" };
 
 /**
- * Offers an app to set up: the secret waiting for its first code if there is one (so reloading
- * the page shows the same QR code as the app scanned), otherwise a new one, stored sealed.
+ * Who asks to set up an app: the session (`token:<access token id>`) of a signed-in manager, or
+ * the set-up challenge (`challenge:<id>`) of a sign-in the company requires a second factor for.
  */
-export async function startSetup(db: Db, keys: TwoFactorKeys, userId: number): Promise<StartSetupResult> {
+export type SetupStarter = `token:${number}` | `challenge:${number}`;
+
+/**
+ * Offers an app to set up. The secret waiting for its first code is offered again only to the
+ * session that was shown it (so reloading the page shows the same QR code as the app scanned);
+ * anyone else gets a new one, stored sealed, which replaces it. So a session that is not the
+ * owner's (a stolen one) never knows the secret the owner goes on to confirm (ADR 0023's
+ * amendment "A waiting secret belongs to the session that asked for it").
+ */
+export async function startSetup(
+  db: Db,
+  keys: TwoFactorKeys,
+  userId: number,
+  startedBy: SetupStarter,
+): Promise<StartSetupResult> {
   const row = await managerRow(db, userId);
   if (!row) return { status: "unknown" };
   if (row.totpEnabledAt) return { status: "already_on" };
-  const pending = row.totpSecretSealed ? keys.openSecret(row.totpSecretSealed, userId) : null;
+  const pending =
+    row.totpSecretSealed && row.totpSetupStartedBy === startedBy ? keys.openSecret(row.totpSecretSealed, userId) : null;
   const secret = pending ?? new Secret({ size: 20 }).base32;
   if (!pending) {
     await db
       .update(users)
-      .set({ totpSecretSealed: keys.sealSecret(secret, userId), totpLastStep: null })
+      .set({ totpSecretSealed: keys.sealSecret(secret, userId), totpSetupStartedBy: startedBy, totpLastStep: null })
       .where(and(eq(users.id, userId), isNull(users.totpEnabledAt)));
   }
   return { status: "ready", secret, otpauthUri: totpFor(secret, row.email).toString() };
@@ -228,6 +244,7 @@ export async function confirmSetup(
   code: string,
   now: Date,
   proof: EnrolmentProof,
+  startedBy: SetupStarter,
 ): Promise<ConfirmSetupResult> {
   const row = await managerRow(db, actor.userId);
   if (!row) return { status: "unknown" };
@@ -235,7 +252,11 @@ export async function confirmSetup(
     return { status: "wrong_password" };
   }
   if (row.totpEnabledAt) return { status: "already_on" };
-  const secret = row.totpSecretSealed ? keys.openSecret(row.totpSecretSealed, actor.userId) : null;
+  // Only the session that was shown the waiting secret turns it on (see startSetup).
+  const secret =
+    row.totpSecretSealed && row.totpSetupStartedBy === startedBy
+      ? keys.openSecret(row.totpSecretSealed, actor.userId)
+      : null;
   if (!secret || !row.totpSecretSealed) return { status: "no_setup" };
   let last = false;
   if ("challengeId" in proof) {
@@ -262,7 +283,10 @@ export async function confirmSetup(
     if ("challengeId" in proof && !(await consumeLoginChallenge(tx, proof.challengeId, now))) {
       return { status: "challenge_ended" };
     }
-    await tx.update(users).set({ totpEnabledAt: now, totpLastStep: step }).where(eq(users.id, actor.userId));
+    await tx
+      .update(users)
+      .set({ totpEnabledAt: now, totpLastStep: step, totpSetupStartedBy: null })
+      .where(eq(users.id, actor.userId));
     const codes = await replaceRecoveryCodes(tx, keys, actor.userId);
     await recordAudit(tx, {
       companyId: actor.companyId,
@@ -308,7 +332,7 @@ export async function disableTwoFactor(
   return db.transaction(async (tx) => {
     const [off] = await tx
       .update(users)
-      .set({ totpSecretSealed: null, totpEnabledAt: null, totpLastStep: null })
+      .set({ totpSecretSealed: null, totpSetupStartedBy: null, totpEnabledAt: null, totpLastStep: null })
       .where(and(eq(users.id, actor.userId), sql`${users.totpEnabledAt} is not null`))
       .returning({ id: users.id });
     if (!off) return { status: "not_on" as const };
