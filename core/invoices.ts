@@ -48,9 +48,17 @@ export interface TaxInvoice {
   paidFrom: "card" | "balance";
   /**
    * A cancelled order's decreasing adjustment (the whole total, refunded to where it came from):
-   * when it was refunded (or cancelled, while the refund is still under way). Null: none.
+   * when it was refunded (or cancelled, while the refund is still under way or after it failed
+   * for good, ADR 0029's refund retries). Null: none.
    */
-  adjustment: { date: string; amountCents: number; gstCents: number; refunded: boolean } | null;
+  adjustment: {
+    date: string;
+    amountCents: number;
+    gstCents: number;
+    refunded: boolean;
+    /** Every attempt failed: support was emailed, and the refund is theirs to make. */
+    refundFailed: boolean;
+  } | null;
 }
 
 export interface InvoiceLine {
@@ -101,7 +109,9 @@ export function invoiceLines(invoice: TaxInvoice): InvoiceLine[] {
     {
       label: adjustment.refunded
         ? `Refunded on ${formatInvoiceDate(adjustment.date)} (adjustment note)`
-        : "To be refunded (adjustment note)",
+        : adjustment.refundFailed
+          ? "To be refunded by our support team (adjustment note)"
+          : "To be refunded (adjustment note)",
       amountCents: -adjustment.amountCents,
     },
     { label: "Net amount paid", amountCents: invoice.amountPaidCents - adjustment.amountCents, strong: true },
@@ -118,13 +128,16 @@ export function invoiceView(invoice: TaxInvoice): InvoiceView {
   const where = invoice.paidFrom === "balance" ? "the prepaid balance" : "the card";
   const adjustment = invoice.adjustment;
   const adjustedOn = adjustment ? formatInvoiceDate(adjustment.date) : "";
+  const paid = invoice.paidFrom === "balance" ? "Paid from the prepaid balance" : "Paid by card";
   const payment = !adjustment
     ? invoice.paidFrom === "balance"
       ? "Paid from the prepaid balance."
       : "Paid by card at checkout."
     : adjustment.refunded
-      ? `${invoice.paidFrom === "balance" ? "Paid from the prepaid balance" : "Paid by card"}; refunded in full to ${where} on ${adjustedOn}.`
-      : `${invoice.paidFrom === "balance" ? "Paid from the prepaid balance" : "Paid by card"}; cancelled on ${adjustedOn}, the refund to ${where} is under way.`;
+      ? `${paid}; refunded in full to ${where} on ${adjustedOn}.`
+      : adjustment.refundFailed
+        ? `${paid}; cancelled on ${adjustedOn}. The refund to ${where} failed; our support team has been told. Please contact support.`
+        : `${paid}; cancelled on ${adjustedOn}, the refund to ${where} is under way.`;
   return {
     supplierName: invoice.supplier.name + placeholder,
     supplierAbn: formatAbn(invoice.supplier.abn) + placeholder,
@@ -145,7 +158,9 @@ export function invoiceView(invoice: TaxInvoice): InvoiceView {
               "Reason",
               adjustment.refunded
                 ? `The order was cancelled before its release and refunded in full to ${where}.`
-                : `The order was cancelled before its release; its refund in full to ${where} is under way.`,
+                : adjustment.refundFailed
+                  ? `The order was cancelled before its release; its refund in full to ${where} failed and will be made by our support team.`
+                  : `The order was cancelled before its release; its refund in full to ${where} is under way.`,
             ],
             ["Decreasing adjustment (including GST)", formatDollars(adjustment.amountCents)],
             ["GST adjustment", formatDollars(adjustment.gstCents)],

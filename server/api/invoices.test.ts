@@ -177,6 +177,7 @@ describeEachDatabase("tax invoices", ({ database }) => {
       amountCents: 11_100,
       gstCents: 100,
       refunded: true,
+      refundFailed: false,
     });
   });
 

@@ -6,6 +6,7 @@
 // never hold back a newer one that can be made.
 import { eq } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
+import { invoiceView, type TaxInvoice } from "../../core/invoices.ts";
 import type { RewardOrderView } from "../../core/schedule.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
@@ -81,9 +82,18 @@ describeEachDatabase("refund retries", ({ database, kind }) => {
       expect(res.status).toBe(200);
       return (await res.json()) as RewardOrderView;
     };
+    /** The order's tax invoice as its Owner reads it (page, PDF and email render one view of it). */
+    const ownerInvoice = async () => {
+      const login = await logIn(api, owner.email);
+      const { accessToken } = (await login.json()) as { accessToken: string };
+      const res = await call(api, "GET", `/api/Invoices/${order.invoiceNumber}`, undefined, accessToken);
+      expect(res.status).toBe(200);
+      return (await res.json()) as TaxInvoice;
+    };
     return {
       owner,
       ownerView,
+      ownerInvoice,
       order,
       clock: ctx.clock,
       calls: processor.calls,
@@ -141,8 +151,10 @@ describeEachDatabase("refund retries", ({ database, kind }) => {
   });
 
   it("marks the refund failed after its last try at 72 hours, emails support once, and shows the Owner", async () => {
-    const { ownerView, order, clock, calls, pass } = await cancelledWhileRefusing();
+    const { ownerView, ownerInvoice, order, clock, calls, pass } = await cancelledWhileRefusing();
     const cancelledAt = clock.now().getTime();
+    const underWay = invoiceView(await ownerInvoice());
+    expect(underWay.notes.at(-1)).toContain("the refund to the card is under way.");
     clock.advance(72 * HOUR - MINUTE);
     await pass();
     expect(await ownerView()).toMatchObject({ refundFailedAt: null });
@@ -177,6 +189,12 @@ describeEachDatabase("refund retries", ({ database, kind }) => {
       e.subject.startsWith("Cancelled and refunded"),
     );
     expect(notices).toHaveLength(0);
+    // Nor does the tax invoice say it is under way: it says it failed and support will make it.
+    const invoice = await ownerInvoice();
+    expect(invoice.adjustment).toMatchObject({ refunded: false, refundFailed: true, amountCents: 11_100 });
+    const shown = invoiceView(invoice);
+    expect(shown.notes.at(-1)).toContain("The refund to the card failed; our support team has been told.");
+    expect(JSON.stringify(shown)).not.toContain("under way");
   });
 
   it("takes refunds by their due time: 101 that keep failing do not hold back newer ones", async () => {

@@ -59,6 +59,7 @@ async function readTaxInvoice(db: Conn, config: SupplierConfig, which: SQL | und
       status: orders.status,
       cancelledAt: orders.cancelledAt,
       refundedAt: orders.refundedAt,
+      refundFailedAt: orders.refundFailedAt,
       buyerName: orders.buyerName,
       buyerAbn: orders.buyerAbn,
       supplierName: orders.supplierName,
@@ -111,6 +112,7 @@ async function readTaxInvoice(db: Conn, config: SupplierConfig, which: SQL | und
             amountCents: row.totalCents,
             gstCents: row.gstCents,
             refunded: row.refundedAt !== null,
+            refundFailed: row.refundedAt === null && row.refundFailedAt !== null,
           }
         : null,
   };
