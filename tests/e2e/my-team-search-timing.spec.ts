@@ -11,7 +11,7 @@
 
 import type { Locator, Page } from "@playwright/test";
 import { addMembers, expect, member, test } from "./fixtures.ts";
-import { jsEnabled } from "./support.ts";
+import { holdScripts, jsEnabled } from "./support.ts";
 
 const PAGE = "/portal/my-team";
 
@@ -21,27 +21,6 @@ function searchBox(page: Page): Locator {
 
 function bodyRows(page: Page): Locator {
   return page.getByRole("table", { name: "Add to or Edit Your Team" }).locator("tbody tr");
-}
-
-/** The page's JavaScript: the client entry, its chunks and the route modules (build/client/assets). */
-const isScript = (url: URL) => url.pathname.startsWith("/assets/") && url.pathname.endsWith(".js");
-
-/**
- * Holds every JavaScript module the page asks for until `release` is called: the page is the
- * server's HTML, as on a slow machine still loading its scripts. Routing also keeps the modules
- * out of the browser's cache, so every page load asks again.
- */
-async function holdScripts(page: Page): Promise<() => void> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(isScript, async (route) => {
-    await released;
-    // The page may have gone on meanwhile (a native GET); its requests are then cancelled.
-    await route.continue().catch(() => undefined);
-  });
-  return release;
 }
 
 /**

@@ -11,6 +11,7 @@ import { addMembers, expect, type Manager, type Member, member, test } from "./f
 import {
   expectNoAxeViolations,
   expectNoHorizontalScroll,
+  holdScripts,
   isPhone,
   jsEnabled,
   shoot,
@@ -174,6 +175,44 @@ test("search and add: results by name, added on click or Enter, members in the d
   await expect(bodyRows(page)).toHaveCount(2);
   await expectReviewDisabled(page);
   if (isPhone()) await expectNoHorizontalScroll(page);
+});
+
+test("typed before the scripts load: the search goes on with the text and the focus", async ({
+  page,
+  request,
+  manager,
+}) => {
+  const ruth = member("Ruthanne", "Quill");
+  await addMembers(request, manager, [ruth, member("Bob", "Builder")]);
+  // A slow machine: the page is the server's HTML while its modules are held.
+  const release = await holdScripts(page);
+  await page.goto(PAGE, { waitUntil: "commit" });
+  const formBox = page.getByRole("searchbox", { name: "Search team members to add" });
+  await formBox.waitFor();
+  await formBox.click();
+  await formBox.pressSequentially("Ruth");
+  release();
+  if (jsEnabled()) {
+    // Hydration swaps the form for the combobox: it has the text, the focus and the results.
+    const box = page.getByRole("combobox", { name: "Search team members to add" });
+    await expect(box).toHaveValue("Ruth");
+    await expect(box).toBeFocused();
+    const options = page.getByRole("listbox").getByRole("option");
+    await expect(options).toHaveCount(1);
+    await expect(options.first()).toContainText("Ruthanne Quill");
+    // The person types on where they were and adds with Enter.
+    await page.keyboard.type("anne");
+    await expect(box).toHaveValue("Ruthanne");
+    await expect(options).toHaveCount(1);
+    await box.press("Enter");
+    await expect(table(page)).toContainText(ruth.email);
+  } else {
+    await formBox.press("Enter");
+    await expect(page).toHaveURL(/q=Ruth/);
+    await page.getByRole("button", { name: "Add Ruthanne Quill" }).click();
+    await expect(table(page)).toContainText(ruth.email);
+  }
+  await expect(bodyRows(page)).toHaveCount(1);
 });
 
 test("amounts: edit, conversions and messages, apply to everyone, totals, Review & Pay", async ({

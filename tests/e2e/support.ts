@@ -54,6 +54,27 @@ export async function waitForHydration(page: Page) {
   );
 }
 
+/** The page's JavaScript: the client entry, its chunks and the route modules (build/client/assets). */
+const isScript = (url: URL) => url.pathname.startsWith("/assets/") && url.pathname.endsWith(".js");
+
+/**
+ * Holds every JavaScript module the page asks for until `release` is called: the page is the
+ * server's HTML, as on a slow machine still loading its scripts. Routing also keeps the modules
+ * out of the browser's cache, so every page load asks again.
+ */
+export async function holdScripts(page: Page): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(isScript, async (route) => {
+    await released;
+    // The page may have gone on meanwhile (a native GET); its requests are then cancelled.
+    await route.continue().catch(() => undefined);
+  });
+  return release;
+}
+
 /** The control that opens the phone drawer, whatever element implements it. */
 export function drawerOpener(page: Page): Locator {
   const banner = page.getByRole("banner");

@@ -4,6 +4,9 @@
 //   (debounced; blank text searches nothing); a result is added on click or Enter.
 // - Without JavaScript: a GET search form (?q=…) whose results each carry an Add button (a POST
 //   form); the page comes back with the same search so several people can be added in a row.
+// - Typed while the page's scripts still load: hydration swaps the form for the combobox, which
+//   takes over the text and the focus the form's box had, so the person types on and the search
+//   runs (tests/e2e/reward-my-team.spec.ts "typed before the scripts load").
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Form, useFetcher } from "react-router";
 import { useHydrated } from "../../lib/use-hydrated.ts";
@@ -19,6 +22,8 @@ import {
 import { useDraftPost } from "./reward-draft-hooks.ts";
 
 const PLACEHOLDER = "Start typing to search & add...";
+/** The form's box (without JavaScript, and until hydration): the combobox reads what was typed in it. */
+const FORM_INPUT_ID = "reward-search-text";
 const LABEL = "Search team members to add";
 const DEBOUNCE_MS = 250;
 
@@ -39,7 +44,7 @@ export function RewardDraftSearch({ search, page }: { search: RewardSearchAnswer
 
 /** Without JavaScript: a GET form, then one Add form per result. */
 function FormSearch({ search, page }: { search: RewardSearchAnswer | null; page: number }) {
-  const inputId = useId();
+  const inputId = FORM_INPUT_ID;
   const resultsId = useId();
   return (
     <div>
@@ -93,6 +98,17 @@ function FormSearch({ search, page }: { search: RewardSearchAnswer | null; page:
   );
 }
 
+/**
+ * What the form's box holds as hydration replaces it (it is still in the document while the
+ * combobox first renders), and whether the person was typing in it. Nothing on a page reached
+ * by a client navigation, where the form was never shown.
+ */
+function formBoxBeforeHydration(): { text: string; focused: boolean } {
+  const box = typeof document === "undefined" ? null : document.getElementById(FORM_INPUT_ID);
+  if (!(box instanceof HTMLInputElement)) return { text: "", focused: false };
+  return { text: box.value.slice(0, 100), focused: document.activeElement === box };
+}
+
 /** With JavaScript: a combobox (ARIA 1.2 pattern) with live results. */
 function LiveSearch() {
   const inputId = useId();
@@ -100,8 +116,9 @@ function LiveSearch() {
   const searchFetcher = useFetcher<RewardSearchAnswer>();
   const addFetcher = useFetcher<{ ok: boolean; message?: string }>({ key: "reward-draft-add-from-search" });
   const post = useDraftPost();
-  const [text, setText] = useState("");
-  const [open, setOpen] = useState(false);
+  const [carried] = useState(formBoxBeforeHydration);
+  const [text, setText] = useState(carried.text);
+  const [open, setOpen] = useState(carried.focused);
   const [active, setActive] = useState(0);
   const [announcement, setAnnouncement] = useState("");
   const [addError, setAddError] = useState("");
@@ -149,6 +166,14 @@ function LiveSearch() {
   useEffect(() => {
     if (active >= results.length) setActive(0);
   }, [results.length, active]);
+
+  // The person was typing in the form's box: the caret goes on where it was, at the end.
+  useEffect(() => {
+    const box = inputRef.current;
+    if (!carried.focused || !box) return;
+    box.focus();
+    box.setSelectionRange(box.value.length, box.value.length);
+  }, [carried]);
 
   function add(result: RewardSearchResult) {
     lastAdded.current = fullNameOf(result);
