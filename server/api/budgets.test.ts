@@ -27,7 +27,7 @@ import { expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import type { Db } from "../db/client.ts";
-import { auditLog, orders, rewardDraftLines, rewardDrafts, webhookEvents } from "../db/schema.ts";
+import { auditLog, emailOutbox, orders, rewardDraftLines, rewardDrafts, webhookEvents } from "../db/schema.ts";
 import { budgetUsedCents } from "../domain/budgets.ts";
 import { checkMoney } from "../domain/money-check.ts";
 import { call, testClock } from "./accounts.testkit.ts";
@@ -181,6 +181,11 @@ describeEachDatabase("monthly budgets", ({ kind, database }) => {
     expect(requested?.data).toMatchObject({
       budget: { monthlyBudgetCents: 30_000, usedCents: 20_000, overByCents: 5000 },
     });
+    // The Owner's email says what the approval page says.
+    const [asking] = (await db().select().from(emailOutbox).where(eq(emailOutbox.toAddress, owner.email))).filter((m) =>
+      m.subject.startsWith("Approval requested"),
+    );
+    expect(asking?.text).toContain("This order is over budget by $50.00 this month.");
 
     // Still refused while waiting; approved, the Manager pays it from the balance.
     await expectProblem(await manager.go("POST", "Balance/pay-order", { amount: total }), 409);

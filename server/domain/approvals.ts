@@ -377,6 +377,7 @@ export async function announceApprovalRequest(
         requesterName: request.requesterName,
         order: emailOrder,
         link: approvalLink(appUrl, order.id),
+        overBudgetCents: budget?.overCents ?? null,
       }),
     ),
     now,

@@ -1,6 +1,7 @@
 // The approval emails (ADR 0022 §6): to every Owner when a Manager asks for approval (with the link
 // to the approval page), and to the requester when an Owner decides (approved: the link to Review &
 // Pay; declined: the reason).
+import { overBudgetText } from "../../../core/approvals.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { email, type RenderedEmail } from "./render.ts";
 
@@ -24,12 +25,15 @@ export function approvalRequestedEmail(input: {
   requesterName: string;
   order: ApprovalEmailOrder;
   link: string;
+  /** The order passes its monthly budget by this much (ADR 0034): said as on the approval page. */
+  overBudgetCents?: number | null;
 }): RenderedEmail {
   return email(input.to, `Approval requested: ${input.order.rewardName}`, {
     heading: "A reward is waiting for your approval",
     paragraphs: [
       `Hi ${input.firstName},`,
       `${input.requesterName} asks for your approval to pay for this reward. It is paid only once an Owner approves it, exactly as listed.`,
+      ...(input.overBudgetCents ? [overBudgetText(input.overBudgetCents)] : []),
     ],
     details: orderDetails(input.order),
     action: { label: "Review the request", url: input.link },
