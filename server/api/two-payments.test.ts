@@ -7,6 +7,10 @@
 //   claim existed, as the pre-claim code did) is refunded once at Stripe, audited and its payer
 //   emailed, whichever of the webhook, the return page's check or both at once reports it; a
 //   refund Stripe refuses is retried by the scheduler's pass;
+// - a second payment whose webhook never came (a PaymentIntent made again for the same order after
+//   Stripe pruned its idempotency key; a pre-claim order's card payment written over by its
+//   Checkout's) is found by the reconciler's backstop and refunded once, audited and its payer
+//   emailed; a second pass and the late webhook change nothing (ADR 0009 amendment of 2026-11-28);
 // - the money check stays clean throughout.
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
@@ -15,9 +19,10 @@ import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { setupMswServer } from "../../tests/support/msw.ts";
 import type { Db } from "../db/client.ts";
-import { auditLog, emailOutbox, extraPayments, orders, rewardReleases } from "../db/schema.ts";
+import { auditLog, emailOutbox, extraPayments, orderPayments, orders, rewardReleases } from "../db/schema.ts";
 import { checkMoney } from "../domain/money-check.ts";
 import { releaseDueOrders } from "../domain/scheduled-sends.ts";
+import { RECONCILE_DEFAULTS, startReconciler } from "../payments/reconciler.ts";
 import { fakeStripe, signedEvent, TEST_WEBHOOK_SECRET } from "../payments/stripe.testkit.ts";
 import { stripeProcessor } from "../payments/stripe.ts";
 import { payingManager, paymentsApi, seedDraft } from "./payments.testkit.ts";
@@ -25,7 +30,7 @@ import { payingManager, paymentsApi, seedDraft } from "./payments.testkit.ts";
 const server = setupMswServer();
 const TOTAL = 11100; // $100 of rewards, the fee and its GST
 
-describeEachDatabase("One live payment per order (Stripe)", ({ database }) => {
+describeEachDatabase("One live payment per order (Stripe)", ({ kind, database }) => {
   const config = testConfig({
     STRIPE_SECRET_KEY: "sk_test_key",
     STRIPE_PUBLISHABLE_KEY: "pk_test_key",
@@ -91,6 +96,35 @@ describeEachDatabase("One live payment per order (Stripe)", ({ database }) => {
     const card = stripe.succeed(intent.paymentIntentId);
     const checkout = stripe.completeSession(session.id);
     return { orderId: intent.orderId, sessionId: session.id, card, checkout };
+  }
+
+  /** The reconciler of this deployment, run by hand (one pass per runOnce). */
+  const reconciler = (ctx: Awaited<ReturnType<typeof setup>>) =>
+    startReconciler({ services: { ...ctx.services, now: ctx.clock.now }, advisoryLocks: kind === "postgres" }, false);
+
+  /**
+   * One order, two PaymentIntents: the buyer comes back to the Review page a day later, when
+   * Stripe has pruned the order's idempotency key, so the same pending order gets a new payment
+   * while the first tab's is still payable. Both are paid.
+   */
+  async function paidAgainAfterADay(ctx: Awaited<ReturnType<typeof setup>>) {
+    const first = await ctx.manager.json<CreatePaymentIntentResponse>("POST", "StripePayment/create-payment-intent", {
+      amount: TOTAL,
+    });
+    // (The day is Stripe's: this test's clock stays, or the manager's sign-in would have expired.)
+    stripe.forgetIdempotencyKeys();
+    const again = await ctx.manager.json<CreatePaymentIntentResponse>("POST", "StripePayment/create-payment-intent", {
+      amount: TOTAL,
+    });
+    expect(again.orderId).toBe(first.orderId);
+    expect(again.paymentIntentId).not.toBe(first.paymentIntentId);
+    const [order] = await db().select().from(orders).where(eq(orders.id, first.orderId));
+    expect(order?.paymentIntentId).toBe(again.paymentIntentId);
+    return {
+      orderId: first.orderId,
+      named: stripe.succeed(again.paymentIntentId),
+      old: stripe.succeed(first.paymentIntentId),
+    };
   }
 
   const refundRequests = () => stripe.requests.filter((r) => r.path === "/refunds");
@@ -232,5 +266,93 @@ describeEachDatabase("One live payment per order (Stripe)", ({ database }) => {
     expect(await moneyFindings(ctx.clock.now())).toEqual([]);
     const [{ n } = { n: 0 }] = await db().select({ n: sql<number>`count(*)::int` }).from(rewardReleases);
     expect(n).toBe(1);
+  });
+
+  /** Exactly one refund, of `paymentIntentId`: recorded, audited once each, and one email to the payer. */
+  async function refundedOnce(ctx: Awaited<ReturnType<typeof setup>>, orderId: number, paymentIntentId: string) {
+    expect(refundRequests().map((r) => r.form.get("payment_intent"))).toEqual([paymentIntentId]);
+    expect(refundRequests()[0]?.idempotencyKey).toBe(`payment-${paymentIntentId}-refund`);
+    const extras = await db().select().from(extraPayments);
+    expect(extras).toHaveLength(1);
+    expect(extras[0]).toMatchObject({ orderId, paymentIntentId, amountCents: TOTAL });
+    expect(extras[0]?.refundedAt).not.toBeNull();
+    expect((await audits("order.extra_payment")).map((a) => a.data)).toEqual([
+      expect.objectContaining({ paymentIntentId }),
+    ]);
+    expect((await audits("order.extra_payment_refunded")).map((a) => a.data)).toEqual([
+      expect.objectContaining({ paymentIntentId }),
+    ]);
+    const mails = await refundMails();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.toAddress).toBe(ctx.manager.email);
+    expect(await db().select().from(rewardReleases)).toHaveLength(1);
+  }
+
+  it("a second payment whose webhook never came is refunded by the reconciler once, audited and its payer emailed; a second pass and the late webhook change nothing", async () => {
+    const ctx = await setup();
+    const { orderId, named, old } = await paidAgainAfterADay(ctx);
+    // Only the order's own payment is reported: it releases the order.
+    expect(await ctx.webhook(named)).toEqual({ received: true, handled: true });
+    expect(refundRequests()).toHaveLength(0);
+
+    ctx.clock.advance(RECONCILE_DEFAULTS.minAgeMs + 1);
+    const r = reconciler(ctx);
+    expect(await r.runOnce()).toMatchObject({ payments: 1, refunded: 1, released: 0, errors: 0 });
+    await refundedOnce(ctx, orderId, old.id);
+    const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
+    expect(order).toMatchObject({ status: "paid", paymentIntentId: named.id });
+
+    // Settled: the next pass asks Stripe nothing about it; the late webhook finds it recorded.
+    const asked = stripe.requests.length;
+    expect(await r.runOnce()).toMatchObject({ payments: 0, refunded: 0, released: 0 });
+    expect(stripe.requests.length).toBe(asked);
+    expect(await ctx.webhook(old)).toEqual({ received: true, handled: true });
+    await refundedOnce(ctx, orderId, old.id);
+    expect(await moneyFindings(ctx.clock.now())).toEqual([]);
+  });
+
+  it("neither webhook came: one reconciler pass releases the order with one payment and refunds the other", async () => {
+    const ctx = await setup();
+    const { orderId, named, old } = await paidAgainAfterADay(ctx);
+    ctx.clock.advance(RECONCILE_DEFAULTS.minAgeMs + 1);
+    const r = reconciler(ctx);
+    expect(await r.runOnce()).toMatchObject({ released: 1, refunded: 1, errors: 0 });
+    const [order] = await db().select().from(orders).where(eq(orders.id, orderId));
+    expect(order).toMatchObject({ status: "paid", paymentIntentId: named.id });
+    await refundedOnce(ctx, orderId, old.id);
+    expect(await r.runOnce()).toMatchObject({ released: 0, refunded: 0, payments: 0 });
+    for (const pi of [named, old]) expect(await ctx.webhook(pi)).toEqual({ received: true, handled: true });
+    await refundedOnce(ctx, orderId, old.id);
+    expect(await moneyFindings(ctx.clock.now())).toEqual([]);
+  });
+
+  it("an order paid before the claim by Checkout first: the card payment the release wrote over is found by the reconciler and refunded once", async () => {
+    const ctx = await setup();
+    const { orderId, sessionId, card, checkout } = await paidTwice(ctx);
+    // Migration 0029 keeps the payments such an order names (the card form's was kept when it was made).
+    await db().insert(orderPayments).values({
+      companyId: ctx.manager.companyId,
+      orderId,
+      processor: "stripe",
+      paymentId: sessionId,
+      createdAt: ctx.clock.now(),
+    });
+    // The buyer comes back from Checkout: its payment pays the order and takes the card's place on it.
+    expect(
+      await ctx.manager.json("POST", "StripePayment/check-payment-intent", { paymentIntent: sessionId }),
+    ).toMatchObject({ status: "succeeded" });
+    const [paid] = await db().select().from(orders).where(eq(orders.id, orderId));
+    expect(paid).toMatchObject({ status: "paid", paymentIntentId: checkout.id });
+    // The card payment's webhook never comes.
+    ctx.clock.advance(RECONCILE_DEFAULTS.minAgeMs + 1);
+    const r = reconciler(ctx);
+    // Two payments asked: the card's (refunded) and the session (the payer's: settled).
+    expect(await r.runOnce()).toMatchObject({ payments: 2, refunded: 1, released: 0, errors: 0 });
+    await refundedOnce(ctx, orderId, card.id);
+    expect(await r.runOnce()).toMatchObject({ payments: 0, refunded: 0 });
+    expect(await ctx.webhook(card)).toEqual({ received: true, handled: true });
+    expect(await ctx.webhook(checkout)).toEqual({ received: true, handled: true });
+    await refundedOnce(ctx, orderId, card.id);
+    expect(await moneyFindings(ctx.clock.now())).toEqual([]);
   });
 });

@@ -616,6 +616,40 @@ export const extraPayments = pgTable(
   ],
 );
 
+/**
+ * Every payment the processor made for a card order: its PaymentIntent (pi_…, pi_sim_…) or its
+ * Checkout Session (cs_…), kept when the order no longer names it (a payment made again after
+ * Stripe pruned its idempotency key, one the release wrote over, one saved on an order superseded
+ * meanwhile). The reconciler's backstop asks the processor about each one that is not the order's
+ * own until it is settled (ADR 0009 amendment of 2026-11-28): a succeeded one releases the order
+ * or, when another payment paid it, is an extra payment (refunded: extra_payments).
+ */
+export const orderPayments = pgTable(
+  "order_payments",
+  {
+    id: id(),
+    companyId: companyRef(),
+    orderId: bigint("order_id", { mode: "number" })
+      .notNull()
+      .references(() => orders.id),
+    /** The processor that made it (an order paid from the balance afterwards keeps its card payments). */
+    processor: text("processor", { enum: ["simulated", "stripe"] }).notNull(),
+    /** A PaymentIntent id, or a Checkout Session id (cs_…). */
+    paymentId: text("payment_id").notNull(),
+    createdAt: createdAt(),
+    /**
+     * When the reconciler found it could pay nothing more (cancelled, expired, the order's own
+     * payment, or recorded as an extra payment): never asked about again. Null: still asked.
+     */
+    settledAt: timestamptz("settled_at"),
+  },
+  (t) => [
+    uniqueIndex("order_payments_payment_idx").on(t.paymentId),
+    index("order_payments_order_idx").on(t.orderId),
+    index("order_payments_created_idx").on(t.createdAt),
+  ],
+);
+
 /** One recipient of an order, with their name and address as they were when it was placed. */
 export const orderLines = pgTable(
   "order_lines",

@@ -245,7 +245,12 @@ export async function creditTopUp(
   const result = await s.db.transaction(async (tx): Promise<CreditOutcome> => {
     const [topUp] = await tx.select().from(balanceTopUps).where(eq(balanceTopUps.id, topUpId)).for("update");
     if (!topUp) return { outcome: "not_found" };
-    if (topUp.status === "paid") return { outcome: "already_credited" };
+    // A paid top-up names the payment that paid it (paysTopUp), so any other payment for it is a
+    // mismatch, logged and refused, never acknowledged as credited: a top-up has one payment (ADR
+    // 0009 amendment of 2026-11-28), and money that is not its payment is not kept in silence.
+    if (topUp.status === "paid" && topUp.paymentIntentId === payment.paymentIntentId) {
+      return { outcome: "already_credited" };
+    }
     if (!paysTopUp(topUp, payment)) {
       s.logger.error({ ...mismatchOf(topUp, payment), source }, "a payment does not match its top-up: not credited");
       return { outcome: "mismatch" };

@@ -302,6 +302,38 @@ describeEachDatabase("money check", ({ database }) => {
     }
   });
 
+  it("top-up: a top-up credited twice, and a credit of a top-up that was never paid", async () => {
+    const w = await buildWorld(db());
+    const [paid] = await db().select().from(balanceTopUps);
+    const [unpaid] = await db()
+      .insert(balanceTopUps)
+      .values({ companyId: w.b.companyId, requestedBy: w.b.userId, amountCents: 50_00, processor: "stripe" })
+      .returning();
+    // The unique index makes a second credit impossible to write; a broken or dropped one is what
+    // this rule is for, so the test drops it, and puts it back as migration 0018 made it.
+    await exec(sql`drop index balance_entries_top_up_idx`);
+    try {
+      await db().transaction(async (tx) => {
+        await moveBalance(tx, w.a.companyId, { kind: "top_up", topUpId: paid!.id, amountCents: paid!.amountCents });
+        await moveBalance(tx, w.b.companyId, { kind: "top_up", topUpId: unpaid!.id, amountCents: 50_00 });
+      });
+      const { findings } = await checkMoney(db(), { now: w.clock.now() });
+      expect(findings).toEqual([
+        { ...finding("top-up", { companyId: w.a.companyId }), topUpId: paid!.id },
+        { ...finding("top-up", { companyId: w.b.companyId }), topUpId: unpaid!.id },
+      ]);
+      expect(findings[0]?.detail).toBe("paid top-up of 50000 cents has 2 credit(s) of 100000 cents");
+      expect(findings[1]?.detail).toBe(
+        "pending top-up of 5000 cents has 1 credit(s) of 5000 cents: credited but not paid",
+      );
+    } finally {
+      await truncateAll(db());
+      await exec(
+        sql`create unique index balance_entries_top_up_idx on balance_entries (top_up_id) where kind = 'top_up'`,
+      );
+    }
+  });
+
   it("order-amounts: a fee that is not 10 % of the rewards", async () => {
     const w = await buildWorld(db());
     // total = rewards + fee + GST is a check constraint, so the total moves with the fee.

@@ -20,6 +20,9 @@
 //                     its total, and every refunded balance order has it (ADR 0029 §8)
 //   extra-payment     a second card payment for an order (ADR 0009 "One live payment per order") is
 //                     refunded within the grace below, and is never the payment that paid its order
+//   top-up            a paid top-up has exactly one credit of its amount to its own company; an
+//                     unpaid one has none, and no credit names no top-up (ADR 0029; a top-up has
+//                     one payment: ADR 0009 amendment of 2026-11-28)
 //   order-amounts     fee = 10 % of the rewards, GST = 10 % of the fee, each half up to the cent,
 //                     total = their sum, rewards = the order lines' sum (docs/requirements.md §D5, core/money.ts)
 //
@@ -49,6 +52,7 @@ export type MoneyRule =
   | "recipient-balance"
   | "refund"
   | "extra-payment"
+  | "top-up"
   | "order-amounts";
 
 export interface MoneyFinding {
@@ -56,6 +60,7 @@ export interface MoneyFinding {
   companyId: number;
   orderId?: number;
   userId?: number;
+  topUpId?: number;
   /** What is wrong, with ids and cents only. */
   detail: string;
 }
@@ -288,6 +293,39 @@ const rules: Record<MoneyRule, { query: (now: Date) => ReturnType<typeof sql>; f
     }),
   },
 
+  "top-up": {
+    query: () => sql`
+      select t.id as top_up_id, t.company_id, t.status, t.amount_cents, coalesce(e.n, 0) as credits,
+        coalesce(e.cents, 0) as credited_cents,
+        coalesce(e.min_company <> t.company_id or e.max_company <> t.company_id, false) as other_company
+      from balance_top_ups t
+      left join (
+        select top_up_id, count(*) as n, sum(amount_cents) as cents, max(company_id) as max_company,
+          min(company_id) as min_company
+        from balance_entries where kind = 'top_up' and top_up_id is not null group by top_up_id
+      ) e on e.top_up_id = t.id
+      where case when t.status = 'paid'
+        then coalesce(e.n, 0) <> 1 or e.cents <> t.amount_cents or e.min_company <> t.company_id
+          or e.max_company <> t.company_id
+        else e.n is not null
+      end
+      union all
+      select null, company_id, null, 0, count(*), sum(amount_cents), false
+      from balance_entries where kind = 'top_up' and top_up_id is null group by company_id
+      order by 1 limit ${MONEY_CHECK_LIMIT}`,
+    finding: (r) => ({
+      rule: "top-up",
+      companyId: num(r.company_id),
+      ...(r.top_up_id === null ? {} : { topUpId: num(r.top_up_id) }),
+      detail:
+        r.top_up_id === null
+          ? `${num(r.credits)} top-up credit(s) of ${num(r.credited_cents)} cents name no top-up`
+          : `${r.status} top-up of ${num(r.amount_cents)} cents has ${num(r.credits)} credit(s) of ${num(r.credited_cents)} cents${
+              r.status === "paid" ? "" : ": credited but not paid"
+            }${r.other_company ? ", credited to another company" : ""}`,
+    }),
+  },
+
   "order-amounts": {
     query: () => sql`
       select o.id, o.company_id, o.rewards_cents, o.service_fee_cents, o.gst_cents, o.total_cents,
@@ -342,6 +380,7 @@ export function formatFinding(f: MoneyFinding): string {
     `company ${f.companyId}`,
     ...(f.orderId === undefined ? [] : [`order ${f.orderId}`]),
     ...(f.userId === undefined ? [] : [`user ${f.userId}`]),
+    ...(f.topUpId === undefined ? [] : [`top-up ${f.topUpId}`]),
   ].join(", ");
   return `${f.rule}: ${ids}: ${f.detail}`;
 }

@@ -21,13 +21,13 @@
 //     release for a company without company details (no ABN).
 //   - A buyer who paid but never came back (no check call, no webhook) is found by the
 //     reconciler (reconcileOrder here, the job in server/payments/reconciler.ts).
-import { and, desc, eq, isNotNull, isNull, ne, or } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { APPROVAL_DETAILS } from "../../core/approvals.ts";
 import { centsToDollars, chargesFor } from "../../core/money.ts";
 import { type CheckPaymentIntentResponse, PAYMENT_DETAILS } from "../../core/payments.ts";
 import { REWARD_NAME_MAX, type RewardWording } from "../../core/rewards.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
-import { companies, orderLines, orders, rewardDrafts } from "../db/schema.ts";
+import { companies, orderLines, orderPayments, orders, rewardDrafts } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { MAX_PAYMENT_CENTS, type Payments, paymentIdempotencyKey, type RetrievedPayment } from "../payments/port.ts";
 import { approvalNeeded, approvalRequiredDetailOf, approvalRuleFor } from "./approval-rule.ts";
@@ -489,18 +489,33 @@ async function savePayment(
   payment: { paymentIntentId: string } | { checkoutSessionId: string },
   cancel: () => Promise<void>,
 ): Promise<void> {
-  const saved = await s.db
-    .update(orders)
-    .set(payment)
-    .where(
-      and(
-        eq(orders.id, order.id),
-        or(isNull(orders.failureReason), ne(orders.failureReason, "superseded")),
-        // Claimed by the balance meanwhile (an approved order paid from the balance in another tab).
-        notPaidFromBalance,
-      ),
-    )
-    .returning({ id: orders.id });
+  const saved = await s.db.transaction(async (tx) => {
+    // Kept whether or not the order takes it, and when a later payment writes over it: the
+    // reconciler's backstop asks about every payment of the order it does not name (ADR 0009
+    // amendment of 2026-11-28), so a second one paid without a webhook is still refunded.
+    await tx
+      .insert(orderPayments)
+      .values({
+        companyId: order.companyId,
+        orderId: order.id,
+        processor: s.payments.kind,
+        paymentId: "paymentIntentId" in payment ? payment.paymentIntentId : payment.checkoutSessionId,
+        createdAt: s.now(),
+      })
+      .onConflictDoNothing({ target: orderPayments.paymentId });
+    return tx
+      .update(orders)
+      .set(payment)
+      .where(
+        and(
+          eq(orders.id, order.id),
+          or(isNull(orders.failureReason), ne(orders.failureReason, "superseded")),
+          // Claimed by the balance meanwhile (an approved order paid from the balance in another tab).
+          notPaidFromBalance,
+        ),
+      )
+      .returning({ id: orders.id });
+  });
   if (saved.length > 0) return;
   await cancel().catch((error: unknown) => {
     s.logger.warn({ orderId: order.id, err: String(error) }, "could not cancel a superseded payment");
@@ -822,4 +837,107 @@ export async function reconcileOrder(s: PaymentServices, orderId: number): Promi
   }
   const result = await releaseWith(s, order, payment, "reconcile", null);
   return result.released ? "released" : "already_released";
+}
+
+export type PaymentReconcileOutcome =
+  | "released"
+  | "refunded"
+  | "already_released"
+  | "unpaid"
+  | "mismatch"
+  | "settled"
+  | "not_found";
+
+/**
+ * The reconciler's backstop for one payment the order does not name (server/payments/reconciler.ts;
+ * ADR 0009 amendment of 2026-11-28): a payment written over by a later one, a Checkout Session of
+ * an order another payment paid, a payment saved on an order superseded meanwhile. Asked at the
+ * processor; a succeeded one that pays for the order goes through `releaseWith` like the webhook's:
+ * it releases the order if nothing paid it yet, else it is an extra payment, recorded, refunded,
+ * audited and its payer emailed once (extra-payments.ts). A payment that can pay nothing more
+ * (succeeded and acted on, cancelled, expired, unknown to the processor, or not this order's) is
+ * settled and never asked about again; one that may still be paid is asked again next pass.
+ */
+export async function reconcileOrderPayment(s: PaymentServices, id: number): Promise<PaymentReconcileOutcome> {
+  const [row] = await s.db
+    .select({ paymentId: orderPayments.paymentId, settledAt: orderPayments.settledAt, order: orders })
+    .from(orderPayments)
+    .innerJoin(orders, eq(orders.id, orderPayments.orderId))
+    .where(eq(orderPayments.id, id));
+  if (!row) return "not_found";
+  if (row.settledAt) return "settled";
+  const { order } = row;
+  const settle = async () => {
+    await s.db
+      .update(orderPayments)
+      .set({ settledAt: s.now() })
+      .where(and(eq(orderPayments.id, id), isNull(orderPayments.settledAt)));
+  };
+  let paymentIntentId: string = row.paymentId;
+  if (row.paymentId.startsWith("cs_")) {
+    const session = await s.payments.retrieveCheckoutSession?.(row.paymentId);
+    if (!session || (!session.paymentIntentId && session.status !== "open")) {
+      await settle();
+      return "unpaid";
+    }
+    if (!session.paymentIntentId) return "unpaid";
+    if (session.metadata.orderId !== String(order.id)) {
+      s.logger.error(
+        { orderId: order.id, sessionId: session.id },
+        "reconciler: the Checkout Session is not this order's",
+      );
+      await settle();
+      return "mismatch";
+    }
+    paymentIntentId = session.paymentIntentId;
+  }
+  // The session whose payment paid the order: nothing more to find.
+  if (order.paidAt && order.paymentIntentId === paymentIntentId) {
+    await settle();
+    return "already_released";
+  }
+  const payment = await s.payments.retrieve(paymentIntentId);
+  if (!payment || payment.status === "canceled") {
+    await settle();
+    return "unpaid";
+  }
+  if (payment.status !== "succeeded") return "unpaid";
+  if (!paysFor(order, payment)) {
+    s.logger.error(mismatchOf(order, payment), "reconciler: a succeeded payment does not match its order");
+    await settle();
+    return "mismatch";
+  }
+  const result = await releaseWith(s, order, payment, "reconcile", null);
+  await settle();
+  if (result.released) return "released";
+  return result.reason === "extra_payment" ? "refunded" : "already_released";
+}
+
+/**
+ * The backstop's candidates: unsettled payments of this processor made within the age window that
+ * their order does not name as its payer. An unpaid order's own PaymentIntent and Checkout Session
+ * are left to the order scan (reconcileOrder), which asks about them already.
+ */
+export async function orderPaymentsToReconcile(
+  s: PaymentServices,
+  window: { olderThan: Date; newerThan: Date; afterId: number; limit: number },
+): Promise<number[]> {
+  const rows = await s.db
+    .select({ id: orderPayments.id })
+    .from(orderPayments)
+    .innerJoin(orders, eq(orders.id, orderPayments.orderId))
+    .where(
+      and(
+        isNull(orderPayments.settledAt),
+        eq(orderPayments.processor, s.payments.kind),
+        lte(orderPayments.createdAt, window.olderThan),
+        gte(orderPayments.createdAt, window.newerThan),
+        gt(orderPayments.id, window.afterId),
+        sql`${orderPayments.paymentId} is distinct from ${orders.paymentIntentId}`,
+        or(isNotNull(orders.paidAt), sql`${orderPayments.paymentId} is distinct from ${orders.checkoutSessionId}`),
+      ),
+    )
+    .orderBy(asc(orderPayments.id))
+    .limit(window.limit);
+  return rows.map((r) => r.id);
 }

@@ -80,6 +80,8 @@ export interface RetrievedCheckoutSession {
   paymentIntentId: string | null;
   /** Stripe's payment_status: paid | unpaid | no_payment_required. */
   paymentStatus: string;
+  /** Stripe's status: open (can still be paid), complete or expired. */
+  status: string;
   metadata: Record<string, string>;
 }
 

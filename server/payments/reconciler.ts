@@ -18,13 +18,29 @@
 // once (domain/balance-top-ups.ts reconcileTopUp, under the top-up's row lock), claimed with
 // their own advisory-lock namespace.
 //
-// Bounded: only orders older than minAgeMs (a buyer in the middle of paying is not raced) and
-// younger than maxAgeMs, at most batchSize per pass, walking the ids from pass to pass.
+// Then the backstop for a second payment (ADR 0009 amendments "One live payment per order" and
+// 2026-11-28): every payment the processor made for an order is kept (order_payments), and those
+// the order does not name as its payer (one written over by a later payment or by the release,
+// a Checkout Session of an order another payment paid) are asked about until they can pay nothing
+// more; a succeeded one releases the order, or is refunded once when another payment paid it
+// (domain/orders.ts reconcileOrderPayment), whether or not its webhook ever came. Claimed in a
+// third advisory-lock namespace.
+//
+// Bounded: only orders (and payments) older than minAgeMs (a buyer in the middle of paying is not
+// raced) and younger than maxAgeMs, at most batchSize of each per pass, walking the ids from pass
+// to pass.
 import { and, asc, eq, gt, gte, isNotNull, isNull, lte, or } from "drizzle-orm";
 import { withAdvisoryClaim } from "../db/advisory-claim.ts";
 import { orders } from "../db/schema.ts";
 import { reconcileTopUp, type TopUpReconcileOutcome, topUpsToReconcile } from "../domain/balance-top-ups.ts";
-import { type PaymentServices, type ReconcileOutcome, reconcileOrder } from "../domain/orders.ts";
+import {
+  orderPaymentsToReconcile,
+  type PaymentReconcileOutcome,
+  type PaymentServices,
+  type ReconcileOutcome,
+  reconcileOrder,
+  reconcileOrderPayment,
+} from "../domain/orders.ts";
 import { type JobObserver, startPeriodicJob } from "../jobs/periodic.ts";
 
 export interface ReconcilerOptions {
@@ -52,6 +68,13 @@ export interface ReconcileSummary {
   errors: number;
   /** Top-ups credited to a prepaid balance (their scans, skips, mismatches and errors are counted above). */
   credited: number;
+  /**
+   * Payments of orders looked at that their order does not name (the backstop; a release, skip,
+   * mismatch or error among them is counted above).
+   */
+  payments: number;
+  /** Second payments for an order found by the backstop: recorded and refunded (extra-payments.ts). */
+  refunded: number;
 }
 
 export interface Reconciler {
@@ -71,6 +94,8 @@ export const RECONCILE_DEFAULTS = {
 const LOCK_NAMESPACE = 0x5245_4331; // "REC1"
 /** The same for top-ups (their ids are another sequence). */
 const TOP_UP_LOCK_NAMESPACE = 0x5245_4332; // "REC2"
+/** The same for an order's other payments (order_payments ids). */
+const PAYMENT_LOCK_NAMESPACE = 0x5245_4333; // "REC3"
 
 export function startReconciler(options: ReconcilerOptions, autoStart = true): Reconciler {
   const s = options.services;
@@ -80,9 +105,19 @@ export function startReconciler(options: ReconcilerOptions, autoStart = true): R
   const batchSize = options.batchSize ?? RECONCILE_DEFAULTS.batchSize;
   let cursor = 0;
   let topUpCursor = 0;
+  let paymentCursor = 0;
 
   async function pass(isStopped: () => boolean): Promise<ReconcileSummary> {
-    const summary: ReconcileSummary = { scanned: 0, released: 0, skipped: 0, mismatched: 0, errors: 0, credited: 0 };
+    const summary: ReconcileSummary = {
+      scanned: 0,
+      released: 0,
+      skipped: 0,
+      mismatched: 0,
+      errors: 0,
+      credited: 0,
+      payments: 0,
+      refunded: 0,
+    };
     const now = s.now().getTime();
     const candidates = await s.db
       .select({ id: orders.id })
@@ -143,7 +178,35 @@ export function startReconciler(options: ReconcilerOptions, autoStart = true): R
         s.logger.warn({ topUpId: id, err: String(error) }, "reconciler: could not reconcile a top-up");
       }
     }
-    if (summary.released + summary.credited + summary.skipped + summary.errors + summary.mismatched > 0) {
+    // After the orders: an order the scan above released in this pass has its other payments asked now.
+    const payments = await orderPaymentsToReconcile(s, {
+      olderThan: new Date(now - minAgeMs),
+      newerThan: new Date(now - maxAgeMs),
+      afterId: paymentCursor,
+      limit: batchSize,
+    });
+    paymentCursor = payments.length < batchSize ? 0 : (payments.at(-1) ?? 0);
+    for (const id of payments) {
+      if (isStopped()) break;
+      summary.payments++;
+      try {
+        const step = () => reconcileOrderPayment(s, id);
+        const outcome: PaymentReconcileOutcome | null = options.advisoryLocks
+          ? await withAdvisoryClaim(s.db, PAYMENT_LOCK_NAMESPACE, id, step)
+          : await step();
+        if (outcome === null) summary.skipped++;
+        else if (outcome === "released") summary.released++;
+        else if (outcome === "refunded") summary.refunded++;
+        else if (outcome === "mismatch") summary.mismatched++;
+      } catch (error) {
+        summary.errors++;
+        s.logger.warn({ orderPaymentId: id, err: String(error) }, "reconciler: could not reconcile an order's payment");
+      }
+    }
+    if (
+      summary.released + summary.credited + summary.refunded + summary.skipped + summary.errors + summary.mismatched >
+      0
+    ) {
       s.logger.info({ ...summary }, "reconciler pass");
     }
     return summary;

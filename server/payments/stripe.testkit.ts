@@ -197,6 +197,13 @@ export function fakeStripe() {
     setLatency(ms: number) {
       latencyMs = ms;
     },
+    /**
+     * Stripe prunes an idempotency key once it is at least 24 hours old: the same key then makes a
+     * new object. Forgets the keys of payments and sessions as if that time had passed.
+     */
+    forgetIdempotencyKeys() {
+      for (const key of [...byKey.keys()]) if (!key.startsWith("refund:")) byKey.delete(key);
+    },
     /** The customer paid: the intent succeeded (as after the Payment Element's confirm). */
     succeed(id: string) {
       const pi = intents.get(id);

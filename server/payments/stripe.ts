@@ -164,6 +164,7 @@ export function stripeProcessor(options: StripeOptions, client: Stripe = createS
           id: session.id,
           paymentIntentId: typeof pi === "string" ? pi : (pi?.id ?? null),
           paymentStatus: session.payment_status,
+          status: session.status ?? "open",
           metadata: { ...(session.metadata ?? {}) },
         };
       } catch (error) {
