@@ -6,6 +6,7 @@ import * as z from "zod/mini";
 import { type AustralianState, memberTimeZone } from "./member-dates.ts";
 import { MAX_REWARD_DOLLARS } from "./money.ts";
 import { REWARD_DETAILS, rewardMessageField, rewardNameField } from "./rewards.ts";
+import { wallClockAt, wallClockToInstant } from "./schedule.ts";
 
 export const AUTOMATION_OCCASIONS = ["birthday", "anniversary"] as const;
 export type AutomationOccasion = (typeof AUTOMATION_OCCASIONS)[number];
@@ -39,55 +40,18 @@ export const AUTOMATION_DETAILS = {
 
 export const AUTOMATION_PLACEHOLDERS = "{firstName} and {years}";
 
-const formParts = new Map<string, Intl.DateTimeFormat>();
-function partsFormat(timeZone: string): Intl.DateTimeFormat {
-  let f = formParts.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    formParts.set(timeZone, f);
-  }
-  return f;
-}
-
-/** The wall-clock time in `timeZone` at instant `t`, as the UTC milliseconds of the same digits. */
-function wallAt(t: number, timeZone: string): number {
-  const p: Record<string, string> = {};
-  for (const part of partsFormat(timeZone).formatToParts(new Date(t))) p[part.type] = part.value;
-  return Date.UTC(
-    Number(p.year),
-    Number(p.month) - 1,
-    Number(p.day),
-    Number(p.hour),
-    Number(p.minute),
-    Number(p.second),
-  );
-}
-
 /** The calendar date in `timeZone` at `instant`. */
 export function localDate(instant: Date, timeZone: string): { year: number; month: number; day: number } {
-  const wall = new Date(wallAt(instant.getTime(), timeZone));
+  const wall = new Date(wallClockAt(instant.getTime(), timeZone));
   return { year: wall.getUTCFullYear(), month: wall.getUTCMonth() + 1, day: wall.getUTCDate() };
 }
 
 /**
- * The instant of a wall-clock hour on a date in `timeZone`: the offset read at a first guess, then
- * again at the instant it gives (an offset that changed in between, across a daylight-saving
- * change, is corrected). Australia changes at 2:00–3:00, so 9:00 always exists and is never doubled.
+ * The instant of a wall-clock hour on a date in `timeZone` (core/schedule.ts reads the offset).
+ * Australia changes at 2:00–3:00, so 9:00 always exists and is never doubled.
  */
 export function zonedInstant(year: number, month: number, day: number, hour: number, timeZone: string): Date {
-  const wall = Date.UTC(year, month - 1, day, hour);
-  const guess = wall - (wallAt(wall, timeZone) - wall);
-  const offset = wallAt(guess, timeZone) - guess;
-  return new Date(wall - offset);
+  return wallClockToInstant(Date.UTC(year, month - 1, day, hour), timeZone);
 }
 
 export function isLeapYear(year: number): boolean {
@@ -281,27 +245,6 @@ export interface AutomationsAnswer {
     /** What the balance will be charged: rewards, service fee and GST, order by order. */
     totalCents: number;
   };
-}
-
-const zonedDisplays = new Map<string, Intl.DateTimeFormat>();
-
-/** "Sat 20 Jun 2026, 9:00 am AWST": an instant on a zone's clock, with the zone's abbreviation. */
-export function formatZonedTime(instant: Date | string, timeZone: string): string {
-  let f = zonedDisplays.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-AU", {
-      timeZone,
-      weekday: "short",
-      day: "numeric",
-      month: "short",
-      year: "numeric",
-      hour: "numeric",
-      minute: "2-digit",
-      timeZoneName: "short",
-    });
-    zonedDisplays.set(timeZone, f);
-  }
-  return f.format(new Date(instant));
 }
 
 /** "$50", or "$10 per year of service": what an automation sends. */

@@ -19,20 +19,28 @@ export const SCHEDULE_DETAILS = {
   notFound: "The requested resource was not found.",
 } as const;
 
-const wallParts = new Intl.DateTimeFormat("en-US", {
-  timeZone: SYDNEY,
-  hourCycle: "h23",
-  year: "numeric",
-  month: "2-digit",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-});
+const wallFormats = new Map<string, Intl.DateTimeFormat>();
 
-/** Sydney's wall-clock time at instant `t`, as the UTC milliseconds of the same digits. */
-function wallAt(t: number): number {
-  const parts = Object.fromEntries(wallParts.formatToParts(new Date(t)).map((p) => [p.type, p.value]));
+/**
+ * The wall-clock time in `timeZone` (Sydney unless told) at instant `t`, as the UTC milliseconds of
+ * the same digits. Automations read members' own zones with it too (core/automations.ts).
+ */
+export function wallClockAt(t: number, timeZone: string = SYDNEY): number {
+  let format = wallFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+    });
+    wallFormats.set(timeZone, format);
+  }
+  const parts = Object.fromEntries(format.formatToParts(new Date(t)).map((p) => [p.type, p.value]));
   return Date.UTC(
     Number(parts.year),
     Number(parts.month) - 1,
@@ -41,6 +49,17 @@ function wallAt(t: number): number {
     Number(parts.minute),
     Number(parts.second),
   );
+}
+
+/**
+ * The instant of wall-clock time `wall` (UTC milliseconds of the same digits) in `timeZone`: the
+ * offset read at a first guess, then again at the instant it gives (an offset that changed in
+ * between, across a daylight-saving change near 2–3 am, is corrected).
+ */
+export function wallClockToInstant(wall: number, timeZone: string = SYDNEY): Date {
+  const guess = wall - (wallClockAt(wall, timeZone) - wall);
+  const offset = wallClockAt(guess, timeZone) - guess;
+  return new Date(wall - offset);
 }
 
 const LOCAL = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})$/;
@@ -57,31 +76,38 @@ export function sydneyWallTimeToInstant(local: string): Date | null {
   const wall = Date.UTC(y, mo - 1, d, h, mi);
   const check = new Date(wall);
   if (check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || y < 2000) return null;
-  // The offset read at a first guess, then again at the instant it gives (DST changes near 2–3 am).
-  const guess = wall - (wallAt(wall) - wall);
-  const offset = wallAt(guess) - guess;
-  return new Date(wall - offset);
+  return wallClockToInstant(wall);
 }
 
 /** "2026-12-01T09:00": an instant as a datetime-local field shows it in Sydney. */
 export function sydneyWallTime(instant: Date | string): string {
-  return new Date(wallAt(new Date(instant).getTime())).toISOString().slice(0, 16);
+  return new Date(wallClockAt(new Date(instant).getTime())).toISOString().slice(0, 16);
 }
 
-const display = new Intl.DateTimeFormat("en-AU", {
-  timeZone: SYDNEY,
-  weekday: "short",
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-  timeZoneName: "short",
-});
+const zonedDisplays = new Map<string, Intl.DateTimeFormat>();
+
+/** "Sat, 20 June 2026, 9:00 am AWST": an instant on a zone's clock, with the zone's abbreviation. */
+export function formatZonedTime(instant: Date | string, timeZone: string): string {
+  let f = zonedDisplays.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-AU", {
+      timeZone,
+      weekday: "short",
+      day: "numeric",
+      month: "short",
+      year: "numeric",
+      hour: "numeric",
+      minute: "2-digit",
+      timeZoneName: "short",
+    });
+    zonedDisplays.set(timeZone, f);
+  }
+  return f.format(new Date(instant));
+}
 
 /** "Tue, 1 Dec 2026, 9:00 am AEDT": a send time as pages and emails show it, with its zone. */
 export function formatSendTime(instant: Date | string): string {
-  return display.format(new Date(instant));
+  return formatZonedTime(instant, SYDNEY);
 }
 
 /** Why `sendAt` cannot be chosen at `now`, or null: 10 minutes to 90 days ahead. */

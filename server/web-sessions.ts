@@ -1,14 +1,15 @@
 // The database half of the web session (docs/requirements.md §D2): rows keyed by a random id that the
 // browser's httpOnly cookie carries. The web app turns this into a React Router SessionStorage
 // (app/lib/session.server.ts). A session holds the manager's bearer token, so its data is kept
-// sealed (AES-256-GCM, with a key derived from SESSION_SECRET): no raw token stays in the table
-// (docs/requirements.md §D7), and a copy of the table alone opens no account.
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+// sealed (AES-256-GCM, with a key derived from SESSION_SECRET: domain/secret-seal.ts): no raw
+// token stays in the table (docs/requirements.md §D7), and a copy of the table alone opens no account.
+import { randomBytes } from "node:crypto";
 import { and, eq, gt, lte, or, sql } from "drizzle-orm";
 import type { WebSessionStore } from "../app/context.ts";
 import type { Db } from "./db/client.ts";
 import { preparedOnce } from "./db/prepared.ts";
 import { webSessions } from "./db/schema.ts";
+import { secretSeal } from "./domain/secret-seal.ts";
 
 /** How long a session lives without a new login: the access token's lifetime (12 h). */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
@@ -18,32 +19,21 @@ type Sealed = {
   sealed: string;
 };
 
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-
 export function sessionSealer(secret: string) {
-  const key = Buffer.from(hkdfSync("sha256", secret, "", "rewards web session data", 32));
+  const sealer = secretSeal(secret, "rewards web session data");
   return {
+    // The row's id is authenticated with the data: sealed data moved to another row does not open.
     seal(data: Record<string, unknown>, id: string): Sealed {
-      const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv("aes-256-gcm", key, iv);
-      // The row's id is authenticated with the data: sealed data moved to another row does not open.
-      cipher.setAAD(Buffer.from(id));
-      const body = Buffer.concat([cipher.update(JSON.stringify(data), "utf8"), cipher.final()]);
-      return { sealed: Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url") };
+      return { sealed: sealer.seal(JSON.stringify(data), id) };
     },
     /** The data, or null for a row that is not sealed with this secret (then there is no session). */
     open(stored: unknown, id: string): Record<string, unknown> | null {
       const text = (stored as Partial<Sealed> | null)?.sealed;
       if (typeof text !== "string") return null;
-      const raw = Buffer.from(text, "base64url");
-      if (raw.length < IV_BYTES + TAG_BYTES) return null;
+      const json = sealer.open(text, id);
+      if (json === null) return null;
       try {
-        const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, IV_BYTES));
-        decipher.setAAD(Buffer.from(id));
-        decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-        const json = Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]);
-        return JSON.parse(json.toString("utf8")) as Record<string, unknown>;
+        return JSON.parse(json) as Record<string, unknown>;
       } catch {
         return null;
       }

@@ -2,8 +2,8 @@
 // certified relying party): the Owner's configuration, "Test the connection", and the sign-in
 // itself — the authorization code flow with PKCE, `state` and `nonce`.
 //
-// - The client secret is sealed like the webhook secrets (AES-256-GCM, key derived from the
-//   server secret with its own label, the company id authenticated with it): the token call
+// - The client secret is sealed like the webhook secrets (secret-seal.ts: AES-256-GCM, key derived
+//   from the server secret with its own label, the company id authenticated with it): the token call
 //   must send it, so it cannot be a hash.
 // - A sign-in is a row (single_sign_on_flows) holding the state's hash, the nonce and the PKCE
 //   verifier; the browser keeps the state in an httpOnly cookie (app/features/accounts). The
@@ -16,16 +16,7 @@
 //   (identity.ts): openid-client's clockSkew is set to the difference.
 // - Plain http issuers are refused by openid-client; they are allowed only for a loopback host
 //   (the provider the tests start on 127.0.0.1, ADR 0036), never for anything that leaves the machine.
-import {
-  constants,
-  createCipheriv,
-  createDecipheriv,
-  createPublicKey,
-  hkdfSync,
-  type JsonWebKey,
-  randomBytes,
-  verify,
-} from "node:crypto";
+import { constants, createPublicKey, type JsonWebKey, randomBytes, verify } from "node:crypto";
 import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import * as oidc from "openid-client";
 import {
@@ -54,40 +45,15 @@ import { singleSignOnManagerJoinedEmail } from "../mail/templates/account.ts";
 import { recordAudit } from "./audit.ts";
 import { issueAccessToken, isUniqueViolation, type LoginOrigin, type ManagerRole } from "./identity.ts";
 import { sha256Hex } from "./identity-crypto.ts";
+import { companySecretSeal } from "./secret-seal.ts";
 
 // ─── The client secret's seal ───────────────────────────────────────────────────────────────
-
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
 
 export type SingleSignOnKeys = ReturnType<typeof singleSignOnKeys>;
 
 /** The seal of client secrets, derived from the server secret (its own HKDF label). */
 export function singleSignOnKeys(serverSecret: string) {
-  const key = Buffer.from(hkdfSync("sha256", serverSecret, "", "rewards sso client secret", 32));
-  const aad = (companyId: number) => Buffer.from(`sso:company:${companyId}`);
-  return {
-    sealSecret(secret: string, companyId: number): string {
-      const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv("aes-256-gcm", key, iv);
-      cipher.setAAD(aad(companyId));
-      const body = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
-      return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
-    },
-    /** The secret, or null when it was sealed under another server secret or for another company. */
-    openSecret(sealed: string, companyId: number): string | null {
-      const raw = Buffer.from(sealed, "base64url");
-      if (raw.length < IV_BYTES + TAG_BYTES) return null;
-      try {
-        const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, IV_BYTES));
-        decipher.setAAD(aad(companyId));
-        decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-        return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
-      } catch {
-        return null;
-      }
-    },
-  };
+  return companySecretSeal(serverSecret, { label: "rewards sso client secret", scope: "sso" });
 }
 
 // ─── Configuration (Settings → Single sign-on) ──────────────────────────────────────────────

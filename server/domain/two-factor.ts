@@ -4,9 +4,9 @@
 // the caller passes the clock and the keys (derived from the server secret).
 //
 // How things are stored:
-//   - the TOTP secret: sealed (AES-256-GCM, key derived from the server secret, the user's id
-//     authenticated with it) in users.totp_secret_sealed, never in the clear. A secret with
-//     totp_enabled_at null is a set-up not yet confirmed.
+//   - the TOTP secret: sealed (secret-seal.ts: AES-256-GCM, key derived from the server secret,
+//     the user's id authenticated with it) in users.totp_secret_sealed, never in the clear. A
+//     secret with totp_enabled_at null is a set-up not yet confirmed.
 //   - recovery codes: HMAC-SHA-256 keyed by a key derived from the server secret, so a copy of
 //     the database alone tells none of them.
 //   - login challenges: the token handed to the browser as its SHA-256; short-lived, single use,
@@ -14,7 +14,7 @@
 //     (countChallengeAttempt; docs/requirements.md §D7, ADR 0023's Amendments).
 //   - users.totp_last_step: the time step of the last accepted code; the same code (or an older
 //     one) is refused afterwards, so an observed code cannot be replayed within its window.
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, randomInt } from "node:crypto";
+import { createHmac, hkdfSync, randomInt } from "node:crypto";
 import { and, count, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import type { Conn, Db, Tx } from "../db/client.ts";
@@ -25,6 +25,7 @@ import { recordAudit } from "./audit.ts";
 import { issueAccessToken, type LoginOrigin } from "./identity.ts";
 import { randomToken, sha256Hex } from "./identity-crypto.ts";
 import { verifyPassword } from "./password.ts";
+import { secretSeal } from "./secret-seal.ts";
 
 /** The name authenticator apps show next to the account. */
 export const TOTP_ISSUER = "Reward Portal";
@@ -43,35 +44,19 @@ export type ChallengePurpose = "verify" | "setup";
 
 // ─── Keys ───────────────────────────────────────────────────────────────────────────────────
 
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-
 /** The keys of this module, derived from the server secret (as the web sessions' sealer is). */
 export function twoFactorKeys(serverSecret: string) {
-  const sealKey = Buffer.from(hkdfSync("sha256", serverSecret, "", "rewards totp secret", 32));
+  const seal = secretSeal(serverSecret, "rewards totp secret");
   const recoveryKey = Buffer.from(hkdfSync("sha256", serverSecret, "", "rewards recovery codes", 32));
-  const aad = (userId: number) => Buffer.from(`user:${userId}`);
+  const aad = (userId: number) => `user:${userId}`;
   return {
     /** The base32 secret, sealed for one user: moved to another user's row it does not open. */
     sealSecret(secret: string, userId: number): string {
-      const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv("aes-256-gcm", sealKey, iv);
-      cipher.setAAD(aad(userId));
-      const body = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
-      return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
+      return seal.seal(secret, aad(userId));
     },
     /** The base32 secret, or null when it was sealed with another secret or for another user. */
     openSecret(sealed: string, userId: number): string | null {
-      const raw = Buffer.from(sealed, "base64url");
-      if (raw.length < IV_BYTES + TAG_BYTES) return null;
-      try {
-        const decipher = createDecipheriv("aes-256-gcm", sealKey, raw.subarray(0, IV_BYTES));
-        decipher.setAAD(aad(userId));
-        decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-        return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
-      } catch {
-        return null;
-      }
+      return seal.open(sealed, aad(userId));
     },
     /** The stored form of a recovery code, whatever case and hyphens it was typed with. */
     hashRecoveryCode(code: string, userId: number): string {

@@ -6,9 +6,9 @@
 // release, a re-run job) makes one event.
 //
 // The endpoint's secret (`whsec_` and 32 random bytes, base64) is answered once at registration and kept
-// sealed (AES-256-GCM, key derived from the server secret, the company id authenticated with it),
-// as TOTP secrets are (two-factor.ts): the worker must read it back to sign, so it cannot be a hash.
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from "node:crypto";
+// sealed (AES-256-GCM, key derived from the server secret, the company id authenticated with it:
+// secret-seal.ts), as TOTP secrets are (two-factor.ts): the worker must read it back to sign, so it cannot be a hash.
+import { randomBytes } from "node:crypto";
 import { and, count, desc, eq, inArray, isNull } from "drizzle-orm";
 import ipaddr from "ipaddr.js";
 import {
@@ -28,6 +28,7 @@ import { isLoopbackHost } from "../config.ts";
 import type { Conn, Db } from "../db/client.ts";
 import { companies, users, webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema.ts";
 import { recordAudit } from "./audit.ts";
+import { companySecretSeal } from "./secret-seal.ts";
 
 /** Who acts on the endpoints: an Owner of the company (the API checks the role), and from where. */
 export interface WebhookActor {
@@ -38,35 +39,9 @@ export interface WebhookActor {
 
 // ─── The endpoint secret's seal ─────────────────────────────────────────────────────────────
 
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-
 /** The seal of endpoint secrets, derived from the server secret (its own HKDF label). */
 export function webhookKeys(serverSecret: string) {
-  const key = Buffer.from(hkdfSync("sha256", serverSecret, "", "rewards webhook secret", 32));
-  const aad = (companyId: number) => Buffer.from(`webhook:company:${companyId}`);
-  return {
-    sealSecret(secret: string, companyId: number): string {
-      const iv = randomBytes(IV_BYTES);
-      const cipher = createCipheriv("aes-256-gcm", key, iv);
-      cipher.setAAD(aad(companyId));
-      const body = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
-      return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
-    },
-    /** The secret, or null when it was sealed under another server secret or for another company. */
-    openSecret(sealed: string, companyId: number): string | null {
-      const raw = Buffer.from(sealed, "base64url");
-      if (raw.length < IV_BYTES + TAG_BYTES) return null;
-      try {
-        const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, IV_BYTES));
-        decipher.setAAD(aad(companyId));
-        decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-        return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
-      } catch {
-        return null;
-      }
-    },
-  };
+  return companySecretSeal(serverSecret, { label: "rewards webhook secret", scope: "webhook" });
 }
 
 export type WebhookKeys = ReturnType<typeof webhookKeys>;

@@ -8,7 +8,7 @@
 // its jumps of up to a day expire no other test's code or session, and no other test's jump passes
 // this one's 9:00 before its automation is made.
 import type { APIRequestContext, Page } from "@playwright/test";
-import { formatZonedTime } from "../../core/automations.ts";
+import { formatZonedTime } from "../../core/schedule.ts";
 import { CARD } from "../support/app-process.ts";
 import { expect, type Manager, member, test } from "./fixtures.ts";
 import { emailsTo, MAIL_API_URL, MAIL_APP_URL, serverClockOffset } from "./mail.ts";

@@ -16,13 +16,12 @@ import {
   type AutomationView,
   automationAmountLabel,
   automationsFormSchema,
-  formatZonedTime,
   OCCASION_LABELS,
   PREVIEW_DAYS,
 } from "../../../core/automations.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
-import { SYDNEY } from "../../../core/schedule.ts";
+import { formatZonedTime, SYDNEY } from "../../../core/schedule.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";

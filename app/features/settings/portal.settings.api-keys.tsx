@@ -22,6 +22,7 @@ import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } 
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.api-keys";
+import { budgetRequest, budgetSavedToast } from "./budget-form.server.ts";
 import { BudgetForm } from "./budget-form.tsx";
 import { card, controlClass, dangerButton, labelClass, sectionHeading } from "./settings-styles.ts";
 
@@ -92,15 +93,11 @@ export async function action({ context, request }: Route.ActionArgs) {
       const result = await client.call((api) =>
         api.ApiKeys[":id"].budget.$put({
           param: { id: String(value.apiKeyId) },
-          json: { budgetDollars: value.budgetDollars === null ? null : value.budgetDollars / 100 },
+          json: budgetRequest(value.budgetDollars),
         }),
       );
       if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
-      const cents = result.data.monthlyBudgetCents;
-      throw redirectWithToast(context, PAGE, {
-        type: "success",
-        title: cents === null ? "Monthly budget removed" : `Monthly budget saved: ${formatDollars(cents)}`,
-      });
+      throw redirectWithToast(context, PAGE, budgetSavedToast(result.data.monthlyBudgetCents));
     }
     case "revoke": {
       const result = await client.call((api) => api.ApiKeys[":id"].$delete({ param: { id: String(value.apiKeyId) } }));

@@ -5,7 +5,7 @@
 // here). "Test the connection" runs discovery, tries the client's credentials and looks for the
 // email claim, and says in plain words what failed. Plain forms that work without JavaScript; one
 // action told apart by `intent`. The API judges (server/api/single-sign-on.ts): a Manager gets 403.
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { type FieldMetadata, getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href } from "react-router";
 import { DETAILS } from "../../../core/public-forms.ts";
@@ -164,63 +164,36 @@ function SettingsForm({ config, reply }: { config: SingleSignOnView | null; repl
     onValidate: ({ formData }) => parseWithZod(formData, { schema: singleSignOnPageSchema }),
     onSubmit,
   });
-  const { key: issuerKey, ...issuerProps } = getInputProps(fields.issuerUrl, { type: "url" });
-  const { key: clientIdKey, ...clientIdProps } = getInputProps(fields.clientId, { type: "text" });
-  const { key: secretKey, ...secretProps } = getInputProps(fields.clientSecret, { type: "password" });
-  const { key: domainsKey, ...domainsProps } = getInputProps(fields.domains, { type: "text" });
   const role = (fields.newManagerRole.initialValue as string | undefined) ?? "manager";
   return (
     <Form method="post" action={PAGE} preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
       <HiddenFormInputs intent="save" />
       <FormAlert messages={form.errors ?? []} focusKey={reply} focus />
-      <div>
-        <label htmlFor={fields.issuerUrl.id} className={labelClass}>
-          Issuer URL
-        </label>
-        <input
-          key={issuerKey}
-          {...issuerProps}
-          placeholder="https://login.microsoftonline.com/your-tenant-id/v2.0"
-          autoComplete="off"
-          spellCheck={false}
-          className={controlClass}
-        />
-        <FieldError id={fields.issuerUrl.errorId} errors={fields.issuerUrl.errors} />
-      </div>
-      <div>
-        <label htmlFor={fields.clientId.id} className={labelClass}>
-          Client ID
-        </label>
-        <input key={clientIdKey} {...clientIdProps} autoComplete="off" spellCheck={false} className={controlClass} />
-        <FieldError id={fields.clientId.errorId} errors={fields.clientId.errors} />
-      </div>
-      <div>
-        <label htmlFor={fields.clientSecret.id} className={labelClass}>
-          Client secret
-        </label>
-        <input key={secretKey} {...secretProps} autoComplete="new-password" className={controlClass} />
-        <p className="mt-1 text-sm text-slate-600">
-          {config
+      <ProviderField
+        field={fields.issuerUrl}
+        type="url"
+        label="Issuer URL"
+        placeholder="https://login.microsoftonline.com/your-tenant-id/v2.0"
+      />
+      <ProviderField field={fields.clientId} type="text" label="Client ID" />
+      <ProviderField
+        field={fields.clientSecret}
+        type="password"
+        label="Client secret"
+        autoComplete="new-password"
+        hint={
+          config
             ? "Kept sealed and never shown again. Leave empty to keep the current secret."
-            : "Kept sealed and never shown again."}
-        </p>
-        <FieldError id={fields.clientSecret.errorId} errors={fields.clientSecret.errors} />
-      </div>
-      <div>
-        <label htmlFor={fields.domains.id} className={labelClass}>
-          Email domains
-        </label>
-        <input
-          key={domainsKey}
-          {...domainsProps}
-          placeholder="example.com, example.com.au"
-          autoComplete="off"
-          spellCheck={false}
-          className={controlClass}
-        />
-        <p className="mt-1 text-sm text-slate-600">One or more, separated by commas.</p>
-        <FieldError id={fields.domains.errorId} errors={fields.domains.errors} />
-      </div>
+            : "Kept sealed and never shown again."
+        }
+      />
+      <ProviderField
+        field={fields.domains}
+        type="text"
+        label="Email domains"
+        placeholder="example.com, example.com.au"
+        hint="One or more, separated by commas."
+      />
       <div>
         <label htmlFor={fields.newManagerRole.id} className={labelClass}>
           Role of a manager signing in for the first time
@@ -257,5 +230,46 @@ function SettingsForm({ config, reply }: { config: SingleSignOnView | null; repl
         Save single sign-on
       </SubmitButton>
     </Form>
+  );
+}
+
+/**
+ * One of the provider's text inputs: its label, the input, a hint under it and its errors. Not
+ * app/ui's TextField, which puts its help above the input and ties it in with aria-describedby:
+ * this page keeps its own markup.
+ */
+function ProviderField({
+  field,
+  type,
+  label,
+  placeholder,
+  autoComplete = "off",
+  hint,
+}: {
+  field: FieldMetadata<string>;
+  type: "url" | "text" | "password";
+  label: string;
+  placeholder?: string;
+  /** "off" for the provider's names, "new-password" for the client secret (then no spellCheck either). */
+  autoComplete?: "off" | "new-password";
+  hint?: string;
+}) {
+  const { key, ...props } = getInputProps(field, { type });
+  return (
+    <div>
+      <label htmlFor={field.id} className={labelClass}>
+        {label}
+      </label>
+      <input
+        key={key}
+        {...props}
+        placeholder={placeholder}
+        autoComplete={autoComplete}
+        spellCheck={autoComplete === "off" ? false : undefined}
+        className={controlClass}
+      />
+      {hint ? <p className="mt-1 text-sm text-slate-600">{hint}</p> : null}
+      <FieldError id={field.errorId} errors={field.errors} />
+    </div>
   );
 }
