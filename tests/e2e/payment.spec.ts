@@ -656,6 +656,23 @@ test.describe("payment", () => {
     }
   });
 
+  test("Enter in a card field pays, as the Pay button does (not 'Preview the email', which comes first on the page)", async ({
+    page,
+    request,
+    manager,
+  }) => {
+    await withDraft(request, manager, [100]);
+    await visit(page, REVIEW);
+    const rewardName = `Enter ${uniqueToken()}`;
+    await fillCard(page, CARDS.success, rewardName);
+    await shoot(page, "review-before-enter");
+    // The browser's implicit submission (HTML: the form's first submit button in tree order).
+    await page.getByLabel("Card number", { exact: true }).press("Enter");
+    await expect(page).toHaveURL(/\/portal\/payment-confirmation\?payment_intent=/);
+    await expect(page.getByRole("heading", { name: TEXT.success })).toBeVisible({ timeout: 10_000 });
+    await expect(await historyRows(page, rewardName)).toHaveCount(1);
+  });
+
   test("a declined card: 'Your card was declined.', the form stays, nothing is released", async ({
     page,
     request,
