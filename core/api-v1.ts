@@ -180,7 +180,11 @@ const emailDeliveryState = z.enum(["queued", "sending", "sent", "retrying", "fai
 export const v1RecipientSchema = z.strictObject({
   userId: z.int(),
   name: z.string(),
-  email: z.string(),
+  email: z.string().check(z.describe("The address the reward was first sent to.")),
+  currentEmail: z.string().check(z.describe("The member's address now: where a resend from the portal goes.")),
+  emailChanged: z
+    .boolean()
+    .check(z.describe("currentEmail is not email (letter case aside): only an Owner may resend it from the portal.")),
   amountCents: z.int(),
   delivery: z.nullable(
     z.strictObject({

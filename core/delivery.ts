@@ -28,10 +28,20 @@ export interface ReleaseDelivery {
   releasedAt: string;
   invoiceNumber: string | null;
   amountCents: number;
+  /**
+   * Whether the caller may resend to a recipient whose `emailChanged` (an Owner; a Manager's
+   * resend there is refused, ADR 0022 amendment): what the delivery page offers follows it.
+   */
+  canResendToNewAddress: boolean;
   recipients: Array<{
     userId: number;
     name: string;
+    /** The address the reward was first sent to (the order's). */
     email: string;
+    /** The member's address now: where a resend goes. */
+    currentEmail: string;
+    /** `currentEmail` is not `email` (letter case aside): only an Owner may resend. */
+    emailChanged: boolean;
     amountCents: number;
     /** The newest reward email of this release to this recipient (a resend replaces the earlier one). */
     delivery: {

@@ -19,7 +19,7 @@ const recipientParam = idParams({ releaseId: DELIVERY_DETAILS.notFound, userId: 
 export function deliveriesRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, limits: RateLimits, now: () => Date) {
   return new Hono<ApiEnv>()
     .get("/RewardReleases/:releaseId", auth, releaseParam, async (c) => {
-      const delivery = await releaseDelivery(deps.db, requireAuth(c).companyId, c.req.valid("param").releaseId);
+      const delivery = await releaseDelivery(deps.db, requireAuth(c), c.req.valid("param").releaseId);
       if (!delivery) throw new ProblemError(404, DELIVERY_DETAILS.notFound);
       return c.json(delivery);
     })

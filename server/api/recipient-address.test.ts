@@ -8,7 +8,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
 import type { RewardHistoryItem } from "../../core/account-forms.ts";
 import type { AuditPage } from "../../core/audit.ts";
-import { DELIVERY_DETAILS } from "../../core/delivery.ts";
+import { DELIVERY_DETAILS, type ReleaseDelivery } from "../../core/delivery.ts";
 import { expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
@@ -83,6 +83,28 @@ describeEachDatabase("a recipient's address, My Team and the resend", ({ databas
     const shown = page.items.find((i) => i.action === "member.updated");
     expect(shown?.details).toContain(before.email);
     expect(shown?.details).toContain("bob.elsewhere@example.com");
+  });
+
+  it("the delivery answer says where a resend goes and whether the caller may: a changed address is an Owner's", async () => {
+    const { owner, manager, ann, bob, releaseId } = await released();
+    const [original] = await outboxOf(bob);
+    const first = original?.toAddress ?? "";
+    const annMember = await memberOf(ann);
+    // Bob's address changes; Ann's only in letter case (the same mailbox).
+    for (const [id, edit] of [
+      [bob, { firstName: "Bob", lastName: "Person", email: "bob.moved@example.net" }],
+      [ann, { firstName: annMember?.firstName, lastName: annMember?.lastName, email: annMember?.email.toUpperCase() }],
+    ] as const) {
+      expect((await manager.go("PUT", `Users/${id}`, edit)).status).toBe(204);
+    }
+    const asManager = (await (await manager.go("GET", `RewardReleases/${releaseId}`)).json()) as ReleaseDelivery;
+    expect(asManager.canResendToNewAddress).toBe(false);
+    const byId = new Map(asManager.recipients.map((r) => [r.userId, r]));
+    expect(byId.get(bob)).toMatchObject({ email: first, currentEmail: "bob.moved@example.net", emailChanged: true });
+    expect(byId.get(ann)).toMatchObject({ currentEmail: annMember?.email.toUpperCase(), emailChanged: false });
+    const asOwner = await owner.json<ReleaseDelivery>("GET", `RewardReleases/${releaseId}`);
+    expect(asOwner.canResendToNewAddress).toBe(true);
+    expect(asOwner.recipients.find((r) => r.userId === bob)).toMatchObject({ emailChanged: true });
   });
 
   it("a Manager's resend to an address the reward was not first sent to: 403 naming an Owner, no password, no email", async () => {

@@ -447,7 +447,10 @@ export async function v1OrderAnswer(db: Db, companyId: number, orderId: number):
   if (order.paidAt) {
     const view = await rewardOrderView(db, companyId, orderId);
     if (!view) return null;
-    const delivery = view.rewardReleaseId ? await releaseDelivery(db, companyId, view.rewardReleaseId) : null;
+    // A key acts with the Manager role (server/api/api-v1.ts); only the recipients are answered.
+    const delivery = view.rewardReleaseId
+      ? await releaseDelivery(db, { companyId, managerRole: "manager" }, view.rewardReleaseId)
+      : null;
     return { ...view, recipients: delivery?.recipients ?? null };
   }
   if (order.apiKeyId === null) return null;

@@ -22,6 +22,7 @@ import { enqueueEmails } from "../mail/outbox.ts";
 import { addMonths } from "../mail/templates/dates.ts";
 import { recipientRewardEmail } from "../mail/templates/rewards.ts";
 import { recordAudit } from "./audit.ts";
+import type { ManagerRole } from "./identity.ts";
 import { hashRecipientPassword, newRecipientPassword, VALIDITY_MONTHS } from "./release.ts";
 
 function stateOf(row: { status: string; attempts: number }): EmailDeliveryState {
@@ -30,6 +31,9 @@ function stateOf(row: { status: string; attempts: number }): EmailDeliveryState 
   if (row.status === "sending") return "sending";
   return row.attempts > 0 ? "retrying" : "queued";
 }
+
+/** Whether two addresses are the same mailbox (letter case aside). */
+const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 async function releaseOf(db: Db, companyId: number, releaseId: number) {
   const [release] = await db
@@ -47,8 +51,23 @@ async function releaseOf(db: Db, companyId: number, releaseId: number) {
   return release;
 }
 
-/** The release `releaseId` of company `companyId` with its recipients' email states, or null. */
-export async function releaseDelivery(db: Db, companyId: number, releaseId: number): Promise<ReleaseDelivery | null> {
+/**
+ * Whether a manager of this role may resend a reward to an address other than the one it was first
+ * sent to (ADR 0022 amendment): the resend's rule, and what the delivery answer tells the page.
+ */
+export const mayResendToNewAddress = (managerRole: ManagerRole | null | undefined) => managerRole === "owner";
+
+/**
+ * The release `releaseId` of the viewer's company with its recipients' email states, or null.
+ * Each recipient's address now and whether it changed since the reward was sent, and whether the
+ * viewer may resend there, come with it, so the page shows what a resend would do before it is pressed.
+ */
+export async function releaseDelivery(
+  db: Db,
+  viewer: { companyId: number; managerRole: ManagerRole },
+  releaseId: number,
+): Promise<ReleaseDelivery | null> {
+  const { companyId } = viewer;
   const release = await releaseOf(db, companyId, releaseId);
   if (!release) return null;
   const [lines, emails] = await Promise.all([
@@ -58,9 +77,12 @@ export async function releaseDelivery(db: Db, companyId: number, releaseId: numb
         firstName: orderLines.firstName,
         lastName: orderLines.lastName,
         email: orderLines.email,
+        currentEmail: users.email,
         amountCents: orderLines.amountCents,
       })
       .from(orderLines)
+      // The member as now (the join resendRewardEmail makes): a resend goes to this address.
+      .innerJoin(users, and(eq(users.id, orderLines.userId), eq(users.companyId, orderLines.companyId)))
       .where(eq(orderLines.orderId, release.orderId))
       .orderBy(orderLines.lastName, orderLines.firstName, orderLines.id),
     db
@@ -89,12 +111,15 @@ export async function releaseDelivery(db: Db, companyId: number, releaseId: numb
     releasedAt: release.releasedAt.toISOString(),
     invoiceNumber: release.invoiceNumber,
     amountCents: release.amountCents,
+    canResendToNewAddress: mayResendToNewAddress(viewer.managerRole),
     recipients: lines.map((line) => {
       const email = newest.get(line.userId);
       return {
         userId: line.userId,
         name: `${line.firstName} ${line.lastName}`,
         email: line.email,
+        currentEmail: line.currentEmail,
+        emailChanged: !sameAddress(line.currentEmail, line.email),
         amountCents: line.amountCents,
         delivery: email
           ? {
@@ -112,8 +137,6 @@ export async function releaseDelivery(db: Db, companyId: number, releaseId: numb
 }
 
 export type ResendOutcome = "resent" | "release_not_found" | "recipient_not_found" | "owner_required";
-
-const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /**
  * Resends recipient `userId` their reward email of release `releaseId`: a new password replaces
@@ -165,7 +188,7 @@ export async function resendRewardEmail(
         .from(users)
         .where(and(eq(users.id, actor.userId), eq(users.companyId, actor.companyId), eq(users.isActive, true)))
         .for("share");
-      if (me?.managerRole !== "owner") return "owner_required";
+      if (!mayResendToNewAddress(me?.managerRole)) return "owner_required";
     }
     const [account] = await tx
       .update(recipientAccounts)

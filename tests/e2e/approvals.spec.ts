@@ -56,11 +56,17 @@ async function approvalLinkFor(owner: Manager, rewardName: string): Promise<stri
   return link ?? "";
 }
 
-async function requestApproval(page: Page, rewardName: string) {
+/**
+ * Requests approval from the review, with the button or with Enter in the Reward Name (the
+ * form's default: not 'Preview the email', which comes first on the page).
+ */
+async function requestApproval(page: Page, rewardName: string, by: "button" | "enter" = "button") {
   await visit(page, REVIEW);
   await expect(page.getByRole("button", { name: /^Pay / })).toHaveCount(0);
-  await page.getByLabel("Reward Name", { exact: true }).fill(rewardName);
-  await page.getByRole("button", { name: "Request approval" }).click();
+  const name = page.getByLabel("Reward Name", { exact: true });
+  await name.fill(rewardName);
+  if (by === "enter") await name.press("Enter");
+  else await page.getByRole("button", { name: "Request approval" }).click();
   await expect(page.getByTestId("approval-state")).toHaveText("Waiting for an Owner's approval");
   await expect(page.getByTestId("frozen-reward-name")).toHaveText(rewardName);
   await expect(page.getByRole("button", { name: /^Pay / })).toHaveCount(0);
@@ -124,7 +130,7 @@ test("a declined reward shows the reason and cannot be paid", async ({ page, req
   const { owner, manager } = await setUp(request);
   const rewardName = `Declined ${Date.now()}`;
   await signInAs(page, manager);
-  await requestApproval(page, rewardName);
+  await requestApproval(page, rewardName, "enter");
 
   await signInAs(page, owner);
   // The dashboard lists the request for the Owner.

@@ -9,7 +9,7 @@
 // API (create-reward-user).
 import type { APIRequestContext, Page } from "@playwright/test";
 import { formatSendTime, sydneyWallTime } from "../../core/schedule.ts";
-import { expect, type Manager, test } from "./fixtures.ts";
+import { expect, type Manager, signIn, test } from "./fixtures.ts";
 import {
   advanceServerClock,
   bounce,
@@ -19,6 +19,7 @@ import {
   serverClockOffset,
   waitForEmail,
 } from "./mail.ts";
+import { inviteManager } from "./managers-support.ts";
 import {
   expectNoAxeViolations,
   expectNoHorizontalScroll,
@@ -654,6 +655,82 @@ test.describe("payment", () => {
     } finally {
       await bounce(bounced.email, false);
     }
+  });
+
+  test("Enter in a card field pays, as the Pay button does (not 'Preview the email', which comes first on the page)", async ({
+    page,
+    request,
+    manager,
+  }) => {
+    await withDraft(request, manager, [100]);
+    await visit(page, REVIEW);
+    const rewardName = `Enter ${uniqueToken()}`;
+    await fillCard(page, CARDS.success, rewardName);
+    await shoot(page, "review-before-enter");
+    // The browser's implicit submission (HTML: the form's first submit button in tree order).
+    await page.getByLabel("Card number", { exact: true }).press("Enter");
+    await expect(page).toHaveURL(/\/portal\/payment-confirmation\?payment_intent=/);
+    await expect(page.getByRole("heading", { name: TEXT.success })).toBeVisible({ timeout: 10_000 });
+    await expect(await historyRows(page, rewardName)).toHaveCount(1);
+  });
+
+  test("delivery: where a recipient's address changed since the reward was sent, a Manager's Resend is disabled and says an Owner can; the Owner's goes to the new address", async ({
+    page,
+    request,
+    manager: owner,
+  }) => {
+    // The fixture's manager made the company: its Owner. The Manager is invited by them.
+    const [moved] = await withDraft(request, owner, [100]);
+    if (!moved) throw new Error("a recipient");
+    await visit(page, REVIEW);
+    const rewardName = `Moved ${uniqueToken()}`;
+    await fillCard(page, CARDS.success, rewardName);
+    await pay(page);
+    await expect(page.getByRole("heading", { name: TEXT.success })).toBeVisible({ timeout: 10_000 });
+    const rows = await historyRows(page, rewardName);
+    await rows
+      .first()
+      .getByRole("link", { name: /^Delivery/ })
+      .click();
+    await expect(page).toHaveURL(/\/portal\/rewards\/\d+$/);
+    const deliveryPage = new URL(page.url()).pathname;
+
+    // The member's address changes on My Team (through the API here).
+    const delivery = (await (
+      await request.get(`/api${deliveryPage.replace("/portal/rewards/", "/RewardReleases/")}`, {
+        headers: owner.headers,
+      })
+    ).json()) as { recipients: Array<{ userId: number; email: string }> };
+    const userId = delivery.recipients.find((r) => r.email === moved.email)?.userId;
+    const newAddress = uniqueEmail("moved-to");
+    const edit = await request.put(`/api/Users/${userId}`, {
+      headers: owner.headers,
+      data: { firstName: moved.firstName, lastName: moved.lastName, email: newAddress },
+    });
+    expect(edit.status(), await edit.text()).toBe(204);
+    const changed = `The address changed from ${moved.email} to ${newAddress} since this reward was sent.`;
+    const resend = page.getByRole("button", { name: /^Resend/ });
+
+    // The Owner: Resend, and the page says it goes to the new address.
+    await visit(page, deliveryPage);
+    await expect(resend).toBeEnabled();
+    await expect(resend).toHaveAccessibleDescription(`${changed} A resend goes to the new address.`);
+    await shoot(page, "delivery-moved-owner");
+    await expectAccessible(page);
+
+    // A Manager: the same Resend disabled, saying why, before anything is pressed.
+    const member = await inviteManager(request, owner);
+    await page.context().clearCookies();
+    await signIn(page, member);
+    await visit(page, deliveryPage);
+    await expect(page.getByText(changed)).toBeVisible();
+    await expect(resend).toBeDisabled();
+    await expect(resend).toHaveAccessibleDescription(
+      `${changed} Only an Owner of your company can resend it to the new address.`,
+    );
+    await shoot(page, "delivery-moved-manager");
+    await expectAccessible(page);
+    expect((await emailsTo(newAddress)).length, "nothing was sent to the new address").toBe(0);
   });
 
   test("a declined card: 'Your card was declined.', the form stays, nothing is released", async ({

@@ -3,10 +3,17 @@
 // retrying with the last error, failed). Without JavaScript a reload shows the latest; with it the
 // page looks again every few seconds while an email is on its way. "Resend" issues the recipient
 // a new password (the old one stops working) in a new email: a real form, redirecting with a toast.
+// Where the member's address changed since the reward was sent, the row says so, and a Manager's
+// Resend is disabled (only an Owner may resend to the new address; the API answers both facts).
 import { useEffect } from "react";
 import { data, Form, Link, useRevalidator } from "react-router";
 import { z } from "zod";
-import { DELIVERY_STATE_LABELS, deliveryInFlight, type EmailDeliveryState } from "../../../core/delivery.ts";
+import {
+  DELIVERY_STATE_LABELS,
+  deliveryInFlight,
+  type EmailDeliveryState,
+  type ReleaseDelivery,
+} from "../../../core/delivery.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { readForm } from "../../lib/forms.server.ts";
 import { idFromParam } from "../../lib/route-ids.ts";
@@ -78,6 +85,49 @@ function StateBadge({ state }: { state: EmailDeliveryState }) {
     <span className={`inline-block rounded-full px-2.5 py-0.5 text-sm font-semibold ${STATE_CLASSES[state]}`}>
       {DELIVERY_STATE_LABELS[state]}
     </span>
+  );
+}
+
+/**
+ * "Resend" for one recipient. Where the member's address changed since the reward was sent (the
+ * API's `emailChanged`), the page says so next to the button, which it describes
+ * (aria-describedby): an Owner's resend goes to the new address; a Manager's button is disabled,
+ * as the API would refuse it (ADR 0022 amendment: an Owner's call). The API stays the judge of a
+ * post; its refusal still comes back as the toast.
+ */
+function ResendForm({
+  recipient: r,
+  canResendToNewAddress,
+}: {
+  recipient: ReleaseDelivery["recipients"][number];
+  canResendToNewAddress: boolean;
+}) {
+  const noteId = `resend-note-${r.userId}`;
+  const ownerOnly = r.emailChanged && !canResendToNewAddress;
+  return (
+    <Form method="post" className="mt-2 space-y-1">
+      <HiddenFormInputs intent="resend" />
+      <input type="hidden" name="userId" value={r.userId} />
+      {r.emailChanged ? (
+        <p id={noteId} className="max-w-xs text-sm text-slate-700 [overflow-wrap:anywhere]" data-testid="resend-note">
+          The address changed from {r.email} to {r.currentEmail} since this reward was sent.{" "}
+          {ownerOnly
+            ? "Only an Owner of your company can resend it to the new address."
+            : "A resend goes to the new address."}
+        </p>
+      ) : null}
+      <button
+        type="submit"
+        disabled={ownerOnly}
+        aria-describedby={r.emailChanged ? noteId : undefined}
+        className={`${outlineRowButtonClass} disabled:cursor-not-allowed disabled:border-slate-400 disabled:bg-slate-100 disabled:text-slate-700`}
+      >
+        {/* One inline box: a flex item's edge spaces would collapse. */}
+        <span>
+          Resend<span className="sr-only"> to {r.name}</span> with a new password
+        </span>
+      </button>
+    </Form>
   );
 }
 
@@ -174,16 +224,7 @@ export default function ReleaseDeliveryPage({ loaderData }: Route.ComponentProps
                   ) : (
                     <p className="text-sm text-slate-600">No email recorded</p>
                   )}
-                  <Form method="post" className="mt-2">
-                    <HiddenFormInputs intent="resend" />
-                    <input type="hidden" name="userId" value={r.userId} />
-                    <button type="submit" className={outlineRowButtonClass}>
-                      {/* One inline box: a flex item's edge spaces would collapse. */}
-                      <span>
-                        Resend<span className="sr-only"> to {r.name}</span> with a new password
-                      </span>
-                    </button>
-                  </Form>
+                  <ResendForm recipient={r} canResendToNewAddress={delivery.canResendToNewAddress} />
                 </td>
               </tr>
             ))}

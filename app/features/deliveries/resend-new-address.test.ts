@@ -1,10 +1,11 @@
 // A Manager's resend of a reward to a changed address (ADR 0022 amendment) on the delivery page,
 // through the real edge and route modules (tests/security/web.ts), as a browser without
 // JavaScript posts it (with JavaScript the same action answers the fetch): the action redirects
-// back with the API's message as its toast, and no email is queued.
+// back with the API's message as its toast, and no email is queued. Before that, the page's data
+// already says the address changed and that this Manager may not resend there.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { DELIVERY_DETAILS } from "../../../core/delivery.ts";
+import { DELIVERY_DETAILS, type ReleaseDelivery } from "../../../core/delivery.ts";
 import { PASSWORD } from "../../../server/api/accounts.testkit.ts";
 import { emailOutbox } from "../../../server/db/schema.ts";
 import { addManager, buildWorld, call, type World } from "../../../tests/security/fixtures.ts";
@@ -63,7 +64,18 @@ describeEachDatabase("Reward Delivery page, a Manager's resend to a new address"
     const opened = await app.request(page, { headers: { cookie: jar.header() } });
     expect(opened.status).toBe(200);
     jar.take(opened);
-    const csrf = form((await rendered(opened)).loaderData.root).csrf;
+    const data = (await rendered(opened)).loaderData;
+    const csrf = form(data.root).csrf;
+
+    // The page's data says so up front, as the API answers it: the member's address changed and
+    // this Manager may not resend there (the page disables that Resend and says why; the e2e
+    // tests/e2e/payment.spec.ts looks at it).
+    const { delivery } = data["features/deliveries/portal.rewards.release"] as { delivery: ReleaseDelivery };
+    expect(delivery.canResendToNewAddress).toBe(false);
+    const row = delivery.recipients.find((r) => r.userId === member);
+    expect(row).toMatchObject({ currentEmail: "bea.elsewhere@example.net", emailChanged: true });
+    // The other recipient's address is unchanged: their resend stays a Manager's.
+    expect(delivery.recipients.filter((r) => r.emailChanged).map((r) => r.userId)).toEqual([member]);
 
     const sent = async () =>
       (await db().select().from(emailOutbox).where(eq(emailOutbox.recipientUserId, member))).length;
@@ -80,6 +92,7 @@ describeEachDatabase("Reward Delivery page, a Manager's resend to a new address"
     expect((await rendered(shown)).loaderData.root).toMatchObject({
       toast: { type: "destructive", title: DELIVERY_DETAILS.newAddressOwnerOnly },
     });
+    // The server stays the judge: a post made anyway is refused as before.
     expect(await sent()).toBe(before);
   });
 });

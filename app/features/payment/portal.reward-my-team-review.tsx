@@ -28,6 +28,8 @@
 // default) go in every recipient's email: saved to the draft with the reward name before any
 // payment or approval request, so the order freezes them. 'Preview the email' saves them alone and
 // opens the sample page (no JavaScript needed); with JavaScript the sample tooltip saves them too.
+// That button comes before the payment form's own on the page, so a hidden copy of the form's
+// main button comes before it (DefaultSubmit): Enter in any field pays (or requests approval).
 //
 // 'Loading rewards...': on a client navigation the loader answers a promise (Suspense shows the
 // text while it resolves); a document request awaits it, so the server render has the data.
@@ -232,6 +234,8 @@ function ReviewPage({
   // The approved snapshot's name is part of what was approved; a waiting or declined one has no form.
   const frozenName = step.kind === "approved" || step.kind === "requested" || step.kind === "declined";
   const payable = step.kind === "none" || step.kind === "approved";
+  // What Enter in a field does: the payment form's own button (see DefaultSubmit).
+  const defaultIntent = step.kind === "request" ? undefined : stripe ? PAY_INTENTS.checkout : PAY_INTENTS.pay;
 
   return (
     <div className="grid gap-8 lg:grid-cols-[minmax(0,1fr)_minmax(0,26rem)]">
@@ -270,6 +274,9 @@ function ReviewPage({
                 spellCheck={false}
               />
               <SendWhenFields fields={fields} />
+              <DefaultSubmit intent={defaultIntent} disabled={busy}>
+                {step.kind === "request" ? REQUEST_APPROVAL_TEXT : payLabel}
+              </DefaultSubmit>
               {/* Saves the two fields above alone and opens the sample: no payment, no validation of the card. */}
               <button
                 type="submit"
@@ -355,6 +362,34 @@ function ReviewPage({
         </div>
       </section>
     </div>
+  );
+}
+
+/**
+ * The payment form's default button. Enter in a text field submits a form with its first submit
+ * button in tree order (HTML's implicit submission, with or without JavaScript), and 'Preview the
+ * email' (a button of the payment form through its form attribute) comes before the form's own
+ * button on the page, so Enter in a card field would save the message and open the sample instead
+ * of paying. This copy of the form's main button (same intent; none when requesting approval, whose
+ * intent is a hidden input), placed before 'Preview the email', makes Enter do what the visible
+ * button does. It is out of sight, out of the tab order and hidden from assistive technology, so
+ * the page reads and tabs as before and each button's name stays unique
+ * (tests/e2e/payment.spec.ts, "Enter in a card field pays").
+ */
+function DefaultSubmit({ intent, disabled, children }: { intent?: string; disabled: boolean; children: string }) {
+  return (
+    <button
+      type="submit"
+      form={FORM_ID}
+      name={intent ? "intent" : undefined}
+      value={intent}
+      disabled={disabled}
+      tabIndex={-1}
+      aria-hidden="true"
+      className="sr-only"
+    >
+      {children}
+    </button>
   );
 }
 
