@@ -18,6 +18,7 @@ export default defineConfig({
       "tests/ops/**/*.test.ts",
       "tests/newcomer/**/*.test.ts",
       "tests/docs/**/*.test.ts",
+      "tests/rules/**/*.test.ts",
     ],
     exclude: ["tests/e2e/**", "node_modules/**", "build/**"],
     globalSetup: ["tests/support/global-setup.ts"],
