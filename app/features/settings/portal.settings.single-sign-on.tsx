@@ -15,6 +15,8 @@ import {
   type SingleSignOnView,
   SSO_BUTTON_LABEL,
   SSO_DETAILS,
+  SSO_TOKEN_ENDPOINT_AUTH_LABELS,
+  SSO_TOKEN_ENDPOINT_AUTH_METHODS,
   singleSignOnPageSchema,
 } from "../../../core/single-sign-on.ts";
 import { services } from "../../context.ts";
@@ -63,6 +65,7 @@ export async function action({ context, request }: Route.ActionArgs) {
             clientSecret: value.clientSecret ?? "",
             domains: parseDomains(value.domains),
             newManagerRole: value.newManagerRole,
+            tokenEndpointAuthMethod: value.tokenEndpointAuthMethod,
             required: value.required === "on",
           },
         }),
@@ -130,6 +133,14 @@ export default function SingleSignOnSettings({ loaderData, actionData }: Route.C
               {test.detail}
             </p>
           ) : null}
+          {test?.ok && test.notes.length > 0 ? (
+            // Beside the success: worth a look, not a failure (ADR 0036 amendment).
+            <ul data-testid="sso-test-notes" className="mt-2 list-disc space-y-1 pl-5 text-slate-800">
+              {test.notes.map((note) => (
+                <li key={note}>{note}</li>
+              ))}
+            </ul>
+          ) : null}
           {reply && intentOf === "test" ? (
             <FormAlert messages={reply.result?.error?.[""] ?? [GENERIC_FORM_ERROR]} focusKey={reply} focus />
           ) : null}
@@ -158,13 +169,15 @@ function SettingsForm({ config, reply }: { config: SingleSignOnView | null; repl
           clientId: config.clientId,
           domains: config.domains.join(", "),
           newManagerRole: config.newManagerRole,
+          tokenEndpointAuthMethod: config.tokenEndpointAuthMethod,
           required: config.required ? "on" : undefined,
         }
-      : { newManagerRole: "manager" },
+      : { newManagerRole: "manager", tokenEndpointAuthMethod: "client_secret_basic" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: singleSignOnPageSchema }),
     onSubmit,
   });
   const role = (fields.newManagerRole.initialValue as string | undefined) ?? "manager";
+  const authMethod = (fields.tokenEndpointAuthMethod.initialValue as string | undefined) ?? "client_secret_basic";
   return (
     <Form method="post" action={PAGE} preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
       <HiddenFormInputs intent="save" />
@@ -187,6 +200,29 @@ function SettingsForm({ config, reply }: { config: SingleSignOnView | null; repl
             : "Kept sealed and never shown again."
         }
       />
+      <div>
+        <label htmlFor={fields.tokenEndpointAuthMethod.id} className={labelClass}>
+          Client authentication
+        </label>
+        <select
+          id={fields.tokenEndpointAuthMethod.id}
+          name={fields.tokenEndpointAuthMethod.name}
+          defaultValue={authMethod}
+          aria-describedby={`${fields.tokenEndpointAuthMethod.id}-hint`}
+          className={controlClass}
+        >
+          {SSO_TOKEN_ENDPOINT_AUTH_METHODS.map((method) => (
+            <option key={method} value={method}>
+              {SSO_TOKEN_ENDPOINT_AUTH_LABELS[method]}
+            </option>
+          ))}
+        </select>
+        <p id={`${fields.tokenEndpointAuthMethod.id}-hint`} className="mt-1 text-sm text-slate-600">
+          How the client secret is sent to the provider's token endpoint: one your provider lists. HTTP Basic unless it
+          asks otherwise.
+        </p>
+        <FieldError id={fields.tokenEndpointAuthMethod.errorId} errors={fields.tokenEndpointAuthMethod.errors} />
+      </div>
       <ProviderField
         field={fields.domains}
         type="text"
