@@ -94,7 +94,14 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
     else res.writeHead(503).end();
   });
   const host = options.host ?? "127.0.0.1";
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, host, resolve));
+  await new Promise<void>((resolve, reject) => {
+    // An address this machine's loopback lacks (127.0.0.2 on macOS) rejects rather than throws later.
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
   const port = (server.address() as AddressInfo).port;
   const issuer = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 
