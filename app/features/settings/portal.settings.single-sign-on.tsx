@@ -2,9 +2,11 @@
 // (issuer URL, client ID, client secret — kept sealed, never shown again), the email domains it
 // vouches for, the role of a manager who signs in for the first time, and whether single sign-on
 // is required (password sign-in refused for the domains' managers but the break-glass Owner, shown
-// here). "Test the connection" runs discovery, tries the client's credentials and looks for the
-// email claim, and says in plain words what failed. Plain forms that work without JavaScript; one
-// action told apart by `intent`. The API judges (server/api/single-sign-on.ts): a Manager gets 403.
+// here), and how the client authenticates (HTTP Basic or the request body). "Test the connection"
+// runs discovery, tries the client's credentials and looks for the email scope, and says in plain
+// words what failed (and, beside a success, what the discovery document leaves out). Plain forms
+// that work without JavaScript; one action told apart by `intent`. The API judges
+// (server/api/single-sign-on.ts): a Manager gets 403.
 import { type FieldMetadata, getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href } from "react-router";
@@ -122,7 +124,7 @@ export default function SingleSignOnSettings({ loaderData, actionData }: Route.C
           </h2>
           <p className="mt-1 text-slate-700">
             Checks that the issuer answers discovery, that it accepts the client ID and secret, and that it offers the
-            email claim.
+            email scope; notes what its discovery document leaves out.
           </p>
           {test ? (
             <p
