@@ -2,7 +2,8 @@
 // tests/support/oidc-provider.ts on E2E_OIDC_PORT, its client's redirect URI the app's callback,
 // any address an account (each project signs in people of its own domain).
 // A second one on another loopback address (127.0.0.2, same port) whose client authenticates with
-// client_secret_post (single-sign-on.spec.ts): reached from the login form without JavaScript too
+// client_secret_post, whose email claims come from UserInfo only and whose discovery does not list
+// the email claim (single-sign-on.spec.ts): reached from the login form without JavaScript too
 // (ADR 0036, amended). Best effort: a machine whose loopback has only 127.0.0.1 (macOS) runs
 // without it, and the spec skips that test.
 import { startTestProvider, type TestProvider } from "../support/oidc-provider.ts";
@@ -21,6 +22,12 @@ try {
       accounts: [],
       anyAddress: true,
       tokenEndpointAuthMethod: "client_secret_post",
+      // As many are by default: the email claims at UserInfo only, and not listed in discovery.
+      conformIdTokenClaims: true,
+      discovery: (metadata) => ({
+        ...metadata,
+        claims_supported: ((metadata.claims_supported as string[] | undefined) ?? []).filter((c) => c !== "email"),
+      }),
     }),
   );
 } catch (error) {

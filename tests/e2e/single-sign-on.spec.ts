@@ -109,7 +109,8 @@ test("an Owner sets up single sign-on; a new colleague signs in through the prov
 // ADR 0036, amended: every issuer single sign-on accepts is reachable from the login form, also
 // without JavaScript (Chrome applies form-action to the redirect that answers its post). The run's
 // second provider (tests/e2e/oidc-provider-server.ts) is on 127.0.0.2, which the login page's old
-// form-action (localhost and 127.0.0.1 only) did not allow, and wants client_secret_post.
+// form-action (localhost and 127.0.0.1 only) did not allow; it wants client_secret_post, sends the
+// email claims from UserInfo only and leaves the email claim out of its discovery document.
 const OTHER_LOOPBACK_ISSUER = `http://127.0.0.2:${Number(process.env.E2E_OIDC_PORT ?? 3333)}`;
 
 test("a provider on another loopback address, with client_secret_post, is reached from the login form and signs a colleague in", async ({
@@ -138,6 +139,8 @@ test("a provider on another loopback address, with client_secret_post, is reache
   await expect(page.getByLabel("Client authentication")).toHaveValue("client_secret_post");
   await page.getByRole("button", { name: "Test the connection" }).click();
   await expect(page.getByTestId("sso-test-result")).toHaveText(SSO_DETAILS.testOk);
+  // Its discovery document does not list the email claim: a note beside the success.
+  await expect(page.getByTestId("sso-test-notes")).toHaveText(SSO_DETAILS.testNoteEmailClaimUnlisted);
 
   const colleague = await otherBrowser(browser, baseURL);
   await visit(colleague, "/corporate/login");
@@ -148,6 +151,9 @@ test("a provider on another loopback address, with client_secret_post, is reache
   await colleague.locator('input[name="password"]').fill("any password at the provider");
   await colleague.getByRole("button", { name: "Sign-in" }).click();
   await expect(colleague).toHaveURL(/\/portal\/dashboard$/);
+  // The address came from UserInfo: the Owner sees the colleague among the managers.
+  await visit(page, "/portal/settings/managers");
+  await expect(page.getByRole("listitem").filter({ hasText: colleagueEmail })).toContainText("Manager");
 });
 
 test("a domain without single sign-on is told so on the login page, and nothing leaves the site", async ({ page }) => {
