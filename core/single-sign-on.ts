@@ -10,6 +10,17 @@ export const SSO_FLOW_TTL_MS = 10 * 60 * 1000;
 export const SSO_MAX_DOMAINS = 20;
 /** The scopes asked for: the ID token must carry the email and whether the provider verified it. */
 export const SSO_SCOPES = "openid email profile";
+/**
+ * How the client authenticates at the provider's token endpoint (OAuth 2.0 §2.3.1, the methods of
+ * Discovery 1.0's `token_endpoint_auth_methods_supported`): HTTP Basic by default; some providers
+ * mis-read encoded Basic credentials and want the secret in the form body instead.
+ */
+export const SSO_TOKEN_ENDPOINT_AUTH_METHODS = ["client_secret_basic", "client_secret_post"] as const;
+export type SsoTokenEndpointAuthMethod = (typeof SSO_TOKEN_ENDPOINT_AUTH_METHODS)[number];
+export const SSO_TOKEN_ENDPOINT_AUTH_LABELS: Record<SsoTokenEndpointAuthMethod, string> = {
+  client_secret_basic: "HTTP Basic (client_secret_basic)",
+  client_secret_post: "In the request body (client_secret_post)",
+};
 
 export const SSO_DETAILS = {
   notConfigured: "Single sign-on is not set up for this email's domain. Sign in with your password instead.",
@@ -33,9 +44,15 @@ export const SSO_DETAILS = {
   // "Test the connection" (each in plain words, as the issue asks).
   testUnreachable: "The issuer could not be reached, or it did not answer OpenID Connect discovery.",
   testBadCredentials: "The identity provider refused the client ID and client secret.",
-  testNoEmailClaim: "The identity provider does not offer the email claim; add the email scope and claim.",
+  testNoEmailScope: "The identity provider does not offer the email scope; add the email scope and claim.",
   testOk:
-    "Connection works: discovery answered, the client ID and secret were accepted, and the email claim is offered.",
+    "Connection works: discovery answered, the client ID and secret were accepted, and the email scope is offered.",
+  // Notes beside a working connection: worth a look, not a failure.
+  testNoteEmailClaimUnlisted:
+    "The provider's discovery document does not list the email claim. That list need not be complete (OpenID Connect Discovery 1.0 §3); sign in once to check the email arrives.",
+  testNoteAuthMethodUnlisted:
+    "The provider's discovery document does not list the client authentication method chosen here; if sign-ins fail, choose one it lists.",
+  authMethodInvalid: "Choose how the client authenticates: client_secret_basic or client_secret_post.",
 } as const;
 
 /** A domain as stored: lower case, no leading "@". */
@@ -71,6 +88,7 @@ const clientIdField = z
   .string(SSO_DETAILS.clientIdRequired)
   .check(z.trim(), z.minLength(1, SSO_DETAILS.clientIdRequired), z.maxLength(300));
 const roleField = z.enum(["owner", "manager"]);
+const authMethodField = z.enum(SSO_TOKEN_ENDPOINT_AUTH_METHODS, SSO_DETAILS.authMethodInvalid);
 
 /** PUT /api/SingleSignOn: an empty or absent clientSecret keeps the one already sealed. */
 export const saveSingleSignOnSchema = z.object({
@@ -82,6 +100,8 @@ export const saveSingleSignOnSchema = z.object({
     .check(z.minLength(1, SSO_DETAILS.domainsRequired), z.maxLength(SSO_MAX_DOMAINS, SSO_DETAILS.tooManyDomains)),
   newManagerRole: roleField,
   required: z.boolean(),
+  /** Absent: HTTP Basic, as before the setting existed. */
+  tokenEndpointAuthMethod: z._default(authMethodField, "client_secret_basic"),
 });
 export type SaveSingleSignOn = z.infer<typeof saveSingleSignOnSchema>;
 
@@ -99,6 +119,7 @@ export const singleSignOnFormSchema = z.object({
     z.refine((text) => parseDomains(text).length <= SSO_MAX_DOMAINS, SSO_DETAILS.tooManyDomains),
   ),
   newManagerRole: roleField,
+  tokenEndpointAuthMethod: authMethodField,
   required: z.optional(z.literal("on")),
 });
 
@@ -130,10 +151,12 @@ export interface SingleSignOnView {
   hasClientSecret: true;
   domains: string[];
   newManagerRole: "owner" | "manager";
+  tokenEndpointAuthMethod: SsoTokenEndpointAuthMethod;
   required: boolean;
   /** The Owner who can always sign in with a password and a second factor. */
   breakGlass: { userId: number; name: string; email: string } | null;
   updatedAt: string;
 }
 
-export type SingleSignOnTestResult = { ok: true; detail: string } | { ok: false; detail: string };
+/** `notes`: what a working connection is worth a look for (never a reason to fail it). */
+export type SingleSignOnTestResult = { ok: true; detail: string; notes: string[] } | { ok: false; detail: string };

@@ -174,7 +174,7 @@ describeEachDatabase("single sign-on with OpenID Connect", ({ database }) => {
       const { api } = setUp();
       const owner = await ownerWithSso(api);
       const test = () => call(api, "POST", "/api/SingleSignOn/test", undefined, owner.accessToken);
-      expect(await (await test()).json()).toEqual({ ok: true, detail: SSO_DETAILS.testOk });
+      expect(await (await test()).json()).toEqual({ ok: true, detail: SSO_DETAILS.testOk, notes: [] });
 
       await call(api, "PUT", "/api/SingleSignOn", settings({ clientSecret: "wrong-secret" }), owner.accessToken);
       expect(await (await test()).json()).toEqual({ ok: false, detail: SSO_DETAILS.testBadCredentials });

@@ -1,8 +1,8 @@
 // Single sign-on with the company's OpenID Connect provider (ADR 0036):
 //   GET  /api/SingleSignOn                → { config: {...} | null }          (Owner)
 //   PUT  /api/SingleSignOn  {...}         → { config }                        (Owner; audited)
-//   POST /api/SingleSignOn/test           → { ok, detail }                    (Owner; discovery,
-//                                            client credentials, the email claim)
+//   POST /api/SingleSignOn/test           → { ok, detail, notes? }            (Owner; discovery,
+//                                            client credentials, the email scope; notes beside ok)
 //   POST /api/Identity/sso/start    { email }          → { authorizationUrl, state }  (public)
 //   POST /api/Identity/sso/callback { query, state }   → { accessToken, appSettings } (public)
 //   POST /api/Identity/sso/backchannel-logout  logout_token=… (form) → 200 (the provider's server)
@@ -70,7 +70,14 @@ export function singleSignOnRoutes(
       )
       .put("/SingleSignOn", auth, ownerOnly, jsonBody(saveSingleSignOnSchema), async (c) => {
         const actor = actorOf(c);
-        const outcome = await saveSingleSignOn(deps.db, await keysOf(), actor, c.req.valid("json"), now());
+        const outcome = await saveSingleSignOn(
+          deps.db,
+          await keysOf(),
+          actor,
+          c.req.valid("json"),
+          now(),
+          deps.config.APP_URL,
+        );
         if (!outcome.ok) {
           throw new ProblemError(
             outcome.field === "domains" ? 409 : 400,
@@ -99,7 +106,7 @@ export function singleSignOnRoutes(
         const token = typeof body.logout_token === "string" ? body.logout_token : "";
         c.header("cache-control", "no-store");
         if (!token || token.length > 8000) throw new ProblemError(400, SSO_DETAILS.logoutRefused);
-        const result = await backChannelLogout(deps.db, await keysOf(), token, now());
+        const result = await backChannelLogout(deps.db, await keysOf(), token, now(), deps.config.APP_URL);
         if (result.status === "refused") {
           deps.logger.info({ reason: result.reason }, "single sign-on back-channel logout refused");
           throw new ProblemError(400, SSO_DETAILS.logoutRefused);

@@ -1171,6 +1171,10 @@ export const singleSignOnConfigs = pgTable("single_sign_on_configs", {
     .default("manager"),
   /** Password sign-in, reset and the two-factor step are refused for the domains' managers (but the break-glass Owner's). */
   required: boolean("required").notNull().default(false),
+  /** How the client authenticates at the token endpoint (ADR 0036 amendment): Basic or in the form body. */
+  tokenEndpointAuthMethod: text("token_endpoint_auth_method", { enum: ["client_secret_basic", "client_secret_post"] })
+    .notNull()
+    .default("client_secret_basic"),
   /** The one Owner who may always sign in with a password and a second factor (ADR 0036 "break-glass"). */
   breakGlassUserId: optionalUserRef("break_glass_user_id"),
   updatedBy: optionalUserRef("updated_by"),

@@ -9,13 +9,16 @@
 //   verifier; the browser keeps the state in an httpOnly cookie (app/features/accounts). The
 //   callback deletes the row before the code is exchanged, so a replayed callback finds nothing
 //   and changes nothing, and a code that fails leaves nothing behind (docs/requirements.md §D7).
-// - openid-client checks the ID token's signature, issuer, audience, expiry and nonce; this module
-//   then insists on `email_verified: true`, a domain the company configured, and a manager of that
-//   company (matched or created on the spot, "just in time"); never a manager of another company.
+// - openid-client checks the ID token's signature (asked to: enableNonRepudiationChecks, under the
+//   keys of the provider's jwks_uri), issuer, audience, expiry and nonce; when the ID token lacks
+//   the email claims, they are read from the UserInfo endpoint, whose `sub` must be the ID token's
+//   (OpenID Connect Core 1.0 §5.4, §5.3.2). This module then insists on `email_verified: true`, a
+//   domain the company configured, and a manager of that company (matched or created on the spot,
+//   "just in time"); never a manager of another company.
 // - The expiry is judged by the caller's clock (`now`), the clock of every other lifetime here
 //   (identity.ts): openid-client's clockSkew is set to the difference.
-// - Plain http issuers are refused by openid-client; they are allowed only for a loopback host
-//   (the provider the tests start on 127.0.0.1, ADR 0036), never for anything that leaves the machine.
+// - Plain http issuers are refused by openid-client; they are allowed only for a loopback host in a
+//   local run (single-sign-on-issuers.ts, the rule the login page's form-action follows too).
 import { constants, createPublicKey, type JsonWebKey, randomBytes, verify } from "node:crypto";
 import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
 import * as oidc from "openid-client";
@@ -27,6 +30,7 @@ import {
   SSO_DETAILS,
   SSO_FLOW_TTL_MS,
   SSO_SCOPES,
+  type SsoTokenEndpointAuthMethod,
 } from "../../core/single-sign-on.ts";
 import { isLoopbackHost } from "../config.ts";
 import type { Db, Tx } from "../db/client.ts";
@@ -46,6 +50,7 @@ import { recordAudit } from "./audit.ts";
 import { issueAccessToken, isUniqueViolation, type LoginOrigin, type ManagerRole } from "./identity.ts";
 import { sha256Hex } from "./identity-crypto.ts";
 import { companySecretSeal } from "./secret-seal.ts";
+import { ssoIssuerAllowed } from "./single-sign-on-issuers.ts";
 
 // ─── The client secret's seal ───────────────────────────────────────────────────────────────
 
@@ -93,13 +98,16 @@ export async function getSingleSignOn(db: Db, companyId: number): Promise<Single
     hasClientSecret: true,
     domains: domains.map((d) => d.domain),
     newManagerRole: row.newManagerRole,
+    tokenEndpointAuthMethod: row.tokenEndpointAuthMethod,
     required: row.required,
     breakGlass,
     updatedAt: row.updatedAt.toISOString(),
   };
 }
 
-export type SaveSingleSignOnResult = { ok: true } | { ok: false; detail: string; field?: "clientSecret" | "domains" };
+export type SaveSingleSignOnResult =
+  | { ok: true }
+  | { ok: false; detail: string; field?: "clientSecret" | "domains" | "issuerUrl" };
 
 /**
  * Saves the provider, the domains and the flags in one transaction, audited. The Owner who saves
@@ -113,8 +121,13 @@ export async function saveSingleSignOn(
   actor: SingleSignOnActor,
   input: SaveSingleSignOn,
   now: Date,
+  appUrl: string,
 ): Promise<SaveSingleSignOnResult> {
   const domains = [...new Set(input.domains)];
+  // Only an issuer sign-ins can reach (single-sign-on-issuers.ts): plain http only on loopback in a local run.
+  if (!ssoIssuerAllowed(new URL(input.issuerUrl.trim()), appUrl)) {
+    return { ok: false, detail: SSO_DETAILS.issuerInvalid, field: "issuerUrl" };
+  }
   try {
     return await db.transaction(async (tx): Promise<SaveSingleSignOnResult> => {
       await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, actor.companyId)).for("update");
@@ -135,6 +148,7 @@ export async function saveSingleSignOn(
         clientId: input.clientId.trim(),
         clientSecretSealed,
         newManagerRole: input.newManagerRole,
+        tokenEndpointAuthMethod: input.tokenEndpointAuthMethod,
         required: input.required,
         breakGlassUserId,
         updatedBy: actor.userId,
@@ -159,6 +173,7 @@ export async function saveSingleSignOn(
           clientId: values.clientId,
           domains,
           newManagerRole: values.newManagerRole,
+          tokenEndpointAuthMethod: values.tokenEndpointAuthMethod,
           required: values.required,
           breakGlassUserId,
           clientSecretChanged: Boolean(secret),
@@ -269,14 +284,22 @@ interface ProviderSettings {
   issuerUrl: string;
   clientId: string;
   clientSecret: string;
+  tokenEndpointAuthMethod: SsoTokenEndpointAuthMethod;
 }
 
-/** Discovery at the issuer (its /.well-known/openid-configuration); http only for a loopback issuer. */
-async function discover(settings: ProviderSettings, now?: Date): Promise<oidc.Configuration> {
+/**
+ * Discovery at the issuer (its /.well-known/openid-configuration), for a run whose APP_URL is
+ * `appUrl` (the redirect URI will do): only an issuer single-sign-on-issuers.ts allows.
+ */
+async function discover(settings: ProviderSettings, appUrl: string, now?: Date): Promise<oidc.Configuration> {
   const issuer = new URL(settings.issuerUrl);
-  // openid-client refuses plain http; a provider on this machine (the tests' oidc-provider on
-  // 127.0.0.1) is the one exception, since nothing it sends leaves the machine (ADR 0036).
-  const loopbackHttp = issuer.protocol === "http:" && isLoopbackHost(issuer.hostname);
+  if (!ssoIssuerAllowed(issuer, appUrl)) throw new Error("single sign-on issuer not allowed in this run");
+  // openid-client refuses plain http; the rule above lets it through only to this machine.
+  const plainHttp = issuer.protocol === "http:";
+  const clientAuth =
+    settings.tokenEndpointAuthMethod === "client_secret_post"
+      ? oidc.ClientSecretPost(settings.clientSecret)
+      : oidc.ClientSecretBasic(settings.clientSecret);
   return oidc.discovery(
     issuer,
     settings.clientId,
@@ -285,8 +308,13 @@ async function discover(settings: ProviderSettings, now?: Date): Promise<oidc.Co
       // Expiry is judged by the caller's clock (see the header).
       ...(now ? { [oidc.clockSkew]: Math.round((now.getTime() - Date.now()) / 1000) } : {}),
     },
-    oidc.ClientSecretBasic(settings.clientSecret),
-    { timeout: 10, ...(loopbackHttp ? { execute: [oidc.allowInsecureRequests] } : {}) },
+    clientAuth,
+    {
+      timeout: 10,
+      // The ID token's signature is checked under the provider's published keys (jwks_uri), as ADR
+      // 0036 says: openid-client 6 skips it for a token from the token endpoint unless asked.
+      execute: [oidc.enableNonRepudiationChecks, ...(plainHttp ? [oidc.allowInsecureRequests] : [])],
+    },
   );
 }
 
@@ -299,13 +327,22 @@ async function providerOf(
   if (!row) return null;
   const clientSecret = keys.openSecret(row.clientSecretSealed, companyId);
   if (clientSecret === null) return null;
-  return { issuerUrl: row.issuerUrl, clientId: row.clientId, clientSecret, newManagerRole: row.newManagerRole };
+  return {
+    issuerUrl: row.issuerUrl,
+    clientId: row.clientId,
+    clientSecret,
+    tokenEndpointAuthMethod: row.tokenEndpointAuthMethod,
+    newManagerRole: row.newManagerRole,
+  };
 }
 
 /**
  * "Test the connection": discovery, then the client's credentials at the token endpoint (a code
  * that cannot exist: a provider answers `invalid_client` for wrong credentials and
- * `invalid_grant` for right ones), then whether the email claim is offered.
+ * `invalid_grant` for right ones), then whether the email scope is offered. What the discovery
+ * document leaves out but need not list is a note beside the success, not a failure: the email
+ * claim (`claims_supported` "might not be an exhaustive list", Discovery 1.0 §3) and the chosen
+ * client authentication (`token_endpoint_auth_methods_supported`, client_secret_basic when absent).
  */
 export async function testSingleSignOn(
   db: Db,
@@ -317,7 +354,7 @@ export async function testSingleSignOn(
   if (!settings) return { ok: false, detail: SSO_DETAILS.notSetUp };
   let config: oidc.Configuration;
   try {
-    config = await discover(settings);
+    config = await discover(settings, redirectUri);
   } catch {
     return { ok: false, detail: SSO_DETAILS.testUnreachable };
   }
@@ -339,12 +376,17 @@ export async function testSingleSignOn(
     }
   }
   const metadata = config.serverMetadata();
-  const claims = metadata.claims_supported;
-  const scopes = metadata.scopes_supported;
-  if ((claims && !claims.includes("email")) || (scopes && !scopes.includes("email"))) {
-    return { ok: false, detail: SSO_DETAILS.testNoEmailClaim };
+  // Scopes defined by OpenID Connect Core SHOULD be listed when supported (Discovery 1.0 §3).
+  if (metadata.scopes_supported && !metadata.scopes_supported.includes("email")) {
+    return { ok: false, detail: SSO_DETAILS.testNoEmailScope };
   }
-  return { ok: true, detail: SSO_DETAILS.testOk };
+  const notes: string[] = [];
+  if (metadata.claims_supported && !metadata.claims_supported.includes("email")) {
+    notes.push(SSO_DETAILS.testNoteEmailClaimUnlisted);
+  }
+  const authMethods = metadata.token_endpoint_auth_methods_supported ?? ["client_secret_basic"];
+  if (!authMethods.includes(settings.tokenEndpointAuthMethod)) notes.push(SSO_DETAILS.testNoteAuthMethodUnlisted);
+  return { ok: true, detail: SSO_DETAILS.testOk, notes };
 }
 
 // ─── Signing in ──────────────────────────────────────────────────────────────────────────────
@@ -370,7 +412,7 @@ export async function startSingleSignOn(
   if (!domain || !settings) return { status: "not_configured" };
   let config: oidc.Configuration;
   try {
-    config = await discover(settings);
+    config = await discover(settings, redirectUri);
   } catch {
     return { status: "unavailable" };
   }
@@ -448,7 +490,7 @@ export async function completeSingleSignOn(
 
   let claims: oidc.IDToken;
   try {
-    const config = await discover(settings, now);
+    const config = await discover(settings, input.redirectUri, now);
     const callback = new URL(input.redirectUri);
     callback.search = params.toString();
     const tokens = await oidc.authorizationCodeGrant(config, callback, {
@@ -459,7 +501,7 @@ export async function completeSingleSignOn(
     });
     const idClaims = tokens.claims();
     if (!idClaims) return refused("no_id_token");
-    claims = idClaims;
+    claims = await withEmailClaims(config, idClaims, tokens.access_token);
   } catch (error) {
     const reason = error instanceof Error ? `token:${(error as { code?: string }).code ?? error.name}` : "token";
     return refused(reason);
@@ -491,6 +533,26 @@ export async function completeSingleSignOn(
     if (isUniqueViolation(error)) return refused("concurrent_first_sign_in");
     throw error;
   }
+}
+
+/**
+ * The ID token's claims, with the email claims (email, email_verified; names when missing) from
+ * the UserInfo endpoint when the ID token lacks them: with the code flow a provider may return the
+ * email scope's claims there only (OpenID Connect Core 1.0 §5.4). openid-client refuses a UserInfo
+ * answer whose `sub` is not the ID token's (§5.3.2); the ID token keeps `sub`, `sid` and the rest.
+ */
+async function withEmailClaims(config: oidc.Configuration, idClaims: oidc.IDToken, accessToken: string) {
+  if (typeof idClaims.email === "string" && idClaims.email_verified !== undefined) return idClaims;
+  if (!config.serverMetadata().userinfo_endpoint) return idClaims;
+  const info = await oidc.fetchUserInfo(config, accessToken, idClaims.sub);
+  // The address and whether it is verified come as a pair, from one answer.
+  return {
+    ...idClaims,
+    email: info.email,
+    email_verified: info.email_verified,
+    given_name: idClaims.given_name ?? info.given_name,
+    family_name: idClaims.family_name ?? info.family_name,
+  };
 }
 
 async function signInManager(
@@ -687,6 +749,7 @@ export async function backChannelLogout(
   keys: SingleSignOnKeys,
   logoutToken: string,
   now: Date,
+  appUrl: string,
 ): Promise<BackChannelLogoutResult> {
   const claims = decodePart(logoutToken.split(".")[1]);
   if (!claims || logoutToken.split(".").length !== 3) return { status: "refused", reason: "malformed" };
@@ -720,7 +783,7 @@ export async function backChannelLogout(
     if (!settings) continue;
     let config: oidc.Configuration;
     try {
-      config = await discover(settings);
+      config = await discover(settings, appUrl);
       if (!sameIssuer(config.serverMetadata().issuer)) continue;
       if (!(await verifiedByProvider(config, logoutToken))) continue;
     } catch {

@@ -16,6 +16,7 @@ import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import { DETAILS } from "../../core/public-forms.ts";
 import type { WorkerCount } from "../cluster.ts";
 import type { Config } from "../config.ts";
+import { ssoLoginFormActionSources } from "../domain/single-sign-on-issuers.ts";
 import type { Logger } from "../logger.ts";
 import { hasSessionCookie, type PageEncoding, pageResponse, wholePage } from "./anonymous-pages.ts";
 import { problemResponse } from "./problem.ts";
@@ -127,13 +128,9 @@ export function createServerApp(options: ServerAppOptions) {
   const formAction = stripe ? "'self' https://checkout.stripe.com" : "'self'";
   // The login page's "Sign in with your company account" is a plain form post answered by a
   // redirect to the company's own identity provider (ADR 0036), and Chrome applies form-action to
-  // that redirect. The providers are the companies' (any https address), so the login page alone
-  // allows any https target, and in a local run this machine's http (the tests' provider).
-  const loginFormAction = [
-    "'self'",
-    "https:",
-    ...(config.isDeployment ? [] : ["http://localhost:*", "http://127.0.0.1:*"]),
-  ];
+  // that redirect. The login page alone allows every provider single sign-on accepts (the same
+  // rule decides both: server/domain/single-sign-on-issuers.ts).
+  const loginFormAction = ssoLoginFormActionSources(config.APP_URL);
   const policyFor = (pathname: string) =>
     [
       "default-src 'self'",

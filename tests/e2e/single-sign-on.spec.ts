@@ -106,6 +106,56 @@ test("an Owner sets up single sign-on; a new colleague signs in through the prov
   await expect(breakGlass).toHaveURL(/\/portal\/dashboard$/);
 });
 
+// ADR 0036, amended: every issuer single sign-on accepts is reachable from the login form, also
+// without JavaScript (Chrome applies form-action to the redirect that answers its post). The run's
+// second provider (tests/e2e/oidc-provider-server.ts) is on 127.0.0.2, which the login page's old
+// form-action (localhost and 127.0.0.1 only) did not allow; it wants client_secret_post, sends the
+// email claims from UserInfo only and leaves the email claim out of its discovery document.
+const OTHER_LOOPBACK_ISSUER = `http://127.0.0.2:${Number(process.env.E2E_OIDC_PORT ?? 3333)}`;
+
+test("a provider on another loopback address, with client_secret_post, is reached from the login form and signs a colleague in", async ({
+  page,
+  browser,
+  baseURL,
+  manager: _,
+}) => {
+  test.setTimeout(90_000);
+  const reachable = await fetch(`${OTHER_LOOPBACK_ISSUER}/.well-known/openid-configuration`).then(
+    (r) => r.ok,
+    () => false,
+  );
+  test.skip(!reachable, "this machine's loopback has no 127.0.0.2");
+  const domain = `sso-${uniqueToken()}.test`.toLowerCase();
+  const colleagueEmail = `pat.colleague@${domain}`;
+
+  await visit(page, PAGE);
+  await page.getByLabel("Issuer URL").fill(OTHER_LOOPBACK_ISSUER);
+  await page.getByLabel("Client ID").fill(TEST_CLIENT_ID);
+  await page.getByLabel("Client secret").fill(TEST_CLIENT_SECRET);
+  await page.getByLabel("Client authentication").selectOption("client_secret_post");
+  await page.getByLabel("Email domains").fill(domain);
+  await page.getByRole("button", { name: "Save single sign-on" }).click();
+  await expect(toast(page)).toContainText("Single sign-on saved");
+  await expect(page.getByLabel("Client authentication")).toHaveValue("client_secret_post");
+  await page.getByRole("button", { name: "Test the connection" }).click();
+  await expect(page.getByTestId("sso-test-result")).toHaveText(SSO_DETAILS.testOk);
+  // Its discovery document does not list the email claim: a note beside the success.
+  await expect(page.getByTestId("sso-test-notes")).toHaveText(SSO_DETAILS.testNoteEmailClaimUnlisted);
+
+  const colleague = await otherBrowser(browser, baseURL);
+  await visit(colleague, "/corporate/login");
+  await colleague.getByLabel("Email").fill(colleagueEmail);
+  await colleague.getByRole("button", { name: SSO_BUTTON_LABEL }).click();
+  await expect(colleague).toHaveURL(new RegExp(`^${OTHER_LOOPBACK_ISSUER}/interaction/`));
+  await colleague.locator('input[name="login"]').fill(colleagueEmail);
+  await colleague.locator('input[name="password"]').fill("any password at the provider");
+  await colleague.getByRole("button", { name: "Sign-in" }).click();
+  await expect(colleague).toHaveURL(/\/portal\/dashboard$/);
+  // The address came from UserInfo: the Owner sees the colleague among the managers.
+  await visit(page, "/portal/settings/managers");
+  await expect(page.getByRole("listitem").filter({ hasText: colleagueEmail })).toContainText("Manager");
+});
+
 test("a domain without single sign-on is told so on the login page, and nothing leaves the site", async ({ page }) => {
   await visit(page, "/corporate/login");
   await page.getByLabel("Email").fill(`someone@no-sso-${uniqueToken()}.test`);

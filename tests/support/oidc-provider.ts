@@ -6,8 +6,13 @@
 //
 // `tamperNextIdToken` rewrites the next ID token the token endpoint answers (a claim changed, then
 // signed again with the provider's own key), so a test can hand the app a token whose signature
-// is good and whose audience, expiry or nonce is wrong: the checks the app must make itself.
-import { createSign, generateKeyPairSync, type JsonWebKey } from "node:crypto";
+// is good and whose audience, expiry or nonce is wrong: the checks the app must make itself; or
+// signed with another key than the provider publishes, which the app must refuse too.
+//
+// Options make it the provider an IT department sets up by default elsewhere: the email claims at
+// the UserInfo endpoint only (`conformIdTokenClaims`), a discovery document that leaves things out
+// (`discovery`), the client registered for client_secret_post, and another loopback address.
+import { createSign, generateKeyPairSync, type JsonWebKey, type KeyObject } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import Provider, { type Configuration } from "oidc-provider";
 
@@ -30,6 +35,23 @@ export interface TestProviderOptions {
    * starts with "unverified"): the end-to-end projects each sign in people of their own domains.
    */
   anyAddress?: boolean;
+  /**
+   * oidc-provider's `conformIdTokenClaims`: true keeps the scopes' claims (email, names) out of the
+   * ID token when an access token is issued, so they come from UserInfo only (Core 1.0 §5.4).
+   */
+  conformIdTokenClaims?: boolean;
+  /** Rewrites the discovery document as it is served (e.g. `claims_supported` without email). */
+  discovery?: (metadata: Record<string, unknown>) => Record<string, unknown>;
+  /** Rewrites the UserInfo endpoint's JSON answer (e.g. another `sub`). */
+  userInfo?: (claims: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * How the test client must authenticate at the token endpoint. oidc-provider itself takes Basic
+   * and post alike; with client_secret_post this harness refuses Basic (401 invalid_client), as
+   * a provider that reads only the registered method (or mis-reads encoded Basic credentials) does.
+   */
+  tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post";
+  /** The loopback address to listen on and name in the issuer (127.0.0.1 unless told). */
+  host?: string;
 }
 
 export interface TestProvider {
@@ -37,7 +59,10 @@ export interface TestProvider {
   clientId: string;
   clientSecret: string;
   /** The next ID token the token endpoint answers goes through `change` (claims in, claims out). */
-  tamperNextIdToken(change: (claims: Record<string, unknown>) => Record<string, unknown>): void;
+  tamperNextIdToken(
+    change: (claims: Record<string, unknown>) => Record<string, unknown>,
+    options?: { signWithAnotherKey?: boolean },
+  ): void;
   /**
    * A back-channel logout token as the provider would post it (signed with its key), with
    * `claims` over the usual ones (iss, aud, iat, jti, the logout event).
@@ -45,6 +70,8 @@ export interface TestProvider {
   logoutToken(claims: Record<string, unknown>): string;
   /** How many times the token endpoint has answered (a refused code counts too). */
   tokenCalls(): number;
+  /** How many times the UserInfo endpoint (/me) has answered. */
+  userInfoCalls(): number;
   close(): Promise<void>;
 }
 
@@ -66,9 +93,17 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
     if (handler) handler(req, res);
     else res.writeHead(503).end();
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    // An address this machine's loopback lacks (127.0.0.2 on macOS) rejects rather than throws later.
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
   const port = (server.address() as AddressInfo).port;
-  const issuer = `http://127.0.0.1:${port}`;
+  const issuer = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 
   const configuration: Configuration = {
     clients: [
@@ -78,7 +113,7 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
         redirect_uris: options.redirectUris,
         grant_types: ["authorization_code"],
         response_types: ["code"],
-        token_endpoint_auth_method: "client_secret_basic",
+        token_endpoint_auth_method: options.tokenEndpointAuthMethod ?? "client_secret_basic",
         // The app's back-channel logout; `sid` then goes in every ID token.
         backchannel_logout_uri: new URL("/api/Identity/sso/backchannel-logout", options.redirectUris[0]).href,
         backchannel_logout_session_required: true,
@@ -89,8 +124,8 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
     pkce: { required: () => true },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["given_name", "family_name", "name"] },
     scopes: ["openid", "email", "profile"],
-    // The email goes in the ID token itself (the app reads no userinfo).
-    conformIdTokenClaims: false,
+    // By default the email goes in the ID token itself; `conformIdTokenClaims` sends it to UserInfo.
+    conformIdTokenClaims: options.conformIdTokenClaims ?? false,
     features: { devInteractions: { enabled: true }, backchannelLogout: { enabled: true } },
     // Consent is taken as given for the test client, so the login page is the only interaction.
     async loadExistingGrant(ctx) {
@@ -125,19 +160,39 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
   };
   const provider = new Provider(issuer, configuration);
 
-  let tamper: ((claims: Record<string, unknown>) => Record<string, unknown>) | null = null;
+  let tamper: { change: (claims: Record<string, unknown>) => Record<string, unknown>; key: KeyObject } | null = null;
   let tokenCalls = 0;
+  let userInfoCalls = 0;
   provider.use(async (ctx, next) => {
+    // Koa's context, which the provider's types leave out.
+    const koa = ctx as unknown as { status: number; headers: Record<string, string | undefined> };
+    if (
+      ctx.path === "/token" &&
+      options.tokenEndpointAuthMethod === "client_secret_post" &&
+      /^basic /i.test(koa.headers.authorization ?? "")
+    ) {
+      tokenCalls++;
+      koa.status = 401;
+      ctx.body = { error: "invalid_client", error_description: "client authentication failed" };
+      return;
+    }
     await next();
+    if (ctx.path === "/.well-known/openid-configuration" && options.discovery && ctx.body) {
+      ctx.body = options.discovery({ ...(ctx.body as Record<string, unknown>) });
+    }
+    if (ctx.path === "/me") {
+      userInfoCalls++;
+      if (options.userInfo && ctx.body) ctx.body = options.userInfo({ ...(ctx.body as Record<string, unknown>) });
+    }
     if (ctx.path !== "/token") return;
     tokenCalls++;
     const body = ctx.body as { id_token?: string } | undefined;
     if (!tamper || !body?.id_token) return;
-    const change = tamper;
+    const { change, key } = tamper;
     tamper = null;
     const [header, payload] = body.id_token.split(".");
     const claims = JSON.parse(Buffer.from(payload ?? "", "base64url").toString("utf8")) as Record<string, unknown>;
-    body.id_token = signJwt(header ?? "", change(claims), privateKey);
+    body.id_token = signJwt(header ?? "", change(claims), key);
   });
 
   handler = provider.callback();
@@ -145,8 +200,12 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
     issuer,
     clientId,
     clientSecret,
-    tamperNextIdToken(change) {
-      tamper = change;
+    tamperNextIdToken(change, tamperOptions) {
+      // Another key: a fresh RSA key under the provider's own `kid`, so only the signature tells.
+      const key = tamperOptions?.signWithAnotherKey
+        ? generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey
+        : privateKey;
+      tamper = { change, key };
     },
     logoutToken(claims) {
       const header = Buffer.from(JSON.stringify({ alg: "RS256", kid: "test-key", typ: "logout+jwt" })).toString(
@@ -167,6 +226,7 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
       );
     },
     tokenCalls: () => tokenCalls,
+    userInfoCalls: () => userInfoCalls,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -175,7 +235,7 @@ export async function startTestProvider(options: TestProviderOptions): Promise<T
   };
 }
 
-function signJwt(encodedHeader: string, claims: Record<string, unknown>, key: import("node:crypto").KeyObject): string {
+function signJwt(encodedHeader: string, claims: Record<string, unknown>, key: KeyObject): string {
   const input = `${encodedHeader}.${Buffer.from(JSON.stringify(claims)).toString("base64url")}`;
   const signature = createSign("RSA-SHA256").update(input).sign(key).toString("base64url");
   return `${input}.${signature}`;

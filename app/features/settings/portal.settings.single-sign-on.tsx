@@ -2,9 +2,11 @@
 // (issuer URL, client ID, client secret — kept sealed, never shown again), the email domains it
 // vouches for, the role of a manager who signs in for the first time, and whether single sign-on
 // is required (password sign-in refused for the domains' managers but the break-glass Owner, shown
-// here). "Test the connection" runs discovery, tries the client's credentials and looks for the
-// email claim, and says in plain words what failed. Plain forms that work without JavaScript; one
-// action told apart by `intent`. The API judges (server/api/single-sign-on.ts): a Manager gets 403.
+// here), and how the client authenticates (HTTP Basic or the request body). "Test the connection"
+// runs discovery, tries the client's credentials and looks for the email scope, and says in plain
+// words what failed (and, beside a success, what the discovery document leaves out). Plain forms
+// that work without JavaScript; one action told apart by `intent`. The API judges
+// (server/api/single-sign-on.ts): a Manager gets 403.
 import { type FieldMetadata, getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href } from "react-router";
@@ -15,6 +17,8 @@ import {
   type SingleSignOnView,
   SSO_BUTTON_LABEL,
   SSO_DETAILS,
+  SSO_TOKEN_ENDPOINT_AUTH_LABELS,
+  SSO_TOKEN_ENDPOINT_AUTH_METHODS,
   singleSignOnPageSchema,
 } from "../../../core/single-sign-on.ts";
 import { services } from "../../context.ts";
@@ -63,6 +67,7 @@ export async function action({ context, request }: Route.ActionArgs) {
             clientSecret: value.clientSecret ?? "",
             domains: parseDomains(value.domains),
             newManagerRole: value.newManagerRole,
+            tokenEndpointAuthMethod: value.tokenEndpointAuthMethod,
             required: value.required === "on",
           },
         }),
@@ -119,7 +124,7 @@ export default function SingleSignOnSettings({ loaderData, actionData }: Route.C
           </h2>
           <p className="mt-1 text-slate-700">
             Checks that the issuer answers discovery, that it accepts the client ID and secret, and that it offers the
-            email claim.
+            email scope; notes what its discovery document leaves out.
           </p>
           {test ? (
             <p
@@ -129,6 +134,14 @@ export default function SingleSignOnSettings({ loaderData, actionData }: Route.C
             >
               {test.detail}
             </p>
+          ) : null}
+          {test?.ok && test.notes.length > 0 ? (
+            // Beside the success: worth a look, not a failure (ADR 0036 amendment).
+            <ul data-testid="sso-test-notes" className="mt-2 list-disc space-y-1 pl-5 text-slate-800">
+              {test.notes.map((note) => (
+                <li key={note}>{note}</li>
+              ))}
+            </ul>
           ) : null}
           {reply && intentOf === "test" ? (
             <FormAlert messages={reply.result?.error?.[""] ?? [GENERIC_FORM_ERROR]} focusKey={reply} focus />
@@ -158,13 +171,15 @@ function SettingsForm({ config, reply }: { config: SingleSignOnView | null; repl
           clientId: config.clientId,
           domains: config.domains.join(", "),
           newManagerRole: config.newManagerRole,
+          tokenEndpointAuthMethod: config.tokenEndpointAuthMethod,
           required: config.required ? "on" : undefined,
         }
-      : { newManagerRole: "manager" },
+      : { newManagerRole: "manager", tokenEndpointAuthMethod: "client_secret_basic" },
     onValidate: ({ formData }) => parseWithZod(formData, { schema: singleSignOnPageSchema }),
     onSubmit,
   });
   const role = (fields.newManagerRole.initialValue as string | undefined) ?? "manager";
+  const authMethod = (fields.tokenEndpointAuthMethod.initialValue as string | undefined) ?? "client_secret_basic";
   return (
     <Form method="post" action={PAGE} preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
       <HiddenFormInputs intent="save" />
@@ -187,6 +202,29 @@ function SettingsForm({ config, reply }: { config: SingleSignOnView | null; repl
             : "Kept sealed and never shown again."
         }
       />
+      <div>
+        <label htmlFor={fields.tokenEndpointAuthMethod.id} className={labelClass}>
+          Client authentication
+        </label>
+        <select
+          id={fields.tokenEndpointAuthMethod.id}
+          name={fields.tokenEndpointAuthMethod.name}
+          defaultValue={authMethod}
+          aria-describedby={`${fields.tokenEndpointAuthMethod.id}-hint`}
+          className={controlClass}
+        >
+          {SSO_TOKEN_ENDPOINT_AUTH_METHODS.map((method) => (
+            <option key={method} value={method}>
+              {SSO_TOKEN_ENDPOINT_AUTH_LABELS[method]}
+            </option>
+          ))}
+        </select>
+        <p id={`${fields.tokenEndpointAuthMethod.id}-hint`} className="mt-1 text-sm text-slate-600">
+          How the client secret is sent to the provider's token endpoint: one your provider lists. HTTP Basic unless it
+          asks otherwise.
+        </p>
+        <FieldError id={fields.tokenEndpointAuthMethod.errorId} errors={fields.tokenEndpointAuthMethod.errors} />
+      </div>
       <ProviderField
         field={fields.domains}
         type="text"

@@ -1,0 +1,1 @@
+ALTER TABLE "single_sign_on_configs" ADD COLUMN "token_endpoint_auth_method" text DEFAULT 'client_secret_basic' NOT NULL;
