@@ -222,6 +222,13 @@ export const v1OrderSchema = z.strictObject({
         "When the refund of a cancelled order was given up on after 72 hours of retries; our support has been told. Null otherwise.",
       ),
     ),
+  cancelledForRemoved: z
+    .nullable(z.array(z.string()))
+    .check(
+      z.describe(
+        "For an order cancelled without anyone cancelling it: the members removed from the team after it was paid, so it was refunded instead of sent. Null otherwise.",
+      ),
+    ),
   paidFrom: z
     .enum(["card", "balance"])
     .check(z.describe("card: paid by card in the portal; balance: from the prepaid balance (an order a key placed).")),

@@ -173,6 +173,12 @@ export interface RewardOrderView {
    * emailed; the company is asked to contact support); null otherwise.
    */
   refundFailedAt: string | null;
+  /**
+   * Why a cancelled order was cancelled when no one cancelled it: the names of the members removed
+   * from the team after it was paid, so it was refunded instead of released (docs/rules.md "When a
+   * release may pay a member"); null otherwise.
+   */
+  cancelledForRemoved: string[] | null;
   /** How it was paid: by card, or from the prepaid balance (a system's key, or the portal: ADR 0029 and its amendment). */
   paidFrom: "card" | "balance";
 }

@@ -4,6 +4,7 @@
 // mapped to the words of core/rewards.ts. Routes call the domain directly and let refusals throw.
 import { REWARD_DETAILS } from "../../core/rewards.ts";
 import { PaymentError } from "../domain/orders.ts";
+import { RemovalRefused } from "../domain/release-rules.ts";
 import { DraftError } from "../domain/reward-draft.ts";
 import { ProblemError } from "../http/problem.ts";
 
@@ -11,6 +12,8 @@ import { ProblemError } from "../http/problem.ts";
 export function problemOfRefusal(error: unknown): ProblemError | undefined {
   if (error instanceof PaymentError) return new ProblemError(error.status, error.message, error.errors);
   if (error instanceof DraftError) return draftProblem(error);
+  // A member on a paid order not yet released (docs/rules.md "When a release may pay a member").
+  if (error instanceof RemovalRefused) return new ProblemError(409, error.message);
   return undefined;
 }
 

@@ -117,7 +117,10 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
         if (result === "duplicate") throw new ProblemError(409, TEAM_DETAILS.emailInCompany);
         return c.body(null, 204);
       })
-      /** Removes (inactivates) a member of the caller's company: 204; 404 for anyone else. */
+      /**
+       * Removes (inactivates) a member of the caller's company: 204; 404 for anyone else; 409 while
+       * they are on a paid order not yet released (release-rules.ts assertRemovable).
+       */
       .delete("/Users/:id", auth, memberParam, async (c) => {
         const removed = await deleteUser(deps.db, requireAuth(c), c.req.valid("param").id, now());
         if (!removed) throw new ProblemError(404, TEAM_DETAILS.notFound);

@@ -477,6 +477,7 @@ export async function v1OrderAnswer(db: Db, companyId: number, orderId: number):
     cancelledAt: null,
     refundedAt: null,
     refundFailedAt: null,
+    cancelledForRemoved: null,
     paidFrom: "balance",
     recipients: null,
   };

@@ -48,6 +48,7 @@ import {
   supersedeAllOrders,
 } from "./orders.ts";
 import { releaseOrder } from "./release.ts";
+import { assertLinesReleasable } from "./release-rules.ts";
 import { approvalDecidedEvent, approvalRequestedEvent, budgetExceededEvent } from "./webhook-events.ts";
 import { emitEvent } from "./webhooks.ts";
 
@@ -510,6 +511,8 @@ export async function approveRequest(s: ApprovalServices, caller: ApprovalCaller
     if (order.draftId !== null && draftVersion !== order.draftVersion) {
       throw new PaymentError(409, APPROVAL_DETAILS.draftChangedSinceRequest);
     }
+    // Before anything is charged: a line's member removed since the request (release-rules.ts).
+    await assertLinesReleasable(tx, order.id);
     const fromBalance = order.processor === "balance";
     if (fromBalance) {
       const moved = await moveBalance(tx, order.companyId, {
@@ -661,6 +664,7 @@ export async function payApprovedOrder(
       throw new PaymentError(409, APPROVAL_DETAILS.changedSinceApproval);
     }
     if (row.paymentPath === "checkout") throw new PaymentError(409, APPROVAL_DETAILS.otherWay);
+    await assertLinesReleasable(tx, row.id);
     if (row.status === "failed") {
       // A card declined at the check call: the approval still stands for this snapshot.
       const [reopened] = await tx

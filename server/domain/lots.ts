@@ -26,7 +26,7 @@ import { createHash } from "node:crypto";
 import { and, asc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import type { Config } from "../config.ts";
 import type { Db, Tx } from "../db/client.ts";
-import { auditLog, recipientAccounts, redemptions, rewardLedger, rewardLots } from "../db/schema.ts";
+import { auditLog, recipientAccounts, redemptions, rewardLedger, rewardLots, users } from "../db/schema.ts";
 import { col, rowsOf, unnestRows } from "../db/sql.ts";
 import { enqueueEmails, type RewardEmail } from "../mail/outbox.ts";
 import { rewardExpiryReminderEmail } from "../mail/templates/rewards.ts";
@@ -329,6 +329,13 @@ export function redemptionRequestHash(accessCode: string, amountCents: number): 
 }
 
 /** Thrown inside the redemption's transaction to roll it back. */
+/** The access code's member was removed from the team (docs/requirements.md §S6). */
+class RemovedMember extends Error {
+  constructor() {
+    super("member removed");
+  }
+}
+
 class Insufficient extends Error {
   readonly balanceCents: number;
   constructor(balanceCents: number) {
@@ -372,11 +379,21 @@ export async function redeem(db: Db, input: RedeemInput): Promise<RedeemOutcome>
         .onConflictDoNothing({ target: redemptions.idempotencyKey })
         .returning({ id: redemptions.id });
       if (!row) return "taken" as const;
+      // A removed member's code redeems nothing (docs/requirements.md §S6): the row is locked
+      // FOR SHARE, so a removal racing this waits for it or it for the removal.
+      const [member] = await tx
+        .select({ isActive: users.isActive })
+        .from(users)
+        .where(eq(users.id, account.userId))
+        .for("share");
+      if (!member?.isActive) throw new RemovedMember();
       return spend(tx, { ...account, redemptionId: row.id, amountCents: input.amountCents, now: input.now });
     });
   } catch (error) {
     // Rolled back: no redemption, no lot touched.
     if (error instanceof Insufficient) return { kind: "insufficient", balanceCents: error.balanceCents };
+    // Answered as an unknown code: the account is no longer anyone's to spend.
+    if (error instanceof RemovedMember) return { kind: "not_found" };
     throw error;
   }
   if (outcome === "taken") {

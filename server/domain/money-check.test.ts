@@ -344,6 +344,46 @@ describeEachDatabase("money check", ({ database }) => {
     expect(findings).toEqual([finding("order-amounts", { companyId: w.a.companyId, orderId: w.awaitingOrder })]);
   });
 
+  // A member's removal is dated by its 'member.removed' audit entry (server/domain/team.ts deleteUser).
+  const removeAt = (companyId: number, userId: number, at: ReturnType<typeof sql>) =>
+    exec(
+      sql`insert into audit_log (company_id, action, subject, data, created_at) values (${companyId}, 'member.removed', ${`user:${userId}`}, '{}'::jsonb, ${at})`,
+    );
+
+  it("removed-member-credit: a lot and its credit made for a member after their removal (and what they redeemed then)", async () => {
+    const w = await buildWorld(db());
+    await removeAt(
+      w.a.companyId,
+      w.spender,
+      sql`(select min(issued_at) - interval '1 minute' from reward_lots where user_id = ${w.spender})`,
+    );
+    const { findings } = await checkMoney(db(), { now: w.clock.now() });
+    const [lot] = await db().select().from(rewardLots).where(eq(rewardLots.userId, w.spender));
+    const ids = { companyId: w.a.companyId, orderId: lot?.orderId ?? undefined, userId: w.spender };
+    expect(findings).toEqual([
+      finding("removed-member-credit", ids),
+      finding("removed-member-credit", ids),
+      finding("removed-member-redemption", { companyId: w.a.companyId, userId: w.spender }),
+    ]);
+    expect(findings.map((f) => f.detail.replace(/\d+/g, "N"))).toEqual([
+      "ledger credit N of N cents made after the member was removed",
+      "lot N of N cents made after the member was removed",
+      "redemption N of N cents after the member was removed",
+    ]);
+  });
+
+  it("removed-member-redemption: a redemption of a member's code after their removal", async () => {
+    const w = await buildWorld(db());
+    await removeAt(
+      w.a.companyId,
+      w.spender,
+      sql`(select max(issued_at) from reward_lots where user_id = ${w.spender})`,
+    );
+    await exec(sql`update redemptions set created_at = created_at + interval '1 minute' where user_id = ${w.spender}`);
+    const { findings } = await checkMoney(db(), { now: w.clock.now() });
+    expect(findings).toEqual([finding("removed-member-redemption", { companyId: w.a.companyId, userId: w.spender })]);
+  });
+
   it("the SQL's fee and GST are core/money.ts chargesFor's, rounding included", async () => {
     const dollars = [0, 1, 5, 9, 10, 15, 99, 100, 101, 555, 999, 1234, 9999, 10_000, 123_456];
     // Odd cents too (no order has them, but the rounding half up must be the same).

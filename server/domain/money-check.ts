@@ -25,6 +25,10 @@
 //                     one payment: ADR 0009 amendment of 2026-11-28)
 //   order-amounts     fee = 10 % of the rewards, GST = 10 % of the fee, each half up to the cent,
 //                     total = their sum, rewards = the order lines' sum (docs/requirements.md §D5, core/money.ts)
+//   removed-member-credit      no lot or ledger credit for a member after their removal (its
+//                     'member.removed' audit entry): a release pays only active members
+//                     (docs/rules.md "When a release may pay a member", docs/requirements.md §S6)
+//   removed-member-redemption  no redemption of a member's code after their removal (the same)
 //
 // What does not map, and why:
 // - There is no recipient balance column: a balance is the ledger's sum (docs/requirements.md §D4), and the
@@ -53,7 +57,9 @@ export type MoneyRule =
   | "refund"
   | "extra-payment"
   | "top-up"
-  | "order-amounts";
+  | "order-amounts"
+  | "removed-member-credit"
+  | "removed-member-redemption";
 
 export interface MoneyFinding {
   rule: MoneyRule;
@@ -342,6 +348,51 @@ const rules: Record<MoneyRule, { query: (now: Date) => ReturnType<typeof sql>; f
       companyId: num(r.company_id),
       orderId: num(r.id),
       detail: `rewards ${num(r.rewards_cents)} (lines ${num(r.lines_cents)}), fee ${num(r.service_fee_cents)}, GST ${num(r.gst_cents)}, total ${num(r.total_cents)} cents: not the 10 % fee and 10 % GST on it (docs/requirements.md §D5)`,
+    }),
+  },
+
+  "removed-member-credit": {
+    query: () => sql`
+      with removed as (
+        select company_id, substring(subject from 6)::bigint as user_id, min(created_at) as at
+        from audit_log where action = 'member.removed' and subject like 'user:%' group by company_id, subject
+      )
+      select x.company_id, x.user_id, x.order_id, x.what, x.id, x.amount_cents
+      from (
+        select l.company_id, l.user_id, l.order_id, 'lot' as what, l.id, l.amount_cents, l.issued_at as at
+        from reward_lots l
+        union all
+        select e.company_id, e.user_id, e.order_id, 'ledger credit' as what, e.id, e.amount_cents, e.created_at as at
+        from reward_ledger e where e.kind = 'credit'
+      ) x
+      join removed r on r.company_id = x.company_id and r.user_id = x.user_id
+      where x.at > r.at
+      order by x.company_id, x.user_id, x.what, x.id limit ${MONEY_CHECK_LIMIT}`,
+    finding: (r) => ({
+      rule: "removed-member-credit",
+      companyId: num(r.company_id),
+      ...(r.order_id === null || r.order_id === undefined ? {} : { orderId: num(r.order_id) }),
+      userId: num(r.user_id),
+      detail: `${r.what} ${num(r.id)} of ${num(r.amount_cents)} cents made after the member was removed`,
+    }),
+  },
+
+  "removed-member-redemption": {
+    query: () => sql`
+      with removed as (
+        select company_id, substring(subject from 6)::bigint as user_id, min(created_at) as at
+        from audit_log where action = 'member.removed' and subject like 'user:%' group by company_id, subject
+      )
+      select d.id, d.company_id, d.user_id, d.amount_cents
+      from redemptions d
+      join removed r on r.company_id = d.company_id and r.user_id = d.user_id
+      where d.created_at > r.at
+      order by d.company_id, d.id limit ${MONEY_CHECK_LIMIT}`,
+    finding: (r) => ({
+      rule: "removed-member-redemption",
+      companyId: num(r.company_id),
+      userId: num(r.user_id),
+      detail: `redemption ${num(r.id)} of ${num(r.amount_cents)} cents after the member was removed`,
     }),
   },
 };

@@ -42,6 +42,7 @@ import { taxInvoiceEmail } from "../mail/templates/payments.ts";
 import { recipientRewardEmail } from "../mail/templates/rewards.ts";
 import { recordAudit } from "./audit.ts";
 import { freezeInvoiceParties, taxInvoiceOfOrder } from "./invoices.ts";
+import { inactiveLineMembers, MEMBER_REMOVED_REASON, type RemovedMember } from "./release-rules.ts";
 import { clearDraftIfUnchanged } from "./reward-draft.ts";
 import { orderReleasedEvent } from "./webhook-events.ts";
 import { emitEvent } from "./webhooks.ts";
@@ -98,8 +99,12 @@ export type ReleaseResult =
   | { released: true; releaseId: number; emails: number }
   | {
       released: false;
-      /** scheduled: paid and waiting for its send time (the scheduler releases it); cancelled: refunded instead. */
-      reason: "already_released" | "not_found" | "scheduled" | "cancelled";
+      /**
+       * scheduled: paid and waiting for its send time (the scheduler releases it); cancelled:
+       * refunded instead; member_removed: cancelled now, because a line's member was removed since
+       * it was paid, and refunded by the scheduler's pass (release-rules.ts).
+       */
+      reason: "already_released" | "not_found" | "scheduled" | "cancelled" | "member_removed";
     };
 
 /** Emails per INSERT (one json parameter of about 3 KB a message). */
@@ -210,6 +215,13 @@ async function releaseOnce(
     // Rescheduled to a later time since it was read: the scheduler releases it then.
     if (!isDue(order.sendAt, ctx.now)) return { released: false as const, reason: "scheduled" as const };
     const now = ctx.now;
+    // A member removed since the payment (it was in flight, so removal could not see it paid) is
+    // never credited: the whole order is cancelled and refunded instead (release-rules.ts).
+    const removed = await inactiveLineMembers(tx, order.id);
+    if (removed.length > 0) {
+      await cancelForRemovedMembers(tx, order, removed, input, now);
+      return { released: false as const, reason: "member_removed" as const };
+    }
     // A scheduled order was paid (and invoiced) when it was scheduled.
     const wasScheduled = order.status === "scheduled";
 
@@ -357,6 +369,49 @@ async function releaseOnce(
     return { released: true as const, releaseId: release.id, emails };
   });
   return outcome;
+}
+
+/**
+ * The order is cancelled instead of released, in the release's transaction: no lot, no credit, no
+ * email to anyone on it. Its refund is owed from now (refund_next_attempt_at unset), so the
+ * scheduler's next pass makes it the way it refunds a cancelled scheduled order, to the card or
+ * the balance, with its retries, and emails the payer (scheduled-sends.ts refundCancelled). The
+ * order's page says why (cancelReason).
+ */
+async function cancelForRemovedMembers(
+  tx: Tx,
+  order: typeof orders.$inferSelect,
+  removed: RemovedMember[],
+  input: ReleaseInput,
+  now: Date,
+): Promise<void> {
+  await tx
+    .update(orders)
+    .set({
+      status: "cancelled",
+      // Paid (the money is taken until the refund), so its page shows it and why.
+      paidAt: order.paidAt ?? now,
+      cancelledAt: now,
+      cancelledBy: null,
+      failureReason: MEMBER_REMOVED_REASON,
+      // The payment that paid it, to be refunded (a balance order's refund goes to the balance).
+      paymentIntentId: order.paidAt ? order.paymentIntentId : (input.paymentIntentId ?? order.paymentIntentId),
+    })
+    .where(eq(orders.id, order.id));
+  await recordAudit(tx, {
+    companyId: order.companyId,
+    actorUserId: null,
+    action: "order.cancelled",
+    subject: `order:${order.id}`,
+    data: {
+      reason: MEMBER_REMOVED_REASON,
+      removedUserIds: removed.map((m) => m.userId),
+      source: input.source,
+      totalCents: order.totalCents,
+    },
+    clientIp: input.clientIp ?? null,
+    at: now,
+  });
 }
 
 /** Whether an order with this send time is released now (no send time: at once). */

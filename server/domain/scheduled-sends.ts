@@ -33,6 +33,7 @@ import { moveBalance } from "./balance.ts";
 import { retryExtraPaymentRefunds } from "./extra-payments.ts";
 import { type Caller, PaymentError, type PaymentServices } from "./orders.ts";
 import { releaseOrder } from "./release.ts";
+import { MEMBER_REMOVED_REASON, removedMembersOf } from "./release-rules.ts";
 
 /** The advisory-lock namespace of the scheduler's claims (the reconciler has its own). */
 const LOCK_NAMESPACE = 0x5343_4831; // "SCH1"
@@ -213,6 +214,10 @@ export async function rewardOrderView(db: Conn, companyId: number, orderId: numb
     cancelledAt: iso(order.cancelledAt),
     refundedAt: iso(order.refundedAt),
     refundFailedAt: iso(order.refundFailedAt),
+    cancelledForRemoved:
+      order.status === "cancelled" && order.failureReason === MEMBER_REMOVED_REASON
+        ? await removedMembersOf(db, order.id)
+        : null,
     paidFrom: order.processor === "balance" ? "balance" : "card",
   };
 }
@@ -425,7 +430,9 @@ async function makeRefund(
       .select({ email: users.email, firstName: users.firstName })
       .from(users)
       .where(eq(users.id, order.placedBy));
-    if (payer && order.sendAt) {
+    // Cancelled at its release for a removed member: the payer learns who (release-rules.ts).
+    const removed = order.failureReason === MEMBER_REMOVED_REASON ? await removedMembersOf(tx, order.id) : null;
+    if (payer && (order.sendAt || removed)) {
       const base = appUrl ?? s.release.config.APP_URL;
       await enqueueEmail(
         tx,
@@ -434,6 +441,7 @@ async function makeRefund(
           firstName: payer.firstName,
           rewardName: order.rewardName,
           sendAt: order.sendAt,
+          removedMembers: removed,
           totalCents: order.totalCents,
           invoiceNumber: order.invoiceNumber,
           orderUrl: new URL(`/portal/scheduled/${order.id}`, base).toString(),

@@ -22,13 +22,14 @@ import {
 } from "../../core/team.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { preparedOnce } from "../db/prepared.ts";
-import { companies, rewardLedger, users } from "../db/schema.ts";
+import { companies, rewardLedger, rewardLots, users } from "../db/schema.ts";
 import { col } from "../db/sql.ts";
 import { recordAudit } from "./audit.ts";
 import { isUniqueViolation } from "./identity.ts";
 import { forfeitMemberLots, lotBalances } from "./lots.ts";
 import { activeMemberOf } from "./members.ts";
 import { recipientBalanceCents } from "./release.ts";
+import { assertRemovable } from "./release-rules.ts";
 import { dropMemberFromDrafts, notInRewardDraft } from "./reward-draft.ts";
 
 /** Who is asking: the access token's user and company. */
@@ -456,11 +457,23 @@ export async function deleteUser(db: Db, owner: TeamOwner, memberId: number, now
       .update(users)
       .set({ isActive: false })
       .where(and(eq(users.id, memberId), activeMemberOf(owner.companyId)))
-      .returning({ id: users.id });
+      .returning({ id: users.id, firstName: users.firstName, lastName: users.lastName });
     if (!row) return false;
-    const draftLines = await dropMemberFromDrafts(tx, owner.companyId, memberId, now);
-    const forfeitedCents = await forfeitBalance(tx, owner.companyId, memberId, now);
-    await audit(tx, owner, "member.removed", `user:${memberId}`, { forfeitedCents, draftLines }, now);
+    // Refused (the transaction rolls back) while the member is on a paid order not yet released:
+    // docs/rules.md "When a release may pay a member" (release-rules.ts).
+    await assertRemovable(tx, owner.companyId, { userId: row.id, firstName: row.firstName, lastName: row.lastName });
+    // The removal takes effect once it holds the member's row: a release that held it first
+    // (release-rules.ts locks it FOR SHARE) committed before, so it is dated no earlier than that
+    // release's lots (the money check's 'removed-member' rule compares the two).
+    const [latest] = await tx
+      .select({ at: sql<string | null>`max(${rewardLots.issuedAt})` })
+      .from(rewardLots)
+      .where(and(eq(rewardLots.companyId, owner.companyId), eq(rewardLots.userId, memberId)));
+    const lastIssued = latest?.at ? new Date(latest.at) : null;
+    const removedAt = lastIssued && lastIssued.getTime() > now.getTime() ? lastIssued : now;
+    const draftLines = await dropMemberFromDrafts(tx, owner.companyId, memberId, removedAt);
+    const forfeitedCents = await forfeitBalance(tx, owner.companyId, memberId, removedAt);
+    await audit(tx, owner, "member.removed", `user:${memberId}`, { forfeitedCents, draftLines }, removedAt);
     return true;
   });
 }

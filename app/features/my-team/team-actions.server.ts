@@ -158,7 +158,9 @@ async function deleteUser({ context, user, formData, back }: TeamPost) {
   const result = await user.api.call((api) => api.Users[":id"].$delete({ param: { id: String(submission.value.id) } }));
   if (!result.ok) {
     services(context).logger.warn({ status: result.status, detail: result.detail }, "team member removal failed");
-    return redirectWithToast(context, back, { type: "destructive", title: REMOVE_FAILED_MESSAGE });
+    // 409: on a paid order not yet sent; the API's words say which order and what to do.
+    const title = result.status === 409 && result.detail ? result.detail : REMOVE_FAILED_MESSAGE;
+    return redirectWithToast(context, back, { type: "destructive", title });
   }
   const name = submission.value.firstName || "Team member";
   return redirectWithToast(context, back, { type: "success", title: `${name} successfully removed` });

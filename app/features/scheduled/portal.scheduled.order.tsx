@@ -166,6 +166,15 @@ export default function ScheduledRewardPage({ loaderData, actionData }: Route.Co
           </dd>
           {order.state === "cancelled" ? (
             <>
+              {order.cancelledForRemoved?.length ? (
+                <>
+                  <dt className="font-semibold">Why cancelled</dt>
+                  <dd>
+                    {order.cancelledForRemoved.join(", ")} {order.cancelledForRemoved.length === 1 ? "was" : "were"}{" "}
+                    removed from the team after it was paid, so it was not sent and is refunded in full.
+                  </dd>
+                </>
+              ) : null}
               <dt className="font-semibold">Refund</dt>
               <dd>
                 {order.refundedAt ? (

@@ -26,6 +26,7 @@ const ORDER: RewardOrderView = {
   cancelledAt: "2026-11-27T10:00:00.000Z",
   refundedAt: null,
   refundFailedAt: null,
+  cancelledForRemoved: null,
   paidFrom: "card",
 };
 

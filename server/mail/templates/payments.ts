@@ -53,18 +53,25 @@ export function scheduledRewardCancelledEmail(input: {
   to: string;
   firstName: string;
   rewardName: string;
-  sendAt: Date;
+  /** Null for an order that was to be sent at once (cancelled for a removed member). */
+  sendAt: Date | null;
   totalCents: number;
   invoiceNumber: string | null;
   orderUrl: string;
   /** Where the refund went: the card (default), or the company's prepaid balance (ADR 0029). */
   refundedTo?: "card" | "balance";
+  /** Cancelled at its release because these members were removed after it was paid (docs/rules.md). */
+  removedMembers?: string[] | null;
 }): RenderedEmail {
+  const when = input.sendAt ? `, scheduled for ${formatSendTime(input.sendAt)},` : "";
+  const why = input.removedMembers?.length
+    ? ` because ${input.removedMembers.join(", ")} ${input.removedMembers.length === 1 ? "was" : "were"} removed from the team after it was paid`
+    : "";
   return email(input.to, `Cancelled and refunded: ${input.rewardName}`, {
-    heading: "Your scheduled reward was cancelled",
+    heading: input.sendAt ? "Your scheduled reward was cancelled" : "Your reward was cancelled",
     paragraphs: [
       `Hi ${input.firstName},`,
-      `The reward "${input.rewardName}", scheduled for ${formatSendTime(input.sendAt)}, was cancelled before it was sent. No recipient was emailed.`,
+      `The reward "${input.rewardName}"${when} was cancelled before it was sent${why}. No recipient was emailed.`,
       input.refundedTo === "balance"
         ? `We have returned ${formatDollars(input.totalCents)} in full to your company's balance; it is there to use now.`
         : `We have refunded ${formatDollars(input.totalCents)} in full to the card you paid with. Refunds usually reach the card within 5 to 10 business days.`,
