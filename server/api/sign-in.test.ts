@@ -9,11 +9,12 @@ import { SSO_DETAILS, SSO_SIGN_IN_DETAILS, ssoRemovedDetail } from "../../core/s
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { signInAtProvider, startTestProvider, type TestProvider } from "../../tests/support/oidc-provider.ts";
-import { accessTokens, auditLog, managerInvites, passwordResets, users } from "../db/schema.ts";
+import { accessTokens, auditLog, loginChallenges, managerInvites, passwordResets, users } from "../db/schema.ts";
 import { sha256Hex } from "../domain/identity-crypto.ts";
 import { hashPassword } from "../domain/password.ts";
 import {
   accountsApi,
+  authenticatorCode,
   call,
   lastEmailTo,
   latestCode,
@@ -51,7 +52,11 @@ describeEachDatabase("who may sign in", ({ database }) => {
   const db = () => database().db;
   beforeEach(() => truncateAll(db()));
 
-  const setUp = () => accountsApi(db(), { config, clock: testClock(new Date()) }).api;
+  let clock = testClock(new Date());
+  const setUp = () => {
+    clock = testClock(new Date());
+    return accountsApi(db(), { config, clock }).api;
+  };
   type Api = ReturnType<typeof setUp>;
 
   const settings = (overrides: Record<string, unknown> = {}) => ({
@@ -304,6 +309,47 @@ describeEachDatabase("who may sign in", ({ database }) => {
       // The break-glass Owner keeps the password; the others sign in through the provider.
       expect((await logIn(api, OWNER)).status).toBe(200);
       expect((await ssoSignIn(api, PAT)).status).toBe(200);
+    });
+
+    it("the second-factor step does not finish a password sign-in under the requirement", async () => {
+      const api = setUp();
+      const owner = await ownerWithSso(api);
+      await colleagueOf(owner, PAT);
+      // Pat turns an app on while passwords still work.
+      const login = await logIn(api, PAT);
+      const { accessToken } = (await login.json()) as { accessToken: string };
+      const started = await call(api, "POST", "/api/TwoFactor/setup", {}, accessToken);
+      const { secret } = (await started.json()) as { secret: string };
+      const confirmed = await call(
+        api,
+        "POST",
+        "/api/TwoFactor/confirm",
+        { code: authenticatorCode(secret, clock.now()), password: PASSWORD },
+        accessToken,
+      );
+      expect(confirmed.status, await confirmed.clone().text()).toBe(200);
+      await call(api, "PUT", "/api/SingleSignOn", settings({ required: true }), owner.accessToken);
+
+      // A challenge open under the requirement (however it came to be) and the right code: refused.
+      const [pat] = await rowsOf(PAT);
+      const challengeToken = "challenge-open-under-the-requirement";
+      await db()
+        .insert(loginChallenges)
+        .values({
+          userId: pat?.id as number,
+          tokenHash: sha256Hex(challengeToken),
+          purpose: "verify",
+          expiresAt: new Date(clock.now().getTime() + 300_000),
+        });
+      const before = (await db().select({ n: count() }).from(accessTokens))[0]?.n;
+      clock.advance(31_000);
+      const code = await call(api, "POST", "/api/Identity/login-code", {
+        challengeToken,
+        code: authenticatorCode(secret, clock.now()),
+      });
+      expect(code.status, await code.clone().text()).toBe(403);
+      expect(await detailOf(code)).toBe(SSO_DETAILS.required);
+      expect((await db().select({ n: count() }).from(accessTokens))[0]?.n).toBe(before);
     });
   });
 });
