@@ -129,4 +129,9 @@ export interface InvitePreview {
   inviterName: string;
   email: string;
   managerRole: ManagerRole;
+  /**
+   * The company signs its managers in through its identity provider (ADR 0036 Amendment): the
+   * invitation is accepted by signing in there, not with a password.
+   */
+  signInWithProvider: boolean;
 }

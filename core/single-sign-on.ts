@@ -160,3 +160,17 @@ export interface SingleSignOnView {
 
 /** `notes`: what a working connection is worth a look for (never a reason to fail it). */
 export type SingleSignOnTestResult = { ok: true; detail: string; notes: string[] } | { ok: false; detail: string };
+
+/**
+ * Who may sign in (ADR 0036 Amendment; server/domain/sign-in.ts): the words of its refusals that
+ * are about single sign-on, kept apart from SSO_DETAILS.
+ */
+export const SSO_SIGN_IN_DETAILS = {
+  /** Accepting an invitation with a password, where the company requires single sign-on. */
+  inviteThroughProvider: `Your company signs in with single sign-on. Accept this invitation with "${SSO_BUTTON_LABEL}".`,
+} as const;
+
+/** A manager an Owner removed, back at the provider: refused until an Owner invites them again. */
+export function ssoRemovedDetail(companyName: string): string {
+  return `Your access to ${companyName} was removed. Ask an Owner to invite you again.`;
+}

@@ -213,6 +213,7 @@ describe("API client against the API in process", () => {
       }),
     );
     if (!verified.ok) throw new Error(verified.detail);
+    if (!("accessToken" in verified.data)) throw new Error("a second factor was asked for");
 
     const client = createApiClient(contextWith(async (request) => provider.fetch(request)).context, {
       token: verified.data.accessToken,

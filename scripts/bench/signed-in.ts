@@ -9,7 +9,8 @@ import { type SessionData, sessionCookie } from "../../app/lib/session.server.ts
 import { loadConfig } from "../../server/config.ts";
 import { users } from "../../server/db/schema.ts";
 import { saveCompanyDetails } from "../../server/domain/company.ts";
-import { issueAccessToken, registerProgramManager } from "../../server/domain/identity.ts";
+import { registerProgramManager } from "../../server/domain/identity.ts";
+import { issueAccessToken } from "../../server/domain/sign-in.ts";
 import { createLogger } from "../../server/logger.ts";
 import { createApplication, type RunningApp } from "../../server/main.ts";
 import { webSessionStore } from "../../server/web-sessions.ts";

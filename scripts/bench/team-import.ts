@@ -12,7 +12,8 @@ import { createApi } from "../../server/api/index.ts";
 import { captchaOff } from "../../server/captcha/port.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import { type Database, openDatabase } from "../../server/db/client.ts";
-import { issueAccessToken, registerProgramManager } from "../../server/domain/identity.ts";
+import { registerProgramManager } from "../../server/domain/identity.ts";
+import { issueAccessToken } from "../../server/domain/sign-in.ts";
 import { createLogger } from "../../server/logger.ts";
 
 export interface TeamImportFigures {

@@ -25,7 +25,7 @@ import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog, companies, emailOutbox, orders, rewardReleases, simulatedPayments, users } from "../db/schema.ts";
-import { issueAccessToken } from "../domain/identity.ts";
+import { issueAccessToken } from "../domain/sign-in.ts";
 import { call } from "./accounts.testkit.ts";
 import { payingManager, paymentsApi, seedDraft } from "./payments.testkit.ts";
 

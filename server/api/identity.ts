@@ -33,7 +33,7 @@ import {
   type VerifyEmailResult,
   verifyEmail,
 } from "../domain/identity.ts";
-import { passwordRefusedForSso } from "../domain/single-sign-on.ts";
+import { passwordRefusedForAddress } from "../domain/sign-in.ts";
 import { startLoginChallenge } from "../domain/two-factor.ts";
 import { ProblemError } from "../http/problem.ts";
 import { jsonBody } from "../http/validate.ts";
@@ -42,7 +42,10 @@ import { requireCaptcha } from "./captcha-guard.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 import type { RateLimits } from "./rate-limits.ts";
 
-const verifyFailures: Record<Exclude<VerifyEmailResult["status"], "verified">, string> = {
+const verifyFailures: Record<
+  Exclude<VerifyEmailResult["status"], "verified" | "second_factor" | "sso_required">,
+  string
+> = {
   wrong_code: DETAILS.invalidVerificationCode,
   too_many: DETAILS.verificationTooManyAttempts,
   expired: DETAILS.verificationExpired,
@@ -134,16 +137,24 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
           loginOrigin(c),
         );
         if (result.status === "verified") return c.json({ accessToken: result.accessToken });
+        if (result.status === "sso_required") throw new ProblemError(403, SSO_DETAILS.required);
+        if (result.status === "second_factor") {
+          // As login answers (ADR 0023): the address is verified, and a second factor comes first.
+          const challenge = await startLoginChallenge(deps.db, result.userId, result.purpose, now());
+          return c.json({ twoFactor: result.purpose, challengeToken: challenge.challengeToken });
+        }
         throw new ProblemError(400, verifyFailures[result.status]);
       })
       .post("/Identity/login", limits.perClient("login"), jsonBody(loginSchema), async (c) => {
         const body = c.req.valid("json");
         await limits.loginAttempt(body.userName, c.get("clientIp"));
         await requireCaptcha(deps, c, body, "login");
-        // The company requires single sign-on for this domain (ADR 0036): no password, but the break-glass Owner's.
-        if (await passwordRefusedForSso(deps.db, body.userName)) throw new ProblemError(403, SSO_DETAILS.required);
+        // An address in a domain that requires single sign-on is refused before its password is
+        // checked (ADR 0036); the rest of who may sign in is the chokepoint's (domain/sign-in.ts).
+        if (await passwordRefusedForAddress(deps.db, body.userName)) throw new ProblemError(403, SSO_DETAILS.required);
         const result = await login(deps.db, { email: body.userName, password: body.password }, now(), loginOrigin(c));
         if (result.status === "not_verified") return refuseUnverifiedLogin(c.get("clientIp"), result.publicId);
+        if (result.status === "sso_required") throw new ProblemError(403, SSO_DETAILS.required);
         if (result.status === "second_factor") {
           // No token yet (ADR 0023): a challenge for the code, or for setting an app up. The
           // address's failures are not forgotten until the code is right too (server/api/two-factor.ts).
@@ -176,7 +187,7 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
           const body = c.req.valid("json");
           await limits.perAccount("resetRequestEmail", body.email);
           // Decided by the domain alone, so it tells nothing about whether the address has an account.
-          if (await passwordRefusedForSso(deps.db, body.email)) throw new ProblemError(403, SSO_DETAILS.required);
+          if (await passwordRefusedForAddress(deps.db, body.email)) throw new ProblemError(403, SSO_DETAILS.required);
           const { queued } = await requestPasswordReset(deps.db, body.email, deps.config.APP_URL, now());
           if (queued) deps.onEmailQueued?.();
           return c.body(null, 200);
@@ -187,8 +198,8 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
         const reset = await findPasswordReset(deps.db, body.passwordResetToken, now());
         if (reset.status !== "valid") throw new ProblemError(400, resetFailures[reset.status]);
         await limits.perAccount("resetUser", reset.userId);
-        if (await passwordRefusedForSso(deps.db, reset.email)) throw new ProblemError(403, SSO_DETAILS.required);
         const outcome = await completePasswordReset(deps.db, reset, body.password, now());
+        if (outcome === "sso_required") throw new ProblemError(403, SSO_DETAILS.required);
         if (outcome === "used") throw new ProblemError(400, DETAILS.resetTokenUsed);
         return c.body(null, 200);
       })

@@ -100,6 +100,8 @@ describeEachDatabase("a company's managers", ({ database }) => {
         inviterName: "Jane Citizen",
         email: "Ivy@Example.com",
         managerRole: "manager",
+        // No single sign-on required: the invitee chooses a password (server/domain/sign-in.ts).
+        signInWithProvider: false,
       });
 
       const list = (await (await call(api, "GET", "/api/Managers", undefined, o.accessToken)).json()) as {

@@ -24,6 +24,7 @@ import {
   MANAGER_MESSAGES,
 } from "../../core/managers.ts";
 import { DETAILS } from "../../core/public-forms.ts";
+import { SSO_SIGN_IN_DETAILS } from "../../core/single-sign-on.ts";
 import { setManagerBudget } from "../domain/budgets.ts";
 import {
   type Actor,
@@ -129,6 +130,12 @@ export function managersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
         userAgent: c.req.header("user-agent"),
       });
       if (result.status === "email_in_use") throw new ProblemError(409, DETAILS.emailAlreadyUsed);
+      // The company requires single sign-on (ADR 0036 Amendment): no password; the page offers the provider.
+      if (result.status === "sso_required") {
+        throw new ProblemError(403, SSO_SIGN_IN_DETAILS.inviteThroughProvider, undefined, {
+          signInWithProvider: true,
+        });
+      }
       if (result.status === "accepted_setup_owed") {
         // The company requires a second factor: a set-up challenge, as login answers (ADR 0023).
         const challenge = await startLoginChallenge(deps.db, result.userId, "setup", now());

@@ -15,6 +15,7 @@
 import { Hono, type MiddlewareHandler } from "hono";
 import { PASSWORD_MESSAGES } from "../../core/password.ts";
 import { DETAILS } from "../../core/public-forms.ts";
+import { SSO_DETAILS } from "../../core/single-sign-on.ts";
 import {
   loginCodeSchema,
   TWO_FACTOR_MESSAGES,
@@ -169,6 +170,7 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
       );
       if (done.status === "signed_in") return c.json(await signedIn(c, caller, found.email, done.accessToken));
       if (done.status === "challenge_ended") throw challengeFailure("invalid");
+      if (done.status === "sso_required") throw new ProblemError(403, SSO_DETAILS.required);
       if (attempt.last) {
         // Used up by wrong codes, by someone who knew the password: its owner hears of it, once.
         if (await noticeSecondFactorFailures(deps.db, found.userId, deps.config.APP_URL, now())) deps.onEmailQueued?.();
@@ -239,6 +241,8 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
             throw new ProblemError(409, TWO_FACTOR_MESSAGES.noSetup);
           case "already_on":
             throw new ProblemError(409, TWO_FACTOR_MESSAGES.alreadyOn);
+          case "sso_required":
+            throw new ProblemError(403, SSO_DETAILS.required);
           default:
             throw new ProblemError(401, DETAILS.unauthorized);
         }

@@ -29,11 +29,13 @@ import {
   sha256Hex,
 } from "./identity-crypto.ts";
 import { hashPassword, verifyPassword } from "./password.ts";
+import { ACCESS_TOKEN_TTL_MS, type LoginOrigin, signIn, signInRule } from "./sign-in.ts";
+
+export { ACCESS_TOKEN_TTL_MS, type LoginOrigin };
 
 export const VERIFICATION_TTL_MS = 10 * 60 * 1000;
 export const MAX_VERIFICATION_ATTEMPTS = 5;
 export const RESET_TTL_MS = 60 * 60 * 1000;
-export const ACCESS_TOKEN_TTL_MS = 12 * 60 * 60 * 1000;
 
 /** Who an access token speaks for (the shape the bearer middleware hands to handlers). */
 export interface TokenOwner {
@@ -215,6 +217,10 @@ export interface VerifyEmailInput {
 
 export type VerifyEmailResult =
   | { status: "verified"; accessToken: string }
+  /** Verified, and the sign-in rules (sign-in.ts) owe a second factor first. */
+  | { status: "second_factor"; userId: number; purpose: "verify" | "setup" }
+  /** Verified, and the company signs in through its provider only (ADR 0036). */
+  | { status: "sso_required" }
   | { status: "invalid_request" | "used" | "superseded" | "too_many" | "expired" | "wrong_code" };
 
 /**
@@ -289,8 +295,13 @@ export async function verifyEmail(
       .update(users)
       .set({ emailVerifiedAt: now })
       .where(and(eq(users.id, row.userId), isNull(users.emailVerifiedAt)));
-    const accessToken = await issueAccessToken(tx, { id: row.userId, companyId: row.companyId }, now, origin);
-    return { status: "verified", accessToken };
+    // Who may sign in is decided in one place (sign-in.ts); the address stays verified either way.
+    const signedIn = await signIn(tx, { userId: row.userId, method: "verification", origin }, now);
+    if (signedIn.status === "signed_in") return { status: "verified", accessToken: signedIn.accessToken };
+    if (signedIn.status === "second_factor") {
+      return { status: "second_factor", userId: signedIn.userId, purpose: signedIn.purpose };
+    }
+    return { status: signedIn.reason === "sso_required" ? "sso_required" : "invalid_request" };
   });
 }
 
@@ -305,6 +316,8 @@ export type LoginResult =
    * asks for a code, "setup" for setting an app up first (the company requires one).
    */
   | { status: "second_factor"; userId: number; email: string; purpose: "verify" | "setup" }
+  /** The password was right and the company signs this manager in through its provider only (ADR 0036). */
+  | { status: "sso_required" }
   | { status: "invalid" };
 
 /**
@@ -322,47 +335,13 @@ export async function login(
   const matches = await verifyPassword(storedHash, input.password);
   if (!user || !matches) return { status: "invalid" };
   if (!user.emailVerifiedAt) return { status: "not_verified", publicId: user.publicId };
-  const purpose = user.totpEnabledAt ? "verify" : user.twoFactorRequired ? "setup" : null;
-  if (purpose) return { status: "second_factor", userId: user.id, email: user.email, purpose };
-  const accessToken = await issueAccessToken(db, user, now, origin);
-  return {
-    status: "ok",
-    userId: user.id,
-    accessToken,
-    appSettings: {
-      hasProvidedCompanyDetails: user.companyDetailsUpdatedAt !== null,
-      hasWatchedOnboardingVideo: user.hasWatchedOnboardingVideo,
-    },
-  };
-}
-
-/** Where a login came from (the client's address, its User-Agent): shown in the manager's list of sessions. */
-export interface LoginOrigin {
-  clientIp?: string | null;
-  userAgent?: string | null;
-}
-
-/** The longest User-Agent kept: enough to tell browsers apart, and no room for a megabyte header. */
-const USER_AGENT_MAX = 512;
-
-export async function issueAccessToken(
-  db: Conn,
-  user: { id: number; companyId: number },
-  now: Date,
-  origin: LoginOrigin = {},
-): Promise<string> {
-  const token = randomToken();
-  await db.insert(accessTokens).values({
-    tokenHash: sha256Hex(token),
-    userId: user.id,
-    companyId: user.companyId,
-    expiresAt: later(now, ACCESS_TOKEN_TTL_MS),
-    clientIp: origin.clientIp?.slice(0, 64) || null,
-    userAgent: origin.userAgent?.replaceAll("\0", "").slice(0, USER_AGENT_MAX) || null,
-    // The login's own clock (a list of sessions shows when each began).
-    createdAt: now,
-  });
-  return token;
+  // Every rule past the password (single sign-on, second factor) is the chokepoint's (sign-in.ts).
+  const signedIn = await signIn(db, { userId: user.id, method: "password", origin }, now);
+  if (signedIn.status === "second_factor") {
+    return { status: "second_factor", userId: signedIn.userId, email: signedIn.email, purpose: signedIn.purpose };
+  }
+  if (signedIn.status === "refused") return { status: signedIn.reason === "sso_required" ? "sso_required" : "invalid" };
+  return { status: "ok", userId: user.id, accessToken: signedIn.accessToken, appSettings: signedIn.appSettings };
 }
 
 // Built at the first check, not at import: the route table can be read without a database.
@@ -420,6 +399,9 @@ export async function requestPasswordReset(
 ): Promise<{ queued: boolean }> {
   const user = await findActiveUserByEmail(db, email);
   if (user?.role !== "program_manager" || !user.passwordHash) return { queued: false };
+  // A manager whose company signs them in through its provider gets no link (sign-in.ts); the
+  // caller answers the same, so this tells nothing about the address.
+  if ((await signInRule(db, { userId: user.id, method: "reset" })).status === "refused") return { queued: false };
   const token = randomToken();
   const link = `${appUrl}/corporate/forgot-password?passwordResetToken=${encodeURIComponent(token)}`;
   await db.transaction(async (tx) => {
@@ -463,9 +445,15 @@ export async function completePasswordReset(
   reset: { resetId: number; userId: number },
   password: string,
   now: Date,
-): Promise<"done" | "used"> {
+): Promise<"done" | "used" | "sso_required"> {
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
+    // The user's row first (as every change of the user takes it), then the sign-in rules: a
+    // manager whose company requires single sign-on sets no password (sign-in.ts, ADR 0036).
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, reset.userId)).for("update");
+    const rule = await signInRule(tx, { userId: reset.userId, method: "reset" });
+    if (rule.status === "refused")
+      return rule.reason === "sso_required" ? ("sso_required" as const) : ("used" as const);
     const [claimed] = await tx
       .update(passwordResets)
       .set({ usedAt: now })

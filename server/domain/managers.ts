@@ -27,9 +27,10 @@ import { accessTokens, companies, managerInvites, users, webSessions } from "../
 import { enqueueEmail } from "../mail/outbox.ts";
 import { managerInviteEmail } from "../mail/templates/account.ts";
 import { recordAudit } from "./audit.ts";
-import { issueAccessToken, isUniqueViolation, type LoginOrigin, type TokenOwner } from "./identity.ts";
+import { isUniqueViolation, type TokenOwner } from "./identity.ts";
 import { randomToken, sha256Hex } from "./identity-crypto.ts";
 import { hashPassword } from "./password.ts";
+import { type LoginOrigin, newManagerSignsInThroughProvider, signIn } from "./sign-in.ts";
 
 export const INVITE_TTL_MS = INVITE_TTL_DAYS * 24 * 60 * 60 * 1000;
 
@@ -416,6 +417,13 @@ async function findInvite(db: Conn, token: string, now: Date, lock: boolean): Pr
 
 export type PreviewResult = ({ status: "valid" } & InvitePreview) | { status: LinkProblem };
 
+/** Leaves acceptInvite's transaction without its changes (the new row, the invitation's use). */
+class AcceptRefused extends Error {
+  constructor() {
+    super("sso_required");
+  }
+}
+
 /** What the accept page shows: the company, who invited, the address and the role. */
 export async function previewInvite(db: Db, token: string, now: Date): Promise<PreviewResult> {
   const invite = await findInvite(db, token, now, false);
@@ -426,6 +434,8 @@ export async function previewInvite(db: Db, token: string, now: Date): Promise<P
     inviterName: invite.inviterName,
     email: invite.email,
     managerRole: invite.managerRole,
+    // The page offers the provider instead of a password (sign-in.ts decides, ADR 0036 Amendment).
+    signInWithProvider: await newManagerSignsInThroughProvider(db, invite.companyId),
   };
 }
 
@@ -433,6 +443,12 @@ export type AcceptResult =
   | { status: "accepted"; userId: number; accessToken: string; appSettings: AppSettings }
   /** The company requires a second factor (ADR 0023): no token until the new manager sets one up. */
   | { status: "accepted_setup_owed"; userId: number }
+  /**
+   * The company signs its managers in through its provider (ADR 0036 Amendment): no password is
+   * taken and nothing changes; the invitee signs in with the provider, whose callback accepts the
+   * invitation (acceptInviteThroughProvider).
+   */
+  | { status: "sso_required" }
   | { status: LinkProblem | "email_in_use" };
 
 /**
@@ -482,10 +498,12 @@ export async function acceptInvite(
         .select({ detailsUpdatedAt: companies.detailsUpdatedAt, twoFactorRequired: companies.twoFactorRequired })
         .from(companies)
         .where(eq(companies.id, invite.companyId));
-      // As at login: where the company requires a second factor, no session before it is set up.
-      const accessToken = company?.twoFactorRequired
-        ? null
-        : await issueAccessToken(tx, { id: user.id, companyId: invite.companyId }, now, origin);
+      // Who may sign in is decided in one place (sign-in.ts): the company's single sign-on
+      // requirement refuses the password (and rolls the acceptance back); a second factor the
+      // company requires is set up before any session.
+      const signedIn = await signIn(tx, { userId: user.id, method: "invite", origin }, now);
+      if (signedIn.status === "refused") throw new AcceptRefused();
+      const accessToken = signedIn.status === "signed_in" ? signedIn.accessToken : null;
       await recordAudit(tx, {
         companyId: invite.companyId,
         actorUserId: user.id,
@@ -507,8 +525,82 @@ export async function acceptInvite(
       };
     });
   } catch (error) {
+    if (error instanceof AcceptRefused) return { status: "sso_required" };
     // The address was taken between the check and the insert (a sign-up at the same moment).
     if (isUniqueViolation(error)) return { status: "email_in_use" };
     throw error;
   }
+}
+
+/**
+ * The single sign-on callback's side of an invitation (ADR 0036 Amendment): the company's provider
+ * vouched for `email`, which has no active manager; a pending invitation of that address in the
+ * company, from an inviter who is still an active Owner, is accepted now: the manager is created
+ * with the invitation's role, verified and without a password, and the acceptance is audited as
+ * any other. Answers the new manager's id, or null when there is no such invitation. Called in the
+ * callback's transaction; the inviter's row is locked before the invitation's, as acceptInvite does.
+ */
+export async function acceptInviteThroughProvider(
+  tx: Tx,
+  person: { companyId: number; email: string; firstName: string; lastName: string },
+  now: Date,
+  origin: LoginOrigin = {},
+): Promise<{ userId: number; role: ManagerRole } | null> {
+  const pending = await tx
+    .select({ id: managerInvites.id, invitedBy: managerInvites.invitedBy })
+    .from(managerInvites)
+    .where(
+      and(
+        eq(managerInvites.companyId, person.companyId),
+        sameEmail(managerInvites.email, person.email),
+        pendingInvite(now),
+      ),
+    )
+    .orderBy(sql`${managerInvites.createdAt} desc`, sql`${managerInvites.id} desc`)
+    .limit(1);
+  const seen = pending[0];
+  if (!seen) return null;
+  const [inviter] = await tx
+    .select({ isActive: users.isActive, managerRole: users.managerRole })
+    .from(users)
+    .where(eq(users.id, seen.invitedBy))
+    .for("share");
+  if (!inviter?.isActive || inviter.managerRole !== "owner") return null;
+  const [invite] = await tx
+    .select({ id: managerInvites.id, email: managerInvites.email, managerRole: managerInvites.managerRole })
+    .from(managerInvites)
+    .where(and(eq(managerInvites.id, seen.id), pendingInvite(now)))
+    .for("update");
+  if (!invite) return null;
+  const fallbackName = person.email.slice(0, person.email.indexOf("@"));
+  const [user] = await tx
+    .insert(users)
+    .values({
+      companyId: person.companyId,
+      firstName: person.firstName || fallbackName,
+      lastName: person.lastName,
+      email: invite.email,
+      // No password: this manager signs in through the provider.
+      passwordHash: null,
+      role: "program_manager",
+      managerRole: invite.managerRole,
+      emailVerifiedAt: now,
+      createdAt: now,
+    })
+    .returning({ id: users.id });
+  if (!user) throw new Error("manager insert returned no row");
+  await tx
+    .update(managerInvites)
+    .set({ acceptedAt: now, acceptedUserId: user.id })
+    .where(eq(managerInvites.id, invite.id));
+  await recordAudit(tx, {
+    companyId: person.companyId,
+    actorUserId: user.id,
+    action: "manager.invite_accepted",
+    subject: `user:${user.id}`,
+    data: { invite: invite.id, role: invite.managerRole, invitedBy: seen.invitedBy, via: "sso" },
+    clientIp: origin.clientIp ?? null,
+    at: now,
+  });
+  return { userId: user.id, role: invite.managerRole };
 }

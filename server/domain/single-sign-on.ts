@@ -31,6 +31,7 @@ import {
   SSO_FLOW_TTL_MS,
   SSO_SCOPES,
   type SsoTokenEndpointAuthMethod,
+  ssoRemovedDetail,
 } from "../../core/single-sign-on.ts";
 import { isLoopbackHost } from "../config.ts";
 import type { Db, Tx } from "../db/client.ts";
@@ -47,9 +48,11 @@ import {
 import { enqueueEmail } from "../mail/outbox.ts";
 import { singleSignOnManagerJoinedEmail } from "../mail/templates/account.ts";
 import { recordAudit } from "./audit.ts";
-import { issueAccessToken, isUniqueViolation, type LoginOrigin, type ManagerRole } from "./identity.ts";
+import { isUniqueViolation, type ManagerRole } from "./identity.ts";
 import { sha256Hex } from "./identity-crypto.ts";
+import { acceptInviteThroughProvider } from "./managers.ts";
 import { companySecretSeal } from "./secret-seal.ts";
+import { type LoginOrigin, signIn } from "./sign-in.ts";
 import { ssoIssuerAllowed } from "./single-sign-on-issuers.ts";
 
 // ─── The client secret's seal ───────────────────────────────────────────────────────────────
@@ -161,7 +164,7 @@ export async function saveSingleSignOn(
       }
       await tx.delete(singleSignOnDomains).where(eq(singleSignOnDomains.companyId, actor.companyId));
       await tx.insert(singleSignOnDomains).values(domains.map((domain) => ({ companyId: actor.companyId, domain })));
-      if (input.required) await endPasswordSignInsInProgress(tx, actor.companyId, domains, breakGlassUserId, now);
+      if (input.required) await endPasswordSignInsInProgress(tx, actor.companyId, breakGlassUserId, now);
       await recordAudit(tx, {
         companyId: actor.companyId,
         actorUserId: actor.userId,
@@ -207,13 +210,13 @@ async function isActiveOwner(tx: Tx, companyId: number, userId: number | null | 
 }
 
 /**
- * What a password started and has not finished, for the domains' managers but the break-glass
- * Owner: login challenges (a password given, a second factor owed) and unused reset links.
+ * What a password started and has not finished, for the company's managers but the break-glass
+ * Owner, whatever their address (the requirement is the company's, server/domain/sign-in.ts):
+ * login challenges (a password given, a second factor owed) and unused reset links.
  */
 async function endPasswordSignInsInProgress(
   tx: Tx,
   companyId: number,
-  domains: string[],
   breakGlassUserId: number,
   now: Date,
 ): Promise<void> {
@@ -221,61 +224,13 @@ async function endPasswordSignInsInProgress(
     .select({ id: users.id })
     .from(users)
     .where(
-      and(
-        eq(users.companyId, companyId),
-        eq(users.role, "program_manager"),
-        sql`${users.id} <> ${breakGlassUserId}`,
-        inArray(sql`lower(split_part(${users.email}, '@', 2))`, domains),
-      ),
+      and(eq(users.companyId, companyId), eq(users.role, "program_manager"), sql`${users.id} <> ${breakGlassUserId}`),
     );
   await tx
     .update(loginChallenges)
     .set({ consumedAt: now })
     .where(and(inArray(loginChallenges.userId, ids), isNull(loginChallenges.consumedAt)));
   await tx.delete(passwordResets).where(and(inArray(passwordResets.userId, ids), isNull(passwordResets.usedAt)));
-}
-
-// ─── Password sign-in under "require single sign-on" ─────────────────────────────────────────
-
-/**
- * Whether a password (sign-in, reset, the second-factor step) is refused for `email`: its domain
- * belongs to a company that requires single sign-on, the address is not the break-glass Owner's,
- * and it is not a manager of another company (ADR 0036). Decided by the domain for addresses with
- * no account, so the answer does not tell whether the company has a manager with it; a manager of
- * another company keeps their password, so no company can lock out another's managers by naming
- * their domain.
- */
-export async function passwordRefusedForSso(db: Db | Tx, email: string): Promise<boolean> {
-  const domain = emailDomain(email);
-  if (!domain) return false;
-  const [row] = await db
-    .select({
-      companyId: singleSignOnConfigs.companyId,
-      required: singleSignOnConfigs.required,
-      breakGlassEmail: users.email,
-    })
-    .from(singleSignOnDomains)
-    .innerJoin(singleSignOnConfigs, eq(singleSignOnConfigs.companyId, singleSignOnDomains.companyId))
-    // Only while they are an active Owner: a break-glass Owner demoted or removed is no longer one.
-    .leftJoin(
-      users,
-      and(eq(users.id, singleSignOnConfigs.breakGlassUserId), eq(users.isActive, true), eq(users.managerRole, "owner")),
-    )
-    .where(eq(singleSignOnDomains.domain, domain));
-  if (!row?.required) return false;
-  if (row.breakGlassEmail?.toLowerCase() === email.trim().toLowerCase()) return false;
-  const [elsewhere] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(
-      and(
-        sql`lower(${users.email}) = lower(${email.trim()})`,
-        eq(users.isActive, true),
-        eq(users.role, "program_manager"),
-        sql`${users.companyId} <> ${row.companyId}`,
-      ),
-    );
-  return !elsewhere;
 }
 
 // ─── The provider ────────────────────────────────────────────────────────────────────────────
@@ -593,7 +548,16 @@ async function signInManager(
   let userId: number;
   let created = false;
   let hasWatchedOnboardingVideo = false;
-  if (existing) {
+  // Only active managers are matched (above). No active one: an invitation waiting for the address
+  // is accepted through the provider; otherwise a manager an Owner removed stays removed until an
+  // Owner invites them again (ADR 0036 Amendment), and only then is someone new created.
+  const invited = existing ? null : await acceptInviteThroughProvider(tx, person, now, origin);
+  if (!existing && !invited && (await wasRemoved(tx, person.companyId, person.email))) {
+    return refused("removed", ssoRemovedDetail(company.name));
+  }
+  if (invited) {
+    userId = invited.userId;
+  } else if (existing) {
     // Matched by address, and only within the company whose provider vouched for it.
     if (existing.companyId !== person.companyId) return refused("other_company", SSO_DETAILS.otherCompany);
     userId = existing.id;
@@ -653,20 +617,35 @@ async function signInManager(
       );
     }
   }
-  const accessToken = await issueAccessToken(tx, { id: userId, companyId: person.companyId }, now, origin);
-  await tx
-    .update(accessTokens)
-    .set({ ssoSessionId: person.sso.sid, ssoSubject: person.sso.sub })
-    .where(eq(accessTokens.tokenHash, sha256Hex(accessToken)));
+  // Who may sign in is decided in one place (sign-in.ts); the provider's sid and sub go with the token.
+  const signedIn = await signIn(tx, { userId, method: "sso", origin, sso: person.sso }, now);
+  if (signedIn.status !== "signed_in") return refused(`sign_in:${signedIn.status}`);
   return {
     status: "signed_in",
     userId,
     companyId: person.companyId,
-    accessToken,
+    accessToken: signedIn.accessToken,
     created,
     hasProvidedCompanyDetails: company.detailsUpdatedAt !== null,
     hasWatchedOnboardingVideo,
   };
+}
+
+/** Whether the company has a removed (inactive) manager with the address, and no active one took it since. */
+async function wasRemoved(tx: Tx, companyId: number, email: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.companyId, companyId),
+        sql`lower(${users.email}) = lower(${email})`,
+        eq(users.isActive, false),
+        eq(users.role, "program_manager"),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
 }
 
 // ─── The provider's back-channel logout ─────────────────────────────────────────────────────
@@ -777,7 +756,11 @@ export async function backChannelLogout(
       .from(singleSignOnConfigs)
       .where(inArray(singleSignOnConfigs.clientId, audiences))
   ).filter((c) => sameIssuer(c.issuerUrl));
+  // Issuer and client id are public: another company may have saved the same ones. Every candidate
+  // whose provider's keys verify the token is tried, and the session ends in whichever company it
+  // belongs to; stopping at the first one let another company switch this one's logout off.
   let sessions = 0;
+  let verified = false;
   for (const { companyId } of configs) {
     const settings = await providerOf(db, keys, companyId);
     if (!settings) continue;
@@ -801,8 +784,8 @@ export async function backChannelLogout(
         ),
       )
       .returning({ id: accessTokens.id });
+    verified = true;
     sessions += ended.length;
-    return { status: "ended", sessions };
   }
-  return { status: "refused", reason: "unknown_or_unsigned" };
+  return verified ? { status: "ended", sessions } : { status: "refused", reason: "unknown_or_unsigned" };
 }

@@ -22,10 +22,10 @@ import { companies, loginChallenges, recoveryCodes, users } from "../db/schema.t
 import { enqueueEmail } from "../mail/outbox.ts";
 import { secondFactorFailuresEmail } from "../mail/templates/account.ts";
 import { recordAudit } from "./audit.ts";
-import { issueAccessToken, type LoginOrigin } from "./identity.ts";
 import { randomToken, sha256Hex } from "./identity-crypto.ts";
 import { verifyPassword } from "./password.ts";
 import { secretSeal } from "./secret-seal.ts";
+import { type LoginOrigin, signIn } from "./sign-in.ts";
 
 /** The name authenticator apps show next to the account. */
 export const TOTP_ISSUER = "Reward Portal";
@@ -215,7 +215,16 @@ export type ConfirmSetupResult =
   | { status: "wrong_code"; last: boolean }
   | {
       status: "no_setup" | "already_on" | "wrong_password" | "too_many" | "challenge_ended" | "unknown";
-    };
+    }
+  /** The sign-in rules (sign-in.ts) refuse the session the challenge was for: nothing changed. */
+  | { status: "sso_required" };
+
+/** Leaves confirmSetup's transaction without its changes. */
+class SetupRefused extends Error {
+  constructor() {
+    super("sso_required");
+  }
+}
 
 /**
  * The first right code from the app turns two-factor sign-in on and answers ten new recovery
@@ -252,6 +261,23 @@ export async function confirmSetup(
   const step = matchingStep(secret, code, now);
   if (step === null) return { status: "wrong_code", last };
   const sealed = row.totpSecretSealed;
+  try {
+    return await confirmSetupIn(db, keys, actor, proof, sealed, step, now);
+  } catch (error) {
+    if (error instanceof SetupRefused) return { status: "sso_required" };
+    throw error;
+  }
+}
+
+async function confirmSetupIn(
+  db: Db,
+  keys: TwoFactorKeys,
+  actor: Actor,
+  proof: EnrolmentProof,
+  sealed: string,
+  step: number,
+  now: Date,
+): Promise<ConfirmSetupResult> {
   return db.transaction(async (tx): Promise<ConfirmSetupResult> => {
     // The user's row first, as a password reset or change takes it first: either that change
     // has committed (and ended the challenge and the pending secret, seen below) or it waits
@@ -281,10 +307,13 @@ export async function confirmSetup(
       clientIp: actor.clientIp,
       at: now,
     });
-    const accessToken =
-      "challengeId" in proof
-        ? await issueAccessToken(tx, { id: actor.userId, companyId: actor.companyId }, now, proof.origin)
-        : null;
+    let accessToken: string | null = null;
+    if ("challengeId" in proof) {
+      // A login's set-up challenge ends in a session: the sign-in rules decide it (sign-in.ts).
+      const signedIn = await signIn(tx, { userId: actor.userId, method: "second-factor", origin: proof.origin }, now);
+      if (signedIn.status !== "signed_in") throw new SetupRefused();
+      accessToken = signedIn.accessToken;
+    }
     return { status: "enabled", recoveryCodes: codes, accessToken };
   });
 }
@@ -531,6 +560,8 @@ export type SecondFactorResult =
 export type ChallengeSignInResult =
   | { status: "signed_in"; accessToken: string }
   | { status: "challenge_ended" }
+  /** The sign-in rules (sign-in.ts) refuse the session: the company requires single sign-on. */
+  | { status: "sso_required" }
   | { status: Exclude<SecondFactorResult["status"], "ok"> };
 
 /** Leaves a transaction without its changes, carrying why. */
@@ -564,8 +595,10 @@ export async function signInWithSecondFactor(
       if (!(await consumeLoginChallenge(tx, challengeId, now))) return { status: "challenge_ended" };
       const spent = await spendSecondFactor(tx, keys, actor, input, now);
       if (spent.status !== "ok") throw new Refused({ status: spent.status });
-      const accessToken = await issueAccessToken(tx, { id: actor.userId, companyId: actor.companyId }, now, origin);
-      return { status: "signed_in", accessToken };
+      // Who may sign in is decided in one place (sign-in.ts): a refusal rolls the code back too.
+      const signedIn = await signIn(tx, { userId: actor.userId, method: "second-factor", origin }, now);
+      if (signedIn.status !== "signed_in") throw new Refused({ status: "sso_required" });
+      return { status: "signed_in", accessToken: signedIn.accessToken };
     });
   } catch (error) {
     if (error instanceof Refused) return error.result;

@@ -5,7 +5,11 @@
 // makes one) on the dashboard of the company. An unknown, expired, used or withdrawn link, or one
 // whose inviter is no longer an Owner, shows its own message instead of the form. The form posts
 // to the page's own address; the action reads the token from it. Honeypot and, for a visitor
-// with a session, CSRF as on every form.
+// with a session, CSRF as on every form. Where the company requires single sign-on (ADR 0036
+// Amendment) no password is asked for: the page says so and sends the invitee to the login page's
+// "Sign in with your company account", whose callback accepts the invitation (a link, so it works
+// without JavaScript; the provider's redirect answers the login page's own form, whose
+// Content-Security-Policy allows it).
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, href, Link, redirect } from "react-router";
@@ -13,6 +17,7 @@ import { SIGN_UP_CONFIRM_LABEL } from "../../../core/account-forms.ts";
 import { acceptInviteFormSchema, inviteTokenField, MANAGER_MESSAGES, ROLE_LABELS } from "../../../core/managers.ts";
 import { isPasswordAcceptable } from "../../../core/password.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
+import { SSO_BUTTON_LABEL, SSO_SIGN_IN_DETAILS } from "../../../core/single-sign-on.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, firstInvalidField, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
@@ -41,7 +46,13 @@ const LINK_DETAILS: readonly string[] = [
   // The inviter was removed or is no longer an Owner (ADR 0022 amendment).
   MANAGER_MESSAGES.inviterGone,
 ];
-const SHOWN_DETAILS = [...LINK_DETAILS, DETAILS.emailAlreadyUsed, DETAILS.tooManyRequests, DETAILS.tooManyAttempts];
+const SHOWN_DETAILS = [
+  ...LINK_DETAILS,
+  DETAILS.emailAlreadyUsed,
+  DETAILS.tooManyRequests,
+  DETAILS.tooManyAttempts,
+  SSO_SIGN_IN_DETAILS.inviteThroughProvider,
+];
 
 export const meta: Route.MetaFunction = () => [
   { title: "Accept Invitation | Reward Portal" },
@@ -111,10 +122,32 @@ export default function AcceptInvite({ loaderData, actionData }: Route.Component
       </AuthLayout>
     );
   }
+  // The requirement may also have been turned on after the page was shown: the API's refusal says so.
+  const throughProvider =
+    invite.signInWithProvider || (reply?.result.error?.[""] ?? []).includes(SSO_SIGN_IN_DETAILS.inviteThroughProvider);
   return (
     <AuthLayout title="Accept Invitation" subtitle={`Join ${invite.companyName} on Reward Portal`}>
-      <AcceptForm invite={invite} reply={reply} />
+      {throughProvider ? <AcceptThroughProvider invite={invite} /> : <AcceptForm invite={invite} reply={reply} />}
     </AuthLayout>
+  );
+}
+
+function AcceptThroughProvider({ invite }: { invite: { companyName: string; inviterName: string; email: string } }) {
+  return (
+    <>
+      <AuthHeading id="accept-heading">Join {invite.companyName}</AuthHeading>
+      <div role="status" className="mb-6 rounded-md border border-sky-300 bg-sky-50 p-4 text-sky-950">
+        <p>{SSO_SIGN_IN_DETAILS.inviteThroughProvider}</p>
+      </div>
+      <p className="mb-6 text-slate-700">
+        {invite.inviterName} invited <span className="break-words font-semibold">{invite.email}</span> to{" "}
+        {invite.companyName}. On the login page, enter this address and choose "{SSO_BUTTON_LABEL}": signing in there
+        accepts the invitation.
+      </p>
+      <Link to={href("/corporate/login")} className={linkClass}>
+        Go to the login page
+      </Link>
+    </>
   );
 }
 

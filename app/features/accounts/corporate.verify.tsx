@@ -23,6 +23,7 @@ import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/corporate.verify";
 import { verifyHref, verifyParams } from "./account-forms.server.ts";
 import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
+import { setChallengeCookie } from "./two-factor-login.server.ts";
 
 /** What the verify action answers when it does not redirect. */
 interface VerifyReply extends FormReply {
@@ -78,10 +79,19 @@ export async function action({ context, request }: Route.ActionArgs) {
     api.Identity.VerifyEmail.$post({ json: { ...link, verificationCode: value.verificationCode } }),
   );
   if (!verified.ok) return verifyFailure(submission, verified);
+  // The sign-in rules owe a second factor first (server/domain/sign-in.ts): as after a login.
+  if ("twoFactor" in verified.data) {
+    const next =
+      verified.data.twoFactor === "verify" ? href("/corporate/login-code") : href("/corporate/two-factor-setup");
+    throw redirect(next, {
+      headers: { "set-cookie": await setChallengeCookie(context, verified.data.challengeToken) },
+    });
+  }
+  const accessToken = verified.data.accessToken;
 
   // docs/requirements.md §S4: with the new token, the user's details (a failure shows the generic error) and the
   // settings (both false right after verification).
-  const signedIn = createApiClient(context, { token: verified.data.accessToken });
+  const signedIn = createApiClient(context, { token: accessToken });
   const [details, settings] = await Promise.all([
     signedIn.call((api) => api.Users.MyDetails.$get()),
     signedIn.call((api) => api.Identity["app-settings"].$get()),
@@ -95,7 +105,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   const user = details.data;
   await startNewSession(context, {
-    accessToken: verified.data.accessToken,
+    accessToken,
     user: {
       id: user.id,
       companyId: user.companyId,
