@@ -67,7 +67,9 @@ const memberDetailsShape = {
       z.string({ error: MEMBER_DETAILS_MESSAGES.startDate }).check(
         z.refine<string>(isStartDate, { error: MEMBER_DETAILS_MESSAGES.startDate }),
         // Checked when the request arrives: 80 years back from that day (core/member-dates.ts).
-        z.refine<string>((v) => isStartDateRecent(v), { error: MEMBER_DETAILS_MESSAGES.startDateTooOld }),
+        z.refine<string>((v) => !isStartDate(v) || isStartDateRecent(v), {
+          error: MEMBER_DETAILS_MESSAGES.startDateTooOld,
+        }),
       ),
     ),
   ),
