@@ -232,8 +232,30 @@ export interface PreviewEntry {
   timeZone: string;
 }
 
+/**
+ * An occasion an automation skipped and paid nothing for, with the reason the page shows (a
+ * reward over $10,000, a member no longer active, an automation whose maker is no longer an
+ * Owner: ADR 0035 amendment). Recorded once; the next year's occasion is judged anew.
+ */
+export interface SkippedOccasion {
+  automationId: number;
+  userId: number;
+  firstName: string;
+  lastName: string;
+  occasion: AutomationOccasion;
+  year: number;
+  /** ISO 8601 instant: the occasion's 9:00. */
+  dueAt: string;
+  reason: string;
+}
+
+/** How many skipped occasions the page lists (the newest first). */
+export const SKIPPED_SHOWN = 50;
+
 /** GET /Automations: the company's automations, the budget, and the next 30 days. */
 export interface AutomationsAnswer {
+  /** The newest skipped occasions (at most SKIPPED_SHOWN). */
+  skipped: SkippedOccasion[];
   automations: AutomationView[];
   budgetCents: number | null;
   /** This Sydney month's automation orders so far (charged or waiting for approval), in cents. */

@@ -15,7 +15,7 @@
 // Buffer); the limits and the email pattern are the schemas' own (core/limits.ts).
 import { parse } from "csv-parse/browser/esm/sync";
 import { EMAIL_PATTERN, LIMITS, MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from "./limits.ts";
-import { readCsvBirthday, readCsvStartDate, readCsvState } from "./member-dates.ts";
+import { csvStartDateProblem, readCsvBirthday, readCsvStartDate, readCsvState } from "./member-dates.ts";
 
 /** The most messages a reader lists; the rest are counted in one last message. */
 export const CSV_MAX_ERRORS = 100;
@@ -29,6 +29,8 @@ export interface CsvColumn<Key extends string> {
   check: (value: string) => boolean;
   /** The row message after "Row N: " when `check` fails (default "<heading> is missing or incorrect"). */
   message?: string;
+  /** The row message for this value, when one value's fault needs its own words (else `message`). */
+  messageFor?: (value: string) => string | undefined;
   /** A column a file may leave out (its cells read as blank): files written before it still import. */
   optional?: boolean;
 }
@@ -115,6 +117,8 @@ export const MEMBER_DETAIL_CSV_COLUMNS = [
     optional: true,
     check: (value: string) => readCsvStartDate(value) !== null,
     message: "Start Date is incorrect; write a date, e.g. 31/12/2020",
+    messageFor: (value: string) =>
+      csvStartDateProblem(value) === "tooOld" ? "Start Date can be at most 80 years ago" : undefined,
   },
   {
     heading: "State",
@@ -224,7 +228,12 @@ export class CsvRowChecker<Key extends string> {
       const value = record[this.positions.get(normaliseHeading(column.heading)) ?? -1] ?? "";
       row[column.key] = value;
       if (!column.check(value))
-        this.problem(rowMessage(this.rowCount, column.message ?? `${column.heading} is missing or incorrect`));
+        this.problem(
+          rowMessage(
+            this.rowCount,
+            column.messageFor?.(value) ?? column.message ?? `${column.heading} is missing or incorrect`,
+          ),
+        );
     }
     return row;
   }

@@ -84,6 +84,24 @@ export function isCalendarDate(year: number, month: number, day: number): boolea
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
+/**
+ * A start date may be at most this many years back (a typo like 1926 for 2026 is refused, and a
+ * "per year of service" reward stays within reason); a future one is allowed: people are added
+ * before they start.
+ */
+export const MAX_START_DATE_YEARS_BACK = 80;
+
+/** The earliest start date accepted on `today` (YYYY-MM-DD, the UTC calendar date 80 years back). */
+export function earliestStartDateOn(today: Date): string {
+  const y = today.getUTCFullYear() - MAX_START_DATE_YEARS_BACK;
+  return `${String(y).padStart(4, "0")}-${pad(today.getUTCMonth() + 1)}-${pad(today.getUTCDate())}`;
+}
+
+/** Whether a start date (YYYY-MM-DD) is not more than 80 years before `today`. Not a date: true (another check says so). */
+export function isStartDateRecent(value: string, today: Date = new Date()): boolean {
+  return !/^\d{4}-\d{2}-\d{2}$/.test(value) || value >= earliestStartDateOn(today);
+}
+
 /** Whether `value` is a real calendar date written YYYY-MM-DD within the accepted range. */
 export function isStartDate(value: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
@@ -128,7 +146,21 @@ export function readCsvStartDate(value: string): string | "none" | null {
     : iso
       ? `${iso[1]}-${pad(Number(iso[2]))}-${pad(Number(iso[3]))}`
       : "";
-  return isStartDate(date) ? date : null;
+  return isStartDate(date) && isStartDateRecent(date) ? date : null;
+}
+
+/** A start-date cell's problem for its row message: too far back, or not a date; null when it reads. */
+export function csvStartDateProblem(value: string): "tooOld" | "notDate" | null {
+  if (readCsvStartDate(value) !== null) return null;
+  const text = value.trim();
+  const dayFirst = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text);
+  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
+  const date = dayFirst
+    ? `${dayFirst[3]}-${pad(Number(dayFirst[2]))}-${pad(Number(dayFirst[1]))}`
+    : iso
+      ? `${iso[1]}-${pad(Number(iso[2]))}-${pad(Number(iso[3]))}`
+      : "";
+  return isStartDate(date) && !isStartDateRecent(date) ? "tooOld" : "notDate";
 }
 
 /** A state cell: its code ("wa", "WA") or its name ("Western Australia"), in any letter case. Blank: none. */

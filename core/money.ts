@@ -5,6 +5,17 @@
 export const CENTS_PER_REWARD_DOLLAR = 100;
 /** A recipient's amount is a whole number of Reward Dollars from 0 to 10,000. */
 export const MAX_REWARD_DOLLARS = 10_000;
+/**
+ * Every order line, whatever made it (a draft, a CSV, an API order, an automation), pays its
+ * member from $1 to $10,000 (docs/rules.md "What an order line may be"; server/domain/order-lines.ts).
+ */
+export const MIN_LINE_CENTS = 1 * CENTS_PER_REWARD_DOLLAR;
+export const MAX_LINE_CENTS = MAX_REWARD_DOLLARS * CENTS_PER_REWARD_DOLLAR;
+
+/** Whether `cents` is an amount one order line may pay: whole cents from $1 to $10,000. */
+export function isLineAmount(cents: number): boolean {
+  return Number.isSafeInteger(cents) && cents >= MIN_LINE_CENTS && cents <= MAX_LINE_CENTS;
+}
 /** Fulfilment fee: 10 % of the reward total. GST: 10 % of the fee only. */
 export const SERVICE_FEE_RATE = { numerator: 10n, denominator: 100n } as const;
 export const GST_RATE = { numerator: 10n, denominator: 100n } as const;

@@ -4,7 +4,7 @@
 import * as z from "zod/mini";
 import { emailField, firstNameField, lastNameField } from "./fields.ts";
 import { MAX_IMPORT_ROWS } from "./limits.ts";
-import { AUSTRALIAN_STATES, type AustralianState, isBirthday, isStartDate } from "./member-dates.ts";
+import { AUSTRALIAN_STATES, type AustralianState, isBirthday, isStartDate, isStartDateRecent } from "./member-dates.ts";
 
 export { MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from "./limits.ts";
 
@@ -30,6 +30,7 @@ export const MEMBER_DETAILS_MESSAGES = {
   birthdayHalf: "Choose both the day and the month of the birthday, or neither.",
   birthdayNotInMonth: "That month has no such day; check the birthday.",
   startDate: "Enter the start date as a real date between 1900 and 2099.",
+  startDateTooOld: "The start date can be at most 80 years ago.",
   state: "Choose a state or territory from the list.",
 } as const;
 
@@ -63,9 +64,13 @@ const memberDetailsShape = {
   ),
   startDate: z.optional(
     z.nullable(
-      z
-        .string({ error: MEMBER_DETAILS_MESSAGES.startDate })
-        .check(z.refine<string>(isStartDate, { error: MEMBER_DETAILS_MESSAGES.startDate })),
+      z.string({ error: MEMBER_DETAILS_MESSAGES.startDate }).check(
+        z.refine<string>(isStartDate, { error: MEMBER_DETAILS_MESSAGES.startDate }),
+        // Checked when the request arrives: 80 years back from that day (core/member-dates.ts).
+        z.refine<string>((v) => !isStartDate(v) || isStartDateRecent(v), {
+          error: MEMBER_DETAILS_MESSAGES.startDateTooOld,
+        }),
+      ),
     ),
   ),
   state: z.optional(z.nullable(z.enum(AUSTRALIAN_STATES, { error: MEMBER_DETAILS_MESSAGES.state }))),

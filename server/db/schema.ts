@@ -233,6 +233,15 @@ export const users = pgTable(
     birthMonth: smallint("birth_month"),
     /** A team member's first day of work (a calendar date, no time zone): work anniversaries. */
     startDate: date("start_date", { mode: "string" }),
+    /**
+     * When the birthday and the start date were last set (entered, changed or cleared): an
+     * automation's occasion is due only when its date was set before the occasion's 9:00
+     * (server/domain/automations.ts), so a date entered after that time waits for the next one.
+     * Written only with the dates (server/domain/team.ts dateSetColumns). Rows made before this
+     * column hold their creation time (the migration's backfill).
+     */
+    birthdaySetAt: timestamptz("birthday_set_at"),
+    startDateSetAt: timestamptz("start_date_set_at"),
     /** Where a team member works: an Australian state or territory, mapped to its time zone (core/member-dates.ts). */
     state: text("state", { enum: ["NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT"] }),
     /**
@@ -1267,12 +1276,17 @@ export const automationRewards = pgTable(
     year: integer("year").notNull(),
     /** 9:00 on the occasion's day in the member's time zone. */
     dueAt: timestamptz("due_at").notNull(),
-    orderId: bigint("order_id", { mode: "number" })
-      .notNull()
-      .references(() => orders.id),
+    /** The order that paid it; null when the occasion was skipped (skip_reason says why). */
+    orderId: bigint("order_id", { mode: "number" }).references(() => orders.id),
+    /**
+     * Why the occasion was skipped and nothing paid, as the Automations page shows it (a line the
+     * order-line rule refuses, an automation whose maker is no longer an Owner: ADR 0035 amendment).
+     */
+    skipReason: text("skip_reason"),
     createdAt: createdAt(),
   },
   (t) => [
+    check("automation_rewards_paid_or_skipped_check", sql`(${t.orderId} is null) <> (${t.skipReason} is null)`),
     uniqueIndex("automation_rewards_once_idx").on(t.automationId, t.userId, t.occasion, t.year),
     index("automation_rewards_order_idx").on(t.orderId),
   ],

@@ -40,6 +40,7 @@ import { type BudgetExcess, budgetUsedCents, lockBudgetExcess } from "./budgets.
 import { releaseDelivery } from "./delivery.ts";
 import { freezeInvoiceParties } from "./invoices.ts";
 import { type MatchedMember, matchOrCreateMembers } from "./members.ts";
+import { insertOrderLines } from "./order-lines.ts";
 import { PaymentError, type PaymentServices, requireCompanyDetails } from "./orders.ts";
 import { releaseOrder } from "./release.ts";
 import { rewardOrderView } from "./scheduled-sends.ts";
@@ -215,12 +216,13 @@ export async function placeApiOrder(
           [`recipients.${index}.email`]: [V1_ORDER_DETAILS.managerEmail],
         });
       });
-      await tx.insert(orderLines).values(
+      await insertOrderLines(
+        tx,
+        caller.companyId,
+        order.id,
         body.recipients.map((r, index) => {
           const member = members[index] as MatchedMember;
           return {
-            orderId: order.id,
-            companyId: caller.companyId,
             userId: member.id,
             firstName: member.firstName,
             lastName: member.lastName,

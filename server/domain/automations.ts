@@ -17,7 +17,7 @@
 // paused_at decides). An order that would take the Sydney month's automation orders past the
 // company's automation budget is written as an approval request instead of being charged
 // (approvals.ts approves and charges it like a system's order).
-import { and, asc, eq, gte, inArray, isNull, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, ne, or, sql } from "drizzle-orm";
 import {
   AUTOMATION_DETAILS,
   type AutomationInput,
@@ -33,12 +33,13 @@ import {
   type PreviewEntry,
   renderAutomationMessage,
   rewardCentsFor,
+  SKIPPED_SHOWN,
   zonedInstant,
 } from "../../core/automations.ts";
-import { chargesFor } from "../../core/money.ts";
+import { chargesFor, formatDollars, MAX_LINE_CENTS, MIN_LINE_CENTS } from "../../core/money.ts";
 import { SYDNEY } from "../../core/schedule.ts";
 import type { Db, Tx } from "../db/client.ts";
-import { automationRewards, automations, companies, orderLines, orders, users } from "../db/schema.ts";
+import { automationRewards, automations, companies, orders, users } from "../db/schema.ts";
 import { enqueueEmails } from "../mail/outbox.ts";
 import { automationsPausedEmail } from "../mail/templates/automations.ts";
 import { releaseCharged } from "./api-orders.ts";
@@ -46,6 +47,7 @@ import { activeOwners, announceApprovalRequest } from "./approvals.ts";
 import { recordAudit } from "./audit.ts";
 import { balanceOf, moveBalance } from "./balance.ts";
 import { freezeInvoiceParties } from "./invoices.ts";
+import { insertOrderLines, lineProblems } from "./order-lines.ts";
 import { type Caller, PaymentError, type PaymentServices } from "./orders.ts";
 import { automationRunEvent } from "./webhook-events.ts";
 import { emitEvent } from "./webhooks.ts";
@@ -84,8 +86,28 @@ const memberColumns = {
   birthMonth: users.birthMonth,
   startDate: users.startDate,
   state: users.state,
+  birthdaySetAt: users.birthdaySetAt,
+  startDateSetAt: users.startDateSetAt,
 };
-type MemberRow = { id: number; firstName: string; lastName: string; email: string } & MemberDates;
+type MemberRow = {
+  id: number;
+  firstName: string;
+  lastName: string;
+  email: string;
+  birthdaySetAt: Date | null;
+  startDateSetAt: Date | null;
+} & MemberDates;
+
+/**
+ * Whether the member's date for `occasion` was set before its 9:00: a date entered or changed
+ * after that time does not make the occasion due (it waits for the next one), so nobody can add a
+ * member with today's birthday at noon and have the catch-up pay at once. No time on file (a date
+ * written before the column, never backfilled): due, as before.
+ */
+function dateSetBefore(member: MemberRow, occasion: Occasion): boolean {
+  const setAt = occasion.occasion === "birthday" ? member.birthdaySetAt : member.startDateSetAt;
+  return setAt === null || setAt.getTime() < occasion.dueAt.getTime();
+}
 
 /** Active team members of the company whose birthday or start date falls on one of `codes`. */
 async function membersOn(db: Db | Tx, companyId: number, codes: number[]): Promise<MemberRow[]> {
@@ -120,6 +142,7 @@ function rewardsBetween(list: AutomationRow[], members: MemberRow[], from: Date,
     const since = new Date(Math.max(from.getTime(), automation.createdAt.getTime()));
     for (const member of members) {
       for (const occasion of occasionsBetween(member, automation.occasion, since, to)) {
+        if (!dateSetBefore(member, occasion)) continue;
         due.push({ automation, member, occasion, amountCents: rewardCentsFor(automation, occasion) });
       }
     }
@@ -264,12 +287,38 @@ async function runCompany(s: AutomationServices, companyId: number, candidates: 
       const owners = await activeOwners(tx, companyId);
       let monthSpent = await monthSpentCents(tx, companyId, now);
       const placed: Array<{ orderId: number; totalCents: number; rewardsCents: number; charged: boolean }> = [];
-      for (const [automationId, rewards] of groupBy(due, (d) => d.automation.id)) {
-        const automation = (rewards[0] as DueReward).automation;
+      const paid: DueReward[] = [];
+      for (const [automationId, all] of groupBy(due, (d) => d.automation.id)) {
+        const automation = (all[0] as DueReward).automation;
+        // ADR 0035 amendment: an automation spends as the Owner who made it; once they are no
+        // longer an active Owner its occasions are skipped (shown on the page) until an Owner
+        // saves it or turns it on again and so makes it theirs.
+        if (!owners.some((o) => o.id === automation.createdBy)) {
+          await recordSkipped(tx, companyId, all, () => AUTOMATION_SKIPS.makerNotOwner, now);
+          continue;
+        }
+        // The order-line rule (order-lines.ts): a reward it refuses is skipped with its reason,
+        // never capped or sent in part of its amount.
+        const problems = await lineProblems(
+          tx,
+          companyId,
+          all.map((r) => ({ userId: r.member.id, amountCents: r.amountCents })),
+        );
+        await recordSkipped(
+          tx,
+          companyId,
+          all.filter((_, i) => problems.has(i)),
+          (r) =>
+            problems.get(all.indexOf(r))?.kind === "amount"
+              ? AUTOMATION_SKIPS.amount(r.amountCents, r.occasion.years)
+              : AUTOMATION_SKIPS.member,
+          now,
+        );
+        const rewards = all.filter((_, i) => !problems.has(i));
+        if (rewards.length === 0) continue;
+        paid.push(...rewards);
         const charges = chargesFor(rewards.map((r) => r.amountCents / 100));
-        const placedBy = owners.some((o) => o.id === automation.createdBy)
-          ? automation.createdBy
-          : (owners.map((o) => o.id).sort((a, b) => a - b)[0] ?? automation.createdBy);
+        const placedBy = automation.createdBy;
         const [order] = await tx
           .insert(orders)
           .values({
@@ -290,10 +339,11 @@ async function runCompany(s: AutomationServices, companyId: number, candidates: 
           })
           .returning({ id: orders.id });
         if (!order) throw new Error("order insert returned no row");
-        await tx.insert(orderLines).values(
+        await insertOrderLines(
+          tx,
+          companyId,
+          order.id,
           rewards.map((r) => ({
-            orderId: order.id,
-            companyId,
             userId: r.member.id,
             firstName: r.member.firstName,
             lastName: r.member.lastName,
@@ -368,6 +418,8 @@ async function runCompany(s: AutomationServices, companyId: number, candidates: 
           charged: !overBudget,
         });
       }
+      // Every due reward skipped: the skips are committed, nothing else happened.
+      if (placed.length === 0) return { kind: "nothing" as const };
       const charged = placed.filter((p) => p.charged);
       await emitEvent(
         tx,
@@ -375,9 +427,9 @@ async function runCompany(s: AutomationServices, companyId: number, candidates: 
           companyId,
           firstOrderId: (placed[0] as (typeof placed)[number]).orderId,
           orderIds: placed.map((p) => p.orderId),
-          rewards: due.length,
-          birthdays: due.filter((d) => d.occasion.occasion === "birthday").length,
-          anniversaries: due.filter((d) => d.occasion.occasion === "anniversary").length,
+          rewards: paid.length,
+          birthdays: paid.filter((d) => d.occasion.occasion === "birthday").length,
+          anniversaries: paid.filter((d) => d.occasion.occasion === "anniversary").length,
           charged: charged.length,
           awaitingApproval: placed.length - charged.length,
           rewardsCents: placed.reduce((sum, p) => sum + p.rewardsCents, 0),
@@ -388,7 +440,7 @@ async function runCompany(s: AutomationServices, companyId: number, candidates: 
       );
       return {
         kind: "placed" as const,
-        rewards: due.length,
+        rewards: paid.length,
         charged: charged.map((p) => p.orderId),
         awaitingApproval: placed.length - charged.length,
       };
@@ -460,6 +512,47 @@ async function pauseForShortBalance(
     s.onEmailQueued?.();
   }
   return paused;
+}
+
+/** The reasons the Automations page shows for a skipped occasion. */
+export const AUTOMATION_SKIPS = {
+  amount: (cents: number, years: number) =>
+    `Not sent: ${formatDollars(cents)}${years > 0 ? ` for ${years} years of service` : ""} is outside the ${formatDollars(MIN_LINE_CENTS)} to ${formatDollars(MAX_LINE_CENTS)} one reward may be.`,
+  member: "Not sent: the member is no longer on the team.",
+  makerNotOwner:
+    "Not sent: the Owner who made this automation is no longer an Owner. An Owner can save the automation or turn it on again to send its rewards as themselves.",
+} as const;
+
+/** Records `rewards` as skipped (automation_rewards with no order): once, like a sent one. */
+async function recordSkipped(
+  tx: Tx,
+  companyId: number,
+  rewards: DueReward[],
+  reason: (r: DueReward) => string,
+  now: Date,
+): Promise<void> {
+  if (rewards.length === 0) return;
+  await tx.insert(automationRewards).values(
+    rewards.map((r) => ({
+      companyId,
+      automationId: r.automation.id,
+      userId: r.member.id,
+      occasion: r.occasion.occasion,
+      year: r.occasion.year,
+      dueAt: r.occasion.dueAt,
+      orderId: null,
+      skipReason: reason(r),
+      createdAt: now,
+    })),
+  );
+  await recordAudit(tx, {
+    companyId,
+    actorUserId: null,
+    action: "automation.skipped",
+    subject: `automation:${(rewards[0] as DueReward).automation.id}`,
+    data: { userIds: rewards.map((r) => r.member.id), reasons: [...new Set(rewards.map(reason))] },
+    at: now,
+  });
 }
 
 function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
@@ -560,7 +653,24 @@ export async function listAutomations(db: Db, companyId: number, now: Date): Pro
   for (const group of groupBy(entries, (e) => `${e.automationId}@${e.sendAt}`).values()) {
     totalCents += chargesFor(group.map((e) => e.amountCents / 100)).totalCents;
   }
+  const skipped = await db
+    .select({
+      automationId: automationRewards.automationId,
+      userId: automationRewards.userId,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      occasion: automationRewards.occasion,
+      year: automationRewards.year,
+      dueAt: automationRewards.dueAt,
+      reason: automationRewards.skipReason,
+    })
+    .from(automationRewards)
+    .innerJoin(users, eq(users.id, automationRewards.userId))
+    .where(and(eq(automationRewards.companyId, companyId), isNotNull(automationRewards.skipReason)))
+    .orderBy(desc(automationRewards.dueAt), desc(automationRewards.id))
+    .limit(SKIPPED_SHOWN);
   return {
+    skipped: skipped.map((r) => ({ ...r, dueAt: r.dueAt.toISOString(), reason: r.reason ?? "" })),
     automations: rows.map((r) => toView(r, names)),
     budgetCents: company?.budgetCents ?? null,
     monthSpentCents: await monthSpentCents(db, companyId, now),
@@ -638,7 +748,8 @@ export async function updateAutomation(
     const values = automationValues(input);
     await tx
       .update(automations)
-      .set({ ...values, ...(values.enabled ? { pausedAt: null } : {}), updatedAt: now })
+      // The Owner who saves it is the one it spends as from now on (ADR 0035 amendment).
+      .set({ ...values, ...(values.enabled ? { pausedAt: null } : {}), createdBy: caller.userId, updatedAt: now })
       .where(eq(automations.id, automationId));
     await recordAudit(tx, {
       companyId: caller.companyId,
@@ -664,7 +775,7 @@ export async function setAutomationEnabled(
     await lockAutomation(tx, caller, automationId);
     await tx
       .update(automations)
-      .set({ enabled, pausedAt: null, updatedAt: now })
+      .set({ enabled, pausedAt: null, ...(enabled ? { createdBy: caller.userId } : {}), updatedAt: now })
       .where(eq(automations.id, automationId));
     await recordAudit(tx, {
       companyId: caller.companyId,

@@ -384,6 +384,56 @@ describeEachDatabase("money check", ({ database }) => {
     expect(findings).toEqual([finding("removed-member-redemption", { companyId: w.a.companyId, userId: w.spender })]);
   });
 
+  it("line-amount: an order line outside $1 to $10,000", async () => {
+    const w = await buildWorld(db());
+    // The order's $50 and $25 lines become $0 and $75: the same sum, so only the line is wrong.
+    const lines = rowsOf<{ id: number; user_id: number; amount_cents: number }>(
+      await exec(sql`select id, user_id, amount_cents from order_lines where order_id = ${w.cardOrder} order by id`),
+    );
+    await exec(sql`update order_lines set amount_cents = 0 where id = ${lines[0]!.id}`);
+    await exec(sql`update order_lines set amount_cents = 7500 where id = ${lines[1]!.id}`);
+    const { findings } = await checkMoney(db(), { now: w.clock.now() });
+    expect(findings).toEqual([
+      finding("line-amount", { companyId: w.a.companyId, orderId: w.cardOrder, userId: Number(lines[0]!.user_id) }),
+    ]);
+  });
+
+  it("manager-budget: a Manager's orders this month past their budget without an approval", async () => {
+    const w = await buildWorld(db());
+    const manager = rowsOf<{ id: number }>(
+      await exec(sql`insert into users (company_id, first_name, last_name, email, role, manager_role, monthly_budget_cents)
+        values (${w.a.companyId}, 'Morgan', 'Manager', 'morgan@alpha.example', 'program_manager', 'manager', 5000)
+        returning id`),
+    )[0]!.id;
+    // The $75 card order is made theirs: $75 of rewards against a $50 budget, never approved.
+    await exec(sql`update orders set placed_by = ${manager} where id = ${w.cardOrder}`);
+    const { findings } = await checkMoney(db(), { now: w.clock.now() });
+    expect(findings).toEqual([finding("manager-budget", { companyId: w.a.companyId, userId: Number(manager) })]);
+    expect(findings[0]?.detail).toContain("7500 cents of rewards");
+    // Approved by an Owner, it may pass the budget.
+    await exec(sql`update orders set approval_status = 'approved' where id = ${w.cardOrder}`);
+    expect((await checkMoney(db(), { now: w.clock.now() })).findings).toEqual([]);
+  });
+
+  it("automation-once: an automation order that pays a member no occasion of theirs names", async () => {
+    const w = await buildWorld(db());
+    const automation = rowsOf<{ id: number }>(
+      await exec(sql`insert into automations (company_id, created_by, occasion, amount_cents, per_year, reward_name, message_template, enabled, updated_at)
+        values (${w.a.companyId}, ${w.a.userId}, 'birthday', 5000, false, 'Birthday', 'Hi', true, now()) returning id`),
+    )[0]!.id;
+    await exec(sql`update orders set automation_id = ${automation} where id = ${w.cardOrder}`);
+    const lines = rowsOf<{ user_id: number }>(
+      await exec(sql`select user_id from order_lines where order_id = ${w.cardOrder} order by user_id`),
+    );
+    // The first member's occasion names the order; the second's names none: paid without an occasion.
+    await exec(sql`insert into automation_rewards (company_id, automation_id, user_id, occasion, year, due_at, order_id)
+      values (${w.a.companyId}, ${automation}, ${lines[0]!.user_id}, 'birthday', 2026, now(), ${w.cardOrder})`);
+    const { findings } = await checkMoney(db(), { now: w.clock.now() });
+    expect(findings).toEqual([
+      finding("automation-once", { companyId: w.a.companyId, orderId: w.cardOrder, userId: Number(lines[1]!.user_id) }),
+    ]);
+  });
+
   it("the SQL's fee and GST are core/money.ts chargesFor's, rounding included", async () => {
     const dollars = [0, 1, 5, 9, 10, 15, 99, 100, 101, 555, 999, 1234, 9999, 10_000, 123_456];
     // Odd cents too (no order has them, but the rounding half up must be the same).

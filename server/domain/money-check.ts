@@ -29,6 +29,16 @@
 //                     'member.removed' audit entry): a release pays only active members
 //                     (docs/rules.md "When a release may pay a member", docs/requirements.md §S6)
 //   removed-member-redemption  no redemption of a member's code after their removal (the same)
+//   line-amount       every order line pays from $1 to $10,000 (core/money.ts MIN_LINE_CENTS and
+//                     MAX_LINE_CENTS; the one writer: server/domain/order-lines.ts)
+//   manager-budget    a Manager's portal orders charged in this Sydney month without an Owner's
+//                     approval stay within the highest budget they had this month (budgets.ts:
+//                     reward dollars by paid_at; a budget lowered during the month is judged by the
+//                     higher one, as the audit log's budget.manager_changed entries record it; an
+//                     approved order may pass it, ADR 0034)
+//   automation-once   an automation pays (or skips) each member's occasion once: one
+//                     automation_rewards row per automation, member, occasion and year, and no
+//                     automation order paid for an occasion another order already paid (ADR 0035)
 //
 // What does not map, and why:
 // - There is no recipient balance column: a balance is the ledger's sum (docs/requirements.md §D4), and the
@@ -44,9 +54,10 @@
 // Findings name companies, orders, users and lots by id and amounts in cents: never an address,
 // an access code or an email body (docs/SECURITY.md §11: no secret in any log line).
 import { sql } from "drizzle-orm";
-import { GST_RATE, SERVICE_FEE_RATE } from "../../core/money.ts";
+import { GST_RATE, MAX_LINE_CENTS, MIN_LINE_CENTS, SERVICE_FEE_RATE } from "../../core/money.ts";
 import type { Conn, Db } from "../db/client.ts";
 import { rowsOf } from "../db/sql.ts";
+import { sydneyMonthOf } from "./budgets.ts";
 
 export type MoneyRule =
   | "company-balance"
@@ -59,7 +70,10 @@ export type MoneyRule =
   | "top-up"
   | "order-amounts"
   | "removed-member-credit"
-  | "removed-member-redemption";
+  | "removed-member-redemption"
+  | "line-amount"
+  | "manager-budget"
+  | "automation-once";
 
 export interface MoneyFinding {
   rule: MoneyRule;
@@ -393,6 +407,90 @@ const rules: Record<MoneyRule, { query: (now: Date) => ReturnType<typeof sql>; f
       companyId: num(r.company_id),
       userId: num(r.user_id),
       detail: `redemption ${num(r.id)} of ${num(r.amount_cents)} cents after the member was removed`,
+    }),
+  },
+
+  "line-amount": {
+    query: () => sql`
+      select l.id, l.order_id, l.company_id, l.user_id, l.amount_cents
+      from order_lines l
+      where l.amount_cents < ${MIN_LINE_CENTS} or l.amount_cents > ${MAX_LINE_CENTS}
+      order by l.id limit ${MONEY_CHECK_LIMIT}`,
+    finding: (r) => ({
+      rule: "line-amount",
+      companyId: num(r.company_id),
+      orderId: num(r.order_id),
+      userId: num(r.user_id),
+      detail: `line ${num(r.id)} pays ${num(r.amount_cents)} cents, outside ${MIN_LINE_CENTS} to ${MAX_LINE_CENTS} cents (core/money.ts)`,
+    }),
+  },
+
+  "manager-budget": {
+    query: (now) => {
+      const { month, start, end } = sydneyMonthOf(now);
+      const from = start.toISOString();
+      const to = end.toISOString();
+      return sql`
+      with spent as (
+        select o.company_id, o.placed_by, sum(o.rewards_cents) as cents, count(*) as n
+        from orders o
+        where o.api_key_id is null and o.automation_id is null
+          and o.status in ('paid', 'scheduled') and o.paid_at >= ${from}::timestamptz and o.paid_at < ${to}::timestamptz
+          and (o.approval_status is null or o.approval_status <> 'approved')
+        group by o.company_id, o.placed_by
+      ), earlier as (
+        -- The budgets the Manager had earlier this month: each change records the one it replaced.
+        select a.subject, bool_or(a.data->>'fromCents' is null) as was_unlimited,
+          max((a.data->>'fromCents')::bigint) as from_cents
+        from audit_log a
+        where a.action = 'budget.manager_changed' and a.created_at >= ${from}::timestamptz
+        group by a.subject
+      )
+      select u.id, u.company_id, s.cents, s.n, greatest(u.monthly_budget_cents, e.from_cents) as budget_cents,
+        ${month}::text as month
+      from users u
+      join spent s on s.placed_by = u.id and s.company_id = u.company_id
+      left join earlier e on e.subject = 'user:' || u.id
+      where u.role = 'program_manager' and u.manager_role = 'manager' and u.monthly_budget_cents is not null
+        and coalesce(e.was_unlimited, false) = false
+        and s.cents > greatest(u.monthly_budget_cents, e.from_cents)
+      order by u.id limit ${MONEY_CHECK_LIMIT}`;
+    },
+    finding: (r) => ({
+      rule: "manager-budget",
+      companyId: num(r.company_id),
+      userId: num(r.id),
+      detail: `${num(r.n)} orders without an approval charged ${num(r.cents)} cents of rewards in ${String(r.month)}, past the budget of ${num(r.budget_cents)} cents (ADR 0034)`,
+    }),
+  },
+
+  "automation-once": {
+    query: () => sql`
+      select a.company_id, a.automation_id, a.user_id, a.occasion, a.year, count(*) as n,
+        min(a.order_id) as order_id
+      from automation_rewards a
+      group by a.company_id, a.automation_id, a.user_id, a.occasion, a.year
+      having count(*) > 1
+      union all
+      -- An automation order paying a member whose occasion names another order: paid twice.
+      select o.company_id, o.automation_id, l.user_id, null, null, 1, o.id
+      from orders o
+      join order_lines l on l.order_id = o.id
+      where o.automation_id is not null
+        and not exists (
+          select 1 from automation_rewards a
+          where a.order_id = o.id and a.user_id = l.user_id
+        )
+      order by 1, 2, 3 limit ${MONEY_CHECK_LIMIT}`,
+    finding: (r) => ({
+      rule: "automation-once",
+      companyId: num(r.company_id),
+      orderId: r.order_id === null || r.order_id === undefined ? undefined : num(r.order_id),
+      userId: num(r.user_id),
+      detail:
+        r.occasion === null || r.occasion === undefined
+          ? `automation ${num(r.automation_id)} paid this member in an order no occasion of theirs names (ADR 0035)`
+          : `automation ${num(r.automation_id)} recorded the ${String(r.occasion)} of ${num(r.year)} ${num(r.n)} times (ADR 0035)`,
     }),
   },
 };

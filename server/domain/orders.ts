@@ -27,27 +27,19 @@ import { centsToDollars, chargesFor } from "../../core/money.ts";
 import { type CheckPaymentIntentResponse, PAYMENT_DETAILS } from "../../core/payments.ts";
 import { REWARD_NAME_MAX, type RewardWording } from "../../core/rewards.ts";
 import type { Conn, Db, Tx } from "../db/client.ts";
-import { companies, orderLines, orderPayments, orders, rewardDrafts } from "../db/schema.ts";
+import { companies, orderPayments, orders, rewardDrafts } from "../db/schema.ts";
 import type { Logger } from "../logger.ts";
 import { MAX_PAYMENT_CENTS, type Payments, paymentIdempotencyKey, type RetrievedPayment } from "../payments/port.ts";
 import { approvalNeeded, approvalRequiredDetailOf, approvalRuleFor } from "./approval-rule.ts";
 import { recordAudit } from "./audit.ts";
 import { refundExtraPayment } from "./extra-payments.ts";
+import { insertOrderLines } from "./order-lines.ts";
+import { PaymentError } from "./payment-error.ts";
 import { type ReleaseContext, type ReleaseResult, type ReleaseSource, releaseOrder } from "./release.ts";
 import { loadDraftForOrder, writeRewardWording } from "./reward-draft.ts";
 
-/** A refusal the API answers as problem+json with this status and detail. */
-export class PaymentError extends Error {
-  readonly status: number;
-  /** The field a refusal is about, for a form to show it there (problem+json `errors`). */
-  readonly errors?: Record<string, string[]>;
-  constructor(status: number, detail: string, errors?: Record<string, string[]>) {
-    super(detail);
-    this.name = "PaymentError";
-    this.status = status;
-    this.errors = errors;
-  }
-}
+// PaymentError lives in its own module so that order-lines.ts (which orders.ts calls) can extend it.
+export { PaymentError } from "./payment-error.ts";
 
 /** What a payment or an approval request freezes, as the caller sent it (core/payments.ts). */
 export interface FreezeInput {
@@ -100,8 +92,6 @@ export interface OrderPayment {
   amountCents: number;
   rewardName: string;
 }
-
-const LINE_CHUNK = 1000;
 
 /**
  * The portal sends a manager without company details to onboarding (docs/requirements.md §S4 portal gate); the
@@ -264,19 +254,18 @@ export async function insertOrderSnapshot(
     })
     .returning();
   if (!order) throw new Error("order insert returned no row");
-  for (let i = 0; i < lines.length; i += LINE_CHUNK) {
-    await tx.insert(orderLines).values(
-      lines.slice(i, i + LINE_CHUNK).map((l) => ({
-        orderId: order.id,
-        companyId: caller.companyId,
-        userId: l.userId,
-        firstName: l.firstName,
-        lastName: l.lastName,
-        email: l.email,
-        amountCents: l.amountDollars * 100,
-      })),
-    );
-  }
+  await insertOrderLines(
+    tx,
+    caller.companyId,
+    order.id,
+    lines.map((l) => ({
+      userId: l.userId,
+      firstName: l.firstName,
+      lastName: l.lastName,
+      email: l.email,
+      amountCents: l.amountDollars * 100,
+    })),
+  );
   await recordAudit(tx, {
     companyId: caller.companyId,
     actorUserId: caller.userId,

@@ -70,6 +70,28 @@ function detailColumns(input: MemberDetails) {
   return columns;
 }
 
+/**
+ * When each date was set (users.birthday_set_at, start_date_set_at): `now` for a date this write
+ * gives that differs from `before` (a new member's `before` has none). The one place those
+ * columns are worked out; the bulk inserts below write the same rule in SQL. An automation's
+ * occasion is due only when its date was set before the occasion's time (automations.ts).
+ */
+function dateSetColumns(
+  before: { birthDay: number | null; birthMonth: number | null; startDate: string | null },
+  after: MemberDetails,
+  now: Date,
+): { birthdaySetAt?: Date; startDateSetAt?: Date } {
+  const out: { birthdaySetAt?: Date; startDateSetAt?: Date } = {};
+  if (
+    after.birthDay !== undefined &&
+    (after.birthDay !== before.birthDay || (after.birthMonth ?? null) !== before.birthMonth)
+  )
+    out.birthdaySetAt = now;
+  if (after.startDate !== undefined && after.startDate !== before.startDate) out.startDateSetAt = now;
+  return out;
+}
+const NO_DATES = { birthDay: null, birthMonth: null, startDate: null };
+
 /** Rows per INSERT of a bulk upload (one json parameter each). */
 const INSERT_CHUNK = 5000;
 
@@ -273,6 +295,7 @@ export async function createUser(
           lastName: input.lastName,
           email: input.email,
           ...detailColumns(input),
+          ...dateSetColumns(NO_DATES, detailColumns(input), now),
           role: "member",
         })
         .returning({
@@ -341,8 +364,10 @@ export async function createUserBulkUpload(
       // unique index, here the company's active addresses (also one another call adds at this
       // moment, which a pre-check could miss).
       const result = (await tx.execute(sql`
-        insert into ${users} (${col(users.companyId)}, ${col(users.firstName)}, ${col(users.lastName)}, ${col(users.email)}, ${col(users.birthDay)}, ${col(users.birthMonth)}, ${col(users.startDate)}, ${col(users.state)}, ${col(users.role)})
-        select ${owner.companyId}::bigint, r.f, r.l, r.e, r.bd, r.bm, r.sd, r.st, 'member'
+        insert into ${users} (${col(users.companyId)}, ${col(users.firstName)}, ${col(users.lastName)}, ${col(users.email)}, ${col(users.birthDay)}, ${col(users.birthMonth)}, ${col(users.startDate)}, ${col(users.state)}, ${col(users.role)}, ${col(users.birthdaySetAt)}, ${col(users.startDateSetAt)})
+        select ${owner.companyId}::bigint, r.f, r.l, r.e, r.bd, r.bm, r.sd, r.st, 'member',
+          case when r.bd is not null then ${now.toISOString()}::timestamptz end,
+          case when r.sd is not null then ${now.toISOString()}::timestamptz end
         from json_to_recordset(${JSON.stringify(chunk)}::json) as r(f text, l text, e text, bd smallint, bm smallint, sd date, st text)
         on conflict do nothing
         returning ${col(users.id)}`)) as unknown as { rows: unknown[] };
@@ -370,8 +395,10 @@ export async function importStagedTeamMembers(
     with staged as (
       select count(*)::int as rows from import_job_rows where job_id = ${jobId}
     ), added as (
-      insert into ${users} (${col(users.companyId)}, ${col(users.firstName)}, ${col(users.lastName)}, ${col(users.email)}, ${col(users.birthDay)}, ${col(users.birthMonth)}, ${col(users.startDate)}, ${col(users.state)}, ${col(users.role)})
-      select ${owner.companyId}::bigint, r.first_name, r.last_name, r.email, r.birth_day, r.birth_month, r.start_date, r.state, 'member'
+      insert into ${users} (${col(users.companyId)}, ${col(users.firstName)}, ${col(users.lastName)}, ${col(users.email)}, ${col(users.birthDay)}, ${col(users.birthMonth)}, ${col(users.startDate)}, ${col(users.state)}, ${col(users.role)}, ${col(users.birthdaySetAt)}, ${col(users.startDateSetAt)})
+      select ${owner.companyId}::bigint, r.first_name, r.last_name, r.email, r.birth_day, r.birth_month, r.start_date, r.state, 'member',
+        case when r.birth_day is not null then ${now.toISOString()}::timestamptz end,
+        case when r.start_date is not null then ${now.toISOString()}::timestamptz end
       from (
         select distinct on (lower(email)) first_name, last_name, email, birth_day, birth_month, start_date, state
         from import_job_rows where job_id = ${jobId}
@@ -430,7 +457,10 @@ export async function updateUser(
         email: input.email,
         ...detailColumns(input),
       };
-      await tx.update(users).set(after).where(eq(users.id, memberId));
+      await tx
+        .update(users)
+        .set({ ...after, ...dateSetColumns(before, detailColumns(input), now) })
+        .where(eq(users.id, memberId));
       const changed: Record<string, { from: string | number | null; to: string | number | null }> = {};
       for (const field of Object.keys(after) as Array<keyof typeof after>) {
         if (before[field] !== after[field]) changed[field] = { from: before[field], to: after[field] };

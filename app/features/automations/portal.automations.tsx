@@ -138,6 +138,7 @@ export default function Automations({ loaderData, actionData }: Route.ComponentP
         reply={intentOf === "create-automation" || intentOf === "update-automation" ? reply : undefined}
       />
       <Preview answer={answer} />
+      <Skipped answer={answer} />
       <BudgetForm answer={answer} reply={intentOf === "update-automation-budget" ? reply : undefined} />
     </div>
   );
@@ -276,6 +277,34 @@ function AutomationForm({ editing, reply }: { editing: AutomationView | null; re
           ) : null}
         </div>
       </Form>
+    </section>
+  );
+}
+
+/** Occasions an automation skipped and paid nothing for, each with its reason (ADR 0035 amendment). */
+function Skipped({ answer }: { answer: AutomationsAnswer }) {
+  if (answer.skipped.length === 0) return null;
+  const names = new Map(answer.automations.map((a) => [a.automationId, a.rewardName]));
+  return (
+    <section aria-labelledby="skipped-heading" className={card}>
+      <h2 id="skipped-heading" className={sectionHeading}>
+        Skipped rewards
+      </h2>
+      <ul className="mt-2 divide-y divide-slate-200">
+        {answer.skipped.map((e) => (
+          <li
+            key={`${e.automationId}-${e.userId}-${e.occasion}-${e.year}`}
+            className="py-3"
+            data-testid="skipped-entry"
+          >
+            <p className="font-medium text-slate-900">
+              {e.firstName} {e.lastName} · {names.get(e.automationId) ?? ""} ·{" "}
+              {e.occasion === "anniversary" ? "Work anniversary" : "Birthday"} {e.year}
+            </p>
+            <p className="text-sm text-slate-700">{e.reason}</p>
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }
