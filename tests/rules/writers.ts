@@ -56,3 +56,11 @@ export function writersOf(
     .map(({ file }) => file)
     .sort();
 }
+
+/** The production modules whose text matches `pattern` (paths from the repository root). */
+export function modulesMatching(pattern: RegExp): string[] {
+  return sources()
+    .filter(({ text }) => pattern.test(text))
+    .map(({ file }) => file)
+    .sort();
+}
