@@ -14,11 +14,20 @@ const OIDC_PORT = Number(process.env.E2E_OIDC_PORT ?? 3333);
 const desktop = { width: 1280, height: 800 };
 const phone = { width: 360, height: 740 };
 
+/**
+ * A long journey across several screens (tagged "@journey": paying, releasing, signing in through
+ * a provider, a scheduled send) checks what the server does along it; each screen on the way has
+ * its own tests in all four projects. So a journey runs twice, at both widths and both JavaScript
+ * states between them (desktop with JavaScript, phone without), not four times
+ * (docs/decisions/0037-end-to-end-projects.md).
+ */
+const JOURNEY = /@journey/;
+
 /** The four projects: desktop 1280 px and phone 360 px, each with JavaScript on and off. */
 const PROJECTS = [
   { name: "desktop-js", use: { viewport: desktop, javaScriptEnabled: true } },
-  { name: "desktop-nojs", use: { viewport: desktop, javaScriptEnabled: false } },
-  { name: "phone-js", use: { viewport: phone, javaScriptEnabled: true } },
+  { name: "desktop-nojs", use: { viewport: desktop, javaScriptEnabled: false }, grepInvert: JOURNEY },
+  { name: "phone-js", use: { viewport: phone, javaScriptEnabled: true }, grepInvert: JOURNEY },
   { name: "phone-nojs", use: { viewport: phone, javaScriptEnabled: false } },
 ];
 /** Specs that move the mail app's clock by hours (see projects below). */
@@ -87,13 +96,13 @@ export default defineConfig({
     screenshot: "only-on-failure",
   },
   projects: [
-    ...PROJECTS.map(({ name, use }) => ({ name, use, testIgnore: CLOCK_SPECS })),
+    ...PROJECTS.map((project) => ({ ...project, testIgnore: CLOCK_SPECS })),
     // The specs that move the mail app's shared clock by up to a day (a birthday's 9:00 in Perth)
     // would expire other specs' codes and sessions: they run after the four projects, one project
     // at a time (each depends on the one before), alone on that server.
-    ...PROJECTS.map(({ name, use }, i) => ({
+    ...PROJECTS.map(({ name, ...project }, i) => ({
+      ...project,
       name: `${name}-clock`,
-      use,
       testMatch: CLOCK_SPECS,
       dependencies: i === 0 ? PROJECTS.map((p) => p.name) : [`${PROJECTS[i - 1]?.name}-clock`],
     })),

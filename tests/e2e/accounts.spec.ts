@@ -261,7 +261,7 @@ test.describe("sign-up", () => {
 });
 
 test.describe("verify", () => {
-  test("sign up → the emailed code → verify → the dashboard", async ({ page }) => {
+  test("sign up → the emailed code → verify → the dashboard", { tag: "@journey" }, async ({ page }) => {
     const who = person("journey");
     await signUp(page, who);
     const url = new URL(page.url());
@@ -288,7 +288,7 @@ test.describe("verify", () => {
     expect(await sessionCookie(page)).toBeTruthy();
   });
 
-  test("a wrong code, then resend: the green message, a new token in the address, the new code verifies", async ({
+  test("a wrong code, then resend: the green message, a new token in the address, the new code verifies", { tag: "@journey" }, async ({
     page,
   }) => {
     const who = person("resend");
@@ -367,7 +367,7 @@ test.describe("login and logout", () => {
     await expectAccessible(page);
   });
 
-  test("wrong password → the banner; logout → login with a new session id → the dashboard", async ({
+  test("wrong password → the banner; logout → login with a new session id → the dashboard", { tag: "@journey" }, async ({
     page,
     request,
   }) => {
@@ -409,7 +409,7 @@ test.describe("login and logout", () => {
     expect(await sessionCookie(page)).not.toBe(signedIn);
   });
 
-  test("an unverified account: a wrong password says what it says for any account; the right one → a new code → verify → the dashboard", async ({
+  test("an unverified account: a wrong password says what it says for any account; the right one → a new code → verify → the dashboard", { tag: "@journey" }, async ({
     page,
     request,
   }) => {
@@ -467,7 +467,7 @@ test.describe("login and logout", () => {
 });
 
 test.describe("forgot and reset password", () => {
-  test("forgot → the emailed link → reset → login with the new password", async ({ page, request }) => {
+  test("forgot → the emailed link → reset → login with the new password", { tag: "@journey" }, async ({ page, request }) => {
     const who = await createAccount(request, "reset");
     await visit(page, "/corporate/login");
     await loginForm(page).getByRole("link", { name: "Oops! I forgot my password" }).click();

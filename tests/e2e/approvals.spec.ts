@@ -72,7 +72,7 @@ async function requestApproval(page: Page, rewardName: string, by: "button" | "e
   await expect(page.getByRole("button", { name: /^Pay / })).toHaveCount(0);
 }
 
-test("a Manager's reward over the threshold: requested, approved by the Owner from the email link, paid by the requester and released", async ({
+test("a Manager's reward over the threshold: requested, approved by the Owner from the email link, paid by the requester and released", { tag: "@journey" }, async ({
   page,
   request,
 }) => {
@@ -125,7 +125,7 @@ test("a Manager's reward over the threshold: requested, approved by the Owner fr
   await expect(page.getByText("No approval requests are waiting.")).toBeVisible();
 });
 
-test("a declined reward shows the reason and cannot be paid", async ({ page, request }) => {
+test("a declined reward shows the reason and cannot be paid", { tag: "@journey" }, async ({ page, request }) => {
   test.slow();
   const { owner, manager } = await setUp(request);
   const rewardName = `Declined ${Date.now()}`;

@@ -100,7 +100,7 @@ async function everyKindOfChange(page: Page, owner: Manager): Promise<string[]> 
   ];
 }
 
-test("an Owner sees the company's changes, filters them by kind and downloads the same rows as CSV", async ({
+test("an Owner sees the company's changes, filters them by kind and downloads the same rows as CSV", { tag: "@journey" }, async ({
   page,
   manager,
 }) => {
@@ -156,7 +156,7 @@ test("a bad date range says so and lists nothing", async ({ page, manager: _ }) 
   await expect(page.getByRole("table")).toHaveCount(0);
 });
 
-test("every kind of change is in the trail: invitations, roles, the threshold, approvals, two-factor, the password; the CSV holds the same rows", async ({
+test("every kind of change is in the trail: invitations, roles, the threshold, approvals, two-factor, the password; the CSV holds the same rows", { tag: "@journey" }, async ({
   page,
   manager,
 }) => {

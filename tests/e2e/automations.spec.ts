@@ -43,7 +43,7 @@ async function topUp(request: APIRequestContext, manager: Manager, cents: number
   expect(paid.status(), await paid.text()).toBe(200);
 }
 
-test("an Owner creates a birthday automation, sees the preview, and the member's email arrives once at 9:00 Perth time", async ({
+test("an Owner creates a birthday automation, sees the preview, and the member's email arrives once at 9:00 Perth time", { tag: "@journey" }, async ({
   page,
   request,
   newManager,

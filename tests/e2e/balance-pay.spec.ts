@@ -53,7 +53,7 @@ async function expectUsable(page: Page) {
   if (jsEnabled()) await expectNoAxeViolations(page);
 }
 
-test("a topped-up balance pays the reward list on Review & Pay, and the confirmation says so", async ({
+test("a topped-up balance pays the reward list on Review & Pay, and the confirmation says so", { tag: "@journey" }, async ({
   page,
   request,
   manager,

@@ -10,7 +10,7 @@ import { expectNoHorizontalScroll, isPhone, shoot, uniqueEmail, visit } from "./
 
 test.use({ baseURL: MAIL_APP_URL });
 
-test("an Owner sets a Manager's budget; the Manager's order past it goes to approval; the Owner approves", async ({
+test("an Owner sets a Manager's budget; the Manager's order past it goes to approval; the Owner approves", { tag: "@journey" }, async ({
   page,
   request,
 }) => {

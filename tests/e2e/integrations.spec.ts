@@ -39,7 +39,7 @@ async function startReceiver(): Promise<{ url: string; received: Received[]; ser
   return { url: `http://127.0.0.1:${port}/hooks/rewards`, received, server };
 }
 
-test("a system rewards with a key: top-up by card, webhook registered, order placed by HTTP, released, delivery signed and listed", async ({
+test("a system rewards with a key: top-up by card, webhook registered, order placed by HTTP, released, delivery signed and listed", { tag: "@journey" }, async ({
   page,
   request,
   manager: _,
@@ -128,7 +128,7 @@ test("a system rewards with a key: top-up by card, webhook registered, order pla
   }
 });
 
-test("a system's order at or above the threshold waits for an Owner, whose approval in the portal pays it from the balance and sends it", async ({
+test("a system's order at or above the threshold waits for an Owner, whose approval in the portal pays it from the balance and sends it", { tag: "@journey" }, async ({
   page,
   request,
   manager,

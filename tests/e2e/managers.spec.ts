@@ -53,7 +53,7 @@ function managerRow(page: Page, email: string): Locator {
   return page.getByRole("listitem").filter({ hasText: email });
 }
 
-test("an Owner invites; the invitee accepts from the email and rewards the team; the Owner changes the role, then removes them and their session ends", async ({
+test("an Owner invites; the invitee accepts from the email and rewards the team; the Owner changes the role, then removes them and their session ends", { tag: "@journey" }, async ({
   page,
   browser,
   baseURL,
@@ -170,7 +170,7 @@ test("an Owner invites; the invitee accepts from the email and rewards the team;
   await guest.context().close();
 });
 
-test("a withdrawn invitation's link says so, and an unknown one too", async ({ page, request, manager: _ }) => {
+test("a withdrawn invitation's link says so, and an unknown one too", { tag: "@journey" }, async ({ page, request, manager: _ }) => {
   await visit(page, PAGE);
   const invitee = uniqueEmail("withdrawn");
   const form = page.getByRole("form", { name: "Invite a Manager" });

@@ -237,7 +237,7 @@ test.describe("review", () => {
 });
 
 test.describe("payment", () => {
-  test("4242 → processing → success; recipients get access code and password; one history row, also after a reload", async ({
+  test("4242 → processing → success; recipients get access code and password; one history row, also after a reload", { tag: "@journey" }, async ({
     page,
     request,
     manager,
@@ -297,7 +297,7 @@ test.describe("payment", () => {
     await expect(page.getByText(TEXT.noRewards)).toBeVisible();
   });
 
-  test("a message from the sender: in the preview and in every recipient's real email, escaped, its lines kept", async ({
+  test("a message from the sender: in the preview and in every recipient's real email, escaped, its lines kept", { tag: "@journey" }, async ({
     page,
     request,
     manager,
@@ -349,7 +349,7 @@ test.describe("payment", () => {
     }
   });
 
-  test("the tax invoice: from the history to its page and PDF, with the right amounts; the payer's email links to it", async ({
+  test("the tax invoice: from the history to its page and PDF, with the right amounts; the payer's email links to it", { tag: "@journey" }, async ({
     page,
     request,
     manager,
@@ -441,7 +441,7 @@ test.describe("payment", () => {
     expect(invoiceEmail?.text).toContain(`/portal/invoices/${invoiceNumber.toLowerCase()}`);
   });
 
-  test("the history pages past 100 releases to the oldest, and its CSV download holds the same rows", async ({
+  test("the history pages past 100 releases to the oldest, and its CSV download holds the same rows", { tag: "@journey" }, async ({
     page,
     request,
     manager,
@@ -511,7 +511,7 @@ test.describe("payment", () => {
     expect(lines[101]).toContain(`H1 ${tag},Released,$1.00,INV-`);
   });
 
-  test("scheduled sends: paid now, released once when the test clock passes the time; a rescheduled then cancelled one is refunded and never sent", async ({
+  test("scheduled sends: paid now, released once when the test clock passes the time; a rescheduled then cancelled one is refunded and never sent", { tag: "@journey" }, async ({
     page,
     request,
     manager,
@@ -602,7 +602,7 @@ test.describe("payment", () => {
     for (const r of cancelled) expect(await emailsTo(r.email)).toHaveLength(0);
   });
 
-  test("delivery: a bounced email shows as failed; a resend delivers a new password, and says the old one stopped working", async ({
+  test("delivery: a bounced email shows as failed; a resend delivers a new password, and says the old one stopped working", { tag: "@journey" }, async ({
     page,
     request,
     manager,
@@ -674,7 +674,7 @@ test.describe("payment", () => {
     await expect(await historyRows(page, rewardName)).toHaveCount(1);
   });
 
-  test("delivery: where a recipient's address changed since the reward was sent, a Manager's Resend is disabled and says an Owner can; the Owner's goes to the new address", async ({
+  test("delivery: where a recipient's address changed since the reward was sent, a Manager's Resend is disabled and says an Owner can; the Owner's goes to the new address", { tag: "@journey" }, async ({
     page,
     request,
     manager: owner,
@@ -733,7 +733,7 @@ test.describe("payment", () => {
     expect((await emailsTo(newAddress)).length, "nothing was sent to the new address").toBe(0);
   });
 
-  test("a declined card: 'Your card was declined.', the form stays, nothing is released", async ({
+  test("a declined card: 'Your card was declined.', the form stays, nothing is released", { tag: "@journey" }, async ({
     page,
     request,
     manager,
@@ -810,7 +810,7 @@ test.describe("payment", () => {
     await expect(page.getByText("Late Addition ($50.00)")).toBeVisible();
   });
 
-  test("authentication completed → success", async ({ page, request, manager }) => {
+  test("authentication completed → success", { tag: "@journey" }, async ({ page, request, manager }) => {
     await withDraft(request, manager, [100]);
     await visit(page, REVIEW);
     const rewardName = `Authenticated ${uniqueToken()}`;
@@ -826,7 +826,7 @@ test.describe("payment", () => {
     await expect(await historyRows(page, rewardName)).toHaveCount(1);
   });
 
-  test("authentication failed → 'Payment Failed', nothing released", async ({ page, request, manager }) => {
+  test("authentication failed → 'Payment Failed', nothing released", { tag: "@journey" }, async ({ page, request, manager }) => {
     await withDraft(request, manager, [100]);
     await visit(page, REVIEW);
     const rewardName = `Unauthenticated ${uniqueToken()}`;

@@ -347,7 +347,7 @@ test.describe("portal Help", () => {
     await expect(page.getByRole("main").locator("details")).toHaveCount(10);
   });
 
-  test("Contact Us: the message only, SPEC's messages, then the thank-you state", async ({ page, manager: _ }) => {
+  test("Contact Us: the message only, SPEC's messages, then the thank-you state", { tag: "@journey" }, async ({ page, manager: _ }) => {
     await visit(page, "/portal/help");
     const form = formWith(page, "Message");
     const message = form.getByLabel("Message", { exact: true });

@@ -55,7 +55,7 @@ test("the name: sign-up's rules, then the header greets the new name", async ({ 
   await expect(page.getByRole("banner")).toContainText("Welcome Rosalind");
 });
 
-test("an email change: the code from the email to the new address switches it, and the old address is told", async ({
+test("an email change: the code from the email to the new address switches it, and the old address is told", { tag: "@journey" }, async ({
   page,
   manager,
 }) => {
@@ -100,7 +100,7 @@ test("an email change: the code from the email to the new address switches it, a
   expect((await login(manager.email)).status()).toBe(400);
 });
 
-test("a password change ends the other session; this one stays signed in", async ({ page, browser, manager }) => {
+test("a password change ends the other session; this one stays signed in", { tag: "@journey" }, async ({ page, browser, manager }) => {
   const other = await otherBrowser(browser, manager);
   await visit(page, "/portal/settings");
   const password = section(page, "Password");
@@ -143,7 +143,7 @@ test("a password change ends the other session; this one stays signed in", async
   expect((await login(NEW_PASSWORD)).status()).toBe(200);
 });
 
-test("sign out of all other sessions: the list shows them, then only this one", async ({ page, browser, manager }) => {
+test("sign out of all other sessions: the list shows them, then only this one", { tag: "@journey" }, async ({ page, browser, manager }) => {
   const other = await otherBrowser(browser, manager);
   await visit(page, "/portal/settings");
   const list = section(page, "Active sessions").getByTestId("session-list").getByRole("listitem");

@@ -28,7 +28,7 @@ function toast(page: Page) {
   return page.getByRole("region", { name: /Notifications/ });
 }
 
-test("an Owner sets up single sign-on; a new colleague signs in through the provider as a Manager; once required, their password is refused and the break-glass Owner still signs in", async ({
+test("an Owner sets up single sign-on; a new colleague signs in through the provider as a Manager; once required, their password is refused and the break-glass Owner still signs in", { tag: "@journey" }, async ({
   page,
   browser,
   baseURL,
@@ -113,7 +113,7 @@ test("an Owner sets up single sign-on; a new colleague signs in through the prov
 // email claims from UserInfo only and leaves the email claim out of its discovery document.
 const OTHER_LOOPBACK_ISSUER = `http://127.0.0.2:${Number(process.env.E2E_OIDC_PORT ?? 3333)}`;
 
-test("a provider on another loopback address, with client_secret_post, is reached from the login form and signs a colleague in", async ({
+test("a provider on another loopback address, with client_secret_post, is reached from the login form and signs a colleague in", { tag: "@journey" }, async ({
   page,
   browser,
   baseURL,

@@ -76,7 +76,7 @@ async function readRecoveryCodes(page: Page): Promise<string[]> {
   return codes;
 }
 
-test("set up on the security page; logout; login with a code; login with a recovery code, which works once", async ({
+test("set up on the security page; logout; login with a code; login with a recovery code, which works once", { tag: "@journey" }, async ({
   page,
   manager,
 }) => {
@@ -149,7 +149,7 @@ async function inviteToken(request: APIRequestContext, email: string): Promise<s
   return token;
 }
 
-test("an Owner requiring it: a Manager without an app sets one up at the next login before any session", async ({
+test("an Owner requiring it: a Manager without an app sets one up at the next login before any session", { tag: "@journey" }, async ({
   page,
   request,
   baseURL,
