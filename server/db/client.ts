@@ -45,7 +45,20 @@ const migrationsFolder = fileURLToPath(new URL("./migrations", import.meta.url))
 // Advisory locks are per database, so instances of other databases on one server never wait.
 const MIGRATION_LOCK_KEY = 7_146_823_519_370_112_601n;
 
-export async function openDatabase(databaseUrl: string, poolSize = DEFAULT_POOL_SIZE): Promise<Database> {
+export interface OpenOptions {
+  /**
+   * A `memory://` database starts as a copy of this PGlite data directory (a `dumpDataDir`
+   * tarball) instead of an empty one: the test harness's migrated copy, which saves each test
+   * file PGlite's initdb (tests/support/db.ts).
+   */
+  memorySeed?: Blob;
+}
+
+export async function openDatabase(
+  databaseUrl: string,
+  poolSize = DEFAULT_POOL_SIZE,
+  { memorySeed }: OpenOptions = {},
+): Promise<Database> {
   if (isPostgresUrl(databaseUrl)) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
     // A dropped connection must not crash the process; the pool reconnects on the next query.
@@ -78,7 +91,7 @@ export async function openDatabase(databaseUrl: string, poolSize = DEFAULT_POOL_
   // `memory://` is this process's own database: nothing to share, nothing to lock.
   let lock: DirectoryLock | undefined;
   if (databaseUrl === "memory://") {
-    client = new PGlite(options);
+    client = new PGlite(memorySeed ? { ...options, loadDataDir: memorySeed } : options);
   } else {
     const shown = pgliteDirectory(databaseUrl);
     const dir = resolve(shown);

@@ -2,6 +2,7 @@
 // or on a fresh database of the PostgreSQL server the global setup started. Database tests run
 // on both: `describe.each(databases)` or `describeEachDatabase(...)`.
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, inject } from "vitest";
@@ -16,6 +17,14 @@ export interface TestDatabase extends Database {
 }
 
 const provided = inject("postgres");
+const seedPath = inject("pgliteSeed");
+let seed: Blob | undefined;
+/** The global setup's migrated PGlite data directory, read once per test file. */
+function pgliteSeed(): Blob | undefined {
+  if (!seedPath) return undefined;
+  seed ??= new Blob([readFileSync(seedPath)]);
+  return seed;
+}
 
 export interface DatabaseCase {
   kind: DatabaseKind;
@@ -69,7 +78,8 @@ async function withAdmin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
 /** Opens and migrates a fresh database of the given kind. Close it when done. */
 export async function openTestDatabase(kind: DatabaseKind = "pglite"): Promise<TestDatabase> {
   if (kind === "pglite") {
-    const database = await openDatabase("memory://");
+    // From the migrated copy when the global setup made one (then migrate() finds nothing to do).
+    const database = await openDatabase("memory://", undefined, { memorySeed: pgliteSeed() });
     await database.migrate();
     return { ...database, url: "memory://" };
   }

@@ -7,7 +7,12 @@
 //   TEST_POSTGRES=off                skip the PostgreSQL variants locally (refused when CI=true)
 // It also builds the web app when its sources are newer than the build (scripts/build-if-needed.ts).
 import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
 import type { TestProject } from "vitest/node";
+import { openDatabase } from "../../server/db/client.ts";
 import { findPostgresBinaries, type PostgresServer, startPostgres } from "./postgres-server.ts";
 import "./provided.ts";
 
@@ -18,6 +23,34 @@ export default async function setup(project: TestProject) {
   // NODE_ENV is "test" under vitest; `npm run build` makes the production build whatever it holds
   // (scripts/build.ts, ADR 0024).
   execFileSync(process.execPath, ["scripts/build-if-needed.ts"], { stdio: "inherit" });
+  const removeSeed = await provideSeed(project);
+  const stopPostgres = await providePostgres(project);
+  return async () => {
+    await stopPostgres?.();
+    removeSeed();
+  };
+}
+
+/**
+ * PGlite's initdb takes seconds and each test file opens its own databases: they start instead as
+ * copies of one migrated data directory, made here once (`openDatabase`'s `memorySeed`).
+ */
+async function provideSeed(project: TestProject): Promise<() => void> {
+  const dir = mkdtempSync(join(tmpdir(), "rewards-pglite-seed-"));
+  const database = await openDatabase("memory://");
+  try {
+    await database.migrate();
+    const client = (database.db as unknown as { $client: PGlite }).$client;
+    const file = join(dir, "seed.tar");
+    writeFileSync(file, Buffer.from(await (await client.dumpDataDir("none")).arrayBuffer()));
+    project.provide("pgliteSeed", file);
+  } finally {
+    await database.close();
+  }
+  return () => rmSync(dir, { recursive: true, force: true });
+}
+
+async function providePostgres(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   const external = process.env.TEST_POSTGRES_URL?.trim();
   if (external) {
     project.provide("postgres", { url: external, version: "external server" });
@@ -25,12 +58,13 @@ export default async function setup(project: TestProject) {
     return;
   }
 
-  const skip = (reason: string) => {
+  const skip = (reason: string): undefined => {
     if (isCI) {
       throw new Error(`CI=true: the database tests must run on PostgreSQL too, but ${reason}.`);
     }
     console.warn(`\n[db] ${reason}: the PostgreSQL variants of the database tests are SKIPPED (PGlite only).\n`);
     project.provide("postgres", { skipped: reason });
+    return undefined;
   };
 
   if (process.env.TEST_POSTGRES === "off") return skip("TEST_POSTGRES=off");

@@ -4,5 +4,7 @@ export type PostgresProvided = { url: string; version: string } | { skipped: str
 declare module "vitest" {
   export interface ProvidedContext {
     postgres: PostgresProvided;
+    /** A migrated PGlite data directory (a `dumpDataDir` tarball) that memory databases start from. */
+    pgliteSeed: string;
   }
 }
