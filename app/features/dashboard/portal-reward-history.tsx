@@ -9,6 +9,7 @@
 // whole history downloads as CSV.
 import { href, Link } from "react-router";
 import type { RewardHistoryEntry, RewardHistoryPage } from "../../../core/account-forms.ts";
+import { dateFormat as dateFormatOf } from "../../../core/dates.ts";
 import { historyStateLabel, type RewardOrderState } from "../../../core/schedule.ts";
 import { outlineButtonClass } from "../../ui/buttons.ts";
 import { Pager } from "../../ui/pager.tsx";
@@ -27,12 +28,7 @@ const historyPageHref = (pageNumber: number) =>
     : `${href("/portal/dashboard")}?${HISTORY_PAGE_PARAM}=${pageNumber}#reward-history`;
 const HISTORY_CSV_PATH = href("/portal/reward-history.csv");
 
-const dateFormat = new Intl.DateTimeFormat("en-AU", {
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  timeZone: "Australia/Sydney",
-});
+const dateFormat = dateFormatOf("shortDate");
 
 const amountFormat = new Intl.NumberFormat("en-AU", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
