@@ -1,6 +1,7 @@
 // The audit trail's kinds, filters and answers (ADR 0022 point 7): what the API validates, what
 // the Audit page's filter form sends, and what both show. Browser-safe (no server imports).
 
+import { formatDate } from "./dates.ts";
 import type { ListPage } from "./paging.ts";
 
 /** The kinds an Owner filters by, each the action prefixes it covers (server/domain/*: `thing.verb`). */
@@ -84,9 +85,5 @@ export function isCalendarDate(text: string): boolean {
 
 /** A time as the trail shows it: Australia/Sydney, with its zone (e.g. "24/11/2026, 5:52:01 pm AEDT"). */
 export function sydneyTime(iso: string): string {
-  return new Intl.DateTimeFormat("en-AU", {
-    timeZone: "Australia/Sydney",
-    dateStyle: "short",
-    timeStyle: "long",
-  }).format(new Date(iso));
+  return formatDate(iso, "auditTime");
 }

@@ -4,7 +4,7 @@
 // Pure code only: the browser bundle imports this folder.
 import * as z from "zod/mini";
 import { type AustralianState, memberTimeZone } from "./member-dates.ts";
-import { MAX_REWARD_DOLLARS } from "./money.ts";
+import { formatDollars, MAX_REWARD_DOLLARS } from "./money.ts";
 import { REWARD_DETAILS, rewardMessageField, rewardNameField } from "./rewards.ts";
 import { wallClockAt, wallClockToInstant } from "./schedule.ts";
 
@@ -271,6 +271,6 @@ export interface AutomationsAnswer {
 
 /** "$50", or "$10 per year of service": what an automation sends. */
 export function automationAmountLabel(a: { occasion: AutomationOccasion; amountCents: number; perYear: boolean }) {
-  const dollars = `$${(a.amountCents / 100).toLocaleString("en-AU")}`;
+  const dollars = formatDollars(a.amountCents, { wholeDollars: true });
   return a.occasion === "anniversary" && a.perYear ? `${dollars} per year of service` : dollars;
 }

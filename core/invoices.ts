@@ -3,6 +3,7 @@
 // buyer's identity, what was sold, the GST and the total). Pure code: the API answers it, the
 // web page, the PDF and the payer's email show it (invoiceView).
 import { formatAbn } from "./abn.ts";
+import { formatDate } from "./dates.ts";
 import { formatDollars } from "./money.ts";
 
 /** `INV-000123`: the number a paid order is given (server/domain/release.ts). */
@@ -79,15 +80,8 @@ export interface InvoiceView {
   notes: string[];
 }
 
-const dateFormat = new Intl.DateTimeFormat("en-AU", {
-  day: "numeric",
-  month: "long",
-  year: "numeric",
-  timeZone: "Australia/Sydney",
-});
-
 /** A date on an invoice, as Australians read it, in Sydney's time zone: "1 March 2025". */
-export const formatInvoiceDate = (iso: string) => dateFormat.format(new Date(iso));
+export const formatInvoiceDate = (iso: string) => formatDate(iso, "longDate");
 
 /** The invoice's lines, for the page and the PDF alike: what was sold, then the sums. */
 export function invoiceLines(invoice: TaxInvoice): InvoiceLine[] {

@@ -1,6 +1,7 @@
 // A team member's optional dates and place of work: birthday (day and month, never a year),
 // start date, and the Australian state or territory whose time zone their day runs on.
 // Pure code only: the browser bundle imports this folder.
+import { PORTAL_TIME_ZONE } from "./dates.ts";
 
 /** The eight states and territories, in the order the forms list them. */
 export const AUSTRALIAN_STATES = ["NSW", "VIC", "QLD", "SA", "WA", "TAS", "NT", "ACT"] as const;
@@ -31,7 +32,7 @@ export const STATE_NAMES: Record<AustralianState, string> = {
 };
 
 /** A member with no state is on Sydney's time, the company's reporting zone (DESIGN's Sydney months). */
-export const DEFAULT_MEMBER_TIME_ZONE = "Australia/Sydney";
+export const DEFAULT_MEMBER_TIME_ZONE = PORTAL_TIME_ZONE;
 
 export function memberTimeZone(state: AustralianState | null | undefined): string {
   return state ? STATE_TIME_ZONES[state] : DEFAULT_MEMBER_TIME_ZONE;

@@ -60,14 +60,18 @@ export function centsToDollars(cents: number): number {
   return Math.round(cents) / 100;
 }
 
-/** "$1,234.50" in Australian format, always two decimals. */
 // One formatter for every call: Number.prototype.toLocaleString with a locale builds a new one each
 // time, which the Dashboard's spend picture did dozens of times a request (docs/BENCHMARKS.md).
 const wholeDollars = new Intl.NumberFormat("en-AU", { maximumFractionDigits: 0 });
 
-export function formatDollars(cents: number): string {
+/**
+ * The one way money is written: "$1,234.50" in Australian format, two decimals; with
+ * `wholeDollars`, a whole amount without them ("$50", what an automation sends).
+ */
+export function formatDollars(cents: number, options: { wholeDollars?: boolean } = {}): string {
   const sign = cents < 0 ? "-" : "";
   const abs = Math.abs(Math.round(cents));
   const whole = wholeDollars.format(Math.floor(abs / 100));
+  if (options.wholeDollars && abs % 100 === 0) return `${sign}$${whole}`;
   return `${sign}$${whole}.${String(abs % 100).padStart(2, "0")}`;
 }

@@ -2,8 +2,7 @@
 // time as Australia/Sydney wall-clock time (what a datetime-local field posts: "2026-12-01T09:00");
 // the API and the database hold the instant (ISO 8601). Shared by the page, the API and the domain.
 import * as z from "zod/mini";
-
-export const SYDNEY = "Australia/Sydney";
+import { dateFormat, PORTAL_TIME_ZONE } from "./dates.ts";
 
 /** The earliest a reward may be scheduled: 10 minutes ahead. */
 export const SCHEDULE_MIN_AHEAD_MS = 10 * 60_000;
@@ -19,28 +18,16 @@ export const SCHEDULE_DETAILS = {
   notFound: "The requested resource was not found.",
 } as const;
 
-const wallFormats = new Map<string, Intl.DateTimeFormat>();
-
 /**
  * The wall-clock time in `timeZone` (Sydney unless told) at instant `t`, as the UTC milliseconds of
  * the same digits. Automations read members' own zones with it too (core/automations.ts).
  */
-export function wallClockAt(t: number, timeZone: string = SYDNEY): number {
-  let format = wallFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    wallFormats.set(timeZone, format);
-  }
-  const parts = Object.fromEntries(format.formatToParts(new Date(t)).map((p) => [p.type, p.value]));
+export function wallClockAt(t: number, timeZone: string = PORTAL_TIME_ZONE): number {
+  const parts = Object.fromEntries(
+    dateFormat("wallClockParts", timeZone)
+      .formatToParts(new Date(t))
+      .map((p) => [p.type, p.value]),
+  );
   return Date.UTC(
     Number(parts.year),
     Number(parts.month) - 1,
@@ -56,7 +43,7 @@ export function wallClockAt(t: number, timeZone: string = SYDNEY): number {
  * offset read at a first guess, then again at the instant it gives (an offset that changed in
  * between, across a daylight-saving change near 2–3 am, is corrected).
  */
-export function wallClockToInstant(wall: number, timeZone: string = SYDNEY): Date {
+export function wallClockToInstant(wall: number, timeZone: string = PORTAL_TIME_ZONE): Date {
   const guess = wall - (wallClockAt(wall, timeZone) - wall);
   const offset = wallClockAt(guess, timeZone) - guess;
   return new Date(wall - offset);
@@ -84,30 +71,14 @@ export function sydneyWallTime(instant: Date | string): string {
   return new Date(wallClockAt(new Date(instant).getTime())).toISOString().slice(0, 16);
 }
 
-const zonedDisplays = new Map<string, Intl.DateTimeFormat>();
-
 /** "Sat, 20 June 2026, 9:00 am AWST": an instant on a zone's clock, with the zone's abbreviation. */
 export function formatZonedTime(instant: Date | string, timeZone: string): string {
-  let f = zonedDisplays.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat("en-AU", {
-      timeZone,
-      weekday: "short",
-      day: "numeric",
-      month: "short",
-      year: "numeric",
-      hour: "numeric",
-      minute: "2-digit",
-      timeZoneName: "short",
-    });
-    zonedDisplays.set(timeZone, f);
-  }
-  return f.format(new Date(instant));
+  return dateFormat("zonedTime", timeZone).format(new Date(instant));
 }
 
 /** "Tue, 1 Dec 2026, 9:00 am AEDT": a send time as pages and emails show it, with its zone. */
 export function formatSendTime(instant: Date | string): string {
-  return formatZonedTime(instant, SYDNEY);
+  return formatZonedTime(instant, PORTAL_TIME_ZONE);
 }
 
 /** Why `sendAt` cannot be chosen at `now`, or null: 10 minutes to 90 days ahead. */

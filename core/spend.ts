@@ -1,6 +1,7 @@
 // The dashboard's spend picture: Reward Dollars released per month over the last 12 months (in
 // Sydney's calendar), and the totals of the same months. Pure code: the API answers it, the
 // dashboard draws it.
+import { dateFormat } from "./dates.ts";
 
 /** How many calendar months the picture covers, the current one included. */
 export const SPEND_MONTHS = 12;
@@ -11,8 +12,8 @@ export interface SpendSummary {
   totals: { releasedCents: number; serviceFeeCents: number; gstCents: number; recipientsReached: number };
 }
 
-const monthNames = new Intl.DateTimeFormat("en-AU", { month: "short", year: "numeric", timeZone: "UTC" });
-const shortMonthNames = new Intl.DateTimeFormat("en-AU", { month: "short", timeZone: "UTC" });
+const monthNames = dateFormat("shortMonthYear", "UTC");
+const shortMonthNames = dateFormat("shortMonth", "UTC");
 
 // Intl's formatting is slow next to the rest of a dashboard render, and a month's label never
 // changes: each one is formatted once per process.

@@ -2,14 +2,11 @@
 // approved, declined with the reason, paid, replaced) and the dates as an Australian reads them.
 // Shared by the approval page, Review & Pay and the dashboard's list.
 import type { ApprovalSummary } from "../../core/approvals.ts";
+import { formatDate } from "../../core/dates.ts";
 
 export function formatWhen(iso: string | null): string {
   if (!iso) return "";
-  return new Date(iso).toLocaleString("en-AU", {
-    dateStyle: "medium",
-    timeStyle: "short",
-    timeZone: "Australia/Sydney",
-  });
+  return formatDate(iso, "mediumDateTime");
 }
 
 /** One line of what happened to the request. */

@@ -14,6 +14,7 @@ import { beforeEach, expect, it } from "vitest";
 import InvoicePage from "../../app/features/invoices/portal.invoices.invoice.tsx";
 import type { RewardHistoryItem } from "../../core/account-forms.ts";
 import type { CreatedApiKey } from "../../core/api-keys.ts";
+import { formatDate } from "../../core/dates.ts";
 import { INVOICE_DETAILS, type TaxInvoice } from "../../core/invoices.ts";
 import { expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
@@ -21,7 +22,6 @@ import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import type { Db } from "../db/client.ts";
 import { balanceTopUps, emailOutbox, orders } from "../db/schema.ts";
 import { moveBalance } from "../domain/balance.ts";
-import { formatAuDate } from "../mail/templates/dates.ts";
 import { call } from "./accounts.testkit.ts";
 import { payDraftByCard, payingManager, paymentsApi, seedDraft } from "./payments.testkit.ts";
 
@@ -161,7 +161,7 @@ describeEachDatabase("tax invoices", ({ database }) => {
     // Refunded after it was paid: the note carries the refund's time, not the invoice's.
     ctx.clock.advance(10 * MINUTE);
     await manager.json("POST", `RewardOrders/${order.id}/cancel`);
-    const refundDate = formatAuDate(ctx.clock.now());
+    const refundDate = formatDate(ctx.clock.now(), "longDate");
     const invoice = await manager.json<TaxInvoice>("GET", `Invoices/${order.invoiceNumber}`);
     for (const [name, text] of [
       ["page", pageText(invoice)],

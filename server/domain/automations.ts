@@ -36,8 +36,8 @@ import {
   SKIPPED_SHOWN,
   zonedInstant,
 } from "../../core/automations.ts";
+import { PORTAL_TIME_ZONE } from "../../core/dates.ts";
 import { chargesFor, formatDollars, MAX_LINE_CENTS, MIN_LINE_CENTS } from "../../core/money.ts";
-import { SYDNEY } from "../../core/schedule.ts";
 import type { Db, Tx } from "../db/client.ts";
 import { automationRewards, automations, companies, orders, users } from "../db/schema.ts";
 import { enqueueEmails } from "../mail/outbox.ts";
@@ -568,8 +568,8 @@ function groupBy<T, K>(items: T[], key: (item: T) => K): Map<K, T[]> {
 
 /** The start of the Sydney month of `now` (the company's reporting month). */
 function sydneyMonthStart(now: Date): Date {
-  const { year, month } = localDate(now, SYDNEY);
-  return zonedInstant(year, month, 1, 0, SYDNEY);
+  const { year, month } = localDate(now, PORTAL_TIME_ZONE);
+  return zonedInstant(year, month, 1, 0, PORTAL_TIME_ZONE);
 }
 
 /** This Sydney month's automation orders, charged or waiting for approval (a declined one is not spent). */

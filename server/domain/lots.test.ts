@@ -5,6 +5,7 @@
 // oldest unexpired lot first, and a replayed key never spends twice.
 import { and, asc, eq, like, sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
+import { formatDate } from "../../core/dates.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { call, logIn, type TestClock, testClock } from "../api/accounts.testkit.ts";
@@ -20,7 +21,7 @@ import {
   rewardLots,
   users,
 } from "../db/schema.ts";
-import { addMonths, formatAuDate } from "../mail/templates/dates.ts";
+import { addMonths } from "../mail/templates/dates.ts";
 import {
   forfeitExpiredLots,
   lotBalances,
@@ -137,7 +138,7 @@ describeEachDatabase("reward lots", ({ kind, database }) => {
       .select()
       .from(emailOutbox)
       .where(and(eq(emailOutbox.recipientUserId, w.ann), like(emailOutbox.subject, "Congratulations%$25.00%")));
-    expect(email?.text).toContain(`Valid until: ${formatAuDate(addMonths(t1, 18))}`);
+    expect(email?.text).toContain(`Valid until: ${formatDate(addMonths(t1, 18), "longDate")}`);
     // The expired lot no longer counts, before the job has even run.
     expect((await lotBalances(db(), w.manager.companyId, [w.ann], t1)).get(w.ann)).toEqual({
       balanceCents: 2500,
@@ -189,7 +190,7 @@ describeEachDatabase("reward lots", ({ kind, database }) => {
     const sent = await reminders();
     expect(sent).toHaveLength(1);
     const [reminder] = sent;
-    const date = formatAuDate(expiresAt);
+    const date = formatDate(expiresAt, "longDate");
     expect(reminder?.toAddress).toMatch(/^member\d+\./);
     expect(reminder?.subject).toBe(`Your Reward Dollars expire on ${date}`);
     expect(reminder?.text).toContain("You still have $60.00 in Reward Dollars");

@@ -3,17 +3,14 @@
 // releases. Months are worked out here (Intl), not in SQL, so PGlite and PostgreSQL agree
 // whatever time zone data each carries.
 import { and, countDistinct, eq, gte, sql } from "drizzle-orm";
+import { dateFormat } from "../../core/dates.ts";
 import { monthsEndingWith, type SpendSummary } from "../../core/spend.ts";
 import type { Db } from "../db/client.ts";
 import { preparedOnce } from "../db/prepared.ts";
 import { orderLines, orders, rewardReleases } from "../db/schema.ts";
 import { sydneyDayStart } from "./audit.ts";
 
-const sydneyMonth = new Intl.DateTimeFormat("en-CA", {
-  timeZone: "Australia/Sydney",
-  year: "numeric",
-  month: "2-digit",
-});
+const sydneyMonth = dateFormat("isoMonthParts");
 
 /** "YYYY-MM" of `date` in Sydney. */
 export function sydneyYearMonth(date: Date): string {

@@ -2,14 +2,15 @@
 // both parts, with Australian dates and ABNs; the Review page's sample.
 import { describe, expect, it } from "vitest";
 import { formatAbn } from "../../core/abn.ts";
-import { addMonths, formatAuDate } from "./templates/dates.ts";
+import { formatDate } from "../../core/dates.ts";
+import { addMonths } from "./templates/dates.ts";
 import { taxInvoiceEmail } from "./templates/payments.ts";
 import { recipientRewardEmail, sampleRecipientEmail } from "./templates/rewards.ts";
 
 describe("reward emails", () => {
   it("formats dates in Sydney and ABNs in groups", () => {
     // 14:30 UTC on 31 Dec is already 1 January in Sydney.
-    expect(formatAuDate(new Date("2025-12-31T14:30:00Z"))).toBe("1 January 2026");
+    expect(formatDate(new Date("2025-12-31T14:30:00Z"), "longDate")).toBe("1 January 2026");
     expect(formatAbn("51824753556")).toBe("51 824 753 556");
   });
 

@@ -1,6 +1,8 @@
 // GET /portal/settings/audit/export.csv: the Audit page's rows (the same filters, from its
 // address) as the CSV file GET /api/Audit/export makes, downloaded with the session's token.
 // A Manager or a bad filter gets the API's message as plain text with its status.
+
+import { formatDate } from "../../../core/dates.ts";
 import { asQuery } from "../../lib/api.server.ts";
 import { portalUserMiddleware, requireOnboardedUser } from "../portal/portal.server.ts";
 import type { Route } from "./+types/portal.settings.audit.export";
@@ -19,7 +21,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "private, no-store" },
     });
   }
-  const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Australia/Sydney" }).format(new Date());
+  const day = formatDate(new Date(), "isoDay");
   return new Response(csv.data, {
     headers: {
       "content-type": "text/csv; charset=utf-8",

@@ -19,9 +19,10 @@ import {
   OCCASION_LABELS,
   PREVIEW_DAYS,
 } from "../../../core/automations.ts";
+import { PORTAL_TIME_ZONE } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
-import { formatZonedTime, SYDNEY } from "../../../core/schedule.ts";
+import { formatZonedTime } from "../../../core/schedule.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
@@ -344,7 +345,7 @@ function Preview({ answer }: { answer: AutomationsAnswer }) {
                   {e.occasion === "anniversary" ? `${e.years}-year anniversary` : "Birthday"}
                 </p>
                 <p className="text-sm text-slate-700">Their time: {formatZonedTime(e.sendAt, e.timeZone)}</p>
-                <p className="text-sm text-slate-700">Sydney time: {formatZonedTime(e.sendAt, SYDNEY)}</p>
+                <p className="text-sm text-slate-700">Sydney time: {formatZonedTime(e.sendAt, PORTAL_TIME_ZONE)}</p>
               </li>
             ))}
           </ul>
@@ -387,7 +388,7 @@ function Preview({ answer }: { answer: AutomationsAnswer }) {
                     </td>
                     <td className="py-2 pr-3 text-right text-slate-900">{formatDollars(e.amountCents)}</td>
                     <td className="py-2 pr-3 text-slate-700">{formatZonedTime(e.sendAt, e.timeZone)}</td>
-                    <td className="py-2 text-slate-700">{formatZonedTime(e.sendAt, SYDNEY)}</td>
+                    <td className="py-2 text-slate-700">{formatZonedTime(e.sendAt, PORTAL_TIME_ZONE)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -2,9 +2,10 @@
 // Australia/Sydney month and what is left. An order past it goes to an Owner's approval; Owners
 // see every manager's budget on Settings › Managers.
 import type { BudgetUse } from "../../../core/budgets.ts";
+import { dateFormat } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
 
-const MONTH = new Intl.DateTimeFormat("en-AU", { month: "long", year: "numeric", timeZone: "UTC" });
+const MONTH = dateFormat("monthYear", "UTC");
 
 export function MyBudget({ budget }: { budget: BudgetUse }) {
   const [y, m] = budget.month.split("-").map(Number) as [number, number];

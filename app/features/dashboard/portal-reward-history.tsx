@@ -9,6 +9,8 @@
 // whole history downloads as CSV.
 import { href, Link } from "react-router";
 import type { RewardHistoryEntry, RewardHistoryPage } from "../../../core/account-forms.ts";
+import { dateFormat as dateFormatOf } from "../../../core/dates.ts";
+import { formatDollars } from "../../../core/money.ts";
 import { historyStateLabel, type RewardOrderState } from "../../../core/schedule.ts";
 import { outlineButtonClass } from "../../ui/buttons.ts";
 import { Pager } from "../../ui/pager.tsx";
@@ -27,14 +29,7 @@ const historyPageHref = (pageNumber: number) =>
     : `${href("/portal/dashboard")}?${HISTORY_PAGE_PARAM}=${pageNumber}#reward-history`;
 const HISTORY_CSV_PATH = href("/portal/reward-history.csv");
 
-const dateFormat = new Intl.DateTimeFormat("en-AU", {
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  timeZone: "Australia/Sydney",
-});
-
-const amountFormat = new Intl.NumberFormat("en-AU", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+const dateFormat = dateFormatOf("shortDate");
 
 export function formatRewardDate(iso: string): string {
   const date = new Date(iso);
@@ -43,7 +38,7 @@ export function formatRewardDate(iso: string): string {
 
 /** Released amounts carry a dollar prefix (docs/requirements.md §S3). */
 export function formatReleased(amount: number): string {
-  return `$${amountFormat.format(Number.isFinite(amount) ? amount : 0)}`;
+  return formatDollars(Number.isFinite(amount) ? Math.round(amount * 100) : 0);
 }
 
 const th = "px-4 py-3 text-left text-sm font-semibold text-slate-800";

@@ -1,5 +1,7 @@
 // GET /portal/reward-history.csv: every release of the company (GET /api/RewardHistory/export),
 // downloaded with the session's token. A failure answers the API's message as plain text.
+
+import { formatDate } from "../../../core/dates.ts";
 import { portalUserMiddleware, requireOnboardedUser } from "../portal/portal.server.ts";
 import type { Route } from "./+types/portal.reward-history.csv";
 
@@ -16,7 +18,7 @@ export async function loader({ context }: Route.LoaderArgs) {
       headers: { ...headers, "content-type": "text/plain; charset=utf-8" },
     });
   }
-  const day = new Intl.DateTimeFormat("en-CA", { timeZone: "Australia/Sydney" }).format(new Date());
+  const day = formatDate(new Date(), "isoDay");
   return new Response(csv.data, {
     headers: {
       ...headers,

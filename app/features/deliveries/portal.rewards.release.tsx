@@ -8,6 +8,7 @@
 import { useEffect } from "react";
 import { data, Form, Link, useRevalidator } from "react-router";
 import { z } from "zod";
+import { dateFormat as dateFormatOf } from "../../../core/dates.ts";
 import {
   DELIVERY_STATE_LABELS,
   deliveryInFlight,
@@ -33,11 +34,7 @@ export const meta: Route.MetaFunction = portalMeta(TITLE);
 /** How often the page looks again while an email is on its way (JavaScript on). */
 const REFRESH_MS = 3_000;
 
-const dateFormat = new Intl.DateTimeFormat("en-AU", {
-  dateStyle: "medium",
-  timeStyle: "short",
-  timeZone: "Australia/Sydney",
-});
+const dateFormat = dateFormatOf("mediumDateTime");
 
 export async function loader({ context, params }: Route.LoaderArgs) {
   const { api: client } = portalUser(context);

@@ -3,6 +3,8 @@
 // expiry, empty when none: each reward expires on its own, server/domain/lots.ts) and Action (an
 // edit icon named "Edit <first> <last>", docs/requirements.md §D8); 'No data to display' when empty;
 // 'X of Y page(s)' with Previous and Next, which keep the search text.
+
+import { dateFormat } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
 import type { TeamMember, TeamPage } from "../../../core/team.ts";
 import type { UrlDialogControl } from "../../ui/dialog.tsx";
@@ -17,12 +19,7 @@ const thTight = "px-2 py-3 text-sm font-semibold text-slate-800 sm:px-4";
 const tdTight = "px-2 py-2 align-middle text-slate-800 sm:px-4";
 
 /** "24 May 2028", on Sydney's calendar (as the recipients' emails date their expiry). */
-const expiryDate = new Intl.DateTimeFormat("en-AU", {
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  timeZone: "Australia/Sydney",
-});
+const expiryDate = dateFormat("shortDate");
 
 function Balance({ member }: { member: TeamMember }) {
   if (!member.balanceCents) return null;

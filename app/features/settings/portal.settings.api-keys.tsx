@@ -10,13 +10,13 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link, redirect } from "react-router";
 import { API_KEY_DETAILS, type ApiKeyView, apiKeysFormSchema, type CreatedApiKey } from "../../../core/api-keys.ts";
 import type { ApiKeyBudgetUse, BudgetsOverview } from "../../../core/budgets.ts";
+import { formatDate } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import { sydneyWallTimeToInstant } from "../../../core/schedule.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
-import { formatSydneyDateTime } from "../../lib/sydney-time.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
@@ -256,11 +256,11 @@ function KeyRow({
 }) {
   const expired = apiKey.expiresAt !== null && new Date(apiKey.expiresAt).getTime() <= Date.now();
   const status = apiKey.revokedAt
-    ? `Revoked ${formatSydneyDateTime(apiKey.revokedAt)}`
+    ? `Revoked ${formatDate(apiKey.revokedAt, "dateTime")}`
     : expired
-      ? `Expired ${formatSydneyDateTime(apiKey.expiresAt as string)}`
+      ? `Expired ${formatDate(apiKey.expiresAt as string, "dateTime")}`
       : apiKey.expiresAt
-        ? `Active · expires ${formatSydneyDateTime(apiKey.expiresAt)}`
+        ? `Active · expires ${formatDate(apiKey.expiresAt, "dateTime")}`
         : "Active · no expiry";
   return (
     <li className="flex flex-col gap-3 py-4 sm:flex-row sm:items-center sm:justify-between">
@@ -269,8 +269,8 @@ function KeyRow({
           {apiKey.name} <code className="ml-1 font-mono text-sm font-normal text-slate-700">{apiKey.prefix}…</code>
         </p>
         <p className="text-sm text-slate-600">
-          {status} · created {formatSydneyDateTime(apiKey.createdAt)} by {apiKey.createdBy.name} · last used{" "}
-          {apiKey.lastUsedAt ? formatSydneyDateTime(apiKey.lastUsedAt) : "never"}
+          {status} · created {formatDate(apiKey.createdAt, "dateTime")} by {apiKey.createdBy.name} · last used{" "}
+          {apiKey.lastUsedAt ? formatDate(apiKey.lastUsedAt, "dateTime") : "never"}
         </p>
         {apiKey.revokedAt ? null : (
           <p className="text-sm text-slate-700" data-testid={`key-budget-use-${apiKey.id}`}>

@@ -18,12 +18,12 @@ import {
   topUpDollarsToCents,
   topUpFormSchema,
 } from "../../../core/balance-top-ups.ts";
+import { formatDate } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
-import { formatSydneyDateTime } from "../../lib/sydney-time.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -201,11 +201,11 @@ function Statement({ entries }: { entries: BalanceEntryView[] }) {
           {entries.map((entry) => (
             <tr key={entry.id}>
               <td className={`${td} hidden whitespace-nowrap text-sm md:table-cell`}>
-                <time dateTime={entry.at}>{formatSydneyDateTime(entry.at)}</time>
+                <time dateTime={entry.at}>{formatDate(entry.at, "dateTime")}</time>
               </td>
               <td className={`${td} [overflow-wrap:anywhere]`}>
                 <time dateTime={entry.at} className="mb-1 block text-sm text-slate-600 md:hidden">
-                  {formatSydneyDateTime(entry.at)}
+                  {formatDate(entry.at, "dateTime")}
                 </time>
                 {entryLabel(entry)}
               </td>

@@ -4,6 +4,7 @@
 // "Send test ping" (plain forms, one action told apart by `intent`: core/webhooks.ts
 // webhookDeliveriesFormSchema). A table on wide screens; on a phone each delivery is a stacked row.
 import { Form, href, Link } from "react-router";
+import { formatDate } from "../../../core/dates.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import {
   WEBHOOK_DETAILS,
@@ -15,7 +16,6 @@ import {
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
-import { formatSydneyDateTime } from "../../lib/sydney-time.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { FormAlert, HiddenFormInputs } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
@@ -186,7 +186,7 @@ function DeliveryRow({
         <span className="block font-medium text-slate-900">{webhookEventLabel(d.eventType)}</span>
         <code className="block text-xs text-slate-600">{d.eventId}</code>
         <time dateTime={when} className="block text-sm text-slate-600">
-          {formatSydneyDateTime(when)}
+          {formatDate(when, "dateTime")}
         </time>
       </td>
       <td className={td}>
@@ -194,7 +194,7 @@ function DeliveryRow({
           {deliveryStatusText(d.status, d.lastStatus, d.attempts)}
         </span>
         {d.nextAttemptAt && d.attempts > 0 ? (
-          <span className="block text-sm text-slate-600">Next try {formatSydneyDateTime(d.nextAttemptAt)}</span>
+          <span className="block text-sm text-slate-600">Next try {formatDate(d.nextAttemptAt, "dateTime")}</span>
         ) : null}
       </td>
       <td className={`${td} text-sm text-slate-700`}>

@@ -7,6 +7,7 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link, redirect } from "react-router";
+import { formatDate } from "../../../core/dates.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import {
   type CreatedWebhookEndpoint,
@@ -21,7 +22,6 @@ import {
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
-import { formatSydneyDateTime } from "../../lib/sydney-time.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
@@ -239,9 +239,9 @@ function EndpointRow({ endpoint }: { endpoint: WebhookEndpointView }) {
         <p className="font-semibold text-slate-900 [overflow-wrap:anywhere]">{endpoint.url}</p>
         <p className="text-sm text-slate-700">{endpoint.events.map((e) => WEBHOOK_EVENTS[e] ?? e).join("; ")}</p>
         <p className="text-sm text-slate-600">
-          Registered {formatSydneyDateTime(endpoint.createdAt)} by {endpoint.createdBy.name} · last delivery:{" "}
+          Registered {formatDate(endpoint.createdAt, "dateTime")} by {endpoint.createdBy.name} · last delivery:{" "}
           {last
-            ? `${deliveryStatusText(last.status, last.lastStatus, last.attempts)}, ${formatSydneyDateTime(last.at)}`
+            ? `${deliveryStatusText(last.status, last.lastStatus, last.attempts)}, ${formatDate(last.at, "dateTime")}`
             : "none yet"}
         </p>
       </div>

@@ -2,6 +2,7 @@
 // person recognises "Firefox on Windows", not the header), and when it began, in the time zone
 // the portal's customers work in. Formatted on the server, so the page reads the same before
 // and after hydration whatever the browser's own zone.
+import { formatDate } from "../../../core/dates.ts";
 
 /** "Firefox on Windows"; "Unknown browser" when the header names nothing known. */
 export function describeUserAgent(userAgent: string | null): string {
@@ -35,19 +36,8 @@ export function describeUserAgent(userAgent: string | null): string {
 }
 
 /** The portal's time zone for times it shows (the portal serves Australian businesses). */
-export const PORTAL_TIME_ZONE = "Australia/Sydney";
-
-const formatter = new Intl.DateTimeFormat("en-AU", {
-  timeZone: PORTAL_TIME_ZONE,
-  day: "numeric",
-  month: "short",
-  year: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-  timeZoneName: "short",
-});
 
 /** "24 Nov 2026, 5:48 pm AEDT". */
 export function formatSessionTime(iso: string): string {
-  return formatter.format(new Date(iso));
+  return formatDate(iso, "dateTimeZone");
 }

@@ -2,6 +2,7 @@
 // only while SMTP_URL is unset, and outside demo mode only for loopback clients; otherwise the
 // route answers 404.
 import { data, href } from "react-router";
+import { dateFormat } from "../../../core/dates.ts";
 import { services } from "../../context.ts";
 import type { Route } from "./+types/dev.mailbox";
 
@@ -14,15 +15,9 @@ export async function loader({ context }: Route.LoaderArgs) {
   return data({ messages }, { headers: { "cache-control": "no-store", "x-robots-tag": "noindex" } });
 }
 
-const timeFormat = new Intl.DateTimeFormat("en-AU", {
-  dateStyle: "medium",
-  timeStyle: "medium",
-  timeZone: "Australia/Sydney",
-});
-
 function formatTime(iso: string): string {
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : timeFormat.format(date);
+  return Number.isNaN(date.getTime()) ? iso : dateFormat("mediumDateTimeSeconds").format(date);
 }
 
 const statusClass: Record<string, string> = {

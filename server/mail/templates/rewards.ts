@@ -1,8 +1,10 @@
 // A recipient's emails: the congratulation with their access code and password when a reward is
 // released (release.ts, delivery.ts), its sample on the Review page, and the reminder 30 days
 // before a reward expires (lots.ts). The recipient's password appears only here, never in logs.
+
+import { formatDate } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
-import { addMonths, formatAuDate } from "./dates.ts";
+import { addMonths } from "./dates.ts";
 import { email, type RenderedEmail } from "./render.ts";
 
 export interface RecipientEmailInput {
@@ -26,7 +28,7 @@ export interface RecipientEmailInput {
 
 export function recipientRewardEmail(input: RecipientEmailInput): RenderedEmail {
   const amount = formatDollars(input.amountCents);
-  const expiry = formatAuDate(input.expiresAt);
+  const expiry = formatDate(input.expiresAt, "longDate");
   return email(input.to, `Congratulations! You have received ${amount} in Reward Dollars`, {
     heading: `Congratulations, ${input.firstName}!`,
     ...(input.message
@@ -83,7 +85,7 @@ export interface ExpiryReminderInput {
  */
 export function rewardExpiryReminderEmail(input: ExpiryReminderInput): RenderedEmail {
   const amount = formatDollars(input.amountCents);
-  const expiry = formatAuDate(input.expiresAt);
+  const expiry = formatDate(input.expiresAt, "longDate");
   const reward = input.rewardName ? `"${input.rewardName}" ` : "";
   return email(input.to, `Your Reward Dollars expire on ${expiry}`, {
     heading: `Your Reward Dollars expire on ${expiry}`,
