@@ -1,6 +1,9 @@
 // Imports run one way (docs/decisions/0030-imports-run-one-way.md): routes and features → app/lib,
-// app/ui → (the typed client) → server/api → server/domain → server/db, and core/ below them all.
-// `npm run check:imports` checks these rules over app/, server/ and core/; `npm test` runs it.
+// app/ui → (the typed client) → server/api (the edge) → a module's API (modules/<resource>/
+// *api.server.ts) → its rules (modules/<resource>/*.server.ts) → the platform (server/db, the
+// ports) and core/ below them all; a module's browser-safe files (no `.server`) import only other
+// browser-safe files and core/. `npm run check:imports` checks these rules over app/, server/,
+// modules/ and core/; `npm test` runs it.
 // Tests (*.test.ts, *.testkit.ts) may reach across layers to set up and inspect a case, so the
 // rules look at application code only. Cycles between feature folders: .dependency-cruiser-features.mjs.
 
@@ -16,22 +19,40 @@ export default {
         "Router context key breaks the services handed to the routes (ADR 0004). Shared names live in core/. " +
         "Types the server hands to the app (app/context.ts) may be imported as types.",
       severity: "error",
-      from: { path: "^server/", pathNot: TESTS },
+      from: { path: "^(server|modules)/", pathNot: TESTS },
       to: { path: "^app/", dependencyTypesNot: ["type-only"] },
     },
     {
-      name: "domain-not-to-http-or-api",
-      comment: "The domain knows nothing of HTTP or of the API over it: server/domain → server/db only.",
+      name: "module-rules-not-to-http-or-api",
+      comment:
+        "A module's rules (modules/<resource>/*.server.ts but its API) know nothing of HTTP or of the API " +
+        "over them: they reach the platform below (server/db and the ports) and other modules' rules.",
       severity: "error",
-      from: { path: "^server/domain/", pathNot: TESTS },
-      to: { path: "^server/(http|api)/" },
+      from: { path: "^modules/", pathNot: `${TESTS}|api\\.server\\.ts$` },
+      to: { path: "^server/(http|api)/|^modules/.*api\\.server\\.ts$" },
+    },
+    {
+      name: "browser-safe-stays-browser-safe",
+      comment:
+        "A module's browser-safe files (its schemas, without `.server`) run in the browser too: they import " +
+        "only core/ and other modules' browser-safe files, never the server or a `.server` file.",
+      severity: "error",
+      from: { path: "^modules/", pathNot: `${TESTS}|\\.server\\.tsx?$` },
+      to: { path: "^server/|^app/|\\.server\\.tsx?$" },
     },
     {
       name: "db-not-upward",
-      comment: "The database layer knows nothing of the domain, the API or HTTP.",
+      comment: "The database layer knows nothing of the modules, the API or HTTP.",
       severity: "error",
       from: { path: "^server/db/", pathNot: TESTS },
-      to: { path: "^server/(domain|api|http)/" },
+      to: { path: "^modules/|^server/(api|http)/" },
+    },
+    {
+      name: "ports-not-to-module-rules",
+      comment: "The ports to outside services (card processor, captcha) know no module's rules: a module calls them.",
+      severity: "error",
+      from: { path: "^server/(captcha|payments/(port|simulated|stripe|index))", pathNot: TESTS },
+      to: { path: "^modules/.*\\.server\\.ts$" },
     },
     {
       name: "app-to-server-through-api",
@@ -40,7 +61,11 @@ export default {
         "only server/api's types and its handed-in services' types.",
       severity: "error",
       from: { path: "^app/", pathNot: TESTS },
-      to: { path: "^server/", pathNot: "^server/api/", dependencyTypesNot: ["type-only"] },
+      to: {
+        path: "^server/|^modules/.*\\.server\\.tsx?$",
+        pathNot: "^server/api/|^modules/.*api\\.server\\.ts$",
+        dependencyTypesNot: ["type-only"],
+      },
     },
     {
       name: "lib-not-to-ui",
@@ -59,10 +84,11 @@ export default {
     {
       name: "core-imports-nothing-of-ours",
       comment:
-        "core/ is pure shared code that everyone may import; it imports nothing of app/, server/, scripts/ or tests/.",
+        "core/ is pure shared code that everyone may import; it imports nothing of app/, server/, modules/, " +
+        "scripts/ or tests/.",
       severity: "error",
-      from: { path: "^core/" },
-      to: { path: "^(app|server|scripts|tests)/" },
+      from: { path: "^core/", pathNot: TESTS },
+      to: { path: "^(app|server|modules|scripts|tests)/" },
     },
   ],
   options: {

@@ -10,6 +10,7 @@ export default defineConfig({
     environment: "node",
     include: [
       "server/**/*.test.ts",
+      "modules/**/*.test.ts",
       "core/**/*.test.ts",
       "app/**/*.test.ts",
       "tests/security/**/*.test.ts",

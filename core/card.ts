@@ -53,7 +53,7 @@ export function expiryHasPassed(expiry: { month: number; year: number }, now: Da
 export const NAME_ON_CARD_MAX = 64;
 
 /**
- * The card form's messages: the API's own words (core/rewards.ts REWARD_DETAILS for the reward
+ * The card form's messages: the API's own words (modules/reward-drafts/schema.ts REWARD_DETAILS for the reward
  * name, server/payments/simulated.ts CARD_MESSAGES for the card; app/features/payment/payment.test.ts
  * proves they agree), repeated here so this module stays free of zod and server code.
  */

@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { teamMemberSchema } from "../modules/team/schema.ts";
 import {
   CSV_MAX_ERRORS,
   type CsvColumn,
@@ -17,7 +18,6 @@ import {
   type TeamCsvRow,
 } from "./csv.ts";
 import { EMAIL_PATTERN, MAX_IMPORT_ROWS } from "./limits.ts";
-import { teamMemberSchema } from "./team.ts";
 
 const HEADER = "First Name,Last Name,Email Address";
 /** A file written before the optional detail columns reads them as blank. */
@@ -218,7 +218,7 @@ describe("readCsv with other columns (the reward upload's shape)", () => {
   });
 });
 
-describe("agreement with the API's rules (core/team.ts, zod)", () => {
+describe("agreement with the API's rules (modules/team/schema.ts, zod)", () => {
   it("checks addresses with zod's own email pattern", () => {
     expect(EMAIL_PATTERN.source.replaceAll("\\-", "-")).toBe(z.regexes.email.source.replaceAll("\\-", "-"));
   });

@@ -179,7 +179,7 @@ function parseRecords(text: string): { ok: true; records: string[][] } | { ok: f
 
 /**
  * The checks of a reader, one record at a time, so a file can be read whole (readCsv) or as a
- * stream (the server's import, server/domain/imports.ts) with the same rules and messages.
+ * stream (the server's import, modules/imports/service.server.ts) with the same rules and messages.
  * Feed it every record csv-parse gives, in order: the first non-blank one is the heading line.
  */
 export class CsvRowChecker<Key extends string> {

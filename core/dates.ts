@@ -52,7 +52,7 @@ const STYLES = {
       timeZoneName: "short",
     },
   },
-  /** The wall-clock digits of an instant in a zone, for arithmetic (core/schedule.ts). */
+  /** The wall-clock digits of an instant in a zone, for arithmetic (modules/scheduled-sends/schema.ts). */
   wallClockParts: {
     locale: "en-US",
     options: {

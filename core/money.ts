@@ -7,7 +7,7 @@ export const CENTS_PER_REWARD_DOLLAR = 100;
 export const MAX_REWARD_DOLLARS = 10_000;
 /**
  * Every order line, whatever made it (a draft, a CSV, an API order, an automation), pays its
- * member from $1 to $10,000 (docs/rules.md "What an order line may be"; server/domain/order-lines.ts).
+ * member from $1 to $10,000 (docs/rules.md "What an order line may be"; modules/orders/order-lines.server.ts).
  */
 export const MIN_LINE_CENTS = 1 * CENTS_PER_REWARD_DOLLAR;
 export const MAX_LINE_CENTS = MAX_REWARD_DOLLARS * CENTS_PER_REWARD_DOLLAR;

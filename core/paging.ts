@@ -40,7 +40,7 @@ export function lenientPageNumber(max: number, fallback: number) {
 /**
  * A strict page parameter: absent or blank is `fallback`; otherwise up to 10 digits (spaces
  * around allowed) of a number from 1 to `max`, else an issue whose message is `detail` (the 400's
- * detail, as server/api/team.test.ts and audit.test.ts assert).
+ * detail, as modules/team/team.test.ts and audit.test.ts assert).
  */
 function strictPageNumber(max: number, fallback: number, detail: string) {
   return z.pipe(

@@ -9,7 +9,7 @@
 // Such a route's loaders must read nothing about the visitor (no session, cookie or address) and
 // its page must hold nothing of the query: the verify and reset links, whose query carries a
 // secret, are not shared (docs/decisions/0018-pages-for-visitors-without-a-session.md, amendment).
-// A minute matches the catalogue cache the landing page shows (server/domain/catalogue.ts).
+// A minute matches the catalogue cache the landing page shows (modules/catalogue/service.server.ts).
 
 /** Shared caches a minute; browsers revalidate on every visit. */
 export const SHARED_PAGE_CACHE_CONTROL = "public, max-age=0, s-maxage=60";

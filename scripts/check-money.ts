@@ -1,4 +1,4 @@
-// `npm run check:money`: the money reconciliation (server/domain/money-check.ts) against the
+// `npm run check:money`: the money reconciliation (modules/money-check/service.server.ts) against the
 // database DATABASE_URL names (unset: ./data/db), parsed as the app parses it. It only reads. It
 // prints one line per finding and exits 1, or prints "money reconciles: …" and exits 0. The app
 // runs the same check hourly and logs each finding (server/jobs/money-check.ts).
@@ -6,9 +6,9 @@
 // A PGlite directory takes one process (ADR 0012): while the app runs on it this refuses with
 // the directory lock's message, as `npm run db:migrate` does; on PostgreSQL it runs beside the app.
 import { existsSync } from "node:fs";
+import { checkMoney, formatFinding, reconcilesLine } from "../modules/money-check/service.server.ts";
 import { ConfigError, isPostgresUrl, loadConfig } from "../server/config.ts";
 import { DatabaseInUseError, openDatabase } from "../server/db/client.ts";
-import { checkMoney, formatFinding, reconcilesLine } from "../server/domain/money-check.ts";
 
 let url: string;
 try {

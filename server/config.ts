@@ -3,7 +3,7 @@
 import { availableParallelism } from "node:os";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
-import { hasValidAbnCheckDigits, normaliseAbn } from "../core/abn.ts";
+import { hasValidAbnCheckDigits, normaliseAbn } from "../modules/companies/abn.ts";
 
 const optionalString = z
   .string()
@@ -50,10 +50,10 @@ const envSchema = z.object({
   /** HTTP worker processes (server/cluster.ts); unset: one per CPU core on PostgreSQL, 1 on PGlite. */
   WEB_CONCURRENCY: z.coerce.number().int("must be a whole number").min(1).max(256).optional(),
   RATE_LIMIT_FACTOR: z.coerce.number().positive("must be a positive number").default(1),
-  /** How often each process looks for scheduled rewards that are due (server/domain/scheduled-sends.ts). */
+  /** How often each process looks for scheduled rewards that are due (modules/scheduled-sends/service.server.ts). */
   SCHEDULER_INTERVAL_SECONDS: z.coerce.number().int("must be a whole number").min(1).max(3600).default(30),
   /**
-   * How often each process runs the reward expiry job (server/domain/lots.ts: forfeiture and the
+   * How often each process runs the reward expiry job (modules/lots/service.server.ts: forfeiture and the
    * 30-day reminders); every run is exactly once across processes, so more often only means sooner.
    */
   EXPIRY_JOB_INTERVAL_MINUTES: z.coerce.number().int("must be a whole number").min(1).max(1440).default(60),

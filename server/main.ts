@@ -2,6 +2,13 @@
 // captcha, the provider API and the web app. server.ts calls it; tests call it too.
 import type { ServerBuild } from "react-router";
 import type { WebServices } from "../app/context.ts";
+import { type AutomationRunSummary, runAutomations } from "../modules/automations/service.server.ts";
+import { seedCatalogue } from "../modules/catalogue/service.server.ts";
+import { type ImportWorker, startImportWorker } from "../modules/imports/service.server.ts";
+import type { ExpirySummary } from "../modules/lots/service.server.ts";
+import type { MoneyCheckResult } from "../modules/money-check/service.server.ts";
+import type { PaymentServices } from "../modules/orders/service.server.ts";
+import { type DueSummary, releaseDueOrders } from "../modules/scheduled-sends/service.server.ts";
 import { createApi } from "./api/index.ts";
 import { type RateLimitStore, sweepExpiredRateLimits } from "./api/rate-limits.ts";
 import { type Captcha, captchaOff } from "./captcha/port.ts";
@@ -9,13 +16,6 @@ import { recaptcha } from "./captcha/recaptcha.ts";
 import type { WorkerCount } from "./cluster.ts";
 import { type Config, isLoopbackAddress } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
-import { type AutomationRunSummary, runAutomations } from "./domain/automations.ts";
-import { seedCatalogue } from "./domain/catalogue.ts";
-import { type ImportWorker, startImportWorker } from "./domain/imports.ts";
-import type { ExpirySummary } from "./domain/lots.ts";
-import type { MoneyCheckResult } from "./domain/money-check.ts";
-import type { PaymentServices } from "./domain/orders.ts";
-import { type DueSummary, releaseDueOrders } from "./domain/scheduled-sends.ts";
 import { createServerApp } from "./http/app.ts";
 import { createFormGuards } from "./http/form-guards.ts";
 import { type Fetch, withPageCache } from "./http/page-cache.ts";
@@ -86,7 +86,7 @@ export interface RunningApp {
   importWorker: ImportWorker;
   reconciler: Reconciler;
   scheduler: PeriodicJob<DueSummary>;
-  /** Birthday and work-anniversary rewards at 9:00 in each member's time zone (server/domain/automations.ts). */
+  /** Birthday and work-anniversary rewards at 9:00 in each member's time zone (modules/automations/service.server.ts). */
   automations: PeriodicJob<AutomationRunSummary>;
   /** Forfeiture at expiry and the 30-day reminders (server/jobs/expiry.ts). */
   expiryJob: PeriodicJob<ExpirySummary>;

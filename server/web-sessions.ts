@@ -9,7 +9,7 @@ import type { WebSessionStore } from "../app/context.ts";
 import type { Db } from "./db/client.ts";
 import { preparedOnce } from "./db/prepared.ts";
 import { webSessions } from "./db/schema.ts";
-import { secretSeal } from "./domain/secret-seal.ts";
+import { secretSeal } from "./secret-seal.ts";
 
 /** How long a session lives without a new login: the access token's lifetime (12 h). */
 export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;

@@ -5,10 +5,10 @@
 import type { InferRequestType } from "hono/client";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it, vi } from "vitest";
-import type { LoginResponse, MyDetails } from "../../core/account-forms.ts";
-import type { TeamPage } from "../../core/team.ts";
-import type { LoginChallengeResponse } from "../../core/two-factor.ts";
-import { accountsApi, latestCode, PASSWORD, registration } from "../../server/api/accounts.testkit.ts";
+import { accountsApi, latestCode, PASSWORD, registration } from "../../modules/identity/accounts.testkit.ts";
+import type { LoginResponse, MyDetails } from "../../modules/identity/schema.ts";
+import type { TeamPage } from "../../modules/team/schema.ts";
+import type { LoginChallengeResponse } from "../../modules/two-factor/schema.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { openTestDatabase, type TestDatabase } from "../../tests/support/db.ts";
 import { type RequestServices, webContext } from "../context.ts";

@@ -2,6 +2,7 @@
 // attributes each input carries before hydration, when the browser checks the form itself
 // (docs/requirements.md §S5, §S9; §D9 "JavaScript on and off").
 import { describe, expect, it } from "vitest";
+import { contactFormSchema, waitlistFormSchema } from "../../core/public-forms.ts";
 import {
   companyDetailsSchema,
   forgotFormSchema,
@@ -9,10 +10,9 @@ import {
   loginFormSchema,
   resetFormSchema,
   signUpFormSchema,
-} from "../../core/account-forms.ts";
-import { contactFormSchema, waitlistFormSchema } from "../../core/public-forms.ts";
-import { newRewardUserSchema } from "../../core/rewards.ts";
-import { teamMemberSchema } from "../../core/team.ts";
+} from "../../modules/identity/schema.ts";
+import { newRewardUserSchema } from "../../modules/reward-drafts/schema.ts";
+import { teamMemberSchema } from "../../modules/team/schema.ts";
 import { formConstraint } from "./forms.ts";
 
 const name = { required: true, maxLength: 64 };
@@ -53,7 +53,7 @@ describe("formConstraint", () => {
       firstName: name,
       lastName: name,
       email,
-      // A member's optional details (core/team.ts): none is required.
+      // A member's optional details (modules/team/schema.ts): none is required.
       birthDay: { required: false },
       birthMonth: { required: false },
       startDate: { required: false },

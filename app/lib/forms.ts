@@ -17,7 +17,7 @@
 //     JavaScript the browser's own required / maxlength / type=email checks apply.
 import type { SubmissionResult, useForm } from "@conform-to/react";
 import type * as z from "zod/mini";
-import { COMPANY_SIZES, INDUSTRIES } from "../../core/company.ts";
+import { COMPANY_SIZES, INDUSTRIES } from "../../modules/companies/schema.ts";
 
 /** What an action returns when a post fails: conform's reply, plus the captcha state (docs/requirements.md §S4). */
 export interface FormReply {

@@ -11,8 +11,8 @@ import {
   type RouterContextProvider,
   type Session,
 } from "react-router";
-import type { AppSettings, MyDetails } from "../../core/account-forms.ts";
-import { SESSION_COOKIE_NAMES } from "../../core/session-cookie.ts";
+import type { AppSettings, MyDetails } from "../../modules/identity/schema.ts";
+import { SESSION_COOKIE_NAMES } from "../../modules/identity/session-cookie.ts";
 import { services } from "../context.ts";
 import type { Toast } from "./toast.ts";
 

@@ -3,7 +3,7 @@
 // 50,000-row file whole. The fields before the file part (the pane's forms put the CSRF token,
 // the honeypot and the intent first) are checked like any form post (security.server.ts) before
 // a byte of the file is read; the file part is then handed on as a stream, to the API's import
-// (POST /Imports, server/domain/imports.ts), which checks it with the browser's reader, stages its
+// (POST /Imports, modules/imports/service.server.ts), which checks it with the browser's reader, stages its
 // rows and answers the job. Both bulk panes (My Team, Reward My Team) post through here.
 import { Readable } from "node:stream";
 import busboy from "busboy";
@@ -137,7 +137,7 @@ function drainable(file: Readable): { stream: ReadableStream<Uint8Array>; drain:
 
 export type ImportKind = "team" | "reward";
 
-/** The job the API answered for a file (server/domain/imports.ts ImportView). */
+/** The job the API answered for a file (modules/imports/service.server.ts ImportView). */
 export type ImportJob = Extract<Awaited<ReturnType<typeof readImportJob>>, { ok: true }>["data"];
 
 /** The job as the API holds it now (GET /Imports/:id). */
@@ -208,7 +208,7 @@ export function postedRowCount(value: FormDataEntryValue | null): number | undef
 }
 
 /**
- * Waits for a queued job to be applied by the import worker (server/domain/imports.ts): the job
+ * Waits for a queued job to be applied by the import worker (modules/imports/service.server.ts): the job
  * once done or failed, or null when it is still waiting after `timeoutMs` (or gone).
  */
 export async function awaitImport(client: ApiClient, id: string, timeoutMs: number): Promise<ImportJob | null> {

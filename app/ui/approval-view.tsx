@@ -1,8 +1,9 @@
 // What the approval pages show of an approval order (ADR 0022 §6): its state in words (waiting,
 // approved, declined with the reason, paid, replaced) and the dates as an Australian reads them.
 // Shared by the approval page, Review & Pay and the dashboard's list.
-import type { ApprovalSummary } from "../../core/approvals.ts";
+
 import { formatDate } from "../../core/dates.ts";
+import type { ApprovalSummary } from "../../modules/approvals/schema.ts";
 
 export function formatWhen(iso: string | null): string {
   if (!iso) return "";

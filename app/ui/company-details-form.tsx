@@ -5,8 +5,8 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href } from "react-router";
-import { companyDetailsSchema } from "../../core/account-forms.ts";
 import { ABN_LENGTH } from "../../core/limits.ts";
+import { companyDetailsSchema } from "../../modules/identity/schema.ts";
 import {
   COMPANY_SIZE_OPTIONS,
   type FormReply,

@@ -2,7 +2,12 @@
 // match), shown once a password is typed (JavaScript). Without JavaScript the server lists the
 // unmet rules under the field instead (PasswordField in auth-fields.tsx).
 import { type ComponentProps, useEffect, useRef, useState } from "react";
-import { PASSWORD_HTML_PATTERN, PASSWORD_MESSAGES, PASSWORD_RULES, passwordChecklist } from "../../core/password.ts";
+import {
+  PASSWORD_HTML_PATTERN,
+  PASSWORD_MESSAGES,
+  PASSWORD_RULES,
+  passwordChecklist,
+} from "../../modules/identity/password.ts";
 import { PASSWORD_HINT, PASSWORD_PATTERN_TITLE } from "../lib/forms.ts";
 import { AuthField } from "./auth-fields.tsx";
 

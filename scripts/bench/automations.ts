@@ -12,6 +12,9 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { eq, sql } from "drizzle-orm";
 import { AUSTRALIAN_STATES } from "../../core/member-dates.ts";
+import { type AutomationServices, runAutomations } from "../../modules/automations/service.server.ts";
+import { moveBalance } from "../../modules/balance/service.server.ts";
+import { registerProgramManager } from "../../modules/identity/service.server.ts";
 import { loadConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import {
@@ -22,9 +25,6 @@ import {
   emailOutbox,
   users,
 } from "../../server/db/schema.ts";
-import { type AutomationServices, runAutomations } from "../../server/domain/automations.ts";
-import { moveBalance } from "../../server/domain/balance.ts";
-import { registerProgramManager } from "../../server/domain/identity.ts";
 import { createLogger } from "../../server/logger.ts";
 import { simulatedProcessor } from "../../server/payments/simulated.ts";
 import { postgresDatabase } from "./http-load.ts";

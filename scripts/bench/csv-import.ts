@@ -7,9 +7,9 @@
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { MAX_IMPORT_ROWS } from "../../core/limits.ts";
+import { applyNextImport } from "../../modules/imports/service.server.ts";
 import { loadConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/client.ts";
-import { applyNextImport } from "../../server/domain/imports.ts";
 import { benchManagerApi, teamCsv } from "./team-import.ts";
 
 export interface CsvImportFigures {

@@ -1,4 +1,4 @@
-// Expiry benchmark: the daily reward expiry job (server/domain/lots.ts) over 100,000 open lots,
+// Expiry benchmark: the daily reward expiry job (modules/lots/service.server.ts) over 100,000 open lots,
 // on a fresh in-memory PGlite database, every one of them due at once (the worst day: half
 // expired, forfeited with a ledger entry each; half expiring within 30 days, each reminded with
 // an email queued in the outbox). A second run finds nothing left (exactly once). Target: under
@@ -8,10 +8,10 @@
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { sql } from "drizzle-orm";
+import { runExpiryJob } from "../../modules/lots/service.server.ts";
 import { loadConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { companies, emailOutbox, rewardLedger } from "../../server/db/schema.ts";
-import { runExpiryJob } from "../../server/domain/lots.ts";
 
 export const EXPIRY_TARGET_MS = 10_000;
 

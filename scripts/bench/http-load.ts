@@ -56,8 +56,8 @@ import { availableParallelism, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import type { RewardHistoryPage } from "../../core/account-forms.ts";
-import { SESSION_COOKIE_NAMES } from "../../core/session-cookie.ts";
+import type { RewardHistoryPage } from "../../modules/identity/schema.ts";
+import { SESSION_COOKIE_NAMES } from "../../modules/identity/session-cookie.ts";
 import {
   type AppProcess,
   CARD,

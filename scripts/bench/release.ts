@@ -9,6 +9,8 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
 import { chargesFor } from "../../core/money.ts";
+import { registerProgramManager } from "../../modules/identity/service.server.ts";
+import { checkOrderPayment, createOrderPayment, type PaymentServices } from "../../modules/orders/service.server.ts";
 import { loadConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import {
@@ -19,8 +21,6 @@ import {
   simulatedPayments,
   users,
 } from "../../server/db/schema.ts";
-import { registerProgramManager } from "../../server/domain/identity.ts";
-import { checkOrderPayment, createOrderPayment, type PaymentServices } from "../../server/domain/orders.ts";
 import { createLogger } from "../../server/logger.ts";
 import { simulatedProcessor } from "../../server/payments/simulated.ts";
 

@@ -5,8 +5,8 @@
 //   node scripts/bench/review-page.ts [--recipients 5000] [--requests 20]
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
-import { MAX_DRAFT_RECIPIENTS } from "../../core/rewards.ts";
-import { addNewRecipients } from "../../server/domain/reward-draft.ts";
+import { MAX_DRAFT_RECIPIENTS } from "../../modules/reward-drafts/schema.ts";
+import { addNewRecipients } from "../../modules/reward-drafts/service.server.ts";
 import { startSignedInBench } from "./signed-in.ts";
 
 export interface ReviewPageFigures {

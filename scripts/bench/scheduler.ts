@@ -9,12 +9,12 @@
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { eq, sql } from "drizzle-orm";
+import { registerProgramManager } from "../../modules/identity/service.server.ts";
+import type { PaymentServices } from "../../modules/orders/service.server.ts";
+import { releaseDueOrders } from "../../modules/scheduled-sends/service.server.ts";
 import { loadConfig } from "../../server/config.ts";
 import { openDatabase } from "../../server/db/client.ts";
 import { emailOutbox, orderLines, orders, rewardLedger, rewardReleases, users } from "../../server/db/schema.ts";
-import { registerProgramManager } from "../../server/domain/identity.ts";
-import type { PaymentServices } from "../../server/domain/orders.ts";
-import { releaseDueOrders } from "../../server/domain/scheduled-sends.ts";
 import { createLogger } from "../../server/logger.ts";
 import { simulatedProcessor } from "../../server/payments/simulated.ts";
 import { postgresDatabase } from "./http-load.ts";

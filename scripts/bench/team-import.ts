@@ -7,13 +7,13 @@
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { readTeamCsv } from "../../core/csv.ts";
-import { type BulkTeamUploadResponse, bulkTeamUploadSchema, MAX_IMPORT_ROWS } from "../../core/team.ts";
+import { registerProgramManager } from "../../modules/identity/service.server.ts";
+import { issueAccessToken } from "../../modules/identity/sign-in.server.ts";
+import { type BulkTeamUploadResponse, bulkTeamUploadSchema, MAX_IMPORT_ROWS } from "../../modules/team/schema.ts";
 import { createApi } from "../../server/api/index.ts";
 import { captchaOff } from "../../server/captcha/port.ts";
 import { type Config, loadConfig } from "../../server/config.ts";
 import { type Database, openDatabase } from "../../server/db/client.ts";
-import { registerProgramManager } from "../../server/domain/identity.ts";
-import { issueAccessToken } from "../../server/domain/sign-in.ts";
 import { createLogger } from "../../server/logger.ts";
 
 export interface TeamImportFigures {

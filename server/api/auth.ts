@@ -3,8 +3,8 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { DETAILS } from "../../core/public-forms.ts";
+import { preparedAccessTokenCheck } from "../../modules/identity/service.server.ts";
 import type { Db } from "../db/client.ts";
-import { preparedAccessTokenCheck } from "../domain/identity.ts";
 import { ProblemError } from "../http/problem.ts";
 import { type Auth, requireBearer, type TokenVerifier } from "./bearer.ts";
 import type { ApiEnv } from "./deps.ts";

@@ -1,8 +1,8 @@
+import type { ApiKeyOwner } from "../../modules/api-keys/service.server.ts";
+import type { TokenOwner } from "../../modules/identity/service.server.ts";
 import type { Captcha } from "../captcha/port.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import type { ApiKeyOwner } from "../domain/api-keys.ts";
-import type { TokenOwner } from "../domain/identity.ts";
 import type { Logger } from "../logger.ts";
 import type { Payments } from "../payments/port.ts";
 import type { RateLimitStore, RateRuleName } from "./rate-limits.ts";
@@ -27,13 +27,13 @@ export interface ApiDeps {
   rateLimitStore?: RateLimitStore;
   /** Told the rule's name each time a rate limit refuses a call (server/metrics.ts). */
   onRateLimited?: (rule: RateRuleName) => void;
-  /** Test seam of the release (server/domain/release.ts): called after each recipient is written. */
+  /** Test seam of the release (modules/orders/release.server.ts): called after each recipient is written. */
   onReleaseLine?: (index: number) => void | Promise<void>;
 }
 
 export interface ApiVariables {
   /** Set by the bearer middleware (bearer.ts) on authenticated routes. */
-  /** With the caller's address, so what the call changes is recorded with it (server/domain/audit.ts). */
+  /** With the caller's address, so what the call changes is recorded with it (modules/audit/service.server.ts). */
   auth?: TokenOwner & { clientIp?: string };
   clientIp?: string;
   /** Set by the API-key middleware (api-v1.ts) on /api/v1 routes: the company a key acts for. */

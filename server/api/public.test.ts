@@ -3,11 +3,11 @@ import { existsSync } from "node:fs";
 import { count } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { DETAILS } from "../../core/public-forms.ts";
+import { seedCatalogue } from "../../modules/catalogue/service.server.ts";
 import { createTestApi, expectProblem } from "../../tests/support/api.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { catalogueItems } from "../db/schema.ts";
-import { seedCatalogue } from "../domain/catalogue.ts";
 
 const CATALOGUE_URL = "https://catalogue.test/shop";
 

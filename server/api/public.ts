@@ -1,9 +1,9 @@
 // The public calls of docs/requirements.md §S7: the catalogue, the waitlist and the anonymous contact form.
 import { Hono } from "hono";
 import { DETAILS, helpAnonymousSchema, waitListSchema } from "../../core/public-forms.ts";
-import { listLatestRewards } from "../domain/catalogue.ts";
-import { createHelpRequest } from "../domain/help.ts";
-import { joinWaitlist } from "../domain/waitlist.ts";
+import { listLatestRewards } from "../../modules/catalogue/service.server.ts";
+import { createHelpRequest } from "../../modules/help/service.server.ts";
+import { joinWaitlist } from "../../modules/waitlist/service.server.ts";
 import { ProblemError } from "../http/problem.ts";
 import { jsonBody } from "../http/validate.ts";
 import { requireCaptcha } from "./captcha-guard.ts";

@@ -1,11 +1,12 @@
 // The one place where the domain's refusals become HTTP answers: the API's error handler
 // (index.ts) asks here for every error a route lets through. A payment-side refusal carries its
 // status, detail and field errors (PaymentError); a reward draft's carries its kind (DraftError),
-// mapped to the words of core/rewards.ts. Routes call the domain directly and let refusals throw.
-import { REWARD_DETAILS } from "../../core/rewards.ts";
-import { PaymentError } from "../domain/orders.ts";
-import { RemovalRefused } from "../domain/release-rules.ts";
-import { DraftError } from "../domain/reward-draft.ts";
+// mapped to the words of modules/reward-drafts/schema.ts. Routes call the domain directly and let refusals throw.
+
+import { RemovalRefused } from "../../modules/orders/release-rules.server.ts";
+import { PaymentError } from "../../modules/orders/service.server.ts";
+import { REWARD_DETAILS } from "../../modules/reward-drafts/schema.ts";
+import { DraftError } from "../../modules/reward-drafts/service.server.ts";
 import { ProblemError } from "../http/problem.ts";
 
 /** The problem+json a refusal of the domain answers, or undefined for any other error. */

@@ -236,8 +236,8 @@ export const users = pgTable(
     /**
      * When the birthday and the start date were last set (entered, changed or cleared): an
      * automation's occasion is due only when its date was set before the occasion's 9:00
-     * (server/domain/automations.ts), so a date entered after that time waits for the next one.
-     * Written only with the dates (server/domain/team.ts dateSetColumns). Rows made before this
+     * (modules/automations/service.server.ts), so a date entered after that time waits for the next one.
+     * Written only with the dates (modules/team/service.server.ts dateSetColumns). Rows made before this
      * column hold their creation time (the migration's backfill).
      */
     birthdaySetAt: timestamptz("birthday_set_at"),
@@ -425,7 +425,7 @@ export const rewardDrafts = pgTable(
     userId: userRef(),
     /** The reward name (docs/requirements.md §S3), '' until set; required for payment. */
     name: text("name").notNull().default(""),
-    /** The sender's message to every recipient, '' for none (core/rewards.ts rewardMessageField). */
+    /** The sender's message to every recipient, '' for none (modules/reward-drafts/schema.ts rewardMessageField). */
     message: text("message").notNull().default(""),
     /** Who the recipients' email names as the sender; '' for the manager's own name. */
     senderName: text("sender_name").notNull().default(""),
@@ -556,7 +556,7 @@ export const orders = pgTable(
     refundFailedAt: timestamptz("refund_failed_at"),
     /**
      * The tax invoice's parties as they were when the order was paid or charged (card or balance),
-     * written in that transaction (server/domain/invoices.ts freezeInvoiceParties; ADR 0025,
+     * written in that transaction (modules/invoices/service.server.ts freezeInvoiceParties; ADR 0025,
      * amendment): the buyer's company name and ABN, and the supplier of SUPPLIER_NAME/SUPPLIER_ABN.
      * Null until then. Orders paid before these columns: the buyer from the company's row when
      * migration 0020 ran, the supplier from the configuration (the migration cannot read it).
@@ -965,7 +965,7 @@ export const apiKeys = pgTable(
     prefix: text("prefix").notNull(),
     keyHash: text("key_hash").notNull(),
     createdAt: createdAt(),
-    /** Written at most once a minute per key (server/domain/api-keys.ts), not on every call. */
+    /** Written at most once a minute per key (modules/api-keys/service.server.ts), not on every call. */
     lastUsedAt: timestamptz("last_used_at"),
     expiresAt: timestamptz("expires_at"),
     revokedAt: timestamptz("revoked_at"),
@@ -1164,7 +1164,7 @@ export const webhookDeliveries = pgTable(
 
 /**
  * A company's OpenID Connect identity provider, set by an Owner (Settings → Single sign-on).
- * The client secret is sealed like the webhook secrets (server/domain/single-sign-on.ts): the
+ * The client secret is sealed like the webhook secrets (modules/single-sign-on/service.server.ts): the
  * token call must send it, so it cannot be a hash.
  */
 export const singleSignOnConfigs = pgTable("single_sign_on_configs", {
@@ -1197,7 +1197,7 @@ export const singleSignOnDomains = pgTable(
   {
     id: id(),
     companyId: companyRef(),
-    /** Lower case, no leading "@" (core/single-sign-on.ts). */
+    /** Lower case, no leading "@" (modules/single-sign-on/schema.ts). */
     domain: text("domain").notNull(),
     createdAt: createdAt(),
   },

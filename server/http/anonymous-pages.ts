@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { brotliCompress, constants, gzip } from "node:zlib";
-import { SESSION_COOKIE_NAMES } from "../../core/session-cookie.ts";
+import { SESSION_COOKIE_NAMES } from "../../modules/identity/session-cookie.ts";
 
 export type PageEncoding = "br" | "gzip";
 

@@ -49,7 +49,7 @@ describe("edge app", () => {
       for (const path of ["/corporate/login", "/corporate/login/"]) {
         const login = cspDirectives(await running.app.request(path));
         // A local run (APP_URL on loopback): any loopback provider too, which only `http:` can name
-        // (127.0.0.2, [::1]; server/domain/single-sign-on-issuers.ts).
+        // (127.0.0.2, [::1]; modules/single-sign-on/issuers.server.ts).
         expect(login.get("form-action")).toEqual(["'self'", "https:", "http:"]);
       }
       for (const path of ["/corporate/sign-up", "/corporate/forgot-password-request", "/help"]) {

@@ -14,9 +14,9 @@ import type { RequestServices, WebServices } from "../../app/context.ts";
 import { FILE_TOO_LARGE_MESSAGE } from "../../core/csv.ts";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import { DETAILS } from "../../core/public-forms.ts";
+import { ssoLoginFormActionSources } from "../../modules/single-sign-on/issuers.server.ts";
 import type { WorkerCount } from "../cluster.ts";
 import type { Config } from "../config.ts";
-import { ssoLoginFormActionSources } from "../domain/single-sign-on-issuers.ts";
 import type { Logger } from "../logger.ts";
 import { hasSessionCookie, type PageEncoding, pageResponse, wholePage } from "./anonymous-pages.ts";
 import { problemResponse } from "./problem.ts";
@@ -129,7 +129,7 @@ export function createServerApp(options: ServerAppOptions) {
   // The login page's "Sign in with your company account" is a plain form post answered by a
   // redirect to the company's own identity provider (ADR 0036), and Chrome applies form-action to
   // that redirect. The login page alone allows every provider single sign-on accepts (the same
-  // rule decides both: server/domain/single-sign-on-issuers.ts).
+  // rule decides both: modules/single-sign-on/issuers.server.ts).
   const loginFormAction = ssoLoginFormActionSources(config.APP_URL);
   const policyFor = (pathname: string) =>
     [
@@ -227,7 +227,7 @@ export function createServerApp(options: ServerAppOptions) {
 
   // No JSON body is longer than a bulk upload: a longer one is refused while it arrives, before
   // it is held in memory whole (jsonBody then applies each call's own, smaller limit). A CSV
-  // import's body is the file, read as a stream under the upload cap (server/domain/imports.ts).
+  // import's body is the file, read as a stream under the upload cap (modules/imports/service.server.ts).
   const jsonLimit = bodyLimit({ maxSize: BULK_JSON_BYTES, onError: () => problemResponse(413, BODY_TOO_LARGE) });
   const importLimit = bodyLimit({
     maxSize: MAX_UPLOAD_BYTES,

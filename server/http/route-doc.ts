@@ -1,4 +1,4 @@
-// What the OpenAPI document of the whole provider API (server/api/openapi.ts, GET /api/openapi.json)
+// What the OpenAPI document of the whole provider API (modules/api-v1/openapi.server.ts, GET /api/openapi.json)
 // knows of a route, attached to the middleware that enforces it where the route is declared: a
 // JSON body's and a page query's zod schema (validate.ts jsonBody, pageParams), path ids (idParams)
 // and who may call (the bearer, API key and partner key checks). A route's handler chain is in
@@ -9,7 +9,7 @@ import type { z } from "zod";
 /**
  * Who may call a route: a manager's bearer token, a company API key (/api/v1), the catalogue
  * partner's key; or a bearer token or, without one, a login challenge in the body (two-factor
- * set-up during a login, server/api/two-factor.ts).
+ * set-up during a login, modules/two-factor/api.server.ts).
  */
 export type RouteSecurity = "bearer" | "apiKey" | "partner" | "bearerOrChallenge";
 

@@ -13,7 +13,7 @@ const MAX_JSON_BYTES = 1_000_000;
 /**
  * The bulk JSON calls of docs/requirements.md §S7 need more: a CSV file of MAX_UPLOAD_BYTES (MAX_IMPORT_ROWS rows of
  * about 200 bytes) becomes about 1.2 times as much JSON. The web never sends such a body: its CSV
- * imports stream the file itself (server/api/imports.ts).
+ * imports stream the file itself (modules/imports/api.server.ts).
  */
 export const BULK_JSON_BYTES = Math.ceil(MAX_UPLOAD_BYTES * 1.2);
 
@@ -92,7 +92,7 @@ export type PageParams = { pageNumber?: string; pageSize?: string };
 /**
  * The page of a list route's query, read with its pageQuerySchema (core/paging.ts): a lenient
  * schema never refuses; a strict one's refusal is a 400 whose detail is the first refused
- * parameter's (pageNumber before pageSize), with no field errors, as server/api/team.test.ts and
+ * parameter's (pageNumber before pageSize), with no field errors, as modules/team/team.test.ts and
  * audit.test.ts assert.
  */
 export function pageOf(schema: z.core.$ZodType<PageRequest>, query: PageParams): PageRequest {

@@ -1,11 +1,12 @@
-// The reward expiry job (server/domain/lots.ts) on a timer in every process: forfeits what expired
+// The reward expiry job (modules/lots/service.server.ts) on a timer in every process: forfeits what expired
 // and queues the 30-day reminders. Every run is exactly once across processes by its own row
 // locks, so no process needs to be the leader; the interval (EXPIRY_JOB_INTERVAL_MINUTES, hourly
 // by default) only bounds how late after its expiry a lot is forfeited or its reminder queued.
 // Balances and redemptions never count an expired lot, whenever the job runs.
+
+import { type ExpirySummary, runExpiryJob } from "../../modules/lots/service.server.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import { type ExpirySummary, runExpiryJob } from "../domain/lots.ts";
 import type { Logger } from "../logger.ts";
 import { type JobObserver, type PeriodicJob, startPeriodicJob } from "./periodic.ts";
 

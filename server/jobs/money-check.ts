@@ -1,4 +1,4 @@
-// The money reconciliation (server/domain/money-check.ts, also `npm run check:money`) once an hour
+// The money reconciliation (modules/money-check/service.server.ts, also `npm run check:money`) once an hour
 // for the whole deployment: every process runs this timer, and a claim decides which one checks.
 // The claim is one conditional UPDATE of an app_settings row (the last run's time): on
 // PostgreSQL a second process updating at the same moment waits on the row lock, and READ
@@ -8,9 +8,14 @@
 // Each finding is logged at error level with its rule and ids, so an operator's alerting on the
 // log catches it; a clean pass logs one info line. The check only reads (one read-only snapshot).
 import { sql } from "drizzle-orm";
+import {
+  checkMoney,
+  formatFinding,
+  type MoneyCheckResult,
+  reconcilesLine,
+} from "../../modules/money-check/service.server.ts";
 import type { Db } from "../db/client.ts";
 import { rowsOf } from "../db/sql.ts";
-import { checkMoney, formatFinding, type MoneyCheckResult, reconcilesLine } from "../domain/money-check.ts";
 import type { Logger } from "../logger.ts";
 import { type JobObserver, type PeriodicJob, startPeriodicJob } from "./periodic.ts";
 

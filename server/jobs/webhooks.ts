@@ -3,7 +3,7 @@
 // `FOR UPDATE SKIP LOCKED` and a lease (locked_until), so two processes never call one endpoint
 // with one delivery at the same time, and a process that dies mid-call leaves its claims to the
 // others when the lease ends. Each claimed delivery is POSTed once, signed
-// (core/webhook-signature.ts: Rewards-Signature and the Standard Webhooks headers), without
+// (modules/webhooks/signature.ts: Rewards-Signature and the Standard Webhooks headers), without
 // following redirects and with a timeout:
 //   - a 2xx answer: delivered;
 //   - anything else (another status, a refused connection, a timeout): attempts + 1 and the next
@@ -15,17 +15,17 @@
 // again, so receivers deduplicate by the event id (README "Webhooks").
 import { lookup } from "node:dns/promises";
 import { and, asc, eq, inArray, isNull, lte, or } from "drizzle-orm";
-import { signWebhook, standardWebhookHeaders } from "../../core/webhook-signature.ts";
 import {
   type AnyWebhookEventType,
   WEBHOOK_RESPONSE_KEPT_CHARS,
   WEBHOOK_SIGNATURE_HEADER,
   type WebhookPayload,
-} from "../../core/webhooks.ts";
+} from "../../modules/webhooks/schema.ts";
+import { isPublicAddress, type WebhookKeys, webhookKeys } from "../../modules/webhooks/service.server.ts";
+import { signWebhook, standardWebhookHeaders } from "../../modules/webhooks/signature.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema.ts";
-import { isPublicAddress, type WebhookKeys, webhookKeys } from "../domain/webhooks.ts";
 import type { Logger } from "../logger.ts";
 import { resolveSessionSecret } from "../secret.ts";
 import { type JobObserver, type PeriodicJob, startPeriodicJob } from "./periodic.ts";
@@ -57,7 +57,7 @@ export function webhookBackoffMs(attempt: number): number {
  * When to try again after failed attempt number `attempts` at `at`: the backoff with ±10 % jitter,
  * but never after `giveUpAt`, so the last try falls at the give-up time itself rather than being
  * skipped because the backoff overshoots it. Refunds of cancelled orders retry by the same rule
- * (server/domain/scheduled-sends.ts; ADR 0009 amendment "Refunds retried with backoff").
+ * (modules/scheduled-sends/service.server.ts; ADR 0009 amendment "Refunds retried with backoff").
  */
 export function nextAttemptAfter(attempts: number, at: Date, giveUpAt: Date, random: () => number = Math.random): Date {
   const jitter = 0.9 + 0.2 * random();

@@ -1,10 +1,10 @@
 // Enqueueing is a plain insert, so it joins whatever transaction the caller is in: the email
 // exists if and only if the change that caused it was committed.
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { emitRewardEmailEvents } from "../../modules/webhooks/events.server.ts";
 import type { Conn, Db } from "../db/client.ts";
 import { emailOutbox } from "../db/schema.ts";
 import { col } from "../db/sql.ts";
-import { emitRewardEmailEvents } from "../domain/webhook-events.ts";
 import type { EmailContent } from "./port.ts";
 
 export async function enqueueEmail(db: Conn, email: EmailContent, now: Date = new Date()): Promise<number> {

@@ -1,4 +1,4 @@
-// The 30-day expiry reminder (server/domain/lots.ts queues one per reward): the amount left, the
+// The 30-day expiry reminder (modules/lots/service.server.ts queues one per reward): the amount left, the
 // date on Sydney's calendar, the catalogue link, and every word of the company's escaped.
 import { describe, expect, it } from "vitest";
 import { rewardExpiryReminderEmail } from "./templates/rewards.ts";

@@ -1,8 +1,8 @@
 // The reward emails: the recipient's congratulation and the payer's tax invoice, in
 // both parts, with Australian dates and ABNs; the Review page's sample.
 import { describe, expect, it } from "vitest";
-import { formatAbn } from "../../core/abn.ts";
 import { formatDate } from "../../core/dates.ts";
+import { formatAbn } from "../../modules/companies/abn.ts";
 import { addMonths } from "./templates/dates.ts";
 import { taxInvoiceEmail } from "./templates/payments.ts";
 import { recipientRewardEmail, sampleRecipientEmail } from "./templates/rewards.ts";

@@ -5,13 +5,13 @@
 // not released. The fault test (tests/fault/reconciler.test.ts) runs it in two real processes.
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
-import type { CreatePaymentIntentResponse } from "../../core/payments.ts";
+import { type TestClock, testClock } from "../../modules/identity/accounts.testkit.ts";
+import { payingManager, paymentsApi, seedDraft } from "../../modules/orders/payments.testkit.ts";
+import type { CreatePaymentIntentResponse } from "../../modules/orders/schema.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { captureLogs } from "../../tests/support/logs.ts";
 import { setupMswServer } from "../../tests/support/msw.ts";
-import { type TestClock, testClock } from "../api/accounts.testkit.ts";
-import { payingManager, paymentsApi, seedDraft } from "../api/payments.testkit.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog, emailOutbox, orders, rewardLedger, rewardReleases, simulatedPayments } from "../db/schema.ts";
 import type { Payments } from "./port.ts";

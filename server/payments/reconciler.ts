@@ -30,9 +30,7 @@
 // raced) and younger than maxAgeMs, at most batchSize of each per pass, walking the ids from pass
 // to pass.
 import { and, asc, eq, gt, gte, isNotNull, isNull, lte, or } from "drizzle-orm";
-import { withAdvisoryClaim } from "../db/advisory-claim.ts";
-import { orders } from "../db/schema.ts";
-import { reconcileTopUp, type TopUpReconcileOutcome, topUpsToReconcile } from "../domain/balance-top-ups.ts";
+import { reconcileTopUp, type TopUpReconcileOutcome, topUpsToReconcile } from "../../modules/balance/top-ups.server.ts";
 import {
   orderPaymentsToReconcile,
   type PaymentReconcileOutcome,
@@ -40,7 +38,9 @@ import {
   type ReconcileOutcome,
   reconcileOrder,
   reconcileOrderPayment,
-} from "../domain/orders.ts";
+} from "../../modules/orders/service.server.ts";
+import { withAdvisoryClaim } from "../db/advisory-claim.ts";
+import { orders } from "../db/schema.ts";
 import { type JobObserver, startPeriodicJob } from "../jobs/periodic.ts";
 
 export interface ReconcilerOptions {

@@ -288,9 +288,9 @@ test.describe("verify", () => {
     expect(await sessionCookie(page)).toBeTruthy();
   });
 
-  test("a wrong code, then resend: the green message, a new token in the address, the new code verifies", { tag: "@journey" }, async ({
-    page,
-  }) => {
+  test("a wrong code, then resend: the green message, a new token in the address, the new code verifies", {
+    tag: "@journey",
+  }, async ({ page }) => {
     const who = person("resend");
     await signUp(page, who);
     const first = verificationCodeOf(await waitForEmail(who.email, CODE_SUBJECT));
@@ -367,10 +367,9 @@ test.describe("login and logout", () => {
     await expectAccessible(page);
   });
 
-  test("wrong password → the banner; logout → login with a new session id → the dashboard", { tag: "@journey" }, async ({
-    page,
-    request,
-  }) => {
+  test("wrong password → the banner; logout → login with a new session id → the dashboard", {
+    tag: "@journey",
+  }, async ({ page, request }) => {
     const who = await createAccount(request, "login");
     await logIn(page, who.email, "Wrong-Passw0rd!");
     const alert = page.getByRole("alert").filter({ hasText: "Incorrect email or password." });
@@ -409,10 +408,9 @@ test.describe("login and logout", () => {
     expect(await sessionCookie(page)).not.toBe(signedIn);
   });
 
-  test("an unverified account: a wrong password says what it says for any account; the right one → a new code → verify → the dashboard", { tag: "@journey" }, async ({
-    page,
-    request,
-  }) => {
+  test("an unverified account: a wrong password says what it says for any account; the right one → a new code → verify → the dashboard", {
+    tag: "@journey",
+  }, async ({ page, request }) => {
     const who = person("unverified");
     const registered = await request.post("/api/Register", {
       data: { ...who, password: PASSWORD, captchaToken: "", isCaptchaV3: true },
@@ -467,7 +465,10 @@ test.describe("login and logout", () => {
 });
 
 test.describe("forgot and reset password", () => {
-  test("forgot → the emailed link → reset → login with the new password", { tag: "@journey" }, async ({ page, request }) => {
+  test("forgot → the emailed link → reset → login with the new password", { tag: "@journey" }, async ({
+    page,
+    request,
+  }) => {
     const who = await createAccount(request, "reset");
     await visit(page, "/corporate/login");
     await loginForm(page).getByRole("link", { name: "Oops! I forgot my password" }).click();

@@ -72,10 +72,9 @@ async function requestApproval(page: Page, rewardName: string, by: "button" | "e
   await expect(page.getByRole("button", { name: /^Pay / })).toHaveCount(0);
 }
 
-test("a Manager's reward over the threshold: requested, approved by the Owner from the email link, paid by the requester and released", { tag: "@journey" }, async ({
-  page,
-  request,
-}) => {
+test("a Manager's reward over the threshold: requested, approved by the Owner from the email link, paid by the requester and released", {
+  tag: "@journey",
+}, async ({ page, request }) => {
   // Three people's sessions, four emails and a payment: a long journey on a shared 2-core machine.
   test.slow();
   const { owner, manager, recipients } = await setUp(request);

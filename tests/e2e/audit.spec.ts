@@ -100,10 +100,9 @@ async function everyKindOfChange(page: Page, owner: Manager): Promise<string[]> 
   ];
 }
 
-test("an Owner sees the company's changes, filters them by kind and downloads the same rows as CSV", { tag: "@journey" }, async ({
-  page,
-  manager,
-}) => {
+test("an Owner sees the company's changes, filters them by kind and downloads the same rows as CSV", {
+  tag: "@journey",
+}, async ({ page, manager }) => {
   await addMembers(page.request, manager, [member("Audra", "Trail")]);
   const named = await page.request.put("/api/RewardMyTeam/update-reward-name", {
     headers: manager.headers,
@@ -156,10 +155,9 @@ test("a bad date range says so and lists nothing", async ({ page, manager: _ }) 
   await expect(page.getByRole("table")).toHaveCount(0);
 });
 
-test("every kind of change is in the trail: invitations, roles, the threshold, approvals, two-factor, the password; the CSV holds the same rows", { tag: "@journey" }, async ({
-  page,
-  manager,
-}) => {
+test("every kind of change is in the trail: invitations, roles, the threshold, approvals, two-factor, the password; the CSV holds the same rows", {
+  tag: "@journey",
+}, async ({ page, manager }) => {
   test.setTimeout(120_000);
   const made = await everyKindOfChange(page, manager);
   // The password change ended the Owner's other sessions, this browser's among them: sign in again.

@@ -8,7 +8,7 @@
 // its jumps of up to a day expire no other test's code or session, and no other test's jump passes
 // this one's 9:00 before its automation is made.
 import type { APIRequestContext, Page } from "@playwright/test";
-import { formatZonedTime } from "../../core/schedule.ts";
+import { formatZonedTime } from "../../modules/scheduled-sends/schema.ts";
 import { CARD } from "../support/app-process.ts";
 import { expect, type Manager, member, test } from "./fixtures.ts";
 import { emailsTo, MAIL_API_URL, MAIL_APP_URL, serverClockOffset } from "./mail.ts";
@@ -43,11 +43,9 @@ async function topUp(request: APIRequestContext, manager: Manager, cents: number
   expect(paid.status(), await paid.text()).toBe(200);
 }
 
-test("an Owner creates a birthday automation, sees the preview, and the member's email arrives once at 9:00 Perth time", { tag: "@journey" }, async ({
-  page,
-  request,
-  newManager,
-}) => {
+test("an Owner creates a birthday automation, sees the preview, and the member's email arrives once at 9:00 Perth time", {
+  tag: "@journey",
+}, async ({ page, request, newManager }) => {
   test.setTimeout(120_000);
   await birthdayAutomation(page, request, await newManager());
 });

@@ -53,11 +53,9 @@ async function expectUsable(page: Page) {
   if (jsEnabled()) await expectNoAxeViolations(page);
 }
 
-test("a topped-up balance pays the reward list on Review & Pay, and the confirmation says so", { tag: "@journey" }, async ({
-  page,
-  request,
-  manager,
-}) => {
+test("a topped-up balance pays the reward list on Review & Pay, and the confirmation says so", {
+  tag: "@journey",
+}, async ({ page, request, manager }) => {
   await topUp(request, manager, 200_00);
   await withDraft(request, manager);
 

@@ -10,10 +10,9 @@ import { expectNoHorizontalScroll, isPhone, shoot, uniqueEmail, visit } from "./
 
 test.use({ baseURL: MAIL_APP_URL });
 
-test("an Owner sets a Manager's budget; the Manager's order past it goes to approval; the Owner approves", { tag: "@journey" }, async ({
-  page,
-  request,
-}) => {
+test("an Owner sets a Manager's budget; the Manager's order past it goes to approval; the Owner approves", {
+  tag: "@journey",
+}, async ({ page, request }) => {
   // Two people's sessions and two emails on a shared 2-core machine.
   test.slow();
   const owner = await createManager(request, MAIL_APP_URL);

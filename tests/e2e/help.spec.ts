@@ -78,7 +78,9 @@ test.describe("Contact Us form", () => {
     await expect(form.getByLabel("Message", { exact: true })).toHaveAttribute("maxlength", "256");
   });
 
-  test("submit shows the thank-you state and the email reaches the outbox (/dev/mailbox)", { tag: "@journey" }, async ({ page }) => {
+  test("submit shows the thank-you state and the email reaches the outbox (/dev/mailbox)", { tag: "@journey" }, async ({
+    page,
+  }) => {
     const lastName = `Contact${uniqueToken()}`;
     await visit(page, "/help");
     const form = formWith(page, "Message");

@@ -6,7 +6,7 @@
 // portal. The API reference page shows the call it just made.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { verifyWebhookSignature } from "../../core/webhook-signature.ts";
+import { verifyWebhookSignature } from "../../modules/webhooks/signature.ts";
 import { test } from "./fixtures.ts";
 import { expect, shoot, uniqueToken } from "./support.ts";
 
@@ -39,11 +39,9 @@ async function startReceiver(): Promise<{ url: string; received: Received[]; ser
   return { url: `http://127.0.0.1:${port}/hooks/rewards`, received, server };
 }
 
-test("a system rewards with a key: top-up by card, webhook registered, order placed by HTTP, released, delivery signed and listed", { tag: "@journey" }, async ({
-  page,
-  request,
-  manager: _,
-}) => {
+test("a system rewards with a key: top-up by card, webhook registered, order placed by HTTP, released, delivery signed and listed", {
+  tag: "@journey",
+}, async ({ page, request, manager: _ }) => {
   const receiver = await startReceiver();
   try {
     // 1. An API key, shown once.
@@ -128,11 +126,9 @@ test("a system rewards with a key: top-up by card, webhook registered, order pla
   }
 });
 
-test("a system's order at or above the threshold waits for an Owner, whose approval in the portal pays it from the balance and sends it", { tag: "@journey" }, async ({
-  page,
-  request,
-  manager,
-}) => {
+test("a system's order at or above the threshold waits for an Owner, whose approval in the portal pays it from the balance and sends it", {
+  tag: "@journey",
+}, async ({ page, request, manager }) => {
   const api = (method: "post" | "put", path: string, data: unknown) =>
     request[method](path, { headers: manager.headers, data });
   expect((await api("put", "/api/Approvals/threshold", { thresholdDollars: 100 })).status()).toBe(200);

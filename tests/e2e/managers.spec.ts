@@ -53,13 +53,9 @@ function managerRow(page: Page, email: string): Locator {
   return page.getByRole("listitem").filter({ hasText: email });
 }
 
-test("an Owner invites; the invitee accepts from the email and rewards the team; the Owner changes the role, then removes them and their session ends", { tag: "@journey" }, async ({
-  page,
-  browser,
-  baseURL,
-  request,
-  manager: owner,
-}) => {
+test("an Owner invites; the invitee accepts from the email and rewards the team; the Owner changes the role, then removes them and their session ends", {
+  tag: "@journey",
+}, async ({ page, browser, baseURL, request, manager: owner }) => {
   // Two people's journeys in one test, with two axe checks: more than the default budget.
   test.setTimeout(120_000);
   // The Owner: Settings in the header, the Managers tab.
@@ -170,7 +166,11 @@ test("an Owner invites; the invitee accepts from the email and rewards the team;
   await guest.context().close();
 });
 
-test("a withdrawn invitation's link says so, and an unknown one too", { tag: "@journey" }, async ({ page, request, manager: _ }) => {
+test("a withdrawn invitation's link says so, and an unknown one too", { tag: "@journey" }, async ({
+  page,
+  request,
+  manager: _,
+}) => {
   await visit(page, PAGE);
   const invitee = uniqueEmail("withdrawn");
   const form = page.getByRole("form", { name: "Invite a Manager" });

@@ -8,7 +8,7 @@
 
 import type { Locator, Page } from "@playwright/test";
 import { MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from "../../core/limits.ts";
-import { TEAM_DETAILS } from "../../core/team.ts";
+import { TEAM_DETAILS } from "../../modules/team/schema.ts";
 import { addMembers, expect, member, test } from "./fixtures.ts";
 import {
   expectNoAxeViolations,

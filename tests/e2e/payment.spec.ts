@@ -8,7 +8,7 @@
 // server the verification code is read from the SMTP server) and a small draft built through the
 // API (create-reward-user).
 import type { APIRequestContext, Page } from "@playwright/test";
-import { formatSendTime, sydneyWallTime } from "../../core/schedule.ts";
+import { formatSendTime, sydneyWallTime } from "../../modules/scheduled-sends/schema.ts";
 import { expect, type Manager, signIn, test } from "./fixtures.ts";
 import {
   advanceServerClock,
@@ -237,11 +237,9 @@ test.describe("review", () => {
 });
 
 test.describe("payment", () => {
-  test("4242 → processing → success; recipients get access code and password; one history row, also after a reload", { tag: "@journey" }, async ({
-    page,
-    request,
-    manager,
-  }) => {
+  test("4242 → processing → success; recipients get access code and password; one history row, also after a reload", {
+    tag: "@journey",
+  }, async ({ page, request, manager }) => {
     const recipients = await withDraft(request, manager, [60, 40]);
     await visit(page, REVIEW);
     const rewardName = `Stars ${uniqueToken()}`;
@@ -297,11 +295,9 @@ test.describe("payment", () => {
     await expect(page.getByText(TEXT.noRewards)).toBeVisible();
   });
 
-  test("a message from the sender: in the preview and in every recipient's real email, escaped, its lines kept", { tag: "@journey" }, async ({
-    page,
-    request,
-    manager,
-  }) => {
+  test("a message from the sender: in the preview and in every recipient's real email, escaped, its lines kept", {
+    tag: "@journey",
+  }, async ({ page, request, manager }) => {
     const recipients = await withDraft(request, manager, [60, 40]);
     await visit(page, REVIEW);
     const from = page.getByLabel("From", { exact: true });
@@ -349,11 +345,9 @@ test.describe("payment", () => {
     }
   });
 
-  test("the tax invoice: from the history to its page and PDF, with the right amounts; the payer's email links to it", { tag: "@journey" }, async ({
-    page,
-    request,
-    manager,
-  }) => {
+  test("the tax invoice: from the history to its page and PDF, with the right amounts; the payer's email links to it", {
+    tag: "@journey",
+  }, async ({ page, request, manager }) => {
     await withDraft(request, manager, [60, 40]);
     await visit(page, REVIEW);
     const rewardName = `Invoiced ${uniqueToken()}`;
@@ -441,11 +435,9 @@ test.describe("payment", () => {
     expect(invoiceEmail?.text).toContain(`/portal/invoices/${invoiceNumber.toLowerCase()}`);
   });
 
-  test("the history pages past 100 releases to the oldest, and its CSV download holds the same rows", { tag: "@journey" }, async ({
-    page,
-    request,
-    manager,
-  }) => {
+  test("the history pages past 100 releases to the oldest, and its CSV download holds the same rows", {
+    tag: "@journey",
+  }, async ({ page, request, manager }) => {
     test.setTimeout(180_000);
     // 101 rewards of $1 to one recipient, each paid with the simulated card through the API.
     const recipient = { firstName: "Hana", lastName: "History", email: uniqueEmail("history"), value: 1 };
@@ -511,11 +503,9 @@ test.describe("payment", () => {
     expect(lines[101]).toContain(`H1 ${tag},Released,$1.00,INV-`);
   });
 
-  test("scheduled sends: paid now, released once when the test clock passes the time; a rescheduled then cancelled one is refunded and never sent", { tag: "@journey" }, async ({
-    page,
-    request,
-    manager,
-  }) => {
+  test("scheduled sends: paid now, released once when the test clock passes the time; a rescheduled then cancelled one is refunded and never sent", {
+    tag: "@journey",
+  }, async ({ page, request, manager }) => {
     test.setTimeout(120_000);
     // The mail app's clock may already run ahead (test-clock.ts): times are chosen on its clock.
     const serverNow = Date.now() + (await serverClockOffset());
@@ -602,11 +592,9 @@ test.describe("payment", () => {
     for (const r of cancelled) expect(await emailsTo(r.email)).toHaveLength(0);
   });
 
-  test("delivery: a bounced email shows as failed; a resend delivers a new password, and says the old one stopped working", { tag: "@journey" }, async ({
-    page,
-    request,
-    manager,
-  }) => {
+  test("delivery: a bounced email shows as failed; a resend delivers a new password, and says the old one stopped working", {
+    tag: "@journey",
+  }, async ({ page, request, manager }) => {
     const [good, bounced] = await withDraft(request, manager, [60, 40]);
     if (!good || !bounced) throw new Error("two recipients");
     await bounce(bounced.email);
@@ -674,11 +662,9 @@ test.describe("payment", () => {
     await expect(await historyRows(page, rewardName)).toHaveCount(1);
   });
 
-  test("delivery: where a recipient's address changed since the reward was sent, a Manager's Resend is disabled and says an Owner can; the Owner's goes to the new address", { tag: "@journey" }, async ({
-    page,
-    request,
-    manager: owner,
-  }) => {
+  test("delivery: where a recipient's address changed since the reward was sent, a Manager's Resend is disabled and says an Owner can; the Owner's goes to the new address", {
+    tag: "@journey",
+  }, async ({ page, request, manager: owner }) => {
     // The fixture's manager made the company: its Owner. The Manager is invited by them.
     const [moved] = await withDraft(request, owner, [100]);
     if (!moved) throw new Error("a recipient");
@@ -826,7 +812,11 @@ test.describe("payment", () => {
     await expect(await historyRows(page, rewardName)).toHaveCount(1);
   });
 
-  test("authentication failed → 'Payment Failed', nothing released", { tag: "@journey" }, async ({ page, request, manager }) => {
+  test("authentication failed → 'Payment Failed', nothing released", { tag: "@journey" }, async ({
+    page,
+    request,
+    manager,
+  }) => {
     await withDraft(request, manager, [100]);
     await visit(page, REVIEW);
     const rewardName = `Unauthenticated ${uniqueToken()}`;

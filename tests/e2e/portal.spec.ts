@@ -6,8 +6,8 @@
 // Every test gets a fresh signed-in manager (fixtures.ts): onboarded (`manager`), or stopped
 // before Step 3 or the video (`newManager`), then opens the dashboard where the login lands.
 import type { Locator, Page } from "@playwright/test";
-import { ABN_MESSAGES } from "../../core/abn.ts";
-import { COMPANY_SIZES, INDUSTRIES } from "../../core/company.ts";
+import { ABN_MESSAGES } from "../../modules/companies/abn.ts";
+import { COMPANY_SIZES, INDUSTRIES } from "../../modules/companies/schema.ts";
 import { E2E_URLS } from "./env.ts";
 import { expect, type Manager, test, VALID_ABN } from "./fixtures.ts";
 import {
@@ -347,7 +347,10 @@ test.describe("portal Help", () => {
     await expect(page.getByRole("main").locator("details")).toHaveCount(10);
   });
 
-  test("Contact Us: the message only, SPEC's messages, then the thank-you state", { tag: "@journey" }, async ({ page, manager: _ }) => {
+  test("Contact Us: the message only, SPEC's messages, then the thank-you state", { tag: "@journey" }, async ({
+    page,
+    manager: _,
+  }) => {
     await visit(page, "/portal/help");
     const form = formWith(page, "Message");
     const message = form.getByLabel("Message", { exact: true });

@@ -6,7 +6,7 @@
 //
 // The bulk pane is shown at every width (unlike My Team's): a phone can pick a file too.
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { REWARD_DETAILS } from "../../core/rewards.ts";
+import { REWARD_DETAILS } from "../../modules/reward-drafts/schema.ts";
 import { addMembers, expect, type Manager, type Member, member, test } from "./fixtures.ts";
 import {
   expectNoAxeViolations,

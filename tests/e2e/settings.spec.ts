@@ -55,10 +55,9 @@ test("the name: sign-up's rules, then the header greets the new name", async ({ 
   await expect(page.getByRole("banner")).toContainText("Welcome Rosalind");
 });
 
-test("an email change: the code from the email to the new address switches it, and the old address is told", { tag: "@journey" }, async ({
-  page,
-  manager,
-}) => {
+test("an email change: the code from the email to the new address switches it, and the old address is told", {
+  tag: "@journey",
+}, async ({ page, manager }) => {
   const newEmail = uniqueEmail("settings-new");
   await visit(page, "/portal/settings");
   const email = section(page, "Email address");
@@ -100,7 +99,11 @@ test("an email change: the code from the email to the new address switches it, a
   expect((await login(manager.email)).status()).toBe(400);
 });
 
-test("a password change ends the other session; this one stays signed in", { tag: "@journey" }, async ({ page, browser, manager }) => {
+test("a password change ends the other session; this one stays signed in", { tag: "@journey" }, async ({
+  page,
+  browser,
+  manager,
+}) => {
   const other = await otherBrowser(browser, manager);
   await visit(page, "/portal/settings");
   const password = section(page, "Password");
@@ -143,7 +146,11 @@ test("a password change ends the other session; this one stays signed in", { tag
   expect((await login(NEW_PASSWORD)).status()).toBe(200);
 });
 
-test("sign out of all other sessions: the list shows them, then only this one", { tag: "@journey" }, async ({ page, browser, manager }) => {
+test("sign out of all other sessions: the list shows them, then only this one", { tag: "@journey" }, async ({
+  page,
+  browser,
+  manager,
+}) => {
   const other = await otherBrowser(browser, manager);
   await visit(page, "/portal/settings");
   const list = section(page, "Active sessions").getByTestId("session-list").getByRole("listitem");

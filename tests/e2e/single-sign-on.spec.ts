@@ -6,7 +6,7 @@
 // Manager; with single sign-on required, the colleague's password sign-in is refused with the
 // message naming the button, and the break-glass Owner still signs in with a password.
 import type { Browser, Page } from "@playwright/test";
-import { SSO_BUTTON_LABEL, SSO_DETAILS } from "../../core/single-sign-on.ts";
+import { SSO_BUTTON_LABEL, SSO_DETAILS } from "../../modules/single-sign-on/schema.ts";
 import { TEST_CLIENT_ID, TEST_CLIENT_SECRET } from "../support/oidc-provider.ts";
 import { expect, test } from "./fixtures.ts";
 import { expectNoAxeViolations, expectNoHorizontalScroll, isPhone, jsEnabled, uniqueToken, visit } from "./support.ts";
@@ -28,12 +28,9 @@ function toast(page: Page) {
   return page.getByRole("region", { name: /Notifications/ });
 }
 
-test("an Owner sets up single sign-on; a new colleague signs in through the provider as a Manager; once required, their password is refused and the break-glass Owner still signs in", { tag: "@journey" }, async ({
-  page,
-  browser,
-  baseURL,
-  manager: owner,
-}) => {
+test("an Owner sets up single sign-on; a new colleague signs in through the provider as a Manager; once required, their password is refused and the break-glass Owner still signs in", {
+  tag: "@journey",
+}, async ({ page, browser, baseURL, manager: owner }) => {
   test.setTimeout(120_000);
   const domain = `sso-${uniqueToken()}.test`.toLowerCase();
   const colleagueEmail = `nina.colleague@${domain}`;
@@ -113,12 +110,9 @@ test("an Owner sets up single sign-on; a new colleague signs in through the prov
 // email claims from UserInfo only and leaves the email claim out of its discovery document.
 const OTHER_LOOPBACK_ISSUER = `http://127.0.0.2:${Number(process.env.E2E_OIDC_PORT ?? 3333)}`;
 
-test("a provider on another loopback address, with client_secret_post, is reached from the login form and signs a colleague in", { tag: "@journey" }, async ({
-  page,
-  browser,
-  baseURL,
-  manager: _,
-}) => {
+test("a provider on another loopback address, with client_secret_post, is reached from the login form and signs a colleague in", {
+  tag: "@journey",
+}, async ({ page, browser, baseURL, manager: _ }) => {
   test.setTimeout(90_000);
   const reachable = await fetch(`${OTHER_LOOPBACK_ISSUER}/.well-known/openid-configuration`).then(
     (r) => r.ok,

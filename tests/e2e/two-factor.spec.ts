@@ -76,10 +76,9 @@ async function readRecoveryCodes(page: Page): Promise<string[]> {
   return codes;
 }
 
-test("set up on the security page; logout; login with a code; login with a recovery code, which works once", { tag: "@journey" }, async ({
-  page,
-  manager,
-}) => {
+test("set up on the security page; logout; login with a code; login with a recovery code, which works once", {
+  tag: "@journey",
+}, async ({ page, manager }) => {
   // Four logins and three logouts in one story: more than one page's time on a busy machine.
   test.slow();
   await visit(page, SECURITY);
@@ -149,11 +148,9 @@ async function inviteToken(request: APIRequestContext, email: string): Promise<s
   return token;
 }
 
-test("an Owner requiring it: a Manager without an app sets one up at the next login before any session", { tag: "@journey" }, async ({
-  page,
-  request,
-  baseURL,
-}) => {
+test("an Owner requiring it: a Manager without an app sets one up at the next login before any session", {
+  tag: "@journey",
+}, async ({ page, request, baseURL }) => {
   test.slow();
   const owner = await createManager(request, baseURL);
   // A Manager of the Owner's company, by invitation.

@@ -8,9 +8,9 @@
 // redacted (docs/requirements.md §D7).
 import { eq, sql } from "drizzle-orm";
 import { afterEach, expect, it } from "vitest";
-import { payDraftByCard, payingManager, seedDraft } from "../../server/api/payments.testkit.ts";
+import { checkMoney } from "../../modules/money-check/service.server.ts";
+import { payDraftByCard, payingManager, seedDraft } from "../../modules/orders/payments.testkit.ts";
 import { emailOutbox } from "../../server/db/schema.ts";
-import { checkMoney } from "../../server/domain/money-check.ts";
 import { createLogger } from "../../server/logger.ts";
 import { REDACTED_AFTER_DELIVERY } from "../../server/mail/outbox.ts";
 import { smtpTransport } from "../../server/mail/transports.ts";

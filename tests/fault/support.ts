@@ -6,8 +6,8 @@ import { chownSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { checkMoney, formatFinding } from "../../modules/money-check/service.server.ts";
 import { openDatabase } from "../../server/db/client.ts";
-import { checkMoney, formatFinding } from "../../server/domain/money-check.ts";
 import { sleep } from "../support/app-process.ts";
 import { freePort } from "../support/net.ts";
 import { findPostgresBinaries } from "../support/postgres-server.ts";
@@ -105,7 +105,7 @@ export async function ownPostgres(): Promise<OwnPostgres> {
 }
 
 /**
- * The operator's money reconciliation (`npm run check:money`, server/domain/money-check.ts) on a
+ * The operator's money reconciliation (`npm run check:money`, modules/money-check/service.server.ts) on a
  * fault test's database once its app has stopped: one line per finding, none when it reconciles.
  */
 export async function moneyFindings(databaseUrl: string): Promise<string[]> {

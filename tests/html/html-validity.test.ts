@@ -23,8 +23,8 @@ import { join } from "node:path";
 import { Secret, TOTP } from "otpauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import appRoutes from "../../app/routes.ts";
-import { invoicePathSegment } from "../../core/invoices.ts";
 import { chargesFor } from "../../core/money.ts";
+import { invoicePathSegment } from "../../modules/invoices/schema.ts";
 import { type AppProcess, CARD, ok, startApp, until } from "../support/app-process.ts";
 import { Browser, decodeEntities } from "../support/browser.ts";
 

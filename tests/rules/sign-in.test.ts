@@ -1,4 +1,4 @@
-// Who may sign in (docs/rules.md): server/domain/sign-in.ts is the only module that issues an
+// Who may sign in (docs/rules.md): modules/identity/sign-in.server.ts is the only module that issues an
 // access token, and the web sessions holding them are written only by server/web-sessions.ts. Revoking
 // tokens (logout, removal, reset, back-channel logout) and deleting a removed manager's web
 // sessions stay with those operations: they end sessions, they never open one.
@@ -8,7 +8,7 @@ import { expect, test } from "vitest";
 import { ROOT, writersOf } from "./writers.ts";
 
 test("only the sign-in chokepoint inserts access tokens", () => {
-  expect(writersOf("accessTokens", "access_tokens", ["insert"])).toEqual(["server/domain/sign-in.ts"]);
+  expect(writersOf("accessTokens", "access_tokens", ["insert"])).toEqual(["modules/identity/sign-in.server.ts"]);
 });
 
 test("only the web session store inserts or rewrites web sessions", () => {
@@ -27,6 +27,6 @@ test("no production door calls issueAccessToken: they call signIn (the benchmark
       }
     }
   };
-  for (const dir of ["app", "core", "server", "scripts"]) walk(join(ROOT, dir));
-  expect(callers).toEqual(["server/domain/sign-in.ts"]);
+  for (const dir of ["app", "core", "modules", "server", "scripts"]) walk(join(ROOT, dir));
+  expect(callers).toEqual(["modules/identity/sign-in.server.ts"]);
 });

@@ -1,6 +1,6 @@
 // What a budget allows (docs/rules.md): every module that spends a company's money on an order
 // (takes it from the prepaid balance, or claims an order's card payment) asks the one budget rule,
-// server/domain/budgets.ts lockBudgetExcess (directly, or through approval-rule.ts
+// modules/budgets/service.server.ts lockBudgetExcess (directly, or through approval-rule.ts
 // approvalRuleFor, which adds the approval threshold). The one that does not is named here with
 // why; a new spending path fails this test until it asks the rule or is argued into this list.
 import { expect, test } from "vitest";
@@ -14,7 +14,7 @@ const ASKS_THE_RULE = /\b(approvalRuleFor|lockBudgetExcess)\(/;
 const EXEMPT: Record<string, string> = {
   // Spends only as an active Owner, whom no budget binds (ADR 0035 amendment: an automation whose
   // maker is no longer an Owner is skipped with a reason).
-  "server/domain/automations.ts": "spends as an active Owner only",
+  "modules/automations/service.server.ts": "spends as an active Owner only",
 };
 
 test("every module that spends on an order asks the budget rule, or is an argued exception", () => {

@@ -8,7 +8,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const SCANNED = ["app", "core", "server", "scripts"];
+const SCANNED = ["app", "core", "modules", "server", "scripts"];
 const SKIPPED_DIRS = new Set(["node_modules", "build", "migrations", "bench"]);
 
 function productionFiles(): string[] {

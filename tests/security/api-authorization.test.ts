@@ -62,7 +62,7 @@ describeEachDatabase("authorization matrix over every /api route", ({ database }
   });
 
   // With the simulated processor there is no webhook at all (404); with Stripe but no signing
-  // secret it is a 503 (server/api/payments-stripe.test.ts).
+  // secret it is a 503 (modules/orders/payments-stripe.test.ts).
   it("the webhook refuses unsigned events from anyone (404 with the simulated processor)", async () => {
     const before = await snapshot(db());
     for (const token of [undefined, w.a.accessToken, w.b.accessToken]) {

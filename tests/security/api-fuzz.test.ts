@@ -54,7 +54,7 @@ const hostileNumber = fc.oneof(
 
 /**
  * Values that are never of the expected type for a leaf of type `kind`. A reward `value` is
- * lenient by design (core/rewards.ts: number, numeric text or null; other text counts as $0),
+ * lenient by design (modules/reward-drafts/schema.ts: number, numeric text or null; other text counts as $0),
  * so only arrays, objects and booleans are wrong for it.
  */
 function wrongType(kind: string, key: string | number | undefined): fc.Arbitrary<unknown> {
@@ -198,7 +198,7 @@ describeEachDatabase("fuzzing every /api body", ({ database }) => {
     for (const r of bodyRoutes()) if (!(await template(r.key))) noBody.push(r.key);
     // These read no JSON body (checked by hand: no jsonBody middleware on their routes). POST
     // /api/Imports reads a CSV stream, refused and fuzzed by tests/security/uploads.test.ts and
-    // server/api/imports.test.ts.
+    // modules/imports/imports.test.ts.
     expect(noBody.sort()).toEqual(
       [
         "DELETE /api/ApiKeys/:id",

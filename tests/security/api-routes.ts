@@ -3,7 +3,7 @@
 // or webhook, with a valid request for each (the owner's, company A's).
 // A route of the API app missing here fails api-authorization.test.ts.
 import { Secret, TOTP } from "otpauth";
-import { call, PASSWORD } from "../../server/api/accounts.testkit.ts";
+import { call, PASSWORD } from "../../modules/identity/accounts.testkit.ts";
 import { type Api, TEAM_CSV, type World } from "./fixtures.ts";
 
 export type Req = { path: string; body?: unknown; status?: number; headers?: Record<string, string> };
@@ -81,7 +81,7 @@ async function totpCodeOfA(w: World): Promise<string> {
   return TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: w.clock.now().getTime() });
 }
 
-// ─── Approvals (server/api/approvals.ts): A's Manager asks, A's Owner decides ───
+// ─── Approvals (modules/approvals/api.server.ts): A's Manager asks, A's Owner decides ───
 
 let approvalLines = 0;
 
@@ -228,7 +228,7 @@ export const API_ROUTES: Record<string, Entry> = {
     }),
   },
   "POST /api/Identity/sso/start": { kind: "public", body: (w) => ({ email: w.a.email }) },
-  // A callback nobody started: refused (400) and nothing changes (server/api/single-sign-on.test.ts).
+  // A callback nobody started: refused (400) and nothing changes (modules/single-sign-on/single-sign-on.test.ts).
   "POST /api/Identity/sso/callback": {
     kind: "public",
     body: () => ({ query: "?code=forged-code&state=forged-state", state: "forged-state" }),
@@ -567,7 +567,7 @@ export const API_ROUTES: Record<string, Entry> = {
     // Only with Stripe: the simulated processor answers 404 to everyone (checked below).
     owner: () => ({ path: "StripePayment/create-checkout-session", body: { amount: 100 }, status: 404 }),
   },
-  // A manager's own settings (server/api/settings.ts): always the caller's own row.
+  // A manager's own settings (modules/settings/api.server.ts): always the caller's own row.
   "PUT /api/Users/MyDetails/Name": {
     kind: "bearer",
     scope: "self",
@@ -881,9 +881,9 @@ export const API_ROUTES: Record<string, Entry> = {
       body: { outcome: "fail" },
     }),
   },
-  // The OpenAPI document of /api/v1 (server/api/openapi.ts): public, so a system reads it before it holds a key.
+  // The OpenAPI document of /api/v1 (modules/api-v1/openapi.server.ts): public, so a system reads it before it holds a key.
   "GET /api/v1/openapi.json": { kind: "public" },
-  // The OpenAPI document of the whole /api (server/api/openapi.ts): public, as /api/v1's is.
+  // The OpenAPI document of the whole /api (modules/api-v1/openapi.server.ts): public, as /api/v1's is.
   "GET /api/openapi.json": { kind: "public" },
   "GET /api/v1/orders": {
     kind: "apiKey",

@@ -4,11 +4,11 @@
 // plus a snapshot of every row so a test can prove that a refused call changed nothing.
 import { eq, sql } from "drizzle-orm";
 import { expect } from "vitest";
-import { call, logIn, PASSWORD } from "../../server/api/accounts.testkit.ts";
-import { payDraftByCard, payingManager, paymentsApi, seedDraft } from "../../server/api/payments.testkit.ts";
+import { call, logIn, PASSWORD } from "../../modules/identity/accounts.testkit.ts";
+import { hashPassword } from "../../modules/identity/password.server.ts";
+import { payDraftByCard, payingManager, paymentsApi, seedDraft } from "../../modules/orders/payments.testkit.ts";
 import type { Db } from "../../server/db/client.ts";
 import { orders, recipientAccounts, users } from "../../server/db/schema.ts";
-import { hashPassword } from "../../server/domain/password.ts";
 import { testConfig } from "../support/config.ts";
 
 /** The catalogue partner's key in every world (POST /api/Redemptions). */
@@ -118,7 +118,7 @@ export async function buildWorld(db: Db, env: Record<string, string> = {}): Prom
 
 /**
  * A verified program manager with the Manager role in `companyId`, signed in through the login
- * call. Inserted directly: the invitation flow has its own tests (server/api/managers.test.ts).
+ * call. Inserted directly: the invitation flow has its own tests (modules/managers/managers.test.ts).
  */
 export async function addManager(api: Api, db: Db, companyId: number, email: string): Promise<CompanyManager> {
   const [row] = await db

@@ -7,8 +7,8 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SHARED_PAGE_CACHE_CONTROL } from "../../core/shared-page.ts";
-import { PASSWORD } from "../../server/api/accounts.testkit.ts";
-import { payingManager } from "../../server/api/payments.testkit.ts";
+import { PASSWORD } from "../../modules/identity/accounts.testkit.ts";
+import { payingManager } from "../../modules/orders/payments.testkit.ts";
 import { rendered, startWebApplication, type WebApplication, type WebRoute } from "./web.ts";
 
 const QUERY: Record<string, string> = {

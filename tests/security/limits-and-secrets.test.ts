@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { PASSWORD } from "../../server/api/accounts.testkit.ts";
+import { PASSWORD } from "../../modules/identity/accounts.testkit.ts";
 import { recipientAccounts, users } from "../../server/db/schema.ts";
 import { describeEachDatabase } from "../support/db.ts";
 import { buildWorld } from "./fixtures.ts";

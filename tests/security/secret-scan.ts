@@ -2,7 +2,7 @@
 // line of the whole test suite). Used by log-scan.setup.ts on every line any captured logger
 // writes in every test file, and tested with deliberate leaks in secret-scan.test.ts.
 import { luhnValid } from "../../core/card.ts";
-import { NEW_PASSWORD, PASSWORD } from "../../server/api/accounts.testkit.ts";
+import { NEW_PASSWORD, PASSWORD } from "../../modules/identity/accounts.testkit.ts";
 
 export interface Finding {
   kind: string;

@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FILE_TOO_LARGE_MESSAGE, INVALID_FILE_TYPE_MESSAGE, TEAM_CSV_TEMPLATE } from "../../core/csv.ts";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
-import { PASSWORD } from "../../server/api/accounts.testkit.ts";
-import { payingManager } from "../../server/api/payments.testkit.ts";
+import { PASSWORD } from "../../modules/identity/accounts.testkit.ts";
+import { payingManager } from "../../modules/orders/payments.testkit.ts";
 import { WEB_MULTIPART_MAX_BYTES } from "../../server/http/app.ts";
 import { databases } from "../support/db.ts";
 import { rowCounts } from "./fixtures.ts";
@@ -192,7 +192,7 @@ for (const { kind, skipped } of databases) {
 
 describe("CSV writers in the source", () => {
   it("only the static templates answer text/csv; anything else writing CSV must neutralise formula cells", () => {
-    const roots = ["app", "server", "core"];
+    const roots = ["app", "server", "modules", "core"];
     const writers: string[] = [];
     const walk = (dir: string) => {
       for (const name of readdirSync(dir)) {
@@ -216,7 +216,7 @@ describe("CSV writers in the source", () => {
       // import (POST /Imports takes text/csv); nothing it sends reaches a browser.
       "app/lib/uploads.server.ts",
       // The one CSV writer (core/csv-file.ts csvFile: every cell through csvCell, which
-      // neutralises formulas; tested in server/api/audit.test.ts and reward-history.test.ts), used by
+      // neutralises formulas; tested in modules/audit/audit.test.ts and reward-history.test.ts), used by
       // the audit trail and the reward history; and the pages' downloads of them.
       "core/csv-file.ts",
       "app/features/audit/portal.settings.audit.export.ts",

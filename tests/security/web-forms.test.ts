@@ -6,7 +6,7 @@
 // A's ids through the web forms and page addresses gets nothing of A's and changes nothing.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PASSWORD } from "../../server/api/accounts.testkit.ts";
+import { PASSWORD } from "../../modules/identity/accounts.testkit.ts";
 import { databases } from "../support/db.ts";
 import { buildWorld, snapshot, type World } from "./fixtures.ts";
 import { Jar, rendered, startWebApplication, type WebApplication, type WebRoute } from "./web.ts";

@@ -48,7 +48,7 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
     // A test that waits on a lock or a statement that never ends fails with PostgreSQL's own
     // error naming the statement, instead of timing out in silence, and its abandoned
     // transaction is ended so the next test's TRUNCATE is not held behind it. The slowest legitimate
-    // statement (a 50,000-row draft upload in server/api/reward-my-team.test.ts) takes seconds.
+    // statement (a 50,000-row draft upload in modules/reward-drafts/reward-my-team.test.ts) takes seconds.
     await client.query(
       `alter database "${name}" set statement_timeout = '90s'; ` +
         `alter database "${name}" set lock_timeout = '60s'; ` +

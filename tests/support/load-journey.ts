@@ -16,9 +16,9 @@
 // and a process that dropped a connection is left out until its /readyz answers 200 again. Every
 // step of the draft→payment loop may be sent twice, so the clients' records stay exact: adding a
 // member already in the draft changes nothing and amounts and names are set
-// (server/domain/reward-draft.ts); create-payment-intent reuses the pending order of an unchanged
+// (modules/reward-drafts/service.server.ts); create-payment-intent reuses the pending order of an unchanged
 // draft, a paid payment confirmed again answers succeeded, and an order is released once
-// (server/domain/orders.ts, docs/requirements.md §D5). Sign-up and the first members are not safe to send twice
+// (modules/orders/service.server.ts, docs/requirements.md §D5). Sign-up and the first members are not safe to send twice
 // (a second Register of the address is refused), so a fault belongs in the loop (`allInLoop`).
 // Every failed attempt is kept in `failures` for the caller to judge. Without `failover` the
 // first failure ends that manager's journey.
@@ -31,8 +31,8 @@ import { fileURLToPath } from "node:url";
 import { sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { chargesFor } from "../../core/money.ts";
+import { checkMoney, formatFinding, reconcilesLine } from "../../modules/money-check/service.server.ts";
 import { openDatabase } from "../../server/db/client.ts";
-import { checkMoney, formatFinding, reconcilesLine } from "../../server/domain/money-check.ts";
 import { signUpOverHttp, sleep } from "./app-process.ts";
 import { freePort } from "./net.ts";
 

@@ -5,8 +5,8 @@
 // removed after the form opened; nobody joins.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { MANAGER_MESSAGES } from "../../../core/managers.ts";
-import { lastEmailTo, PASSWORD } from "../../../server/api/accounts.testkit.ts";
+import { lastEmailTo, PASSWORD } from "../../../modules/identity/accounts.testkit.ts";
+import { MANAGER_MESSAGES } from "../../../modules/managers/schema.ts";
 import { users } from "../../../server/db/schema.ts";
 import { buildWorld, call, type World } from "../../../tests/security/fixtures.ts";
 import { Jar, rendered, startWebApplication, type WebApplication } from "../../../tests/security/web.ts";

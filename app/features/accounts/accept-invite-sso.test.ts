@@ -1,13 +1,13 @@
 // The accept page of an invitation where the company requires single sign-on (ADR 0036
-// Amendment; server/domain/sign-in.ts), through the real edge and route modules
+// Amendment; modules/identity/sign-in.server.ts), through the real edge and route modules
 // (tests/security/web.ts, which renders the loader and action data), as a browser without
 // JavaScript posts (with JavaScript the same data reach the page): the data the page turns into
 // the message and the way to the login page's company-account button instead of the password
 // form; a form opened before the requirement answers the same message; nobody joins.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { SSO_SIGN_IN_DETAILS } from "../../../core/single-sign-on.ts";
-import { lastEmailTo, PASSWORD } from "../../../server/api/accounts.testkit.ts";
+import { lastEmailTo, PASSWORD } from "../../../modules/identity/accounts.testkit.ts";
+import { SSO_SIGN_IN_DETAILS } from "../../../modules/single-sign-on/schema.ts";
 import { singleSignOnConfigs, users } from "../../../server/db/schema.ts";
 import { buildWorld, type World } from "../../../tests/security/fixtures.ts";
 import { Jar, rendered, startWebApplication, type WebApplication } from "../../../tests/security/web.ts";

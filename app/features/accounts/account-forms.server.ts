@@ -1,8 +1,8 @@
-// Server-only helpers of the account forms (their schemas are core/account-forms.ts, which the
+// Server-only helpers of the account forms (their schemas are modules/identity/schema.ts, which the
 // browser validates with too): the inputs never echoed back, and the addresses of the verify and
 // reset pages.
 import * as z from "zod/mini";
-import { userIdField, verifyPageTokenField } from "../../../core/account-forms.ts";
+import { userIdField, verifyPageTokenField } from "../../../modules/identity/schema.ts";
 
 /** Query parameters a link page needs, each with the pattern a value must match to reach the page. */
 export type OpaqueQuery = Readonly<Record<string, RegExp>>;

@@ -1,7 +1,7 @@
 // Accept an invitation (ADR 0022 §5): reached from the emailed link
 // /corporate/accept-invite?token=…. The page names the company, who invited and the address (the
 // API's preview); the invitee chooses their name and password with sign-up's rules and checks
-// (core/managers.ts acceptInviteFormSchema), and is signed in at once (a new session, as login
+// (modules/managers/schema.ts acceptInviteFormSchema), and is signed in at once (a new session, as login
 // makes one) on the dashboard of the company. An unknown, expired, used or withdrawn link, or one
 // whose inviter is no longer an Owner, shows its own message instead of the form. The form posts
 // to the page's own address; the action reads the token from it. Honeypot and, for a visitor
@@ -13,11 +13,16 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, href, Link, redirect } from "react-router";
-import { SIGN_UP_CONFIRM_LABEL } from "../../../core/account-forms.ts";
-import { acceptInviteFormSchema, inviteTokenField, MANAGER_MESSAGES, ROLE_LABELS } from "../../../core/managers.ts";
-import { isPasswordAcceptable } from "../../../core/password.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
-import { SSO_BUTTON_LABEL, SSO_SIGN_IN_DETAILS } from "../../../core/single-sign-on.ts";
+import { isPasswordAcceptable } from "../../../modules/identity/password.ts";
+import { SIGN_UP_CONFIRM_LABEL } from "../../../modules/identity/schema.ts";
+import {
+  acceptInviteFormSchema,
+  inviteTokenField,
+  MANAGER_MESSAGES,
+  ROLE_LABELS,
+} from "../../../modules/managers/schema.ts";
+import { SSO_BUTTON_LABEL, SSO_SIGN_IN_DETAILS } from "../../../modules/single-sign-on/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, firstInvalidField, formConstraint, hasFieldErrors } from "../../lib/forms.ts";

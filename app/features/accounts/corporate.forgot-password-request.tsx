@@ -4,8 +4,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link, redirect, useSearchParams } from "react-router";
-import { forgotFormSchema } from "../../../core/account-forms.ts";
 import { sharedPageHeaders } from "../../../core/shared-page.ts";
+import { forgotFormSchema } from "../../../modules/identity/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import {

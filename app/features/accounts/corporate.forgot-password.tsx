@@ -7,10 +7,10 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { href, Link, redirect } from "react-router";
-import { RESET_CONFIRM_LABEL, resetFormSchema } from "../../../core/account-forms.ts";
-import { isPasswordAcceptable } from "../../../core/password.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
-import { SSO_DETAILS } from "../../../core/single-sign-on.ts";
+import { isPasswordAcceptable } from "../../../modules/identity/password.ts";
+import { RESET_CONFIRM_LABEL, resetFormSchema } from "../../../modules/identity/schema.ts";
+import { SSO_DETAILS } from "../../../modules/single-sign-on/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import {

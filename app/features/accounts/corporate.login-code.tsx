@@ -7,7 +7,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, Link, redirect } from "react-router";
 import { DETAILS } from "../../../core/public-forms.ts";
-import { loginCodeFormSchema, TWO_FACTOR_MESSAGES } from "../../../core/two-factor.ts";
+import { loginCodeFormSchema, TWO_FACTOR_MESSAGES } from "../../../modules/two-factor/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { optionalSignedIn } from "../../lib/auth.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";

@@ -4,10 +4,10 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link, redirect } from "react-router";
-import { signUpFormSchema } from "../../../core/account-forms.ts";
-import { isPasswordAcceptable } from "../../../core/password.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import { sharedPageHeaders } from "../../../core/shared-page.ts";
+import { isPasswordAcceptable } from "../../../modules/identity/password.ts";
+import { signUpFormSchema } from "../../../modules/identity/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import {

@@ -4,9 +4,9 @@
 // signature, issuer, audience, expiry, nonce and verified email, and answers an access token; then
 // the session starts as after a password login (sign-in.server.ts). Any refusal shows this page
 // with what went wrong and a way back to the login page; it changes nothing. The API's call
-// spends the login budget of the client's address (server/api/single-sign-on.ts).
+// spends the login budget of the client's address (modules/single-sign-on/api.server.ts).
 import { data, href, Link, redirect } from "react-router";
-import { SSO_DETAILS } from "../../../core/single-sign-on.ts";
+import { SSO_DETAILS } from "../../../modules/single-sign-on/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { AuthAlert, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";

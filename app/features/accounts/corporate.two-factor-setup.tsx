@@ -5,7 +5,7 @@
 // once.
 import { data, href, Link, redirect } from "react-router";
 import { DETAILS } from "../../../core/public-forms.ts";
-import { TWO_FACTOR_MESSAGES, twoFactorConfirmFormSchema } from "../../../core/two-factor.ts";
+import { TWO_FACTOR_MESSAGES, twoFactorConfirmFormSchema } from "../../../modules/two-factor/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { optionalSignedIn } from "../../lib/auth.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";

@@ -8,9 +8,9 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, href, redirect, useNavigation, useSearchParams } from "react-router";
-import { VERIFICATION_CODE_MESSAGE, verifyFormSchema } from "../../../core/account-forms.ts";
 import { VERIFICATION_CODE_LENGTH } from "../../../core/limits.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
+import { VERIFICATION_CODE_MESSAGE, verifyFormSchema } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
 import { type ApiResult, createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyInvalid } from "../../lib/forms.server.ts";
@@ -79,7 +79,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     api.Identity.VerifyEmail.$post({ json: { ...link, verificationCode: value.verificationCode } }),
   );
   if (!verified.ok) return verifyFailure(submission, verified);
-  // The sign-in rules owe a second factor first (server/domain/sign-in.ts): as after a login.
+  // The sign-in rules owe a second factor first (modules/identity/sign-in.server.ts): as after a login.
   if ("twoFactor" in verified.data) {
     const next =
       verified.data.twoFactor === "verify" ? href("/corporate/login-code") : href("/corporate/two-factor-setup");

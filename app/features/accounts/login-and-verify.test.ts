@@ -14,7 +14,7 @@ import {
   PASSWORD,
   signUp,
   signUpVerified,
-} from "../../../server/api/accounts.testkit.ts";
+} from "../../../modules/identity/accounts.testkit.ts";
 import { createFormGuards } from "../../../server/http/form-guards.ts";
 import { testConfig } from "../../../tests/support/config.ts";
 import { openTestDatabase, type TestDatabase, truncateAll } from "../../../tests/support/db.ts";

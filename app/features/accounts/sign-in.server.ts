@@ -3,7 +3,7 @@
 // details from the API, and a new CSRF token, since one planted in the browser before the
 // sign-in must not outlive it (docs/requirements.md §S4, §D7).
 import type { RouterContextProvider } from "react-router";
-import type { AppSettings } from "../../../core/account-forms.ts";
+import type { AppSettings } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { type SessionData, startNewSession } from "../../lib/session.server.ts";

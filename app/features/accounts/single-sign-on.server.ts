@@ -4,7 +4,7 @@
 // Strict: the provider sends the browser back with a top-level GET from its own site, which a
 // Strict cookie would not accompany. Scoped to the callback's path.
 import { createCookie, type RouterContextProvider } from "react-router";
-import { SSO_FLOW_TTL_MS } from "../../../core/single-sign-on.ts";
+import { SSO_FLOW_TTL_MS } from "../../../modules/single-sign-on/schema.ts";
 import { services } from "../../context.ts";
 
 type Context = Readonly<RouterContextProvider>;

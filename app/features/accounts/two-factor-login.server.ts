@@ -3,7 +3,7 @@
 // in the page), scoped to /corporate; the code page and the forced set-up page read it, and it is
 // cleared once the session starts.
 import { createCookie, type RouterContextProvider, redirect } from "react-router";
-import type { AppSettings } from "../../../core/account-forms.ts";
+import type { AppSettings } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
 import { getSession } from "../../lib/session.server.ts";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
@@ -11,7 +11,7 @@ import { startSignedInSession } from "./sign-in.server.ts";
 
 type Context = Readonly<RouterContextProvider>;
 
-/** As long as the API keeps a set-up challenge (server/domain/two-factor.ts CHALLENGE_TTL_MS). */
+/** As long as the API keeps a set-up challenge (modules/two-factor/service.server.ts CHALLENGE_TTL_MS). */
 const CHALLENGE_COOKIE_SECONDS = 20 * 60;
 
 function challengeCookie(context: Context) {

@@ -1,8 +1,8 @@
 // The dashboard's "Approval requests" (ADR 0022 §6), shown to Owners only: the Managers' orders
 // waiting for a decision, oldest first, each linking to its approval page.
 import { href, Link } from "react-router";
-import type { ApprovalSummary } from "../../../core/approvals.ts";
 import { formatDollars } from "../../../core/money.ts";
+import type { ApprovalSummary } from "../../../modules/approvals/schema.ts";
 import { formatWhen } from "../../ui/approval-view.tsx";
 
 export function ApprovalRequests({ pending }: { pending: ApprovalSummary[] }) {

@@ -7,6 +7,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, Link } from "react-router";
+import { formatDollars } from "../../../core/money.ts";
+import { DETAILS } from "../../../core/public-forms.ts";
 import {
   APPROVAL_DETAILS,
   APPROVAL_MESSAGES,
@@ -14,10 +16,8 @@ import {
   approvalDecisionFormSchema,
   DECLINE_REASON_MAX,
   overBudgetText,
-} from "../../../core/approvals.ts";
-import { simulatedPaySchema } from "../../../core/card-form.ts";
-import { formatDollars } from "../../../core/money.ts";
-import { DETAILS } from "../../../core/public-forms.ts";
+} from "../../../modules/approvals/schema.ts";
+import { simulatedPaySchema } from "../../../modules/orders/card-form.ts";
 import { services } from "../../context.ts";
 import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";

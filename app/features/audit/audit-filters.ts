@@ -1,7 +1,8 @@
 // The Audit page's filters as its address carries them (?actor=&kind=&from=&to=&page=), shared
 // by the page and its CSV download so both list the same rows. Browser-safe.
-import { AUDIT_KIND_IDS, type AuditKind } from "../../../core/audit.ts";
+
 import { MAX_PAGE_NUMBER } from "../../../core/paging.ts";
+import { AUDIT_KIND_IDS, type AuditKind } from "../../../modules/audit/schema.ts";
 import { pageNumberOf } from "../../lib/paging.ts";
 
 export interface AuditAddress {

@@ -3,7 +3,7 @@
 // filters are a GET form (the address holds them, so a filtered view can be bookmarked, paged
 // and downloaded the same with or without JavaScript); the CSV link downloads the same rows.
 import { Form, href, Link, useNavigation } from "react-router";
-import { AUDIT_KIND_IDS, AUDIT_KINDS, type AuditPage, sydneyTime } from "../../../core/audit.ts";
+import { AUDIT_KIND_IDS, AUDIT_KINDS, type AuditPage, sydneyTime } from "../../../modules/audit/schema.ts";
 import { asQuery } from "../../lib/api.server.ts";
 import { Pager } from "../../ui/pager.tsx";
 import { requireOnboardedUser } from "../portal/portal.server.ts";

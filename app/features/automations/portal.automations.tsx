@@ -3,12 +3,15 @@
 // a short balance), creates one or edits one (`?edit=ID`, so it works without JavaScript), turns
 // one on or off, sets the monthly automation budget, and previews who will be rewarded in the next
 // 30 days: when (their local time and Sydney's) and the total. Plain forms posting to this action,
-// told apart by `intent` (core/automations.ts automationsFormSchema, one switch). The API is the
-// judge (server/api/automations.ts): a Manager gets 403, so this page shows them the Owner-only
+// told apart by `intent` (modules/automations/schema.ts automationsFormSchema, one switch). The API is the
+// judge (modules/automations/api.server.ts): a Manager gets 403, so this page shows them the Owner-only
 // message.
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link, redirect, useLocation } from "react-router";
+import { PORTAL_TIME_ZONE } from "../../../core/dates.ts";
+import { formatDollars } from "../../../core/money.ts";
+import { DETAILS } from "../../../core/public-forms.ts";
 import {
   AUTOMATION_DETAILS,
   AUTOMATION_OCCASIONS,
@@ -18,11 +21,8 @@ import {
   automationsFormSchema,
   OCCASION_LABELS,
   PREVIEW_DAYS,
-} from "../../../core/automations.ts";
-import { PORTAL_TIME_ZONE } from "../../../core/dates.ts";
-import { formatDollars } from "../../../core/money.ts";
-import { DETAILS } from "../../../core/public-forms.ts";
-import { formatZonedTime } from "../../../core/schedule.ts";
+} from "../../../modules/automations/schema.ts";
+import { formatZonedTime } from "../../../modules/scheduled-sends/schema.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";

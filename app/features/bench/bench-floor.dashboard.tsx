@@ -5,9 +5,9 @@
 // with 43 team members, one order of 3 rewards released, no approval waiting, the onboarding video
 // watched), instead of the API call and the database behind it.
 import { type MetaDescriptor, type RouterContextProvider, useRouteLoaderData } from "react-router";
-import { EMPTY_REWARD_HISTORY, type RewardHistoryPage } from "../../../core/account-forms.ts";
-import type { ApprovalSummary } from "../../../core/approvals.ts";
-import { monthsEndingWith, type SpendSummary } from "../../../core/spend.ts";
+import type { ApprovalSummary } from "../../../modules/approvals/schema.ts";
+import { EMPTY_REWARD_HISTORY, type RewardHistoryPage } from "../../../modules/identity/schema.ts";
+import { monthsEndingWith, type SpendSummary } from "../../../modules/reward-history/spend.ts";
 import { services } from "../../context.ts";
 import { ApprovalRequests } from "../approvals/approval-requests.tsx";
 import { CompanyBalance, type DashboardBalance } from "../dashboard/company-balance.tsx";

@@ -1,9 +1,10 @@
 // The dashboard's monthly budget of a Manager who has one (ADR 0034): what their orders used this
 // Australia/Sydney month and what is left. An order past it goes to an Owner's approval; Owners
 // see every manager's budget on Settings › Managers.
-import type { BudgetUse } from "../../../core/budgets.ts";
+
 import { dateFormat } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
+import type { BudgetUse } from "../../../modules/budgets/schema.ts";
 
 const MONTH = dateFormat("monthYear", "UTC");
 

@@ -8,10 +8,10 @@
 // Every paid order is there, a page at a time (the pager's links work without JavaScript), and the
 // whole history downloads as CSV.
 import { href, Link } from "react-router";
-import type { RewardHistoryEntry, RewardHistoryPage } from "../../../core/account-forms.ts";
 import { dateFormat as dateFormatOf } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
-import { historyStateLabel, type RewardOrderState } from "../../../core/schedule.ts";
+import type { RewardHistoryEntry, RewardHistoryPage } from "../../../modules/identity/schema.ts";
+import { historyStateLabel, type RewardOrderState } from "../../../modules/scheduled-sends/schema.ts";
 import { outlineButtonClass } from "../../ui/buttons.ts";
 import { Pager } from "../../ui/pager.tsx";
 import { releasePath } from "../deliveries/delivery-paths.ts";

@@ -8,8 +8,8 @@
 // left out.
 import { data, redirect, useRouteLoaderData } from "react-router";
 import { z } from "zod";
-import { EMPTY_REWARD_HISTORY } from "../../../core/account-forms.ts";
 import { MAX_PAGE_NUMBER } from "../../../core/paging.ts";
+import { EMPTY_REWARD_HISTORY } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
 import { asQuery } from "../../lib/api.server.ts";
 import { readForm } from "../../lib/forms.server.ts";

@@ -1,9 +1,9 @@
-// The dashboard's spend picture (core/spend.ts): Reward Dollars released per month over the last
+// The dashboard's spend picture (modules/reward-history/spend.ts): Reward Dollars released per month over the last
 // 12 months as a bar chart drawn on the server (SVG: no JavaScript, readable at 360 px because
 // positions are percentages and the text keeps its own size), the same figures in a table for
 // screen readers, and the totals of those months.
 import { formatDollars } from "../../../core/money.ts";
-import { monthLabel, type SpendSummary } from "../../../core/spend.ts";
+import { monthLabel, type SpendSummary } from "../../../modules/reward-history/spend.ts";
 
 const CHART_HEIGHT = 200;
 const TOP = 24;

@@ -1,4 +1,4 @@
-// A released reward's delivery (core/delivery.ts), linked from the dashboard's history: the
+// A released reward's delivery (modules/deliveries/schema.ts), linked from the dashboard's history: the
 // recipients, their amounts and the state of each one's reward email (queued, sending, sent,
 // retrying with the last error, failed). Without JavaScript a reload shows the latest; with it the
 // page looks again every few seconds while an email is on its way. "Resend" issues the recipient
@@ -9,13 +9,13 @@ import { useEffect } from "react";
 import { data, Form, Link, useRevalidator } from "react-router";
 import { z } from "zod";
 import { dateFormat as dateFormatOf } from "../../../core/dates.ts";
+import { formatDollars } from "../../../core/money.ts";
 import {
   DELIVERY_STATE_LABELS,
   deliveryInFlight,
   type EmailDeliveryState,
   type ReleaseDelivery,
-} from "../../../core/delivery.ts";
-import { formatDollars } from "../../../core/money.ts";
+} from "../../../modules/deliveries/schema.ts";
 import { readForm } from "../../lib/forms.server.ts";
 import { idFromParam } from "../../lib/route-ids.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";

@@ -5,8 +5,8 @@
 // already says the address changed and that this Manager may not resend there.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { DELIVERY_DETAILS, type ReleaseDelivery } from "../../../core/delivery.ts";
-import { PASSWORD } from "../../../server/api/accounts.testkit.ts";
+import { DELIVERY_DETAILS, type ReleaseDelivery } from "../../../modules/deliveries/schema.ts";
+import { PASSWORD } from "../../../modules/identity/accounts.testkit.ts";
 import { emailOutbox } from "../../../server/db/schema.ts";
 import { addManager, buildWorld, call, type World } from "../../../tests/security/fixtures.ts";
 import { Jar, rendered, startWebApplication, type WebApplication } from "../../../tests/security/web.ts";

@@ -4,7 +4,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link } from "react-router";
-import { helpSchema } from "../../../core/account-forms.ts";
+import { helpSchema } from "../../../modules/identity/schema.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import {
   CsrfInput,

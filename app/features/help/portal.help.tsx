@@ -2,7 +2,7 @@
 // as the public Help Centre, and the signed-in Contact Us form (POST /api/Help/create-help),
 // which ends in a thank-you state (post/redirect/get to ?sent=1#contact).
 import { redirect, useSearchParams } from "react-router";
-import { helpSchema } from "../../../core/account-forms.ts";
+import { helpSchema } from "../../../modules/identity/schema.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { useSite } from "../../root.tsx";
 import { PortalVideo } from "../dashboard/portal-video.tsx";

@@ -1,6 +1,6 @@
 // GET /portal/invoices/:invoiceNumber/pdf: the tax invoice as the PDF the API makes, downloaded
 // with the session's token. Unknown or another company's invoice: the API's message, as text.
-import { INVOICE_DETAILS, invoiceNumberFromPath } from "../../../core/invoices.ts";
+import { INVOICE_DETAILS, invoiceNumberFromPath } from "../../../modules/invoices/schema.ts";
 import { portalUserMiddleware, requireOnboardedUser } from "../portal/portal.server.ts";
 import type { Route } from "./+types/portal.invoices.invoice.pdf";
 

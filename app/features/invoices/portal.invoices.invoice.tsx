@@ -1,12 +1,12 @@
-// A paid order's tax invoice (core/invoices.ts), linked from the dashboard's history and from the
+// A paid order's tax invoice (modules/invoices/schema.ts), linked from the dashboard's history and from the
 // payer's tax invoice email: supplier and buyer with their ABNs (as frozen at payment), number,
 // date, the lines, GST and the total, as the ATO asks of a GST-registered supplier; a cancelled
 // order's adjustment note; how it was paid. The same view as the PDF and the email (invoiceView).
 // Printing leaves out the portal's header and footer (print: variants); the PDF is made on the
 // server (GET /api/Invoices/…/pdf).
 import { data } from "react-router";
-import { invoiceNumberFromPath, invoiceView } from "../../../core/invoices.ts";
 import { formatDollars } from "../../../core/money.ts";
+import { invoiceNumberFromPath, invoiceView } from "../../../modules/invoices/schema.ts";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.invoices.invoice";

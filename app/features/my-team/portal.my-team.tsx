@@ -6,7 +6,7 @@
 //
 // One action, told apart by `intent` (app/features/my-team/team.ts): add, update, remove, and the CSV
 // upload's three posts, each a function of app/features/my-team/team-actions.server.ts.
-import { effectiveSearch, TEAM_PAGE_SIZE, type TeamPage } from "../../../core/team.ts";
+import { effectiveSearch, TEAM_PAGE_SIZE, type TeamPage } from "../../../modules/team/schema.ts";
 import { services } from "../../context.ts";
 import { asQuery } from "../../lib/api.server.ts";
 import type { PendingCsvUpload } from "../../lib/csv-upload.ts";

@@ -13,7 +13,7 @@ import {
   teamMemberFields,
   teamMemberIdField,
   teamMemberSchema,
-} from "../../../core/team.ts";
+} from "../../../modules/team/schema.ts";
 import { services } from "../../context.ts";
 import type { ApiResult } from "../../lib/api.server.ts";
 import { replyFailure, replyInvalid } from "../../lib/forms.server.ts";

@@ -10,7 +10,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
 import { useFetcher, useLocation } from "react-router";
 import { AUSTRALIAN_STATES, MONTH_NAMES, STATE_NAMES } from "../../../core/member-dates.ts";
-import { type TeamMember, teamMemberSchema } from "../../../core/team.ts";
+import { type TeamMember, teamMemberSchema } from "../../../modules/team/schema.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { UrlDialog, type UrlDialogControl, type UrlDialogOptions } from "../../ui/dialog.tsx";

@@ -1,12 +1,12 @@
 // The My Team table and pager (docs/requirements.md §S2 My Team, §S9 page size 8): columns Name, Email (hidden
 // under 768 px), Balance (the Reward Dollars left of the member's unexpired rewards and the next
-// expiry, empty when none: each reward expires on its own, server/domain/lots.ts) and Action (an
+// expiry, empty when none: each reward expires on its own, modules/lots/service.server.ts) and Action (an
 // edit icon named "Edit <first> <last>", docs/requirements.md §D8); 'No data to display' when empty;
 // 'X of Y page(s)' with Previous and Next, which keep the search text.
 
 import { dateFormat } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
-import type { TeamMember, TeamPage } from "../../../core/team.ts";
+import type { TeamMember, TeamPage } from "../../../modules/team/schema.ts";
 import type { UrlDialogControl } from "../../ui/dialog.tsx";
 import { Pager } from "../../ui/pager.tsx";
 import { pageHref } from "./team.ts";

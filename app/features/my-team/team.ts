@@ -1,6 +1,6 @@
 // Browser-safe pieces of the My Team page (docs/requirements.md §S2 My Team, §S5 add/update team member): the
 // action intents, what the action answers, and the page's addresses. The member form's schema
-// is core/team.ts teamMemberSchema (the conventions of forms.ts).
+// is modules/team/schema.ts teamMemberSchema (the conventions of forms.ts).
 
 import { href } from "react-router";
 import type { TeamCsvRow } from "../../../core/csv.ts";

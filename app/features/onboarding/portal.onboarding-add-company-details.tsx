@@ -2,8 +2,8 @@
 // the form's action. The screen itself is the portal layout's onboarding mode (app/features/portal/portal.tsx),
 // which also sends this address to the dashboard once the details exist.
 import { redirect, useRouteLoaderData } from "react-router";
-import { companyDetailsSchema } from "../../../core/account-forms.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
+import { companyDetailsSchema } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";

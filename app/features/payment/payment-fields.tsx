@@ -1,7 +1,7 @@
 // The simulated card's fields (docs/requirements.md §D6; §D8 labels: Card number, Expiry (MM/YY),
 // CVC, Name on card), as every card form shows them: the Review page, an approved order's page and
 // a balance top-up. Each is the shared TextField; `required` and the name's length come from the
-// form's constraint (formConstraint of its core/card-form.ts schema).
+// form's constraint (formConstraint of its modules/orders/card-form.ts schema).
 import type { FieldMetadata } from "@conform-to/react";
 import { TextField } from "../../ui/form-fields.tsx";
 import { CARD_LABELS } from "./payment.ts";

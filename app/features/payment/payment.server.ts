@@ -1,15 +1,15 @@
 // The server half of the payment pages: what the route actions make of a post that passed its
-// schema (core/card-form.ts, the one the browser checks too: ADR 0017), the Review page's data
+// schema (modules/orders/card-form.ts, the one the browser checks too: ADR 0017), the Review page's data
 // (the API's summary cut to what the page shows) and the confirmation page's check
 // (docs/requirements.md §S2, §S4, §S8; §D5, §D6).
 import { redirect } from "react-router";
-import type { ApprovalSummary, MyDraftApproval } from "../../../core/approvals.ts";
 import { cardDigits, parseExpiry } from "../../../core/card.ts";
-import { sydneyWallTimeToInstant } from "../../../core/schedule.ts";
+import type { ApprovalSummary, MyDraftApproval } from "../../../modules/approvals/schema.ts";
+import { sydneyWallTimeToInstant } from "../../../modules/scheduled-sends/schema.ts";
 import type { ApiClient } from "../../lib/api.server.ts";
 import { AUTHENTICATION_PATH, CONFIRMATION_PATH, dollarsToCents, PAYMENT_TEXT, SHOWN_RECIPIENTS } from "./payment.ts";
 
-/** The instant a posted schedule names: null for "send now" (core/card-form.ts checked it is one). */
+/** The instant a posted schedule names: null for "send now" (modules/orders/card-form.ts checked it is one). */
 export function sendAtOf(value: { sendWhen: "now" | "later"; sendAt: string }): string | null {
   return value.sendWhen === "later" ? (sydneyWallTimeToInstant(value.sendAt)?.toISOString() ?? null) : null;
 }

@@ -1,5 +1,5 @@
 // The payment pages' pure parts: the card form's messages are the API's own words
-// (server/payments/simulated.ts, core/rewards.ts; core/card-form.test.ts proves every message of
+// (server/payments/simulated.ts, modules/reward-drafts/schema.ts; modules/orders/card-form.test.ts proves every message of
 // the schemas), the forms' constraints are the attributes the inputs had, the API gets digits and
 // MM/YY, the Review data is cut to 100 recipients with cents from the API's dollars, and the
 // confirmation check maps every answer of check-payment-intent.
@@ -10,8 +10,8 @@ import {
   simulatedPaySchema,
   stripePaySchema,
   topUpCardSchema,
-} from "../../../core/card-form.ts";
-import { REWARD_DETAILS } from "../../../core/rewards.ts";
+} from "../../../modules/orders/card-form.ts";
+import { REWARD_DETAILS } from "../../../modules/reward-drafts/schema.ts";
 import { CARD_MESSAGES as PROCESSOR_MESSAGES } from "../../../server/payments/simulated.ts";
 import type { ApiClient, ApiResult } from "../../lib/api.server.ts";
 import { formConstraint } from "../../lib/forms.ts";

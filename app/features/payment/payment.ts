@@ -1,7 +1,7 @@
 // Browser-safe pieces of the payment pages (docs/requirements.md §S2 Reward My Team Review and Payment
 // Confirmation, §S8 payment errors, §S9 the 2-second check; §D6 the simulated card, §D8 its
 // labels): the texts, the card form's labels and the money display. The card form's rules are
-// the zod/mini schemas of core/card-form.ts (ADR 0017), imported by the pages that post them.
+// the zod/mini schemas of modules/orders/card-form.ts (ADR 0017), imported by the pages that post them.
 import { href } from "react-router";
 import { PAYMENT_ERROR } from "../../../core/card.ts";
 import { REWARD_MESSAGE_MAX } from "../../../core/limits.ts";
@@ -83,7 +83,7 @@ export function recipientLabel(fullName: string, rewardDollars: number | null | 
 }
 
 // The simulated card form (docs/requirements.md §D6, §D8). Its rules are the schemas of
-// core/card-form.ts, which the browser and the route actions both parse with (ADR 0017); its
+// modules/orders/card-form.ts, which the browser and the route actions both parse with (ADR 0017); its
 // messages are in core/card.ts.
 
 export const CARD_LABELS = {

@@ -4,8 +4,8 @@
 // /portal/payment-confirmation?payment_intent=…, which checks the payment and shows the result.
 // The address carries the payment id and its client secret, as Stripe's return address does.
 import { data, Form, href, redirect } from "react-router";
-import { simulatedAuthenticationSchema } from "../../../core/card-form.ts";
 import { formatDollars } from "../../../core/money.ts";
+import { simulatedAuthenticationSchema } from "../../../modules/orders/card-form.ts";
 import { services } from "../../context.ts";
 import { readForm } from "../../lib/forms.server.ts";
 import { primaryButtonClass } from "../../ui/buttons.ts";

@@ -12,7 +12,7 @@
 
 import { useEffect, useRef } from "react";
 import { href, Link, redirect, useFetcher } from "react-router";
-import { formatSendTime } from "../../../core/schedule.ts";
+import { formatSendTime } from "../../../modules/scheduled-sends/schema.ts";
 import type { NoscriptRefreshHandle } from "../../ui/noscript-refresh.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";

@@ -17,7 +17,7 @@
 // holds, how much is short, and a link to Settings → Balance (where an Owner tops up). Its button
 // belongs to the payment form (its form attribute) and comes after the card's button, so Enter in
 // a field never pays from the balance; each button names its intent, and the action's switch
-// takes the one pressed. The server charges the total it computes (server/domain/balance-payments.ts).
+// takes the one pressed. The server charges the total it computes (modules/balance/balance-payments.server.ts).
 //
 // Approvals (ADR 0022 §6): a Manager's order at or above the company's threshold has "Request
 // approval" where the pay button was; the request freezes the draft for an Owner. While it waits,
@@ -38,17 +38,17 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { lazy, Suspense } from "react";
 import { Await, Form, href, Link, type ShouldRevalidateFunctionArgs, useNavigation } from "react-router";
-import type { ApprovalSummary } from "../../../core/approvals.ts";
+import { LIMITS, REWARD_MESSAGE_MAX } from "../../../core/limits.ts";
+import { formatDollars } from "../../../core/money.ts";
+import type { ApprovalSummary } from "../../../modules/approvals/schema.ts";
 import {
   payOrderSchema,
   requestApprovalSchema,
   saveMessageSchema,
   simulatedPaySchema,
   stripePaySchema,
-} from "../../../core/card-form.ts";
-import { LIMITS, REWARD_MESSAGE_MAX } from "../../../core/limits.ts";
-import { formatDollars } from "../../../core/money.ts";
-import { formatSendTime, sydneyWallTime } from "../../../core/schedule.ts";
+} from "../../../modules/orders/card-form.ts";
+import { formatSendTime, sydneyWallTime } from "../../../modules/scheduled-sends/schema.ts";
 import { services } from "../../context.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";

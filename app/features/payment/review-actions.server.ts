@@ -1,7 +1,7 @@
 // The Review & Pay page's action (portal.reward-my-team-review.tsx): the Pay post (simulated card,
 // Stripe's Payment Element or Checkout), "Pay from the company balance" (ADR 0029, amendment),
 // "Request approval", and saving the message for the email preview. Each Pay post is at most two API calls: the payment (or the approval request), which
-// saves the wording and freezes the draft in one transaction (core/rewards.ts
+// saves the wording and freezes the draft in one transaction (modules/reward-drafts/schema.ts
 // rewardWordingSchema), then, for the simulated card, the card's confirmation.
 import { data, redirect } from "react-router";
 import {
@@ -10,7 +10,7 @@ import {
   saveMessageSchema,
   simulatedPaySchema,
   stripePaySchema,
-} from "../../../core/card-form.ts";
+} from "../../../modules/orders/card-form.ts";
 import { type PostedForm, readPostedForm, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -89,7 +89,7 @@ async function saveMessage(form: PostedForm, client: Client) {
 
 /**
  * The payment for the total the page showed, with the wording it freezes: one call, which saves
- * the wording to the draft and freezes it in one transaction (core/rewards.ts rewardWordingSchema).
+ * the wording to the draft and freezes it in one transaction (modules/reward-drafts/schema.ts rewardWordingSchema).
  */
 function createPayment(client: Client, wording: Wording, amountCents: number) {
   return client.call((api) =>

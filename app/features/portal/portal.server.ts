@@ -3,7 +3,7 @@
 // app settings, read from the API so they follow the account rather than one browser, once per
 // request; the portal's loaders and actions read them from the context.
 import { createContext, href, type MiddlewareFunction, type RouterContextProvider, redirect } from "react-router";
-import type { AppSettings } from "../../../core/account-forms.ts";
+import type { AppSettings } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
 import { requireSignedIn, type SignedIn } from "../../lib/auth.server.ts";
 import { DASHBOARD_PATH } from "./portal-pages.ts";

@@ -4,7 +4,7 @@
 // (post/redirect/get), or with the page and its messages when something was refused.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
-import { newRewardUserSchema } from "../../../core/rewards.ts";
+import { newRewardUserSchema } from "../../../modules/reward-drafts/schema.ts";
 import { replyFailure } from "../../lib/forms.server.ts";
 import { pageNumberOf } from "../../lib/paging.ts";
 import { redirectWithToast, type ToastInput } from "../../lib/toast.server.ts";
@@ -82,7 +82,7 @@ function idOf(value: FormDataEntryValue | null): number | null {
 
 /**
  * create-reward-user answers a flat body (no `rewards`, as addSingle sends) with the one recipient
- * it added, never the bulk summary (server/api/reward-my-team.ts).
+ * it added, never the bulk summary (modules/reward-drafts/api.server.ts).
  */
 function isOneRecipient<T extends object>(answer: T): answer is Extract<T, { isNewTeamMember: boolean }> {
   return "isNewTeamMember" in answer;

@@ -15,7 +15,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useId, useRef } from "react";
 import { useFetcher } from "react-router";
 import { formatDollars } from "../../../core/money.ts";
-import { newRewardUserSchema } from "../../../core/rewards.ts";
+import { newRewardUserSchema } from "../../../modules/reward-drafts/schema.ts";
 import type { PendingCsvUpload } from "../../lib/csv-upload.ts";
 import { formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { missingHeadingMessage } from "../../../core/csv.ts";
-import { bulkRewardSchema } from "../../../core/rewards.ts";
+import { bulkRewardSchema } from "../../../modules/reward-drafts/schema.ts";
 import { pageHref, totalsLine } from "./reward-draft.ts";
 import { REWARD_CSV_HEADINGS, readRewardCsv } from "./reward-draft-csv.ts";
 

@@ -2,8 +2,8 @@
 // by the API, so a draft of 5,000 recipients never leaves the server whole), the user search,
 // and the fetchers' answers.
 import { data, type RouterContextProvider } from "react-router";
-import { REWARD_PAGE_SIZE } from "../../../core/rewards.ts";
-import { rewardSearchText } from "../../../core/team.ts";
+import { REWARD_PAGE_SIZE } from "../../../modules/reward-drafts/schema.ts";
+import { rewardSearchText } from "../../../modules/team/schema.ts";
 import { type ApiClient, asQuery } from "../../lib/api.server.ts";
 import { flashToast, type ToastInput } from "../../lib/toast.server.ts";
 import type { RewardDraftView, RewardSearchAnswer } from "./reward-draft.ts";

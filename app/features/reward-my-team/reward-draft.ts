@@ -1,6 +1,6 @@
 // Browser-safe pieces of the Reward My Team page (docs/requirements.md §S2 Reward My Team, §S3 recipient row, §S5
 // reward single add and amount inputs, §S9 page size 7): the page's address and intents, the
-// shape its loader answers and the totals line. The single-add form's schema is core/rewards.ts
+// shape its loader answers and the totals line. The single-add form's schema is modules/reward-drafts/schema.ts
 // newRewardUserSchema (the conventions of forms.ts).
 import type { SubmissionResult } from "@conform-to/react";
 import { href } from "react-router";

@@ -1,4 +1,4 @@
-// A paid order that was scheduled (core/schedule.ts), linked from the dashboard's history: when it
+// A paid order that was scheduled (modules/scheduled-sends/schema.ts), linked from the dashboard's history: when it
 // goes out, what it costs, and, while it waits, a form to choose another time and a cancel that
 // refunds it in full. Cancelling asks first: the confirmation is a pane at ?cancel (a link, so it
 // works without JavaScript). Once released, the page points to its delivery; once cancelled, it
@@ -17,7 +17,7 @@ import {
   SCHEDULE_MIN_AHEAD_MS,
   sydneyWallTime,
   sydneyWallTimeToInstant,
-} from "../../../core/schedule.ts";
+} from "../../../modules/scheduled-sends/schema.ts";
 import { services } from "../../context.ts";
 import { readPostedForm } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";

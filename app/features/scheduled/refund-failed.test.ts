@@ -6,7 +6,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { MemoryRouter } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { RewardOrderView } from "../../../core/schedule.ts";
+import type { RewardOrderView } from "../../../modules/scheduled-sends/schema.ts";
 import ScheduledRewardPage from "./portal.scheduled.order.tsx";
 
 const ORDER: RewardOrderView = {

@@ -3,10 +3,10 @@
 // list never holds it), revokes it with the row's button; a Manager gets the Owner-only message.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { ApiKeyView, CreatedApiKey } from "../../../core/api-keys.ts";
-import { PASSWORD } from "../../../server/api/accounts.testkit.ts";
+import type { ApiKeyView, CreatedApiKey } from "../../../modules/api-keys/schema.ts";
+import { PASSWORD } from "../../../modules/identity/accounts.testkit.ts";
+import { sha256Hex } from "../../../modules/identity/identity-crypto.server.ts";
 import { apiKeys } from "../../../server/db/schema.ts";
-import { sha256Hex } from "../../../server/domain/identity-crypto.ts";
 import { buildWorld, type World } from "../../../tests/security/fixtures.ts";
 import { Jar, rendered, startWebApplication, type WebApplication } from "../../../tests/security/web.ts";
 import { describeEachDatabase } from "../../../tests/support/db.ts";

@@ -1,7 +1,7 @@
-// The API reference page's reading of the real OpenAPI document (server/api/openapi.ts): every
+// The API reference page's reading of the real OpenAPI document (modules/api-v1/openapi.server.ts): every
 // operation the API declares is on the page, with its parameters and the fields of its answers.
 import { describe, expect, it } from "vitest";
-import { buildOpenApiDocument, V1_OPERATIONS } from "../../../server/api/openapi.ts";
+import { buildOpenApiDocument, V1_OPERATIONS } from "../../../modules/api-v1/openapi.server.ts";
 import { apiReferenceOf } from "./api-reference.ts";
 
 describe("apiReferenceOf", () => {

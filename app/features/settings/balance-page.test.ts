@@ -7,8 +7,8 @@
 // the form, and their post is refused (403) with nothing changed.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { BalanceView, TopUpCheck } from "../../../core/balance-top-ups.ts";
-import { PASSWORD } from "../../../server/api/accounts.testkit.ts";
+import type { BalanceView, TopUpCheck } from "../../../modules/balance/schema.ts";
+import { PASSWORD } from "../../../modules/identity/accounts.testkit.ts";
 import { balanceTopUps, companies } from "../../../server/db/schema.ts";
 import { TEST_CARDS } from "../../../server/payments/simulated.ts";
 import { buildWorld, type World } from "../../../tests/security/fixtures.ts";

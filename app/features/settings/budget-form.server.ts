@@ -5,7 +5,7 @@ import { formatDollars } from "../../../core/money.ts";
 import type { ToastInput } from "../../lib/toast.server.ts";
 
 /**
- * The body of PUT …/{id}/budget from the form's parsed field: the form's schema (core/budgets.ts)
+ * The body of PUT …/{id}/budget from the form's parsed field: the form's schema (modules/budgets/schema.ts)
  * answers cents, or null for none (unlimited); the API takes whole dollars.
  */
 export function budgetRequest(budgetCents: number | null): { budgetDollars: number | null } {

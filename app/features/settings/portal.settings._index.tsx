@@ -23,7 +23,7 @@ import {
   passwordFormSchema,
   profileFormSchema,
   SETTINGS_DETAILS,
-} from "../../../core/settings.ts";
+} from "../../../modules/settings/schema.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, firstInvalidField, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { startNewSession } from "../../lib/session.server.ts";

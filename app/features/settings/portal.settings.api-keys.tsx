@@ -1,19 +1,24 @@
 // Settings › API keys (ADR 0028), an Owner's page: create a key (a name, and optionally the last day
 // it works), see it once in the action's answer with a hint to copy it now, list the company's keys
 // (prefix, who made it, last used, expiry, revoked) and revoke one. Plain forms that work without
-// JavaScript; one action told apart by `intent` (core/api-keys.ts apiKeysFormSchema). The API is the
-// judge (server/api/api-keys.ts): a Manager gets 403, so this page shows them the Owner-only message.
+// JavaScript; one action told apart by `intent` (modules/api-keys/schema.ts apiKeysFormSchema). The API is the
+// judge (modules/api-keys/api.server.ts): a Manager gets 403, so this page shows them the Owner-only message.
 // Each live key has its monthly budget (ADR 0034): set or cleared in place (intent `budget`, PUT
 // /api/ApiKeys/{id}/budget), with what it used and has left this Sydney month (GET /api/Budgets).
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link, redirect } from "react-router";
-import { API_KEY_DETAILS, type ApiKeyView, apiKeysFormSchema, type CreatedApiKey } from "../../../core/api-keys.ts";
-import type { ApiKeyBudgetUse, BudgetsOverview } from "../../../core/budgets.ts";
 import { formatDate } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
-import { sydneyWallTimeToInstant } from "../../../core/schedule.ts";
+import {
+  API_KEY_DETAILS,
+  type ApiKeyView,
+  apiKeysFormSchema,
+  type CreatedApiKey,
+} from "../../../modules/api-keys/schema.ts";
+import type { ApiKeyBudgetUse, BudgetsOverview } from "../../../modules/budgets/schema.ts";
+import { sydneyWallTimeToInstant } from "../../../modules/scheduled-sends/schema.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";

@@ -5,9 +5,9 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, useRouteLoaderData } from "react-router";
-import { APPROVAL_MESSAGES, approvalThresholdFormSchema } from "../../../core/approvals.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
+import { APPROVAL_MESSAGES, approvalThresholdFormSchema } from "../../../modules/approvals/schema.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";

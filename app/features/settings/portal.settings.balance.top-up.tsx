@@ -10,11 +10,11 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, Link, redirect } from "react-router";
-import type { TopUpCheck } from "../../../core/balance-top-ups.ts";
-import { TOP_UP_DETAILS } from "../../../core/balance-top-ups.ts";
-import { topUpCardSchema, topUpPostSchema } from "../../../core/card-form.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
+import type { TopUpCheck } from "../../../modules/balance/schema.ts";
+import { TOP_UP_DETAILS } from "../../../modules/balance/schema.ts";
+import { topUpCardSchema, topUpPostSchema } from "../../../modules/orders/card-form.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, formConstraint } from "../../lib/forms.ts";

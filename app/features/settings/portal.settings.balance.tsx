@@ -9,6 +9,9 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, redirect } from "react-router";
+import { formatDate } from "../../../core/dates.ts";
+import { formatDollars } from "../../../core/money.ts";
+import { DETAILS } from "../../../core/public-forms.ts";
 import {
   type BalanceEntryView,
   type BalanceView,
@@ -17,10 +20,7 @@ import {
   TOP_UP_FORM_DETAILS,
   topUpDollarsToCents,
   topUpFormSchema,
-} from "../../../core/balance-top-ups.ts";
-import { formatDate } from "../../../core/dates.ts";
-import { formatDollars } from "../../../core/money.ts";
-import { DETAILS } from "../../../core/public-forms.ts";
+} from "../../../modules/balance/schema.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";

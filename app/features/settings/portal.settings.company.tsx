@@ -3,9 +3,9 @@
 // saved through PUT /api/Companies, which answers a Manager 403. A Manager sees the details and
 // says who may change them instead of a form.
 import { data, href, useRouteLoaderData } from "react-router";
-import { companyDetailsSchema } from "../../../core/account-forms.ts";
-import { COMPANY_SIZES, INDUSTRIES } from "../../../core/company.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
+import { COMPANY_SIZES, INDUSTRIES } from "../../../modules/companies/schema.ts";
+import { companyDetailsSchema } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { COMPANY_SIZE_OPTIONS, INDUSTRY_OPTIONS } from "../../lib/forms.ts";

@@ -2,8 +2,8 @@
 // role (changed in place) and Remove behind a confirmation (?dialog=remove-manager&manager=<id>,
 // a page of its own without JavaScript, a modal dialog with it), the invite form (email and role:
 // an emailed single-use link valid 7 days), and the pending invitations with Withdraw.
-// One action, told apart by `intent` (core/managers.ts managersFormSchema); every change goes
-// through the API (server/api/managers.ts), which refuses a Manager (403) whatever this page shows:
+// One action, told apart by `intent` (modules/managers/schema.ts managersFormSchema); every change goes
+// through the API (modules/managers/api.server.ts), which refuses a Manager (403) whatever this page shows:
 // a Manager opening it gets the "Only an Owner…" message instead of the lists.
 // Each manager's row also has their monthly budget (ADR 0034): set or cleared in place (intent
 // `budget`, PUT /api/Managers/{id}/budget), with what they used and have left this Sydney month
@@ -11,7 +11,9 @@
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, redirect } from "react-router";
-import type { BudgetsOverview, ManagerBudgetUse } from "../../../core/budgets.ts";
+import { formatDollars } from "../../../core/money.ts";
+import { DETAILS } from "../../../core/public-forms.ts";
+import type { BudgetsOverview, ManagerBudgetUse } from "../../../modules/budgets/schema.ts";
 import {
   MANAGER_MESSAGES,
   MANAGER_ROLES,
@@ -19,9 +21,7 @@ import {
   type ManagerView,
   managersFormSchema,
   ROLE_LABELS,
-} from "../../../core/managers.ts";
-import { formatDollars } from "../../../core/money.ts";
-import { DETAILS } from "../../../core/public-forms.ts";
+} from "../../../modules/managers/schema.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, formConstraint } from "../../lib/forms.ts";

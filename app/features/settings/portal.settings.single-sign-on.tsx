@@ -6,7 +6,7 @@
 // runs discovery, tries the client's credentials and looks for the email scope, and says in plain
 // words what failed (and, beside a success, what the discovery document leaves out). Plain forms
 // that work without JavaScript; one action told apart by `intent`. The API judges
-// (server/api/single-sign-on.ts): a Manager gets 403.
+// (modules/single-sign-on/api.server.ts): a Manager gets 403.
 import { type FieldMetadata, getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href } from "react-router";
@@ -20,7 +20,7 @@ import {
   SSO_TOKEN_ENDPOINT_AUTH_LABELS,
   SSO_TOKEN_ENDPOINT_AUTH_METHODS,
   singleSignOnPageSchema,
-} from "../../../core/single-sign-on.ts";
+} from "../../../modules/single-sign-on/schema.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";

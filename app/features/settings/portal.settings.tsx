@@ -6,7 +6,7 @@
 // The role is read through the API on every load (GET /api/Users/MyDetails), never from the
 // session's copy, so a change of role shows at the next page.
 import { href, NavLink, Outlet } from "react-router";
-import type { ManagerRole } from "../../../core/account-forms.ts";
+import type { ManagerRole } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
 import { portalUser } from "../portal/portal.server.ts";
 import type { PortalHandle } from "../portal/portal-pages.ts";

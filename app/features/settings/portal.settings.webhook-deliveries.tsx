@@ -1,7 +1,7 @@
 // Settings › Webhooks › an endpoint's deliveries (ADR 0029), an Owner's page at
 // /portal/settings/webhooks/:endpointId: the newest deliveries with their event, state, attempts,
 // the endpoint's last status and the start of its last answer, and a "Re-send" per delivery and
-// "Send test ping" (plain forms, one action told apart by `intent`: core/webhooks.ts
+// "Send test ping" (plain forms, one action told apart by `intent`: modules/webhooks/schema.ts
 // webhookDeliveriesFormSchema). A table on wide screens; on a phone each delivery is a stacked row.
 import { Form, href, Link } from "react-router";
 import { formatDate } from "../../../core/dates.ts";
@@ -12,7 +12,7 @@ import {
   type WebhookDeliveryView,
   webhookDeliveriesFormSchema,
   webhookEventLabel,
-} from "../../../core/webhooks.ts";
+} from "../../../modules/webhooks/schema.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";

@@ -2,8 +2,8 @@
 // receives), see its signing secret once in the action's answer, list the endpoints with their
 // last delivery, send a test ping, delete one, and open an endpoint's deliveries
 // (portal.settings.webhook-deliveries.tsx). Plain forms that work without JavaScript; one action
-// told apart by `intent` (core/webhooks.ts webhooksFormSchema). The API is the judge
-// (server/api/webhooks.ts): a Manager gets 403, so this page shows them the Owner-only message.
+// told apart by `intent` (modules/webhooks/schema.ts webhooksFormSchema). The API is the judge
+// (modules/webhooks/api.server.ts): a Manager gets 403, so this page shows them the Owner-only message.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link, redirect } from "react-router";
@@ -18,7 +18,7 @@ import {
   type WebhookEndpointView,
   webhookEventLabel,
   webhooksFormSchema,
-} from "../../../core/webhooks.ts";
+} from "../../../modules/webhooks/schema.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";

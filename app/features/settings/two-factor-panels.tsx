@@ -7,7 +7,11 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { PASSWORD_MAX_LENGTH } from "../../../core/limits.ts";
-import { TWO_FACTOR_MESSAGES, twoFactorConfirmFormSchema, twoFactorEnrolFormSchema } from "../../../core/two-factor.ts";
+import {
+  TWO_FACTOR_MESSAGES,
+  twoFactorConfirmFormSchema,
+  twoFactorEnrolFormSchema,
+} from "../../../modules/two-factor/schema.ts";
 import { type FormReply, firstInvalidField, hasFieldErrors } from "../../lib/forms.ts";
 import { AuthField } from "../../ui/auth-fields.tsx";
 import { FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";

@@ -1,5 +1,5 @@
 // What the two Settings › Webhooks pages show alike: a delivery's state in words.
-import type { WebhookDeliveryStatus } from "../../../core/webhooks.ts";
+import type { WebhookDeliveryStatus } from "../../../modules/webhooks/schema.ts";
 
 /** "Delivered (200)", "Retrying (last answer 500)", "Failed (not reachable)", "Waiting". */
 export function deliveryStatusText(status: WebhookDeliveryStatus, lastStatus: number | null, attempts = 1): string {

@@ -5,8 +5,12 @@
 // event is answered on the form with nothing changed; a Manager gets the Owner-only message.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { CreatedWebhookEndpoint, WebhookDeliveriesPage, WebhookEndpointView } from "../../../core/webhooks.ts";
-import { PASSWORD } from "../../../server/api/accounts.testkit.ts";
+import { PASSWORD } from "../../../modules/identity/accounts.testkit.ts";
+import type {
+  CreatedWebhookEndpoint,
+  WebhookDeliveriesPage,
+  WebhookEndpointView,
+} from "../../../modules/webhooks/schema.ts";
 import { webhookDeliveries, webhookEndpoints } from "../../../server/db/schema.ts";
 import { buildWorld, type World } from "../../../tests/security/fixtures.ts";
 import { Jar, rendered, startWebApplication, type WebApplication } from "../../../tests/security/web.ts";

@@ -2,7 +2,7 @@
 // sign-in stopped at its second factor (identity.ts, two-factor.ts); a manager's new-address code and
 // the notice to the old address (settings.ts); the invitation of a manager (managers.ts). Codes and
 // links appear only here, never in logs.
-import { INVITE_TTL_DAYS, type ManagerRole, ROLE_LABELS } from "../../../core/managers.ts";
+import { INVITE_TTL_DAYS, type ManagerRole, ROLE_LABELS } from "../../../modules/managers/schema.ts";
 import { email, type RenderedEmail } from "./render.ts";
 
 export function verificationEmail(to: string, firstName: string, code: string): RenderedEmail {

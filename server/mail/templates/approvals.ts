@@ -1,8 +1,9 @@
 // The approval emails (ADR 0022 §6): to every Owner when a Manager asks for approval (with the link
 // to the approval page), and to the requester when an Owner decides (approved: the link to Review &
 // Pay; declined: the reason).
-import { overBudgetText } from "../../../core/approvals.ts";
+
 import { formatDollars } from "../../../core/money.ts";
+import { overBudgetText } from "../../../modules/approvals/schema.ts";
 import { email, type RenderedEmail } from "./render.ts";
 
 export interface ApprovalEmailOrder {

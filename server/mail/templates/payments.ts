@@ -1,15 +1,16 @@
 // The payer's emails: the Australian tax invoice of a paid reward (release.ts), the notice that a
 // scheduled reward was cancelled and refunded (scheduled-sends.ts), and the refund of a second
 // payment for an order already paid (extra-payments.ts, ADR 0009).
-import { invoiceView, type TaxInvoice } from "../../../core/invoices.ts";
+
 import { formatDollars } from "../../../core/money.ts";
-import { formatSendTime } from "../../../core/schedule.ts";
+import { invoiceView, type TaxInvoice } from "../../../modules/invoices/schema.ts";
+import { formatSendTime } from "../../../modules/scheduled-sends/schema.ts";
 import { email, type RenderedEmail } from "./render.ts";
 
 export interface TaxInvoiceInput {
   to: string;
   firstName: string;
-  /** The invoice as the API answers it (server/domain/invoices.ts): its parties frozen at payment. */
+  /** The invoice as the API answers it (modules/invoices/service.server.ts): its parties frozen at payment. */
   invoice: TaxInvoice;
   /** The invoice's page in the portal (with its PDF). */
   invoiceUrl: string;
@@ -21,7 +22,7 @@ export interface TaxInvoiceInput {
  * The payer's confirmation, an Australian tax invoice: the words 'Tax Invoice', the supplier's
  * name and ABN, invoice number and date, the buyer's company and ABN, the lines, the GST amount
  * (on the service fee only) and the total: the same view as the invoice's page and PDF
- * (core/invoices.ts invoiceView).
+ * (modules/invoices/schema.ts invoiceView).
  */
 export function taxInvoiceEmail(input: TaxInvoiceInput): RenderedEmail {
   const { invoice } = input;

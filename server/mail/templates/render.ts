@@ -165,7 +165,7 @@ function renderHtml(body: EmailBody): string {
   // release (1,001 emails in one transaction, docs/BENCHMARKS.md) cannot afford (ADR 0031).
   // React writes self-closed <br/>; the messages have always been HTML5 (`<!doctype html>`,
   // `<br>`), which every client reads the same, and the tests and the e2e specs read them so
-  // (server/api/identity.test.ts, server/api/reward-my-team.test.ts, tests/e2e/payment.spec.ts).
+  // (modules/identity/identity.test.ts, modules/reward-drafts/reward-my-team.test.ts, tests/e2e/payment.spec.ts).
   // A `<br/>` can only be ours: a person's `<` reaches the HTML as `&lt;`.
   return `<!doctype html>${renderToStaticMarkup(document).replaceAll("<br/>", "<br>")}`;
 }

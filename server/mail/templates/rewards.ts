@@ -48,7 +48,7 @@ export function recipientRewardEmail(input: RecipientEmailInput): RenderedEmail 
         : // True to the letter: the account keeps only the password's hash, and the outbox
           // redacts this email's body once it is delivered (docs/requirements.md §D7).
           "Keep this email: we only keep a scrambled form of your password, so we cannot send it to you again.",
-      // Each reward is its own lot with its own expiry (docs/requirements.md §S1, per reward's email: server/domain/lots.ts).
+      // Each reward is its own lot with its own expiry (docs/requirements.md §S1, per reward's email: modules/lots/service.server.ts).
       `These Reward Dollars are valid until ${expiry}, 18 months from when this reward was first emailed; any of them still unused then are forfeited. We will remind you 30 days before.`,
       "Gift cards are delivered by email the next business day after your order is acknowledged (typically within 24 hours). If a gift card has not arrived within 3 business days, please contact support; report any problem with quantities within 24 hours of receiving your gift cards.",
       `Support replies within 24 business hours: ${input.supportEmail}.`,
@@ -80,7 +80,7 @@ export interface ExpiryReminderInput {
 }
 
 /**
- * A recipient's reminder 30 days before one of their rewards expires (server/domain/lots.ts):
+ * A recipient's reminder 30 days before one of their rewards expires (modules/lots/service.server.ts):
  * what is left of it and the date, in Sydney's calendar. One email per reward (lot).
  */
 export function rewardExpiryReminderEmail(input: ExpiryReminderInput): RenderedEmail {
