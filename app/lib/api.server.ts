@@ -8,6 +8,7 @@
 import { type ClientResponse, hc } from "hono/client";
 import type { SuccessStatusCode } from "hono/utils/http-status";
 import type { RouterContextProvider } from "react-router";
+import { isRefusalKind, type RefusalKind } from "../../core/refusals.ts";
 import type { ApiBindings } from "../../server/api/deps.ts";
 import type { Api } from "../../server/api/index.ts";
 import { services } from "../context.ts";
@@ -18,13 +19,15 @@ export type ApiResult<T> =
       ok: false;
       status: number;
       detail: string;
+      /** The refusal's kind (problem+json `code`, core/refusals.ts): what a page switches on (app/lib/refusals.ts). */
+      code?: RefusalKind;
       errors?: Record<string, string[]>;
       /** The problem's members beyond the standard ones (RFC 9457 extensions), unchecked: parse before use. */
       extensions?: Record<string, unknown>;
     };
 
 /** The members every problem has; anything else it carries is an extension. */
-const PROBLEM_MEMBERS = new Set(["type", "title", "status", "detail", "instance", "errors"]);
+const PROBLEM_MEMBERS = new Set(["type", "title", "status", "detail", "instance", "code", "errors"]);
 
 /** The in-process API answers any origin; the URL only carries the path and query. */
 const IN_PROCESS_ORIGIN = "http://api.internal";
@@ -138,7 +141,7 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
     }
     if (response.ok) return { ok: true, status: response.status, data: parsed as Answer<R> };
     if (response.status === 401 && options.onUnauthorized) await options.onUnauthorized();
-    const problem = (parsed ?? {}) as { detail?: unknown; errors?: Record<string, string[]> };
+    const problem = (parsed ?? {}) as { detail?: unknown; code?: unknown; errors?: Record<string, string[]> };
     const extensions =
       typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
         ? Object.fromEntries(Object.entries(parsed).filter(([key]) => !PROBLEM_MEMBERS.has(key)))
@@ -147,6 +150,7 @@ export function createApiClient(context: Readonly<RouterContextProvider>, option
       ok: false,
       status: response.status,
       detail: typeof problem.detail === "string" ? problem.detail : FALLBACK_DETAIL,
+      ...(isRefusalKind(problem.code) ? { code: problem.code } : {}),
       errors: problem.errors,
       ...(Object.keys(extensions).length > 0 ? { extensions } : {}),
     };

@@ -5,9 +5,9 @@ import type { Submission } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import type * as z from "zod/mini";
-import { DETAILS } from "../../core/public-forms.ts";
 import type { ApiResult } from "./api.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "./forms.ts";
+import { type PageRefusals, refusalWords, refusedAs } from "./refusals.ts";
 import { checkFormPost } from "./security.server.ts";
 
 type Context = Readonly<RouterContextProvider>;
@@ -73,20 +73,28 @@ export function replyInvalid(
   return respond(submission, 400, { ...(usedChallenge ? { captcha: "v2" as const } : {}), ...options });
 }
 
+/** How a form says an API failure: the refusals it says (app/lib/refusals.ts), and what it posted. */
+export interface FailureOptions {
+  /** The refusals the page says, by kind; "any": whatever the API answered. */
+  shown?: PageRefusals | "any";
+  usedChallenge?: boolean;
+  hideFields?: readonly string[];
+  /** The page's words for any failure it does not say (default: the generic message). */
+  otherwise?: string;
+}
+
 /**
- * An API failure rendered for the form (docs/requirements.md §S8): the captcha detail switches the form to the
- * visible challenge and clears the message; field errors go next to their fields; details
- * listed in `shownDetails` appear word for word in the banner; anything else shows the
- * generic message.
+ * An API failure rendered for the form (docs/requirements.md §S8): the captcha refusal switches the form to the
+ * visible challenge and clears the message; field errors go next to their fields; the
+ * refusals the page says (`shown`, by kind) appear in the banner in its words; anything else
+ * shows the generic message.
  */
-export function replyFailure(
-  submission: Submission<unknown>,
-  failure: ApiFailure,
-  options: { shownDetails?: readonly string[]; usedChallenge?: boolean; hideFields?: readonly string[] } = {},
-) {
+export function replyFailure(submission: Submission<unknown>, failure: ApiFailure, options: FailureOptions = {}) {
   const status = failure.status >= 400 ? failure.status : 500;
   const { hideFields } = options;
-  if (failure.detail === DETAILS.captchaFailed) return respond(submission, status, { captcha: "v2", hideFields });
+  if (refusedAs(failure, "captcha-failed")) {
+    return respond(submission, status, { captcha: "v2", hideFields });
+  }
   const captcha = options.usedChallenge ? ("v2" as const) : undefined;
   const posted = new Set(Object.keys(submission.payload));
   const fieldErrors = Object.fromEntries(
@@ -94,8 +102,8 @@ export function replyFailure(
   );
   if (Object.keys(fieldErrors).length > 0) return respond(submission, status, { fieldErrors, captcha, hideFields });
   // The rate limits' answers (docs/requirements.md §D7) say what happened on every form, word for word.
-  const shown = failure.status === 429 || options.shownDetails?.includes(failure.detail);
-  const message = shown ? failure.detail : GENERIC_FORM_ERROR;
+  const words = failure.status === 429 ? failure.detail : refusalWords(failure, options.shown);
+  const message = words ?? options.otherwise ?? GENERIC_FORM_ERROR;
   return respond(submission, status, { formErrors: [message], captcha, hideFields });
 }
 
@@ -110,12 +118,12 @@ export async function handleFormPost<Schema extends z.core.$ZodType>(
     schema: Schema;
     send: (value: z.output<Schema>) => Promise<ApiResult<unknown>>;
     redirectTo: string;
-    shownDetails?: readonly string[];
+    shown?: FailureOptions["shown"];
   },
 ) {
   const { submission, usedChallenge } = await readForm(context, request, options.schema);
   if (submission.status !== "success") return replyInvalid(submission, usedChallenge);
   const result = await options.send(submission.value);
   if (result.ok) throw redirect(options.redirectTo);
-  return replyFailure(submission, result, { shownDetails: options.shownDetails, usedChallenge });
+  return replyFailure(submission, result, { shown: options.shown, usedChallenge });
 }

@@ -12,15 +12,17 @@ import { Hono } from "hono";
 import { ownerOnly, requireOwner } from "../../server/api/auth.ts";
 import type { ApiDeps, ApiEnv } from "../../server/api/deps.ts";
 import type { RateLimits } from "../../server/api/rate-limits.ts";
+import { fieldRefused } from "../../server/api/refusals.ts";
 import { ProblemError, problemResponse } from "../../server/http/problem.ts";
 import { documented } from "../../server/http/route-doc.ts";
 import { idParams, jsonBody } from "../../server/http/validate.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { setBudgetSchema } from "../budgets/schema.ts";
 import { setApiKeyBudget } from "../budgets/service.server.ts";
 import { API_KEY_DETAILS, apiKeyExpiryProblem, createApiKeySchema } from "./schema.ts";
 import { createApiKey, listApiKeys, revokeApiKey, verifyApiKey } from "./service.server.ts";
 
-const keyParam = idParams({ id: API_KEY_DETAILS.notFound });
+const keyParam = idParams({ id: "api-key-not-found" });
 
 const actorOf = (c: Context<ApiEnv>) => {
   const { companyId, userId } = requireOwner(c);
@@ -36,18 +38,18 @@ export function apiKeysRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, no
       const at = now();
       const expiresAt = body.expiresAt ? new Date(body.expiresAt) : null;
       const problem = expiresAt ? apiKeyExpiryProblem(expiresAt, at) : null;
-      if (problem) throw new ProblemError(400, problem, { expiresAt: [problem] });
+      if (problem) throw fieldRefused("expiresAt", problem);
       return c.json(await createApiKey(deps.db, actor, { name: body.name, expiresAt }, at), 201);
     })
     .put("/ApiKeys/:id/budget", auth, ownerOnly, keyParam, jsonBody(setBudgetSchema), async (c) => {
       const { budgetDollars } = c.req.valid("json");
       const result = await setApiKeyBudget(deps.db, actorOf(c), c.req.valid("param").id, budgetDollars, now());
-      if (result === "not_found") throw new ProblemError(404, API_KEY_DETAILS.notFound);
+      if (result === "not_found") throw new Refusal("api-key-not-found");
       return c.json(result);
     })
     .delete("/ApiKeys/:id", auth, ownerOnly, keyParam, async (c) => {
       const found = await revokeApiKey(deps.db, actorOf(c), c.req.valid("param").id, now());
-      if (!found) throw new ProblemError(404, API_KEY_DETAILS.notFound);
+      if (!found) throw new Refusal("api-key-not-found");
       return c.body(null, 204);
     });
 }

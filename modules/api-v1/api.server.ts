@@ -39,7 +39,7 @@ import {
 import { placeApiOrder, quoteApiOrder, v1OrderAnswer } from "./service.server.ts";
 
 const pageQuery = pageParams(v1OrdersQuerySchema);
-const orderParam = idParams({ orderId: API_KEY_DETAILS.orderNotFound });
+const orderParam = idParams({ orderId: "order-not-found" });
 
 /** The Idempotency-Key header, required on POST /api/v1/orders: 400 when missing or malformed. */
 const idempotencyHeader = validator("header", (headers: Record<string, string | undefined>) => {

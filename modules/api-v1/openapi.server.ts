@@ -221,7 +221,8 @@ export function buildOpenApiDocument(): JsonSchema {
       description:
         "Place orders paid from the company's prepaid balance (Settings → Balance), and read a company's orders " +
         "and their delivery, with a company API key (Settings → API keys). " +
-        "Refusals answer application/problem+json (RFC 9457).",
+        "Refusals answer application/problem+json (RFC 9457); a refusal's `code` names what was refused, " +
+        "for a program to act on (its `detail` is for people).",
     },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     security: [{ apiKey: [] }],
@@ -366,7 +367,8 @@ export function buildApiOpenApiDocument(routes: readonly AppRoute[]): JsonSchema
         "Every call under /api: the portal's own calls (a manager's bearer token), the catalogue partner's, " +
         "and /api/v1 for a company's systems (an API key; also described on its own at /api/v1/openapi.json). " +
         "Bodies and queries are described from the schemas the routes validate with. " +
-        "Refusals answer application/problem+json (RFC 9457).",
+        "Refusals answer application/problem+json (RFC 9457); a refusal's `code` names what was refused, " +
+        "for a program to act on (its `detail` is for people).",
     },
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     paths,

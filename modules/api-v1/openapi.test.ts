@@ -4,7 +4,9 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
+import { REFUSAL_KINDS } from "../../core/refusals.ts";
 import { createApi } from "../../server/api/index.ts";
+import { REFUSAL_ANSWERS } from "../../server/api/refusals.ts";
 import { captchaOff } from "../../server/captcha/port.ts";
 import { loadConfig } from "../../server/config.ts";
 import type { Db } from "../../server/db/client.ts";
@@ -88,7 +90,17 @@ describe("the /api/v1 OpenAPI document", () => {
     expect(header?.description).toContain("belongs to the API key that sent it");
     expect(header?.description).toContain("even of the same company");
   });
+
+  it("documents a refusal's code: one kind of core/refusals.ts, every kind of the API edge's table (ADR 0039)", () => {
+    const doc = buildOpenApiDocument() as { components: { schemas: Record<string, JsonSchema> } };
+    const code = doc.components.schemas.Problem?.properties?.code;
+    expect(code?.enum).toEqual([...REFUSAL_KINDS]);
+    expect(Object.keys(REFUSAL_ANSWERS).sort()).toEqual([...REFUSAL_KINDS].sort());
+    expect(doc.components.schemas.Problem?.required).not.toContain("code");
+  });
 });
+
+type JsonSchema = { properties?: Record<string, { enum?: unknown[] }>; required?: string[] };
 
 const BEARER_OR_CHALLENGE = ["POST /api/TwoFactor/setup", "POST /api/TwoFactor/confirm"];
 

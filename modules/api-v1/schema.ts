@@ -6,6 +6,7 @@ import * as z from "zod/mini";
 import { emailField, firstNameField, lastNameField } from "../../core/fields.ts";
 import { formatDollars, MAX_REWARD_DOLLARS } from "../../core/money.ts";
 import { pageQuerySchema } from "../../core/paging.ts";
+import { REFUSAL_KINDS } from "../../core/refusals.ts";
 import type { ReleaseDelivery } from "../deliveries/schema.ts";
 import type { RewardHistoryPage } from "../identity/schema.ts";
 import { REWARD_HISTORY_PAGE_SIZE } from "../identity/schema.ts";
@@ -275,6 +276,8 @@ export const v1ProblemSchema = z.looseObject({
   title: z.string(),
   status: z.int(),
   detail: z.string(),
+  /** What was refused (core/refusals.ts, ADR 0039): the member a caller switches on; the detail is for people. */
+  code: z.optional(z.enum(REFUSAL_KINDS)),
   errors: z.optional(z.record(z.string(), z.array(z.string()))),
 });
 

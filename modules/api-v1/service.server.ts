@@ -23,6 +23,7 @@ import { and, count, eq, inArray, lte, ne, sql } from "drizzle-orm";
 import { chargesFor } from "../../core/money.ts";
 import type { Conn, Db, Tx } from "../../server/db/client.ts";
 import { apiIdempotencyKeys, apiKeys, companies, orderLines, orders, users } from "../../server/db/schema.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { needsApproval } from "../approvals/approval-rule.server.ts";
 import { announceApprovalRequest, getThreshold } from "../approvals/service.server.ts";
 import { recordAudit } from "../audit/service.server.ts";
@@ -32,18 +33,11 @@ import { releaseDelivery } from "../deliveries/service.server.ts";
 import { freezeInvoiceParties } from "../invoices/service.server.ts";
 import { insertOrderLines } from "../orders/order-lines.server.ts";
 import { releaseOrder } from "../orders/release.server.ts";
-import { PaymentError, type PaymentServices, requireCompanyDetails } from "../orders/service.server.ts";
-import { scheduleProblem } from "../scheduled-sends/schema.ts";
+import { type PaymentServices, requireCompanyDetails } from "../orders/service.server.ts";
+import { scheduleRefusal } from "../scheduled-sends/schema.ts";
 import { rewardOrderView } from "../scheduled-sends/service.server.ts";
 import { type MatchedMember, matchOrCreateMembers } from "../team/members.server.ts";
-import {
-  balanceShortDetail,
-  IDEMPOTENCY_KEY_TTL_MS,
-  V1_ORDER_DETAILS,
-  type V1CreateOrder,
-  type V1Order,
-  type V1Quote,
-} from "./schema.ts";
+import { IDEMPOTENCY_KEY_TTL_MS, type V1CreateOrder, type V1Order, type V1Quote } from "./schema.ts";
 
 /** The key that places the order: its company, its id and the Owner who made it. */
 export interface ApiOrderCaller {
@@ -133,8 +127,8 @@ export async function placeApiOrder(
   const now = s.now();
   const sendAt = body.sendAt ? new Date(body.sendAt) : null;
   if (sendAt) {
-    const problem = scheduleProblem(sendAt, now);
-    if (problem) throw new PaymentError(400, problem, { sendAt: [problem] });
+    const refused = scheduleRefusal(sendAt, now);
+    if (refused) throw new Refusal(refused, { field: "sendAt" });
   }
   await requireCompanyDetails(s.db, caller.companyId);
   await sweepIdempotencyKeys(s.db, now);
@@ -206,15 +200,13 @@ export async function placeApiOrder(
             ),
           );
         if (!used) throw new Error("an idempotency key conflicted but cannot be read");
-        if (used.requestHash !== hash) throw new PaymentError(409, V1_ORDER_DETAILS.idempotencyKeyReused);
+        if (used.requestHash !== hash) throw new Refusal("idempotency-key-reused");
         throw new Replay(used.orderId);
       }
 
       // As the reward CSV import matches them (members.ts): a manager's address is refused.
       const members = await matchOrCreateMembers(tx, caller.companyId, body.recipients, now, (index) => {
-        throw new PaymentError(400, `Recipient ${index + 1}: ${V1_ORDER_DETAILS.managerEmail}`, {
-          [`recipients.${index}.email`]: [V1_ORDER_DETAILS.managerEmail],
-        });
+        throw new Refusal("recipient-manager-email", { index });
       });
       await insertOrderLines(
         tx,
@@ -307,8 +299,8 @@ export async function quoteApiOrder(
 ): Promise<V1Quote> {
   const { companyId } = key;
   if (body.sendAt) {
-    const problem = scheduleProblem(new Date(body.sendAt), now);
-    if (problem) throw new PaymentError(400, problem, { sendAt: [problem] });
+    const refused = scheduleRefusal(new Date(body.sendAt), now);
+    if (refused) throw new Refusal(refused, { field: "sendAt" });
   }
   await requireCompanyDetails(db, companyId);
   const addresses = body.recipients.map((r) => r.email.toLowerCase());
@@ -326,9 +318,7 @@ export async function quoteApiOrder(
   if (managers.length > 0) {
     const taken = new Set(managers.map((m) => m.email.toLowerCase()));
     const index = addresses.findIndex((a) => taken.has(a));
-    throw new PaymentError(400, `Recipient ${index + 1}: ${V1_ORDER_DETAILS.managerEmail}`, {
-      [`recipients.${index}.email`]: [V1_ORDER_DETAILS.managerEmail],
-    });
+    throw new Refusal("recipient-manager-email", { index });
   }
   const charges = chargesFor(body.recipients.map((r) => r.amount));
   const balanceCents = await balanceOf(db, companyId);
@@ -382,7 +372,7 @@ export async function releaseCharged(
 export async function chargeBalance(tx: Tx, companyId: number, orderId: number, totalCents: number): Promise<void> {
   const moved = await moveBalance(tx, companyId, { kind: "order", orderId, amountCents: totalCents });
   if (moved.moved || moved.reason === "repeated") return;
-  throw new PaymentError(402, balanceShortDetail(await balanceOf(tx, companyId), totalCents));
+  throw new Refusal("balance-short", { balanceCents: await balanceOf(tx, companyId), totalCents });
 }
 
 /**

@@ -14,7 +14,6 @@
 // Owner-only calls check the role before reading a body (requireOwner: 403, nothing changes);
 // another company's order is a 404.
 import { Hono, type MiddlewareHandler } from "hono";
-import { DETAILS } from "../../core/public-forms.ts";
 import { ownerOnly, requireAuth } from "../../server/api/auth.ts";
 import type { ApiDeps, ApiEnv } from "../../server/api/deps.ts";
 import { paymentServicesOf } from "../../server/api/payment-services.ts";
@@ -37,7 +36,7 @@ import {
   setThreshold,
 } from "./service.server.ts";
 
-const orderParam = idParams({ orderId: DETAILS.notFound });
+const orderParam = idParams({ orderId: "order-not-found" });
 
 const listQuery = queryParams((q: { status?: string }) => {
   const status = q.status ?? "pending";

@@ -6,8 +6,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Conn, Tx } from "../../server/db/client.ts";
 import { companies, users } from "../../server/db/schema.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { type BudgetExcess, lockBudgetExcess } from "../budgets/service.server.ts";
-import { approvalRequiredDetail, overBudgetDetail } from "./schema.ts";
 
 /** The threshold in cents that applies to this caller's orders, or null when none does. */
 export async function approvalThresholdFor(
@@ -64,8 +64,8 @@ export function approvalNeeded(rule: ApprovalRule, totalCents: number): boolean 
   return rule.budget !== null || needsApproval(rule.thresholdCents, totalCents);
 }
 
-/** The refusal of a payment the rule holds: the budget's words when it is over one, else the threshold's. */
-export function approvalRequiredDetailOf(rule: ApprovalRule): string {
-  if (rule.budget) return overBudgetDetail(rule.budget.overCents);
-  return approvalRequiredDetail(rule.thresholdCents ?? 0);
+/** The refusal of a payment the rule holds: over the budget when it is over one, else the threshold's. */
+export function approvalRefusalOf(rule: ApprovalRule): Refusal<"over-budget" | "approval-required"> {
+  if (rule.budget) return new Refusal("over-budget", { overCents: rule.budget.overCents });
+  return new Refusal("approval-required", { thresholdCents: rule.thresholdCents ?? 0 });
 }

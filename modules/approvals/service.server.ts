@@ -10,7 +10,6 @@
 // Locks are taken in the order of every payment path: the draft row, then the order row.
 import { and, count, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import { DETAILS } from "../../core/public-forms.ts";
 import type { Conn, Db, Tx } from "../../server/db/client.ts";
 import { preparedOnce } from "../../server/db/prepared.ts";
 import { apiKeys, companies, orderLines, orders, rewardDrafts, users } from "../../server/db/schema.ts";
@@ -20,7 +19,7 @@ import {
   approvalDeclinedEmail,
   approvalRequestedEmail,
 } from "../../server/mail/templates/approvals.ts";
-import { balanceShortDetail } from "../api-v1/schema.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { recordAudit } from "../audit/service.server.ts";
 import { balanceOf, moveBalance } from "../balance/service.server.ts";
 import { type BudgetExcess, budgetUsedCents } from "../budgets/service.server.ts";
@@ -36,7 +35,6 @@ import {
   latestApprovalOrder,
   type OrderPayment,
   type OrderRow,
-  PaymentError,
   type PaymentServices,
   paymentForOrder,
   requireCompanyDetails,
@@ -47,13 +45,12 @@ import {
 import { approvalDecidedEvent, approvalRequestedEvent, budgetExceededEvent } from "../webhooks/events.server.ts";
 import { emitEvent } from "../webhooks/service.server.ts";
 import { approvalNeeded, approvalRuleFor, approvalThresholdFor } from "./approval-rule.server.ts";
-import {
-  APPROVAL_DETAILS,
-  type ApprovalDetail,
-  type ApprovalState,
-  type ApprovalSummary,
-  type MyDraftApproval,
-  type RequestApprovalResponse,
+import type {
+  ApprovalDetail,
+  ApprovalState,
+  ApprovalSummary,
+  MyDraftApproval,
+  RequestApprovalResponse,
 } from "./schema.ts";
 
 export interface ApprovalCaller extends Caller {
@@ -239,10 +236,10 @@ export async function getApproval(db: Db, caller: ApprovalCaller, orderId: numbe
   const [row] = await summaryQuery(db).where(
     and(eq(orders.id, orderId), eq(orders.companyId, caller.companyId), isNotNull(orders.approvalStatus)),
   );
-  if (!row) throw new PaymentError(404, DETAILS.notFound);
+  if (!row) throw new Refusal("order-not-found");
   // An order placed with an API key has no requester in the portal (placed_by is the key's Owner).
   const isRequester = askedByManager(row.order) && row.order.placedBy === caller.userId;
-  if (!isRequester && caller.managerRole !== "owner") throw new PaymentError(403, DETAILS.ownerOnly);
+  if (!isRequester && caller.managerRole !== "owner") throw new Refusal("owner-only");
   const lines = await db
     .select({
       firstName: orderLines.firstName,
@@ -407,7 +404,7 @@ export async function requestApproval(
     const snapshot = await snapshotOfDraft(tx, caller, await saveWordingFor(tx, caller, input, now));
     const rule = await approvalRuleFor(tx, caller, snapshot.charges, now, snapshot.draft.draftId);
     if (!approvalNeeded(rule, snapshot.charges.totalCents)) {
-      throw new PaymentError(400, APPROVAL_DETAILS.notNeeded);
+      throw new Refusal("approval-not-needed");
     }
     const latest = await latestApprovalOrder(tx, caller, snapshot.draft.draftId, true);
     if (
@@ -416,7 +413,7 @@ export async function requestApproval(
       latest.rewardName === snapshot.rewardName &&
       latest.totalCents === snapshot.charges.totalCents
     ) {
-      if (latest.approvalStatus === "declined") throw new PaymentError(409, APPROVAL_DETAILS.declinedAgain);
+      if (latest.approvalStatus === "declined") throw new Refusal("declined-again");
       return { order: latest, created: false, superseded: [] as OrderRow[] };
     }
     const superseded = await supersedeAllOrders(tx, caller);
@@ -462,7 +459,7 @@ async function lockRequest(tx: Tx, caller: ApprovalCaller, orderId: number) {
     .select({ draftId: orders.draftId })
     .from(orders)
     .where(and(eq(orders.id, orderId), eq(orders.companyId, caller.companyId), isNotNull(orders.approvalStatus)));
-  if (!head) throw new PaymentError(404, DETAILS.notFound);
+  if (!head) throw new Refusal("order-not-found");
   // An order placed with an API key (ADR 0029) has no draft: nothing to lock or compare.
   let draftVersion: number | null = null;
   if (head.draftId !== null) {
@@ -474,13 +471,13 @@ async function lockRequest(tx: Tx, caller: ApprovalCaller, orderId: number) {
     draftVersion = draft?.version ?? null;
   }
   const [order] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
-  if (!order) throw new PaymentError(404, DETAILS.notFound);
-  if (order.approvalStatus !== "requested") throw new PaymentError(409, APPROVAL_DETAILS.alreadyDecided);
-  if (order.status !== "pending") throw new PaymentError(409, APPROVAL_DETAILS.superseded);
+  if (!order) throw new Refusal("order-not-found");
+  if (order.approvalStatus !== "requested") throw new Refusal("already-decided");
+  if (order.status !== "pending") throw new Refusal("request-superseded");
   // A second pair of eyes: an Owner who asked (as a Manager, before a change of role) does not
   // decide. A key's order was asked for by a system, not by the Owner who made the key.
   if (askedByManager(order) && order.placedBy === caller.userId) {
-    throw new PaymentError(403, APPROVAL_DETAILS.ownRequest);
+    throw new Refusal("own-request");
   }
   return { order, draftVersion };
 }
@@ -513,7 +510,7 @@ export async function approveRequest(s: ApprovalServices, caller: ApprovalCaller
   const charged = await s.db.transaction(async (tx) => {
     const { order, draftVersion } = await lockRequest(tx, caller, orderId);
     if (order.draftId !== null && draftVersion !== order.draftVersion) {
-      throw new PaymentError(409, APPROVAL_DETAILS.draftChangedSinceRequest);
+      throw new Refusal("draft-changed-since-request");
     }
     // Before anything is charged: a line's member removed since the request (release-rules.ts).
     await assertLinesReleasable(tx, order.id);
@@ -525,7 +522,10 @@ export async function approveRequest(s: ApprovalServices, caller: ApprovalCaller
         amountCents: order.totalCents,
       });
       if (!moved.moved && moved.reason === "short") {
-        throw new PaymentError(402, balanceShortDetail(await balanceOf(tx, order.companyId), order.totalCents));
+        throw new Refusal("balance-short", {
+          balanceCents: await balanceOf(tx, order.companyId),
+          totalCents: order.totalCents,
+        });
       }
       // Charged: the tax invoice's parties are frozen now (ADR 0025, amendment), not at the release.
       await freezeInvoiceParties(tx, order.id, s.release.config);
@@ -645,9 +645,9 @@ export async function payApprovedOrder(
       .select({ draftId: orders.draftId, placedBy: orders.placedBy })
       .from(orders)
       .where(and(eq(orders.id, orderId), eq(orders.companyId, caller.companyId), isNotNull(orders.approvalStatus)));
-    if (!head) throw new PaymentError(404, DETAILS.notFound);
+    if (!head) throw new Refusal("order-not-found");
     if (head.placedBy !== caller.userId && caller.managerRole !== "owner") {
-      throw new PaymentError(403, DETAILS.ownerOnly);
+      throw new Refusal("owner-only");
     }
     const [draft] =
       head.draftId === null
@@ -658,16 +658,16 @@ export async function payApprovedOrder(
             .where(eq(rewardDrafts.id, head.draftId))
             .for("update");
     const [row] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
-    if (!row) throw new PaymentError(404, DETAILS.notFound);
-    if (row.releasedAt) throw new PaymentError(409, APPROVAL_DETAILS.alreadyPaid);
-    if (row.approvalStatus === "requested") throw new PaymentError(409, APPROVAL_DETAILS.awaiting);
-    if (row.approvalStatus === "declined") throw new PaymentError(409, APPROVAL_DETAILS.declined);
+    if (!row) throw new Refusal("order-not-found");
+    if (row.releasedAt) throw new Refusal("already-paid");
+    if (row.approvalStatus === "requested") throw new Refusal("approval-awaiting");
+    if (row.approvalStatus === "declined") throw new Refusal("approval-declined");
     // An API key's order (no draft) is paid from the balance by its approval, never by card.
-    if (row.processor === "balance" || row.draftId === null) throw new PaymentError(409, APPROVAL_DETAILS.alreadyPaid);
+    if (row.processor === "balance" || row.draftId === null) throw new Refusal("already-paid");
     if (row.failureReason === "superseded" || draft?.version !== row.draftVersion) {
-      throw new PaymentError(409, APPROVAL_DETAILS.changedSinceApproval);
+      throw new Refusal("changed-since-approval");
     }
-    if (row.paymentPath === "checkout") throw new PaymentError(409, APPROVAL_DETAILS.otherWay);
+    if (row.paymentPath === "checkout") throw new Refusal("paid-another-way");
     await assertLinesReleasable(tx, row.id);
     if (row.status === "failed") {
       // A card declined at the check call: the approval still stands for this snapshot.

@@ -4,7 +4,7 @@
 import { formatDate } from "../../core/dates.ts";
 import type { ListPage } from "../../core/paging.ts";
 
-/** The kinds an Owner filters by, each the action prefixes it covers (server/domain/*: `thing.verb`). */
+/** The kinds an Owner filters by, each the action prefixes it covers (modules/*: `thing.verb`). */
 export const AUDIT_KINDS = {
   managers: { label: "Managers and invitations", prefixes: ["manager."] },
   "sign-in": { label: "Sign-in and two-factor", prefixes: ["two_factor.", "login."] },

@@ -7,7 +7,6 @@
 // Owner-only calls check the role before reading a body (403, nothing changes); another company's
 // automation is a 404.
 import { Hono, type MiddlewareHandler } from "hono";
-import { DETAILS } from "../../core/public-forms.ts";
 import { ownerOnly, requireAuth } from "../../server/api/auth.ts";
 import type { ApiDeps, ApiEnv } from "../../server/api/deps.ts";
 import { idParams, jsonBody } from "../../server/http/validate.ts";
@@ -21,7 +20,7 @@ import {
   updateAutomation,
 } from "./service.server.ts";
 
-const automationParam = idParams({ automationId: DETAILS.notFound });
+const automationParam = idParams({ automationId: "automation-not-found" });
 
 export function automationsRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, now: () => Date) {
   const callerOf = (c: Parameters<typeof requireAuth>[0]): Caller => {

@@ -24,17 +24,17 @@ import type { Db, Tx } from "../../server/db/client.ts";
 import { automationRewards, automations, companies, orders, users } from "../../server/db/schema.ts";
 import { enqueueEmails } from "../../server/mail/outbox.ts";
 import { automationsPausedEmail } from "../../server/mail/templates/automations.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { releaseCharged } from "../api-v1/service.server.ts";
 import { activeOwners, announceApprovalRequest } from "../approvals/service.server.ts";
 import { recordAudit } from "../audit/service.server.ts";
 import { balanceOf, moveBalance } from "../balance/service.server.ts";
 import { freezeInvoiceParties } from "../invoices/service.server.ts";
 import { insertOrderLines, lineProblems } from "../orders/order-lines.server.ts";
-import { type Caller, PaymentError, type PaymentServices } from "../orders/service.server.ts";
+import type { Caller, PaymentServices } from "../orders/service.server.ts";
 import { automationRunEvent } from "../webhooks/events.server.ts";
 import { emitEvent } from "../webhooks/service.server.ts";
 import {
-  AUTOMATION_DETAILS,
   type AutomationInput,
   type AutomationOccasion,
   type AutomationsAnswer,
@@ -728,7 +728,7 @@ async function lockAutomation(tx: Tx, caller: Caller, automationId: number): Pro
     .from(automations)
     .where(and(eq(automations.id, automationId), eq(automations.companyId, caller.companyId)))
     .for("update");
-  if (!row) throw new PaymentError(404, AUTOMATION_DETAILS.notFound);
+  if (!row) throw new Refusal("automation-not-found");
   return row;
 }
 

@@ -40,7 +40,6 @@ import {
   type CreatedTopUp,
   createTopUpSchema,
   payTopUpSimulatedSchema,
-  TOP_UP_DETAILS,
   TOP_UP_MAX_CENTS,
   TOP_UP_MIN_CENTS,
   type TopUpCheck,
@@ -60,7 +59,7 @@ import {
   topUpView,
 } from "./top-ups.server.ts";
 
-const topUpParam = idParams({ id: TOP_UP_DETAILS.notFound });
+const topUpParam = idParams({ id: "top-up-not-found" });
 
 /** The portal page a Stripe Checkout of a top-up returns to (its loader makes the check call). */
 export function topUpReturnPath(topUpId: number): string {

@@ -21,12 +21,11 @@
 import { and, desc, eq, isNotNull, isNull, ne, or } from "drizzle-orm";
 import type { Tx } from "../../server/db/client.ts";
 import { orders, rewardDrafts } from "../../server/db/schema.ts";
-import { balanceShortDetail } from "../api-v1/schema.ts";
-import { approvalNeeded, approvalRequiredDetailOf, approvalRuleFor } from "../approvals/approval-rule.server.ts";
+import { Refusal } from "../../server/refusal.ts";
+import { approvalNeeded, approvalRuleFor } from "../approvals/approval-rule.server.ts";
 import { recordAudit } from "../audit/service.server.ts";
 import { freezeInvoiceParties } from "../invoices/service.server.ts";
 import { releaseOrder } from "../orders/release.server.ts";
-import { PAYMENT_DETAILS } from "../orders/schema.ts";
 import {
   approvedSnapshot,
   type Caller,
@@ -34,7 +33,6 @@ import {
   insertOrderSnapshot,
   liveDraftOrders,
   type OrderRow,
-  PaymentError,
   type PaymentServices,
   reopenApproved,
   requireCompanyDetails,
@@ -76,8 +74,8 @@ export async function payOrder(s: PaymentServices, caller: Caller, input: Freeze
     );
     // Charged by a post a moment ago and not released yet: the same answer.
     if (same) return { order: same, repeat: true };
-    if (live.some((o) => o.paymentPath === "balance")) throw new PaymentError(409, PAYMENT_DETAILS.paidFromBalance);
-    if (live.some((o) => !stoppedAll(o, stopped))) throw new PaymentError(409, PAYMENT_DETAILS.cardUnderWay);
+    if (live.some((o) => o.paymentPath === "balance")) throw new Refusal("paid-from-balance");
+    if (live.some((o) => !stoppedAll(o, stopped))) throw new Refusal("card-under-way");
 
     // Charged in this transaction with the budget's row locked (ADR 0034): a second payment of the
     // same Manager waits, then counts this one.
@@ -85,8 +83,8 @@ export async function payOrder(s: PaymentServices, caller: Caller, input: Freeze
     let order: OrderRow;
     if (approvalNeeded(rule, snapshot.charges.totalCents)) {
       // The approved snapshot, as the card pays it (ADR 0022 §6): refused unless approved and unchanged.
-      order = await reopenApproved(tx, await approvedSnapshot(tx, caller, snapshot, approvalRequiredDetailOf(rule)));
-      if (!stoppedAll(order, stopped)) throw new PaymentError(409, PAYMENT_DETAILS.cardUnderWay);
+      order = await reopenApproved(tx, await approvedSnapshot(tx, caller, snapshot, rule));
+      if (!stoppedAll(order, stopped)) throw new Refusal("card-under-way");
     } else {
       await supersedeOrders(tx, live);
       order = await insertOrderSnapshot(tx, caller, snapshot, { processor: "balance", now, clientIp: caller.clientIp });
@@ -99,9 +97,12 @@ export async function payOrder(s: PaymentServices, caller: Caller, input: Freeze
     });
     if (!moved.moved) {
       if (moved.reason === "short") {
-        throw new PaymentError(402, balanceShortDetail(await balanceOf(tx, caller.companyId), claimed.totalCents));
+        throw new Refusal("balance-short", {
+          balanceCents: await balanceOf(tx, caller.companyId),
+          totalCents: claimed.totalCents,
+        });
       }
-      throw new PaymentError(409, PAYMENT_DETAILS.paidFromBalance);
+      throw new Refusal("paid-from-balance");
     }
     // Charged: the tax invoice's parties are frozen now (ADR 0025, amendment), as for an API order.
     await freezeInvoiceParties(tx, claimed.id, s.release.config);
@@ -171,7 +172,7 @@ async function claimForBalance(tx: Tx, order: OrderRow): Promise<OrderRow> {
       ),
     )
     .returning();
-  if (!row) throw new PaymentError(409, PAYMENT_DETAILS.stale);
+  if (!row) throw new Refusal("payment-stale");
   return row;
 }
 
@@ -220,7 +221,7 @@ async function stopCardPayments(s: PaymentServices, caller: Caller): Promise<Set
       if (o.checkoutSessionId) {
         await s.payments.expireCheckoutSession?.(o.checkoutSessionId).catch(() => undefined);
         const session = await s.payments.retrieveCheckoutSession?.(o.checkoutSessionId);
-        if (session?.paymentStatus === "paid") throw new PaymentError(409, PAYMENT_DETAILS.cardUnderWay);
+        if (session?.paymentStatus === "paid") throw new Refusal("card-under-way");
         if (session?.paymentIntentId) await stopIntent(s, session.paymentIntentId);
         stopped.add(o.checkoutSessionId);
       }
@@ -229,9 +230,9 @@ async function stopCardPayments(s: PaymentServices, caller: Caller): Promise<Set
         stopped.add(o.paymentIntentId);
       }
     } catch (error) {
-      if (error instanceof PaymentError) throw error;
+      if (error instanceof Refusal) throw error;
       s.logger.error({ orderId: o.id, err: String(error) }, "could not stop a card payment before a balance payment");
-      throw new PaymentError(503, PAYMENT_DETAILS.processorUnavailable);
+      throw new Refusal("processor-unavailable");
     }
   }
   return stopped;
@@ -274,5 +275,5 @@ async function stopIntent(s: PaymentServices, paymentIntentId: string): Promise<
     // Declined and never cancelled (a processor that answered the cancel with an error): not stoppable now.
     throw new Error(`payment ${paymentIntentId} could not be cancelled (${payment.status})`);
   }
-  throw new PaymentError(409, PAYMENT_DETAILS.cardUnderWay);
+  throw new Refusal("card-under-way");
 }

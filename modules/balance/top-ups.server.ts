@@ -30,9 +30,9 @@ import {
   type SimulatedCard,
   type SimulatedConfirmResult,
 } from "../../server/payments/simulated.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { recordAudit } from "../audit/service.server.ts";
-import { PAYMENT_DETAILS } from "../orders/schema.ts";
-import { type Caller, PaymentError } from "../orders/service.server.ts";
+import type { Caller } from "../orders/service.server.ts";
 import {
   type BalanceEntryView,
   TOP_UP_DETAILS,
@@ -59,11 +59,13 @@ type Actor = Pick<Caller, "userId" | "clientIp"> | null;
 export type TopUpSource = "check" | "simulated-confirm" | "webhook" | "reconcile";
 
 /** The domain's own check of the amount (the API's schema says the same words first). */
-export function topUpAmountProblem(amountCents: number): string | null {
-  if (!Number.isSafeInteger(amountCents) || amountCents % 100 !== 0) return TOP_UP_DETAILS.amountWholeDollars;
-  if (amountCents < TOP_UP_MIN_CENTS || amountCents > TOP_UP_MAX_CENTS) return TOP_UP_DETAILS.amountRange;
+export function topUpAmountRefusal(
+  amountCents: number,
+): Refusal<"top-up-not-whole-dollars" | "top-up-out-of-range" | "over-card-limit"> | null {
+  if (!Number.isSafeInteger(amountCents) || amountCents % 100 !== 0) return new Refusal("top-up-not-whole-dollars");
+  if (amountCents < TOP_UP_MIN_CENTS || amountCents > TOP_UP_MAX_CENTS) return new Refusal("top-up-out-of-range");
   // Never reached with today's limits; kept so a raised maximum cannot pass the card limit.
-  if (amountCents >= MAX_PAYMENT_CENTS) return PAYMENT_DETAILS.overLimit;
+  if (amountCents >= MAX_PAYMENT_CENTS) return new Refusal("over-card-limit");
   return null;
 }
 
@@ -85,13 +87,13 @@ export async function findTopUp(db: Db, companyId: number, topUpId: number): Pro
     .select()
     .from(balanceTopUps)
     .where(and(eq(balanceTopUps.id, topUpId), eq(balanceTopUps.companyId, companyId)));
-  if (!row) throw new PaymentError(404, TOP_UP_DETAILS.notFound);
+  if (!row) throw new Refusal("top-up-not-found");
   return row;
 }
 
 async function insertTopUp(s: TopUpServices, caller: Caller, amountCents: number): Promise<TopUpRow> {
-  const problem = topUpAmountProblem(amountCents);
-  if (problem) throw new PaymentError(400, problem);
+  const refused = topUpAmountRefusal(amountCents);
+  if (refused) throw refused;
   const at = s.now();
   return s.db.transaction(async (tx) => {
     const [row] = await tx
@@ -140,7 +142,7 @@ async function paymentOf(
     });
   } catch (error) {
     s.logger.error({ topUpId: topUp.id, err: String(error) }, "top-up payment creation failed");
-    throw new PaymentError(503, PAYMENT_DETAILS.processorUnavailable);
+    throw new Refusal("processor-unavailable");
   }
   if (topUp.paymentIntentId !== created.paymentIntentId) {
     await s.db
@@ -168,7 +170,7 @@ export async function createTopUpCheckout(
   amountCents: number,
   returnUrl: (topUpId: number) => string,
 ): Promise<{ topUp: TopUpRow; url: string }> {
-  if (!s.payments.createCheckoutSession) throw new PaymentError(404, PAYMENT_DETAILS.notStripe);
+  if (!s.payments.createCheckoutSession) throw new Refusal("stripe-not-in-use");
   const topUp = await insertTopUp(s, caller, amountCents);
   let session: { id: string; url: string };
   try {
@@ -183,7 +185,7 @@ export async function createTopUpCheckout(
     });
   } catch (error) {
     s.logger.error({ topUpId: topUp.id, err: String(error) }, "top-up checkout session creation failed");
-    throw new PaymentError(503, PAYMENT_DETAILS.processorUnavailable);
+    throw new Refusal("processor-unavailable");
   }
   await s.db.update(balanceTopUps).set({ checkoutSessionId: session.id }).where(eq(balanceTopUps.id, topUp.id));
   return { topUp: { ...topUp, checkoutSessionId: session.id }, url: session.url };
@@ -312,9 +314,9 @@ export async function failTopUp(s: TopUpServices, topUp: TopUpRow, reason: strin
   });
 }
 
-function processorDown(s: TopUpServices, topUp: TopUpRow, error: unknown): PaymentError {
+function processorDown(s: TopUpServices, topUp: TopUpRow, error: unknown): Refusal {
   s.logger.error({ topUpId: topUp.id, err: String(error) }, "top-up payment retrieval failed");
-  return new PaymentError(503, PAYMENT_DETAILS.processorUnavailable);
+  return new Refusal("processor-unavailable");
 }
 
 /** The PaymentIntent behind a top-up: its own, or the one its Checkout Session made (null: not paid yet). */
@@ -487,9 +489,9 @@ export async function balanceView(
 
 /** The simulated payment of a payable top-up of the caller's company (404 for another company's). */
 async function simulatedPaymentOf(s: TopUpServices, caller: Caller, topUpId: number) {
-  if (s.payments.kind !== "simulated") throw new PaymentError(404, PAYMENT_DETAILS.notSimulated);
+  if (s.payments.kind !== "simulated") throw new Refusal("simulated-not-in-use");
   const topUp = await findTopUp(s.db, caller.companyId, topUpId);
-  if (topUp.processor !== "simulated") throw new PaymentError(409, TOP_UP_DETAILS.otherProcessor);
+  if (topUp.processor !== "simulated") throw new Refusal("top-up-other-processor");
   return { topUp, payment: await paymentOf(s, topUp) };
 }
 
@@ -507,7 +509,7 @@ async function afterSimulated(
   topUpId: number,
   result: SimulatedConfirmResult | null,
 ): Promise<SimulatedTopUpAnswer> {
-  if (!result) throw new PaymentError(404, TOP_UP_DETAILS.notFound);
+  if (!result) throw new Refusal("top-up-not-found");
   const check = await checkTopUp(s, caller, topUpId, "simulated-confirm");
   if (result.status === "failed") {
     return { status: "failed", message: result.message, ...(result.field ? { field: result.field } : {}), check };

@@ -8,19 +8,18 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { requireAuth } from "../../server/api/auth.ts";
 import type { ApiDeps, ApiEnv } from "../../server/api/deps.ts";
 import type { RateLimits } from "../../server/api/rate-limits.ts";
-import { ProblemError } from "../../server/http/problem.ts";
 import { idParams } from "../../server/http/validate.ts";
-import { DELIVERY_DETAILS } from "./schema.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { releaseDelivery, resendRewardEmail } from "./service.server.ts";
 
-const releaseParam = idParams({ releaseId: DELIVERY_DETAILS.notFound });
-const recipientParam = idParams({ releaseId: DELIVERY_DETAILS.notFound, userId: DELIVERY_DETAILS.recipientNotFound });
+const releaseParam = idParams({ releaseId: "release-not-found" });
+const recipientParam = idParams({ releaseId: "release-not-found", userId: "recipient-not-found" });
 
 export function deliveriesRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, limits: RateLimits, now: () => Date) {
   return new Hono<ApiEnv>()
     .get("/RewardReleases/:releaseId", auth, releaseParam, async (c) => {
       const delivery = await releaseDelivery(deps.db, requireAuth(c), c.req.valid("param").releaseId);
-      if (!delivery) throw new ProblemError(404, DELIVERY_DETAILS.notFound);
+      if (!delivery) throw new Refusal("release-not-found");
       return c.json(delivery);
     })
     .post("/RewardReleases/:releaseId/recipients/:userId/resend", auth, recipientParam, async (c) => {
@@ -36,9 +35,9 @@ export function deliveriesRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>,
         userId,
         now(),
       );
-      if (outcome === "release_not_found") throw new ProblemError(404, DELIVERY_DETAILS.notFound);
-      if (outcome === "recipient_not_found") throw new ProblemError(404, DELIVERY_DETAILS.recipientNotFound);
-      if (outcome === "owner_required") throw new ProblemError(403, DELIVERY_DETAILS.newAddressOwnerOnly);
+      if (outcome === "release_not_found") throw new Refusal("release-not-found");
+      if (outcome === "recipient_not_found") throw new Refusal("recipient-not-found");
+      if (outcome === "owner_required") throw new Refusal("new-address-owner-only");
       deps.onEmailQueued?.();
       return c.body(null, 204);
     });

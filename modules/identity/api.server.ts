@@ -10,13 +10,14 @@
 import { type Context, Hono, type MiddlewareHandler } from "hono";
 import { createFactory } from "hono/factory";
 import { DETAILS } from "../../core/public-forms.ts";
+import type { RefusalKind } from "../../core/refusals.ts";
 import { requireAuth } from "../../server/api/auth.ts";
 import { requireCaptcha } from "../../server/api/captcha-guard.ts";
 import type { ApiDeps, ApiEnv } from "../../server/api/deps.ts";
 import type { RateLimits } from "../../server/api/rate-limits.ts";
 import { ProblemError } from "../../server/http/problem.ts";
 import { jsonBody } from "../../server/http/validate.ts";
-import { SSO_DETAILS } from "../single-sign-on/schema.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { startLoginChallenge } from "../two-factor/service.server.ts";
 import {
   loginSchema,
@@ -44,14 +45,14 @@ import { passwordRefusedForAddress } from "./sign-in.server.ts";
 
 const verifyFailures: Record<
   Exclude<VerifyEmailResult["status"], "verified" | "second_factor" | "sso_required">,
-  string
+  RefusalKind
 > = {
-  wrong_code: DETAILS.invalidVerificationCode,
-  too_many: DETAILS.verificationTooManyAttempts,
-  expired: DETAILS.verificationExpired,
-  used: DETAILS.verificationUsed,
-  superseded: DETAILS.verificationSuperseded,
-  invalid_request: DETAILS.verificationRequestInvalid,
+  wrong_code: "wrong-verification-code",
+  too_many: "verification-too-many-attempts",
+  expired: "verification-expired",
+  used: "verification-used",
+  superseded: "verification-superseded",
+  invalid_request: "verification-request-invalid",
 };
 
 /** Where a login comes from, for the manager's list of sessions: the address the edge trusted and the User-Agent. */
@@ -61,9 +62,9 @@ const loginOrigin = (c: Context<ApiEnv>): LoginOrigin => ({
 });
 
 const resetFailures = {
-  invalid: DETAILS.resetTokenInvalid,
-  expired: DETAILS.resetTokenExpired,
-  used: DETAILS.resetTokenUsed,
+  invalid: "reset-link-invalid",
+  expired: "reset-link-expired",
+  used: "reset-link-used",
 } as const;
 
 export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, limits: RateLimits, now: () => Date) {
@@ -75,8 +76,8 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
       const body = c.req.valid("json");
       await limits.perAccount("verifyRequestUser", body.userId);
       const result = await requestVerificationCode(deps.db, body.userId, now());
-      if (result.status === "unknown") throw new ProblemError(400, DETAILS.verificationRequestInvalid);
-      if (result.status === "already_verified") throw new ProblemError(400, DETAILS.emailAlreadyVerified);
+      if (result.status === "unknown") throw new Refusal("verification-request-invalid");
+      if (result.status === "already_verified") throw new Refusal("email-already-verified");
       deps.onEmailQueued?.();
       return c.json({ requestToken: result.requestToken });
     },
@@ -95,13 +96,10 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
     await limits.perAccount("verifyRequestUser", publicId);
     const issued = await requestVerificationCode(deps.db, publicId, now());
     // Verified (by a code or a reset) or removed since the password was checked.
-    if (issued.status === "already_verified") throw new ProblemError(409, DETAILS.emailAlreadyVerified);
+    if (issued.status === "already_verified") throw new Refusal("email-verified-meanwhile");
     if (issued.status !== "issued") throw new ProblemError(400, DETAILS.invalidLoginCredentials);
     deps.onEmailQueued?.();
-    throw new ProblemError(403, DETAILS.emailNotVerified, undefined, {
-      userId: publicId,
-      requestToken: issued.requestToken,
-    });
+    throw new Refusal("email-not-verified", { userId: publicId, requestToken: issued.requestToken });
   }
 
   return (
@@ -121,7 +119,7 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
           },
           now(),
         );
-        if (result.status === "duplicate") throw new ProblemError(409, DETAILS.emailAlreadyUsed);
+        if (result.status === "duplicate") throw new Refusal("email-in-use");
         deps.onEmailQueued?.();
         return c.json({ userId: result.userId, requestToken: result.requestToken });
       })
@@ -137,13 +135,13 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
           loginOrigin(c),
         );
         if (result.status === "verified") return c.json({ accessToken: result.accessToken });
-        if (result.status === "sso_required") throw new ProblemError(403, SSO_DETAILS.required);
+        if (result.status === "sso_required") throw new Refusal("single-sign-on-required");
         if (result.status === "second_factor") {
           // As login answers (ADR 0023): the address is verified, and a second factor comes first.
           const challenge = await startLoginChallenge(deps.db, result.userId, result.purpose, now());
           return c.json({ twoFactor: result.purpose, challengeToken: challenge.challengeToken });
         }
-        throw new ProblemError(400, verifyFailures[result.status]);
+        throw new Refusal(verifyFailures[result.status]);
       })
       .post("/Identity/login", limits.perClient("login"), jsonBody(loginSchema), async (c) => {
         const body = c.req.valid("json");
@@ -151,10 +149,10 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
         await requireCaptcha(deps, c, body, "login");
         // An address in a domain that requires single sign-on is refused before its password is
         // checked (ADR 0036); the rest of who may sign in is the chokepoint's (domain/sign-in.ts).
-        if (await passwordRefusedForAddress(deps.db, body.userName)) throw new ProblemError(403, SSO_DETAILS.required);
+        if (await passwordRefusedForAddress(deps.db, body.userName)) throw new Refusal("single-sign-on-required");
         const result = await login(deps.db, { email: body.userName, password: body.password }, now(), loginOrigin(c));
         if (result.status === "not_verified") return refuseUnverifiedLogin(c.get("clientIp"), result.publicId);
-        if (result.status === "sso_required") throw new ProblemError(403, SSO_DETAILS.required);
+        if (result.status === "sso_required") throw new Refusal("single-sign-on-required");
         if (result.status === "second_factor") {
           // No token yet (ADR 0023): a challenge for the code, or for setting an app up. The
           // address's failures are not forgotten until the code is right too (modules/two-factor/api.server.ts).
@@ -187,7 +185,7 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
           const body = c.req.valid("json");
           await limits.perAccount("resetRequestEmail", body.email);
           // Decided by the domain alone, so it tells nothing about whether the address has an account.
-          if (await passwordRefusedForAddress(deps.db, body.email)) throw new ProblemError(403, SSO_DETAILS.required);
+          if (await passwordRefusedForAddress(deps.db, body.email)) throw new Refusal("single-sign-on-required");
           const { queued } = await requestPasswordReset(deps.db, body.email, deps.config.APP_URL, now());
           if (queued) deps.onEmailQueued?.();
           return c.body(null, 200);
@@ -196,11 +194,11 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
       .post("/Identity/ResetPassword", limits.perClient("reset"), jsonBody(resetPasswordSchema), async (c) => {
         const body = c.req.valid("json");
         const reset = await findPasswordReset(deps.db, body.passwordResetToken, now());
-        if (reset.status !== "valid") throw new ProblemError(400, resetFailures[reset.status]);
+        if (reset.status !== "valid") throw new Refusal(resetFailures[reset.status]);
         await limits.perAccount("resetUser", reset.userId);
         const outcome = await completePasswordReset(deps.db, reset, body.password, now());
-        if (outcome === "sso_required") throw new ProblemError(403, SSO_DETAILS.required);
-        if (outcome === "used") throw new ProblemError(400, DETAILS.resetTokenUsed);
+        if (outcome === "sso_required") throw new Refusal("single-sign-on-required");
+        if (outcome === "used") throw new Refusal("reset-link-used");
         return c.body(null, 200);
       })
   );

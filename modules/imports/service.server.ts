@@ -24,13 +24,15 @@ import {
 } from "../../core/csv.ts";
 import { MAX_IMPORT_ROWS, MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import { readCsvBirthday, readCsvStartDate, readCsvState } from "../../core/member-dates.ts";
+import type { RefusalKind } from "../../core/refusals.ts";
 import type { Db, Tx } from "../../server/db/client.ts";
 import { importJobRows, importJobs } from "../../server/db/schema.ts";
 import { col, unnestRows } from "../../server/db/sql.ts";
 import type { Logger } from "../../server/logger.ts";
+import { isRefusal, Refusal } from "../../server/refusal.ts";
 import { REWARD_CSV_COLUMNS, type RewardCsvKey } from "../reward-drafts/reward-csv.ts";
 import { csvRewardAmount, duplicateRowMessage, REWARD_DETAILS } from "../reward-drafts/schema.ts";
-import { addNewRecipientsIn, DraftError } from "../reward-drafts/service.server.ts";
+import { addNewRecipientsIn } from "../reward-drafts/service.server.ts";
 import { importStagedTeamMembers } from "../team/service.server.ts";
 
 export type ImportKind = "team" | "reward";
@@ -401,7 +403,7 @@ export async function applyNextImport(
       // A savepoint: a refusal undoes the rows written so far and the job is marked failed.
       done = { result: await tx.transaction((sp) => applyJob(sp, job.kind, owner, job.id, at)) };
     } catch (error) {
-      if (error instanceof DraftError) {
+      if (error instanceof Refusal && DRAFT_REFUSALS.has(error.kind)) {
         done = { errors: [draftRefusal(error)] };
       } else {
         logger?.error({ err: error instanceof Error ? error.message : String(error), job: job.id }, "import failed");
@@ -423,10 +425,20 @@ export async function applyNextImport(
   });
 }
 
-function draftRefusal(error: DraftError): string {
-  if (error.kind === "too_many") return REWARD_DETAILS.tooManyRecipients;
-  if (error.kind === "manager_email") {
-    return error.row ? `Row ${error.row}: ${REWARD_DETAILS.managerEmail}` : REWARD_DETAILS.managerEmail;
+/** What the reward draft refuses (reward-draft.ts); any other error is logged. */
+const DRAFT_REFUSALS: ReadonlySet<RefusalKind> = new Set([
+  "member-not-found",
+  "not-in-draft",
+  "too-many-recipients",
+  "draft-manager-email",
+]);
+
+/** A refused import's words on its job (what its page shows), or the generic failure. */
+function draftRefusal(error: Refusal): string {
+  if (error.kind === "too-many-recipients") return REWARD_DETAILS.tooManyRecipients;
+  if (isRefusal(error, "draft-manager-email")) {
+    const { row } = error.data;
+    return row ? `Row ${row}: ${REWARD_DETAILS.managerEmail}` : REWARD_DETAILS.managerEmail;
   }
   return IMPORT_FAILED_MESSAGE;
 }

@@ -15,23 +15,15 @@
 // inviter was removed or lost the Owner role it offers (ADR 0022 amendment). The token
 // travels in the body, never in a URL the logs keep.
 import { type Context, Hono, type MiddlewareHandler } from "hono";
-import { DETAILS } from "../../core/public-forms.ts";
 import { ownerOnly, requireOwner } from "../../server/api/auth.ts";
 import type { ApiDeps, ApiEnv } from "../../server/api/deps.ts";
 import type { RateLimits } from "../../server/api/rate-limits.ts";
-import { ProblemError } from "../../server/http/problem.ts";
 import { idParams, jsonBody } from "../../server/http/validate.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { setBudgetSchema } from "../budgets/schema.ts";
 import { setManagerBudget } from "../budgets/service.server.ts";
-import { SSO_SIGN_IN_DETAILS } from "../single-sign-on/schema.ts";
 import { startLoginChallenge } from "../two-factor/service.server.ts";
-import {
-  acceptInviteSchema,
-  changeManagerRoleSchema,
-  inviteManagerSchema,
-  invitePreviewSchema,
-  MANAGER_MESSAGES,
-} from "./schema.ts";
+import { acceptInviteSchema, changeManagerRoleSchema, inviteManagerSchema, invitePreviewSchema } from "./schema.ts";
 import {
   type Actor,
   acceptInvite,
@@ -47,22 +39,24 @@ import {
 /** The role is checked before the body is read (ADR 0022 §2): a Manager's call has no other effect. */
 const actorOf = (c: Context<ApiEnv>): Actor => ({ ...requireOwner(c), clientIp: c.get("clientIp") ?? null });
 
-const managerParam = idParams({ id: MANAGER_MESSAGES.managerNotFound });
-const inviteParam = idParams({ id: DETAILS.notFound });
+const managerParam = idParams({ id: "manager-not-found" });
+const inviteParam = idParams({ id: "invite-not-found" });
 
 /**
  * A link that cannot be used: unknown → 404; expired, used, withdrawn, or its inviter no longer
  * the Owner it needs (ADR 0022 amendment) → 410 Gone.
  */
-function linkProblem(status: LinkProblem): ProblemError {
-  if (status === "invalid") return new ProblemError(404, MANAGER_MESSAGES.inviteInvalid);
-  const detail = {
-    expired: MANAGER_MESSAGES.inviteExpired,
-    used: MANAGER_MESSAGES.inviteUsed,
-    revoked: MANAGER_MESSAGES.inviteRevoked,
-    inviter_gone: MANAGER_MESSAGES.inviterGone,
-  }[status];
-  return new ProblemError(410, detail);
+function linkProblem(status: LinkProblem): Refusal {
+  const kind = (
+    {
+      invalid: "invite-invalid",
+      expired: "invite-expired",
+      used: "invite-used",
+      revoked: "invite-revoked",
+      inviter_gone: "inviter-gone",
+    } as const
+  )[status];
+  return new Refusal(kind);
 }
 
 export function managersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, limits: RateLimits, now: () => Date) {
@@ -74,16 +68,16 @@ export function managersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
       await limits.perAccount("managerInvite", actor.userId);
       const body = c.req.valid("json");
       const result = await inviteManager(deps.db, actor, body, deps.config.APP_URL, now());
-      if (result.status === "email_in_use") throw new ProblemError(409, DETAILS.emailAlreadyUsed);
-      if (result.status === "details_missing") throw new ProblemError(409, MANAGER_MESSAGES.detailsFirst);
+      if (result.status === "email_in_use") throw new Refusal("email-in-use");
+      if (result.status === "details_missing") throw new Refusal("company-details-first");
       deps.onEmailQueued?.();
       const { status: _status, ...invite } = result;
       return c.json(invite, 201);
     })
     .delete("/Managers/invites/:id", auth, ownerOnly, inviteParam, async (c) => {
       const result = await revokeInvite(deps.db, actorOf(c), c.req.valid("param").id, now());
-      if (result === "not_found") throw new ProblemError(404, DETAILS.notFound);
-      if (result === "not_pending") throw new ProblemError(409, MANAGER_MESSAGES.inviteNotPending);
+      if (result === "not_found") throw new Refusal("invite-not-found");
+      if (result === "not_pending") throw new Refusal("invite-not-pending");
       return c.body(null, 204);
     })
     .put("/Managers/:id/role", auth, ownerOnly, managerParam, jsonBody(changeManagerRoleSchema), async (c) => {
@@ -94,22 +88,22 @@ export function managersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
         c.req.valid("json").role,
         now(),
       );
-      if (result.status === "not_owner") throw new ProblemError(403, DETAILS.ownerOnly);
-      if (result.status === "not_found") throw new ProblemError(404, MANAGER_MESSAGES.managerNotFound);
-      if (result.status === "last_owner") throw new ProblemError(409, MANAGER_MESSAGES.lastOwner);
+      if (result.status === "not_owner") throw new Refusal("owner-only");
+      if (result.status === "not_found") throw new Refusal("manager-not-found");
+      if (result.status === "last_owner") throw new Refusal("last-owner");
       return c.json({ id: result.id, managerRole: result.managerRole });
     })
     .put("/Managers/:id/budget", auth, ownerOnly, managerParam, jsonBody(setBudgetSchema), async (c) => {
       const { budgetDollars } = c.req.valid("json");
       const result = await setManagerBudget(deps.db, actorOf(c), c.req.valid("param").id, budgetDollars, now());
-      if (result === "not_found") throw new ProblemError(404, MANAGER_MESSAGES.managerNotFound);
+      if (result === "not_found") throw new Refusal("manager-not-found");
       return c.json(result);
     })
     .delete("/Managers/:id", auth, ownerOnly, managerParam, async (c) => {
       const result = await removeManager(deps.db, actorOf(c), c.req.valid("param").id, now());
-      if (result === "not_owner") throw new ProblemError(403, DETAILS.ownerOnly);
-      if (result === "not_found") throw new ProblemError(404, MANAGER_MESSAGES.managerNotFound);
-      if (result === "last_owner") throw new ProblemError(409, MANAGER_MESSAGES.lastOwner);
+      if (result === "not_owner") throw new Refusal("owner-only");
+      if (result === "not_found") throw new Refusal("manager-not-found");
+      if (result === "last_owner") throw new Refusal("last-owner");
       return c.body(null, 204);
     })
     .post(
@@ -129,12 +123,10 @@ export function managersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
         clientIp: c.get("clientIp"),
         userAgent: c.req.header("user-agent"),
       });
-      if (result.status === "email_in_use") throw new ProblemError(409, DETAILS.emailAlreadyUsed);
+      if (result.status === "email_in_use") throw new Refusal("email-in-use");
       // The company requires single sign-on (ADR 0036 Amendment): no password; the page offers the provider.
       if (result.status === "sso_required") {
-        throw new ProblemError(403, SSO_SIGN_IN_DETAILS.inviteThroughProvider, undefined, {
-          signInWithProvider: true,
-        });
+        throw new Refusal("invite-through-provider");
       }
       if (result.status === "accepted_setup_owed") {
         // The company requires a second factor: a set-up challenge, as login answers (ADR 0023).

@@ -5,13 +5,13 @@
 // an active team member of the order's company. The members' rows are read FOR SHARE, so a
 // removal running at the same moment waits for this transaction (and the release's re-check sees
 // the line) or commits first (and the line is refused). A refused line is an OrderLineError, a
-// PaymentError the API answers as problem+json; an automation reads lineProblems first and skips
-// the occasion with the reason instead.
+// Refusal (line-amount, line-member-inactive) the API answers as problem+json; an automation
+// reads lineProblems first and skips the occasion with the reason instead.
 import { and, eq, inArray } from "drizzle-orm";
 import { formatDollars, isLineAmount, MAX_LINE_CENTS, MIN_LINE_CENTS } from "../../core/money.ts";
 import type { Tx } from "../../server/db/client.ts";
 import { orderLines, users } from "../../server/db/schema.ts";
-import { PaymentError } from "./payment-error.server.ts";
+import { Refusal } from "../../server/refusal.ts";
 
 export interface NewOrderLine {
   userId: number;
@@ -30,14 +30,12 @@ export const ORDER_LINE_DETAILS = {
 
 export type LineProblem = { kind: "amount"; detail: string } | { kind: "member"; detail: string };
 
-/** A refused line: 422 for its amount, 409 for a member no longer active (the door answers it as any PaymentError). */
-export class OrderLineError extends PaymentError {
+/** A refused line: its amount, or its member no longer active (the API answers it as any Refusal). */
+export class OrderLineError extends Refusal<"line-amount" | "line-member-inactive"> {
   readonly index: number;
   readonly problem: LineProblem;
   constructor(index: number, problem: LineProblem) {
-    super(problem.kind === "amount" ? 422 : 409, problem.detail, {
-      [`lines.${index}`]: [problem.detail],
-    });
+    super(problem.kind === "amount" ? "line-amount" : "line-member-inactive", { index });
     this.name = "OrderLineError";
     this.index = index;
     this.problem = problem;

@@ -14,6 +14,7 @@
 import { randomUUID } from "node:crypto";
 import { eq, isNotNull } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
+import { problemOfRefusal } from "../../server/api/refusals.ts";
 import type { Db } from "../../server/db/client.ts";
 import { automationRewards, automations, companies, orderLines, orders, users } from "../../server/db/schema.ts";
 import { simulatedProcessor } from "../../server/payments/simulated.ts";
@@ -307,26 +308,32 @@ describeEachDatabase("order lines and budgets", ({ database }) => {
         409,
       ],
     ] as const) {
-      const attempt = db().transaction(async (tx) => {
-        const [o] = await tx
-          .insert(orders)
-          .values({
-            companyId: w.owner.companyId,
-            placedBy: w.owner.userId,
-            rewardName: "x",
-            message: "",
-            senderName: "x",
-            rewardsCents: 0,
-            serviceFeeCents: 0,
-            gstCents: 0,
-            totalCents: 0,
-            currency: "aud",
-            status: "pending",
-            processor: "balance",
-          })
-          .returning({ id: orders.id });
-        await insertOrderLines(tx, w.owner.companyId, (o as { id: number }).id, lines);
-      });
+      // The refusal, with the status the API answers it with (refusals.ts) beside its kind.
+      const answered = (error: unknown) => Object.assign(error as object, { status: problemOfRefusal(error)?.status });
+      const attempt = db()
+        .transaction(async (tx) => {
+          const [o] = await tx
+            .insert(orders)
+            .values({
+              companyId: w.owner.companyId,
+              placedBy: w.owner.userId,
+              rewardName: "x",
+              message: "",
+              senderName: "x",
+              rewardsCents: 0,
+              serviceFeeCents: 0,
+              gstCents: 0,
+              totalCents: 0,
+              currency: "aud",
+              status: "pending",
+              processor: "balance",
+            })
+            .returning({ id: orders.id });
+          await insertOrderLines(tx, w.owner.companyId, (o as { id: number }).id, lines);
+        })
+        .catch((error: unknown) => {
+          throw answered(error);
+        });
       await expect(attempt).rejects.toBeInstanceOf(OrderLineError);
       await expect(attempt).rejects.toMatchObject({ status });
     }

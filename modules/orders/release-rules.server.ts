@@ -16,8 +16,7 @@
 import { and, asc, eq, exists, inArray, isNull, or, sql } from "drizzle-orm";
 import type { Conn, Tx } from "../../server/db/client.ts";
 import { balanceEntries, orderLines, orders, users } from "../../server/db/schema.ts";
-import { formatSendTime } from "../scheduled-sends/schema.ts";
-import { PaymentError } from "./service.server.ts";
+import { Refusal } from "../../server/refusal.ts";
 
 /** orders.failure_reason of an order cancelled at its release because a line's member was removed. */
 export const MEMBER_REMOVED_REASON = "member_removed";
@@ -55,29 +54,15 @@ export async function removedMembersOf(db: Conn, orderId: number): Promise<strin
   return rows.map((r) => `${r.firstName} ${r.lastName}`);
 }
 
-/** The refusal of an approval whose line's member was removed after the request. */
-export function memberRemovedSinceRequest(member: RemovedMember): string {
-  return `${member.firstName} ${member.lastName} was removed from the team after this request was made. Decline it and ask for a new one.`;
-}
-
 /** Refuses (409, nothing written) when a line's member of the order is no longer active. */
 export async function assertLinesReleasable(tx: Tx, orderId: number): Promise<void> {
   const [removed] = await inactiveLineMembers(tx, orderId);
-  if (removed) throw new PaymentError(409, memberRemovedSinceRequest(removed));
-}
-
-/** Why removal is refused: the member is on this paid order that is not released yet. */
-export class RemovalRefused extends Error {
-  readonly orderId: number;
-  constructor(detail: string, orderId: number) {
-    super(detail);
-    this.name = "RemovalRefused";
-    this.orderId = orderId;
-  }
+  if (removed)
+    throw new Refusal("member-removed-since-request", { firstName: removed.firstName, lastName: removed.lastName });
 }
 
 /**
- * Throws RemovalRefused when the member is on a paid order of the company that is not released
+ * Throws Refusal member-on-unreleased-order when the member is on a paid order of the company that is not released
  * yet: scheduled, or charged to the balance and awaiting its release. Called by removal after it
  * took the member's row lock (so a release that holds it has committed, and one that comes later
  * sees the member inactive).
@@ -110,10 +95,9 @@ export async function assertRemovable(
     .orderBy(asc(orders.id))
     .limit(1);
   if (!order) return;
-  const name = `${member.firstName} ${member.lastName}`;
-  const detail =
-    order.status === "scheduled" && order.sendAt
-      ? `${name} is in a reward scheduled for ${formatSendTime(order.sendAt)} (order #${order.id}). Cancel that scheduled send on its page, or wait until it is sent, then remove them.`
-      : `${name} is in a reward that is paid and being sent (order #${order.id}). Wait until it is sent, then remove them.`;
-  throw new RemovalRefused(detail, order.id);
+  throw new Refusal("member-on-unreleased-order", {
+    name: `${member.firstName} ${member.lastName}`,
+    orderId: order.id,
+    scheduledFor: order.status === "scheduled" ? order.sendAt : null,
+  });
 }

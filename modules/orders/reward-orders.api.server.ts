@@ -7,13 +7,13 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { requireAuth } from "../../server/api/auth.ts";
 import type { ApiDeps, ApiEnv } from "../../server/api/deps.ts";
 import { paymentServicesOf } from "../../server/api/payment-services.ts";
-import { ProblemError } from "../../server/http/problem.ts";
 import { idParams, jsonBody } from "../../server/http/validate.ts";
 import type { Payments } from "../../server/payments/port.ts";
-import { rescheduleSchema, SCHEDULE_DETAILS } from "../scheduled-sends/schema.ts";
+import { Refusal } from "../../server/refusal.ts";
+import { rescheduleSchema } from "../scheduled-sends/schema.ts";
 import { cancelScheduledOrder, rescheduleOrder, rewardOrderView } from "../scheduled-sends/service.server.ts";
 
-const orderParam = idParams({ orderId: SCHEDULE_DETAILS.notFound });
+const orderParam = idParams({ orderId: "order-not-found" });
 
 export function rewardOrdersRoutes(
   deps: ApiDeps,
@@ -30,7 +30,7 @@ export function rewardOrdersRoutes(
   return new Hono<ApiEnv>()
     .get("/RewardOrders/:orderId", auth, orderParam, async (c) => {
       const view = await rewardOrderView(deps.db, requireAuth(c).companyId, c.req.valid("param").orderId);
-      if (!view) throw new ProblemError(404, SCHEDULE_DETAILS.notFound);
+      if (!view) throw new Refusal("order-not-found");
       return c.json(view);
     })
     .put("/RewardOrders/:orderId/schedule", auth, orderParam, jsonBody(rescheduleSchema), async (c) => {

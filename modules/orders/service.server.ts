@@ -32,19 +32,20 @@ import {
   paymentIdempotencyKey,
   type RetrievedPayment,
 } from "../../server/payments/port.ts";
-import { approvalNeeded, approvalRequiredDetailOf, approvalRuleFor } from "../approvals/approval-rule.server.ts";
-import { APPROVAL_DETAILS } from "../approvals/schema.ts";
+import { Refusal } from "../../server/refusal.ts";
+import {
+  type ApprovalRule,
+  approvalNeeded,
+  approvalRefusalOf,
+  approvalRuleFor,
+} from "../approvals/approval-rule.server.ts";
 import { recordAudit } from "../audit/service.server.ts";
 import { REWARD_NAME_MAX, type RewardWording } from "../reward-drafts/schema.ts";
 import { loadDraftForOrder, writeRewardWording } from "../reward-drafts/service.server.ts";
 import { refundExtraPayment } from "./extra-payments.server.ts";
 import { insertOrderLines } from "./order-lines.server.ts";
-import { PaymentError } from "./payment-error.server.ts";
 import { type ReleaseContext, type ReleaseResult, type ReleaseSource, releaseOrder } from "./release.server.ts";
 import { type CheckPaymentIntentResponse, PAYMENT_DETAILS } from "./schema.ts";
-
-// PaymentError lives in its own module so that order-lines.ts (which orders.ts calls) can extend it.
-export { PaymentError } from "./payment-error.server.ts";
 
 /** What a payment or an approval request freezes, as the caller sent it (modules/orders/schema.ts). */
 export interface FreezeInput {
@@ -66,7 +67,7 @@ export async function saveWordingFor(tx: Tx, caller: Caller, input: FreezeInput,
     input.wording,
     now,
   );
-  if (!saved.ok) throw new PaymentError(400, saved.problem, { sendAt: [saved.problem] });
+  if (!saved.ok) throw new Refusal(saved.refused, { field: "sendAt" });
   return { ...input, rewardName: input.wording.rewardName };
 }
 
@@ -108,7 +109,7 @@ export async function requireCompanyDetails(db: Db, companyId: number): Promise<
     .select({ abn: companies.abn, detailsUpdatedAt: companies.detailsUpdatedAt })
     .from(companies)
     .where(eq(companies.id, companyId));
-  if (!company?.abn || !company.detailsUpdatedAt) throw new PaymentError(400, PAYMENT_DETAILS.companyDetailsRequired);
+  if (!company?.abn || !company.detailsUpdatedAt) throw new Refusal("company-details-required");
 }
 
 export type OrderRow = typeof orders.$inferSelect;
@@ -133,16 +134,16 @@ export async function snapshotOfDraft(
 ): Promise<DraftSnapshot> {
   const draft = await loadDraftForOrder(tx, caller);
   const lines = (draft?.lines ?? []).filter((l) => l.amountDollars > 0);
-  if (!draft || draft.lines.length === 0) throw new PaymentError(400, PAYMENT_DETAILS.emptyDraft);
+  if (!draft || draft.lines.length === 0) throw new Refusal("empty-draft");
   const charges = chargesFor(lines.map((l) => l.amountDollars));
-  if (charges.rewardsCents === 0) throw new PaymentError(400, PAYMENT_DETAILS.zeroTotal);
+  if (charges.rewardsCents === 0) throw new Refusal("zero-total");
   const rewardName = (input.rewardName?.trim() || draft.name).trim();
-  if (rewardName === "") throw new PaymentError(400, PAYMENT_DETAILS.nameRequired);
+  if (rewardName === "") throw new Refusal("reward-name-required");
   if (rewardName.length > REWARD_NAME_MAX) {
-    throw new PaymentError(400, `Reward Name must be at most ${REWARD_NAME_MAX} characters.`);
+    throw new Refusal("reward-name-too-long");
   }
-  if (charges.totalCents >= MAX_PAYMENT_CENTS) throw new PaymentError(400, PAYMENT_DETAILS.overLimit);
-  if (input.amountCents !== charges.totalCents) throw new PaymentError(409, PAYMENT_DETAILS.amountChanged);
+  if (charges.totalCents >= MAX_PAYMENT_CENTS) throw new Refusal("over-card-limit");
+  if (input.amountCents !== charges.totalCents) throw new Refusal("amount-changed");
   return { draft, lines, charges, rewardName };
 }
 
@@ -189,7 +190,7 @@ const notPaidFromBalance = or(isNull(orders.paymentPath), ne(orders.paymentPath,
 
 /** Refuses a card payment or an approval request while the caller's reward list is being paid from the balance. */
 export function refusePaidFromBalance(live: readonly OrderRow[]): void {
-  if (live.some((o) => o.paymentPath === "balance")) throw new PaymentError(409, PAYMENT_DETAILS.paidFromBalance);
+  if (live.some((o) => o.paymentPath === "balance")) throw new Refusal("paid-from-balance");
 }
 
 /**
@@ -289,19 +290,19 @@ export async function insertOrderSnapshot(
  * other state is refused and nothing changes: no approval yet (403), waiting, declined, or the
  * draft edited since (409).
  */
-export async function approvedSnapshot(tx: Tx, caller: Caller, snapshot: DraftSnapshot, requiredDetail: string) {
+export async function approvedSnapshot(tx: Tx, caller: Caller, snapshot: DraftSnapshot, rule: ApprovalRule) {
   const latest = await latestApprovalOrder(tx, caller, snapshot.draft.draftId, true);
-  if (!latest) throw new PaymentError(403, requiredDetail);
+  if (!latest) throw approvalRefusalOf(rule);
   const sameSnapshot =
     latest.draftVersion === snapshot.draft.version &&
     latest.rewardName === snapshot.rewardName &&
     latest.totalCents === snapshot.charges.totalCents;
   if (!sameSnapshot) {
-    if (latest.approvalStatus === "approved") throw new PaymentError(409, APPROVAL_DETAILS.changedSinceApproval);
-    throw new PaymentError(403, requiredDetail);
+    if (latest.approvalStatus === "approved") throw new Refusal("changed-since-approval");
+    throw approvalRefusalOf(rule);
   }
-  if (latest.approvalStatus === "requested") throw new PaymentError(409, APPROVAL_DETAILS.awaiting);
-  if (latest.approvalStatus === "declined") throw new PaymentError(409, APPROVAL_DETAILS.declined);
+  if (latest.approvalStatus === "requested") throw new Refusal("approval-awaiting");
+  if (latest.approvalStatus === "declined") throw new Refusal("approval-declined");
   return latest;
 }
 
@@ -362,7 +363,7 @@ export async function claimPaymentPath(tx: Tx, order: OrderRow, path: "intent" |
     .set({ paymentPath: path })
     .where(and(eq(orders.id, order.id), isNull(orders.paymentPath)))
     .returning();
-  if (!row) throw new PaymentError(409, PAYMENT_DETAILS.stale);
+  if (!row) throw new Refusal("payment-stale");
   return row;
 }
 
@@ -388,10 +389,10 @@ async function freezeOrder(
     // (budgets.ts) before another payment of the same Manager is judged.
     const rule = await approvalRuleFor(tx, caller, charges, now, draft.draftId);
     if (approvalNeeded(rule, charges.totalCents)) {
-      const approved = await approvedSnapshot(tx, caller, snapshot, approvalRequiredDetailOf(rule));
+      const approved = await approvedSnapshot(tx, caller, snapshot, rule);
       // One way of paying per order (see below); an approved order cannot be frozen again.
       if (approved.paymentPath !== null && approved.paymentPath !== path) {
-        throw new PaymentError(409, APPROVAL_DETAILS.otherWay);
+        throw new Refusal("paid-another-way");
       }
       return { order: await claimPaymentPath(tx, await reopenApproved(tx, approved), path), superseded: [] };
     }
@@ -457,7 +458,7 @@ export async function paymentForOrder(s: PaymentServices, order: OrderRow): Prom
     });
   } catch (error) {
     s.logger.error({ orderId: order.id, err: String(error) }, "payment creation failed");
-    throw new PaymentError(503, PAYMENT_DETAILS.processorUnavailable);
+    throw new Refusal("processor-unavailable");
   }
   await savePayment(s, order, { paymentIntentId: created.paymentIntentId }, () =>
     s.payments.cancel(created.paymentIntentId),
@@ -514,7 +515,7 @@ async function savePayment(
   await cancel().catch((error: unknown) => {
     s.logger.warn({ orderId: order.id, err: String(error) }, "could not cancel a superseded payment");
   });
-  throw new PaymentError(409, PAYMENT_DETAILS.stale);
+  throw new Refusal("payment-stale");
 }
 
 /** Stripe without JavaScript: the same order, paid on Stripe's hosted Checkout page. */
@@ -524,7 +525,7 @@ export async function createOrderCheckout(
   input: FreezeInput,
   appUrl: string,
 ): Promise<{ url: string; orderId: number; amountCents: number }> {
-  if (!s.payments.createCheckoutSession) throw new PaymentError(404, PAYMENT_DETAILS.notStripe);
+  if (!s.payments.createCheckoutSession) throw new Refusal("stripe-not-in-use");
   await requireCompanyDetails(s.db, caller.companyId);
   const order = await freezeOrder(s, caller, input, "checkout");
   const back = `${appUrl}/portal/payment-confirmation?payment_intent={CHECKOUT_SESSION_ID}`;
@@ -542,7 +543,7 @@ export async function createOrderCheckout(
     });
   } catch (error) {
     s.logger.error({ orderId: order.id, err: String(error) }, "checkout session creation failed");
-    throw new PaymentError(503, PAYMENT_DETAILS.processorUnavailable);
+    throw new Refusal("processor-unavailable");
   }
   await savePayment(s, order, { checkoutSessionId: session.id }, async () => {
     await s.payments.expireCheckoutSession?.(session.id);
@@ -660,7 +661,7 @@ export async function checkOrderPayment(
 ): Promise<CheckPaymentIntentResponse> {
   await requireCompanyDetails(s.db, caller.companyId);
   const order = await findCompanyOrder(s.db, caller.companyId, paymentIntent);
-  if (!order) throw new PaymentError(404, "The requested resource was not found.");
+  if (!order) throw new Refusal("order-not-found");
   const amount = centsToDollars(order.totalCents);
   let paymentIntentId = order.paymentIntentId;
   if (paymentIntent.startsWith("cs_")) {
@@ -683,9 +684,9 @@ export async function checkOrderPayment(
   return settle(s, order, payment, "check", caller);
 }
 
-function processorDown(s: PaymentServices, order: OrderRow, error: unknown): PaymentError {
+function processorDown(s: PaymentServices, order: OrderRow, error: unknown): Refusal {
   s.logger.error({ orderId: order.id, err: String(error) }, "payment retrieval failed");
-  return new PaymentError(503, PAYMENT_DETAILS.processorUnavailable);
+  return new Refusal("processor-unavailable");
 }
 
 /** Acts on a payment's state as read from the processor. */
@@ -767,11 +768,11 @@ export async function handlePaymentEvent(
 export async function payableOrderForPayment(s: PaymentServices, caller: Caller, paymentIntentId: string) {
   await requireCompanyDetails(s.db, caller.companyId);
   const order = await findCompanyOrder(s.db, caller.companyId, paymentIntentId);
-  if (!order) throw new PaymentError(404, "The requested resource was not found.");
+  if (!order) throw new Refusal("order-not-found");
   if (order.releasedAt || order.status === "scheduled") return order;
   // Only an approved approval order is ever paid (ADR 0022 §6); the others have no payment anyway.
-  if (order.approvalStatus === "requested") throw new PaymentError(409, APPROVAL_DETAILS.awaiting);
-  if (order.approvalStatus === "declined") throw new PaymentError(409, APPROVAL_DETAILS.declined);
+  if (order.approvalStatus === "requested") throw new Refusal("approval-awaiting");
+  if (order.approvalStatus === "declined") throw new Refusal("approval-declined");
   const [draft] = await s.db
     .select({ version: rewardDrafts.version })
     .from(rewardDrafts)
@@ -780,10 +781,7 @@ export async function payableOrderForPayment(s: PaymentServices, caller: Caller,
   if (stale) {
     await s.payments.cancel(paymentIntentId).catch(() => {});
     await markFailed(s, order, "superseded", caller);
-    throw new PaymentError(
-      409,
-      order.approvalStatus === "approved" ? APPROVAL_DETAILS.changedSinceApproval : PAYMENT_DETAILS.stale,
-    );
+    throw new Refusal(order.approvalStatus === "approved" ? "changed-since-approval" : "payment-stale");
   }
   return order;
 }

@@ -20,9 +20,10 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { z } from "zod";
 import { requireAuth } from "../../server/api/auth.ts";
 import type { ApiDeps, ApiEnv } from "../../server/api/deps.ts";
-import { ProblemError, problemFromZod } from "../../server/http/problem.ts";
+import { problemFromZod } from "../../server/api/refusals.ts";
 import { BULK_JSON_BYTES, jsonBody, pageParams } from "../../server/http/validate.ts";
 import { sampleRecipientEmail } from "../../server/mail/templates/rewards.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { getMyDetails } from "../identity/service.server.ts";
 import { type RewardSchedule, updateRewardScheduleSchema } from "../scheduled-sends/schema.ts";
 import {
@@ -115,7 +116,7 @@ export function rewardMyTeamRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv
       .put("/RewardMyTeam/update-reward-schedule", auth, jsonBody(updateRewardScheduleSchema), async (c) => {
         const { sendAt } = c.req.valid("json");
         const saved = await setRewardSchedule(deps.db, owner(c), sendAt ? new Date(sendAt) : null, now());
-        if (!saved.ok) throw new ProblemError(400, saved.problem);
+        if (!saved.ok) throw new Refusal(saved.refused);
         return c.json<RewardSchedule>({ sendAt: saved.sendAt });
       })
       .delete("/RewardMyTeam/delete-reward", auth, jsonBody(rewardUserIdSchema), async (c) => {

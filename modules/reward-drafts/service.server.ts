@@ -20,8 +20,9 @@ import { centsToDollars, chargesFor } from "../../core/money.ts";
 import type { Conn, Db, Tx } from "../../server/db/client.ts";
 import { rewardDraftLines, rewardDrafts, users } from "../../server/db/schema.ts";
 import { col, unnestRows } from "../../server/db/sql.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { recordAudit } from "../audit/service.server.ts";
-import { scheduleProblem } from "../scheduled-sends/schema.ts";
+import { scheduleRefusal } from "../scheduled-sends/schema.ts";
 import { activeMemberOf, matchOrCreateMembers } from "../team/members.server.ts";
 import {
   MAX_DRAFT_RECIPIENTS,
@@ -34,25 +35,15 @@ import {
   type RewardWording,
 } from "./schema.ts";
 
+/** A send time refused (modules/scheduled-sends/schema.ts scheduleRefusal). */
+export type SendTimeRefusal = NonNullable<ReturnType<typeof scheduleRefusal>>;
+
 /** Who is asking: the access token's user (the program manager) and company. */
 export interface DraftOwner {
   userId: number;
   companyId: number;
   /** The caller's address, for the audit trail. */
   clientIp?: string;
-}
-
-/** Why a change was refused; the API maps each to a status and REWARD_DETAILS message. */
-export class DraftError extends Error {
-  readonly kind: "member_not_found" | "not_in_draft" | "too_many" | "manager_email";
-  /** 1-based row of a bulk upload, when the refusal is about one row. */
-  readonly row?: number;
-  constructor(kind: DraftError["kind"], row?: number) {
-    super(kind);
-    this.name = "DraftError";
-    this.kind = kind;
-    this.row = row;
-  }
 }
 
 const fullName = sql<string>`${users.firstName} || ' ' || ${users.lastName}`;
@@ -262,19 +253,19 @@ export async function draftSummary(db: Conn, owner: DraftOwner): Promise<RewardS
 
 /**
  * POST create-reward-search: adds the active team member `memberId` of the caller's company
- * with amount 0. Already in the draft: nothing changes. Throws DraftError member_not_found
- * (another company's id, a removed member, the manager) or too_many.
+ * with amount 0. Already in the draft: nothing changes. Throws Refusal member-not-found
+ * (another company's id, a removed member, the manager) or too-many-recipients.
  */
 export async function addRecipient(db: Db, owner: DraftOwner, memberId: number, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
-    if (!(await lockMember(tx, owner.companyId, memberId))) throw new DraftError("member_not_found");
+    if (!(await lockMember(tx, owner.companyId, memberId))) throw new Refusal("member-not-found");
     const draft = await lockDraft(tx, owner, now);
     const [present] = await tx
       .select({ id: rewardDraftLines.id })
       .from(rewardDraftLines)
       .where(and(eq(rewardDraftLines.draftId, draft.id), eq(rewardDraftLines.userId, memberId)));
     if (present) return;
-    if ((await lineCount(tx, draft.id)) >= MAX_DRAFT_RECIPIENTS) throw new DraftError("too_many");
+    if ((await lineCount(tx, draft.id)) >= MAX_DRAFT_RECIPIENTS) throw new Refusal("too-many-recipients");
     await tx.insert(rewardDraftLines).values({
       draftId: draft.id,
       companyId: owner.companyId,
@@ -297,7 +288,7 @@ export async function setRecipientAmount(
   return db.transaction(async (tx) => {
     const draft = await lockDraft(tx, owner, now);
     const before = await recipientRow(tx, draft.id, memberId);
-    if (!before) throw new DraftError("not_in_draft");
+    if (!before) throw new Refusal("not-in-draft");
     if (before.reward === dollars) return before;
     await tx
       .update(rewardDraftLines)
@@ -390,7 +381,7 @@ export async function setRewardSchedule(
   owner: DraftOwner,
   sendAt: Date | null,
   now: Date,
-): Promise<{ ok: true; sendAt: string | null } | { ok: false; problem: string }> {
+): Promise<{ ok: true; sendAt: string | null } | { ok: false; refused: SendTimeRefusal }> {
   return db.transaction((tx) => writeRewardSchedule(tx, owner, sendAt, now));
 }
 
@@ -399,7 +390,7 @@ async function writeRewardSchedule(
   owner: DraftOwner,
   sendAt: Date | null,
   now: Date,
-): Promise<{ ok: true; sendAt: string | null } | { ok: false; problem: string }> {
+): Promise<{ ok: true; sendAt: string | null } | { ok: false; refused: SendTimeRefusal }> {
   const draft = await lockDraft(tx, owner, now);
   const [row] = await tx
     .select({ sendAt: rewardDrafts.sendAt })
@@ -407,8 +398,8 @@ async function writeRewardSchedule(
     .where(eq(rewardDrafts.id, draft.id));
   const current = row?.sendAt ?? null;
   if ((current?.getTime() ?? null) !== (sendAt?.getTime() ?? null)) {
-    const problem = sendAt ? scheduleProblem(sendAt, now) : null;
-    if (problem) return { ok: false as const, problem };
+    const refused = sendAt ? scheduleRefusal(sendAt, now) : null;
+    if (refused) return { ok: false as const, refused };
     await tx.update(rewardDrafts).set({ sendAt }).where(eq(rewardDrafts.id, draft.id));
     await draftChanged(tx, owner, draft.id, now, "draft.schedule_set", { sendAt: sendAt?.toISOString() ?? null });
   }
@@ -425,7 +416,7 @@ export async function writeRewardWording(
   owner: DraftOwner,
   wording: RewardWording,
   now: Date,
-): Promise<{ ok: true } | { ok: false; problem: string }> {
+): Promise<{ ok: true } | { ok: false; refused: SendTimeRefusal }> {
   await writeRewardName(tx, owner, wording.rewardName, now);
   await writeRewardMessage(tx, owner, wording, now);
   const scheduled = await writeRewardSchedule(tx, owner, wording.sendAt ? new Date(wording.sendAt) : null, now);
@@ -452,7 +443,7 @@ async function resolvedSenderName(db: Conn, owner: { userId: number; companyId: 
   return me?.fullName ?? "";
 }
 
-/** DELETE delete-reward: takes the member off the draft. Throws DraftError not_in_draft. */
+/** DELETE delete-reward: takes the member off the draft. Throws Refusal not-in-draft. */
 export async function removeRecipient(db: Db, owner: DraftOwner, memberId: number, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
     const draft = await lockDraft(tx, owner, now);
@@ -460,7 +451,7 @@ export async function removeRecipient(db: Db, owner: DraftOwner, memberId: numbe
       .delete(rewardDraftLines)
       .where(and(eq(rewardDraftLines.draftId, draft.id), eq(rewardDraftLines.userId, memberId)))
       .returning({ id: rewardDraftLines.id });
-    if (removed.length === 0) throw new DraftError("not_in_draft");
+    if (removed.length === 0) throw new Refusal("not-in-draft");
     await draftChanged(tx, owner, draft.id, now, "draft.recipient_removed", { memberId });
   });
 }
@@ -494,7 +485,7 @@ export interface AddNewRecipientsResult {
  * 'member', the row's names) when the email is new to the company; then the member's line with
  * the row's value (a line already there gets the value, keeps its place). All or nothing, in
  * one transaction, set-based: a few queries whatever the size (inserts from unnest(arrays)).
- * An existing member keeps their names. Throws DraftError manager_email (row) or too_many.
+ * An existing member keeps their names. Throws Refusal draft-manager-email (row) or too-many-recipients.
  */
 export async function addNewRecipients(
   db: Db,
@@ -514,7 +505,7 @@ export async function addNewRecipientsIn(
 ): Promise<AddNewRecipientsResult> {
   if (input.length === 0) throw new Error("addNewRecipients needs at least one row");
   const members = await matchOrCreateMembers(tx, owner.companyId, input, now, (index) => {
-    throw new DraftError("manager_email", index + 1);
+    throw new Refusal("draft-manager-email", { row: index + 1 });
   });
   const draft = await lockDraft(tx, owner, now);
   const memberIds = members.map((m) => m.id);
@@ -532,7 +523,7 @@ export async function addNewRecipientsIn(
     ).map((r) => r.userId),
   );
   const newRecipients = memberIds.filter((id) => !present.has(id)).length;
-  if ((await lineCount(tx, draft.id)) + newRecipients > MAX_DRAFT_RECIPIENTS) throw new DraftError("too_many");
+  if ((await lineCount(tx, draft.id)) + newRecipients > MAX_DRAFT_RECIPIENTS) throw new Refusal("too-many-recipients");
 
   // Last row first, so the first row of a file is the newest line (top of the table). An
   // existing line gets the row's value and keeps its place.

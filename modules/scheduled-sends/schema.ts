@@ -82,11 +82,18 @@ export function formatSendTime(instant: Date | string): string {
 }
 
 /** Why `sendAt` cannot be chosen at `now`, or null: 10 minutes to 90 days ahead. */
-export function scheduleProblem(sendAt: Date, now: Date): string | null {
+export function scheduleRefusal(sendAt: Date, now: Date): "send-too-soon" | "send-too-late" | null {
   const ahead = sendAt.getTime() - now.getTime();
-  if (ahead < SCHEDULE_MIN_AHEAD_MS) return SCHEDULE_DETAILS.tooSoon;
-  if (ahead > SCHEDULE_MAX_AHEAD_MS) return SCHEDULE_DETAILS.tooLate;
+  if (ahead < SCHEDULE_MIN_AHEAD_MS) return "send-too-soon";
+  if (ahead > SCHEDULE_MAX_AHEAD_MS) return "send-too-late";
   return null;
+}
+
+/** The words of scheduleRefusal's answer, as the API says them (server/api/refusals.ts). */
+export function scheduleProblem(sendAt: Date, now: Date): string | null {
+  const refused = scheduleRefusal(sendAt, now);
+  if (refused === null) return null;
+  return refused === "send-too-soon" ? SCHEDULE_DETAILS.tooSoon : SCHEDULE_DETAILS.tooLate;
 }
 
 /** An instant as the API takes it: ISO 8601 with a zone ("2026-12-01T09:00:00+11:00" or "…Z"). */

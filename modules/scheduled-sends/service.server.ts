@@ -26,14 +26,15 @@ import { enqueueEmail } from "../../server/mail/outbox.ts";
 import { scheduledRewardCancelledEmail } from "../../server/mail/templates/payments.ts";
 import { orderRefundFailedEmail } from "../../server/mail/templates/support.ts";
 import { refundIdempotencyKey } from "../../server/payments/port.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { recordAudit } from "../audit/service.server.ts";
 import { moveBalance } from "../balance/service.server.ts";
 import { retryExtraPaymentRefunds } from "../orders/extra-payments.server.ts";
 import { releaseOrder } from "../orders/release.server.ts";
 import { MEMBER_REMOVED_REASON, removedMembersOf } from "../orders/release-rules.server.ts";
-import { type Caller, PaymentError, type PaymentServices } from "../orders/service.server.ts";
+import type { Caller, PaymentServices } from "../orders/service.server.ts";
 import { WEBHOOK_RETRY_WINDOW_MS } from "../webhooks/schema.ts";
-import { type RewardOrderView, SCHEDULE_DETAILS, scheduleProblem } from "./schema.ts";
+import { type RewardOrderView, scheduleRefusal } from "./schema.ts";
 
 /** The advisory-lock namespace of the scheduler's claims (the reconciler has its own). */
 const LOCK_NAMESPACE = 0x5343_4831; // "SCH1"
@@ -229,8 +230,8 @@ async function lockScheduled(tx: Conn, caller: Caller, orderId: number) {
     .from(orders)
     .where(and(eq(orders.id, orderId), eq(orders.companyId, caller.companyId)))
     .for("update");
-  if (!order?.paidAt) throw new PaymentError(404, SCHEDULE_DETAILS.notFound);
-  if (order.status !== "scheduled") throw new PaymentError(409, SCHEDULE_DETAILS.notScheduled);
+  if (!order?.paidAt) throw new Refusal("order-not-found");
+  if (order.status !== "scheduled") throw new Refusal("not-scheduled");
   return order;
 }
 
@@ -242,8 +243,8 @@ export async function rescheduleOrder(
   sendAt: Date,
 ): Promise<RewardOrderView> {
   const now = s.now();
-  const problem = scheduleProblem(sendAt, now);
-  if (problem) throw new PaymentError(400, problem);
+  const refused = scheduleRefusal(sendAt, now);
+  if (refused) throw new Refusal(refused);
   await s.db.transaction(async (tx) => {
     const order = await lockScheduled(tx, caller, orderId);
     if (order.sendAt?.getTime() === sendAt.getTime()) return;

@@ -18,13 +18,8 @@ import type { ApiDeps, ApiEnv } from "../../server/api/deps.ts";
 import type { RateLimits } from "../../server/api/rate-limits.ts";
 import { ProblemError } from "../../server/http/problem.ts";
 import { jsonBody } from "../../server/http/validate.ts";
-import {
-  emailChangeConfirmSchema,
-  emailChangeRequestSchema,
-  myNameSchema,
-  passwordChangeSchema,
-  SETTINGS_DETAILS,
-} from "./schema.ts";
+import { Refusal } from "../../server/refusal.ts";
+import { emailChangeConfirmSchema, emailChangeRequestSchema, myNameSchema, passwordChangeSchema } from "./schema.ts";
 import {
   changeMyPassword,
   confirmEmailChange,
@@ -54,17 +49,11 @@ export function settingsRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
       const result = await requestEmailChange(deps.db, owner, body, ctx(clientIp));
       if (result.status === "gone") throw new ProblemError(401, DETAILS.unauthorized);
       if (result.status === "wrong_password") {
-        throw new ProblemError(400, SETTINGS_DETAILS.wrongCurrentPassword, {
-          currentPassword: [SETTINGS_DETAILS.wrongCurrentPassword],
-        });
+        throw new Refusal("wrong-current-password");
       }
       await limits.loginSucceeded(accountKey(owner.userId), clientIp);
-      if (result.status === "same") {
-        throw new ProblemError(400, SETTINGS_DETAILS.sameEmail, { newEmail: [SETTINGS_DETAILS.sameEmail] });
-      }
-      if (result.status === "taken") {
-        throw new ProblemError(409, DETAILS.emailAlreadyUsed, { newEmail: [DETAILS.emailAlreadyUsed] });
-      }
+      if (result.status === "same") throw new Refusal("same-email");
+      if (result.status === "taken") throw new Refusal("email-in-use", { field: "newEmail" });
       // Counted only when a code is emailed: the same budget verification codes have.
       await limits.perAccount("verifyRequestUser", accountKey(owner.userId));
       deps.onEmailQueued?.();
@@ -85,21 +74,19 @@ export function settingsRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
           deps.onEmailQueued?.();
           return c.json({ email: result.email });
         case "invalid_request":
-          throw new ProblemError(400, SETTINGS_DETAILS.noEmailChange);
+          throw new Refusal("no-email-change");
         case "taken":
-          throw new ProblemError(409, DETAILS.emailAlreadyUsed);
+          throw new Refusal("email-in-use");
         case "used":
-          throw new ProblemError(400, DETAILS.verificationUsed);
+          throw new Refusal("verification-used");
         case "superseded":
-          throw new ProblemError(400, DETAILS.verificationSuperseded);
+          throw new Refusal("verification-superseded");
         case "too_many":
-          throw new ProblemError(400, DETAILS.verificationTooManyAttempts);
+          throw new Refusal("verification-too-many-attempts");
         case "expired":
-          throw new ProblemError(400, DETAILS.verificationExpired);
+          throw new Refusal("verification-expired");
         case "wrong_code":
-          throw new ProblemError(400, DETAILS.invalidVerificationCode, {
-            verificationCode: [DETAILS.invalidVerificationCode],
-          });
+          throw new Refusal("wrong-verification-code", { field: "verificationCode" });
       }
     })
     .post("/Users/MyPassword", auth, jsonBody(passwordChangeSchema), async (c) => {
@@ -109,9 +96,7 @@ export function settingsRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
       const result = await changeMyPassword(deps.db, owner, c.req.valid("json"), ctx(clientIp));
       if (result.status === "gone") throw new ProblemError(401, DETAILS.unauthorized);
       if (result.status === "wrong_password") {
-        throw new ProblemError(400, SETTINGS_DETAILS.wrongCurrentPassword, {
-          currentPassword: [SETTINGS_DETAILS.wrongCurrentPassword],
-        });
+        throw new Refusal("wrong-current-password");
       }
       await limits.loginSucceeded(accountKey(owner.userId), clientIp);
       return c.json({ endedSessions: result.endedSessions });

@@ -18,6 +18,7 @@ import type { ApiDeps, ApiEnv } from "../../server/api/deps.ts";
 import type { RateLimits } from "../../server/api/rate-limits.ts";
 import { ProblemError } from "../../server/http/problem.ts";
 import { jsonBody } from "../../server/http/validate.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { resolveSessionSecret } from "../../server/secret.ts";
 import { completeSingleSignOnSchema, SSO_DETAILS, saveSingleSignOnSchema, startSingleSignOnSchema } from "./schema.ts";
 import {
@@ -73,13 +74,7 @@ export function singleSignOnRoutes(
           now(),
           deps.config.APP_URL,
         );
-        if (!outcome.ok) {
-          throw new ProblemError(
-            outcome.field === "domains" ? 409 : 400,
-            outcome.detail,
-            outcome.field ? { [outcome.field]: [outcome.detail] } : undefined,
-          );
-        }
+        if (!outcome.ok) throw new Refusal(outcome.refused);
         return c.json({ config: await getSingleSignOn(deps.db, actor.companyId) });
       })
       .post("/SingleSignOn/test", auth, ownerOnly, async (c) => {
@@ -89,8 +84,8 @@ export function singleSignOnRoutes(
       })
       .post("/Identity/sso/start", limits.perClient("login"), jsonBody(startSingleSignOnSchema), async (c) => {
         const started = await startSingleSignOn(deps.db, await keysOf(), c.req.valid("json").email, redirectUri, now());
-        if (started.status === "not_configured") throw new ProblemError(404, SSO_DETAILS.notConfigured);
-        if (started.status === "unavailable") throw new ProblemError(503, SSO_DETAILS.providerUnavailable);
+        if (started.status === "not_configured") throw new Refusal("sso-not-configured");
+        if (started.status === "unavailable") throw new Refusal("sso-provider-unavailable");
         return c.json({ authorizationUrl: started.authorizationUrl, state: started.state });
       })
       // The provider's back-channel logout (a form post from its server, not a browser): 200 when
@@ -119,7 +114,7 @@ export function singleSignOnRoutes(
         );
         if (result.status === "refused") {
           deps.logger.info({ reason: result.reason }, "single sign-on refused");
-          throw new ProblemError(400, result.detail);
+          throw result.refusal;
         }
         if (result.created) deps.onEmailQueued?.();
         return c.json({

@@ -36,6 +36,7 @@ import {
 } from "../../server/db/schema.ts";
 import { enqueueEmail } from "../../server/mail/outbox.ts";
 import { singleSignOnManagerJoinedEmail } from "../../server/mail/templates/account.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { companySecretSeal } from "../../server/secret-seal.ts";
 import { recordAudit } from "../audit/service.server.ts";
 import { sha256Hex } from "../identity/identity-crypto.server.ts";
@@ -52,7 +53,6 @@ import {
   SSO_FLOW_TTL_MS,
   SSO_SCOPES,
   type SsoTokenEndpointAuthMethod,
-  ssoRemovedDetail,
 } from "./schema.ts";
 
 // ─── The client secret's seal ───────────────────────────────────────────────────────────────
@@ -110,7 +110,7 @@ export async function getSingleSignOn(db: Db, companyId: number): Promise<Single
 
 export type SaveSingleSignOnResult =
   | { ok: true }
-  | { ok: false; detail: string; field?: "clientSecret" | "domains" | "issuerUrl" };
+  | { ok: false; refused: "sso-issuer-invalid" | "sso-client-secret-required" | "sso-domain-taken" };
 
 /**
  * Saves the provider, the domains and the flags in one transaction, audited. The Owner who saves
@@ -129,7 +129,7 @@ export async function saveSingleSignOn(
   const domains = [...new Set(input.domains)];
   // Only an issuer sign-ins can reach (single-sign-on-issuers.ts): plain http only on loopback in a local run.
   if (!ssoIssuerAllowed(new URL(input.issuerUrl.trim()), appUrl)) {
-    return { ok: false, detail: SSO_DETAILS.issuerInvalid, field: "issuerUrl" };
+    return { ok: false, refused: "sso-issuer-invalid" };
   }
   try {
     return await db.transaction(async (tx): Promise<SaveSingleSignOnResult> => {
@@ -139,7 +139,7 @@ export async function saveSingleSignOn(
         .from(singleSignOnConfigs)
         .where(eq(singleSignOnConfigs.companyId, actor.companyId));
       const secret = input.clientSecret?.trim();
-      if (!existing && !secret) return { ok: false, detail: SSO_DETAILS.clientSecretRequired, field: "clientSecret" };
+      if (!existing && !secret) return { ok: false, refused: "sso-client-secret-required" };
       const clientSecretSealed = secret
         ? keys.sealSecret(secret, actor.companyId)
         : (existing?.clientSecretSealed ?? "");
@@ -188,7 +188,7 @@ export async function saveSingleSignOn(
     });
   } catch (error) {
     // Another company holds one of the domains (the unique index decides, even for two saves at once).
-    if (isUniqueViolation(error)) return { ok: false, detail: SSO_DETAILS.domainTaken, field: "domains" };
+    if (isUniqueViolation(error)) return { ok: false, refused: "sso-domain-taken" };
     throw error;
   }
 }
@@ -407,12 +407,12 @@ export type CompleteSingleSignOnResult =
       hasProvidedCompanyDetails: boolean;
       hasWatchedOnboardingVideo: boolean;
     }
-  | { status: "refused"; detail: string; reason: string };
+  | { status: "refused"; refusal: Refusal; reason: string };
 
-const refused = (reason: string, detail: string = SSO_DETAILS.failed): CompleteSingleSignOnResult => ({
+const refused = (reason: string, refusal: Refusal = new Refusal("sso-failed")): CompleteSingleSignOnResult => ({
   status: "refused",
   reason,
-  detail,
+  refusal,
 });
 
 /**
@@ -463,13 +463,13 @@ export async function completeSingleSignOn(
   }
 
   const email = typeof claims.email === "string" ? claims.email.trim() : "";
-  if (!email) return refused("no_email", SSO_DETAILS.noEmail);
-  if (claims.email_verified !== true) return refused("email_not_verified", SSO_DETAILS.emailNotVerified);
+  if (!email) return refused("no_email", new Refusal("sso-no-email"));
+  if (claims.email_verified !== true) return refused("email_not_verified", new Refusal("sso-email-not-verified"));
   const [covered] = await db
     .select({ id: singleSignOnDomains.id })
     .from(singleSignOnDomains)
     .where(and(eq(singleSignOnDomains.companyId, flow.companyId), eq(singleSignOnDomains.domain, emailDomain(email))));
-  if (!covered) return refused("domain_not_covered", SSO_DETAILS.domainNotCovered);
+  if (!covered) return refused("domain_not_covered", new Refusal("sso-domain-not-covered"));
 
   const sso = { sid: typeof claims.sid === "string" ? claims.sid : null, sub: claims.sub };
   const firstName = typeof claims.given_name === "string" && claims.given_name.trim() ? claims.given_name.trim() : "";
@@ -553,13 +553,13 @@ async function signInManager(
   // Owner invites them again (ADR 0036 Amendment), and only then is someone new created.
   const invited = existing ? null : await acceptInviteThroughProvider(tx, person, now, origin);
   if (!existing && !invited && (await wasRemoved(tx, person.companyId, person.email))) {
-    return refused("removed", ssoRemovedDetail(company.name));
+    return refused("removed", new Refusal("sso-access-removed", { companyName: company.name }));
   }
   if (invited) {
     userId = invited.userId;
   } else if (existing) {
     // Matched by address, and only within the company whose provider vouched for it.
-    if (existing.companyId !== person.companyId) return refused("other_company", SSO_DETAILS.otherCompany);
+    if (existing.companyId !== person.companyId) return refused("other_company", new Refusal("sso-other-company"));
     userId = existing.id;
     hasWatchedOnboardingVideo = existing.hasWatchedOnboardingVideo;
     // The provider verified the address: a manager who never finished the email code is verified now.

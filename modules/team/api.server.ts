@@ -8,11 +8,11 @@ import { requireAuth } from "../../server/api/auth.ts";
 import type { ApiDeps, ApiEnv } from "../../server/api/deps.ts";
 import { ProblemError } from "../../server/http/problem.ts";
 import { BULK_JSON_BYTES, idParams, jsonBody, pageOf, queryParams } from "../../server/http/validate.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { getMyDetails } from "../identity/service.server.ts";
 import {
   bulkTeamUploadSchema,
   MAX_PAGE_SIZE,
-  TEAM_DETAILS,
   TEAM_PAGE_SIZE,
   teamMemberSchema,
   updateTeamMemberSchema,
@@ -74,7 +74,7 @@ const teamListQuery = queryParams(
 );
 
 /** The member of the path: /Users/{id}; anything that cannot be an id is a member that does not exist. */
-const memberParam = idParams({ id: TEAM_DETAILS.notFound });
+const memberParam = idParams({ id: "member-not-found" });
 
 export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
   const now = () => deps.now?.() ?? new Date();
@@ -94,7 +94,7 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
       /** Adds one member: 200 with the TeamMember; 409 when the address is active in the company. */
       .post("/Users/create-user", auth, jsonBody(teamMemberSchema), async (c) => {
         const result = await createUser(deps.db, requireAuth(c), c.req.valid("json"), now());
-        if (result.status === "duplicate") throw new ProblemError(409, TEAM_DETAILS.emailInCompany);
+        if (result.status === "duplicate") throw new Refusal("email-in-company");
         return c.json(result.member);
       })
       /** Adds up to MAX_IMPORT_ROWS members at once (within BULK_JSON_BYTES), all or nothing: { successfullyAdded, duplicates }. */
@@ -113,8 +113,8 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
         const body = c.req.valid("json");
         if (body.id !== undefined && body.id !== id) throw new ProblemError(400, LIST_DETAILS.idMismatch);
         const result = await updateUser(deps.db, owner, id, body, now());
-        if (result === "not_found") throw new ProblemError(404, TEAM_DETAILS.notFound);
-        if (result === "duplicate") throw new ProblemError(409, TEAM_DETAILS.emailInCompany);
+        if (result === "not_found") throw new Refusal("member-not-found");
+        if (result === "duplicate") throw new Refusal("email-in-company");
         return c.body(null, 204);
       })
       /**
@@ -123,7 +123,7 @@ export function usersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>) {
        */
       .delete("/Users/:id", auth, memberParam, async (c) => {
         const removed = await deleteUser(deps.db, requireAuth(c), c.req.valid("param").id, now());
-        if (!removed) throw new ProblemError(404, TEAM_DETAILS.notFound);
+        if (!removed) throw new Refusal("member-not-found");
         return c.body(null, 204);
       })
   );

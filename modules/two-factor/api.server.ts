@@ -14,19 +14,18 @@
 // docs/requirements.md §D7, ADR 0023's Amendments).
 import { Hono, type MiddlewareHandler } from "hono";
 import { DETAILS } from "../../core/public-forms.ts";
+import type { RefusalKind } from "../../core/refusals.ts";
 import { requireAuth, requireOwner } from "../../server/api/auth.ts";
 import type { ApiDeps, ApiEnv } from "../../server/api/deps.ts";
 import type { RateLimits } from "../../server/api/rate-limits.ts";
 import { ProblemError } from "../../server/http/problem.ts";
 import { documented } from "../../server/http/route-doc.ts";
 import { jsonBody } from "../../server/http/validate.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { resolveSessionSecret } from "../../server/secret.ts";
-import { PASSWORD_MESSAGES } from "../identity/password.ts";
 import { getAppSettings } from "../identity/service.server.ts";
-import { SSO_DETAILS } from "../single-sign-on/schema.ts";
 import {
   loginCodeSchema,
-  TWO_FACTOR_MESSAGES,
   twoFactorConfirmSchema,
   twoFactorPasswordSchema,
   twoFactorRequirementSchema,
@@ -52,14 +51,11 @@ import {
   twoFactorStatus,
 } from "./service.server.ts";
 
-const codeProblem = (detail: string, field: "code" | "recoveryCode" = "code") =>
-  new ProblemError(400, detail, { [field]: [detail] });
-
-const secondFactorFailures: Record<Exclude<SecondFactorResult["status"], "ok">, () => ProblemError> = {
-  wrong_code: () => codeProblem(TWO_FACTOR_MESSAGES.wrongCode),
-  reused_code: () => codeProblem(TWO_FACTOR_MESSAGES.reusedCode),
-  wrong_recovery_code: () => codeProblem(TWO_FACTOR_MESSAGES.wrongRecoveryCode, "recoveryCode"),
-  not_on: () => new ProblemError(400, TWO_FACTOR_MESSAGES.challengeInvalid),
+const secondFactorFailures: Record<Exclude<SecondFactorResult["status"], "ok">, RefusalKind> = {
+  wrong_code: "wrong-code",
+  reused_code: "code-reused",
+  wrong_recovery_code: "wrong-recovery-code",
+  not_on: "challenge-expired",
 };
 
 export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, limits: RateLimits, now: () => Date) {
@@ -106,8 +102,8 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
     }
     if (!challengeToken) throw new ProblemError(401, DETAILS.unauthorized);
     const found = await findLoginChallenge(deps.db, challengeToken, "setup", now());
-    if (found.status === "too_many") throw new ProblemError(401, TWO_FACTOR_MESSAGES.challengeTooMany);
-    if (found.status !== "ok") throw new ProblemError(401, TWO_FACTOR_MESSAGES.challengeInvalid);
+    if (found.status === "too_many") throw new Refusal("challenge-locked");
+    if (found.status !== "ok") throw new Refusal("challenge-ended");
     return {
       userId: found.userId,
       companyId: found.companyId,
@@ -139,14 +135,10 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
     return { accessToken, appSettings };
   }
 
-  const wrongPassword = () =>
-    new ProblemError(400, TWO_FACTOR_MESSAGES.wrongPassword, { password: [TWO_FACTOR_MESSAGES.wrongPassword] });
+  const wrongPassword = () => new Refusal("wrong-password");
 
   const challengeFailure = (status: "invalid" | "too_many") =>
-    new ProblemError(
-      400,
-      status === "too_many" ? TWO_FACTOR_MESSAGES.challengeTooMany : TWO_FACTOR_MESSAGES.challengeInvalid,
-    );
+    new Refusal(status === "too_many" ? "challenge-too-many" : "challenge-expired");
 
   return new Hono<ApiEnv>()
     .post("/Identity/login-code", limits.perClient("login"), jsonBody(loginCodeSchema), async (c) => {
@@ -170,13 +162,13 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
       );
       if (done.status === "signed_in") return c.json(await signedIn(c, caller, found.email, done.accessToken));
       if (done.status === "challenge_ended") throw challengeFailure("invalid");
-      if (done.status === "sso_required") throw new ProblemError(403, SSO_DETAILS.required);
+      if (done.status === "sso_required") throw new Refusal("single-sign-on-required");
       if (attempt.last) {
         // Used up by wrong codes, by someone who knew the password: its owner hears of it, once.
         if (await noticeSecondFactorFailures(deps.db, found.userId, deps.config.APP_URL, now())) deps.onEmailQueued?.();
         throw challengeFailure("too_many");
       }
-      throw secondFactorFailures[done.status]();
+      throw new Refusal(secondFactorFailures[done.status]);
     })
     .get("/TwoFactor", auth, async (c) => {
       const status = await twoFactorStatus(deps.db, requireAuth(c).userId);
@@ -191,7 +183,7 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
       async (c) => {
         const caller = await setupCaller(c, c.req.valid("json").challengeToken);
         const started = await startSetup(deps.db, await keysOf(), caller.userId, caller.startedBy);
-        if (started.status === "already_on") throw new ProblemError(409, TWO_FACTOR_MESSAGES.alreadyOn);
+        if (started.status === "already_on") throw new Refusal("two-factor-already-on");
         if (started.status !== "ready") throw new ProblemError(401, DETAILS.unauthorized);
         return c.json({ secret: started.secret, otpauthUri: started.otpauthUri });
       },
@@ -208,7 +200,7 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
         // enrols no second factor. A login's set-up challenge was opened by the password and
         // stands in for it (domain/two-factor.ts EnrolmentProof; ADR 0023's Amendments).
         if (!caller.challenge && body.password === undefined) {
-          throw new ProblemError(400, PASSWORD_MESSAGES.required, { password: [PASSWORD_MESSAGES.required] });
+          throw new Refusal("password-required");
         }
         const email = await spendLoginBudget(caller.userId, caller.challenge?.email, c.get("clientIp"));
         const confirmed = await confirmSetup(
@@ -232,17 +224,17 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
             throw wrongPassword();
           case "wrong_code":
             if (confirmed.last) throw challengeFailure("too_many");
-            throw codeProblem(TWO_FACTOR_MESSAGES.wrongCode);
+            throw new Refusal("wrong-code");
           case "too_many":
-            throw new ProblemError(401, TWO_FACTOR_MESSAGES.challengeTooMany);
+            throw new Refusal("challenge-locked");
           case "challenge_ended":
-            throw new ProblemError(401, TWO_FACTOR_MESSAGES.challengeInvalid);
+            throw new Refusal("challenge-ended");
           case "no_setup":
-            throw new ProblemError(409, TWO_FACTOR_MESSAGES.noSetup);
+            throw new Refusal("two-factor-setup-first");
           case "already_on":
-            throw new ProblemError(409, TWO_FACTOR_MESSAGES.alreadyOn);
+            throw new Refusal("two-factor-already-on");
           case "sso_required":
-            throw new ProblemError(403, SSO_DETAILS.required);
+            throw new Refusal("single-sign-on-required");
           default:
             throw new ProblemError(401, DETAILS.unauthorized);
         }
@@ -258,8 +250,8 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
       const actor = { userId, companyId, clientIp: c.get("clientIp") };
       const result = await disableTwoFactor(deps.db, actor, c.req.valid("json").password, now());
       if (result.status === "wrong_password") throw wrongPassword();
-      if (result.status === "required") throw new ProblemError(409, TWO_FACTOR_MESSAGES.requiredByCompany);
-      if (result.status === "not_on") throw new ProblemError(409, TWO_FACTOR_MESSAGES.notOn);
+      if (result.status === "required") throw new Refusal("two-factor-required-by-company");
+      if (result.status === "not_on") throw new Refusal("two-factor-not-on");
       if (result.status !== "ok") throw new ProblemError(401, DETAILS.unauthorized);
       await limits.loginSucceeded(email, c.get("clientIp"));
       return c.body(null, 204);
@@ -281,7 +273,7 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
           now(),
         );
         if (result.status === "wrong_password") throw wrongPassword();
-        if (result.status === "not_on") throw new ProblemError(409, TWO_FACTOR_MESSAGES.notOn);
+        if (result.status === "not_on") throw new Refusal("two-factor-not-on");
         if (result.status !== "ok") throw new ProblemError(401, DETAILS.unauthorized);
         await limits.loginSucceeded(email, c.get("clientIp"));
         return c.json({ recoveryCodes: result.recoveryCodes });

@@ -16,10 +16,11 @@ import { createMiddleware } from "hono/factory";
 import { ownerOnly, requireOwner } from "../../server/api/auth.ts";
 import type { ApiDeps, ApiEnv } from "../../server/api/deps.ts";
 import type { RateLimits } from "../../server/api/rate-limits.ts";
-import { ProblemError } from "../../server/http/problem.ts";
+import { fieldRefused } from "../../server/api/refusals.ts";
 import { idParams, jsonBody } from "../../server/http/validate.ts";
+import { Refusal } from "../../server/refusal.ts";
 import { resolveSessionSecret } from "../../server/secret.ts";
-import { registerWebhookSchema, WEBHOOK_DETAILS } from "./schema.ts";
+import { registerWebhookSchema } from "./schema.ts";
 import {
   deleteEndpoint,
   listDeliveries,
@@ -32,8 +33,8 @@ import {
   webhookUrlProblem,
 } from "./service.server.ts";
 
-const endpointParam = idParams({ id: WEBHOOK_DETAILS.notFound });
-const deliveryParams = idParams({ id: WEBHOOK_DETAILS.notFound, deliveryId: WEBHOOK_DETAILS.deliveryNotFound });
+const endpointParam = idParams({ id: "webhook-not-found" });
+const deliveryParams = idParams({ id: "webhook-not-found", deliveryId: "delivery-not-found" });
 
 const actorOf = (c: Context<ApiEnv>) => {
   const { companyId, userId } = requireOwner(c);
@@ -73,36 +74,34 @@ export function webhooksRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, n
       const body = c.req.valid("json");
       // Before the keys: a refused URL changes nothing, not even the generated server secret.
       const urlProblem = webhookUrlProblem(body.url, { allowLocal });
-      if (urlProblem) throw new ProblemError(400, urlProblem, { url: [urlProblem] });
+      if (urlProblem) throw fieldRefused("url", urlProblem);
       const outcome = await registerEndpoint(deps.db, await keysOf(), actorOf(c), body, now(), { allowLocal });
       if (!outcome.ok) {
-        throw outcome.reason === "url"
-          ? new ProblemError(400, outcome.detail, { url: [outcome.detail] })
-          : new ProblemError(409, outcome.detail);
+        throw outcome.reason === "url" ? fieldRefused("url", outcome.detail) : new Refusal("too-many-webhooks");
       }
       return c.json(outcome.endpoint, 201);
     })
     .delete("/Webhooks/:id", auth, ownerOnly, endpointParam, async (c) => {
       const found = await deleteEndpoint(deps.db, actorOf(c), c.req.valid("param").id, now());
-      if (!found) throw new ProblemError(404, WEBHOOK_DETAILS.notFound);
+      if (!found) throw new Refusal("webhook-not-found");
       return c.body(null, 204);
     })
     .get("/Webhooks/:id/deliveries", auth, ownerOnly, endpointParam, async (c) => {
       const page = await listDeliveries(deps.db, actorOf(c).companyId, c.req.valid("param").id);
-      if (!page) throw new ProblemError(404, WEBHOOK_DETAILS.notFound);
+      if (!page) throw new Refusal("webhook-not-found");
       return c.json(page);
     })
     .post("/Webhooks/:id/deliveries/:deliveryId/resend", auth, ownerOnly, deliveryParams, sendBudget, async (c) => {
       const { id, deliveryId } = c.req.valid("param");
       const outcome = await resendDelivery(deps.db, actorOf(c), id, deliveryId, now());
-      if (outcome === "endpoint_not_found") throw new ProblemError(404, WEBHOOK_DETAILS.notFound);
-      if (outcome === "delivery_not_found") throw new ProblemError(404, WEBHOOK_DETAILS.deliveryNotFound);
+      if (outcome === "endpoint_not_found") throw new Refusal("webhook-not-found");
+      if (outcome === "delivery_not_found") throw new Refusal("delivery-not-found");
       deps.onWebhookQueued?.();
       return c.json({ id: deliveryId, status: "pending" as const }, 202);
     })
     .post("/Webhooks/:id/ping", auth, ownerOnly, endpointParam, sendBudget, async (c) => {
       const sent = await pingEndpoint(deps.db, actorOf(c), c.req.valid("param").id, now());
-      if (!sent) throw new ProblemError(404, WEBHOOK_DETAILS.notFound);
+      if (!sent) throw new Refusal("webhook-not-found");
       deps.onWebhookQueued?.();
       return c.json(sent, 202);
     });

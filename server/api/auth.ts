@@ -6,6 +6,7 @@ import { DETAILS } from "../../core/public-forms.ts";
 import { preparedAccessTokenCheck } from "../../modules/identity/service.server.ts";
 import type { Db } from "../db/client.ts";
 import { ProblemError } from "../http/problem.ts";
+import { Refusal } from "../refusal.ts";
 import { type Auth, requireBearer, type TokenVerifier } from "./bearer.ts";
 import type { ApiEnv } from "./deps.ts";
 
@@ -33,7 +34,7 @@ export function requireAuth(c: Context<ApiEnv>): Auth {
  */
 export function requireOwner(c: Context<ApiEnv>): Auth {
   const auth = requireAuth(c);
-  if (auth.managerRole !== "owner") throw new ProblemError(403, DETAILS.ownerOnly);
+  if (auth.managerRole !== "owner") throw new Refusal("owner-only");
   return auth;
 }
 

@@ -1,6 +1,5 @@
 import type { Context } from "hono";
-import { DETAILS } from "../../core/public-forms.ts";
-import { ProblemError } from "../http/problem.ts";
+import { Refusal } from "../refusal.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 
 /** Refuses the call with docs/requirements.md §S8's captcha detail when the token does not prove a human. */
@@ -16,5 +15,5 @@ export async function requireCaptcha(
     action,
     remoteIp: c.get("clientIp"),
   });
-  if (!ok) throw new ProblemError(400, DETAILS.captchaFailed);
+  if (!ok) throw new Refusal("captcha-failed");
 }

@@ -31,14 +31,21 @@ import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import { ProblemError, problemResponse } from "../http/problem.ts";
 import { errorForLog } from "../logger.ts";
 import { paymentsFor } from "../payments/index.ts";
+import { Refusal } from "../refusal.ts";
 import { bearerAuth } from "./auth.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 import { publicRoutes } from "./public.ts";
 import { createRateLimits, RateLimitedError } from "./rate-limits.ts";
-import { problemOfRefusal } from "./refusals.ts";
+import { problemOfRefusal, refusalProblem } from "./refusals.ts";
 
 /** Set by the edge (server/http/app.ts) and by the web's API client: the caller's address. */
 const CLIENT_IP_HEADER = "x-rewards-client-ip";
+
+/** The answer of a refusal the API itself makes (its own failures), with any headers. */
+function refusalResponse(refusal: Refusal, headers?: HeadersInit): Response {
+  const p = refusalProblem(refusal);
+  return problemResponse(p.status, p.message, p.errors, headers, p.extensions, p.code);
+}
 
 export function createApi(deps: ApiDeps) {
   const api = new Hono<ApiEnv>({ strict: false }).basePath("/api");
@@ -49,17 +56,23 @@ export function createApi(deps: ApiDeps) {
         "retry-after": String(error.retryAfterSeconds),
       });
     }
-    if (error instanceof ProblemError) {
-      return problemResponse(error.status, error.message, error.errors, undefined, error.extensions);
+    const problem = error instanceof ProblemError ? error : problemOfRefusal(error);
+    if (problem) {
+      return problemResponse(
+        problem.status,
+        problem.message,
+        problem.errors,
+        undefined,
+        problem.extensions,
+        problem.code,
+      );
     }
-    const refused = problemOfRefusal(error);
-    if (refused) return problemResponse(refused.status, refused.message, refused.errors);
     if (isDatabaseUnavailable(error)) {
       deps.logger.warn({ ...errorForLog(error), path: c.req.path }, "database unavailable");
-      return problemResponse(503, DETAILS.unavailable, undefined, { "retry-after": "5" });
+      return refusalResponse(new Refusal("service-unavailable"), { "retry-after": "5" });
     }
     deps.logger.error({ ...errorForLog(error), path: c.req.path }, "api error");
-    return problemResponse(500, DETAILS.internal);
+    return refusalResponse(new Refusal("internal-error"));
   });
   api.notFound(() => problemResponse(404, DETAILS.notFound));
 

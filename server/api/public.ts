@@ -1,11 +1,11 @@
 // The public calls of docs/requirements.md §S7: the catalogue, the waitlist and the anonymous contact form.
 import { Hono } from "hono";
-import { DETAILS, helpAnonymousSchema, waitListSchema } from "../../core/public-forms.ts";
+import { helpAnonymousSchema, waitListSchema } from "../../core/public-forms.ts";
 import { listLatestRewards } from "../../modules/catalogue/service.server.ts";
 import { createHelpRequest } from "../../modules/help/service.server.ts";
 import { joinWaitlist } from "../../modules/waitlist/service.server.ts";
-import { ProblemError } from "../http/problem.ts";
 import { jsonBody } from "../http/validate.ts";
+import { Refusal } from "../refusal.ts";
 import { requireCaptcha } from "./captcha-guard.ts";
 import type { ApiDeps, ApiEnv } from "./deps.ts";
 import type { RateLimits } from "./rate-limits.ts";
@@ -25,7 +25,7 @@ export function publicRoutes(deps: ApiDeps, limits: RateLimits) {
         companyName: body.companyName,
         isOptedIn: body.isOptedIn,
       });
-      if (result === "duplicate") throw new ProblemError(409, DETAILS.waitlistDuplicate);
+      if (result === "duplicate") throw new Refusal("waitlist-duplicate");
       return c.body(null, 200);
     })
     .post("/Help/create-help-anonymous", limits.perClient("contact"), jsonBody(helpAnonymousSchema), async (c) => {

@@ -1,6 +1,7 @@
 // RFC 9457 problem details: every API error answers application/problem+json with a `detail`
-// whose wording is docs/requirements.md §S8's where SPEC gives one.
-import type { z } from "zod";
+// whose wording is docs/requirements.md §S8's where SPEC gives one. A refusal of the domain also
+// names its kind in `code` (core/refusals.ts, ADR 0039): what a caller switches on, never the detail.
+import type { RefusalKind } from "../../core/refusals.ts";
 
 export const PROBLEM_CONTENT_TYPE = "application/problem+json";
 
@@ -24,6 +25,8 @@ export interface Problem {
   title: string;
   status: number;
   detail: string;
+  /** The refusal's kind (core/refusals.ts), when the answer is a refusal of the domain. */
+  code?: RefusalKind;
   errors?: Record<string, string[]>;
 }
 
@@ -38,12 +41,20 @@ export class ProblemError extends Error {
   readonly status: number;
   readonly errors?: Record<string, string[]>;
   readonly extensions?: ProblemExtensions;
-  constructor(status: number, detail: string, errors?: Record<string, string[]>, extensions?: ProblemExtensions) {
+  readonly code?: RefusalKind;
+  constructor(
+    status: number,
+    detail: string,
+    errors?: Record<string, string[]>,
+    extensions?: ProblemExtensions,
+    code?: RefusalKind,
+  ) {
     super(detail);
     this.name = "ProblemError";
     this.status = status;
     this.errors = errors;
     this.extensions = extensions;
+    this.code = code;
   }
 }
 
@@ -52,6 +63,7 @@ export function problemBody(
   detail: string,
   errors?: Record<string, string[]>,
   extensions?: ProblemExtensions,
+  code?: RefusalKind,
 ): Problem {
   // The extensions first: they never replace a standard member.
   return {
@@ -60,6 +72,7 @@ export function problemBody(
     title: titles[status] ?? "Error",
     status,
     detail,
+    ...(code ? { code } : {}),
     ...(errors ? { errors } : {}),
   };
 }
@@ -70,20 +83,9 @@ export function problemResponse(
   errors?: Record<string, string[]>,
   headers?: HeadersInit,
   extensions?: ProblemExtensions,
+  code?: RefusalKind,
 ): Response {
   const h = new Headers(headers);
   h.set("content-type", PROBLEM_CONTENT_TYPE);
-  return new Response(JSON.stringify(problemBody(status, detail, errors, extensions)), { status, headers: h });
-}
-
-/** Field errors of a failed zod parse, keyed by the field's path; the first issue becomes the detail. */
-export function problemFromZod(error: z.ZodError): ProblemError {
-  const errors: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.length ? issue.path.join(".") : "body";
-    errors[key] = [...(errors[key] ?? []), issue.message];
-  }
-  const first = error.issues[0];
-  const detail = first ? first.message : "The request body is not valid.";
-  return new ProblemError(400, detail, errors);
+  return new Response(JSON.stringify(problemBody(status, detail, errors, extensions, code)), { status, headers: h });
 }

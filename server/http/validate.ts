@@ -6,7 +6,10 @@ import { validator } from "hono/validator";
 import { z } from "zod";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import type { PageRequest } from "../../core/paging.ts";
-import { ProblemError, problemFromZod } from "./problem.ts";
+import type { RefusalKind } from "../../core/refusals.ts";
+import { problemFromZod } from "../api/refusals.ts";
+import { Refusal } from "../refusal.ts";
+import { ProblemError } from "./problem.ts";
 import { documented } from "./route-doc.ts";
 
 const MAX_JSON_BYTES = 1_000_000;
@@ -130,9 +133,9 @@ export const pathIdSchema = z.int().min(1).max(999_999_999_999_999);
  * A path id ("123"): digits only, of pathIdSchema, else `detail` as a 404 (an id that cannot
  * exist names nothing, like one that does not).
  */
-export function positiveIdParam(text: string | undefined, detail: string): number {
+export function positiveIdParam(text: string | undefined, notFound: RefusalKind): number {
   const id = Number(text);
-  if (!/^\d{1,15}$/.test(text ?? "") || !pathIdSchema.safeParse(id).success) throw new ProblemError(404, detail);
+  if (!/^\d{1,15}$/.test(text ?? "") || !pathIdSchema.safeParse(id).success) throw new Refusal(notFound);
   return id;
 }
 
@@ -140,7 +143,7 @@ export function positiveIdParam(text: string | undefined, detail: string): numbe
  * Hono's param validator for routes whose only params are ids (`:orderId`, `:releaseId`, `:id`, …):
  * every API route with a numeric path id reads it here, so all take the same ids (15 digits).
  */
-export function idParams<K extends string>(names: Record<K, string>) {
+export function idParams<K extends string>(names: Record<K, RefusalKind>) {
   const check = validator("param", (param: Record<string, string>) => {
     const out = {} as Record<K, number>;
     for (const name of Object.keys(names) as K[]) out[name] = positiveIdParam(param[name], names[name]);

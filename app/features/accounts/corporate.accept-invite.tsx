@@ -13,7 +13,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, href, Link, redirect } from "react-router";
-import { DETAILS } from "../../../core/public-forms.ts";
 import { isPasswordAcceptable } from "../../../modules/identity/password.ts";
 import { SIGN_UP_CONFIRM_LABEL } from "../../../modules/identity/schema.ts";
 import {
@@ -26,6 +25,7 @@ import { SSO_BUTTON_LABEL, SSO_SIGN_IN_DETAILS } from "../../../modules/single-s
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, firstInvalidField, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
+import { inApiWords, refusedAs } from "../../lib/refusals.ts";
 import { flashToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { AuthAlert, AuthField, linkClass } from "../../ui/auth-fields.tsx";
@@ -42,22 +42,15 @@ import { setChallengeCookie } from "./two-factor-login.server.ts";
 const PATH = href("/corporate/accept-invite");
 const FIELD_ORDER = ["firstName", "lastName", "password", "confirmPassword"] as const;
 
-/** The link's own problems, shown word for word (and the form gives way to them). */
-const LINK_DETAILS: readonly string[] = [
-  MANAGER_MESSAGES.inviteInvalid,
-  MANAGER_MESSAGES.inviteExpired,
-  MANAGER_MESSAGES.inviteUsed,
-  MANAGER_MESSAGES.inviteRevoked,
-  // The inviter was removed or is no longer an Owner (ADR 0022 amendment).
-  MANAGER_MESSAGES.inviterGone,
-];
-const SHOWN_DETAILS = [
-  ...LINK_DETAILS,
-  DETAILS.emailAlreadyUsed,
-  DETAILS.tooManyRequests,
-  DETAILS.tooManyAttempts,
-  SSO_SIGN_IN_DETAILS.inviteThroughProvider,
-];
+/** The link's own refusals, said word for word (and the form gives way to them). */
+const LINK_REFUSALS = ["invite-invalid", "invite-expired", "invite-used", "invite-revoked", "inviter-gone"] as const;
+/** The accept call's refusal, as the page reads it (by kind, not by its words). */
+interface AcceptReply extends FormReply {
+  linkGone?: boolean;
+  throughProvider?: boolean;
+}
+
+const SHOWN = inApiWords(...LINK_REFUSALS, "email-in-use", "invite-through-provider");
 
 export const meta: Route.MetaFunction = () => [
   { title: "Accept Invitation | Reward Portal" },
@@ -77,7 +70,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   if (!token) return data({ problem: MANAGER_MESSAGES.inviteInvalid, invite: null }, { status: 404 });
   const preview = await createApiClient(context).call((api) => api.ManagerInvites.preview.$post({ json: { token } }));
   if (preview.ok) return { problem: null, invite: preview.data };
-  const known = LINK_DETAILS.includes(preview.detail) || preview.status === 429;
+  const known = refusedAs(preview, ...LINK_REFUSALS) || preview.status === 429;
   return data(
     { problem: known ? preview.detail : MANAGER_MESSAGES.inviteInvalid, invite: null },
     { status: preview.status === 429 ? 429 : preview.status >= 500 ? 503 : preview.status },
@@ -92,7 +85,15 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields });
   const client = createApiClient(context);
   const result = await client.call((api) => api.ManagerInvites.accept.$post({ json: { token, ...submission.value } }));
-  if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS, hideFields });
+  if (!result.ok) {
+    const reply = replyFailure(submission, result, { shown: SHOWN, hideFields });
+    const refused: AcceptReply = {
+      ...reply.data,
+      linkGone: refusedAs(result, ...LINK_REFUSALS),
+      throughProvider: refusedAs(result, "invite-through-provider"),
+    };
+    return data(refused, reply.init ?? undefined);
+  }
 
   // The company requires a second factor (ADR 0023): set it up first, as a login would.
   if ("twoFactor" in result.data) {
@@ -108,8 +109,8 @@ export async function action({ context, request }: Route.ActionArgs) {
 
 export default function AcceptInvite({ loaderData, actionData }: Route.ComponentProps) {
   const { invite, problem } = loaderData;
-  const reply = actionData as FormReply | undefined;
-  const linkGone = (reply?.result.error?.[""] ?? []).some((m) => LINK_DETAILS.includes(m));
+  const reply = actionData as AcceptReply | undefined;
+  const linkGone = reply?.linkGone === true;
   if (!invite || linkGone) {
     const message = problem ?? reply?.result.error?.[""]?.[0] ?? MANAGER_MESSAGES.inviteInvalid;
     return (
@@ -128,8 +129,7 @@ export default function AcceptInvite({ loaderData, actionData }: Route.Component
     );
   }
   // The requirement may also have been turned on after the page was shown: the API's refusal says so.
-  const throughProvider =
-    invite.signInWithProvider || (reply?.result.error?.[""] ?? []).includes(SSO_SIGN_IN_DETAILS.inviteThroughProvider);
+  const throughProvider = invite.signInWithProvider || reply?.throughProvider === true;
   return (
     <AuthLayout title="Accept Invitation" subtitle={`Join ${invite.companyName} on Reward Portal`}>
       {throughProvider ? <AcceptThroughProvider invite={invite} /> : <AcceptForm invite={invite} reply={reply} />}

@@ -39,7 +39,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   );
   if (result.ok) throw redirect(`${ACTION}?sent=1`);
   // docs/requirements.md §S8: the response's detail in red.
-  return replyFailure(submission, result, { shownDetails: [result.detail] });
+  return replyFailure(submission, result, { shown: "any" });
 }
 
 export default function ForgotPasswordRequest({ actionData }: Route.ComponentProps) {

@@ -7,10 +7,8 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { href, Link, redirect } from "react-router";
-import { DETAILS } from "../../../core/public-forms.ts";
 import { isPasswordAcceptable } from "../../../modules/identity/password.ts";
 import { RESET_CONFIRM_LABEL, resetFormSchema } from "../../../modules/identity/schema.ts";
-import { SSO_DETAILS } from "../../../modules/single-sign-on/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import {
@@ -20,6 +18,7 @@ import {
   hasFieldErrors,
   RESET_PASSWORD_LABEL,
 } from "../../lib/forms.ts";
+import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { AuthAlert, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
@@ -33,16 +32,14 @@ import { AuthHeading, AuthLayout } from "./auth-layout.tsx";
 const PATH = href("/corporate/forgot-password");
 const FIELD_ORDER = ["password", "confirmPassword"] as const;
 
-/** docs/requirements.md §S8: the server's detail, else the generic message. These are the details the reset call gives. */
-const SHOWN_RESET_DETAILS = [
-  DETAILS.resetTokenInvalid,
-  DETAILS.resetTokenExpired,
-  DETAILS.resetTokenUsed,
-  DETAILS.tooManyAttempts,
-  DETAILS.tooManyRequests,
+/** docs/requirements.md §S8: the server's detail, else the generic message. These are the refusals the reset call gives. */
+const SHOWN_RESET = inApiWords(
+  "reset-link-invalid",
+  "reset-link-expired",
+  "reset-link-used",
   // The company requires single sign-on for this address (ADR 0036).
-  SSO_DETAILS.required,
-];
+  "single-sign-on-required",
+);
 
 export const meta: Route.MetaFunction = () => [
   { title: "Reset Password | Reward Portal" },
@@ -71,7 +68,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       description: "Your password has been changed. Please log in with your new password.",
     });
   }
-  return replyFailure(submission, result, { shownDetails: SHOWN_RESET_DETAILS, hideFields });
+  return replyFailure(submission, result, { shown: SHOWN_RESET, hideFields });
 }
 
 export default function ResetPassword({ actionData }: Route.ComponentProps) {

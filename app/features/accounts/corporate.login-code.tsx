@@ -6,12 +6,12 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, Link, redirect } from "react-router";
-import { DETAILS } from "../../../core/public-forms.ts";
 import { loginCodeFormSchema, TWO_FACTOR_MESSAGES } from "../../../modules/two-factor/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { optionalSignedIn } from "../../lib/auth.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
+import { refusedAs, TWO_FACTOR_REFUSALS } from "../../lib/refusals.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
 import { CsrfInput, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
@@ -25,7 +25,7 @@ const ACTION = href("/corporate/login-code");
 const LOGIN = href("/corporate/login");
 
 /** The sign-in can only start again from the password: the page says so and links back. */
-const ENDED = new Set<string>([TWO_FACTOR_MESSAGES.challengeInvalid, TWO_FACTOR_MESSAGES.challengeTooMany]);
+const ENDED = ["challenge-expired", "challenge-ended", "challenge-too-many", "challenge-locked"] as const;
 
 interface CodeReply extends FormReply {
   intent?: "code" | "recovery";
@@ -65,11 +65,8 @@ export async function action({ context, request }: Route.ActionArgs) {
     }),
   );
   if (result.ok) return signInAfterSecondFactor(context, result.data);
-  if (ENDED.has(result.detail)) return ended(context, submission, result.detail, intent);
-  const reply = replyFailure(submission, result, {
-    shownDetails: [...Object.values(TWO_FACTOR_MESSAGES), DETAILS.tooManyAttempts],
-    hideFields,
-  });
+  if (refusedAs(result, ...ENDED)) return ended(context, submission, result.detail, intent);
+  const reply = replyFailure(submission, result, { shown: TWO_FACTOR_REFUSALS, hideFields });
   return data<CodeReply>({ ...reply.data, intent }, { status: reply.init?.status ?? 400 });
 }
 

@@ -9,10 +9,9 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { data, Form, href, Link, redirect } from "react-router";
-import { DETAILS } from "../../../core/public-forms.ts";
 import { sharedPageHeaders } from "../../../core/shared-page.ts";
 import { loginFormSchema } from "../../../modules/identity/schema.ts";
-import { SSO_BUTTON_LABEL, SSO_DETAILS, ssoLoginFormSchema } from "../../../modules/single-sign-on/schema.ts";
+import { SSO_BUTTON_LABEL, ssoLoginFormSchema } from "../../../modules/single-sign-on/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { optionalSignedIn } from "../../lib/auth.server.ts";
 import { type PostedForm, readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
@@ -23,6 +22,7 @@ import {
   formConstraint,
   hasFieldErrors,
 } from "../../lib/forms.ts";
+import { inApiWords, refusalWords, refusedAs } from "../../lib/refusals.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
 import { useCaptcha } from "../../ui/captcha.tsx";
 import { CsrfInput, SubmitButton, type SubmitPreparer, useFormSubmit } from "../../ui/form-fields.tsx";
@@ -42,14 +42,13 @@ const ACTION = href("/corporate/login");
 const FORGOT = href("/corporate/forgot-password-request");
 const FIELD_ORDER = ["userName", "password"] as const;
 
-/** API details shown word for word; any other failure shows the incorrect-credentials banner (docs/requirements.md §S8). */
-const SHOWN_LOGIN_DETAILS: readonly string[] = [
-  SSO_DETAILS.required,
-  DETAILS.emailNotVerified,
-  DETAILS.emailAlreadyVerified,
-  DETAILS.tooManyRequests,
-  DETAILS.tooManyAttempts,
-];
+/**
+ * Refusals said in the API's words (and the rate limits' answers); any other failure shows the
+ * incorrect-credentials banner (docs/requirements.md §S8).
+ */
+const SHOWN_LOGIN = inApiWords("single-sign-on-required", "email-not-verified", "email-verified-meanwhile");
+/** "Sign in with your company account": what single sign-on refuses, in the API's words. */
+const SHOWN_SSO_START = inApiWords("sso-not-configured", "sso-provider-unavailable");
 
 export const meta: Route.MetaFunction = () => [
   { title: "Login | Reward Portal" },
@@ -88,7 +87,7 @@ async function signInWithCompanyAccount(context: Route.ActionArgs["context"], fo
     api.Identity.sso.start.$post({ json: { email: submission.value.userName } }),
   );
   if (!result.ok) {
-    return replyFailure(submission, result, { shownDetails: Object.values(SSO_DETAILS), hideFields: ["password"] });
+    return replyFailure(submission, result, { shown: SHOWN_SSO_START, hideFields: ["password"] });
   }
   throw redirect(result.data.authorizationUrl, {
     headers: { "set-cookie": await setSsoStateCookie(context, result.data.state) },
@@ -102,21 +101,23 @@ async function logInWithPassword(context: Route.ActionArgs["context"], form: Pos
   const result = await createApiClient(context).call((api) => api.Identity.login.$post({ json: submission.value }));
   if (!result.ok) {
     // Unverified: the answer names the code just emailed; the verify page takes it from here.
-    const verify = result.detail === DETAILS.emailNotVerified ? verifyParamsOf(result.extensions) : undefined;
+    const verify = refusedAs(result, "email-not-verified") ? verifyParamsOf(result.extensions) : undefined;
     if (verify) throw redirect(verifyHref(verify.userId, verify.requestToken));
-    if (result.detail === DETAILS.captchaFailed || (result.errors && result.status === 400)) {
+    if (refusedAs(result, "captcha-failed") || (result.errors && result.status === 400)) {
       return replyFailure(submission, result, { usedChallenge, hideFields });
     }
     // docs/requirements.md §S8: wrong credentials → the banner (the captcha resets with the new reply); any other
     // error → the banner and the visible challenge. An unverified email and the rate limits say so.
-    const known = SHOWN_LOGIN_DETAILS.includes(result.detail);
-    const detail = known ? result.detail : ACCOUNT_MESSAGES.incorrectLogin;
-    const challenge = usedChallenge || (!known && result.detail !== DETAILS.invalidLoginCredentials);
-    return replyFailure(
-      submission,
-      { ...result, detail },
-      { shownDetails: [ACCOUNT_MESSAGES.incorrectLogin, ...SHOWN_LOGIN_DETAILS], usedChallenge: challenge, hideFields },
-    );
+    const known = result.status === 429 || refusalWords(result, SHOWN_LOGIN) !== undefined;
+    // Wrong credentials answer the one 400 without a kind, the same for any account (modules/identity/api.server.ts).
+    const wrongCredentials = result.status === 400 && result.code === undefined;
+    const challenge = usedChallenge || (!known && !wrongCredentials);
+    return replyFailure(submission, result, {
+      shown: SHOWN_LOGIN,
+      otherwise: ACCOUNT_MESSAGES.incorrectLogin,
+      usedChallenge: challenge,
+      hideFields,
+    });
   }
 
   // Two-factor sign-in (ADR 0023): no token yet; the challenge goes in an httpOnly cookie to the

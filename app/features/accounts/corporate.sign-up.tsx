@@ -4,7 +4,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, href, Link, redirect } from "react-router";
-import { DETAILS } from "../../../core/public-forms.ts";
 import { sharedPageHeaders } from "../../../core/shared-page.ts";
 import { isPasswordAcceptable } from "../../../modules/identity/password.ts";
 import { signUpFormSchema } from "../../../modules/identity/schema.ts";
@@ -51,10 +50,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   const result = await createApiClient(context).call((api) => api.Register.$post({ json: submission.value }));
   if (result.ok) throw redirect(verifyHref(result.data.userId, result.data.requestToken));
   // docs/requirements.md §S8: a used email gets its own words (and a link, added by the page).
-  const failure =
-    result.detail === DETAILS.emailAlreadyUsed ? { ...result, detail: ACCOUNT_MESSAGES.alreadyRegistered } : result;
-  return replyFailure(submission, failure, {
-    shownDetails: [ACCOUNT_MESSAGES.alreadyRegistered],
+  return replyFailure(submission, result, {
+    shown: { "email-in-use": ACCOUNT_MESSAGES.alreadyRegistered },
     usedChallenge,
     hideFields,
   });

@@ -8,6 +8,7 @@
 import { data, href, Link, redirect } from "react-router";
 import { SSO_DETAILS } from "../../../modules/single-sign-on/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
+import { inApiWords, refusalWords } from "../../lib/refusals.ts";
 import { AuthAlert, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/corporate.sso.callback";
@@ -16,7 +17,14 @@ import { startSignedInSession } from "./sign-in.server.ts";
 import { clearSsoStateCookie, ssoStateOf } from "./single-sign-on.server.ts";
 
 /** API answers shown word for word; anything else is the generic failure. */
-const SHOWN: readonly string[] = Object.values(SSO_DETAILS);
+/** The refusals of ADR 0036 said in the API's words; any other shows SSO_DETAILS.failed. */
+const SHOWN = inApiWords(
+  "sso-failed",
+  "sso-no-email",
+  "sso-email-not-verified",
+  "sso-domain-not-covered",
+  "sso-other-company",
+);
 
 export const meta: Route.MetaFunction = () => [
   { title: "Signing in | Reward Portal" },
@@ -39,8 +47,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     throw redirect(DASHBOARD_PATH, { headers });
   }
   // The rate limit's answer says when to try again; the refusals of ADR 0036 say what failed.
-  const shown = result && (SHOWN.includes(result.detail) || result.status === 429);
-  const detail = shown ? result.detail : SSO_DETAILS.failed;
+  const shown = result && !result.ok && (result.status === 429 ? result.detail : refusalWords(result, SHOWN));
+  const detail = shown || SSO_DETAILS.failed;
   return data({ detail }, { status: result?.status === 429 ? 429 : 400, headers: { "set-cookie": clear } });
 }
 

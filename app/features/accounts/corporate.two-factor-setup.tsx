@@ -5,11 +5,12 @@
 // once.
 import { data, href, Link, redirect } from "react-router";
 import { DETAILS } from "../../../core/public-forms.ts";
-import { TWO_FACTOR_MESSAGES, twoFactorConfirmFormSchema } from "../../../modules/two-factor/schema.ts";
+import { twoFactorConfirmFormSchema } from "../../../modules/two-factor/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { optionalSignedIn } from "../../lib/auth.server.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
+import { TWO_FACTOR_REFUSALS } from "../../lib/refusals.ts";
 import { AuthAlert, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
 import { DASHBOARD_PATH } from "../portal/portal-pages.ts";
 import { twoFactorSetupView } from "../settings/two-factor.server.ts";
@@ -58,7 +59,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   if (!result.ok && result.status === 401) throw redirect(LOGIN);
   return replyFailure(submission, result.ok ? { ok: false, status: 500, detail: DETAILS.internal } : result, {
-    shownDetails: [...Object.values(TWO_FACTOR_MESSAGES), DETAILS.tooManyAttempts, DETAILS.tooManyRequests],
+    shown: TWO_FACTOR_REFUSALS,
   });
 }
 

@@ -9,12 +9,12 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, href, redirect, useNavigation, useSearchParams } from "react-router";
 import { VERIFICATION_CODE_LENGTH } from "../../../core/limits.ts";
-import { DETAILS } from "../../../core/public-forms.ts";
 import { VERIFICATION_CODE_MESSAGE, verifyFormSchema } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
 import { type ApiResult, createApiClient } from "../../lib/api.server.ts";
 import { readForm, replyInvalid } from "../../lib/forms.server.ts";
 import { ACCOUNT_MESSAGES, type FormReply, hasFieldErrors } from "../../lib/forms.ts";
+import { inApiWords, refusalWords, refusedAs } from "../../lib/refusals.ts";
 import { startNewSession } from "../../lib/session.server.ts";
 import { AuthAlert, AuthField, inlineTargetClass } from "../../ui/auth-fields.tsx";
 import { CsrfInput, HiddenHoneypot, OwnAddressForm, SubmitButton } from "../../ui/form-fields.tsx";
@@ -52,8 +52,16 @@ export function loader({ request }: Route.LoaderArgs) {
   return null;
 }
 
-/** The API's own details that are safe and useful to show word for word (docs/requirements.md §S8: "the server's detail"). */
-const SHOWN_VERIFY_DETAILS = new Set<string>(Object.values(DETAILS));
+/** The API's refusals that are safe and useful to show word for word (docs/requirements.md §S8: "the server's detail"). */
+const SHOWN_VERIFY = inApiWords(
+  "verification-too-many-attempts",
+  "verification-expired",
+  "verification-used",
+  "verification-superseded",
+  "verification-request-invalid",
+  "internal-error",
+  "service-unavailable",
+);
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { submission } = await readForm(context, request, verifyFormSchema);
@@ -125,7 +133,7 @@ function verifyFailure(
   failure: Extract<ApiResult<unknown>, { ok: false }>,
 ) {
   const status = failure.status >= 400 ? failure.status : 500;
-  if (failure.detail === DETAILS.invalidVerificationCode) {
+  if (refusedAs(failure, "wrong-verification-code")) {
     return data<VerifyReply>(
       { result: submission.reply({ formErrors: [ACCOUNT_MESSAGES.invalidCode] }), problem: "invalidCode" },
       { status },
@@ -135,7 +143,9 @@ function verifyFailure(
     ? { verificationCode: failure.errors.verificationCode }
     : undefined;
   if (fieldErrors) return data<VerifyReply>({ result: submission.reply({ fieldErrors }) }, { status });
-  const message = SHOWN_VERIFY_DETAILS.has(failure.detail) ? failure.detail : ACCOUNT_MESSAGES.verifyGeneric;
+  // The rate limits' answers say what happened, word for word (docs/requirements.md §D7).
+  const words = failure.status === 429 ? failure.detail : refusalWords(failure, SHOWN_VERIFY);
+  const message = words ?? ACCOUNT_MESSAGES.verifyGeneric;
   return data<VerifyReply>({ result: submission.reply({ formErrors: [message] }) }, { status });
 }
 

@@ -8,10 +8,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, Link } from "react-router";
 import { formatDollars } from "../../../core/money.ts";
-import { DETAILS } from "../../../core/public-forms.ts";
 import {
-  APPROVAL_DETAILS,
-  APPROVAL_MESSAGES,
   type ApprovalDetail,
   approvalDecisionFormSchema,
   DECLINE_REASON_MAX,
@@ -21,6 +18,7 @@ import { simulatedPaySchema } from "../../../modules/orders/card-form.ts";
 import { services } from "../../context.ts";
 import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
+import { inApiWords } from "../../lib/refusals.ts";
 import { idFromParam } from "../../lib/route-ids.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { ApprovalStateBox, formatWhen } from "../../ui/approval-view.tsx";
@@ -37,13 +35,25 @@ const TITLE = "Approval Request";
 export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
-const SHOWN = [
-  ...Object.values(APPROVAL_DETAILS),
-  ...Object.values(APPROVAL_MESSAGES),
-  DETAILS.ownerOnly,
-  PAYMENT_TEXT.paymentError,
-  "The reward list has changed since this payment was started; please review the new total and pay again.",
-] as const;
+/** The approval's refusals (ADR 0022 §6), the decline reason's (the request's schema), and a payment gone stale. */
+const SHOWN = inApiWords(
+  "approval-awaiting",
+  "approval-declined",
+  "changed-since-approval",
+  "approval-not-needed",
+  "declined-again",
+  "already-decided",
+  "request-superseded",
+  "draft-changed-since-request",
+  "own-request",
+  "already-paid",
+  "paid-another-way",
+  "invalid-request",
+  "owner-only",
+  "payment-stale",
+);
+/** Approving an API order the company's balance cannot cover: its words name both amounts (ADR 0029). */
+const SHOWN_DECISION = { ...SHOWN, ...inApiWords("balance-short") };
 
 type Intent = "approve" | "decline" | "pay";
 interface ApprovalReply extends FormReply {
@@ -78,7 +88,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       api.Approvals[":orderId"]["payment-intent"].$post({ param: { orderId: String(orderId) } }),
     );
     if (!created.ok)
-      return reply(replyFailure(submission, created, { shownDetails: SHOWN, hideFields: CARD_SECRET_FIELDS }), "pay");
+      return reply(replyFailure(submission, created, { shown: SHOWN, hideFields: CARD_SECRET_FIELDS }), "pay");
     const { paymentIntentId, clientSecret } = created.data;
     const confirmed = await client.call((api) =>
       api.StripePayment["confirm-simulated-payment"].$post({
@@ -86,7 +96,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       }),
     );
     if (!confirmed.ok) {
-      return reply(replyFailure(submission, confirmed, { shownDetails: SHOWN, hideFields: CARD_SECRET_FIELDS }), "pay");
+      return reply(replyFailure(submission, confirmed, { shown: SHOWN, hideFields: CARD_SECRET_FIELDS }), "pay");
     }
     const outcome = confirmed.data as typeof confirmed.data & { status: string; message?: string };
     followSimulatedCard(created.data, outcome.status);
@@ -106,9 +116,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     value.intent === "approve"
       ? await client.call((api) => api.Approvals[":orderId"].approve.$post({ param }))
       : await client.call((api) => api.Approvals[":orderId"].decline.$post({ param, json: { reason: value.reason } }));
-  // 402: an API order's approval the company's balance cannot cover; its detail names both amounts.
-  const shownDetails = !done.ok && done.status === 402 ? [...SHOWN, done.detail] : SHOWN;
-  if (!done.ok) return reply(replyFailure(submission, done, { shownDetails }), which);
+  if (!done.ok) return reply(replyFailure(submission, done, { shown: SHOWN_DECISION }), which);
   // A system's order has no requester to email: approving pays it from the balance (ADR 0029).
   const decided = await client.call((api) => api.Approvals[":orderId"].$get({ param }));
   const viaApiKey = decided.ok && decided.data.viaApiKey;

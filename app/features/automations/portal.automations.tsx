@@ -13,7 +13,6 @@ import { PORTAL_TIME_ZONE } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import {
-  AUTOMATION_DETAILS,
   AUTOMATION_OCCASIONS,
   type AutomationsAnswer,
   type AutomationView,
@@ -26,6 +25,7 @@ import { formatZonedTime } from "../../../modules/scheduled-sends/schema.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
+import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import {
   CheckboxField,
@@ -47,7 +47,8 @@ export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 const PAGE = href("/portal/automations");
-const SHOWN_DETAILS = [DETAILS.ownerOnly, ...Object.values(AUTOMATION_DETAILS)] as const;
+/** Who may change automations, the automation's fields (the request's schema), and not found. */
+const SHOWN = inApiWords("owner-only", "invalid-request", "automation-not-found");
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { api: client } = portalUser(context);
@@ -69,7 +70,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     case "create-automation": {
       const { intent: _, ...json } = value;
       const result = await client.call((api) => api.Automations["create-automation"].$post({ json }));
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       throw redirectWithToast(context, PAGE, { type: "success", title: `Automation saved: ${value.rewardName}` });
     }
     case "update-automation": {
@@ -80,7 +81,7 @@ export async function action({ context, request }: Route.ActionArgs) {
           json,
         }),
       );
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       throw redirectWithToast(context, PAGE, { type: "success", title: `Automation saved: ${value.rewardName}` });
     }
     case "set-automation-enabled": {
@@ -90,7 +91,7 @@ export async function action({ context, request }: Route.ActionArgs) {
           json: { enabled: value.enabled },
         }),
       );
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       throw redirectWithToast(context, PAGE, {
         type: "success",
         title: value.enabled ? "Automation turned on" : "Automation turned off",
@@ -99,7 +100,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     case "update-automation-budget": {
       const budget = value.budget === null ? null : value.budget / 100;
       const result = await client.call((api) => api.Automations["update-automation-budget"].$put({ json: { budget } }));
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       throw redirectWithToast(context, PAGE, {
         type: "success",
         title:

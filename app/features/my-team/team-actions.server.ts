@@ -8,7 +8,6 @@ import * as z from "zod/mini";
 import { LIMITS } from "../../../core/limits.ts";
 import {
   birthdayCheck,
-  TEAM_DETAILS,
   type TeamMemberInput,
   teamMemberFields,
   teamMemberIdField,
@@ -18,6 +17,7 @@ import { services } from "../../context.ts";
 import type { ApiResult } from "../../lib/api.server.ts";
 import { replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { GENERIC_FORM_ERROR } from "../../lib/forms.ts";
+import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import {
   awaitImport,
@@ -93,7 +93,7 @@ function uploadFailure(errors: string[], fileName?: string, status = 400) {
 
 /** docs/requirements.md §S8: update failures only re-enable the button; the API's known refusals are also said. */
 function updateFailure(submission: Submission<unknown>, failure: Extract<ApiResult<unknown>, { ok: false }>) {
-  return replyFailure(submission, failure, { shownDetails: [TEAM_DETAILS.emailInCompany, TEAM_DETAILS.notFound] });
+  return replyFailure(submission, failure, { shown: inApiWords("email-in-company", "member-not-found") });
 }
 
 /** A finished import (done or failed), seen: dropped, and answered as SPEC's toast or the file's messages. */
@@ -130,7 +130,7 @@ async function createUser({ context, user, formData, back }: TeamPost) {
   if (submission.status !== "success") return replyInvalid(submission);
   const result = await user.api.call((api) => api.Users["create-user"].$post({ json: submission.value }));
   // docs/requirements.md §S8: the server's detail in red above the form.
-  if (!result.ok) return replyFailure(submission, result, { shownDetails: [result.detail] });
+  if (!result.ok) return replyFailure(submission, result, { shown: "any" });
   return redirectWithToast(context, back, {
     type: "success",
     title: `${submission.value.firstName} successfully added`,

@@ -2,10 +2,10 @@
 // the form's action. The screen itself is the portal layout's onboarding mode (app/features/portal/portal.tsx),
 // which also sends this address to the dashboard once the details exist.
 import { redirect, useRouteLoaderData } from "react-router";
-import { DETAILS } from "../../../core/public-forms.ts";
 import { companyDetailsSchema } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { CompanyDetailsStep } from "../../ui/company-details-form.tsx";
 import { portalUser } from "../portal/portal.server.ts";
@@ -27,7 +27,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     // belong to a field (the ABN check digits).
     services(context).logger.error({ status: result.status, detail: result.detail }, "company details save failed");
     // A Manager cannot save them (ADR 0022: an Owner's); the API's words say so.
-    return replyFailure(submission, result, { shownDetails: [DETAILS.ownerOnly] });
+    return replyFailure(submission, result, { shown: inApiWords("owner-only") });
   }
   signedIn.session.set("user", { ...signedIn.user, companyName: result.data.name });
   signedIn.session.set("appSettings", { ...signedIn.appSettings, hasProvidedCompanyDetails: true });

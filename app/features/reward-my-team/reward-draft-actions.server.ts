@@ -174,7 +174,7 @@ async function addSingle({ context, user, form, viaFetcher }: DraftPost) {
   const result = await user.api.call((api) => api.RewardMyTeam["create-reward-user"].$post({ json }));
   if (!result.ok) {
     // docs/requirements.md §S8: the server's detail in red above the form.
-    const failed = replyFailure(submission, result, { shownDetails: [result.detail] });
+    const failed = replyFailure(submission, result, { shown: "any" });
     const reply: SingleAddReply = { ok: false, result: failed.data.result };
     return viaFetcher
       ? data(reply, failed.init?.status)

@@ -11,7 +11,6 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { data, Form, href, redirect, useNavigation } from "react-router";
-import { DETAILS } from "../../../core/public-forms.ts";
 import {
   CONFIRM_NEW_PASSWORD_LABEL,
   CURRENT_PASSWORD_LABEL,
@@ -26,6 +25,7 @@ import {
 } from "../../../modules/settings/schema.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, firstInvalidField, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
+import { inApiWords } from "../../lib/refusals.ts";
 import { startNewSession } from "../../lib/session.server.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
@@ -51,16 +51,16 @@ interface ProfileReply extends FormReply {
 }
 
 /** The API's messages the forms show word for word (docs/requirements.md §S8 and the settings calls' own). */
-const SHOWN = [
-  ...Object.values(SETTINGS_DETAILS),
-  DETAILS.emailAlreadyUsed,
-  DETAILS.verificationExpired,
-  DETAILS.verificationUsed,
-  DETAILS.verificationSuperseded,
-  DETAILS.verificationTooManyAttempts,
-  DETAILS.tooManyAttempts,
-  DETAILS.tooManyRequests,
-];
+const SHOWN = inApiWords(
+  "wrong-current-password",
+  "same-email",
+  "no-email-change",
+  "email-in-use",
+  "verification-expired",
+  "verification-used",
+  "verification-superseded",
+  "verification-too-many-attempts",
+);
 
 const SECRET_FIELDS = ["currentPassword", "newPassword", "confirmPassword", "verificationCode"];
 
@@ -94,7 +94,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const reply = (failure: ReturnType<typeof replyInvalid>) =>
     data<ProfileReply>({ ...failure.data, intent }, { status: failure.init?.status ?? 400 });
   const fail = (result: Parameters<typeof replyFailure>[1]) =>
-    reply(replyFailure(submission, result, { shownDetails: SHOWN, hideFields: SECRET_FIELDS }));
+    reply(replyFailure(submission, result, { shown: SHOWN, hideFields: SECRET_FIELDS }));
   if (submission.status !== "success") return reply(replyInvalid(submission, false, { hideFields: SECRET_FIELDS }));
   const value = submission.value;
 
@@ -128,9 +128,9 @@ export async function action({ context, request }: Route.ActionArgs) {
         return reply(
           replyFailure(
             submission,
-            { ok: false, status: 400, detail: SETTINGS_DETAILS.noEmailChange },
+            { ok: false, status: 400, detail: SETTINGS_DETAILS.noEmailChange, code: "no-email-change" },
             {
-              shownDetails: SHOWN,
+              shown: SHOWN,
             },
           ),
         );

@@ -22,6 +22,7 @@ import { sydneyWallTimeToInstant } from "../../../modules/scheduled-sends/schema
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
+import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
@@ -38,14 +39,8 @@ export const meta: Route.MetaFunction = portalMeta(TITLE);
 const PAGE = href("/portal/settings/api-keys");
 
 /** API answers shown word for word on this page's forms (the rest get the generic message). */
-const SHOWN_DETAILS = [
-  DETAILS.ownerOnly,
-  API_KEY_DETAILS.nameRequired,
-  API_KEY_DETAILS.nameTooLong,
-  API_KEY_DETAILS.expiresAtPast,
-  API_KEY_DETAILS.expiresAtTooLate,
-  API_KEY_DETAILS.notFound,
-] as const;
+/** The name's and expiry's refusals (the request's schema and the clock), and the key's. */
+const SHOWN = inApiWords("owner-only", "invalid-request", "api-key-not-found");
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { api: client } = portalUser(context);
@@ -90,7 +85,7 @@ export async function action({ context, request }: Route.ActionArgs) {
           json: { name: value.name, ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}) },
         }),
       );
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       // Not a redirect: the key is in this answer only, never in a URL, a toast or the session.
       return { created: result.data as CreatedApiKey };
     }
@@ -101,12 +96,12 @@ export async function action({ context, request }: Route.ActionArgs) {
           json: budgetRequest(value.budgetDollars),
         }),
       );
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       throw redirectWithToast(context, PAGE, budgetSavedToast(result.data.monthlyBudgetCents));
     }
     case "revoke": {
       const result = await client.call((api) => api.ApiKeys[":id"].$delete({ param: { id: String(value.apiKeyId) } }));
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       throw redirectWithToast(context, PAGE, { type: "success", title: "API key revoked: it stops working at once" });
     }
   }

@@ -6,10 +6,10 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, useRouteLoaderData } from "react-router";
 import { formatDollars } from "../../../core/money.ts";
-import { DETAILS } from "../../../core/public-forms.ts";
-import { APPROVAL_MESSAGES, approvalThresholdFormSchema } from "../../../modules/approvals/schema.ts";
+import { approvalThresholdFormSchema } from "../../../modules/approvals/schema.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
+import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
@@ -22,7 +22,8 @@ export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 const ACTION = href("/portal/settings/approvals");
-const SHOWN = [...Object.values(APPROVAL_MESSAGES), DETAILS.ownerOnly] as const;
+/** The threshold's refusals (the request's schema) and who may set it. */
+const SHOWN = inApiWords("invalid-request", "owner-only");
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { api: client } = portalUser(context);
@@ -41,7 +42,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const saved = await client.call((api) =>
     api.Approvals.threshold.$put({ json: { thresholdDollars: cents === null ? null : cents / 100 } }),
   );
-  if (!saved.ok) return replyFailure(submission, saved, { shownDetails: SHOWN });
+  if (!saved.ok) return replyFailure(submission, saved, { shown: SHOWN });
   return redirectWithToast(context, ACTION, {
     type: "success",
     title:

@@ -13,11 +13,11 @@ import { data, Form, href, Link, redirect } from "react-router";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import type { TopUpCheck } from "../../../modules/balance/schema.ts";
-import { TOP_UP_DETAILS } from "../../../modules/balance/schema.ts";
 import { topUpCardSchema, topUpPostSchema } from "../../../modules/orders/card-form.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, formConstraint } from "../../lib/forms.ts";
+import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { outlineButtonClass, primaryButtonClass } from "../../ui/buttons.ts";
 import { FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
@@ -38,12 +38,7 @@ const pagePath = (topUpId: number) => href("/portal/settings/balance/top-ups/:to
 /** Never echoed back into a re-rendered form. */
 const CARD_SECRET_FIELDS = ["cardNumber", "cvc"] as const;
 
-const SHOWN_DETAILS = [
-  DETAILS.ownerOnly,
-  TOP_UP_DETAILS.notFound,
-  TOP_UP_DETAILS.otherProcessor,
-  "The card payment service is unavailable at the moment. Please try again.",
-] as const;
+const SHOWN = inApiWords("owner-only", "top-up-not-found", "top-up-other-processor", "processor-unavailable");
 
 function topUpIdOf(params: { topUpId?: string }): number {
   const id = Number(params.topUpId);
@@ -88,7 +83,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     replyFailure(
       submission,
       { ok: false, status, detail, ...(errors ? { errors } : {}) },
-      { shownDetails: [detail], hideFields: CARD_SECRET_FIELDS },
+      { shown: "any", hideFields: CARD_SECRET_FIELDS },
     );
 
   if (value.intent === "authenticate") {
@@ -107,7 +102,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     api.Balance.TopUps[":id"]["pay-simulated"].$post({ param: { id: String(topUpId) }, json: normalisedCard(value) }),
   );
   if (!paid.ok) {
-    return replyFailure(submission, paid, { shownDetails: SHOWN_DETAILS, hideFields: CARD_SECRET_FIELDS });
+    return replyFailure(submission, paid, { shown: SHOWN, hideFields: CARD_SECRET_FIELDS });
   }
   const answer = paid.data;
   if (answer.status === "succeeded") throw paidRedirect(context, answer.check);

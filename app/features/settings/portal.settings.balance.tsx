@@ -11,12 +11,10 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, redirect } from "react-router";
 import { formatDate } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
-import { DETAILS } from "../../../core/public-forms.ts";
 import {
   type BalanceEntryView,
   type BalanceView,
   entryLabel,
-  TOP_UP_DETAILS,
   TOP_UP_FORM_DETAILS,
   topUpDollarsToCents,
   topUpFormSchema,
@@ -24,6 +22,7 @@ import {
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
+import { inApiWords } from "../../lib/refusals.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -37,12 +36,14 @@ export const meta: Route.MetaFunction = portalMeta(TITLE);
 const BALANCE_PATH = href("/portal/settings/balance");
 
 /** API answers shown word for word on the form (the rest get the generic message). */
-const SHOWN_DETAILS = [
-  DETAILS.ownerOnly,
-  TOP_UP_DETAILS.amountRange,
-  TOP_UP_DETAILS.amountWholeDollars,
-  "The card payment service is unavailable at the moment. Please try again.",
-] as const;
+/** The amount's refusals (the request's schema and the top-up rule) and the card processor's. */
+const SHOWN = inApiWords(
+  "owner-only",
+  "invalid-request",
+  "top-up-out-of-range",
+  "top-up-not-whole-dollars",
+  "processor-unavailable",
+);
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { api: client } = portalUser(context);
@@ -69,11 +70,11 @@ export async function action({ context, request }: Route.ActionArgs) {
     const session = await client.call((api) =>
       api.Balance.TopUps["checkout-session"].$post({ json: { amount: cents } }),
     );
-    if (!session.ok) return replyFailure(submission, session, { shownDetails: SHOWN_DETAILS });
+    if (!session.ok) return replyFailure(submission, session, { shown: SHOWN });
     throw redirect(session.data.url);
   }
   const created = await client.call((api) => api.Balance.TopUps.$post({ json: { amount: cents } }));
-  if (!created.ok) return replyFailure(submission, created, { shownDetails: SHOWN_DETAILS });
+  if (!created.ok) return replyFailure(submission, created, { shown: SHOWN });
   throw redirect(href("/portal/settings/balance/top-ups/:topUpId", { topUpId: String(created.data.topUpId) }));
 }
 

@@ -3,12 +3,12 @@
 // saved through PUT /api/Companies, which answers a Manager 403. A Manager sees the details and
 // says who may change them instead of a form.
 import { data, href, useRouteLoaderData } from "react-router";
-import { DETAILS } from "../../../core/public-forms.ts";
 import { COMPANY_SIZES, INDUSTRIES } from "../../../modules/companies/schema.ts";
 import { companyDetailsSchema } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { COMPANY_SIZE_OPTIONS, INDUSTRY_OPTIONS } from "../../lib/forms.ts";
+import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { CompanyDetailsForm } from "../../ui/company-details-form.tsx";
 import { portalUser } from "../portal/portal.server.ts";
@@ -41,7 +41,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     if (result.status !== 403) {
       services(context).logger.error({ status: result.status, detail: result.detail }, "company details save failed");
     }
-    return replyFailure(submission, result, { shownDetails: [DETAILS.ownerOnly] });
+    return replyFailure(submission, result, { shown: inApiWords("owner-only") });
   }
   // The header shows the company's name from the session.
   signedIn.session.set("user", { ...signedIn.user, companyName: result.data.name });

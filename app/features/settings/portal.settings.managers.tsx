@@ -15,7 +15,6 @@ import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import type { BudgetsOverview, ManagerBudgetUse } from "../../../modules/budgets/schema.ts";
 import {
-  MANAGER_MESSAGES,
   MANAGER_ROLES,
   type ManagersList,
   type ManagerView,
@@ -25,6 +24,7 @@ import {
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, formConstraint } from "../../lib/forms.ts";
+import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { UrlDialog, type UrlDialogControl, type UrlDialogLinkProps, useUrlDialog } from "../../ui/dialog.tsx";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
@@ -43,13 +43,7 @@ const PAGE = href("/portal/settings/managers");
 const REMOVE_DIALOG = "remove-manager";
 
 /** API answers shown word for word on this page's forms (the rest get the generic message). */
-const SHOWN_DETAILS = [
-  DETAILS.emailAlreadyUsed,
-  DETAILS.ownerOnly,
-  MANAGER_MESSAGES.lastOwner,
-  MANAGER_MESSAGES.managerNotFound,
-  MANAGER_MESSAGES.inviteNotPending,
-] as const;
+const SHOWN = inApiWords("email-in-use", "owner-only", "last-owner", "manager-not-found", "invite-not-pending");
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { api: client } = portalUser(context);
@@ -80,7 +74,7 @@ export async function action({ context, request }: Route.ActionArgs) {
       const result = await client.call((api) =>
         api.Managers.invites.$post({ json: { email: value.email, role: value.role } }),
       );
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       throw redirectWithToast(context, PAGE, {
         type: "success",
         title: "Invitation sent",
@@ -91,14 +85,14 @@ export async function action({ context, request }: Route.ActionArgs) {
       const result = await client.call((api) =>
         api.Managers[":id"].role.$put({ param: { id: String(value.managerId) }, json: { role: value.role } }),
       );
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       throw redirectWithToast(context, PAGE, { type: "success", title: `Role changed to ${ROLE_LABELS[value.role]}` });
     }
     case "remove": {
       const result = await client.call((api) =>
         api.Managers[":id"].$delete({ param: { id: String(value.managerId) } }),
       );
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       throw redirectWithToast(context, PAGE, { type: "success", title: "Manager removed" });
     }
     case "budget": {
@@ -108,14 +102,14 @@ export async function action({ context, request }: Route.ActionArgs) {
           json: budgetRequest(value.budgetDollars),
         }),
       );
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       throw redirectWithToast(context, PAGE, budgetSavedToast(result.data.monthlyBudgetCents));
     }
     case "revoke-invite": {
       const result = await client.call((api) =>
         api.Managers.invites[":id"].$delete({ param: { id: String(value.inviteId) } }),
       );
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       throw redirectWithToast(context, PAGE, { type: "success", title: "Invitation withdrawn" });
     }
   }

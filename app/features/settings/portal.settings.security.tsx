@@ -7,11 +7,11 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, redirect, useRouteLoaderData } from "react-router";
-import { DETAILS } from "../../../core/public-forms.ts";
 import { CURRENT_PASSWORD_LABEL } from "../../../modules/settings/schema.ts";
-import { securityFormSchema, TWO_FACTOR_MESSAGES } from "../../../modules/two-factor/schema.ts";
+import { securityFormSchema } from "../../../modules/two-factor/schema.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
+import { inApiWords, TWO_FACTOR_REFUSALS } from "../../lib/refusals.ts";
 import { getSession } from "../../lib/session.server.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { AuthField } from "../../ui/auth-fields.tsx";
@@ -34,12 +34,7 @@ interface SecurityReply extends FormReply {
   intent: Intent;
 }
 
-const SHOWN = [
-  ...Object.values(TWO_FACTOR_MESSAGES),
-  DETAILS.ownerOnly,
-  DETAILS.tooManyAttempts,
-  DETAILS.tooManyRequests,
-] as const;
+const SHOWN = { ...TWO_FACTOR_REFUSALS, ...inApiWords("owner-only") };
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { api: client } = portalUser(context);
@@ -67,14 +62,14 @@ export async function action({ context, request }: Route.ActionArgs) {
 
   if (value.intent === "start") {
     const started = await client.call((api) => api.TwoFactor.setup.$post({ json: {} }));
-    if (!started.ok) return reply(replyFailure(submission, started, { shownDetails: SHOWN, hideFields }));
+    if (!started.ok) return reply(replyFailure(submission, started, { shown: SHOWN, hideFields }));
     throw redirect(`${ACTION}#two-factor`);
   }
   if (value.intent === "confirm") {
     const confirmed = await client.call((api) =>
       api.TwoFactor.confirm.$post({ json: { code: value.code, password: value.password } }),
     );
-    if (!confirmed.ok) return reply(replyFailure(submission, confirmed, { shownDetails: SHOWN, hideFields }));
+    if (!confirmed.ok) return reply(replyFailure(submission, confirmed, { shown: SHOWN, hideFields }));
     getSession(context).flash("recoveryCodes", confirmed.data.recoveryCodes);
     return redirectWithToast(context, `${ACTION}#two-factor`, {
       type: "success",
@@ -85,7 +80,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     const fresh = await client.call((api) =>
       api.TwoFactor["recovery-codes"].$post({ json: { password: value.password } }),
     );
-    if (!fresh.ok) return reply(replyFailure(submission, fresh, { shownDetails: SHOWN, hideFields }));
+    if (!fresh.ok) return reply(replyFailure(submission, fresh, { shown: SHOWN, hideFields }));
     getSession(context).flash("recoveryCodes", fresh.data.recoveryCodes);
     return redirectWithToast(context, `${ACTION}#two-factor`, {
       type: "success",
@@ -95,13 +90,13 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   if (value.intent === "disable") {
     const off = await client.call((api) => api.TwoFactor.disable.$post({ json: { password: value.password } }));
-    if (!off.ok) return reply(replyFailure(submission, off, { shownDetails: SHOWN, hideFields }));
+    if (!off.ok) return reply(replyFailure(submission, off, { shown: SHOWN, hideFields }));
     return redirectWithToast(context, `${ACTION}#two-factor`, { title: "Two-factor sign-in is off" });
   }
   const saved = await client.call((api) =>
     api.TwoFactor["company-requirement"].$put({ json: { required: value.required } }),
   );
-  if (!saved.ok) return reply(replyFailure(submission, saved, { shownDetails: SHOWN }));
+  if (!saved.ok) return reply(replyFailure(submission, saved, { shown: SHOWN }));
   return redirectWithToast(context, `${ACTION}#company-two-factor`, {
     type: "success",
     title: value.required ? "Two-factor sign-in is now required" : "Two-factor sign-in is no longer required",

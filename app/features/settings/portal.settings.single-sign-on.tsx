@@ -16,7 +16,6 @@ import {
   type SingleSignOnTestResult,
   type SingleSignOnView,
   SSO_BUTTON_LABEL,
-  SSO_DETAILS,
   SSO_TOKEN_ENDPOINT_AUTH_LABELS,
   SSO_TOKEN_ENDPOINT_AUTH_METHODS,
   singleSignOnPageSchema,
@@ -24,6 +23,7 @@ import {
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
+import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
@@ -36,7 +36,14 @@ export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 const PAGE = href("/portal/settings/single-sign-on");
-const SHOWN_DETAILS = [DETAILS.ownerOnly, ...Object.values(SSO_DETAILS)] as const;
+/** The provider's refusals: the request's schema, the issuer, the secret, a domain another company holds. */
+const SHOWN = inApiWords(
+  "owner-only",
+  "invalid-request",
+  "sso-issuer-invalid",
+  "sso-client-secret-required",
+  "sso-domain-taken",
+);
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { api: client } = portalUser(context);
@@ -73,13 +80,13 @@ export async function action({ context, request }: Route.ActionArgs) {
         }),
       );
       if (!result.ok) {
-        return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS, hideFields: ["clientSecret"] });
+        return replyFailure(submission, result, { shown: SHOWN, hideFields: ["clientSecret"] });
       }
       throw redirectWithToast(context, PAGE, { type: "success", title: "Single sign-on saved" });
     }
     case "test": {
       const result = await client.call((api) => api.SingleSignOn.test.$post());
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       // Not a redirect: nothing changed; the answer is this page's.
       return { test: result.data as SingleSignOnTestResult };
     }

@@ -16,6 +16,7 @@ import {
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
+import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { FormAlert, HiddenFormInputs } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
@@ -28,7 +29,7 @@ const TITLE = "Webhook deliveries";
 export const handle = { title: TITLE } satisfies PortalHandle;
 export const meta: Route.MetaFunction = portalMeta(TITLE);
 
-const SHOWN_DETAILS = [DETAILS.ownerOnly, WEBHOOK_DETAILS.notFound, WEBHOOK_DETAILS.deliveryNotFound] as const;
+const SHOWN = inApiWords("owner-only", "webhook-not-found", "delivery-not-found");
 
 /** The endpoint id of the address, or null when it cannot be one (answered as not found). */
 function endpointIdOf(params: { endpointId?: string }): number | null {
@@ -72,7 +73,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
           }),
         )
       : await client.call((api) => api.Webhooks[":id"].ping.$post({ param: { id: String(id) } }));
-  if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+  if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
   throw redirectWithToast(context, page, {
     type: "success",
     title: value.intent === "resend" ? "Delivery queued again: it is sent within seconds" : "Test ping queued",

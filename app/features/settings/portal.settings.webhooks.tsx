@@ -11,7 +11,6 @@ import { formatDate } from "../../../core/dates.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import {
   type CreatedWebhookEndpoint,
-  WEBHOOK_DETAILS,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_EVENTS,
   WEBHOOK_SIGNATURE_HEADER,
@@ -22,6 +21,7 @@ import {
 import { services } from "../../context.ts";
 import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
+import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
@@ -37,7 +37,14 @@ export const meta: Route.MetaFunction = portalMeta(TITLE);
 const PAGE = href("/portal/settings/webhooks");
 
 /** API answers shown word for word on this page's forms (the rest get the generic message). */
-const SHOWN_DETAILS = [DETAILS.ownerOnly, ...Object.values(WEBHOOK_DETAILS)] as const;
+/** The endpoint's refusals: its URL and events (the request's schema and the address rule), the limit, and not found. */
+const SHOWN = inApiWords(
+  "owner-only",
+  "invalid-request",
+  "too-many-webhooks",
+  "webhook-not-found",
+  "delivery-not-found",
+);
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { api: client } = portalUser(context);
@@ -60,7 +67,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   switch (value.intent) {
     case "register": {
       const result = await client.call((api) => api.Webhooks.$post({ json: { url: value.url, events: value.events } }));
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       // Not a redirect: the secret is in this answer only, never in a URL, a toast or the session.
       return { created: result.data as CreatedWebhookEndpoint };
     }
@@ -68,14 +75,14 @@ export async function action({ context, request }: Route.ActionArgs) {
       const result = await client.call((api) =>
         api.Webhooks[":id"].$delete({ param: { id: String(value.endpointId) } }),
       );
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       throw redirectWithToast(context, PAGE, { type: "success", title: "Webhook endpoint deleted" });
     }
     case "ping": {
       const result = await client.call((api) =>
         api.Webhooks[":id"].ping.$post({ param: { id: String(value.endpointId) } }),
       );
-      if (!result.ok) return replyFailure(submission, result, { shownDetails: SHOWN_DETAILS });
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       const deliveries = href("/portal/settings/webhooks/:endpointId", { endpointId: String(value.endpointId) });
       throw redirectWithToast(context, deliveries, {
         type: "success",

@@ -4,11 +4,12 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
 import { Form, href, useSearchParams } from "react-router";
-import { DETAILS, waitlistFormSchema } from "../../../core/public-forms.ts";
+import { waitlistFormSchema } from "../../../core/public-forms.ts";
 import { sharedPageHeaders } from "../../../core/shared-page.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { handleFormPost } from "../../lib/forms.server.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
+import { inApiWords } from "../../lib/refusals.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { useSite } from "../../root.tsx";
 import { Banner } from "../../ui/banner.tsx";
@@ -46,7 +47,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     schema: waitlistFormSchema,
     send: (value) => createApiClient(context).call((api) => api.WaitList.$post({ json: value })),
     redirectTo: `${ACTION}?joined=1`,
-    shownDetails: [DETAILS.waitlistDuplicate],
+    shown: inApiWords("waitlist-duplicate"),
   });
 }
 
