@@ -595,8 +595,8 @@ export const orders = pgTable(
  * A card payment that succeeded for an order another payment had already paid (ADR 0009 amendment
  * "One live payment per order"): recorded once per payment, refunded in full by the processor
  * (its idempotency key makes every try the same refund), the payer emailed and audited when the
- * refund went through. A failed try is retried with the refunds' backoff (server/domain/
- * extra-payments.ts) until 72 hours after it was found; then support is emailed.
+ * refund went through. A failed try is retried with the refunds' backoff (modules/orders/
+ * extra-payments.server.ts) until 72 hours after it was found; then support is emailed.
  */
 export const extraPayments = pgTable(
   "extra_payments",
