@@ -222,22 +222,25 @@ export function mailJob(options: MailWorkerOptions): JobSpec<number> {
         } catch (error) {
           const reason = failureText(error);
           const at = now();
-          const decision = retryOrGiveUp(at, new Date(row.createdAt.getTime() + retryWindowMs), () => {
-            return new Date(at.getTime() + backoff(row.attempts));
-          });
           if (error instanceof PermanentMailError) {
             await markFailed(db, row.id, reason, settle, at);
             logger.error({ emailId: row.id, attempt: row.attempts, err: reason }, "email refused for good");
-          } else if (decision.outcome === "failed") {
-            // Only an attempt made after the whole window gives up, so every message is tried for
-            // at least the window.
-            const why = `No delivery within ${windowText(retryWindowMs)}; last error: ${reason}`;
-            await markFailed(db, row.id, why, settle, at);
-            logger.error({ emailId: row.id, attempt: row.attempts, err: reason }, "email delivery given up");
           } else {
-            const retryAt = decision.at;
-            await scheduleRetry(db, row.id, reason, retryAt);
-            logger.warn({ emailId: row.id, attempt: row.attempts, retryAt, err: reason }, "email delivery failed");
+            const giveUpAt = new Date(row.createdAt.getTime() + retryWindowMs);
+            const decision = retryOrGiveUp(at, giveUpAt, () => new Date(at.getTime() + backoff(row.attempts)));
+            if (decision.outcome === "failed") {
+              // Only an attempt made after the whole window gives up, so every message is tried for
+              // at least the window.
+              const why = `No delivery within ${windowText(retryWindowMs)}; last error: ${reason}`;
+              await markFailed(db, row.id, why, settle, at);
+              logger.error({ emailId: row.id, attempt: row.attempts, err: reason }, "email delivery given up");
+            } else {
+              await scheduleRetry(db, row.id, reason, decision.at);
+              logger.warn(
+                { emailId: row.id, attempt: row.attempts, retryAt: decision.at, err: reason },
+                "email delivery failed",
+              );
+            }
           }
           held.delete(row.id);
         }
