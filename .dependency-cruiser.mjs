@@ -41,6 +41,22 @@ export default {
       to: { path: "^server/|^app/|\\.server\\.tsx?$" },
     },
     {
+      name: "platform-not-to-modules",
+      comment:
+        "The platform under the modules (the job engine, the database, mail, payments, captcha, metrics, " +
+        "logging, sessions) knows no module: a module's job, rule or event is handed to it by the edge " +
+        "(server/main.ts registers each module's jobs with the engine; docs/decisions/0040-one-job-engine.md). " +
+        "The edge (server/api, server/http, server/main.ts) may import modules. Left for later: " +
+        "server/config.ts (the ABN check of modules/companies/abn.ts) and the mail templates " +
+        "(server/mail/templates, the modules' browser-safe texts).",
+      severity: "error",
+      from: {
+        path: "^server/",
+        pathNot: `${TESTS}|^server/(api|http)/|^server/main\\.ts$|^server/config\\.ts$|^server/mail/templates/`,
+      },
+      to: { path: "^modules/" },
+    },
+    {
       name: "db-not-upward",
       comment: "The database layer knows nothing of the modules, the API or HTTP.",
       severity: "error",

@@ -1,7 +1,7 @@
 // `npm run check:money`: the money reconciliation (modules/money-check/service.server.ts) against the
 // database DATABASE_URL names (unset: ./data/db), parsed as the app parses it. It only reads. It
 // prints one line per finding and exits 1, or prints "money reconciles: …" and exits 0. The app
-// runs the same check hourly and logs each finding (server/jobs/money-check.ts).
+// runs the same check hourly and logs each finding (modules/money-check/job.server.ts).
 //
 // A PGlite directory takes one process (ADR 0012): while the app runs on it this refuses with
 // the directory lock's message, as `npm run db:migrate` does; on PostgreSQL it runs beside the app.

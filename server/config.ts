@@ -57,7 +57,7 @@ const envSchema = z.object({
    * 30-day reminders); every run is exactly once across processes, so more often only means sooner.
    */
   EXPIRY_JOB_INTERVAL_MINUTES: z.coerce.number().int("must be a whole number").min(1).max(1440).default(60),
-  /** How often each process looks for webhook deliveries that are due (server/jobs/webhooks.ts). */
+  /** How often each process looks for webhook deliveries that are due (modules/webhooks/worker.server.ts). */
   WEBHOOK_INTERVAL_SECONDS: z.coerce.number().int("must be a whole number").min(1).max(3600).default(10),
   /**
    * The catalogue partner's key for POST /api/Redemptions (sent as `Authorization: Bearer <key>`).

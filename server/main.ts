@@ -4,11 +4,17 @@ import type { ServerBuild } from "react-router";
 import type { WebServices } from "../app/context.ts";
 import { type AutomationRunSummary, runAutomations } from "../modules/automations/service.server.ts";
 import { seedCatalogue } from "../modules/catalogue/service.server.ts";
-import { type ImportWorker, startImportWorker } from "../modules/imports/service.server.ts";
+import { type ImportWorker, importJob } from "../modules/imports/service.server.ts";
+import { expiryJob as expiryJobOf } from "../modules/lots/expiry-job.server.ts";
 import type { ExpirySummary } from "../modules/lots/service.server.ts";
+import { moneyCheckJob } from "../modules/money-check/job.server.ts";
 import type { MoneyCheckResult } from "../modules/money-check/service.server.ts";
+import { type Reconciler, type ReconcilerOptions, reconcilerJob } from "../modules/orders/reconciler.server.ts";
 import type { PaymentServices } from "../modules/orders/service.server.ts";
 import { type DueSummary, releaseDueOrders } from "../modules/scheduled-sends/service.server.ts";
+import { emitRewardEmailEvents } from "../modules/webhooks/events.server.ts";
+import { type WebhookPruneSummary, webhookPruneJob } from "../modules/webhooks/prune.server.ts";
+import { type WebhookWorker, webhookDeliveryJob } from "../modules/webhooks/worker.server.ts";
 import { createApi } from "./api/index.ts";
 import { type RateLimitStore, sweepExpiredRateLimits } from "./api/rate-limits.ts";
 import { type Captcha, captchaOff } from "./captcha/port.ts";
@@ -20,20 +26,15 @@ import { createServerApp } from "./http/app.ts";
 import { createFormGuards } from "./http/form-guards.ts";
 import { type Fetch, withPageCache } from "./http/page-cache.ts";
 import { pathOfUrl, routeLabeler } from "./http/route-label.ts";
-import { startExpiryJob } from "./jobs/expiry.ts";
-import { startMoneyCheckJob } from "./jobs/money-check.ts";
-import { type PeriodicJob, startPeriodicJob } from "./jobs/periodic.ts";
-import { startWebhookPruneJob, type WebhookPruneSummary } from "./jobs/webhook-prune.ts";
-import { startWebhookWorker, type WebhookWorker } from "./jobs/webhooks.ts";
+import { createJobEngine, type PeriodicJob } from "./jobs/engine.ts";
 import type { Logger } from "./logger.ts";
 import { listRecentEmails } from "./mail/outbox.ts";
 import type { MailTransport } from "./mail/port.ts";
 import { devMailboxTransport, smtpTransport } from "./mail/transports.ts";
-import { type MailWorker, startMailWorker } from "./mail/worker.ts";
+import { type MailWorker, mailJob } from "./mail/worker.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
 import { paymentsFor } from "./payments/index.ts";
 import type { Payments } from "./payments/port.ts";
-import { type Reconciler, type ReconcilerOptions, startReconciler } from "./payments/reconciler.ts";
 import { resolveSessionSecret } from "./secret.ts";
 import { sweepExpiredSessions, webSessionStore } from "./web-sessions.ts";
 
@@ -88,13 +89,13 @@ export interface RunningApp {
   scheduler: PeriodicJob<DueSummary>;
   /** Birthday and work-anniversary rewards at 9:00 in each member's time zone (modules/automations/service.server.ts). */
   automations: PeriodicJob<AutomationRunSummary>;
-  /** Forfeiture at expiry and the 30-day reminders (server/jobs/expiry.ts). */
+  /** Forfeiture at expiry and the 30-day reminders (modules/lots/expiry-job.server.ts). */
   expiryJob: PeriodicJob<ExpirySummary>;
-  /** The money reconciliation, hourly across processes (server/jobs/money-check.ts). */
+  /** The money reconciliation, hourly across processes (modules/money-check/job.server.ts). */
   moneyCheck: PeriodicJob<MoneyCheckResult | null>;
-  /** Signed webhook deliveries with retries (server/jobs/webhooks.ts). */
+  /** Signed webhook deliveries with retries (modules/webhooks/worker.server.ts). */
   webhookWorker: WebhookWorker;
-  /** Webhook deliveries and events older than 30 days deleted, hourly (server/jobs/webhook-prune.ts). */
+  /** Webhook deliveries and events older than 30 days deleted, hourly (modules/webhooks/prune.server.ts). */
   webhookPrune: PeriodicJob<WebhookPruneSummary>;
   api: ReturnType<typeof createApi>;
   /** The figures of GET /metrics (server/metrics.ts, ADR 0033). */
@@ -115,16 +116,20 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
   const { secret, generated } = await resolveSessionSecret(database.db, config.SESSION_SECRET);
   if (generated) logger.warn("SESSION_SECRET is not set: using a generated secret kept in the database");
 
+  // Every loop of the process is a job of one engine (server/jobs/engine.ts, ADR 0040), each
+  // module's job registered here and all stopped together by close().
+  const jobs = createJobEngine({ logger, metrics });
   const transport =
     options.mailTransport ??
     (config.SMTP_URL ? smtpTransport(config.SMTP_URL, config.APP_URL) : devMailboxTransport(logger));
-  const mailWorker = startMailWorker(
-    { db: database.db, transport, from: config.MAIL_FROM, logger },
+  const mailWorker: MailWorker = jobs.register(
+    // A recipient's reward email makes its webhook event when it is sent or given up (ADR 0029).
+    mailJob({ db: database.db, transport, from: config.MAIL_FROM, logger, onSettled: emitRewardEmailEvents }),
     options.startWorker ?? true,
   );
 
   // Every process applies queued CSV imports (claimed with SKIP LOCKED, so never twice).
-  const importWorker = startImportWorker({ db: database.db, logger });
+  const importWorker: ImportWorker = jobs.register(importJob({ db: database.db, logger }));
 
   const captcha =
     options.captcha ??
@@ -146,69 +151,72 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     onEmailQueued: () => mailWorker.nudge(),
     release: { config, onReleaseLine: options.onReleaseLine },
   };
-  const reconciler = startReconciler(
-    {
+  const reconciler: Reconciler = jobs.register(
+    reconcilerJob({
       ...(options.reconciler || {}),
       services: paymentServices,
       advisoryLocks: database.kind === "postgres",
-      metrics,
-    },
+    }),
     options.reconciler !== false,
   );
-  // Every process releases scheduled rewards as they come due (exactly once: scheduled-sends.ts).
-  const scheduler = startPeriodicJob({
-    name: "scheduler",
-    intervalMs: config.SCHEDULER_INTERVAL_SECONDS * 1000,
-    logger,
-    pass: (isStopped) =>
-      releaseDueOrders(
-        paymentServices,
-        { advisoryLocks: database.kind === "postgres", concurrency: database.kind === "postgres" ? 2 : 1 },
-        isStopped,
-      ),
-    autoStart: options.scheduler ?? true,
-    metrics,
-  });
-  // Every process runs the automations: exactly once per member, occasion and year (domain/automations.ts).
-  const automations = startPeriodicJob({
-    name: "automations",
-    intervalMs: config.SCHEDULER_INTERVAL_SECONDS * 1000,
-    logger,
-    pass: (isStopped) => runAutomations({ ...paymentServices, appUrl: config.APP_URL }, isStopped),
-    autoStart: options.automations ?? true,
-    metrics,
-  });
-  // Every process runs the expiry job too: each run is exactly once by its row locks (domain/lots.ts).
-  const expiryJob = startExpiryJob(
-    { db: database.db, config, logger, now: () => new Date(), onEmailQueued: () => mailWorker.nudge(), metrics },
+  // Every process releases scheduled rewards as they come due (exactly once: modules/scheduled-sends/service.server.ts).
+  const scheduler = jobs.register<DueSummary>(
+    {
+      name: "scheduler",
+      intervalMs: config.SCHEDULER_INTERVAL_SECONDS * 1000,
+      pass: (isStopped) =>
+        releaseDueOrders(
+          paymentServices,
+          { advisoryLocks: database.kind === "postgres", concurrency: database.kind === "postgres" ? 2 : 1 },
+          isStopped,
+        ),
+    },
+    options.scheduler ?? true,
+  );
+  // Every process runs the automations: exactly once per member, occasion and year (modules/automations/service.server.ts).
+  const automations = jobs.register<AutomationRunSummary>(
+    {
+      name: "automations",
+      intervalMs: config.SCHEDULER_INTERVAL_SECONDS * 1000,
+      pass: (isStopped) => runAutomations({ ...paymentServices, appUrl: config.APP_URL }, isStopped),
+    },
+    options.automations ?? true,
+  );
+  // Every process runs the expiry job too: each run is exactly once by its row locks (modules/lots/service.server.ts).
+  const expiryJob = jobs.register(
+    expiryJobOf({ db: database.db, config, logger, now: () => new Date(), onEmailQueued: () => mailWorker.nudge() }),
     options.expiryJob ?? true,
   );
-  // Every process runs the money check's timer; one process an hour checks (jobs/money-check.ts).
-  const moneyCheck = startMoneyCheckJob(
-    { db: database.db, logger, now: () => new Date(), metrics },
+  // Every process runs the money check's timer; one process an hour checks (modules/money-check/job.server.ts).
+  const moneyCheck = jobs.register(
+    moneyCheckJob({ db: database.db, logger, now: () => new Date() }),
     options.moneyCheck ?? true,
   );
   // Every process sends due webhook deliveries: each is claimed with SKIP LOCKED and a lease.
-  const webhookWorker = startWebhookWorker({
-    db: database.db,
-    config,
-    logger,
-    autoStart: options.webhookWorker ?? true,
-    metrics,
-  });
-  // Every process prunes webhook history older than 30 days (idempotent deletes: jobs/webhook-prune.ts).
-  const webhookPrune = startWebhookPruneJob(
-    { db: database.db, logger, now: () => new Date(), metrics },
+  const webhookWorker: WebhookWorker = jobs.register(
+    webhookDeliveryJob({ db: database.db, config, logger }),
+    options.webhookWorker ?? true,
+  );
+  // Every process prunes webhook history older than 30 days (idempotent deletes: modules/webhooks/prune.server.ts).
+  const webhookPrune = jobs.register(
+    webhookPruneJob({ db: database.db, logger, now: () => new Date() }),
     options.webhookPrune ?? true,
   );
   // docs/requirements.md §D7's budgets hold across every process on PostgreSQL; PGlite is one process.
   const rateLimitStore: RateLimitStore = database.pool ? { kind: "postgres", pool: database.pool } : { kind: "memory" };
-  const sweepRateLimits = () =>
-    sweepExpiredRateLimits(database.db, new Date()).catch((error: unknown) =>
-      logger.warn({ err: error }, "rate limits: sweeping expired counters failed"),
-    );
-  const rateLimitSweeper =
-    database.kind === "postgres" ? setInterval(() => void sweepRateLimits(), RATE_LIMIT_SWEEP_MS).unref() : undefined;
+  // PostgreSQL keeps the counters in a table, so any process may sweep the expired ones.
+  if (database.kind === "postgres") {
+    jobs.register({
+      name: "rate-limit sweep",
+      intervalMs: RATE_LIMIT_SWEEP_MS,
+      firstDelayMs: RATE_LIMIT_SWEEP_MS,
+      observed: false,
+      pass: () =>
+        sweepExpiredRateLimits(database.db, new Date()).catch((error: unknown) =>
+          logger.warn({ err: error }, "rate limits: sweeping expired counters failed"),
+        ),
+    });
+  }
   const api = createApi({
     db: database.db,
     config,
@@ -318,16 +326,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     webhookPrune,
     api,
     async close() {
-      clearInterval(rateLimitSweeper);
-      await reconciler.stop();
-      await scheduler.stop();
-      await automations.stop();
-      await expiryJob.stop();
-      await moneyCheck.stop();
-      await webhookWorker.stop();
-      await webhookPrune.stop();
-      await mailWorker.stop();
-      await importWorker.stop();
+      await jobs.stop();
       await database.close();
     },
   };

@@ -36,7 +36,7 @@ export interface Metrics {
   observeRequest(route: string, method: string, status: number, seconds: number): void;
   /** A rate limit refused a call (server/api/rate-limits.ts), by the rule's name. */
   rateLimitRefused(rule: string): void;
-  /** One pass of a periodic job (server/jobs/periodic.ts). */
+  /** One pass of a periodic job (server/jobs/engine.ts). */
   observeJob(job: string, seconds: number, succeeded: boolean): void;
   /** The pool, outbox and webhook gauges read this database when scraped. */
   watchDatabase(database: Database): void;

@@ -16,7 +16,6 @@ import {
   orders,
   simulatedPayments,
 } from "../../server/db/schema.ts";
-import { startReconciler } from "../../server/payments/reconciler.ts";
 import { confirmSimulatedCard, simulatedProcessor, TEST_CARDS } from "../../server/payments/simulated.ts";
 import { addManager, snapshot } from "../../tests/security/fixtures.ts";
 import { expectProblem } from "../../tests/support/api.ts";
@@ -26,6 +25,7 @@ import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { captureLogs } from "../../tests/support/logs.ts";
 import { call } from "../identity/accounts.testkit.ts";
 import { payDraftByCard, payingManager, paymentsApi, seedDraft } from "../orders/payments.testkit.ts";
+import { startReconciler } from "../orders/reconciler.server.ts";
 import {
   type BalanceView,
   type CreatedTopUp,

@@ -10,7 +10,6 @@ import { eq, sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
 import type { Db } from "../../server/db/client.ts";
 import { balanceEntries, balanceTopUps, companies, simulatedPayments } from "../../server/db/schema.ts";
-import { RECONCILE_DEFAULTS, startReconciler } from "../../server/payments/reconciler.ts";
 import { fakeStripe, signedEvent, TEST_WEBHOOK_SECRET } from "../../server/payments/stripe.testkit.ts";
 import { stripeProcessor } from "../../server/payments/stripe.ts";
 import { expectProblem } from "../../tests/support/api.ts";
@@ -19,6 +18,7 @@ import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { setupMswServer } from "../../tests/support/msw.ts";
 import { checkMoney } from "../money-check/service.server.ts";
 import { payingManager, paymentsApi } from "../orders/payments.testkit.ts";
+import { RECONCILE_DEFAULTS, startReconciler } from "../orders/reconciler.server.ts";
 import type { CreatedTopUp, TopUpCheck, TopUpCheckout } from "./schema.ts";
 import { TOP_UP_DETAILS } from "./schema.ts";
 

@@ -22,14 +22,10 @@ import {
   MAX_PAYMENT_CENTS,
   type Payments,
   type RetrievedPayment,
-  topUpPaymentIdempotencyKey,
-} from "../../server/payments/port.ts";
-import {
-  completeSimulatedAuthentication,
-  confirmSimulatedCard,
   type SimulatedCard,
   type SimulatedConfirmResult,
-} from "../../server/payments/simulated.ts";
+  topUpPaymentIdempotencyKey,
+} from "../../server/payments/port.ts";
 import { Refusal } from "../../server/refusal.ts";
 import { recordAudit } from "../audit/service.server.ts";
 import type { Caller } from "../orders/service.server.ts";
@@ -414,7 +410,7 @@ export async function handleTopUpEvent(
 export type TopUpReconcileOutcome = "credited" | "already_credited" | "unpaid" | "mismatch" | "not_found";
 
 /**
- * The reconciler's step for one top-up (server/payments/reconciler.ts): credits a top-up whose
+ * The reconciler's step for one top-up (modules/orders/reconciler.server.ts): credits a top-up whose
  * payment succeeded but whose Owner never came back and whose webhook never arrived. Never marks
  * a top-up failed (the Owner may still be at an authentication step).
  */
@@ -489,7 +485,9 @@ export async function balanceView(
 
 /** The simulated payment of a payable top-up of the caller's company (404 for another company's). */
 async function simulatedPaymentOf(s: TopUpServices, caller: Caller, topUpId: number) {
-  if (s.payments.kind !== "simulated") throw new Refusal("simulated-not-in-use");
+  if (s.payments.kind !== "simulated" || !s.payments.confirmCard || !s.payments.completeAuthentication) {
+    throw new Refusal("simulated-not-in-use");
+  }
   const topUp = await findTopUp(s.db, caller.companyId, topUpId);
   if (topUp.processor !== "simulated") throw new Refusal("top-up-other-processor");
   return { topUp, payment: await paymentOf(s, topUp) };
@@ -528,7 +526,8 @@ export async function payTopUpBySimulatedCard(
   if (topUp.status === "paid") {
     return { status: "succeeded", check: await checkTopUp(s, caller, topUpId) };
   }
-  const result = await confirmSimulatedCard(s.db, { ...payment, ...card }, s.now());
+  // The simulated processor's card form, through the payments port (server/payments/port.ts).
+  const result = (await s.payments.confirmCard?.({ ...payment, ...card }, s.now())) ?? null;
   return afterSimulated(s, caller, topUpId, result);
 }
 
@@ -540,6 +539,6 @@ export async function authenticateSimulatedTopUp(
   outcome: "complete" | "fail",
 ): Promise<SimulatedTopUpAnswer> {
   const { payment } = await simulatedPaymentOf(s, caller, topUpId);
-  const result = await completeSimulatedAuthentication(s.db, { ...payment, outcome }, s.now());
+  const result = (await s.payments.completeAuthentication?.({ ...payment, outcome }, s.now())) ?? null;
   return afterSimulated(s, caller, topUpId, result);
 }

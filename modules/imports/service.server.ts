@@ -7,7 +7,7 @@
 //      A file with any problem is refused whole: its job and rows are deleted, and its messages
 //      (the same as the browser's) are answered.
 //   2. A queued job is applied by applyNextImport in ONE transaction that claims it with
-//      FOR UPDATE SKIP LOCKED (several processes on PostgreSQL never take the same job), writes
+//      FOR UPDATE SKIP LOCKED (claimDue of server/jobs/engine.ts; several processes on PostgreSQL never take the same job), writes
 //      every row and marks the job done; a process that dies mid-apply rolls back and leaves the
 //      job queued for the next worker, so an import is never half applied.
 import { randomBytes } from "node:crypto";
@@ -28,6 +28,7 @@ import type { RefusalKind } from "../../core/refusals.ts";
 import type { Db, Tx } from "../../server/db/client.ts";
 import { importJobRows, importJobs } from "../../server/db/schema.ts";
 import { col, unnestRows } from "../../server/db/sql.ts";
+import { claimDue, type JobSpec, type PeriodicJob } from "../../server/jobs/engine.ts";
 import type { Logger } from "../../server/logger.ts";
 import { isRefusal, Refusal } from "../../server/refusal.ts";
 import { REWARD_CSV_COLUMNS, type RewardCsvKey } from "../reward-drafts/reward-csv.ts";
@@ -382,20 +383,39 @@ export async function applyNextImport(
   logger?: Logger,
   now: () => Date = () => new Date(),
 ): Promise<{ id: string; status: ImportStatus } | null> {
-  return db.transaction(async (tx) => {
-    const [job] = await tx
-      .select({
-        id: importJobs.id,
-        kind: importJobs.kind,
-        userId: importJobs.userId,
-        companyId: importJobs.companyId,
-      })
-      .from(importJobs)
-      .where(eq(importJobs.status, "queued"))
-      .orderBy(asc(importJobs.createdAt))
-      .limit(1)
-      .for("update", { skipLocked: true });
-    if (!job) return null;
+  const [applied] = await claimDue<string, { id: string; status: ImportStatus }>(
+    db,
+    {
+      table: importJobs,
+      id: importJobs.id,
+      due: eq(importJobs.status, "queued"),
+      orderBy: [asc(importJobs.createdAt)],
+      limit: 1,
+    },
+    async (tx, ids) => {
+      const [job] = await tx
+        .select({
+          id: importJobs.id,
+          kind: importJobs.kind,
+          userId: importJobs.userId,
+          companyId: importJobs.companyId,
+        })
+        .from(importJobs)
+        .where(inArray(importJobs.id, ids));
+      return job ? [await applyClaimed(tx, job, logger, now)] : [];
+    },
+  );
+  return applied ?? null;
+}
+
+/** Applies a claimed job in its claim's transaction; a refused one is marked failed with its words. */
+async function applyClaimed(
+  tx: Tx,
+  job: { id: string; kind: ImportKind; userId: number; companyId: number },
+  logger: Logger | undefined,
+  now: () => Date,
+): Promise<{ id: string; status: ImportStatus }> {
+  {
     const owner = { userId: job.userId, companyId: job.companyId };
     const at = now();
     let done: { result: Record<string, number> } | { errors: string[] };
@@ -422,7 +442,7 @@ export async function applyNextImport(
       .where(eq(importJobs.id, job.id));
     await tx.delete(importJobRows).where(eq(importJobRows.jobId, job.id));
     return { id: job.id, status };
-  });
+  }
 }
 
 /** What the reward draft refuses (reward-draft.ts); any other error is logged. */
@@ -478,85 +498,39 @@ async function applyJob(
   };
 }
 
-export interface ImportWorker {
-  /** Applies every queued job now; resolves with how many were applied. */
-  runOnce(): Promise<number>;
-  /** Asks for a pass soon (after a job is queued), instead of waiting for the next poll. */
-  nudge(): void;
-  stop(): Promise<void>;
-}
+/** Applies every queued job; resolves with how many were applied. */
+export type ImportWorker = PeriodicJob<number>;
 
 /**
- * The worker of each process: applies queued jobs as they come (nudged by the API) and polls
- * for jobs queued by other processes or left by a process that died.
+ * The worker of each process as a job of the engine (server/jobs/engine.ts): applies queued jobs
+ * as they come (nudged by the API) and polls for jobs queued by other processes or left by a
+ * process that died. A pass asked for during a pass runs after it ("queue"), so a job queued
+ * meanwhile is not left for the next poll. A failed pass is logged and answers 0.
  */
-export function startImportWorker(
-  options: { db: Db; logger: Logger; pollMs?: number; now?: () => Date },
-  autoStart = true,
-): ImportWorker {
-  const pollMs = options.pollMs ?? 5000;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<number> | null = null;
-  let again = false;
-  let stopped = false;
-
-  async function pass(): Promise<number> {
-    let applied = 0;
-    for (;;) {
-      const job = await applyNextImport(options.db, options.logger, options.now);
-      if (!job) break;
-      applied++;
-      options.logger.info({ job: job.id, status: job.status }, "import applied");
-    }
-    await sweepImports(options.db, options.now?.() ?? new Date());
-    return applied;
-  }
-
-  function runOnce(): Promise<number> {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = pass()
-      .catch((error: unknown) => {
+export function importJob(options: { db: Db; logger: Logger; pollMs?: number; now?: () => Date }): JobSpec<number> {
+  return {
+    name: "import worker",
+    intervalMs: options.pollMs ?? 5000,
+    overlap: "queue",
+    observed: false,
+    pass: async () => {
+      try {
+        let applied = 0;
+        for (;;) {
+          const job = await applyNextImport(options.db, options.logger, options.now);
+          if (!job) break;
+          applied++;
+          options.logger.info({ job: job.id, status: job.status }, "import applied");
+        }
+        await sweepImports(options.db, options.now?.() ?? new Date());
+        return applied;
+      } catch (error) {
         options.logger.warn(
           { err: error instanceof Error ? error.message : String(error) },
           "import worker pass failed",
         );
         return 0;
-      })
-      .finally(() => {
-        running = null;
-        if (again && !stopped) {
-          again = false;
-          void runOnce();
-        }
-      });
-    return running;
-  }
-
-  function schedule() {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      void runOnce().finally(schedule);
-    }, pollMs);
-    timer.unref();
-  }
-
-  if (autoStart) {
-    void runOnce();
-    schedule();
-  }
-
-  return {
-    runOnce,
-    nudge: () => {
-      if (!stopped) void runOnce();
-    },
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await running;
+      }
     },
   };
 }

@@ -25,7 +25,6 @@ import {
   rewardLots,
 } from "../../server/db/schema.ts";
 import { rowsOf } from "../../server/db/sql.ts";
-import { claimRun, MONEY_CHECK_CLAIM_KEY, startMoneyCheckJob } from "../../server/jobs/money-check.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { captureLogs } from "../../tests/support/logs.ts";
@@ -34,6 +33,7 @@ import type { V1Order } from "../api-v1/schema.ts";
 import { moveBalance } from "../balance/service.server.ts";
 import { redeem } from "../lots/service.server.ts";
 import { payDraftByCard, payingManager, paymentsApi, seedDraft } from "../orders/payments.testkit.ts";
+import { claimRun, MONEY_CHECK_CLAIM_KEY, startMoneyCheckJob } from "./job.server.ts";
 import { checkMoney, FEE_SQL, GST_SQL, MONEY_CHECK_GRACE_MS, type MoneyFinding } from "./service.server.ts";
 
 const MINUTE = 60_000;

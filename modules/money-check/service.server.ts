@@ -1,5 +1,5 @@
 // The money reconciliation (README "Running for real"; `npm run check:money`, and hourly in every
-// process: server/jobs/money-check.ts). It only reads, and reads every table in ONE read-only,
+// process: modules/money-check/job.server.ts). It only reads, and reads every table in ONE read-only,
 // repeatable-read transaction: every money movement commits whole in one transaction (ADR 0009,
 // 0027, 0029), so a consistent snapshot of a healthy database never shows half of one, and what
 // it finds is a real inconsistency, not a race with a release or a charge.

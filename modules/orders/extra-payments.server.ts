@@ -11,7 +11,7 @@
 // emailed (the same policy as a cancelled order's refund, scheduled-sends.ts).
 import { and, asc, eq, isNull, lte, or } from "drizzle-orm";
 import { companies, extraPayments, orders, users } from "../../server/db/schema.ts";
-import { nextAttemptAfter } from "../../server/jobs/webhooks.ts";
+import { nextAttemptAfter } from "../../server/jobs/engine.ts";
 import { enqueueEmail } from "../../server/mail/outbox.ts";
 import { extraPaymentRefundedEmail } from "../../server/mail/templates/payments.ts";
 import { extraPaymentRefundFailedEmail } from "../../server/mail/templates/support.ts";

@@ -20,7 +20,7 @@
 //   - The API enforces what the portal enforces (docs/requirements.md §S4 portal gate): no order, payment or
 //     release for a company without company details (no ABN).
 //   - A buyer who paid but never came back (no check call, no webhook) is found by the
-//     reconciler (reconcileOrder here, the job in server/payments/reconciler.ts).
+//     reconciler (reconcileOrder here, the job in modules/orders/reconciler.server.ts).
 import { and, asc, desc, eq, gt, gte, isNotNull, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { centsToDollars, chargesFor } from "../../core/money.ts";
 import type { Conn, Db, Tx } from "../../server/db/client.ts";
@@ -795,7 +795,7 @@ export async function settleSimulatedPayment(s: PaymentServices, caller: Caller,
 export type ReconcileOutcome = "released" | "already_released" | "unpaid" | "mismatch" | "not_found";
 
 /**
- * The reconciler's step for one order (server/payments/reconciler.ts): asks the processor
+ * The reconciler's step for one order (modules/orders/reconciler.server.ts): asks the processor
  * whether the order's payment succeeded and releases the order when it did and matches it.
  * Releasing is exactly once (release.ts), so a race with the check call, the webhook or
  * another process changes nothing. It never marks an order failed: a buyer may still be
@@ -841,7 +841,7 @@ export type PaymentReconcileOutcome =
   | "not_found";
 
 /**
- * The reconciler's backstop for one payment the order does not name (server/payments/reconciler.ts;
+ * The reconciler's backstop for one payment the order does not name (modules/orders/reconciler.server.ts;
  * ADR 0009 amendment of 2026-11-28): a payment written over by a later one, a Checkout Session of
  * an order another payment paid, a payment saved on an order superseded meanwhile. Asked at the
  * processor; a succeeded one that pays for the order goes through `releaseWith` like the webhook's:

@@ -16,7 +16,6 @@ import { eq, sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
 import type { Db } from "../../server/db/client.ts";
 import { auditLog, emailOutbox, extraPayments, orderPayments, orders, rewardReleases } from "../../server/db/schema.ts";
-import { RECONCILE_DEFAULTS, startReconciler } from "../../server/payments/reconciler.ts";
 import { fakeStripe, signedEvent, TEST_WEBHOOK_SECRET } from "../../server/payments/stripe.testkit.ts";
 import { stripeProcessor } from "../../server/payments/stripe.ts";
 import { testConfig } from "../../tests/support/config.ts";
@@ -25,6 +24,7 @@ import { setupMswServer } from "../../tests/support/msw.ts";
 import { checkMoney } from "../money-check/service.server.ts";
 import { releaseDueOrders } from "../scheduled-sends/service.server.ts";
 import { payingManager, paymentsApi, seedDraft } from "./payments.testkit.ts";
+import { RECONCILE_DEFAULTS, startReconciler } from "./reconciler.server.ts";
 import type { CreatePaymentIntentResponse } from "./schema.ts";
 
 const server = setupMswServer();

@@ -18,10 +18,9 @@
 // retried with backoff"). The scheduler takes refunds by their due time, all that are due in a
 // pass, so refunds that keep failing wait out their backoff and never hold back another.
 import { and, asc, eq, exists, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
-import { withAdvisoryClaim } from "../../server/db/advisory-claim.ts";
 import type { Conn } from "../../server/db/client.ts";
 import { balanceEntries, companies, orderLines, orders, rewardReleases, users } from "../../server/db/schema.ts";
-import { nextAttemptAfter } from "../../server/jobs/webhooks.ts";
+import { nextAttemptAfter, withAdvisoryClaim } from "../../server/jobs/engine.ts";
 import { enqueueEmail } from "../../server/mail/outbox.ts";
 import { scheduledRewardCancelledEmail } from "../../server/mail/templates/payments.ts";
 import { orderRefundFailedEmail } from "../../server/mail/templates/support.ts";

@@ -1,7 +1,7 @@
 // A company's webhooks (ADR 0029): an Owner registers HTTPS endpoints and chooses events; each
 // happening the portal reports becomes one event row and one delivery per subscribed endpoint,
 // written by emitEvent in the transaction of the happening itself (the durable outbox: the event
-// exists if and only if what it reports was committed; server/jobs/webhooks.ts sends it). An
+// exists if and only if what it reports was committed; modules/webhooks/worker.server.ts sends it). An
 // event is unique per (company, type, subject), so a happening reported twice (a retried
 // release, a re-run job) makes one event.
 //
@@ -61,7 +61,7 @@ export function newWebhookSecret(): string {
  * a deployment (`allowLocal` false: config.isDeployment) only https to a public address: a
  * literal loopback, private, link-local (cloud metadata at 169.254.169.254) or otherwise
  * non-unicast address is refused here, and a host name is checked again when it is resolved at
- * delivery time (server/jobs/webhooks.ts). Outside a deployment (a local run, the tests, e2e)
+ * delivery time (modules/webhooks/worker.server.ts). Outside a deployment (a local run, the tests, e2e)
  * http://localhost and http://127.0.0.1 are allowed too, for a receiver on this machine.
  */
 export function webhookUrlProblem(value: string, options: { allowLocal: boolean }): string | null {

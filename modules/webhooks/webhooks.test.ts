@@ -32,6 +32,7 @@ import { call } from "../identity/accounts.testkit.ts";
 import { runExpiryJob } from "../lots/service.server.ts";
 import { payDraftByCard, payingManager, paymentsApi, seedDraft } from "../orders/payments.testkit.ts";
 import { releaseOrder } from "../orders/release.server.ts";
+import { emitRewardEmailEvents } from "./events.server.ts";
 import type { CreatedWebhookEndpoint, WebhookDeliveriesPage, WebhookEndpointView } from "./schema.ts";
 import { webhookKeys } from "./service.server.ts";
 
@@ -274,6 +275,8 @@ describeEachDatabase("webhook endpoints and events", ({ database }) => {
         from: "Rewards <no-reply@rewards.test>",
         logger: captureLogs("silent").logger,
         now: clock.now,
+        // What server/main.ts hands the mail worker: the reward emails' webhook events.
+        onSettled: emitRewardEmailEvents,
         transport: {
           name: "smtp",
           keepsBodies: false,

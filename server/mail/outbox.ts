@@ -1,10 +1,10 @@
 // Enqueueing is a plain insert, so it joins whatever transaction the caller is in: the email
 // exists if and only if the change that caused it was committed.
 import { and, asc, eq, inArray, isNull, lte, or, sql } from "drizzle-orm";
-import { emitRewardEmailEvents } from "../../modules/webhooks/events.server.ts";
 import type { Conn, Db } from "../db/client.ts";
 import { emailOutbox } from "../db/schema.ts";
 import { col } from "../db/sql.ts";
+import { claimDue } from "../jobs/engine.ts";
 import type { EmailContent } from "./port.ts";
 
 export async function enqueueEmail(db: Conn, email: EmailContent, now: Date = new Date()): Promise<number> {
@@ -58,34 +58,25 @@ export type OutboxRow = typeof emailOutbox.$inferSelect;
  */
 export async function claimDueEmails(db: Db, now: Date, limit: number, leaseMs: number): Promise<OutboxRow[]> {
   const lockedUntil = new Date(now.getTime() + leaseMs);
-  return db.transaction(async (tx) => {
-    const due = await tx
-      .select({ id: emailOutbox.id })
-      .from(emailOutbox)
-      .where(
-        or(
-          and(eq(emailOutbox.status, "pending"), lte(emailOutbox.nextAttemptAt, now)),
-          and(
-            eq(emailOutbox.status, "sending"),
-            or(isNull(emailOutbox.lockedUntil), lte(emailOutbox.lockedUntil, now)),
-          ),
-        ),
-      )
-      .orderBy(asc(emailOutbox.nextAttemptAt), asc(emailOutbox.id))
-      .limit(limit)
-      .for("update", { skipLocked: true });
-    if (due.length === 0) return [];
-    return tx
-      .update(emailOutbox)
-      .set({ status: "sending", lockedUntil, attempts: sql`${emailOutbox.attempts} + 1` })
-      .where(
-        inArray(
-          emailOutbox.id,
-          due.map((d) => d.id),
-        ),
-      )
-      .returning();
-  });
+  return claimDue<number, OutboxRow>(
+    db,
+    {
+      table: emailOutbox,
+      id: emailOutbox.id,
+      due: or(
+        and(eq(emailOutbox.status, "pending"), lte(emailOutbox.nextAttemptAt, now)),
+        and(eq(emailOutbox.status, "sending"), or(isNull(emailOutbox.lockedUntil), lte(emailOutbox.lockedUntil, now))),
+      ),
+      orderBy: [asc(emailOutbox.nextAttemptAt), asc(emailOutbox.id)],
+      limit,
+    },
+    (tx, ids) =>
+      tx
+        .update(emailOutbox)
+        .set({ status: "sending", lockedUntil, attempts: sql`${emailOutbox.attempts} + 1` })
+        .where(inArray(emailOutbox.id, ids))
+        .returning(),
+  );
 }
 
 /**
@@ -112,14 +103,15 @@ export const REDACTED_NOT_DELIVERED = "[redacted: not delivered]";
 /**
  * Marks delivered messages sent (one statement for all of them); with `redact`, their bodies are
  * blanked in that same statement, so no moment exists where a sent row still holds its secrets.
- * A recipient's reward email makes its `email.delivered` webhook event in the same transaction.
+ * `onSettled` is told the rows in that same transaction (a recipient's reward email makes its
+ * `email.delivered` webhook event there: modules/webhooks/events.server.ts, handed in by server/main.ts).
  */
 export async function markSentMany(
   db: Db,
   ids: number[],
   transport: string,
   now: Date,
-  options: { redact: boolean },
+  options: { redact: boolean; onSettled?: OnEmailSettled },
 ): Promise<void> {
   if (ids.length === 0) return;
   await db.transaction(async (tx) => {
@@ -134,13 +126,33 @@ export async function markSentMany(
         ...(options.redact ? { html: REDACTED_AFTER_DELIVERY, text: REDACTED_AFTER_DELIVERY } : {}),
       })
       .where(inArray(emailOutbox.id, ids))
-      .returning(webhookColumns);
-    await emitRewardEmailEvents(tx, sent, "delivered", now);
+      .returning(settledColumns);
+    await options.onSettled?.(tx, sent, "delivered", now);
   });
 }
 
-/** What an email's webhook event needs of its row (webhook-events.ts). */
-const webhookColumns = {
+/** A settled email as `onSettled` is told of it. */
+export interface SettledEmail {
+  id: number;
+  orderId: number | null;
+  recipientUserId: number | null;
+  toAddress: string;
+}
+
+/**
+ * Told the emails just marked sent or failed, in the marking transaction (what the mail does not
+ * know itself: which email is a module's, such as a reward email's webhook event).
+ */
+export type OnEmailSettled = (
+  tx: Conn,
+  rows: readonly SettledEmail[],
+  outcome: "delivered" | "failed",
+  at: Date,
+  reason?: string,
+) => Promise<void>;
+
+/** What `onSettled` is told of each row. */
+const settledColumns = {
   id: emailOutbox.id,
   orderId: emailOutbox.orderId,
   recipientUserId: emailOutbox.recipientUserId,
@@ -157,14 +169,14 @@ export async function scheduleRetry(db: Db, id: number, error: string, nextAttem
 
 /**
  * Gives up on a message: `failed` with the reason in `lastError`, for the manager to see. Never
- * claimed again (claimDueEmails takes only pending and expired sending rows). A recipient's
- * reward email makes its `email.failed` webhook event in the same transaction.
+ * claimed again (claimDueEmails takes only pending and expired sending rows). `onSettled` is
+ * told in the same transaction (a recipient's reward email makes its `email.failed` webhook event).
  */
 export async function markFailed(
   db: Db,
   id: number,
   error: string,
-  options: { redact: boolean },
+  options: { redact: boolean; onSettled?: OnEmailSettled },
   now: Date = new Date(),
 ): Promise<void> {
   await db.transaction(async (tx) => {
@@ -177,8 +189,8 @@ export async function markFailed(
         ...(options.redact ? { html: REDACTED_NOT_DELIVERED, text: REDACTED_NOT_DELIVERED } : {}),
       })
       .where(eq(emailOutbox.id, id))
-      .returning(webhookColumns);
-    await emitRewardEmailEvents(tx, failed, "failed", now, error.slice(0, 300));
+      .returning(settledColumns);
+    await options.onSettled?.(tx, failed, "failed", now, error.slice(0, 300));
   });
 }
 

@@ -14,7 +14,13 @@ import { enqueueEmail, REDACTED_AFTER_DELIVERY, REDACTED_NOT_DELIVERED } from ".
 import type { MailTransport, OutgoingEmail } from "./port.ts";
 import { renderEmail } from "./templates/render.ts";
 import { devMailboxTransport, isPermanentSmtpFailure, smtpTransport } from "./transports.ts";
-import { backoffMs, type MailWorker, type MailWorkerOptions, RETRY_WINDOW_MS, startMailWorker } from "./worker.ts";
+import {
+  mailBackoffMs as backoffMs,
+  type MailWorker,
+  type MailWorkerOptions,
+  RETRY_WINDOW_MS,
+  startMailWorker,
+} from "./worker.ts";
 
 const APP_URL = "http://rewards.test:3000";
 const FROM = "Reward Portal <no-reply@rewards.test>";

@@ -4,8 +4,24 @@
 // lasts. A permanent failure (the message itself was refused) is marked failed at once. Either way
 // the reason stays in the row for the manager to see.
 import type { Db } from "../db/client.ts";
+import {
+  type BackoffSchedule,
+  backoffMs,
+  type JobSpec,
+  type PeriodicJob,
+  retryOrGiveUp,
+  startPeriodicJob,
+} from "../jobs/engine.ts";
 import type { Logger } from "../logger.ts";
-import { claimDueEmails, markFailed, markSentMany, type OutboxRow, renewLeases, scheduleRetry } from "./outbox.ts";
+import {
+  claimDueEmails,
+  markFailed,
+  markSentMany,
+  type OnEmailSettled,
+  type OutboxRow,
+  renewLeases,
+  scheduleRetry,
+} from "./outbox.ts";
 import { type MailTransport, PermanentMailError } from "./port.ts";
 
 /**
@@ -14,11 +30,11 @@ import { type MailTransport, PermanentMailError } from "./port.ts";
  * their password (docs/requirements.md §D6), and with the 30-minute cap a count would mean a few hours.
  */
 export const RETRY_WINDOW_MS = 72 * 60 * 60_000;
-const BASE_BACKOFF_MS = 5_000;
-const MAX_BACKOFF_MS = 30 * 60_000;
+/** The outbox's backoff (server/jobs/engine.ts backoffMs): 5 s doubling, capped at 30 minutes. */
+export const MAIL_BACKOFF: BackoffSchedule = { baseMs: 5_000, maxMs: 30 * 60_000 };
 
-export function backoffMs(attempt: number): number {
-  return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** Math.max(0, attempt - 1));
+export function mailBackoffMs(attempt: number): number {
+  return backoffMs(attempt, MAIL_BACKOFF);
 }
 
 /**
@@ -55,17 +71,21 @@ export interface MailWorkerOptions {
   now?: () => Date;
   backoff?: (attempt: number) => number;
   retryWindowMs?: number;
+  /**
+   * Told the emails marked sent or failed, in the marking transaction: server/main.ts hands in
+   * the reward emails' webhook events (modules/webhooks/events.server.ts), which mail knows nothing of.
+   */
+  onSettled?: OnEmailSettled;
 }
 
-export interface MailWorker {
-  /** One pass over the due messages; resolves with how many were sent. */
-  runOnce(): Promise<number>;
-  /** Asks for a pass soon (after an enqueue), instead of waiting for the next poll. */
-  nudge(): void;
-  stop(): Promise<void>;
-}
+/**
+ * One pass over the due messages resolves with how many were sent; a pass asked for while one
+ * runs waits for it and then runs its own (the "queue" overlap of server/jobs/engine.ts).
+ */
+export type MailWorker = PeriodicJob<number>;
 
-export function startMailWorker(options: MailWorkerOptions, autoStart = true): MailWorker {
+/** The outbox's delivery as a job of the engine (server/jobs/engine.ts), polling every pollMs. */
+export function mailJob(options: MailWorkerOptions): JobSpec<number> {
   const { db, transport, from, logger } = options;
   const pollMs = options.pollMs ?? MAIL_WORKER_DEFAULTS.pollMs;
   const batchSize = options.batchSize ?? MAIL_WORKER_DEFAULTS.batchSize;
@@ -73,17 +93,16 @@ export function startMailWorker(options: MailWorkerOptions, autoStart = true): M
   const renewEveryMs = leaseMs / 3;
   const concurrency = Math.max(1, options.concurrency ?? MAIL_WORKER_DEFAULTS.concurrency);
   const now = options.now ?? (() => new Date());
-  const backoff = options.backoff ?? backoffMs;
+  const backoff = options.backoff ?? mailBackoffMs;
   const retryWindowMs = options.retryWindowMs ?? RETRY_WINDOW_MS;
   const redact = !transport.keepsBodies;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
+  const settle = { redact, onSettled: options.onSettled };
 
-  async function pass(): Promise<number> {
+  async function pass(isStopped: () => boolean): Promise<number> {
     let sent = 0;
     for (;;) {
       // A stop (shutdown) ends the pass after the batch in hand, not after the whole outbox.
-      if (stopped) return sent;
+      if (isStopped()) return sent;
       const claimedAt = now();
       const batch = await claimDueEmails(db, claimedAt, batchSize, leaseMs);
       if (batch.length === 0) return sent;
@@ -165,7 +184,7 @@ export function startMailWorker(options: MailWorkerOptions, autoStart = true): M
       while (pending.length > 0) {
         const ids = pending.splice(0);
         try {
-          await markSentMany(db, ids, transport.name, now(), { redact });
+          await markSentMany(db, ids, transport.name, now(), settle);
           sent += ids.length;
           for (const id of ids) held.delete(id);
           logger.debug({ emails: ids.length }, "emails marked sent");
@@ -204,18 +223,24 @@ export function startMailWorker(options: MailWorkerOptions, autoStart = true): M
           const reason = failureText(error);
           const at = now();
           if (error instanceof PermanentMailError) {
-            await markFailed(db, row.id, reason, { redact }, at);
+            await markFailed(db, row.id, reason, settle, at);
             logger.error({ emailId: row.id, attempt: row.attempts, err: reason }, "email refused for good");
-          } else if (at.getTime() - row.createdAt.getTime() >= retryWindowMs) {
-            // Only an attempt made after the whole window gives up, so every message is tried for
-            // at least the window.
-            const why = `No delivery within ${windowText(retryWindowMs)}; last error: ${reason}`;
-            await markFailed(db, row.id, why, { redact }, at);
-            logger.error({ emailId: row.id, attempt: row.attempts, err: reason }, "email delivery given up");
           } else {
-            const retryAt = new Date(at.getTime() + backoff(row.attempts));
-            await scheduleRetry(db, row.id, reason, retryAt);
-            logger.warn({ emailId: row.id, attempt: row.attempts, retryAt, err: reason }, "email delivery failed");
+            const giveUpAt = new Date(row.createdAt.getTime() + retryWindowMs);
+            const decision = retryOrGiveUp(at, giveUpAt, () => new Date(at.getTime() + backoff(row.attempts)));
+            if (decision.outcome === "failed") {
+              // Only an attempt made after the whole window gives up, so every message is tried for
+              // at least the window.
+              const why = `No delivery within ${windowText(retryWindowMs)}; last error: ${reason}`;
+              await markFailed(db, row.id, why, settle, at);
+              logger.error({ emailId: row.id, attempt: row.attempts, err: reason }, "email delivery given up");
+            } else {
+              await scheduleRetry(db, row.id, reason, decision.at);
+              logger.warn(
+                { emailId: row.id, attempt: row.attempts, retryAt: decision.at, err: reason },
+                "email delivery failed",
+              );
+            }
           }
           held.delete(row.id);
         }
@@ -247,47 +272,26 @@ export function startMailWorker(options: MailWorkerOptions, autoStart = true): M
     }
   }
 
-  // Passes run one at a time: a caller during a pass waits for it, then runs its own.
-  let chain: Promise<unknown> = Promise.resolve();
-  function runOnce(): Promise<number> {
-    const next = chain.then(pass, pass);
-    chain = next.catch(() => undefined);
-    return next;
-  }
-
-  // When the pending timer fires; a later request never postpones a sooner one. (Replacing it
+  // Passes run one at a time: a caller during a pass waits for it, then runs its own ("queue").
+  // The engine's timer never lets a later request postpone a sooner one: replacing it
   // unconditionally let the end of a pass, which schedules the next poll, cancel a nudge that had
-  // not fired yet: the new mail then waited for the next poll, ~2 s; seen while looking into
-  // slow verification emails under load with scripts/load.ts.)
-  let timerDue = Number.POSITIVE_INFINITY;
-  function schedule(delay: number) {
-    if (stopped) return;
-    const due = Date.now() + delay;
-    if (timer && due >= timerDue) return;
-    clearTimeout(timer);
-    timerDue = due;
-    timer = setTimeout(() => {
-      timer = undefined;
-      timerDue = Number.POSITIVE_INFINITY;
-      runOnce()
-        .catch((error) =>
-          logger.error({ err: error instanceof Error ? error.message : String(error) }, "mail worker pass failed"),
-        )
-        .finally(() => schedule(pollMs));
-    }, delay);
-    timer.unref();
-  }
-
-  if (autoStart) schedule(0);
-
+  // not fired yet, and the new mail then waited for the next poll, ~2 s (seen while looking into
+  // slow verification emails under load with scripts/load.ts).
   return {
-    runOnce,
-    nudge: () => schedule(0),
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await chain;
+    name: "mail worker",
+    intervalMs: pollMs,
+    overlap: "queue",
+    observed: false,
+    pass,
+    onPassError: (error) =>
+      logger.error({ err: error instanceof Error ? error.message : String(error) }, "mail worker pass failed"),
+    onStop: async () => {
       await transport.close?.();
     },
   };
+}
+
+/** The job on its own timer (tests; server/main.ts registers mailJob with the engine). */
+export function startMailWorker(options: MailWorkerOptions, autoStart = true): MailWorker {
+  return startPeriodicJob({ ...mailJob(options), logger: options.logger, autoStart });
 }

@@ -125,7 +125,36 @@ export interface Payments {
   expireCheckoutSession?(sessionId: string): Promise<void>;
   /** Stripe only: verifies the `stripe-signature` header over the raw body; throws WebhookSignatureError. */
   verifyWebhook?(rawBody: string, signature: string | undefined): PaymentEvent;
+  /**
+   * Simulated only: the card form's submit, null when the id and client secret do not match a
+   * payment. A declined or invalid card leaves the payment payable with another card.
+   */
+  confirmCard?(input: SimulatedPaymentRef & SimulatedCard, now: Date): Promise<SimulatedConfirmResult | null>;
+  /** Simulated only: the authentication step's answer (`complete` or `fail`); null as above. */
+  completeAuthentication?(
+    input: SimulatedPaymentRef & { outcome: "complete" | "fail" },
+    now: Date,
+  ): Promise<SimulatedConfirmResult | null>;
 }
+
+/** A simulated payment as its card form names it: the id and its client secret. */
+export interface SimulatedPaymentRef {
+  paymentIntentId: string;
+  clientSecret: string;
+}
+
+/** The simulated processor's card form (simulated.ts). */
+export interface SimulatedCard {
+  cardNumber: string;
+  /** MM/YY (MM/YYYY accepted). */
+  expiry: string;
+  cvc: string;
+  nameOnCard: string;
+}
+
+export type SimulatedConfirmResult =
+  | { status: "succeeded" | "requires_action"; paymentIntentId: string }
+  | { status: "failed"; paymentIntentId: string; message: string; field?: keyof SimulatedCard };
 
 /** The idempotency key of an order's payment: one order, one payment. */
 export function paymentIdempotencyKey(orderId: number): string {

@@ -9,7 +9,17 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { cardDigits, isCardNumber } from "../../core/card.ts";
 import type { Db } from "../db/client.ts";
 import { simulatedPayments } from "../db/schema.ts";
-import type { CreatedPayment, CreatePaymentInput, PaymentStatus, Payments, RetrievedPayment } from "./port.ts";
+import type {
+  CreatedPayment,
+  CreatePaymentInput,
+  PaymentStatus,
+  Payments,
+  RetrievedPayment,
+  SimulatedCard,
+  SimulatedConfirmResult,
+} from "./port.ts";
+
+export type { SimulatedCard, SimulatedConfirmResult } from "./port.ts";
 
 export const SIMULATED_ID_PREFIX = "pi_sim_";
 
@@ -39,14 +49,6 @@ export const CARD_MESSAGES = {
   notAwaitingAuthentication: "This payment is not waiting for authentication.",
 } as const;
 
-export interface SimulatedCard {
-  cardNumber: string;
-  /** MM/YY (MM/YYYY accepted). */
-  expiry: string;
-  cvc: string;
-  nameOnCard: string;
-}
-
 export type CardCheck = { ok: true; digits: string } | { ok: false; field: keyof SimulatedCard; message: string };
 
 /** Checks the card form the way a processor would, before any state changes. */
@@ -67,10 +69,6 @@ export function checkCard(card: SimulatedCard, now: Date): CardCheck {
   if (card.nameOnCard.trim() === "") return { ok: false, field: "nameOnCard", message: CARD_MESSAGES.nameRequired };
   return { ok: true, digits };
 }
-
-export type SimulatedConfirmResult =
-  | { status: "succeeded" | "requires_action"; paymentIntentId: string }
-  | { status: "failed"; paymentIntentId: string; message: string; field?: keyof SimulatedCard };
 
 type Row = typeof simulatedPayments.$inferSelect;
 
@@ -166,6 +164,9 @@ export function simulatedProcessor(db: Db, now: () => Date = () => new Date()): 
       if (!row?.refundId) throw new Error(`simulated payment ${input.paymentIntentId} is not a succeeded payment`);
       return { refundId: row.refundId };
     },
+
+    confirmCard: (input, at) => confirmSimulatedCard(db, input, at),
+    completeAuthentication: (input, at) => completeSimulatedAuthentication(db, input, at),
   };
 }
 

@@ -1,4 +1,4 @@
-// Fault tests of the payment reconciler (server/payments/reconciler.ts), with the application as
+// Fault tests of the payment reconciler (modules/orders/reconciler.server.ts), with the application as
 // real child processes (tests/support/app-entry.ts):
 //   - an order paid at the processor whose buyer never came back (no check call, no webhook) is
 //     released exactly once while TWO processes on one PostgreSQL database reconcile every

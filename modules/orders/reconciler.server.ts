@@ -30,7 +30,15 @@
 // raced) and younger than maxAgeMs, at most batchSize of each per pass, walking the ids from pass
 // to pass.
 import { and, asc, eq, gt, gte, isNotNull, isNull, lte, or } from "drizzle-orm";
-import { reconcileTopUp, type TopUpReconcileOutcome, topUpsToReconcile } from "../../modules/balance/top-ups.server.ts";
+import { orders } from "../../server/db/schema.ts";
+import {
+  type JobObserver,
+  type JobSpec,
+  type PeriodicJob,
+  startPeriodicJob,
+  withAdvisoryClaim,
+} from "../../server/jobs/engine.ts";
+import { reconcileTopUp, type TopUpReconcileOutcome, topUpsToReconcile } from "../balance/top-ups.server.ts";
 import {
   orderPaymentsToReconcile,
   type PaymentReconcileOutcome,
@@ -38,10 +46,7 @@ import {
   type ReconcileOutcome,
   reconcileOrder,
   reconcileOrderPayment,
-} from "../../modules/orders/service.server.ts";
-import { withAdvisoryClaim } from "../db/advisory-claim.ts";
-import { orders } from "../db/schema.ts";
-import { type JobObserver, startPeriodicJob } from "../jobs/periodic.ts";
+} from "./service.server.ts";
 
 export interface ReconcilerOptions {
   services: PaymentServices;
@@ -77,11 +82,8 @@ export interface ReconcileSummary {
   refunded: number;
 }
 
-export interface Reconciler {
-  /** One pass; a call while a pass runs joins it. */
-  runOnce(): Promise<ReconcileSummary>;
-  stop(): Promise<void>;
-}
+/** One pass; a call while a pass runs joins it. */
+export type Reconciler = PeriodicJob<ReconcileSummary>;
 
 export const RECONCILE_DEFAULTS = {
   intervalMs: 5 * 60_000,
@@ -97,7 +99,8 @@ const TOP_UP_LOCK_NAMESPACE = 0x5245_4332; // "REC2"
 /** The same for an order's other payments (order_payments ids). */
 const PAYMENT_LOCK_NAMESPACE = 0x5245_4333; // "REC3"
 
-export function startReconciler(options: ReconcilerOptions, autoStart = true): Reconciler {
+/** The reconciler as a job of the engine (server/jobs/engine.ts), every intervalMs (5 minutes). */
+export function reconcilerJob(options: ReconcilerOptions): JobSpec<ReconcileSummary> {
   const s = options.services;
   const intervalMs = options.intervalMs ?? RECONCILE_DEFAULTS.intervalMs;
   const minAgeMs = options.minAgeMs ?? RECONCILE_DEFAULTS.minAgeMs;
@@ -212,11 +215,14 @@ export function startReconciler(options: ReconcilerOptions, autoStart = true): R
     return summary;
   }
 
+  return { name: "reconciler", intervalMs, pass };
+}
+
+/** The job on its own timer (tests; server/main.ts registers reconcilerJob with the engine). */
+export function startReconciler(options: ReconcilerOptions, autoStart = true): Reconciler {
   return startPeriodicJob({
-    name: "reconciler",
-    intervalMs,
-    logger: s.logger,
-    pass,
+    ...reconcilerJob(options),
+    logger: options.services.logger,
     autoStart,
     metrics: options.metrics,
   });

@@ -4,11 +4,11 @@
 // by default) only bounds how late after its expiry a lot is forfeited or its reminder queued.
 // Balances and redemptions never count an expired lot, whenever the job runs.
 
-import { type ExpirySummary, runExpiryJob } from "../../modules/lots/service.server.ts";
-import type { Config } from "../config.ts";
-import type { Db } from "../db/client.ts";
-import type { Logger } from "../logger.ts";
-import { type JobObserver, type PeriodicJob, startPeriodicJob } from "./periodic.ts";
+import type { Config } from "../../server/config.ts";
+import type { Db } from "../../server/db/client.ts";
+import { type JobObserver, type JobSpec, type PeriodicJob, startPeriodicJob } from "../../server/jobs/engine.ts";
+import type { Logger } from "../../server/logger.ts";
+import { type ExpirySummary, runExpiryJob } from "./service.server.ts";
 
 export interface ExpiryJobServices {
   db: Db;
@@ -21,18 +21,21 @@ export interface ExpiryJobServices {
   metrics?: JobObserver;
 }
 
-export function startExpiryJob(s: ExpiryJobServices, autoStart = true): PeriodicJob<ExpirySummary> {
-  return startPeriodicJob({
+/** The expiry job as a job of the engine (server/jobs/engine.ts), every EXPIRY_JOB_INTERVAL_MINUTES. */
+export function expiryJob(s: ExpiryJobServices): JobSpec<ExpirySummary> {
+  return {
     name: "expiry job",
     intervalMs: s.config.EXPIRY_JOB_INTERVAL_MINUTES * 60_000,
-    logger: s.logger,
-    autoStart,
-    metrics: s.metrics,
     pass: async (isStopped) => {
       const summary = await runExpiryJob(s.db, { now: s.now(), config: s.config, isStopped });
       if (summary.remindedLots > 0) s.onEmailQueued?.();
       if (summary.forfeitedLots + summary.remindedLots > 0) s.logger.info({ ...summary }, "expiry job pass");
       return summary;
     },
-  });
+  };
+}
+
+/** The job on its own timer (tests; server/main.ts registers expiryJob with the engine). */
+export function startExpiryJob(s: ExpiryJobServices, autoStart = true): PeriodicJob<ExpirySummary> {
+  return startPeriodicJob({ ...expiryJob(s), logger: s.logger, autoStart, metrics: s.metrics });
 }

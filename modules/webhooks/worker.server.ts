@@ -7,28 +7,37 @@
 // following redirects and with a timeout:
 //   - a 2xx answer: delivered;
 //   - anything else (another status, a refused connection, a timeout): attempts + 1 and the next
-//     attempt after a backoff (30 s, 1 min, 2 min, … capped at 1 h, ±10 % jitter), or failed once
-//     the delivery's give_up_at (72 hours after the event, or after a re-send by hand) has passed.
+//     attempt after a backoff (30 s, 1 min, 2 min, … capped at 1 h, ±10 % jitter: the engine's
+//     STANDARD_BACKOFF and nextAttemptAfter, server/jobs/engine.ts), or failed once the delivery's
+//     give_up_at (72 hours after the event, or after a re-send by hand) has passed.
 // The endpoint's status and the first 500 characters of its answer are kept either way.
 //
 // Delivery is at least once: a receiver that took the event but whose answer was lost gets it
 // again, so receivers deduplicate by the event id (README "Webhooks").
 import { lookup } from "node:dns/promises";
 import { and, asc, eq, inArray, isNull, lte, or } from "drizzle-orm";
+import type { Config } from "../../server/config.ts";
+import type { Db } from "../../server/db/client.ts";
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../../server/db/schema.ts";
+import {
+  claimDue,
+  type JobObserver,
+  type JobSpec,
+  nextAttemptAfter,
+  type PeriodicJob,
+  retryOrGiveUp,
+  startPeriodicJob,
+} from "../../server/jobs/engine.ts";
+import type { Logger } from "../../server/logger.ts";
+import { resolveSessionSecret } from "../../server/secret.ts";
 import {
   type AnyWebhookEventType,
   WEBHOOK_RESPONSE_KEPT_CHARS,
   WEBHOOK_SIGNATURE_HEADER,
   type WebhookPayload,
-} from "../../modules/webhooks/schema.ts";
-import { isPublicAddress, type WebhookKeys, webhookKeys } from "../../modules/webhooks/service.server.ts";
-import { signWebhook, standardWebhookHeaders } from "../../modules/webhooks/signature.ts";
-import type { Config } from "../config.ts";
-import type { Db } from "../db/client.ts";
-import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../db/schema.ts";
-import type { Logger } from "../logger.ts";
-import { resolveSessionSecret } from "../secret.ts";
-import { type JobObserver, type PeriodicJob, startPeriodicJob } from "./periodic.ts";
+} from "./schema.ts";
+import { isPublicAddress, type WebhookKeys, webhookKeys } from "./service.server.ts";
+import { signWebhook, standardWebhookHeaders } from "./signature.ts";
 
 export const WEBHOOK_WORKER_DEFAULTS = {
   batchSize: 20,
@@ -43,26 +52,6 @@ export const WEBHOOK_WORKER_DEFAULTS = {
  */
 export function defaultLeaseMs(batchSize: number, concurrency: number, timeoutMs: number): number {
   return Math.ceil(batchSize / concurrency) * 2 * timeoutMs + 60_000;
-}
-
-const BASE_BACKOFF_MS = 30_000;
-const MAX_BACKOFF_MS = 60 * 60_000;
-
-/** The wait after failed attempt number `attempt` (1, 2, …): 30 s doubling, capped at 1 hour, before jitter. */
-export function webhookBackoffMs(attempt: number): number {
-  return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** Math.max(0, attempt - 1));
-}
-
-/**
- * When to try again after failed attempt number `attempts` at `at`: the backoff with ±10 % jitter,
- * but never after `giveUpAt`, so the last try falls at the give-up time itself rather than being
- * skipped because the backoff overshoots it. Refunds of cancelled orders retry by the same rule
- * (modules/scheduled-sends/service.server.ts; ADR 0009 amendment "Refunds retried with backoff").
- */
-export function nextAttemptAfter(attempts: number, at: Date, giveUpAt: Date, random: () => number = Math.random): Date {
-  const jitter = 0.9 + 0.2 * random();
-  const wait = Math.round(webhookBackoffMs(attempts) * jitter);
-  return new Date(Math.min(at.getTime() + wait, giveUpAt.getTime()));
 }
 
 export interface WebhookWorkerOptions {
@@ -91,12 +80,10 @@ export interface WebhookPassSummary {
   failed: number;
 }
 
-export interface WebhookWorker extends PeriodicJob<WebhookPassSummary> {
-  /** A delivery was queued: a pass now rather than at the next tick (errors are logged). */
-  nudge(): void;
-}
+export type WebhookWorker = PeriodicJob<WebhookPassSummary>;
 
-export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
+/** The delivery worker as a job of the engine (server/jobs/engine.ts), every WEBHOOK_INTERVAL_SECONDS. */
+export function webhookDeliveryJob(options: WebhookWorkerOptions): JobSpec<WebhookPassSummary> {
   const now = options.now ?? (() => new Date());
   let keys: Promise<WebhookKeys> | undefined = options.keys ? Promise.resolve(options.keys) : undefined;
   const keysOf = () => {
@@ -109,22 +96,21 @@ export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker
     );
     return keys;
   };
-  const job = startPeriodicJob({
+  return {
     name: "webhook worker",
     intervalMs: options.config.WEBHOOK_INTERVAL_SECONDS * 1000,
-    logger: options.logger,
-    autoStart: options.autoStart ?? true,
-    metrics: options.metrics,
     pass: async (isStopped) => runWebhookPass(options, await keysOf(), now, isStopped),
-  });
-  return {
-    ...job,
-    nudge() {
-      job
-        .runOnce()
-        .catch((error: unknown) => options.logger.warn({ err: String(error) }, "webhook worker: pass failed"));
-    },
   };
+}
+
+/** The job on its own timer (tests; server/main.ts registers webhookDeliveryJob with the engine). */
+export function startWebhookWorker(options: WebhookWorkerOptions): WebhookWorker {
+  return startPeriodicJob({
+    ...webhookDeliveryJob(options),
+    logger: options.logger,
+    autoStart: options.autoStart,
+    metrics: options.metrics,
+  });
 }
 
 interface Claimed {
@@ -155,7 +141,7 @@ export async function runWebhookPass(
     if (isStopped()) break;
     const timeoutMs = options.timeoutMs ?? WEBHOOK_WORKER_DEFAULTS.timeoutMs;
     const leaseMs = options.leaseMs ?? defaultLeaseMs(batchSize, concurrency, timeoutMs);
-    const batch = await claimDue(options.db, now(), batchSize, leaseMs);
+    const batch = await claimDueDeliveries(options.db, now(), batchSize, leaseMs);
     if (batch.length === 0) break;
     let next = 0;
     await Promise.all(
@@ -175,35 +161,30 @@ export async function runWebhookPass(
  * Takes up to `limit` due deliveries: pending, due, and not held by a live lease. The rows are
  * locked with SKIP LOCKED while the lease is written, so concurrent passes take disjoint sets.
  */
-async function claimDue(db: Db, at: Date, limit: number, leaseMs: number): Promise<Claimed[]> {
+async function claimDueDeliveries(db: Db, at: Date, limit: number, leaseMs: number): Promise<Claimed[]> {
   const lockedUntil = new Date(at.getTime() + leaseMs);
-  const ids = await db.transaction(async (tx) => {
-    const due = await tx
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(
-        and(
-          eq(webhookDeliveries.status, "pending"),
-          lte(webhookDeliveries.nextAttemptAt, at),
-          or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, at)),
-        ),
-      )
-      .orderBy(asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id))
-      .limit(limit)
-      .for("update", { skipLocked: true });
-    if (due.length === 0) return [];
-    const claimed = await tx
-      .update(webhookDeliveries)
-      .set({ lockedUntil })
-      .where(
-        inArray(
-          webhookDeliveries.id,
-          due.map((d) => d.id),
-        ),
-      )
-      .returning({ id: webhookDeliveries.id });
-    return claimed.map((c) => c.id);
-  });
+  const ids = await claimDue<number, number>(
+    db,
+    {
+      table: webhookDeliveries,
+      id: webhookDeliveries.id,
+      due: and(
+        eq(webhookDeliveries.status, "pending"),
+        lte(webhookDeliveries.nextAttemptAt, at),
+        or(isNull(webhookDeliveries.lockedUntil), lte(webhookDeliveries.lockedUntil, at)),
+      ),
+      orderBy: [asc(webhookDeliveries.nextAttemptAt), asc(webhookDeliveries.id)],
+      limit,
+    },
+    async (tx, due) => {
+      const claimed = await tx
+        .update(webhookDeliveries)
+        .set({ lockedUntil })
+        .where(inArray(webhookDeliveries.id, due))
+        .returning({ id: webhookDeliveries.id });
+      return claimed.map((c) => c.id);
+    },
+  );
   if (ids.length === 0) return [];
   const rows = await db
     .select({
@@ -288,12 +269,15 @@ async function deliverOne(
   if (delivered) {
     outcome = "delivered";
     set = { ...common, status: "delivered", deliveredAt: at };
-  } else if (at.getTime() >= d.giveUpAt.getTime()) {
-    outcome = "failed";
-    set = { ...common, status: "failed" };
   } else {
-    outcome = "retried";
-    set = { ...common, nextAttemptAt: nextAttemptAfter(attempts, at, d.giveUpAt, options.random) };
+    const decision = retryOrGiveUp(at, d.giveUpAt, () => nextAttemptAfter(attempts, at, d.giveUpAt, options.random));
+    if (decision.outcome === "failed") {
+      outcome = "failed";
+      set = { ...common, status: "failed" };
+    } else {
+      outcome = "retried";
+      set = { ...common, nextAttemptAt: decision.at };
+    }
   }
   // Only while this claim holds: a re-send by hand meanwhile (a new window) is not overwritten
   // with this attempt's give-up.

@@ -5,20 +5,27 @@
 // not released. The fault test (tests/fault/reconciler.test.ts) runs it in two real processes.
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
-import { type TestClock, testClock } from "../../modules/identity/accounts.testkit.ts";
-import { payingManager, paymentsApi, seedDraft } from "../../modules/orders/payments.testkit.ts";
-import type { CreatePaymentIntentResponse } from "../../modules/orders/schema.ts";
+import type { Db } from "../../server/db/client.ts";
+import {
+  auditLog,
+  emailOutbox,
+  orders,
+  rewardLedger,
+  rewardReleases,
+  simulatedPayments,
+} from "../../server/db/schema.ts";
+import type { Payments } from "../../server/payments/port.ts";
+import { confirmSimulatedCard, simulatedProcessor } from "../../server/payments/simulated.ts";
+import { fakeStripe, TEST_WEBHOOK_SECRET } from "../../server/payments/stripe.testkit.ts";
+import { stripeProcessor } from "../../server/payments/stripe.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { captureLogs } from "../../tests/support/logs.ts";
 import { setupMswServer } from "../../tests/support/msw.ts";
-import type { Db } from "../db/client.ts";
-import { auditLog, emailOutbox, orders, rewardLedger, rewardReleases, simulatedPayments } from "../db/schema.ts";
-import type { Payments } from "./port.ts";
-import { RECONCILE_DEFAULTS, startReconciler } from "./reconciler.ts";
-import { confirmSimulatedCard, simulatedProcessor } from "./simulated.ts";
-import { fakeStripe, TEST_WEBHOOK_SECRET } from "./stripe.testkit.ts";
-import { stripeProcessor } from "./stripe.ts";
+import { type TestClock, testClock } from "../identity/accounts.testkit.ts";
+import { payingManager, paymentsApi, seedDraft } from "./payments.testkit.ts";
+import { RECONCILE_DEFAULTS, startReconciler } from "./reconciler.server.ts";
+import type { CreatePaymentIntentResponse } from "./schema.ts";
 
 const server = setupMswServer();
 const CARD = { cardNumber: "4242 4242 4242 4242", expiry: "12/34", cvc: "123", nameOnCard: "Jane Citizen" };

@@ -4,15 +4,15 @@
 // hand) is kept, whatever its age, with its event; so is one settled within the 30 days.
 import { eq, inArray } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";
-import { payingManager, paymentsApi } from "../../modules/orders/payments.testkit.ts";
-import type { CreatedWebhookEndpoint, WebhookDeliveriesPage } from "../../modules/webhooks/schema.ts";
-import { newEventId } from "../../modules/webhooks/service.server.ts";
+import type { Db } from "../../server/db/client.ts";
+import { webhookDeliveries, webhookEvents } from "../../server/db/schema.ts";
 import { testConfig } from "../../tests/support/config.ts";
 import { describeEachDatabase, truncateAll } from "../../tests/support/db.ts";
 import { captureLogs } from "../../tests/support/logs.ts";
-import type { Db } from "../db/client.ts";
-import { webhookDeliveries, webhookEvents } from "../db/schema.ts";
-import { startWebhookPruneJob } from "./webhook-prune.ts";
+import { payingManager, paymentsApi } from "../orders/payments.testkit.ts";
+import { startWebhookPruneJob } from "./prune.server.ts";
+import type { CreatedWebhookEndpoint, WebhookDeliveriesPage } from "./schema.ts";
+import { newEventId } from "./service.server.ts";
 
 const DAY = 24 * 60 * 60_000;
 

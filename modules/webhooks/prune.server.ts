@@ -3,16 +3,16 @@
 // deliveries settled (delivered or failed) more than WEBHOOK_HISTORY_DAYS ago, by their last
 // attempt (a re-send by hand starts their clock again), and then the events older than that which
 // no delivery refers to any more. A pending delivery is still due (the worker will try it or give
-// it up, server/jobs/webhooks.ts), so it and its event stay whatever their age.
+// it up, worker.server.ts), so it and its event stay whatever their age.
 //
 // Deleting is idempotent, so processes running it at once need no claim: one deletes a row, the
 // others find it gone. Rows go in batches, so a first pass over a long history holds no lock
 // for long.
 import { and, eq, inArray, lt, ne, notExists, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
-import { webhookDeliveries, webhookEvents } from "../db/schema.ts";
-import type { Logger } from "../logger.ts";
-import { type JobObserver, type PeriodicJob, startPeriodicJob } from "./periodic.ts";
+import type { Db } from "../../server/db/client.ts";
+import { webhookDeliveries, webhookEvents } from "../../server/db/schema.ts";
+import { type JobObserver, type JobSpec, type PeriodicJob, startPeriodicJob } from "../../server/jobs/engine.ts";
+import type { Logger } from "../../server/logger.ts";
 
 /** How long a settled delivery, and an event with none left, is kept. */
 export const WEBHOOK_HISTORY_DAYS = 30;
@@ -35,19 +35,22 @@ export interface WebhookPruneServices {
   metrics?: JobObserver;
 }
 
-export function startWebhookPruneJob(s: WebhookPruneServices, autoStart = true): PeriodicJob<WebhookPruneSummary> {
-  return startPeriodicJob({
+/** The prune as a job of the engine (server/jobs/engine.ts), hourly. */
+export function webhookPruneJob(s: WebhookPruneServices): JobSpec<WebhookPruneSummary> {
+  return {
     name: "webhook history prune",
     intervalMs: s.intervalMs ?? WEBHOOK_PRUNE_INTERVAL_MS,
-    logger: s.logger,
-    autoStart,
-    metrics: s.metrics,
     pass: async (isStopped) => {
       const summary = await pruneWebhookHistory(s.db, s.now(), { batchSize: s.batchSize, isStopped });
       if (summary.deliveries + summary.events > 0) s.logger.info({ ...summary }, "webhook history pruned");
       return summary;
     },
-  });
+  };
+}
+
+/** The job on its own timer (tests; server/main.ts registers webhookPruneJob with the engine). */
+export function startWebhookPruneJob(s: WebhookPruneServices, autoStart = true): PeriodicJob<WebhookPruneSummary> {
+  return startPeriodicJob({ ...webhookPruneJob(s), logger: s.logger, autoStart, metrics: s.metrics });
 }
 
 /** Deletes what is older than WEBHOOK_HISTORY_DAYS before `now` and no longer due; answers how many rows went. */
