@@ -3,6 +3,7 @@
 // bundle may import the types (the schemas are for the server and the page's action).
 import * as z from "zod/mini";
 import { formatDollars } from "../../core/money.ts";
+import { simulatedCardFields } from "../orders/schema.ts";
 
 /**
  * A top-up is whole dollars from $10 to $100,000: far below the card limit (MAX_PAYMENT_CENTS,
@@ -112,15 +113,7 @@ export interface BalanceView {
 }
 
 /** The simulated card form of a top-up: the same fields and rules as an order's (docs/requirements.md §D6, §D8). */
-export const payTopUpSimulatedSchema = z.object({
-  cardNumber: z._default(z.string().check(z.maxLength(40, "Your card number is invalid.")), ""),
-  expiry: z._default(z.string().check(z.maxLength(10, "Your card's expiry date is invalid; use MM/YY.")), ""),
-  cvc: z._default(
-    z.string().check(z.maxLength(10, "Your card's security code is invalid; use the 3 or 4 digits on the card.")),
-    "",
-  ),
-  nameOnCard: z._default(z.string().check(z.maxLength(100, "Name on card must be at most 100 characters.")), ""),
-});
+export const payTopUpSimulatedSchema = z.object(simulatedCardFields);
 
 export const authenticateTopUpSchema = z.object({
   outcome: z.enum(["complete", "fail"], { error: "outcome must be complete or fail." }),

@@ -91,10 +91,8 @@ export interface CheckPaymentIntentResponse {
   sendAt?: string;
 }
 
-/** POST /StripePayment/confirm-simulated-payment: the simulated card form (docs/requirements.md §D8 labels). */
-export const confirmSimulatedPaymentSchema = z.object({
-  paymentIntent: id("paymentIntent"),
-  clientSecret: id("clientSecret"),
+/** The simulated card form's fields (docs/requirements.md §D8 labels), an order's and a top-up's alike. */
+export const simulatedCardFields = {
   cardNumber: z._default(z.string().check(z.maxLength(40, "Your card number is invalid.")), ""),
   expiry: z._default(z.string().check(z.maxLength(10, "Your card's expiry date is invalid; use MM/YY.")), ""),
   cvc: z._default(
@@ -102,6 +100,13 @@ export const confirmSimulatedPaymentSchema = z.object({
     "",
   ),
   nameOnCard: z._default(z.string().check(z.maxLength(100, "Name on card must be at most 100 characters.")), ""),
+};
+
+/** POST /StripePayment/confirm-simulated-payment: the simulated card form (docs/requirements.md §D8 labels). */
+export const confirmSimulatedPaymentSchema = z.object({
+  paymentIntent: id("paymentIntent"),
+  clientSecret: id("clientSecret"),
+  ...simulatedCardFields,
 });
 export type ConfirmSimulatedPaymentRequest = z.input<typeof confirmSimulatedPaymentSchema>;
 
