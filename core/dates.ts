@@ -7,6 +7,16 @@
 /** The portal's time zone. */
 export const PORTAL_TIME_ZONE = "Australia/Sydney";
 
+/** "24 Nov 2026, 5:48 pm AEDT": the day, the time and the zone's abbreviation (two styles below). */
+const DAY_TIME_ZONE = {
+  day: "numeric",
+  month: "short",
+  year: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  timeZoneName: "short",
+} as const satisfies Intl.DateTimeFormatOptions;
+
 const STYLES = {
   /** "22 May 2028": the emails, the invoices. */
   longDate: { locale: "en-AU", options: { day: "numeric", month: "long", year: "numeric" } },
@@ -18,17 +28,7 @@ const STYLES = {
     options: { day: "numeric", month: "short", year: "numeric", hour: "numeric", minute: "2-digit" },
   },
   /** "24 Nov 2026, 5:48 pm AEDT": the sessions list. */
-  dateTimeZone: {
-    locale: "en-AU",
-    options: {
-      day: "numeric",
-      month: "short",
-      year: "numeric",
-      hour: "numeric",
-      minute: "2-digit",
-      timeZoneName: "short",
-    },
-  },
+  dateTimeZone: { locale: "en-AU", options: DAY_TIME_ZONE },
   /** "24 Nov 2026, 5:48 pm" as the medium date style writes it: approvals, a release's emails. */
   mediumDateTime: { locale: "en-AU", options: { dateStyle: "medium", timeStyle: "short" } },
   /** The same with seconds: the dev mailbox. */
@@ -40,18 +40,7 @@ const STYLES = {
   /** "2026-11" in parts (year, month): a calendar month's key. */
   isoMonthParts: { locale: "en-CA", options: { year: "numeric", month: "2-digit" } },
   /** "Sat, 20 June 2026, 9:00 am AWST": an instant on a zone's clock with its abbreviation. */
-  zonedTime: {
-    locale: "en-AU",
-    options: {
-      weekday: "short",
-      day: "numeric",
-      month: "short",
-      year: "numeric",
-      hour: "numeric",
-      minute: "2-digit",
-      timeZoneName: "short",
-    },
-  },
+  zonedTime: { locale: "en-AU", options: { weekday: "short", ...DAY_TIME_ZONE } },
   /** The wall-clock digits of an instant in a zone, for arithmetic (modules/scheduled-sends/schema.ts). */
   wallClockParts: {
     locale: "en-US",

@@ -136,17 +136,22 @@ export function readCsvBirthday(value: string): { day: number; month: number } |
   return { day, month };
 }
 
-/** A start-date cell: "31/12/2020" (day first) or "2020-12-31". Blank: none. Null when it is not a date. */
-export function readCsvStartDate(value: string): string | "none" | null {
-  const text = value.trim();
-  if (text === "") return "none";
+/** A cell's date, day first ("31/12/2020") or ISO ("2020-12-31"), as "2020-12-31" ("" for neither); not yet checked. */
+function csvDateText(text: string): string {
   const dayFirst = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text);
   const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
-  const date = dayFirst
+  return dayFirst
     ? `${dayFirst[3]}-${pad(Number(dayFirst[2]))}-${pad(Number(dayFirst[1]))}`
     : iso
       ? `${iso[1]}-${pad(Number(iso[2]))}-${pad(Number(iso[3]))}`
       : "";
+}
+
+/** A start-date cell: "31/12/2020" (day first) or "2020-12-31". Blank: none. Null when it is not a date. */
+export function readCsvStartDate(value: string): string | "none" | null {
+  const text = value.trim();
+  if (text === "") return "none";
+  const date = csvDateText(text);
   return isStartDate(date) && isStartDateRecent(date) ? date : null;
 }
 
@@ -154,13 +159,7 @@ export function readCsvStartDate(value: string): string | "none" | null {
 export function csvStartDateProblem(value: string): "tooOld" | "notDate" | null {
   if (readCsvStartDate(value) !== null) return null;
   const text = value.trim();
-  const dayFirst = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(text);
-  const iso = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
-  const date = dayFirst
-    ? `${dayFirst[3]}-${pad(Number(dayFirst[2]))}-${pad(Number(dayFirst[1]))}`
-    : iso
-      ? `${iso[1]}-${pad(Number(iso[2]))}-${pad(Number(iso[3]))}`
-      : "";
+  const date = csvDateText(text);
   return isStartDate(date) && !isStartDateRecent(date) ? "tooOld" : "notDate";
 }
 

@@ -102,6 +102,33 @@ export function AuthField({
   );
 }
 
+/** First Name and Last Name side by side, as sign-up, an invitation's acceptance and Settings ask for them. */
+export function NameFields({
+  fields,
+  focusFirst,
+}: {
+  fields: { firstName: FieldMetadata<unknown>; lastName: FieldMetadata<unknown> };
+  /** The field that takes the focus after a failed post (no JavaScript). */
+  focusFirst?: string;
+}) {
+  return (
+    <div className="grid gap-4 sm:grid-cols-2">
+      <AuthField
+        field={fields.firstName}
+        label="First Name"
+        autoComplete="given-name"
+        autoFocus={focusFirst === "firstName"}
+      />
+      <AuthField
+        field={fields.lastName}
+        label="Last Name"
+        autoComplete="family-name"
+        autoFocus={focusFirst === "lastName"}
+      />
+    </div>
+  );
+}
+
 /**
  * The banner of a form for messages that belong to no field: an error (role="alert") or a
  * confirmation (role="status"). Its children may hold links or buttons. It takes the focus

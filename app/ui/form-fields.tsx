@@ -78,14 +78,7 @@ export function TextField({
   const helpId = `${field.id}-help`;
   return (
     <div className={className}>
-      <label htmlFor={field.id} className={labelClass}>
-        {label}
-      </label>
-      {help ? (
-        <p id={helpId} className="mb-1 text-sm text-slate-600">
-          {help}
-        </p>
-      ) : null}
+      <LabelWithHelp htmlFor={field.id} label={label} help={help} helpId={helpId} />
       <input
         key={key}
         {...props}
@@ -99,6 +92,32 @@ export function TextField({
       />
       <FieldError id={field.errorId} errors={field.errors} />
     </div>
+  );
+}
+
+/** A field's label, and its help line under it when there is one (referenced by aria-describedby). */
+function LabelWithHelp({
+  htmlFor,
+  label,
+  help,
+  helpId,
+}: {
+  htmlFor: string;
+  label: ReactNode;
+  help?: ReactNode;
+  helpId: string;
+}) {
+  return (
+    <>
+      <label htmlFor={htmlFor} className={labelClass}>
+        {label}
+      </label>
+      {help ? (
+        <p id={helpId} className="mb-1 text-sm text-slate-600">
+          {help}
+        </p>
+      ) : null}
+    </>
   );
 }
 
@@ -159,14 +178,7 @@ export function TextAreaField({
   const [length, setLength] = useState(typeof field.initialValue === "string" ? field.initialValue.length : 0);
   return (
     <div className={className}>
-      <label htmlFor={field.id} className={labelClass}>
-        {label}
-      </label>
-      {help ? (
-        <p id={helpId} className="mb-1 text-sm text-slate-600">
-          {help}
-        </p>
-      ) : null}
+      <LabelWithHelp htmlFor={field.id} label={label} help={help} helpId={helpId} />
       <textarea
         key={key}
         {...props}

@@ -1,8 +1,9 @@
 // The prepaid balance (ADR 0029) as the API and the portal share it: the top-up calls' request
 // schemas, answers and refusals word for word, and the statement's view. Pure code: the browser
 // bundle may import the types (the schemas are for the server and the page's action).
-import { z } from "zod";
+import * as z from "zod/mini";
 import { formatDollars } from "../../core/money.ts";
+import { simulatedCardFields } from "../orders/schema.ts";
 
 /**
  * A top-up is whole dollars from $10 to $100,000: far below the card limit (MAX_PAYMENT_CENTS,
@@ -29,11 +30,11 @@ export const TOP_UP_DETAILS = {
  * number of dollars. The portal's form takes dollars and sends cents.
  */
 export const createTopUpSchema = z.object({
-  amount: z
-    .number({ error: TOP_UP_DETAILS.amountRequired })
-    .int(TOP_UP_DETAILS.amountWholeDollars)
-    .refine((cents) => cents % 100 === 0, TOP_UP_DETAILS.amountWholeDollars)
-    .refine((cents) => cents >= TOP_UP_MIN_CENTS && cents <= TOP_UP_MAX_CENTS, TOP_UP_DETAILS.amountRange),
+  amount: z.number({ error: TOP_UP_DETAILS.amountRequired }).check(
+    z.int(TOP_UP_DETAILS.amountWholeDollars),
+    z.refine((cents) => cents % 100 === 0, TOP_UP_DETAILS.amountWholeDollars),
+    z.refine((cents) => cents >= TOP_UP_MIN_CENTS && cents <= TOP_UP_MAX_CENTS, TOP_UP_DETAILS.amountRange),
+  ),
 });
 export type CreateTopUpRequest = z.input<typeof createTopUpSchema>;
 
@@ -112,12 +113,7 @@ export interface BalanceView {
 }
 
 /** The simulated card form of a top-up: the same fields and rules as an order's (docs/requirements.md §D6, §D8). */
-export const payTopUpSimulatedSchema = z.object({
-  cardNumber: z.string().max(40, "Your card number is invalid.").default(""),
-  expiry: z.string().max(10, "Your card's expiry date is invalid; use MM/YY.").default(""),
-  cvc: z.string().max(10, "Your card's security code is invalid; use the 3 or 4 digits on the card.").default(""),
-  nameOnCard: z.string().max(100, "Name on card must be at most 100 characters.").default(""),
-});
+export const payTopUpSimulatedSchema = z.object(simulatedCardFields);
 
 export const authenticateTopUpSchema = z.object({
   outcome: z.enum(["complete", "fail"], { error: "outcome must be complete or fail." }),
@@ -150,17 +146,17 @@ export function topUpDollarsToCents(text: string): number | null {
 /** The form as posted (`intent` top-up, `amount` in dollars); the API stays the judge. */
 export const topUpFormSchema = z.object({
   intent: z.literal("top-up"),
-  amount: z
-    .string({ error: TOP_UP_FORM_DETAILS.amountRequired })
-    .trim()
-    .min(1, TOP_UP_FORM_DETAILS.amountRequired)
-    .max(20, TOP_UP_FORM_DETAILS.amountFormat)
-    .superRefine((text, ctx) => {
-      if (text === "") return; // said once, by min(1)
+  amount: z.string({ error: TOP_UP_FORM_DETAILS.amountRequired }).check(
+    z.trim(),
+    z.minLength(1, TOP_UP_FORM_DETAILS.amountRequired),
+    z.maxLength(20, TOP_UP_FORM_DETAILS.amountFormat),
+    z.superRefine((text, ctx) => {
+      if (text === "") return; // said once, by minLength(1)
       const cents = topUpDollarsToCents(text);
       if (cents === null) ctx.addIssue({ code: "custom", message: TOP_UP_FORM_DETAILS.amountFormat });
       else if (cents < TOP_UP_MIN_CENTS || cents > TOP_UP_MAX_CENTS) {
         ctx.addIssue({ code: "custom", message: TOP_UP_DETAILS.amountRange });
       }
     }),
+  ),
 });

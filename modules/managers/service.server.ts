@@ -373,6 +373,36 @@ type InviteLookup =
  */
 export type LinkProblem = "invalid" | "expired" | "used" | "revoked" | "inviter_gone";
 
+/**
+ * The invited person becomes a verified manager of the company with the invitation's role, and
+ * the invitation is spent on them: the one way both acceptances (by password and through single
+ * sign-on) add a manager. Run in the acceptance's transaction, with the invitation locked.
+ */
+async function acceptAsManager(
+  tx: Tx,
+  invite: { id: number; email: string; managerRole: ManagerRole },
+  person: { companyId: number; firstName: string; lastName: string; passwordHash: string | null },
+  now: Date,
+): Promise<{ id: number }> {
+  const [user] = await tx
+    .insert(users)
+    .values({
+      ...person,
+      email: invite.email,
+      role: "program_manager",
+      managerRole: invite.managerRole,
+      emailVerifiedAt: now,
+      createdAt: now,
+    })
+    .returning({ id: users.id });
+  if (!user) throw new Error("manager insert returned no row");
+  await tx
+    .update(managerInvites)
+    .set({ acceptedAt: now, acceptedUserId: user.id })
+    .where(eq(managerInvites.id, invite.id));
+  return user;
+}
+
 async function findInvite(db: Conn, token: string, now: Date, lock: boolean): Promise<InviteLookup> {
   const query = db
     .select({
@@ -475,25 +505,12 @@ export async function acceptInvite(
       const invite = await findInvite(tx, input.token, now, true);
       if (invite.status !== "valid") return { status: invite.status };
       if (await emailTaken(tx, invite.companyId, invite.email)) return { status: "email_in_use" as const };
-      const [user] = await tx
-        .insert(users)
-        .values({
-          companyId: invite.companyId,
-          firstName: input.firstName,
-          lastName: input.lastName,
-          email: invite.email,
-          passwordHash,
-          role: "program_manager",
-          managerRole: invite.managerRole,
-          emailVerifiedAt: now,
-          createdAt: now,
-        })
-        .returning({ id: users.id });
-      if (!user) throw new Error("manager insert returned no row");
-      await tx
-        .update(managerInvites)
-        .set({ acceptedAt: now, acceptedUserId: user.id })
-        .where(eq(managerInvites.id, invite.id));
+      const user = await acceptAsManager(
+        tx,
+        invite,
+        { companyId: invite.companyId, firstName: input.firstName, lastName: input.lastName, passwordHash },
+        now,
+      );
       const [company] = await tx
         .select({ detailsUpdatedAt: companies.detailsUpdatedAt, twoFactorRequired: companies.twoFactorRequired })
         .from(companies)
@@ -573,26 +590,18 @@ export async function acceptInviteThroughProvider(
     .for("update");
   if (!invite) return null;
   const fallbackName = person.email.slice(0, person.email.indexOf("@"));
-  const [user] = await tx
-    .insert(users)
-    .values({
+  const user = await acceptAsManager(
+    tx,
+    invite,
+    // No password: this manager signs in through the provider.
+    {
       companyId: person.companyId,
       firstName: person.firstName || fallbackName,
       lastName: person.lastName,
-      email: invite.email,
-      // No password: this manager signs in through the provider.
       passwordHash: null,
-      role: "program_manager",
-      managerRole: invite.managerRole,
-      emailVerifiedAt: now,
-      createdAt: now,
-    })
-    .returning({ id: users.id });
-  if (!user) throw new Error("manager insert returned no row");
-  await tx
-    .update(managerInvites)
-    .set({ acceptedAt: now, acceptedUserId: user.id })
-    .where(eq(managerInvites.id, invite.id));
+    },
+    now,
+  );
   await recordAudit(tx, {
     companyId: person.companyId,
     actorUserId: user.id,

@@ -114,22 +114,21 @@ export function invoiceNumberFor(orderId: number): string {
   return `INV-${String(orderId).padStart(6, "0")}`;
 }
 
+/** What a release is asked for: the order, the payment that paid it, and who (or what) asks. */
+export interface ReleaseInput {
+  orderId: number;
+  paymentIntentId?: string;
+  source: ReleaseSource;
+  actorUserId?: number | null;
+  /** The acting manager's address (null for the processor's webhook or the reconciler). */
+  clientIp?: string | null;
+}
+
 /**
  * Releases order `orderId` once. The caller has already established that its payment succeeded
  * for the order's total. Answers released: false when another path already did it.
  */
-export async function releaseOrder(
-  db: Db,
-  input: {
-    orderId: number;
-    paymentIntentId?: string;
-    source: ReleaseSource;
-    actorUserId?: number | null;
-    /** The acting manager's address (null for the processor's webhook or the reconciler). */
-    clientIp?: string | null;
-  },
-  ctx: ReleaseContext,
-): Promise<ReleaseResult> {
+export async function releaseOrder(db: Db, input: ReleaseInput, ctx: ReleaseContext): Promise<ReleaseResult> {
   // Callers in this process that arrive while a release of the same order runs wait for it
   // instead of hashing passwords for nothing; the database guard still decides (and covers
   // other processes).
@@ -155,18 +154,7 @@ export async function releaseOrder(
 
 const inFlightByDb = new WeakMap<Db, Map<number, Promise<ReleaseResult>>>();
 
-async function releaseOnce(
-  db: Db,
-  input: {
-    orderId: number;
-    paymentIntentId?: string;
-    source: ReleaseSource;
-    actorUserId?: number | null;
-    /** The acting manager's address (null for the processor's webhook or the reconciler). */
-    clientIp?: string | null;
-  },
-  ctx: ReleaseContext,
-): Promise<ReleaseResult> {
+async function releaseOnce(db: Db, input: ReleaseInput, ctx: ReleaseContext): Promise<ReleaseResult> {
   const [head] = await db
     .select({
       companyId: orders.companyId,
@@ -418,8 +406,6 @@ async function cancelForRemovedMembers(
 function isDue(sendAt: Date | null, now: Date): boolean {
   return !sendAt || sendAt.getTime() <= now.getTime();
 }
-
-type ReleaseInput = Parameters<typeof releaseOrder>[1];
 
 function paidAudit(order: typeof orders.$inferSelect, input: ReleaseInput, invoiceNumber: string, now: Date) {
   return {

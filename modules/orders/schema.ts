@@ -1,7 +1,7 @@
 // The payment calls of docs/requirements.md §S7 (/StripePayment/*) and the simulated card processor's calls:
 // request schemas, answers and the API's refusals word for word. Pure code: shared
 // by the provider API and the web (the browser bundle may import it).
-import { z } from "zod";
+import * as z from "zod/mini";
 import { rewardWordingSchema } from "../reward-drafts/schema.ts";
 
 /** The API's refusals (problem+json `detail`). */
@@ -33,18 +33,15 @@ export const PAYMENT_DETAILS = {
 const id = (name: string) =>
   z
     .string({ error: `${name} is required.` })
-    .trim()
-    .min(1, `${name} is required.`)
-    .max(255, `${name} is too long.`);
+    .check(z.trim(), z.minLength(1, `${name} is required.`), z.maxLength(255, `${name} is too long.`));
 
 /** POST /StripePayment/create-payment-intent: docs/requirements.md §S9 "amount multiplied by 100 to cents". */
 export const createPaymentIntentSchema = z.object({
   amount: z
     .number({ error: "amount (in cents) is required." })
-    .int("amount must be a whole number of cents.")
-    .min(0, "amount must not be negative."),
+    .check(z.int("amount must be a whole number of cents."), z.minimum(0, "amount must not be negative.")),
   /** Optional: the draft's reward name is used when absent. */
-  rewardName: z.string().trim().max(100, "Reward Name must be at most 100 characters.").optional(),
+  rewardName: z.optional(z.string().check(z.trim(), z.maxLength(100, "Reward Name must be at most 100 characters."))),
   /** Optional: saved to the draft before it is frozen, in the same transaction (its rewardName wins). */
   wording: z.optional(rewardWordingSchema),
 });
@@ -94,14 +91,22 @@ export interface CheckPaymentIntentResponse {
   sendAt?: string;
 }
 
+/** The simulated card form's fields (docs/requirements.md §D8 labels), an order's and a top-up's alike. */
+export const simulatedCardFields = {
+  cardNumber: z._default(z.string().check(z.maxLength(40, "Your card number is invalid.")), ""),
+  expiry: z._default(z.string().check(z.maxLength(10, "Your card's expiry date is invalid; use MM/YY.")), ""),
+  cvc: z._default(
+    z.string().check(z.maxLength(10, "Your card's security code is invalid; use the 3 or 4 digits on the card.")),
+    "",
+  ),
+  nameOnCard: z._default(z.string().check(z.maxLength(100, "Name on card must be at most 100 characters.")), ""),
+};
+
 /** POST /StripePayment/confirm-simulated-payment: the simulated card form (docs/requirements.md §D8 labels). */
 export const confirmSimulatedPaymentSchema = z.object({
   paymentIntent: id("paymentIntent"),
   clientSecret: id("clientSecret"),
-  cardNumber: z.string().max(40, "Your card number is invalid.").default(""),
-  expiry: z.string().max(10, "Your card's expiry date is invalid; use MM/YY.").default(""),
-  cvc: z.string().max(10, "Your card's security code is invalid; use the 3 or 4 digits on the card.").default(""),
-  nameOnCard: z.string().max(100, "Name on card must be at most 100 characters.").default(""),
+  ...simulatedCardFields,
 });
 export type ConfirmSimulatedPaymentRequest = z.input<typeof confirmSimulatedPaymentSchema>;
 

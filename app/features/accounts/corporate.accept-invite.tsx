@@ -28,7 +28,7 @@ import { type FormReply, firstInvalidField, formConstraint, hasFieldErrors } fro
 import { inApiWords, refusedAs } from "../../lib/refusals.ts";
 import { flashToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
-import { AuthAlert, AuthField, linkClass } from "../../ui/auth-fields.tsx";
+import { AuthAlert, linkClass, NameFields } from "../../ui/auth-fields.tsx";
 import { CsrfInput, OwnAddressForm, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
 import { NewPasswordFields, passwordFocus, usePasswordPair } from "../../ui/password-checklist.tsx";
@@ -197,20 +197,7 @@ function AcceptForm({
         <AuthAlert focusKey={reply} focus={!hasFieldErrors(reply?.result)}>
           {messages.length > 0 ? messages.map((message) => <p key={message}>{message}</p>) : null}
         </AuthAlert>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <AuthField
-            field={fields.firstName}
-            label="First Name"
-            autoComplete="given-name"
-            autoFocus={focusFirst === "firstName"}
-          />
-          <AuthField
-            field={fields.lastName}
-            label="Last Name"
-            autoComplete="family-name"
-            autoFocus={focusFirst === "lastName"}
-          />
-        </div>
+        <NameFields fields={fields} focusFirst={focusFirst} />
         <NewPasswordFields
           fields={{ password: fields.password, confirmation: fields.confirmPassword }}
           labels={{ password: "Password", confirmation: SIGN_UP_CONFIRM_LABEL }}

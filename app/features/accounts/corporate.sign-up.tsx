@@ -17,7 +17,7 @@ import {
   hasFieldErrors,
 } from "../../lib/forms.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
-import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
+import { AuthAlert, AuthField, inlineTargetClass, linkClass, NameFields } from "../../ui/auth-fields.tsx";
 import { useCaptcha } from "../../ui/captcha.tsx";
 import { UrlDialog } from "../../ui/dialog.tsx";
 import { CsrfInput, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
@@ -124,20 +124,7 @@ function SignUpForm({ reply }: { reply?: FormReply }) {
             </>
           ) : null}
         </AuthAlert>
-        <div className="grid gap-4 sm:grid-cols-2">
-          <AuthField
-            field={fields.firstName}
-            label="First Name"
-            autoComplete="given-name"
-            autoFocus={focusFirst === "firstName"}
-          />
-          <AuthField
-            field={fields.lastName}
-            label="Last Name"
-            autoComplete="family-name"
-            autoFocus={focusFirst === "lastName"}
-          />
-        </div>
+        <NameFields fields={fields} focusFirst={focusFirst} />
         <AuthField
           field={fields.email}
           label="Email"

@@ -6,6 +6,7 @@ import { Form, href, Link, useNavigation } from "react-router";
 import { AUDIT_KIND_IDS, AUDIT_KINDS, type AuditPage, sydneyTime } from "../../../modules/audit/schema.ts";
 import { asQuery } from "../../lib/api.server.ts";
 import { Pager } from "../../ui/pager.tsx";
+import { ColumnHeads } from "../../ui/table.tsx";
 import { requireOnboardedUser } from "../portal/portal.server.ts";
 import { portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.audit";
@@ -149,23 +150,15 @@ function AuditTable({ page }: { page: AuditPage }) {
       <table className="w-full border-collapse">
         <caption className="sr-only">Audit trail, newest first</caption>
         <thead className="bg-slate-100">
-          <tr>
-            <th scope="col" className={`${th} hidden md:table-cell`}>
-              When
-            </th>
-            <th scope="col" className={th}>
-              Who
-            </th>
-            <th scope="col" className={th}>
-              What
-            </th>
-            <th scope="col" className={`${th} hidden md:table-cell`}>
-              Details
-            </th>
-            <th scope="col" className={`${th} hidden lg:table-cell`}>
-              Address
-            </th>
-          </tr>
+          <ColumnHeads
+            columns={[
+              ["When", `${th} hidden md:table-cell`],
+              ["Who", th],
+              ["What", th],
+              ["Details", `${th} hidden md:table-cell`],
+              ["Address", `${th} hidden lg:table-cell`],
+            ]}
+          />
         </thead>
         <tbody className="divide-y divide-slate-200">
           {page.items.length === 0 ? (

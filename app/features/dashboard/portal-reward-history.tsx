@@ -14,6 +14,7 @@ import type { RewardHistoryEntry, RewardHistoryPage } from "../../../modules/ide
 import { historyStateLabel, type RewardOrderState } from "../../../modules/scheduled-sends/schema.ts";
 import { outlineButtonClass } from "../../ui/buttons.ts";
 import { Pager } from "../../ui/pager.tsx";
+import { ColumnHeads, EmptyTableRow } from "../../ui/table.tsx";
 import { releasePath } from "../deliveries/delivery-paths.ts";
 import { invoicePath } from "../invoices/invoice-paths.ts";
 import { scheduledPath } from "../scheduled/scheduled-paths.ts";
@@ -85,25 +86,17 @@ export function RewardHistory({ page }: { page: RewardHistoryPage }) {
           className="w-full border-collapse"
         >
           <thead className="bg-slate-100">
-            <tr>
-              <th scope="col" className={`${th} hidden md:table-cell`}>
-                Date
-              </th>
-              <th scope="col" className={`${th} hidden md:table-cell`}>
-                Campaign / Reward Name
-              </th>
-              <th scope="col" className={`${th} md:text-right`}>
-                Released
-              </th>
-            </tr>
+            <ColumnHeads
+              columns={[
+                ["Date", `${th} hidden md:table-cell`],
+                ["Campaign / Reward Name", `${th} hidden md:table-cell`],
+                ["Released", `${th} md:text-right`],
+              ]}
+            />
           </thead>
           <tbody className="divide-y divide-slate-200">
             {items.length === 0 ? (
-              <tr>
-                <td colSpan={3} className="px-4 py-8 text-center text-slate-600">
-                  No data to display
-                </td>
-              </tr>
+              <EmptyTableRow columns={3} />
             ) : (
               items.map((item) => (
                 <tr key={item.orderId}>

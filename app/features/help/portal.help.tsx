@@ -9,7 +9,7 @@ import { PortalVideo } from "../dashboard/portal-video.tsx";
 import { requireOnboardedUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.help";
-import { FaqAccordion } from "./faq.tsx";
+import { ContactSection, FaqSection, helpSectionHeading } from "./help-sections.tsx";
 import { PORTAL_HELP_ACTION, PortalContactForm, PortalContactThankYou } from "./portal-contact-form.tsx";
 
 const TITLE = "Help";
@@ -25,8 +25,6 @@ export async function action({ context, request }: Route.ActionArgs) {
   throw redirect(`${PORTAL_HELP_ACTION}?sent=1#contact`);
 }
 
-const sectionHeading = "text-2xl font-bold text-brand-800 md:text-3xl";
-
 export default function PortalHelp({ actionData }: Route.ComponentProps) {
   const [searchParams] = useSearchParams();
   const sent = searchParams.get("sent") === "1";
@@ -35,7 +33,7 @@ export default function PortalHelp({ actionData }: Route.ComponentProps) {
   return (
     <div className="mx-auto max-w-3xl space-y-16 px-4 py-8 md:py-12">
       <section aria-labelledby="how-it-works-heading">
-        <h2 id="how-it-works-heading" className={sectionHeading}>
+        <h2 id="how-it-works-heading" className={helpSectionHeading}>
           How It Works
         </h2>
         <p className="mt-2 mb-6 text-slate-700">
@@ -45,27 +43,10 @@ export default function PortalHelp({ actionData }: Route.ComponentProps) {
         <PortalVideo src={howItWorksVideoUrl} title="How It Works video" />
       </section>
 
-      <section aria-labelledby="faq-heading">
-        <h2 id="faq-heading" className={sectionHeading}>
-          Frequently Asked Questions
-        </h2>
-        <p className="mt-2 mb-6 text-slate-700">
-          Quick answers about Reward Dollars, payments and gift cards. Select a question to show its answer.
-        </p>
-        <FaqAccordion />
-      </section>
-
-      <section id="contact" aria-labelledby="contact-heading" className="scroll-mt-6">
-        <h2 id="contact-heading" className={sectionHeading}>
-          Contact Us
-        </h2>
-        <p className="mt-2 mb-6 text-slate-700">
-          Can&rsquo;t find your answer? Send us a message and our support team will reply within 24 business hours.
-        </p>
-        <div className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6">
-          {sent ? <PortalContactThankYou /> : <PortalContactForm reply={actionData} />}
-        </div>
-      </section>
+      <FaqSection />
+      <ContactSection scrollMargin="scroll-mt-6">
+        {sent ? <PortalContactThankYou /> : <PortalContactForm reply={actionData} />}
+      </ContactSection>
     </div>
   );
 }

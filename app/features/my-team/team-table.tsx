@@ -9,6 +9,7 @@ import { formatDollars } from "../../../core/money.ts";
 import type { TeamMember, TeamPage } from "../../../modules/team/schema.ts";
 import type { UrlDialogControl } from "../../ui/dialog.tsx";
 import { Pager } from "../../ui/pager.tsx";
+import { ColumnHeads, EmptyTableRow } from "../../ui/table.tsx";
 import { pageHref } from "./team.ts";
 import { editButtonId } from "./team-dialogs.tsx";
 
@@ -46,28 +47,18 @@ export function TeamTable({
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
       <table aria-labelledby="team-heading" className="w-full table-fixed border-collapse">
         <thead className="bg-slate-100">
-          <tr>
-            <th scope="col" className={`${th} w-auto`}>
-              Name
-            </th>
-            <th scope="col" className={`${th} hidden w-2/5 md:table-cell`}>
-              Email
-            </th>
-            <th scope="col" className={`${thTight} w-28 text-right sm:w-40`}>
-              Balance
-            </th>
-            <th scope="col" className={`${thTight} w-16 text-right sm:w-24`}>
-              Action
-            </th>
-          </tr>
+          <ColumnHeads
+            columns={[
+              ["Name", `${th} w-auto`],
+              ["Email", `${th} hidden w-2/5 md:table-cell`],
+              ["Balance", `${thTight} w-28 text-right sm:w-40`],
+              ["Action", `${thTight} w-16 text-right sm:w-24`],
+            ]}
+          />
         </thead>
         <tbody className="divide-y divide-slate-200">
           {items.length === 0 ? (
-            <tr>
-              <td colSpan={4} className="px-4 py-8 text-center text-slate-600">
-                No data to display
-              </td>
-            </tr>
+            <EmptyTableRow columns={4} />
           ) : (
             items.map((member) => {
               const opener = editOpener(member);

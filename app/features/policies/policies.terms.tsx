@@ -1,8 +1,7 @@
 import { sharedPageHeaders } from "../../../core/shared-page.ts";
-import { Banner } from "../../ui/banner.tsx";
-import { PublicLayout } from "../site/public-layout.tsx";
 import type { Route } from "./+types/policies.terms";
 import { TermsContent } from "./policy-content.tsx";
+import { PolicyPage } from "./policy-page.tsx";
 
 // The same for every visitor without a session: kept whole by the edge for a minute.
 export const headers = sharedPageHeaders;
@@ -18,11 +17,8 @@ export const meta: Route.MetaFunction = () => [
 
 export default function TermsPage() {
   return (
-    <PublicLayout>
-      <Banner eyebrow="Policies" title="Terms and Conditions" />
-      <article aria-label="Terms and Conditions" className="mx-auto max-w-3xl px-4 py-12 md:px-6 md:py-16">
-        <TermsContent />
-      </article>
-    </PublicLayout>
+    <PolicyPage title="Terms and Conditions">
+      <TermsContent />
+    </PolicyPage>
   );
 }

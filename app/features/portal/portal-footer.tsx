@@ -1,6 +1,7 @@
 // The portal footer (docs/requirements.md §S2 Portal): the licence line, with the policies and Help a signed-in
 // user may need.
 import { href, Link } from "react-router";
+import { PolicyLinks } from "../../ui/policy-links.tsx";
 
 const linkClass =
   "inline-flex min-h-11 items-center rounded-md px-2 text-brand-100 underline-offset-4 hover:text-white hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-white";
@@ -15,16 +16,7 @@ export function PortalFooter() {
         </div>
         <nav aria-label="Footer">
           <ul className="-mx-2 flex flex-wrap">
-            <li>
-              <Link to={href("/policies/terms-and-conditions")} className={linkClass}>
-                Terms and Conditions
-              </Link>
-            </li>
-            <li>
-              <Link to={href("/policies/privacy-policy")} className={linkClass}>
-                Privacy Policy
-              </Link>
-            </li>
+            <PolicyLinks linkClass={linkClass} />
             <li>
               <Link to={href("/portal/help")} className={linkClass}>
                 Help

@@ -12,6 +12,7 @@ import { type FocusEvent, type KeyboardEvent, useEffect, useRef, useState } from
 import { Form, useFetcher } from "react-router";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { HiddenFormInputs } from "../../ui/form-fields.tsx";
+import { ColumnHeads, EmptyTableRow } from "../../ui/table.tsx";
 import {
   amountLabel,
   INTENTS,
@@ -101,28 +102,18 @@ export function RewardDraftTable({
         <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
           <table id={TABLE_ID} tabIndex={-1} className="w-full border-collapse outline-none" aria-label="Recipients">
             <thead className="bg-slate-100">
-              <tr>
-                <th scope="col" className={`${th} hidden md:table-cell`}>
-                  Name
-                </th>
-                <th scope="col" className={th}>
-                  Email
-                </th>
-                <th scope="col" className={th}>
-                  Amount ($)
-                </th>
-                <th scope="col" className={`${th} text-right`}>
-                  Remove
-                </th>
-              </tr>
+              <ColumnHeads
+                columns={[
+                  ["Name", `${th} hidden md:table-cell`],
+                  ["Email", th],
+                  ["Amount ($)", th],
+                  ["Remove", `${th} text-right`],
+                ]}
+              />
             </thead>
             <tbody className="divide-y divide-slate-200">
               {view.rows.length === 0 ? (
-                <tr>
-                  <td colSpan={4} className="px-4 py-8 text-center text-slate-600">
-                    No data to display
-                  </td>
-                </tr>
+                <EmptyTableRow columns={4} />
               ) : (
                 view.rows.map((row, index) => (
                   <RecipientRow

@@ -29,7 +29,7 @@ import { inApiWords } from "../../lib/refusals.ts";
 import { startNewSession } from "../../lib/session.server.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
-import { AuthField } from "../../ui/auth-fields.tsx";
+import { AuthField, NameFields } from "../../ui/auth-fields.tsx";
 import { FormAlert, HiddenFormInputs, SubmitButton } from "../../ui/form-fields.tsx";
 import { NewPasswordFields, passwordFocus } from "../../ui/password-checklist.tsx";
 import { portalUser } from "../portal/portal.server.ts";
@@ -237,20 +237,7 @@ function NameSection({ firstName, lastName, reply }: { firstName: string; lastNa
       <Form method="post" action={ACTION} preventScrollReset {...getFormProps(form)} className="mt-4 space-y-4">
         <HiddenFormInputs intent="name" />
         <FormAlert messages={form.errors ?? []} focusKey={reply} focus={!hasFieldErrors(reply?.result)} />
-        <div className="grid gap-4 sm:grid-cols-2">
-          <AuthField
-            field={fields.firstName}
-            label="First Name"
-            autoComplete="given-name"
-            autoFocus={focusFirst === "firstName"}
-          />
-          <AuthField
-            field={fields.lastName}
-            label="Last Name"
-            autoComplete="family-name"
-            autoFocus={focusFirst === "lastName"}
-          />
-        </div>
+        <NameFields fields={fields} focusFirst={focusFirst} />
         <SubmitButton busy={busy} className="w-full sm:w-auto">
           Save name
         </SubmitButton>

@@ -31,6 +31,7 @@ import type { Route } from "./+types/portal.settings.api-keys";
 import { budgetRequest, budgetSavedToast } from "./budget-form.server.ts";
 import { BudgetForm } from "./budget-form.tsx";
 import { card, controlClass, dangerButton, labelClass, sectionHeading } from "./settings-styles.ts";
+import { ShownOnce } from "./shown-once.tsx";
 
 const TITLE = "API keys";
 export const handle = { title: TITLE } satisfies PortalHandle;
@@ -165,34 +166,24 @@ export default function ApiKeysSettings({ loaderData, actionData }: Route.Compon
 
 function NewKey({ created }: { created: CreatedApiKey }) {
   return (
-    <section
-      aria-labelledby="new-key-heading"
-      className="rounded-lg border-2 border-green-700 bg-green-50 p-4 sm:p-6"
-      data-testid="new-api-key"
+    <ShownOnce
+      id="new-api-key"
+      testId="new-api-key"
+      title={<>Your new key “{created.name}”</>}
+      label="API key"
+      value={created.key}
+      after={
+        <p className="mt-1 text-sm text-slate-700">
+          Select the field and copy it (Ctrl+C, or ⌘C on a Mac). Send it as{" "}
+          <code>Authorization: Bearer {created.prefix}…</code>.
+        </p>
+      }
     >
-      <h2 id="new-key-heading" className="text-xl font-bold text-green-900">
-        Your new key “{created.name}”
-      </h2>
       <p className="mt-1 text-slate-800">
         Copy it now and keep it somewhere safe: this is the only time it is shown. If it is lost, revoke it and create
         another.
       </p>
-      <label htmlFor="new-api-key-value" className={`${labelClass} mt-3`}>
-        API key
-      </label>
-      <input
-        id="new-api-key-value"
-        readOnly
-        value={created.key}
-        autoComplete="off"
-        spellCheck={false}
-        className={`${controlClass} font-mono text-sm`}
-      />
-      <p className="mt-1 text-sm text-slate-700">
-        Select the field and copy it (Ctrl+C, or ⌘C on a Mac). Send it as{" "}
-        <code>Authorization: Bearer {created.prefix}…</code>.
-      </p>
-    </section>
+    </ShownOnce>
   );
 }
 

@@ -24,6 +24,7 @@ import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts"
 import type { FormReply } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
+import { ColumnHeads } from "../../ui/table.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.balance";
@@ -183,20 +184,14 @@ function Statement({ entries }: { entries: BalanceEntryView[] }) {
       <table className="w-full border-collapse">
         <caption className="sr-only">Balance statement, newest first</caption>
         <thead className="bg-slate-100">
-          <tr>
-            <th scope="col" className={`${th} hidden md:table-cell`}>
-              Date
-            </th>
-            <th scope="col" className={th}>
-              What
-            </th>
-            <th scope="col" className={`${th} text-right`}>
-              Amount
-            </th>
-            <th scope="col" className={`${th} hidden text-right md:table-cell`}>
-              Balance after
-            </th>
-          </tr>
+          <ColumnHeads
+            columns={[
+              ["Date", `${th} hidden md:table-cell`],
+              ["What", th],
+              ["Amount", `${th} text-right`],
+              ["Balance after", `${th} hidden text-right md:table-cell`],
+            ]}
+          />
         </thead>
         <tbody className="divide-y divide-slate-200">
           {entries.map((entry) => (

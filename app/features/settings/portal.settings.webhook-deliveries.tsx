@@ -19,6 +19,7 @@ import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { FormAlert, HiddenFormInputs } from "../../ui/form-fields.tsx";
+import { ColumnHeads } from "../../ui/table.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.webhook-deliveries";
@@ -137,23 +138,20 @@ export default function WebhookDeliveries({ loaderData, actionData, params }: Ro
           <table className="mt-4 w-full border-collapse text-left">
             <caption className="sr-only">Deliveries to this endpoint, newest first</caption>
             <thead className="hidden bg-slate-100 md:table-header-group">
-              <tr>
-                <th scope="col" className={th}>
-                  Event
-                </th>
-                <th scope="col" className={th}>
-                  Status
-                </th>
-                <th scope="col" className={th}>
-                  Attempts
-                </th>
-                <th scope="col" className={th}>
-                  Last answer
-                </th>
-                <th scope="col" className={th}>
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
+              <ColumnHeads
+                columns={[
+                  ["Event", th],
+                  ["Status", th],
+                  ["Attempts", th],
+                  ["Last answer", th],
+                  [
+                    <span key="actions" className="sr-only">
+                      Actions
+                    </span>,
+                    th,
+                  ],
+                ]}
+              />
             </thead>
             <tbody className="divide-y divide-slate-200">
               {deliveries.map((d) => (

@@ -28,6 +28,7 @@ import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
 import type { Route } from "./+types/portal.settings.webhooks";
 import { card, controlClass, dangerButton, labelClass, secondaryButton, sectionHeading } from "./settings-styles.ts";
+import { ShownOnce } from "./shown-once.tsx";
 import { deliveryStatusText } from "./webhook-view.ts";
 
 const TITLE = "Webhooks";
@@ -146,14 +147,13 @@ export default function WebhooksSettings({ loaderData, actionData }: Route.Compo
 
 function NewEndpoint({ created }: { created: CreatedWebhookEndpoint }) {
   return (
-    <section
-      aria-labelledby="new-webhook-heading"
-      className="rounded-lg border-2 border-green-700 bg-green-50 p-4 sm:p-6"
-      data-testid="new-webhook-secret"
+    <ShownOnce
+      id="new-webhook-secret"
+      testId="new-webhook-secret"
+      title="Endpoint registered"
+      label="Signing secret"
+      value={created.secret}
     >
-      <h2 id="new-webhook-heading" className="text-xl font-bold text-green-900">
-        Endpoint registered
-      </h2>
       <p className="mt-1 break-words text-slate-800">
         <code>{created.url}</code> receives: {created.events.map(webhookEventLabel).join("; ")}.
       </p>
@@ -161,18 +161,7 @@ function NewEndpoint({ created }: { created: CreatedWebhookEndpoint }) {
         Copy its signing secret now and keep it somewhere safe: this is the only time it is shown. If it is lost, delete
         the endpoint and register it again.
       </p>
-      <label htmlFor="new-webhook-secret-value" className={`${labelClass} mt-3`}>
-        Signing secret
-      </label>
-      <input
-        id="new-webhook-secret-value"
-        readOnly
-        value={created.secret}
-        autoComplete="off"
-        spellCheck={false}
-        className={`${controlClass} font-mono text-sm`}
-      />
-    </section>
+    </ShownOnce>
   );
 }
 

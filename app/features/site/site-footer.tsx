@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { href, Link } from "react-router";
+import { PolicyLinks } from "../../ui/policy-links.tsx";
 import { SectionLink } from "../../ui/section-link.tsx";
 
 const linkClass =
@@ -40,16 +41,7 @@ export function SiteFooter() {
             </li>
           </FooterColumn>
           <FooterColumn title="Policies">
-            <li>
-              <Link to={href("/policies/terms-and-conditions")} className={linkClass}>
-                Terms and Conditions
-              </Link>
-            </li>
-            <li>
-              <Link to={href("/policies/privacy-policy")} className={linkClass}>
-                Privacy Policy
-              </Link>
-            </li>
+            <PolicyLinks linkClass={linkClass} />
           </FooterColumn>
           <FooterColumn title="Resources">
             <li>
