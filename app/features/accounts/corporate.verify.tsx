@@ -12,7 +12,7 @@ import { VERIFICATION_CODE_LENGTH } from "../../../core/limits.ts";
 import { VERIFICATION_CODE_MESSAGE, verifyFormSchema } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
 import { type ApiResult, createApiClient } from "../../lib/api.server.ts";
-import { readForm, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyInvalid } from "../../lib/forms.server.ts";
 import { ACCOUNT_MESSAGES, type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { inApiWords, refusalWords, refusedAs } from "../../lib/refusals.ts";
 import { startNewSession } from "../../lib/session.server.ts";
@@ -64,7 +64,7 @@ const SHOWN_VERIFY = inApiWords(
 );
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const { submission } = await readForm(context, request, verifyFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(verifyFormSchema);
   const link = verifyParams(new URL(request.url));
   if (!link) throw redirect(href("/error"));
   if (submission.status !== "success") {

@@ -12,7 +12,7 @@ import { MAX_PAGE_NUMBER } from "../../../core/paging.ts";
 import { EMPTY_REWARD_HISTORY } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
 import { asQuery } from "../../lib/api.server.ts";
-import { readForm } from "../../lib/forms.server.ts";
+import { readPostedForm } from "../../lib/forms.server.ts";
 import { pageNumberOf } from "../../lib/paging.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { ApprovalRequests } from "../approvals/approval-requests.tsx";
@@ -53,7 +53,7 @@ const intentSchema = z.object({ intent: z.literal(VIDEO_WATCHED_INTENT) });
 
 export async function action({ context, request }: Route.ActionArgs) {
   const user = requireOnboardedUser(context);
-  const { submission } = await readForm(context, request, intentSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(intentSchema);
   if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
   const result = await user.api.call((api) => api.Identity["onboarding-video-watched"].$post());
   if (!result.ok) {

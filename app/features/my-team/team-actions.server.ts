@@ -15,7 +15,7 @@ import {
 } from "../../../modules/team/schema.ts";
 import { services } from "../../context.ts";
 import type { ApiResult } from "../../lib/api.server.ts";
-import { replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { GENERIC_FORM_ERROR } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -27,7 +27,6 @@ import {
   NO_FILE_MESSAGE,
   postedImportId,
   postedRowCount,
-  readStreamedPost,
 } from "../../lib/uploads.server.ts";
 import { EXPECTED_ROWS_FIELD, IMPORT_ID_FIELD } from "../../ui/csv-upload-pane.tsx";
 import { type PortalUser, requireOnboardedUser } from "../portal/portal.server.ts";
@@ -214,16 +213,18 @@ function runIntent(intent: unknown, post: TeamPost): Promise<unknown> {
 export async function teamAction(context: Context, request: Request) {
   const user = requireOnboardedUser(context);
   const url = new URL(request.url);
-  const { formData, file } = await readStreamedPost(context, request, (posted, fields) => {
-    const intent = fields.get("intent");
-    const save = intent === TEAM_INTENT.saveFile;
-    if (!save && intent !== TEAM_INTENT.checkUpload) return Promise.resolve(null);
-    return importCsvFile(user.api, posted, {
-      kind: "team",
-      queue: save,
-      id: save ? postedImportId(fields.get(IMPORT_ID_FIELD)) : undefined,
-      expectedRows: postedRowCount(fields.get(EXPECTED_ROWS_FIELD)),
-    });
+  const { formData, file } = await readPostedForm(context, request, {
+    onFile: (posted, fields) => {
+      const intent = fields.get("intent");
+      const save = intent === TEAM_INTENT.saveFile;
+      if (!save && intent !== TEAM_INTENT.checkUpload) return Promise.resolve(null);
+      return importCsvFile(user.api, posted, {
+        kind: "team",
+        queue: save,
+        id: save ? postedImportId(fields.get(IMPORT_ID_FIELD)) : undefined,
+        expectedRows: postedRowCount(fields.get(EXPECTED_ROWS_FIELD)),
+      });
+    },
   });
   return runIntent(formData.get("intent"), { context, user, formData, file, url, back: listHref(url.search) });
 }

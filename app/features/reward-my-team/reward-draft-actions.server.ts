@@ -5,7 +5,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { newRewardUserSchema } from "../../../modules/reward-drafts/schema.ts";
-import { replyFailure } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure } from "../../lib/forms.server.ts";
 import { pageNumberOf } from "../../lib/paging.ts";
 import { redirectWithToast, type ToastInput } from "../../lib/toast.server.ts";
 import {
@@ -16,7 +16,6 @@ import {
   NO_FILE_MESSAGE,
   postedImportId,
   postedRowCount,
-  readStreamedPost,
 } from "../../lib/uploads.server.ts";
 import { EXPECTED_ROWS_FIELD, IMPORT_ID_FIELD } from "../../ui/csv-upload-pane.tsx";
 import { type PortalUser, requireOnboardedUser } from "../portal/portal.server.ts";
@@ -270,16 +269,18 @@ function runIntent(intent: string, post: DraftPost): Promise<unknown> {
 /** The page's action: reads the post (the bulk file goes to the API as it arrives) and runs its intent. */
 export async function rewardDraftAction(context: Context, request: Request) {
   const user = requireOnboardedUser(context);
-  const posted = await readStreamedPost(context, request, (upload, fields) => {
-    const intent = fields.get("intent");
-    const save = intent === INTENTS.bulkSave;
-    if (!save && intent !== INTENTS.bulkPreview) return Promise.resolve(null);
-    return importCsvFile(user.api, upload, {
-      kind: "reward",
-      queue: save,
-      id: save ? postedImportId(fields.get(IMPORT_ID_FIELD)) : undefined,
-      expectedRows: postedRowCount(fields.get(EXPECTED_ROWS_FIELD)),
-    });
+  const posted = await readPostedForm(context, request, {
+    onFile: (upload, fields) => {
+      const intent = fields.get("intent");
+      const save = intent === INTENTS.bulkSave;
+      if (!save && intent !== INTENTS.bulkPreview) return Promise.resolve(null);
+      return importCsvFile(user.api, upload, {
+        kind: "reward",
+        queue: save,
+        id: save ? postedImportId(fields.get(IMPORT_ID_FIELD)) : undefined,
+        expectedRows: postedRowCount(fields.get(EXPECTED_ROWS_FIELD)),
+      });
+    },
   });
   const form = posted.formData;
   return runIntent(String(form.get("intent") ?? ""), {

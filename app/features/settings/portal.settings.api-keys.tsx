@@ -20,7 +20,7 @@ import {
 import type { ApiKeyBudgetUse, BudgetsOverview } from "../../../modules/budgets/schema.ts";
 import { sydneyWallTimeToInstant } from "../../../modules/scheduled-sends/schema.ts";
 import { services } from "../../context.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -70,7 +70,7 @@ type ActionData = FormReply | { created: CreatedApiKey };
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { api: client } = portalUser(context);
-  const { submission } = await readForm(context, request, apiKeysFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(apiKeysFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const value = submission.value;
   switch (value.intent) {

@@ -15,7 +15,7 @@ import { DETAILS } from "../../../core/public-forms.ts";
 import type { TopUpCheck } from "../../../modules/balance/schema.ts";
 import { topUpCardSchema, topUpPostSchema } from "../../../modules/orders/card-form.ts";
 import { services } from "../../context.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, formConstraint } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -75,7 +75,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { api: client } = portalUser(context);
   // The form first (its CSRF check refuses a cross-site post before anything else is looked at).
-  const { submission } = await readForm(context, request, topUpPostSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(topUpPostSchema);
   const topUpId = topUpIdOf(params);
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS });
   const value = submission.value;

@@ -9,7 +9,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, redirect, useRouteLoaderData } from "react-router";
 import { CURRENT_PASSWORD_LABEL } from "../../../modules/settings/schema.ts";
 import { securityFormSchema } from "../../../modules/two-factor/schema.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { inApiWords, TWO_FACTOR_REFUSALS } from "../../lib/refusals.ts";
 import { getSession } from "../../lib/session.server.ts";
@@ -52,7 +52,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { api: client } = portalUser(context);
-  const { submission } = await readForm(context, request, securityFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(securityFormSchema);
   const intent = String(submission.payload.intent ?? "start") as Intent satisfies Intent;
   const hideFields = ["password", "code"];
   const reply = (failure: ReturnType<typeof replyInvalid>) =>

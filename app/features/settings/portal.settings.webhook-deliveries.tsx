@@ -14,7 +14,7 @@ import {
   webhookEventLabel,
 } from "../../../modules/webhooks/schema.ts";
 import { services } from "../../context.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -58,7 +58,7 @@ export async function loader({ context, params }: Route.LoaderArgs): Promise<Loa
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { api: client } = portalUser(context);
   const id = endpointIdOf(params);
-  const { submission } = await readForm(context, request, webhookDeliveriesFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(webhookDeliveriesFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   if (id === null) {
     return replyFailure(submission, { ok: false, status: 404, detail: WEBHOOK_DETAILS.notFound });
