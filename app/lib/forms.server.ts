@@ -88,6 +88,14 @@ function postedForm<F>(formData: FormData, file: F | null) {
 
 export type PostedForm<F = never> = ReturnType<typeof postedForm<F>>;
 
+/**
+ * The `default` of an action's one `switch (intent)` (ADR 0050): a post whose intent the page
+ * does not know is refused (400).
+ */
+export function unknownIntent(): never {
+  throw data("Unknown action.", { status: 400 });
+}
+
 /** A post read whole (`request.formData()`), then checked. */
 async function readWhole(context: Context, request: Request): Promise<FormData> {
   const form = await request.formData();

@@ -11,7 +11,7 @@ import {
   simulatedPaySchema,
   stripePaySchema,
 } from "../../../modules/orders/card-form.ts";
-import { type PostedForm, readPostedForm, replyInvalid } from "../../lib/forms.server.ts";
+import { type PostedForm, readPostedForm, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { requireOnboardedUser } from "../portal/portal.server.ts";
@@ -54,7 +54,7 @@ export async function reviewAction({ context, request }: Route.ActionArgs) {
     case PAY_INTENTS.stripeIntent:
       return payWithStripe(form, client);
     default:
-      throw data("Unknown action.", { status: 400 });
+      return unknownIntent();
   }
 }
 

@@ -5,7 +5,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { newRewardUserSchema } from "../../../modules/reward-drafts/schema.ts";
-import { readPostedForm, replyFailure } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, unknownIntent } from "../../lib/forms.server.ts";
 import { pageNumberOf } from "../../lib/paging.ts";
 import { redirectWithToast, type ToastInput } from "../../lib/toast.server.ts";
 import {
@@ -238,9 +238,32 @@ async function discardBulkFile({ user, form }: DraftPost) {
   return redirect(`${REWARD_MY_TEAM_PATH}?dialog=${ADD_DIALOG}`);
 }
 
-/** The one dispatch of the page's intents. */
-function runIntent(intent: string, post: DraftPost): Promise<unknown> {
-  switch (intent as Intent) {
+/** The page's action: reads the post (the bulk file goes to the API as it arrives) and runs its intent. */
+export async function rewardDraftAction(context: Context, request: Request) {
+  const user = requireOnboardedUser(context);
+  const posted = await readPostedForm(context, request, {
+    onFile: (upload, fields) => {
+      const intent = fields.get("intent");
+      const save = intent === INTENTS.bulkSave;
+      if (!save && intent !== INTENTS.bulkPreview) return Promise.resolve(null);
+      return importCsvFile(user.api, upload, {
+        kind: "reward",
+        queue: save,
+        id: save ? postedImportId(fields.get(IMPORT_ID_FIELD)) : undefined,
+        expectedRows: postedRowCount(fields.get(EXPECTED_ROWS_FIELD)),
+      });
+    },
+  });
+  const form = posted.formData;
+  const post: DraftPost = {
+    context,
+    user,
+    form,
+    file: posted.file,
+    viaFetcher: form.get(VIA_FETCHER.name) === VIA_FETCHER.value,
+    back: pageHref(pageNumberOf(form.get("page"))),
+  };
+  switch (posted.intent as Intent) {
     case INTENTS.addFromSearch:
       return addFromSearch(post);
     case INTENTS.saveAmount:
@@ -262,33 +285,6 @@ function runIntent(intent: string, post: DraftPost): Promise<unknown> {
     case INTENTS.bulkDiscard:
       return discardBulkFile(post);
     default:
-      throw data("Unknown request.", { status: 400 });
+      return unknownIntent();
   }
-}
-
-/** The page's action: reads the post (the bulk file goes to the API as it arrives) and runs its intent. */
-export async function rewardDraftAction(context: Context, request: Request) {
-  const user = requireOnboardedUser(context);
-  const posted = await readPostedForm(context, request, {
-    onFile: (upload, fields) => {
-      const intent = fields.get("intent");
-      const save = intent === INTENTS.bulkSave;
-      if (!save && intent !== INTENTS.bulkPreview) return Promise.resolve(null);
-      return importCsvFile(user.api, upload, {
-        kind: "reward",
-        queue: save,
-        id: save ? postedImportId(fields.get(IMPORT_ID_FIELD)) : undefined,
-        expectedRows: postedRowCount(fields.get(EXPECTED_ROWS_FIELD)),
-      });
-    },
-  });
-  const form = posted.formData;
-  return runIntent(String(form.get("intent") ?? ""), {
-    context,
-    user,
-    form,
-    file: posted.file,
-    viaFetcher: form.get(VIA_FETCHER.name) === VIA_FETCHER.value,
-    back: pageHref(pageNumberOf(form.get("page"))),
-  });
 }

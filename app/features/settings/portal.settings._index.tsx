@@ -23,7 +23,7 @@ import {
   profileFormSchema,
   SETTINGS_DETAILS,
 } from "../../../modules/settings/schema.ts";
-import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { type FormReply, firstInvalidField, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { startNewSession } from "../../lib/session.server.ts";
@@ -175,6 +175,8 @@ export async function action({ context, request }: Route.ActionArgs) {
         title: "Signed out of all other sessions",
       });
     }
+    default:
+      return unknownIntent();
   }
 }
 

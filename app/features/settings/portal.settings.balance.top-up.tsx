@@ -15,7 +15,7 @@ import { DETAILS } from "../../../core/public-forms.ts";
 import type { TopUpCheck } from "../../../modules/balance/schema.ts";
 import { topUpCardSchema, topUpPostSchema } from "../../../modules/orders/card-form.ts";
 import { services } from "../../context.ts";
-import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { type FormReply, formConstraint } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -86,31 +86,39 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       { shown: "any", hideFields: CARD_SECRET_FIELDS },
     );
 
-  if (value.intent === "authenticate") {
-    const answered = await client.call((api) =>
-      api.Balance.TopUps[":id"]["authenticate-simulated"].$post({
-        param: { id: String(topUpId) },
-        json: { outcome: value.outcome },
-      }),
-    );
-    if (answered.ok && answered.data.status === "succeeded") throw paidRedirect(context, answered.data.check);
-    // Failed or not recorded: the page reads the top-up's state again and says what it is.
-    throw redirect(pagePath(topUpId));
+  switch (value.intent) {
+    case "authenticate": {
+      const answered = await client.call((api) =>
+        api.Balance.TopUps[":id"]["authenticate-simulated"].$post({
+          param: { id: String(topUpId) },
+          json: { outcome: value.outcome },
+        }),
+      );
+      if (answered.ok && answered.data.status === "succeeded") throw paidRedirect(context, answered.data.check);
+      // Failed or not recorded: the page reads the top-up's state again and says what it is.
+      throw redirect(pagePath(topUpId));
+    }
+    case "pay": {
+      const paid = await client.call((api) =>
+        api.Balance.TopUps[":id"]["pay-simulated"].$post({
+          param: { id: String(topUpId) },
+          json: normalisedCard(value),
+        }),
+      );
+      if (!paid.ok) {
+        return replyFailure(submission, paid, { shown: SHOWN, hideFields: CARD_SECRET_FIELDS });
+      }
+      const answer = paid.data;
+      if (answer.status === "succeeded") throw paidRedirect(context, answer.check);
+      if (answer.status === "requires_action") throw redirect(pagePath(topUpId));
+      const message = answer.message || "There was an error with your payment";
+      // A declined card is 402, as on the Review page; a field the processor refused is next to it.
+      if (answer.field && answer.field !== "cardNumber") return failure(400, message, { [answer.field]: [message] });
+      return failure(402, message);
+    }
+    default:
+      return unknownIntent();
   }
-
-  const paid = await client.call((api) =>
-    api.Balance.TopUps[":id"]["pay-simulated"].$post({ param: { id: String(topUpId) }, json: normalisedCard(value) }),
-  );
-  if (!paid.ok) {
-    return replyFailure(submission, paid, { shown: SHOWN, hideFields: CARD_SECRET_FIELDS });
-  }
-  const answer = paid.data;
-  if (answer.status === "succeeded") throw paidRedirect(context, answer.check);
-  if (answer.status === "requires_action") throw redirect(pagePath(topUpId));
-  const message = answer.message || "There was an error with your payment";
-  // A declined card is 402, as on the Review page; a field the processor refused is next to it.
-  if (answer.field && answer.field !== "cardNumber") return failure(400, message, { [answer.field]: [message] });
-  return failure(402, message);
 }
 
 export default function TopUpPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -21,7 +21,7 @@ import {
   singleSignOnPageSchema,
 } from "../../../modules/single-sign-on/schema.ts";
 import { services } from "../../context.ts";
-import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -90,6 +90,8 @@ export async function action({ context, request }: Route.ActionArgs) {
       // Not a redirect: nothing changed; the answer is this page's.
       return { test: result.data as SingleSignOnTestResult };
     }
+    default:
+      return unknownIntent();
   }
 }
 

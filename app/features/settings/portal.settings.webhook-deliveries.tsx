@@ -14,7 +14,7 @@ import {
   webhookEventLabel,
 } from "../../../modules/webhooks/schema.ts";
 import { services } from "../../context.ts";
-import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -65,19 +65,27 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   }
   const page = href("/portal/settings/webhooks/:endpointId", { endpointId: String(id) });
   const value = submission.value;
-  const result =
-    value.intent === "resend"
-      ? await client.call((api) =>
-          api.Webhooks[":id"].deliveries[":deliveryId"].resend.$post({
-            param: { id: String(id), deliveryId: String(value.deliveryId) },
-          }),
-        )
-      : await client.call((api) => api.Webhooks[":id"].ping.$post({ param: { id: String(id) } }));
-  if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
-  throw redirectWithToast(context, page, {
-    type: "success",
-    title: value.intent === "resend" ? "Delivery queued again: it is sent within seconds" : "Test ping queued",
-  });
+  switch (value.intent) {
+    case "resend": {
+      const result = await client.call((api) =>
+        api.Webhooks[":id"].deliveries[":deliveryId"].resend.$post({
+          param: { id: String(id), deliveryId: String(value.deliveryId) },
+        }),
+      );
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
+      throw redirectWithToast(context, page, {
+        type: "success",
+        title: "Delivery queued again: it is sent within seconds",
+      });
+    }
+    case "ping": {
+      const result = await client.call((api) => api.Webhooks[":id"].ping.$post({ param: { id: String(id) } }));
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
+      throw redirectWithToast(context, page, { type: "success", title: "Test ping queued" });
+    }
+    default:
+      return unknownIntent();
+  }
 }
 
 export default function WebhookDeliveries({ loaderData, actionData, params }: Route.ComponentProps) {
