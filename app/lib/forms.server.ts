@@ -225,6 +225,26 @@ export function replyInvalid(
   return respond(submission, 400, { ...(usedChallenge ? { captcha: "v2" as const } : {}), ...options });
 }
 
+/** What a reply of the page's own hides and answers (400 unless told). */
+interface OwnReplyOptions {
+  status?: number;
+  hideFields?: readonly string[];
+}
+
+/** The page's own message in the form's banner (not an API failure: that is `replyFailure`). */
+export function replyBanner(submission: Submission<unknown>, message: string, options: OwnReplyOptions = {}) {
+  return respond(submission, options.status ?? 400, { formErrors: [message], hideFields: options.hideFields });
+}
+
+/** The page's own messages next to their fields. */
+export function replyFields(
+  submission: Submission<unknown>,
+  fieldErrors: Record<string, string[]>,
+  options: OwnReplyOptions = {},
+) {
+  return respond(submission, options.status ?? 400, { fieldErrors, hideFields: options.hideFields });
+}
+
 /** How a form says an API failure: the refusals it says (app/lib/refusals.ts), and what it posted. */
 export interface FailureOptions {
   /** The refusals the page says, by kind; "any": whatever the API answered. */

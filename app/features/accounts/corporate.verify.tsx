@@ -12,7 +12,7 @@ import { VERIFICATION_CODE_LENGTH } from "../../../core/limits.ts";
 import { VERIFICATION_CODE_MESSAGE, verifyFormSchema } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
 import { type ApiResult, createApiClient } from "../../lib/api.server.ts";
-import { readPostedForm, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
+import { readPostedForm, replyBanner, replyFields, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { ACCOUNT_MESSAGES, type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { inApiWords, refusalWords, refusedAs } from "../../lib/refusals.ts";
 import { startNewSession } from "../../lib/session.server.ts";
@@ -38,7 +38,7 @@ interface VerifyReply extends FormReply {
  */
 function resendFailure(submission: Parameters<typeof replyInvalid>[0], status: number) {
   const message = status >= 500 ? ACCOUNT_MESSAGES.resendError : ACCOUNT_MESSAGES.resendFailed;
-  return data<VerifyReply>({ result: submission.reply({ formErrors: [message] }) }, { status });
+  return replyBanner(submission, message, { status });
 }
 
 export const meta: Route.MetaFunction = () => [
@@ -107,10 +107,8 @@ export async function action({ context, request }: Route.ActionArgs) {
       ]);
       if (!details.ok) {
         services(context).logger.warn({ status: details.status }, "verify: MyDetails failed");
-        return data<VerifyReply>(
-          { result: submission.reply({ formErrors: [ACCOUNT_MESSAGES.verifyGeneric] }) },
-          { status: details.status >= 400 ? details.status : 500 },
-        );
+        const status = details.status >= 400 ? details.status : 500;
+        return replyBanner(submission, ACCOUNT_MESSAGES.verifyGeneric, { status });
       }
       const user = details.data;
       await startNewSession(context, {
@@ -141,19 +139,17 @@ function verifyFailure(
 ) {
   const status = failure.status >= 400 ? failure.status : 500;
   if (refusedAs(failure, "wrong-verification-code")) {
-    return data<VerifyReply>(
-      { result: submission.reply({ formErrors: [ACCOUNT_MESSAGES.invalidCode] }), problem: "invalidCode" },
-      { status },
-    );
+    const { data: reply } = replyBanner(submission, ACCOUNT_MESSAGES.invalidCode, { status });
+    return data<VerifyReply>({ ...reply, problem: "invalidCode" }, { status });
   }
   const fieldErrors = failure.errors?.verificationCode?.length
     ? { verificationCode: failure.errors.verificationCode }
     : undefined;
-  if (fieldErrors) return data<VerifyReply>({ result: submission.reply({ fieldErrors }) }, { status });
+  if (fieldErrors) return replyFields(submission, fieldErrors, { status });
   // The rate limits' answers say what happened, word for word (docs/requirements.md §D7).
   const words = failure.status === 429 ? failure.detail : refusalWords(failure, SHOWN_VERIFY);
   const message = words ?? ACCOUNT_MESSAGES.verifyGeneric;
-  return data<VerifyReply>({ result: submission.reply({ formErrors: [message] }) }, { status });
+  return replyBanner(submission, message, { status });
 }
 
 export default function Verify({ actionData }: Route.ComponentProps) {

@@ -16,7 +16,7 @@ import {
 } from "../../../modules/approvals/schema.ts";
 import { simulatedPaySchema } from "../../../modules/orders/card-form.ts";
 import { services } from "../../context.ts";
-import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
+import { readPostedForm, replyBanner, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { idFromParam } from "../../lib/route-ids.ts";
@@ -101,11 +101,8 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       }
       const outcome = confirmed.data as typeof confirmed.data & { status: string; message?: string };
       followSimulatedCard(created.data, outcome.status);
-      const result = submission.reply({
-        formErrors: [outcome.message || PAYMENT_TEXT.paymentError],
-        hideFields: ["csrf", ...CARD_SECRET_FIELDS],
-      });
-      return data<ApprovalReply>({ result, intent: "pay" }, { status: 402 });
+      const message = outcome.message || PAYMENT_TEXT.paymentError;
+      return reply(replyBanner(submission, message, { status: 402, hideFields: CARD_SECRET_FIELDS }), "pay");
     }
     case "approve":
     case "decline": {

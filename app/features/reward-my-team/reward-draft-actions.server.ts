@@ -5,7 +5,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
 import { newRewardUserSchema } from "../../../modules/reward-drafts/schema.ts";
-import { readPostedForm, replyFailure, unknownIntent } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { pageNumberOf } from "../../lib/paging.ts";
 import { redirectWithToast, type ToastInput } from "../../lib/toast.server.ts";
 import {
@@ -165,7 +165,7 @@ async function removeAllRecipients({ user, viaFetcher }: DraftPost) {
 async function addSingle({ context, user, form, viaFetcher }: DraftPost) {
   const submission = parseWithZod(form, { schema: newRewardUserSchema });
   if (submission.status !== "success") {
-    const reply: SingleAddReply = { ok: false, result: submission.reply({ hideFields: ["csrf"] }) };
+    const reply: SingleAddReply = { ok: false, result: replyInvalid(submission).data.result };
     return viaFetcher ? data(reply, 400) : data<ActionReply>({ intent: INTENTS.addSingle, reply }, 400);
   }
   const { firstName, lastName, email } = submission.value;

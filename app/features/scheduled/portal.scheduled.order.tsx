@@ -19,7 +19,7 @@ import {
   sydneyWallTimeToInstant,
 } from "../../../modules/scheduled-sends/schema.ts";
 import { services } from "../../context.ts";
-import { readPostedForm, unknownIntent } from "../../lib/forms.server.ts";
+import { readPostedForm, replyBanner, replyFields, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
 import { idFromParam } from "../../lib/route-ids.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -93,7 +93,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
     case "reschedule": {
       const { submission } = form.parse(rescheduleFormSchema);
       if (submission.status !== "success") {
-        return data<FormReply>({ result: submission.reply({ hideFields: ["csrf"] }) }, { status: 400 });
+        return replyInvalid(submission);
       }
       const instant = sydneyWallTimeToInstant(submission.value.sendAt) as Date;
       const moved = await client.call((api) =>
@@ -103,12 +103,10 @@ export async function action({ context, request, params }: Route.ActionArgs) {
         }),
       );
       if (!moved.ok) {
-        const result = submission.reply(
-          moved.status === 400
-            ? { fieldErrors: { sendAt: [moved.detail] }, hideFields: ["csrf"] }
-            : { formErrors: [moved.detail], hideFields: ["csrf"] },
-        );
-        return data<FormReply>({ result }, { status: moved.status });
+        const status = moved.status;
+        return status === 400
+          ? replyFields(submission, { sendAt: [moved.detail] }, { status })
+          : replyBanner(submission, moved.detail, { status });
       }
       return redirectWithToast(context, scheduledPath(orderId), {
         type: "success",
