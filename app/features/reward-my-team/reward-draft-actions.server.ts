@@ -4,6 +4,7 @@
 // (post/redirect/get), or with the page and its messages when something was refused.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
+import { parseId } from "../../../core/fields.ts";
 import { newRewardUserSchema } from "../../../modules/reward-drafts/schema.ts";
 import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { pageNumberOf } from "../../lib/paging.ts";
@@ -74,11 +75,6 @@ interface DraftPost {
   back: string;
 }
 
-function idOf(value: FormDataEntryValue | null): number | null {
-  const n = Number(value);
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-}
-
 /**
  * create-reward-user answers a flat body (no `rewards`, as addSingle sends) with the one recipient
  * it added, never the bulk summary (modules/reward-drafts/api.server.ts).
@@ -89,7 +85,7 @@ function isOneRecipient<T extends object>(answer: T): answer is Extract<T, { isN
 
 /** Search result → the draft (amount 0). */
 async function addFromSearch({ context, user, form, viaFetcher }: DraftPost) {
-  const userId = idOf(form.get("userId"));
+  const userId = parseId(form.get("userId"));
   const result = userId
     ? await user.api.call((api) => api.RewardMyTeam["create-reward-search"].$post({ json: { userId } }))
     : null;
@@ -105,7 +101,7 @@ async function addFromSearch({ context, user, form, viaFetcher }: DraftPost) {
 
 /** One amount, typed in the table (a fetcher). */
 async function saveAmount({ user, form }: DraftPost) {
-  const userId = idOf(form.get("userId"));
+  const userId = parseId(form.get("userId"));
   const value = String(form.get("value") ?? "");
   if (!userId) return data<AmountReply>({ ok: false, userId: 0, message: "Team member not found." }, 400);
   const result = await user.api.call((api) => api.RewardMyTeam["update-reward"].$put({ json: { userId, value } }));
@@ -115,7 +111,7 @@ async function saveAmount({ user, form }: DraftPost) {
 
 /** Without JavaScript: every amount of the page; only changed ones are sent. */
 async function saveAmounts({ user, form, back }: DraftPost) {
-  const ids = form.getAll("userId").map(idOf);
+  const ids = form.getAll("userId").map(parseId);
   const previous = form.getAll("previous").map(String);
   const values = form.getAll("value").map(String);
   const reply: AmountsReply = { values: {}, errors: {} };
@@ -146,7 +142,7 @@ async function applyAll({ user, form, viaFetcher, back }: DraftPost) {
 
 /** One recipient out of the draft. */
 async function removeRecipient({ user, form, viaFetcher, back }: DraftPost) {
-  const userId = idOf(form.get("userId"));
+  const userId = parseId(form.get("userId"));
   const result = userId
     ? await user.api.call((api) => api.RewardMyTeam["delete-reward"].$delete({ json: { userId } }))
     : null;

@@ -10,6 +10,7 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, Link, redirect } from "react-router";
+import { parseId } from "../../../core/fields.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import type { TopUpCheck } from "../../../modules/balance/schema.ts";
@@ -41,10 +42,8 @@ const CARD_SECRET_FIELDS = ["cardNumber", "cvc"] as const;
 const SHOWN = inApiWords("owner-only", "top-up-not-found", "top-up-other-processor", "processor-unavailable");
 
 function topUpIdOf(params: { topUpId?: string }): number {
-  const id = Number(params.topUpId);
-  if (!/^\d{1,15}$/.test(params.topUpId ?? "") || !Number.isSafeInteger(id) || id <= 0) {
-    throw data("This top-up could not be found.", { status: 404 });
-  }
+  const id = parseId(params.topUpId);
+  if (id === null) throw data("This top-up could not be found.", { status: 404 });
   return id;
 }
 

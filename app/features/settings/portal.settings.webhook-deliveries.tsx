@@ -5,6 +5,7 @@
 // webhookDeliveriesFormSchema). A table on wide screens; on a phone each delivery is a stacked row.
 import { Form, href, Link } from "react-router";
 import { formatDate } from "../../../core/dates.ts";
+import { parseId } from "../../../core/fields.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import {
   WEBHOOK_DETAILS,
@@ -31,12 +32,6 @@ export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 const SHOWN = inApiWords("owner-only", "webhook-not-found", "delivery-not-found");
 
-/** The endpoint id of the address, or null when it cannot be one (answered as not found). */
-function endpointIdOf(params: { endpointId?: string }): number | null {
-  const text = params.endpointId ?? "";
-  return /^\d{1,15}$/.test(text) && Number(text) > 0 ? Number(text) : null;
-}
-
 type LoaderData =
   | { state: "ok"; page: WebhookDeliveriesPage }
   | { state: "owner-only" }
@@ -45,7 +40,7 @@ type LoaderData =
 
 export async function loader({ context, params }: Route.LoaderArgs): Promise<LoaderData> {
   const { api: client } = portalUser(context);
-  const id = endpointIdOf(params);
+  const id = parseId(params.endpointId);
   if (id === null) return { state: "not-found" };
   const result = await client.call((api) => api.Webhooks[":id"].deliveries.$get({ param: { id: String(id) } }));
   if (result.ok) return { state: "ok", page: result.data as WebhookDeliveriesPage };
@@ -57,7 +52,7 @@ export async function loader({ context, params }: Route.LoaderArgs): Promise<Loa
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { api: client } = portalUser(context);
-  const id = endpointIdOf(params);
+  const id = parseId(params.endpointId);
   const { submission } = (await readPostedForm(context, request)).parse(webhookDeliveriesFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   if (id === null) {
