@@ -144,16 +144,21 @@ async function payWithStripe(form: PostedForm, client: Client) {
   if (submission.status !== "success") return replyInvalid(submission);
   const { amount, intent } = submission.value;
   const wording = wordingOf(submission.value);
-  if (intent === PAY_INTENTS.stripeIntent) {
-    const created = await createPayment(client, wording, amount);
-    if (!created.ok) return refusalReply(submission, created);
-    return { clientSecret: created.data.clientSecret };
+  switch (intent) {
+    case PAY_INTENTS.stripeIntent: {
+      const created = await createPayment(client, wording, amount);
+      if (!created.ok) return refusalReply(submission, created);
+      return { clientSecret: created.data.clientSecret };
+    }
+    case PAY_INTENTS.checkout: {
+      const json = { amount, rewardName: wording.rewardName, wording };
+      const session = await client.call((api) => api.StripePayment["create-checkout-session"].$post({ json }));
+      if (!session.ok) return refusalReply(submission, session);
+      throw redirect(session.data.url);
+    }
+    default:
+      return unknownIntent();
   }
-  const session = await client.call((api) =>
-    api.StripePayment["create-checkout-session"].$post({ json: { amount, rewardName: wording.rewardName, wording } }),
-  );
-  if (!session.ok) return refusalReply(submission, session);
-  throw redirect(session.data.url);
 }
 
 /**
