@@ -8,6 +8,21 @@ import { EMAIL_PATTERN, LIMITS } from "./limits.ts";
 // no 'unsafe-eval' (docs/requirements.md §D7), so in the browser that probe is reported as a violation.
 z.config({ jitless: true });
 
+/** The largest id a path or a form may name: 15 digits (what /api/v1's OpenAPI document says). */
+export const MAX_ID = 999_999_999_999_999;
+
+/**
+ * The one reading of an id from text (a route's `:orderId`, a posted `userId`, `?member=`): 1 to
+ * 15 ASCII digits naming a positive whole number, else null (no sign, exponent, spaces or
+ * decimals: "1e3", " 7", "7.0" name nothing). Leading zeros are taken ("007" is 7), as the
+ * routes always took them.
+ */
+export function parseId(value: unknown): number | null {
+  if (typeof value !== "string" || !/^\d{1,15}$/.test(value)) return null;
+  const id = Number(value);
+  return id > 0 ? id : null;
+}
+
 /** docs/requirements.md §S5: "<Label> is required." */
 export function requiredMessage(label: string): string {
   return `${label} is required.`;

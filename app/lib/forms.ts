@@ -3,8 +3,9 @@
 //
 // The pattern, for every form of the project:
 //   - a real <Form method="post" action="/route"> that works without JavaScript;
-//   - one schema in core/ (zod/mini) per form: the route action reads the post with `readForm`
-//     (forms.server.ts: CSRF + honeypot, then conform's parseWithZod with that schema); on
+//   - one schema in core/ (zod/mini) per form: the route action reads the post with
+//     `readPostedForm(...).parse(schema)` (forms.server.ts: CSRF + honeypot, then conform's
+//     parseWithZod with that schema); on
 //     success it calls the typed API client and REDIRECTS; on failure it returns a `FormReply`
 //     (field errors + a banner message);
 //   - the component wires conform's `useForm` with `lastResult: actionData?.result`,

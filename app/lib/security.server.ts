@@ -27,18 +27,9 @@ export function honeypotInputProps(context: Readonly<RouterContextProvider>) {
 }
 
 /**
- * Every action starts here: refuses a post whose CSRF token does not match (403) or whose
- * honeypot field was filled (400), and returns the parsed form data otherwise.
- */
-export async function checkFormPost(context: Readonly<RouterContextProvider>, request: Request): Promise<FormData> {
-  const form = await request.formData();
-  await checkFormFields(context, request, form);
-  return form;
-}
-
-/**
- * The checks of `checkFormPost` on fields already read: a streamed upload
- * (uploads.server.ts) runs them on the fields before its file, before reading the file.
+ * Every action's post passes here (forms.server.ts `readPostedForm`, on the fields read whole, or
+ * for a streamed upload on the fields before its file, before the file is read): refuses a post
+ * whose CSRF token does not match (403) or whose honeypot field was filled (400).
  */
 export async function checkFormFields(
   context: Readonly<RouterContextProvider>,

@@ -1,139 +1,15 @@
-// CSV uploads in a route action (docs/requirements.md §D7: uploads capped in size and rows), read as they
-// arrive: a multipart post goes through busboy, so neither the web nor the API ever holds a
-// 50,000-row file whole. The fields before the file part (the pane's forms put the CSRF token,
-// the honeypot and the intent first) are checked like any form post (security.server.ts) before
-// a byte of the file is read; the file part is then handed on as a stream, to the API's import
-// (POST /Imports, modules/imports/service.server.ts), which checks it with the browser's reader, stages its
-// rows and answers the job. Both bulk panes (My Team, Reward My Team) post through here.
-import { Readable } from "node:stream";
-import busboy from "busboy";
-import { data, type RouterContextProvider } from "react-router";
+// CSV uploads in a route action (docs/requirements.md §D7: uploads capped in size and rows): the
+// post is read as it arrives by `readPostedForm(..., { onFile })` (forms.server.ts: busboy, the
+// fields before the file part checked like any form post before a byte of the file is read), and
+// the file part is handed on here as a stream to the API's import (POST /Imports,
+// modules/imports/service.server.ts), which checks it with the browser's reader, stages its rows
+// and answers the job. Both bulk panes (My Team, Reward My Team) post through here.
 import { FILE_TOO_LARGE_MESSAGE, INVALID_FILE_TYPE_MESSAGE, isCsvFileName } from "../../core/csv.ts";
-import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import { type ApiClient, asQuery } from "./api.server.ts";
 import { importProgressOf, type PendingCsvUpload } from "./csv-upload.ts";
-import { checkFormFields, checkFormPost } from "./security.server.ts";
-
-type Context = Readonly<RouterContextProvider>;
+import type { StreamedFile } from "./forms.server.ts";
 
 export const NO_FILE_MESSAGE = "Please choose a CSV file.";
-const UNREADABLE_FORM = "The form could not be read.";
-
-/** The file part of a post, as it arrives. */
-export interface StreamedFile {
-  fileName: string;
-  stream: ReadableStream<Uint8Array>;
-}
-
-/** A form post whose file part (if any) was handed to `onFile`: its fields and what `onFile` answered. */
-export interface StreamedPost<T> {
-  formData: FormData;
-  /** What `onFile` answered, or null when the post had no file part. */
-  file: T | null;
-}
-
-/**
- * Reads a form post. Multipart: the fields as they come; at the first file part the fields so
- * far pass the CSRF and honeypot checks (a refusal is thrown once the body is drained), then
- * `onFile` gets the file's bytes as a stream, with the fields read so far (the intent). Any other
- * post: checkFormPost. Fields after the file part are read but not seen by `onFile`.
- */
-export async function readStreamedPost<T>(
-  context: Context,
-  request: Request,
-  onFile: (file: StreamedFile, fields: FormData) => Promise<T>,
-): Promise<StreamedPost<T>> {
-  const type = request.headers.get("content-type") ?? "";
-  if (!/^multipart\/form-data/i.test(type) || !request.body) {
-    return { formData: await checkFormPost(context, request), file: null };
-  }
-  const formData = new FormData();
-  let checked: Promise<void> | null = null;
-  const check = () => {
-    checked ??= checkFormFields(context, request, formData);
-    return checked;
-  };
-  let handled: Promise<T> | null = null;
-  const parser = busboy({
-    headers: { "content-type": type },
-    // One byte over the cap: the API sees the file is too large and says so (FILE_TOO_LARGE_MESSAGE).
-    limits: { files: 1, fileSize: MAX_UPLOAD_BYTES + 1, fields: 50, fieldSize: 64 * 1024, parts: 60 },
-  });
-  const finished = new Promise<void>((resolve, reject) => {
-    parser.on("field", (name, value) => formData.append(name, value));
-    parser.on("file", (_name, file, info) => {
-      if (handled) {
-        file.resume();
-        return;
-      }
-      const source = drainable(file);
-      handled = (async () => {
-        try {
-          await check();
-          return await onFile({ fileName: info.filename ?? "", stream: source.stream }, formData);
-        } finally {
-          // Whatever was not read (a refused form, a file refused part-way) is skipped, so the
-          // rest of the body is still read and the answer reaches the browser.
-          source.drain();
-        }
-      })();
-      // Seen (and thrown) below, after the whole body is read.
-      handled.catch(() => undefined);
-    });
-    parser.on("close", resolve);
-    parser.on("error", reject);
-  });
-  const body = Readable.fromWeb(request.body as import("node:stream/web").ReadableStream<Uint8Array>);
-  body.on("error", (error) => parser.destroy(error));
-  body.pipe(parser);
-  try {
-    await finished;
-  } catch {
-    // A broken or malformed body: the file's reader (if any) ends with it.
-    await (handled as Promise<T> | null)?.catch(() => undefined);
-    await check();
-    throw data(UNREADABLE_FORM, { status: 400 });
-  }
-  if (!handled) {
-    await check();
-    return { formData, file: null };
-  }
-  return { formData, file: await (handled as Promise<T>) };
-}
-
-/** A web stream over busboy's file stream that, once cancelled or done with, skips the rest. */
-function drainable(file: Readable): { stream: ReadableStream<Uint8Array>; drain: () => void } {
-  let draining = false;
-  const drain = () => {
-    if (draining) return;
-    draining = true;
-    file.removeAllListeners("data");
-    file.resume();
-  };
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        file.pause();
-        file.on("data", (chunk: Buffer) => {
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) file.pause();
-        });
-        file.once("end", () => {
-          if (!draining) controller.close();
-        });
-        file.once("error", (error) => controller.error(error));
-      },
-      pull() {
-        if (!draining) file.resume();
-      },
-      cancel() {
-        drain();
-      },
-    },
-    { highWaterMark: 8 },
-  );
-  return { stream, drain };
-}
 
 export type ImportKind = "team" | "reward";
 

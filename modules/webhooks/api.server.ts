@@ -13,6 +13,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
+import { parseId } from "../../core/fields.ts";
 import { ownerOnly, requireOwner } from "../../server/api/auth.ts";
 import type { ApiDeps, ApiEnv } from "../../server/api/deps.ts";
 import type { RateLimits } from "../../server/api/rate-limits.ts";
@@ -62,8 +63,8 @@ export function webhooksRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, n
   // never this endpoint's. The endpoint's budget first: a call it refuses leaves the company's alone.
   const sendBudget = createMiddleware<ApiEnv>(async (c, next) => {
     const { companyId } = requireOwner(c);
-    // As a number: `012` names endpoint 12 (server/http/validate.ts) and must not buy a fresh budget.
-    await limits.perAccount("webhookSendEndpoint", `company:${companyId}:endpoint:${Number(c.req.param("id"))}`);
+    // As a number: `012` names endpoint 12 (core/fields.ts parseId) and must not buy a fresh budget.
+    await limits.perAccount("webhookSendEndpoint", `company:${companyId}:endpoint:${parseId(c.req.param("id"))}`);
     await limits.perAccount("webhookSendCompany", `company:${companyId}`);
     await next();
   });

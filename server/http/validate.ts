@@ -4,6 +4,7 @@
 import type { Env, MiddlewareHandler } from "hono";
 import { validator } from "hono/validator";
 import { z } from "zod";
+import { MAX_ID, parseId } from "../../core/fields.ts";
 import { MAX_UPLOAD_BYTES } from "../../core/limits.ts";
 import type { PageRequest } from "../../core/paging.ts";
 import type { RefusalKind } from "../../core/refusals.ts";
@@ -127,15 +128,15 @@ function storableText(value: unknown): boolean {
 }
 
 /** A path id's value: a positive integer of at most 15 digits (also what /api/v1's OpenAPI document says). */
-export const pathIdSchema = z.int().min(1).max(999_999_999_999_999);
+export const pathIdSchema = z.int().min(1).max(MAX_ID);
 
 /**
- * A path id ("123"): digits only, of pathIdSchema, else `detail` as a 404 (an id that cannot
- * exist names nothing, like one that does not).
+ * A path id ("123"): an id of core/fields.ts `parseId` (of pathIdSchema), else the kind's 404 (an
+ * id that cannot exist names nothing, like one that does not).
  */
 export function positiveIdParam(text: string | undefined, notFound: RefusalKind): number {
-  const id = Number(text);
-  if (!/^\d{1,15}$/.test(text ?? "") || !pathIdSchema.safeParse(id).success) throw new Refusal(notFound);
+  const id = parseId(text);
+  if (id === null) throw new Refusal(notFound);
   return id;
 }
 

@@ -23,7 +23,7 @@ import {
 } from "../../../modules/managers/schema.ts";
 import { SSO_BUTTON_LABEL, SSO_SIGN_IN_DETAILS } from "../../../modules/single-sign-on/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, firstInvalidField, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { inApiWords, refusedAs } from "../../lib/refusals.ts";
 import { flashToast } from "../../lib/toast.server.ts";
@@ -79,7 +79,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const hideFields = PASSWORD_FIELDS;
-  const { submission } = await readForm(context, request, acceptInviteFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(acceptInviteFormSchema);
   const token = tokenOf(request);
   if (!token) throw redirect(PATH);
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields });

@@ -7,7 +7,7 @@ import { Form, href, Link, redirect, useSearchParams } from "react-router";
 import { sharedPageHeaders } from "../../../core/shared-page.ts";
 import { forgotFormSchema } from "../../../modules/identity/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import {
   ACCOUNT_MESSAGES,
   type FormReply,
@@ -32,7 +32,7 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const { submission } = await readForm(context, request, forgotFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(forgotFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const result = await createApiClient(context).call((api) =>
     api.Identity.ResetPasswordRequest.$post({ json: { email: submission.value.email } }),

@@ -10,7 +10,7 @@ import { href, Link, redirect } from "react-router";
 import { isPasswordAcceptable } from "../../../modules/identity/password.ts";
 import { RESET_CONFIRM_LABEL, resetFormSchema } from "../../../modules/identity/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import {
   type FormReply,
   firstInvalidField,
@@ -54,7 +54,7 @@ export function loader({ request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const hideFields = PASSWORD_FIELDS;
-  const { submission } = await readForm(context, request, resetFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(resetFormSchema);
   const passwordResetToken = resetToken(new URL(request.url));
   if (!passwordResetToken) throw redirect(href("/error"));
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields });

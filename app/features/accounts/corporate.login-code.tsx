@@ -9,7 +9,7 @@ import { data, Form, href, Link, redirect } from "react-router";
 import { loginCodeFormSchema, TWO_FACTOR_MESSAGES } from "../../../modules/two-factor/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { optionalSignedIn } from "../../lib/auth.server.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyBanner, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { refusedAs, TWO_FACTOR_REFUSALS } from "../../lib/refusals.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
@@ -44,7 +44,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const { submission } = await readForm(context, request, loginCodeFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(loginCodeFormSchema);
   const intent = submission.payload.intent === "recovery" ? "recovery" : "code";
   const hideFields = ["code", "recoveryCode"];
   if (submission.status !== "success") {
@@ -78,7 +78,7 @@ async function ended(
   intent: "code" | "recovery",
 ) {
   return data<CodeReply>(
-    { result: submission.reply({ formErrors: [message], hideFields: ["code", "recoveryCode"] }), intent, ended: true },
+    { ...replyBanner(submission, message, { hideFields: ["code", "recoveryCode"] }).data, intent, ended: true },
     { status: 400, headers: { "set-cookie": await clearChallengeCookie(context) } },
   );
 }

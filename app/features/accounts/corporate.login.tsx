@@ -8,13 +8,13 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
-import { data, Form, href, Link, redirect } from "react-router";
+import { Form, href, Link, redirect } from "react-router";
 import { sharedPageHeaders } from "../../../core/shared-page.ts";
 import { loginFormSchema } from "../../../modules/identity/schema.ts";
 import { SSO_BUTTON_LABEL, ssoLoginFormSchema } from "../../../modules/single-sign-on/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { optionalSignedIn } from "../../lib/auth.server.ts";
-import { type PostedForm, readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { type PostedForm, readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import {
   ACCOUNT_MESSAGES,
   type FormReply,
@@ -70,7 +70,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     case "sso":
       return signInWithCompanyAccount(context, form);
     default:
-      throw data("Unknown action.", { status: 400 });
+      return unknownIntent();
   }
 }
 

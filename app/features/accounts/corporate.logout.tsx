@@ -7,7 +7,7 @@ import { Form, href, redirect } from "react-router";
 import { services } from "../../context.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { LOGIN_PATH, optionalSignedIn } from "../../lib/auth.server.ts";
-import { checkFormPost } from "../../lib/security.server.ts";
+import { readPostedForm } from "../../lib/forms.server.ts";
 import { endSession, getSession } from "../../lib/session.server.ts";
 import { CsrfInput, HiddenHoneypot, SubmitButton } from "../../ui/form-fields.tsx";
 import type { Route } from "./+types/corporate.logout";
@@ -24,7 +24,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  await checkFormPost(context, request);
+  await readPostedForm(context, request);
   const session = getSession(context);
   const accessToken = session.get("accessToken");
   if (accessToken) {

@@ -8,7 +8,7 @@ import { sharedPageHeaders } from "../../../core/shared-page.ts";
 import { isPasswordAcceptable } from "../../../modules/identity/password.ts";
 import { signUpFormSchema } from "../../../modules/identity/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import {
   ACCOUNT_MESSAGES,
   type FormReply,
@@ -45,7 +45,7 @@ export const meta: Route.MetaFunction = () => [
 
 export async function action({ context, request }: Route.ActionArgs) {
   const hideFields = PASSWORD_FIELDS;
-  const { submission, usedChallenge } = await readForm(context, request, signUpFormSchema);
+  const { submission, usedChallenge } = (await readPostedForm(context, request)).parse(signUpFormSchema);
   if (submission.status !== "success") return replyInvalid(submission, usedChallenge, { hideFields });
   const result = await createApiClient(context).call((api) => api.Register.$post({ json: submission.value }));
   if (result.ok) throw redirect(verifyHref(result.data.userId, result.data.requestToken));

@@ -8,7 +8,7 @@ import { DETAILS } from "../../../core/public-forms.ts";
 import { twoFactorConfirmFormSchema } from "../../../modules/two-factor/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
 import { optionalSignedIn } from "../../lib/auth.server.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
 import { TWO_FACTOR_REFUSALS } from "../../lib/refusals.ts";
 import { AuthAlert, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
@@ -44,7 +44,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const { submission } = await readForm(context, request, twoFactorConfirmFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(twoFactorConfirmFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const challengeToken = await challengeTokenOf(context, request);
   if (!challengeToken) throw redirect(LOGIN);

@@ -12,7 +12,7 @@ import { VERIFICATION_CODE_LENGTH } from "../../../core/limits.ts";
 import { VERIFICATION_CODE_MESSAGE, verifyFormSchema } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
 import { type ApiResult, createApiClient } from "../../lib/api.server.ts";
-import { readForm, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyBanner, replyFields, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { ACCOUNT_MESSAGES, type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { inApiWords, refusalWords, refusedAs } from "../../lib/refusals.ts";
 import { startNewSession } from "../../lib/session.server.ts";
@@ -38,7 +38,7 @@ interface VerifyReply extends FormReply {
  */
 function resendFailure(submission: Parameters<typeof replyInvalid>[0], status: number) {
   const message = status >= 500 ? ACCOUNT_MESSAGES.resendError : ACCOUNT_MESSAGES.resendFailed;
-  return data<VerifyReply>({ result: submission.reply({ formErrors: [message] }) }, { status });
+  return replyBanner(submission, message, { status });
 }
 
 export const meta: Route.MetaFunction = () => [
@@ -64,7 +64,7 @@ const SHOWN_VERIFY = inApiWords(
 );
 
 export async function action({ context, request }: Route.ActionArgs) {
-  const { submission } = await readForm(context, request, verifyFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(verifyFormSchema);
   const link = verifyParams(new URL(request.url));
   if (!link) throw redirect(href("/error"));
   if (submission.status !== "success") {
@@ -75,57 +75,62 @@ export async function action({ context, request }: Route.ActionArgs) {
   const value = submission.value;
   const client = createApiClient(context);
 
-  if (value.intent === "resend") {
-    const resent = await client.call((api) =>
-      api.Identity.ResendVerifyEmailRequest.$post({ json: { userId: link.userId } }),
-    );
-    if (resent.ok) throw redirect(verifyHref(link.userId, resent.data.requestToken, { resent: "1" }));
-    return resendFailure(submission, resent.status >= 400 ? resent.status : 500);
-  }
+  switch (value.intent) {
+    case "resend": {
+      const resent = await client.call((api) =>
+        api.Identity.ResendVerifyEmailRequest.$post({ json: { userId: link.userId } }),
+      );
+      if (resent.ok) throw redirect(verifyHref(link.userId, resent.data.requestToken, { resent: "1" }));
+      return resendFailure(submission, resent.status >= 400 ? resent.status : 500);
+    }
+    case "verify": {
+      const verified = await client.call((api) =>
+        api.Identity.VerifyEmail.$post({ json: { ...link, verificationCode: value.verificationCode } }),
+      );
+      if (!verified.ok) return verifyFailure(submission, verified);
+      // The sign-in rules owe a second factor first (modules/identity/sign-in.server.ts): as after a login.
+      if ("twoFactor" in verified.data) {
+        const next =
+          verified.data.twoFactor === "verify" ? href("/corporate/login-code") : href("/corporate/two-factor-setup");
+        throw redirect(next, {
+          headers: { "set-cookie": await setChallengeCookie(context, verified.data.challengeToken) },
+        });
+      }
+      const accessToken = verified.data.accessToken;
 
-  const verified = await client.call((api) =>
-    api.Identity.VerifyEmail.$post({ json: { ...link, verificationCode: value.verificationCode } }),
-  );
-  if (!verified.ok) return verifyFailure(submission, verified);
-  // The sign-in rules owe a second factor first (modules/identity/sign-in.server.ts): as after a login.
-  if ("twoFactor" in verified.data) {
-    const next =
-      verified.data.twoFactor === "verify" ? href("/corporate/login-code") : href("/corporate/two-factor-setup");
-    throw redirect(next, {
-      headers: { "set-cookie": await setChallengeCookie(context, verified.data.challengeToken) },
-    });
+      // docs/requirements.md §S4: with the new token, the user's details (a failure shows the generic error) and the
+      // settings (both false right after verification).
+      const signedIn = createApiClient(context, { token: accessToken });
+      const [details, settings] = await Promise.all([
+        signedIn.call((api) => api.Users.MyDetails.$get()),
+        signedIn.call((api) => api.Identity["app-settings"].$get()),
+      ]);
+      if (!details.ok) {
+        services(context).logger.warn({ status: details.status }, "verify: MyDetails failed");
+        const status = details.status >= 400 ? details.status : 500;
+        return replyBanner(submission, ACCOUNT_MESSAGES.verifyGeneric, { status });
+      }
+      const user = details.data;
+      await startNewSession(context, {
+        accessToken,
+        user: {
+          id: user.id,
+          companyId: user.companyId,
+          firstName: user.firstName,
+          lastName: user.lastName,
+          fullName: user.fullName,
+          email: user.email,
+          companyName: user.companyName,
+        },
+        appSettings: settings.ok
+          ? settings.data
+          : { hasProvidedCompanyDetails: false, hasWatchedOnboardingVideo: false },
+      });
+      throw redirect(DASHBOARD_PATH);
+    }
+    default:
+      return unknownIntent();
   }
-  const accessToken = verified.data.accessToken;
-
-  // docs/requirements.md §S4: with the new token, the user's details (a failure shows the generic error) and the
-  // settings (both false right after verification).
-  const signedIn = createApiClient(context, { token: accessToken });
-  const [details, settings] = await Promise.all([
-    signedIn.call((api) => api.Users.MyDetails.$get()),
-    signedIn.call((api) => api.Identity["app-settings"].$get()),
-  ]);
-  if (!details.ok) {
-    services(context).logger.warn({ status: details.status }, "verify: MyDetails failed");
-    return data<VerifyReply>(
-      { result: submission.reply({ formErrors: [ACCOUNT_MESSAGES.verifyGeneric] }) },
-      { status: details.status >= 400 ? details.status : 500 },
-    );
-  }
-  const user = details.data;
-  await startNewSession(context, {
-    accessToken,
-    user: {
-      id: user.id,
-      companyId: user.companyId,
-      firstName: user.firstName,
-      lastName: user.lastName,
-      fullName: user.fullName,
-      email: user.email,
-      companyName: user.companyName,
-    },
-    appSettings: settings.ok ? settings.data : { hasProvidedCompanyDetails: false, hasWatchedOnboardingVideo: false },
-  });
-  throw redirect(DASHBOARD_PATH);
 }
 
 function verifyFailure(
@@ -134,19 +139,17 @@ function verifyFailure(
 ) {
   const status = failure.status >= 400 ? failure.status : 500;
   if (refusedAs(failure, "wrong-verification-code")) {
-    return data<VerifyReply>(
-      { result: submission.reply({ formErrors: [ACCOUNT_MESSAGES.invalidCode] }), problem: "invalidCode" },
-      { status },
-    );
+    const { data: reply } = replyBanner(submission, ACCOUNT_MESSAGES.invalidCode, { status });
+    return data<VerifyReply>({ ...reply, problem: "invalidCode" }, { status });
   }
   const fieldErrors = failure.errors?.verificationCode?.length
     ? { verificationCode: failure.errors.verificationCode }
     : undefined;
-  if (fieldErrors) return data<VerifyReply>({ result: submission.reply({ fieldErrors }) }, { status });
+  if (fieldErrors) return replyFields(submission, fieldErrors, { status });
   // The rate limits' answers say what happened, word for word (docs/requirements.md §D7).
   const words = failure.status === 429 ? failure.detail : refusalWords(failure, SHOWN_VERIFY);
   const message = words ?? ACCOUNT_MESSAGES.verifyGeneric;
-  return data<VerifyReply>({ result: submission.reply({ formErrors: [message] }) }, { status });
+  return replyBanner(submission, message, { status });
 }
 
 export default function Verify({ actionData }: Route.ComponentProps) {

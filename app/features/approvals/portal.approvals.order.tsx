@@ -16,7 +16,7 @@ import {
 } from "../../../modules/approvals/schema.ts";
 import { simulatedPaySchema } from "../../../modules/orders/card-form.ts";
 import { services } from "../../context.ts";
-import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyBanner, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { idFromParam } from "../../lib/route-ids.ts";
@@ -80,55 +80,60 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const reply = (result: ReturnType<typeof replyInvalid>, which: Intent) =>
     data<ApprovalReply>({ ...result.data, intent: which }, { status: result.init?.status ?? 400 });
 
-  if (intent === PAY_INTENTS.pay) {
-    const { submission } = form.parse(simulatedPaySchema);
-    if (submission.status !== "success")
-      return reply(replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS }), "pay");
-    const created = await client.call((api) =>
-      api.Approvals[":orderId"]["payment-intent"].$post({ param: { orderId: String(orderId) } }),
-    );
-    if (!created.ok)
-      return reply(replyFailure(submission, created, { shown: SHOWN, hideFields: CARD_SECRET_FIELDS }), "pay");
-    const { paymentIntentId, clientSecret } = created.data;
-    const confirmed = await client.call((api) =>
-      api.StripePayment["confirm-simulated-payment"].$post({
-        json: { paymentIntent: paymentIntentId, clientSecret, ...normalisedCard(submission.value) },
-      }),
-    );
-    if (!confirmed.ok) {
-      return reply(replyFailure(submission, confirmed, { shown: SHOWN, hideFields: CARD_SECRET_FIELDS }), "pay");
+  switch (intent) {
+    case PAY_INTENTS.pay: {
+      const { submission } = form.parse(simulatedPaySchema);
+      if (submission.status !== "success")
+        return reply(replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS }), "pay");
+      const created = await client.call((api) =>
+        api.Approvals[":orderId"]["payment-intent"].$post({ param: { orderId: String(orderId) } }),
+      );
+      if (!created.ok)
+        return reply(replyFailure(submission, created, { shown: SHOWN, hideFields: CARD_SECRET_FIELDS }), "pay");
+      const { paymentIntentId, clientSecret } = created.data;
+      const confirmed = await client.call((api) =>
+        api.StripePayment["confirm-simulated-payment"].$post({
+          json: { paymentIntent: paymentIntentId, clientSecret, ...normalisedCard(submission.value) },
+        }),
+      );
+      if (!confirmed.ok) {
+        return reply(replyFailure(submission, confirmed, { shown: SHOWN, hideFields: CARD_SECRET_FIELDS }), "pay");
+      }
+      const outcome = confirmed.data as typeof confirmed.data & { status: string; message?: string };
+      followSimulatedCard(created.data, outcome.status);
+      const message = outcome.message || PAYMENT_TEXT.paymentError;
+      return reply(replyBanner(submission, message, { status: 402, hideFields: CARD_SECRET_FIELDS }), "pay");
     }
-    const outcome = confirmed.data as typeof confirmed.data & { status: string; message?: string };
-    followSimulatedCard(created.data, outcome.status);
-    const result = submission.reply({
-      formErrors: [outcome.message || PAYMENT_TEXT.paymentError],
-      hideFields: ["csrf", ...CARD_SECRET_FIELDS],
-    });
-    return data<ApprovalReply>({ result, intent: "pay" }, { status: 402 });
+    case "approve":
+    case "decline": {
+      const { submission } = form.parse(approvalDecisionFormSchema);
+      const which: Intent = intent === "decline" ? "decline" : "approve";
+      if (submission.status !== "success") return reply(replyInvalid(submission), which);
+      const value = submission.value;
+      const param = { orderId: String(orderId) };
+      const done =
+        value.intent === "approve"
+          ? await client.call((api) => api.Approvals[":orderId"].approve.$post({ param }))
+          : await client.call((api) =>
+              api.Approvals[":orderId"].decline.$post({ param, json: { reason: value.reason } }),
+            );
+      if (!done.ok) return reply(replyFailure(submission, done, { shown: SHOWN_DECISION }), which);
+      // A system's order has no requester to email: approving pays it from the balance (ADR 0029).
+      const decided = await client.call((api) => api.Approvals[":orderId"].$get({ param }));
+      const viaApiKey = decided.ok && decided.data.viaApiKey;
+      return redirectWithToast(context, path(orderId), {
+        type: "success",
+        title: value.intent === "approve" ? "Request approved" : "Request declined",
+        description: !viaApiKey
+          ? "The requester has been emailed."
+          : value.intent === "approve"
+            ? "It was paid from the company balance and sent."
+            : "Nothing was charged to the company balance.",
+      });
+    }
+    default:
+      return unknownIntent();
   }
-
-  const { submission } = form.parse(approvalDecisionFormSchema);
-  const which: Intent = intent === "decline" ? "decline" : "approve";
-  if (submission.status !== "success") return reply(replyInvalid(submission), which);
-  const value = submission.value;
-  const param = { orderId: String(orderId) };
-  const done =
-    value.intent === "approve"
-      ? await client.call((api) => api.Approvals[":orderId"].approve.$post({ param }))
-      : await client.call((api) => api.Approvals[":orderId"].decline.$post({ param, json: { reason: value.reason } }));
-  if (!done.ok) return reply(replyFailure(submission, done, { shown: SHOWN_DECISION }), which);
-  // A system's order has no requester to email: approving pays it from the balance (ADR 0029).
-  const decided = await client.call((api) => api.Approvals[":orderId"].$get({ param }));
-  const viaApiKey = decided.ok && decided.data.viaApiKey;
-  return redirectWithToast(context, path(orderId), {
-    type: "success",
-    title: value.intent === "approve" ? "Request approved" : "Request declined",
-    description: !viaApiKey
-      ? "The requester has been emailed."
-      : value.intent === "approve"
-        ? "It was paid from the company balance and sent."
-        : "Nothing was charged to the company balance.",
-  });
 }
 
 export default function ApprovalPage({ loaderData, actionData }: Route.ComponentProps) {

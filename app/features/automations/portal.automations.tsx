@@ -8,7 +8,7 @@
 // message.
 import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, href, Link, redirect, useLocation } from "react-router";
+import { Form, href, Link, useLocation } from "react-router";
 import { PORTAL_TIME_ZONE } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
@@ -23,7 +23,7 @@ import {
 } from "../../../modules/automations/schema.ts";
 import { formatZonedTime } from "../../../modules/scheduled-sends/schema.ts";
 import { services } from "../../context.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -63,7 +63,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { api: client } = portalUser(context);
-  const { submission } = await readForm(context, request, automationsFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(automationsFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const value = submission.value;
   switch (value.intent) {
@@ -107,8 +107,9 @@ export async function action({ context, request }: Route.ActionArgs) {
           value.budget === null ? "No automation budget" : `Automation budget saved: ${formatDollars(value.budget)}`,
       });
     }
+    default:
+      return unknownIntent();
   }
-  throw redirect(PAGE);
 }
 
 export default function Automations({ loaderData, actionData }: Route.ComponentProps) {

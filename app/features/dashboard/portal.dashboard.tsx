@@ -6,13 +6,13 @@
 // this month (ADR 0034). All from one call
 // (GET /api/Dashboard): a failure is logged, the history stays empty and the other sections are
 // left out.
-import { data, redirect, useRouteLoaderData } from "react-router";
+import { redirect, useRouteLoaderData } from "react-router";
 import { z } from "zod";
 import { MAX_PAGE_NUMBER } from "../../../core/paging.ts";
 import { EMPTY_REWARD_HISTORY } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
 import { asQuery } from "../../lib/api.server.ts";
-import { readForm } from "../../lib/forms.server.ts";
+import { readPostedForm, unknownIntent } from "../../lib/forms.server.ts";
 import { pageNumberOf } from "../../lib/paging.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { ApprovalRequests } from "../approvals/approval-requests.tsx";
@@ -53,8 +53,8 @@ const intentSchema = z.object({ intent: z.literal(VIDEO_WATCHED_INTENT) });
 
 export async function action({ context, request }: Route.ActionArgs) {
   const user = requireOnboardedUser(context);
-  const { submission } = await readForm(context, request, intentSchema);
-  if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
+  const { submission } = (await readPostedForm(context, request)).parse(intentSchema);
+  if (submission.status !== "success") return unknownIntent();
   const result = await user.api.call((api) => api.Identity["onboarding-video-watched"].$post());
   if (!result.ok) {
     services(context).logger.error({ status: result.status, detail: result.detail }, "onboarding video flag not saved");

@@ -16,7 +16,7 @@ import {
   type EmailDeliveryState,
   type ReleaseDelivery,
 } from "../../../modules/deliveries/schema.ts";
-import { readForm } from "../../lib/forms.server.ts";
+import { readPostedForm, unknownIntent } from "../../lib/forms.server.ts";
 import { idFromParam } from "../../lib/route-ids.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { outlineRowButtonClass, textLinkClass } from "../../ui/buttons.ts";
@@ -49,8 +49,8 @@ const resendSchema = z.object({ intent: z.literal("resend"), userId: z.coerce.nu
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { api: client } = requireOnboardedUser(context);
   const releaseId = idFromParam(params.releaseId);
-  const { submission } = await readForm(context, request, resendSchema);
-  if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
+  const { submission } = (await readPostedForm(context, request)).parse(resendSchema);
+  if (submission.status !== "success") return unknownIntent();
   const resent = await client.call((api) =>
     api.RewardReleases[":releaseId"].recipients[":userId"].resend.$post({
       param: { releaseId: String(releaseId), userId: String(submission.value.userId) },

@@ -1,9 +1,9 @@
 // The public Help Centre (docs/requirements.md §S2): banner, the ten FAQs, and the Contact Us form.
-import { href, useSearchParams } from "react-router";
+import { href, redirect, useSearchParams } from "react-router";
 import { contactFormSchema } from "../../../core/public-forms.ts";
 import { sharedPageHeaders } from "../../../core/shared-page.ts";
 import { createApiClient } from "../../lib/api.server.ts";
-import { handleFormPost } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { Banner } from "../../ui/banner.tsx";
 import { PublicLayout } from "../site/public-layout.tsx";
 import type { Route } from "./+types/help";
@@ -23,11 +23,12 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export async function action({ context, request }: Route.ActionArgs) {
-  return handleFormPost(context, request, {
-    schema: contactFormSchema,
-    send: (value) => createApiClient(context).call((api) => api.Help["create-help-anonymous"].$post({ json: value })),
-    redirectTo: `${href("/help")}?sent=1#contact`,
-  });
+  const { submission, usedChallenge } = (await readPostedForm(context, request)).parse(contactFormSchema);
+  if (submission.status !== "success") return replyInvalid(submission, usedChallenge);
+  const json = submission.value;
+  const result = await createApiClient(context).call((api) => api.Help["create-help-anonymous"].$post({ json }));
+  if (!result.ok) return replyFailure(submission, result, { usedChallenge });
+  throw redirect(`${href("/help")}?sent=1#contact`);
 }
 
 export default function HelpCentre({ actionData }: Route.ComponentProps) {

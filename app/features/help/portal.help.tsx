@@ -3,7 +3,7 @@
 // which ends in a thank-you state (post/redirect/get to ?sent=1#contact).
 import { redirect, useSearchParams } from "react-router";
 import { helpSchema } from "../../../modules/identity/schema.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { useSite } from "../../root.tsx";
 import { PortalVideo } from "../dashboard/portal-video.tsx";
 import { requireOnboardedUser } from "../portal/portal.server.ts";
@@ -18,7 +18,7 @@ export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { api: client } = requireOnboardedUser(context);
-  const { submission } = await readForm(context, request, helpSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(helpSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const result = await client.call((api) => api.Help["create-help"].$post({ json: submission.value }));
   if (!result.ok) return replyFailure(submission, result);

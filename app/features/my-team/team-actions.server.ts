@@ -15,7 +15,7 @@ import {
 } from "../../../modules/team/schema.ts";
 import { services } from "../../context.ts";
 import type { ApiResult } from "../../lib/api.server.ts";
-import { replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { GENERIC_FORM_ERROR } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -27,7 +27,6 @@ import {
   NO_FILE_MESSAGE,
   postedImportId,
   postedRowCount,
-  readStreamedPost,
 } from "../../lib/uploads.server.ts";
 import { EXPECTED_ROWS_FIELD, IMPORT_ID_FIELD } from "../../ui/csv-upload-pane.tsx";
 import { type PortalUser, requireOnboardedUser } from "../portal/portal.server.ts";
@@ -190,9 +189,32 @@ async function saveUpload(post: TeamPost) {
   return settleQueued(post, uploadId, NO_JS_SAVE_WAIT_MS);
 }
 
-/** The one dispatch of the page's intents. */
-function runIntent(intent: unknown, post: TeamPost): Promise<unknown> {
-  switch (intent as TeamIntent) {
+/** The page's action: reads the post (a CSV file goes to the API as it arrives) and runs its intent. */
+export async function teamAction(context: Context, request: Request) {
+  const user = requireOnboardedUser(context);
+  const url = new URL(request.url);
+  const form = await readPostedForm(context, request, {
+    onFile: (posted, fields) => {
+      const intent = fields.get("intent");
+      const save = intent === TEAM_INTENT.saveFile;
+      if (!save && intent !== TEAM_INTENT.checkUpload) return Promise.resolve(null);
+      return importCsvFile(user.api, posted, {
+        kind: "team",
+        queue: save,
+        id: save ? postedImportId(fields.get(IMPORT_ID_FIELD)) : undefined,
+        expectedRows: postedRowCount(fields.get(EXPECTED_ROWS_FIELD)),
+      });
+    },
+  });
+  const post: TeamPost = {
+    context,
+    user,
+    formData: form.formData,
+    file: form.file,
+    url,
+    back: listHref(url.search),
+  };
+  switch (form.intent as TeamIntent) {
     case TEAM_INTENT.createUser:
       return createUser(post);
     case TEAM_INTENT.updateUser:
@@ -206,24 +228,6 @@ function runIntent(intent: unknown, post: TeamPost): Promise<unknown> {
     case TEAM_INTENT.saveUpload:
       return saveUpload(post);
     default:
-      throw data("Unknown action.", { status: 400 });
+      return unknownIntent();
   }
-}
-
-/** The page's action: reads the post (a CSV file goes to the API as it arrives) and runs its intent. */
-export async function teamAction(context: Context, request: Request) {
-  const user = requireOnboardedUser(context);
-  const url = new URL(request.url);
-  const { formData, file } = await readStreamedPost(context, request, (posted, fields) => {
-    const intent = fields.get("intent");
-    const save = intent === TEAM_INTENT.saveFile;
-    if (!save && intent !== TEAM_INTENT.checkUpload) return Promise.resolve(null);
-    return importCsvFile(user.api, posted, {
-      kind: "team",
-      queue: save,
-      id: save ? postedImportId(fields.get(IMPORT_ID_FIELD)) : undefined,
-      expectedRows: postedRowCount(fields.get(EXPECTED_ROWS_FIELD)),
-    });
-  });
-  return runIntent(formData.get("intent"), { context, user, formData, file, url, back: listHref(url.search) });
 }

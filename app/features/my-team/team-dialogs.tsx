@@ -9,6 +9,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
 import { useFetcher, useLocation } from "react-router";
+import { parseId } from "../../../core/fields.ts";
 import { AUSTRALIAN_STATES, MONTH_NAMES, STATE_NAMES } from "../../../core/member-dates.ts";
 import { type TeamMember, teamMemberSchema } from "../../../modules/team/schema.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
@@ -39,8 +40,7 @@ export interface TeamDialogControls {
 /** The member id of the open dialog's address (?member=<id>), if it is one. */
 function memberIdOf(dialogs: TeamDialogControls): number | undefined {
   const item = dialogs.edit.item ?? dialogs.remove.item;
-  const id = Number(item);
-  return item !== null && Number.isSafeInteger(id) ? id : undefined;
+  return parseId(item) ?? undefined;
 }
 
 export function editButtonId(memberId: number | string) {

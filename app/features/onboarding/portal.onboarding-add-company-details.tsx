@@ -4,7 +4,7 @@
 import { redirect, useRouteLoaderData } from "react-router";
 import { companyDetailsSchema } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { CompanyDetailsStep } from "../../ui/company-details-form.tsx";
@@ -19,7 +19,7 @@ export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 export async function action({ context, request }: Route.ActionArgs) {
   const signedIn = portalUser(context);
-  const { submission } = await readForm(context, request, companyDetailsSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(companyDetailsSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const result = await signedIn.api.call((api) => api.Companies.$put({ json: submission.value }));
   if (!result.ok) {

@@ -7,7 +7,7 @@ import { data, Form, href, redirect } from "react-router";
 import { formatDollars } from "../../../core/money.ts";
 import { simulatedAuthenticationSchema } from "../../../modules/orders/card-form.ts";
 import { services } from "../../context.ts";
-import { readForm } from "../../lib/forms.server.ts";
+import { readPostedForm, unknownIntent } from "../../lib/forms.server.ts";
 import { primaryButtonClass } from "../../ui/buttons.ts";
 import { CsrfInput, useFormSubmit } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
@@ -49,8 +49,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const payment = paymentOf(new URL(request.url));
   const { api: client } = requireOnboardedUser(context);
-  const { submission } = await readForm(context, request, simulatedAuthenticationSchema);
-  if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
+  const { submission } = (await readPostedForm(context, request)).parse(simulatedAuthenticationSchema);
+  if (submission.status !== "success") return unknownIntent();
   const answered = await client.call((api) =>
     api.StripePayment["complete-simulated-authentication"].$post({
       json: { ...payment, outcome: submission.value.outcome },

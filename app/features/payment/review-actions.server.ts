@@ -3,7 +3,7 @@
 // "Request approval", and saving the message for the email preview. Each Pay post is at most two API calls: the payment (or the approval request), which
 // saves the wording and freezes the draft in one transaction (modules/reward-drafts/schema.ts
 // rewardWordingSchema), then, for the simulated card, the card's confirmation.
-import { data, redirect } from "react-router";
+import { redirect } from "react-router";
 import {
   payOrderSchema,
   requestApprovalSchema,
@@ -11,8 +11,14 @@ import {
   simulatedPaySchema,
   stripePaySchema,
 } from "../../../modules/orders/card-form.ts";
-import { type PostedForm, readPostedForm, replyInvalid } from "../../lib/forms.server.ts";
-import type { FormReply } from "../../lib/forms.ts";
+import {
+  type PostedForm,
+  readPostedForm,
+  replyBanner,
+  replyFields,
+  replyInvalid,
+  unknownIntent,
+} from "../../lib/forms.server.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { requireOnboardedUser } from "../portal/portal.server.ts";
 import type { Route } from "./+types/portal.reward-my-team-review";
@@ -27,16 +33,8 @@ import {
   SAVE_MESSAGE_THEN,
 } from "./payment.ts";
 
-/** A message from the API shown word for word in the form's banner. */
-function bannerReply(submission: Parameters<typeof replyInvalid>[0], message: string, status = 400) {
-  const result = submission.reply({ formErrors: [message], hideFields: ["csrf", ...CARD_SECRET_FIELDS] });
-  return data<FormReply>({ result }, { status });
-}
-
-function fieldReply(submission: Parameters<typeof replyInvalid>[0], field: string, message: string) {
-  const result = submission.reply({ fieldErrors: { [field]: [message] }, hideFields: ["csrf", ...CARD_SECRET_FIELDS] });
-  return data<FormReply>({ result }, { status: 400 });
-}
+/** The review page's own replies never echo the card's secrets. */
+const hideFields = CARD_SECRET_FIELDS;
 
 export async function reviewAction({ context, request }: Route.ActionArgs) {
   const { api: client } = requireOnboardedUser(context);
@@ -54,7 +52,7 @@ export async function reviewAction({ context, request }: Route.ActionArgs) {
     case PAY_INTENTS.stripeIntent:
       return payWithStripe(form, client);
     default:
-      throw data("Unknown action.", { status: 400 });
+      return unknownIntent();
   }
 }
 
@@ -70,8 +68,11 @@ function refusalReply(
   refused: { status: number; detail: string; errors?: Record<string, string[]> },
 ) {
   const sendAt = refused.errors?.sendAt?.[0];
-  if (sendAt) return fieldReply(submission, "sendAt", sendAt);
-  return bannerReply(submission, refused.detail || PAYMENT_TEXT.paymentError, refusalStatus(refused.status));
+  if (sendAt) return replyFields(submission, { sendAt: [sendAt] }, { hideFields });
+  return replyBanner(submission, refused.detail || PAYMENT_TEXT.paymentError, {
+    status: refusalStatus(refused.status),
+    hideFields,
+  });
 }
 
 /** 'Preview the email' (then the sample page) or the tooltip's save (then an answer in place). */
@@ -82,7 +83,7 @@ async function saveMessage(form: PostedForm, client: Client) {
   const saved = await client.call((api) =>
     api.RewardMyTeam["update-reward-message"].$put({ json: { message, senderName } }),
   );
-  if (!saved.ok) return bannerReply(submission, saved.detail);
+  if (!saved.ok) return replyBanner(submission, saved.detail, { hideFields });
   if (submission.value[SAVE_MESSAGE_FIELD] === SAVE_MESSAGE_THEN.preview) throw redirect(EMAIL_SAMPLE_PATH);
   return { saved: saved.data };
 }
@@ -127,14 +128,15 @@ async function paySimulated(form: PostedForm, client: Client) {
   );
   if (!confirmed.ok) {
     const status = confirmed.status === 409 ? 409 : 402;
-    return bannerReply(submission, confirmed.detail || PAYMENT_TEXT.paymentError, status);
+    return replyBanner(submission, confirmed.detail || PAYMENT_TEXT.paymentError, { status, hideFields });
   }
   // A declined card (or a field the processor refused) is answered 200 with status failed.
   const outcome = confirmed.data as typeof confirmed.data & { status: string; message?: string; field?: string };
   followSimulatedCard(created.data, outcome.status);
   const message = outcome.message || PAYMENT_TEXT.paymentError;
-  if (outcome.field && outcome.field !== "cardNumber") return fieldReply(submission, outcome.field, message);
-  return bannerReply(submission, message, 402);
+  if (outcome.field && outcome.field !== "cardNumber")
+    return replyFields(submission, { [outcome.field]: [message] }, { hideFields });
+  return replyBanner(submission, message, { status: 402, hideFields });
 }
 
 async function payWithStripe(form: PostedForm, client: Client) {
@@ -142,16 +144,21 @@ async function payWithStripe(form: PostedForm, client: Client) {
   if (submission.status !== "success") return replyInvalid(submission);
   const { amount, intent } = submission.value;
   const wording = wordingOf(submission.value);
-  if (intent === PAY_INTENTS.stripeIntent) {
-    const created = await createPayment(client, wording, amount);
-    if (!created.ok) return refusalReply(submission, created);
-    return { clientSecret: created.data.clientSecret };
+  switch (intent) {
+    case PAY_INTENTS.stripeIntent: {
+      const created = await createPayment(client, wording, amount);
+      if (!created.ok) return refusalReply(submission, created);
+      return { clientSecret: created.data.clientSecret };
+    }
+    case PAY_INTENTS.checkout: {
+      const json = { amount, rewardName: wording.rewardName, wording };
+      const session = await client.call((api) => api.StripePayment["create-checkout-session"].$post({ json }));
+      if (!session.ok) return refusalReply(submission, session);
+      throw redirect(session.data.url);
+    }
+    default:
+      return unknownIntent();
   }
-  const session = await client.call((api) =>
-    api.StripePayment["create-checkout-session"].$post({ json: { amount, rewardName: wording.rewardName, wording } }),
-  );
-  if (!session.ok) return refusalReply(submission, session);
-  throw redirect(session.data.url);
 }
 
 /**

@@ -4,8 +4,9 @@
 // (post/redirect/get), or with the page and its messages when something was refused.
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider, redirect } from "react-router";
+import { parseId } from "../../../core/fields.ts";
 import { newRewardUserSchema } from "../../../modules/reward-drafts/schema.ts";
-import { replyFailure } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { pageNumberOf } from "../../lib/paging.ts";
 import { redirectWithToast, type ToastInput } from "../../lib/toast.server.ts";
 import {
@@ -16,7 +17,6 @@ import {
   NO_FILE_MESSAGE,
   postedImportId,
   postedRowCount,
-  readStreamedPost,
 } from "../../lib/uploads.server.ts";
 import { EXPECTED_ROWS_FIELD, IMPORT_ID_FIELD } from "../../ui/csv-upload-pane.tsx";
 import { type PortalUser, requireOnboardedUser } from "../portal/portal.server.ts";
@@ -75,11 +75,6 @@ interface DraftPost {
   back: string;
 }
 
-function idOf(value: FormDataEntryValue | null): number | null {
-  const n = Number(value);
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
-}
-
 /**
  * create-reward-user answers a flat body (no `rewards`, as addSingle sends) with the one recipient
  * it added, never the bulk summary (modules/reward-drafts/api.server.ts).
@@ -90,7 +85,7 @@ function isOneRecipient<T extends object>(answer: T): answer is Extract<T, { isN
 
 /** Search result → the draft (amount 0). */
 async function addFromSearch({ context, user, form, viaFetcher }: DraftPost) {
-  const userId = idOf(form.get("userId"));
+  const userId = parseId(form.get("userId"));
   const result = userId
     ? await user.api.call((api) => api.RewardMyTeam["create-reward-search"].$post({ json: { userId } }))
     : null;
@@ -106,7 +101,7 @@ async function addFromSearch({ context, user, form, viaFetcher }: DraftPost) {
 
 /** One amount, typed in the table (a fetcher). */
 async function saveAmount({ user, form }: DraftPost) {
-  const userId = idOf(form.get("userId"));
+  const userId = parseId(form.get("userId"));
   const value = String(form.get("value") ?? "");
   if (!userId) return data<AmountReply>({ ok: false, userId: 0, message: "Team member not found." }, 400);
   const result = await user.api.call((api) => api.RewardMyTeam["update-reward"].$put({ json: { userId, value } }));
@@ -116,7 +111,7 @@ async function saveAmount({ user, form }: DraftPost) {
 
 /** Without JavaScript: every amount of the page; only changed ones are sent. */
 async function saveAmounts({ user, form, back }: DraftPost) {
-  const ids = form.getAll("userId").map(idOf);
+  const ids = form.getAll("userId").map(parseId);
   const previous = form.getAll("previous").map(String);
   const values = form.getAll("value").map(String);
   const reply: AmountsReply = { values: {}, errors: {} };
@@ -147,7 +142,7 @@ async function applyAll({ user, form, viaFetcher, back }: DraftPost) {
 
 /** One recipient out of the draft. */
 async function removeRecipient({ user, form, viaFetcher, back }: DraftPost) {
-  const userId = idOf(form.get("userId"));
+  const userId = parseId(form.get("userId"));
   const result = userId
     ? await user.api.call((api) => api.RewardMyTeam["delete-reward"].$delete({ json: { userId } }))
     : null;
@@ -166,7 +161,7 @@ async function removeAllRecipients({ user, viaFetcher }: DraftPost) {
 async function addSingle({ context, user, form, viaFetcher }: DraftPost) {
   const submission = parseWithZod(form, { schema: newRewardUserSchema });
   if (submission.status !== "success") {
-    const reply: SingleAddReply = { ok: false, result: submission.reply({ hideFields: ["csrf"] }) };
+    const reply: SingleAddReply = { ok: false, result: replyInvalid(submission).data.result };
     return viaFetcher ? data(reply, 400) : data<ActionReply>({ intent: INTENTS.addSingle, reply }, 400);
   }
   const { firstName, lastName, email } = submission.value;
@@ -239,9 +234,32 @@ async function discardBulkFile({ user, form }: DraftPost) {
   return redirect(`${REWARD_MY_TEAM_PATH}?dialog=${ADD_DIALOG}`);
 }
 
-/** The one dispatch of the page's intents. */
-function runIntent(intent: string, post: DraftPost): Promise<unknown> {
-  switch (intent as Intent) {
+/** The page's action: reads the post (the bulk file goes to the API as it arrives) and runs its intent. */
+export async function rewardDraftAction(context: Context, request: Request) {
+  const user = requireOnboardedUser(context);
+  const posted = await readPostedForm(context, request, {
+    onFile: (upload, fields) => {
+      const intent = fields.get("intent");
+      const save = intent === INTENTS.bulkSave;
+      if (!save && intent !== INTENTS.bulkPreview) return Promise.resolve(null);
+      return importCsvFile(user.api, upload, {
+        kind: "reward",
+        queue: save,
+        id: save ? postedImportId(fields.get(IMPORT_ID_FIELD)) : undefined,
+        expectedRows: postedRowCount(fields.get(EXPECTED_ROWS_FIELD)),
+      });
+    },
+  });
+  const form = posted.formData;
+  const post: DraftPost = {
+    context,
+    user,
+    form,
+    file: posted.file,
+    viaFetcher: form.get(VIA_FETCHER.name) === VIA_FETCHER.value,
+    back: pageHref(pageNumberOf(form.get("page"))),
+  };
+  switch (posted.intent as Intent) {
     case INTENTS.addFromSearch:
       return addFromSearch(post);
     case INTENTS.saveAmount:
@@ -263,31 +281,6 @@ function runIntent(intent: string, post: DraftPost): Promise<unknown> {
     case INTENTS.bulkDiscard:
       return discardBulkFile(post);
     default:
-      throw data("Unknown request.", { status: 400 });
+      return unknownIntent();
   }
-}
-
-/** The page's action: reads the post (the bulk file goes to the API as it arrives) and runs its intent. */
-export async function rewardDraftAction(context: Context, request: Request) {
-  const user = requireOnboardedUser(context);
-  const posted = await readStreamedPost(context, request, (upload, fields) => {
-    const intent = fields.get("intent");
-    const save = intent === INTENTS.bulkSave;
-    if (!save && intent !== INTENTS.bulkPreview) return Promise.resolve(null);
-    return importCsvFile(user.api, upload, {
-      kind: "reward",
-      queue: save,
-      id: save ? postedImportId(fields.get(IMPORT_ID_FIELD)) : undefined,
-      expectedRows: postedRowCount(fields.get(EXPECTED_ROWS_FIELD)),
-    });
-  });
-  const form = posted.formData;
-  return runIntent(String(form.get("intent") ?? ""), {
-    context,
-    user,
-    form,
-    file: posted.file,
-    viaFetcher: form.get(VIA_FETCHER.name) === VIA_FETCHER.value,
-    back: pageHref(pageNumberOf(form.get("page"))),
-  });
 }

@@ -19,7 +19,7 @@ import {
   sydneyWallTimeToInstant,
 } from "../../../modules/scheduled-sends/schema.ts";
 import { services } from "../../context.ts";
-import { readPostedForm } from "../../lib/forms.server.ts";
+import { readPostedForm, replyBanner, replyFields, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
 import { idFromParam } from "../../lib/route-ids.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -69,50 +69,54 @@ export async function action({ context, request, params }: Route.ActionArgs) {
   const { api: client } = requireOnboardedUser(context);
   const orderId = idFromParam(params.orderId);
   const form = await readPostedForm(context, request);
-  if (form.intent === "cancel") {
-    const { submission } = form.parse(cancelFormSchema);
-    if (submission.status !== "success") throw data("Unknown action.", { status: 400 });
-    const cancelled = await client.call((api) =>
-      api.RewardOrders[":orderId"].cancel.$post({ param: { orderId: String(orderId) } }),
-    );
-    return redirectWithToast(
-      context,
-      scheduledPath(orderId),
-      cancelled.ok
-        ? {
-            type: "success",
-            title: "Reward cancelled",
-            description: cancelled.data.refundedAt
-              ? `${formatDollars(cancelled.data.totalCents)} has been refunded to ${cancelled.data.paidFrom === "balance" ? "the company balance" : "the card"}. You have been emailed.`
-              : "The refund is on its way; you will be emailed once it is made.",
-          }
-        : { type: "destructive", title: cancelled.detail },
-    );
+  switch (form.intent) {
+    case "cancel": {
+      const { submission } = form.parse(cancelFormSchema);
+      if (submission.status !== "success") return unknownIntent();
+      const cancelled = await client.call((api) =>
+        api.RewardOrders[":orderId"].cancel.$post({ param: { orderId: String(orderId) } }),
+      );
+      return redirectWithToast(
+        context,
+        scheduledPath(orderId),
+        cancelled.ok
+          ? {
+              type: "success",
+              title: "Reward cancelled",
+              description: cancelled.data.refundedAt
+                ? `${formatDollars(cancelled.data.totalCents)} has been refunded to ${cancelled.data.paidFrom === "balance" ? "the company balance" : "the card"}. You have been emailed.`
+                : "The refund is on its way; you will be emailed once it is made.",
+            }
+          : { type: "destructive", title: cancelled.detail },
+      );
+    }
+    case "reschedule": {
+      const { submission } = form.parse(rescheduleFormSchema);
+      if (submission.status !== "success") {
+        return replyInvalid(submission);
+      }
+      const instant = sydneyWallTimeToInstant(submission.value.sendAt) as Date;
+      const moved = await client.call((api) =>
+        api.RewardOrders[":orderId"].schedule.$put({
+          param: { orderId: String(orderId) },
+          json: { sendAt: instant.toISOString() },
+        }),
+      );
+      if (!moved.ok) {
+        const status = moved.status;
+        return status === 400
+          ? replyFields(submission, { sendAt: [moved.detail] }, { status })
+          : replyBanner(submission, moved.detail, { status });
+      }
+      return redirectWithToast(context, scheduledPath(orderId), {
+        type: "success",
+        title: "Reward rescheduled",
+        description: `It will be sent on ${formatSendTime(instant)}.`,
+      });
+    }
+    default:
+      return unknownIntent();
   }
-  const { submission } = form.parse(rescheduleFormSchema);
-  if (submission.status !== "success") {
-    return data<FormReply>({ result: submission.reply({ hideFields: ["csrf"] }) }, { status: 400 });
-  }
-  const instant = sydneyWallTimeToInstant(submission.value.sendAt) as Date;
-  const moved = await client.call((api) =>
-    api.RewardOrders[":orderId"].schedule.$put({
-      param: { orderId: String(orderId) },
-      json: { sendAt: instant.toISOString() },
-    }),
-  );
-  if (!moved.ok) {
-    const result = submission.reply(
-      moved.status === 400
-        ? { fieldErrors: { sendAt: [moved.detail] }, hideFields: ["csrf"] }
-        : { formErrors: [moved.detail], hideFields: ["csrf"] },
-    );
-    return data<FormReply>({ result }, { status: moved.status });
-  }
-  return redirectWithToast(context, scheduledPath(orderId), {
-    type: "success",
-    title: "Reward rescheduled",
-    description: `It will be sent on ${formatSendTime(instant)}.`,
-  });
 }
 
 const STATE_CLASSES = {

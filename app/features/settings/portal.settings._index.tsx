@@ -23,7 +23,7 @@ import {
   profileFormSchema,
   SETTINGS_DETAILS,
 } from "../../../modules/settings/schema.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { type FormReply, firstInvalidField, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { startNewSession } from "../../lib/session.server.ts";
@@ -89,7 +89,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const signedIn = portalUser(context);
   const { api: client, session } = signedIn;
-  const { submission } = await readForm(context, request, profileFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(profileFormSchema);
   const intent = String(submission.payload.intent ?? "name") as Intent;
   const reply = (failure: ReturnType<typeof replyInvalid>) =>
     data<ProfileReply>({ ...failure.data, intent }, { status: failure.init?.status ?? 400 });
@@ -175,6 +175,8 @@ export async function action({ context, request }: Route.ActionArgs) {
         title: "Signed out of all other sessions",
       });
     }
+    default:
+      return unknownIntent();
   }
 }
 

@@ -7,7 +7,7 @@
 // /api/ApiKeys/{id}/budget), with what it used and has left this Sydney month (GET /api/Budgets).
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, href, Link, redirect } from "react-router";
+import { Form, href, Link } from "react-router";
 import { formatDate } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
@@ -20,7 +20,7 @@ import {
 import type { ApiKeyBudgetUse, BudgetsOverview } from "../../../modules/budgets/schema.ts";
 import { sydneyWallTimeToInstant } from "../../../modules/scheduled-sends/schema.ts";
 import { services } from "../../context.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -71,7 +71,7 @@ type ActionData = FormReply | { created: CreatedApiKey };
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { api: client } = portalUser(context);
-  const { submission } = await readForm(context, request, apiKeysFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(apiKeysFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const value = submission.value;
   switch (value.intent) {
@@ -105,8 +105,9 @@ export async function action({ context, request }: Route.ActionArgs) {
       if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       throw redirectWithToast(context, PAGE, { type: "success", title: "API key revoked: it stops working at once" });
     }
+    default:
+      return unknownIntent();
   }
-  throw redirect(PAGE);
 }
 
 export default function ApiKeysSettings({ loaderData, actionData }: Route.ComponentProps) {

@@ -7,7 +7,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, useRouteLoaderData } from "react-router";
 import { formatDollars } from "../../../core/money.ts";
 import { approvalThresholdFormSchema } from "../../../modules/approvals/schema.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -36,7 +36,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { api: client } = portalUser(context);
-  const { submission } = await readForm(context, request, approvalThresholdFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(approvalThresholdFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const cents = submission.value.thresholdDollars;
   const saved = await client.call((api) =>

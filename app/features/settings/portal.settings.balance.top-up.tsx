@@ -10,12 +10,13 @@
 import { useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, Link, redirect } from "react-router";
+import { parseId } from "../../../core/fields.ts";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import type { TopUpCheck } from "../../../modules/balance/schema.ts";
 import { topUpCardSchema, topUpPostSchema } from "../../../modules/orders/card-form.ts";
 import { services } from "../../context.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { type FormReply, formConstraint } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -41,10 +42,8 @@ const CARD_SECRET_FIELDS = ["cardNumber", "cvc"] as const;
 const SHOWN = inApiWords("owner-only", "top-up-not-found", "top-up-other-processor", "processor-unavailable");
 
 function topUpIdOf(params: { topUpId?: string }): number {
-  const id = Number(params.topUpId);
-  if (!/^\d{1,15}$/.test(params.topUpId ?? "") || !Number.isSafeInteger(id) || id <= 0) {
-    throw data("This top-up could not be found.", { status: 404 });
-  }
+  const id = parseId(params.topUpId);
+  if (id === null) throw data("This top-up could not be found.", { status: 404 });
   return id;
 }
 
@@ -75,7 +74,7 @@ export async function loader({ context, params }: Route.LoaderArgs) {
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { api: client } = portalUser(context);
   // The form first (its CSRF check refuses a cross-site post before anything else is looked at).
-  const { submission } = await readForm(context, request, topUpPostSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(topUpPostSchema);
   const topUpId = topUpIdOf(params);
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: CARD_SECRET_FIELDS });
   const value = submission.value;
@@ -86,31 +85,39 @@ export async function action({ context, request, params }: Route.ActionArgs) {
       { shown: "any", hideFields: CARD_SECRET_FIELDS },
     );
 
-  if (value.intent === "authenticate") {
-    const answered = await client.call((api) =>
-      api.Balance.TopUps[":id"]["authenticate-simulated"].$post({
-        param: { id: String(topUpId) },
-        json: { outcome: value.outcome },
-      }),
-    );
-    if (answered.ok && answered.data.status === "succeeded") throw paidRedirect(context, answered.data.check);
-    // Failed or not recorded: the page reads the top-up's state again and says what it is.
-    throw redirect(pagePath(topUpId));
+  switch (value.intent) {
+    case "authenticate": {
+      const answered = await client.call((api) =>
+        api.Balance.TopUps[":id"]["authenticate-simulated"].$post({
+          param: { id: String(topUpId) },
+          json: { outcome: value.outcome },
+        }),
+      );
+      if (answered.ok && answered.data.status === "succeeded") throw paidRedirect(context, answered.data.check);
+      // Failed or not recorded: the page reads the top-up's state again and says what it is.
+      throw redirect(pagePath(topUpId));
+    }
+    case "pay": {
+      const paid = await client.call((api) =>
+        api.Balance.TopUps[":id"]["pay-simulated"].$post({
+          param: { id: String(topUpId) },
+          json: normalisedCard(value),
+        }),
+      );
+      if (!paid.ok) {
+        return replyFailure(submission, paid, { shown: SHOWN, hideFields: CARD_SECRET_FIELDS });
+      }
+      const answer = paid.data;
+      if (answer.status === "succeeded") throw paidRedirect(context, answer.check);
+      if (answer.status === "requires_action") throw redirect(pagePath(topUpId));
+      const message = answer.message || "There was an error with your payment";
+      // A declined card is 402, as on the Review page; a field the processor refused is next to it.
+      if (answer.field && answer.field !== "cardNumber") return failure(400, message, { [answer.field]: [message] });
+      return failure(402, message);
+    }
+    default:
+      return unknownIntent();
   }
-
-  const paid = await client.call((api) =>
-    api.Balance.TopUps[":id"]["pay-simulated"].$post({ param: { id: String(topUpId) }, json: normalisedCard(value) }),
-  );
-  if (!paid.ok) {
-    return replyFailure(submission, paid, { shown: SHOWN, hideFields: CARD_SECRET_FIELDS });
-  }
-  const answer = paid.data;
-  if (answer.status === "succeeded") throw paidRedirect(context, answer.check);
-  if (answer.status === "requires_action") throw redirect(pagePath(topUpId));
-  const message = answer.message || "There was an error with your payment";
-  // A declined card is 402, as on the Review page; a field the processor refused is next to it.
-  if (answer.field && answer.field !== "cardNumber") return failure(400, message, { [answer.field]: [message] });
-  return failure(402, message);
 }
 
 export default function TopUpPage({ loaderData, actionData }: Route.ComponentProps) {

@@ -20,7 +20,7 @@ import {
   topUpFormSchema,
 } from "../../../modules/balance/schema.ts";
 import { services } from "../../context.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
@@ -58,7 +58,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { api: client } = portalUser(context);
-  const { submission } = await readForm(context, request, topUpFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(topUpFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const cents = topUpDollarsToCents(submission.value.amount);
   if (cents === null) {

@@ -6,7 +6,7 @@ import { data, href, useRouteLoaderData } from "react-router";
 import { COMPANY_SIZES, INDUSTRIES } from "../../../modules/companies/schema.ts";
 import { companyDetailsSchema } from "../../../modules/identity/schema.ts";
 import { services } from "../../context.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { COMPANY_SIZE_OPTIONS, INDUSTRY_OPTIONS } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -34,7 +34,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const signedIn = portalUser(context);
-  const { submission } = await readForm(context, request, companyDetailsSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(companyDetailsSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const result = await signedIn.api.call((api) => api.Companies.$put({ json: submission.value }));
   if (!result.ok) {

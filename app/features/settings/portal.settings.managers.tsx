@@ -10,7 +10,7 @@
 // (GET /api/Budgets).
 import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, href, redirect } from "react-router";
+import { Form, href } from "react-router";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import type { BudgetsOverview, ManagerBudgetUse } from "../../../modules/budgets/schema.ts";
@@ -22,7 +22,7 @@ import {
   ROLE_LABELS,
 } from "../../../modules/managers/schema.ts";
 import { services } from "../../context.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { type FormReply, formConstraint } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -66,7 +66,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { api: client } = portalUser(context);
-  const { submission } = await readForm(context, request, managersFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(managersFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const value = submission.value;
   switch (value.intent) {
@@ -112,8 +112,9 @@ export async function action({ context, request }: Route.ActionArgs) {
       if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
       throw redirectWithToast(context, PAGE, { type: "success", title: "Invitation withdrawn" });
     }
+    default:
+      return unknownIntent();
   }
-  throw redirect(PAGE);
 }
 
 const secondaryButton =

@@ -9,7 +9,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, redirect, useRouteLoaderData } from "react-router";
 import { CURRENT_PASSWORD_LABEL } from "../../../modules/settings/schema.ts";
 import { securityFormSchema } from "../../../modules/two-factor/schema.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { inApiWords, TWO_FACTOR_REFUSALS } from "../../lib/refusals.ts";
 import { getSession } from "../../lib/session.server.ts";
@@ -52,7 +52,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { api: client } = portalUser(context);
-  const { submission } = await readForm(context, request, securityFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(securityFormSchema);
   const intent = String(submission.payload.intent ?? "start") as Intent satisfies Intent;
   const hideFields = ["password", "code"];
   const reply = (failure: ReturnType<typeof replyInvalid>) =>
@@ -60,47 +60,53 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (submission.status !== "success") return reply(replyInvalid(submission, false, { hideFields }));
   const value = submission.value;
 
-  if (value.intent === "start") {
-    const started = await client.call((api) => api.TwoFactor.setup.$post({ json: {} }));
-    if (!started.ok) return reply(replyFailure(submission, started, { shown: SHOWN, hideFields }));
-    throw redirect(`${ACTION}#two-factor`);
+  switch (value.intent) {
+    case "start": {
+      const started = await client.call((api) => api.TwoFactor.setup.$post({ json: {} }));
+      if (!started.ok) return reply(replyFailure(submission, started, { shown: SHOWN, hideFields }));
+      throw redirect(`${ACTION}#two-factor`);
+    }
+    case "confirm": {
+      const confirmed = await client.call((api) =>
+        api.TwoFactor.confirm.$post({ json: { code: value.code, password: value.password } }),
+      );
+      if (!confirmed.ok) return reply(replyFailure(submission, confirmed, { shown: SHOWN, hideFields }));
+      getSession(context).flash("recoveryCodes", confirmed.data.recoveryCodes);
+      return redirectWithToast(context, `${ACTION}#two-factor`, {
+        type: "success",
+        title: "Two-factor sign-in is on",
+      });
+    }
+    case "regenerate": {
+      const fresh = await client.call((api) =>
+        api.TwoFactor["recovery-codes"].$post({ json: { password: value.password } }),
+      );
+      if (!fresh.ok) return reply(replyFailure(submission, fresh, { shown: SHOWN, hideFields }));
+      getSession(context).flash("recoveryCodes", fresh.data.recoveryCodes);
+      return redirectWithToast(context, `${ACTION}#two-factor`, {
+        type: "success",
+        title: "New recovery codes",
+        description: "Your earlier recovery codes no longer work.",
+      });
+    }
+    case "disable": {
+      const off = await client.call((api) => api.TwoFactor.disable.$post({ json: { password: value.password } }));
+      if (!off.ok) return reply(replyFailure(submission, off, { shown: SHOWN, hideFields }));
+      return redirectWithToast(context, `${ACTION}#two-factor`, { title: "Two-factor sign-in is off" });
+    }
+    case "requirement": {
+      const saved = await client.call((api) =>
+        api.TwoFactor["company-requirement"].$put({ json: { required: value.required } }),
+      );
+      if (!saved.ok) return reply(replyFailure(submission, saved, { shown: SHOWN }));
+      return redirectWithToast(context, `${ACTION}#company-two-factor`, {
+        type: "success",
+        title: value.required ? "Two-factor sign-in is now required" : "Two-factor sign-in is no longer required",
+      });
+    }
+    default:
+      return unknownIntent();
   }
-  if (value.intent === "confirm") {
-    const confirmed = await client.call((api) =>
-      api.TwoFactor.confirm.$post({ json: { code: value.code, password: value.password } }),
-    );
-    if (!confirmed.ok) return reply(replyFailure(submission, confirmed, { shown: SHOWN, hideFields }));
-    getSession(context).flash("recoveryCodes", confirmed.data.recoveryCodes);
-    return redirectWithToast(context, `${ACTION}#two-factor`, {
-      type: "success",
-      title: "Two-factor sign-in is on",
-    });
-  }
-  if (value.intent === "regenerate") {
-    const fresh = await client.call((api) =>
-      api.TwoFactor["recovery-codes"].$post({ json: { password: value.password } }),
-    );
-    if (!fresh.ok) return reply(replyFailure(submission, fresh, { shown: SHOWN, hideFields }));
-    getSession(context).flash("recoveryCodes", fresh.data.recoveryCodes);
-    return redirectWithToast(context, `${ACTION}#two-factor`, {
-      type: "success",
-      title: "New recovery codes",
-      description: "Your earlier recovery codes no longer work.",
-    });
-  }
-  if (value.intent === "disable") {
-    const off = await client.call((api) => api.TwoFactor.disable.$post({ json: { password: value.password } }));
-    if (!off.ok) return reply(replyFailure(submission, off, { shown: SHOWN, hideFields }));
-    return redirectWithToast(context, `${ACTION}#two-factor`, { title: "Two-factor sign-in is off" });
-  }
-  const saved = await client.call((api) =>
-    api.TwoFactor["company-requirement"].$put({ json: { required: value.required } }),
-  );
-  if (!saved.ok) return reply(replyFailure(submission, saved, { shown: SHOWN }));
-  return redirectWithToast(context, `${ACTION}#company-two-factor`, {
-    type: "success",
-    title: value.required ? "Two-factor sign-in is now required" : "Two-factor sign-in is no longer required",
-  });
 }
 
 const cardClass = "rounded-lg border border-slate-200 bg-white p-4 shadow-sm sm:p-6";

@@ -21,7 +21,7 @@ import {
   singleSignOnPageSchema,
 } from "../../../modules/single-sign-on/schema.ts";
 import { services } from "../../context.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -61,7 +61,7 @@ type ActionData = FormReply | { test: SingleSignOnTestResult };
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { api: client } = portalUser(context);
-  const { submission } = await readForm(context, request, singleSignOnPageSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(singleSignOnPageSchema);
   if (submission.status !== "success") return replyInvalid(submission, false, { hideFields: ["clientSecret"] });
   const value = submission.value;
   switch (value.intent) {
@@ -90,6 +90,8 @@ export async function action({ context, request }: Route.ActionArgs) {
       // Not a redirect: nothing changed; the answer is this page's.
       return { test: result.data as SingleSignOnTestResult };
     }
+    default:
+      return unknownIntent();
   }
 }
 

@@ -5,6 +5,7 @@
 // webhookDeliveriesFormSchema). A table on wide screens; on a phone each delivery is a stacked row.
 import { Form, href, Link } from "react-router";
 import { formatDate } from "../../../core/dates.ts";
+import { parseId } from "../../../core/fields.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import {
   WEBHOOK_DETAILS,
@@ -14,7 +15,7 @@ import {
   webhookEventLabel,
 } from "../../../modules/webhooks/schema.ts";
 import { services } from "../../context.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -32,12 +33,6 @@ export const meta: Route.MetaFunction = portalMeta(TITLE);
 
 const SHOWN = inApiWords("owner-only", "webhook-not-found", "delivery-not-found");
 
-/** The endpoint id of the address, or null when it cannot be one (answered as not found). */
-function endpointIdOf(params: { endpointId?: string }): number | null {
-  const text = params.endpointId ?? "";
-  return /^\d{1,15}$/.test(text) && Number(text) > 0 ? Number(text) : null;
-}
-
 type LoaderData =
   | { state: "ok"; page: WebhookDeliveriesPage }
   | { state: "owner-only" }
@@ -46,7 +41,7 @@ type LoaderData =
 
 export async function loader({ context, params }: Route.LoaderArgs): Promise<LoaderData> {
   const { api: client } = portalUser(context);
-  const id = endpointIdOf(params);
+  const id = parseId(params.endpointId);
   if (id === null) return { state: "not-found" };
   const result = await client.call((api) => api.Webhooks[":id"].deliveries.$get({ param: { id: String(id) } }));
   if (result.ok) return { state: "ok", page: result.data as WebhookDeliveriesPage };
@@ -58,27 +53,35 @@ export async function loader({ context, params }: Route.LoaderArgs): Promise<Loa
 
 export async function action({ context, request, params }: Route.ActionArgs) {
   const { api: client } = portalUser(context);
-  const id = endpointIdOf(params);
-  const { submission } = await readForm(context, request, webhookDeliveriesFormSchema);
+  const id = parseId(params.endpointId);
+  const { submission } = (await readPostedForm(context, request)).parse(webhookDeliveriesFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   if (id === null) {
     return replyFailure(submission, { ok: false, status: 404, detail: WEBHOOK_DETAILS.notFound });
   }
   const page = href("/portal/settings/webhooks/:endpointId", { endpointId: String(id) });
   const value = submission.value;
-  const result =
-    value.intent === "resend"
-      ? await client.call((api) =>
-          api.Webhooks[":id"].deliveries[":deliveryId"].resend.$post({
-            param: { id: String(id), deliveryId: String(value.deliveryId) },
-          }),
-        )
-      : await client.call((api) => api.Webhooks[":id"].ping.$post({ param: { id: String(id) } }));
-  if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
-  throw redirectWithToast(context, page, {
-    type: "success",
-    title: value.intent === "resend" ? "Delivery queued again: it is sent within seconds" : "Test ping queued",
-  });
+  switch (value.intent) {
+    case "resend": {
+      const result = await client.call((api) =>
+        api.Webhooks[":id"].deliveries[":deliveryId"].resend.$post({
+          param: { id: String(id), deliveryId: String(value.deliveryId) },
+        }),
+      );
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
+      throw redirectWithToast(context, page, {
+        type: "success",
+        title: "Delivery queued again: it is sent within seconds",
+      });
+    }
+    case "ping": {
+      const result = await client.call((api) => api.Webhooks[":id"].ping.$post({ param: { id: String(id) } }));
+      if (!result.ok) return replyFailure(submission, result, { shown: SHOWN });
+      throw redirectWithToast(context, page, { type: "success", title: "Test ping queued" });
+    }
+    default:
+      return unknownIntent();
+  }
 }
 
 export default function WebhookDeliveries({ loaderData, actionData, params }: Route.ComponentProps) {

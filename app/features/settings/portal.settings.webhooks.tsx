@@ -6,7 +6,7 @@
 // (modules/webhooks/api.server.ts): a Manager gets 403, so this page shows them the Owner-only message.
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, href, Link, redirect } from "react-router";
+import { Form, href, Link } from "react-router";
 import { formatDate } from "../../../core/dates.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
 import {
@@ -19,7 +19,7 @@ import {
   webhooksFormSchema,
 } from "../../../modules/webhooks/schema.ts";
 import { services } from "../../context.ts";
-import { readForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../../lib/forms.server.ts";
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
@@ -62,7 +62,7 @@ type ActionData = FormReply | { created: CreatedWebhookEndpoint };
 
 export async function action({ context, request }: Route.ActionArgs) {
   const { api: client } = portalUser(context);
-  const { submission } = await readForm(context, request, webhooksFormSchema);
+  const { submission } = (await readPostedForm(context, request)).parse(webhooksFormSchema);
   if (submission.status !== "success") return replyInvalid(submission);
   const value = submission.value;
   switch (value.intent) {
@@ -90,8 +90,9 @@ export async function action({ context, request }: Route.ActionArgs) {
         title: "Test ping queued: it is sent within seconds",
       });
     }
+    default:
+      return unknownIntent();
   }
-  throw redirect(PAGE);
 }
 
 export default function WebhooksSettings({ loaderData, actionData }: Route.ComponentProps) {

@@ -3,11 +3,11 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { useState } from "react";
-import { Form, href, useSearchParams } from "react-router";
+import { Form, href, redirect, useSearchParams } from "react-router";
 import { waitlistFormSchema } from "../../../core/public-forms.ts";
 import { sharedPageHeaders } from "../../../core/shared-page.ts";
 import { createApiClient } from "../../lib/api.server.ts";
-import { handleFormPost } from "../../lib/forms.server.ts";
+import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
@@ -43,12 +43,12 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export async function action({ context, request }: Route.ActionArgs) {
-  return handleFormPost(context, request, {
-    schema: waitlistFormSchema,
-    send: (value) => createApiClient(context).call((api) => api.WaitList.$post({ json: value })),
-    redirectTo: `${ACTION}?joined=1`,
-    shown: inApiWords("waitlist-duplicate"),
-  });
+  const { submission, usedChallenge } = (await readPostedForm(context, request)).parse(waitlistFormSchema);
+  if (submission.status !== "success") return replyInvalid(submission, usedChallenge);
+  const json = submission.value;
+  const result = await createApiClient(context).call((api) => api.WaitList.$post({ json }));
+  if (!result.ok) return replyFailure(submission, result, { shown: inApiWords("waitlist-duplicate"), usedChallenge });
+  throw redirect(`${ACTION}?joined=1`);
 }
 
 export default function Waitlist({ actionData }: Route.ComponentProps) {
