@@ -42,7 +42,7 @@ const serverOptions = {
   gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
 } as const;
 
-// Only variables a user sets too (README "Configuration"); NODE_ENV is the entry's own (ADR 0024).
+// Only variables a user sets too (docs/OPERATIONS.md "Configuration"); NODE_ENV is the entry's own (ADR 0024).
 const serverEnv = {
   HOST: "127.0.0.1",
   DATABASE_URL: "memory://",

@@ -1,4 +1,4 @@
-// The money reconciliation (README "Running for real"; `npm run check:money`, and hourly in every
+// The money reconciliation (docs/OPERATIONS.md "Money reconciliation"; `npm run check:money`, and hourly in every
 // process: server/jobs/money-check.ts). It only reads, and reads every table in ONE read-only,
 // repeatable-read transaction: every money movement commits whole in one transaction (ADR 0009,
 // 0027, 0029), so a consistent snapshot of a healthy database never shows half of one, and what

@@ -1,4 +1,4 @@
-// The webhook events' payloads (ADR 0029, README "Webhooks"), one builder per type, so what a
+// The webhook events' payloads (ADR 0029, docs/API.md "Webhooks"), one builder per type, so what a
 // receiver gets is defined in one place. Each is emitted in the transaction of its happening
 // (webhooks.ts emitEvents). Ids, amounts in cents (AUD), times in ISO 8601; never an access
 // code, a password or a link that signs someone in.

@@ -1,4 +1,4 @@
-// The webhook signature recipe (ADR 0029, README "Webhooks"): what the delivery worker signs with
+// The webhook signature recipe (ADR 0029, docs/API.md "Webhooks"): what the delivery worker signs with
 // and what a receiver checks with. Pure functions over node:crypto, no server imports, so a
 // receiver written in Node can copy this file as it is.
 //
@@ -16,7 +16,7 @@
 //
 // Their key is the bytes the secret encodes after `whsec_` (base64, as that spec has it), so the
 // secret can be handed to such a library as it is. Secrets issued before were base64url; Node's
-// base64 decoder reads both alphabets, so those keep the same key (README "Webhooks").
+// base64 decoder reads both alphabets, so those keep the same key (docs/API.md "Webhooks").
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
