@@ -109,7 +109,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      // A real OpenID Connect provider (oidc-provider) for single sign-on (ADR 0036).
+      // A real OpenID Connect provider (oidc-provider) for single sign-on (ADR 0046).
       command: `"${process.execPath}" tests/e2e/oidc-provider-server.ts`,
       url: `http://127.0.0.1:${OIDC_PORT}/.well-known/openid-configuration`,
       ...serverOptions,

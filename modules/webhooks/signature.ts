@@ -1,4 +1,4 @@
-// The webhook signature recipe (ADR 0029, docs/API.md "Webhooks"): what the delivery worker signs with
+// The webhook signature recipe (ADR 0045, docs/API.md "Webhooks"): what the delivery worker signs with
 // and what a receiver checks with. Pure functions over node:crypto, no server imports, so a
 // receiver written in Node can copy this file as it is.
 //
@@ -9,7 +9,7 @@
 // deduplicates by the event id in the body (a delivery may arrive more than once).
 //
 // Every delivery also carries the Standard Webhooks headers (https://www.standardwebhooks.com;
-// ADR 0029, amendment "Standard Webhooks headers"), so an off-the-shelf library can verify it:
+// ADR 0045), so an off-the-shelf library can verify it:
 //
 //   webhook-id: <the event id>   webhook-timestamp: <unix seconds>
 //   webhook-signature: v1,<base64 HMAC-SHA256(key, `${id}.${timestamp}.${rawBody}`)>

@@ -1,4 +1,4 @@
-// The webhook delivery worker (ADR 0029) against a real HTTP receiver this test starts on
+// The webhook delivery worker (ADR 0045) against a real HTTP receiver this test starts on
 // 127.0.0.1, with the worker's clock injected: a delivery is signed so that the documented recipe
 // verifies it (verifyWebhookSignature and an independent node:crypto HMAC here), a captured
 // delivery replayed after the 5-minute window is refused by that verification, the Standard

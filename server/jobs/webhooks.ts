@@ -1,4 +1,4 @@
-// The webhook delivery worker (ADR 0029), on a timer in every process (WEBHOOK_INTERVAL_SECONDS)
+// The webhook delivery worker (ADR 0045), on a timer in every process (WEBHOOK_INTERVAL_SECONDS)
 // and nudged when a delivery is queued by hand. Each pass claims due deliveries with
 // `FOR UPDATE SKIP LOCKED` and a lease (locked_until), so two processes never call one endpoint
 // with one delivery at the same time, and a process that dies mid-call leaves its claims to the
@@ -57,7 +57,7 @@ export function webhookBackoffMs(attempt: number): number {
  * When to try again after failed attempt number `attempts` at `at`: the backoff with ±10 % jitter,
  * but never after `giveUpAt`, so the last try falls at the give-up time itself rather than being
  * skipped because the backoff overshoots it. Refunds of cancelled orders retry by the same rule
- * (modules/scheduled-sends/service.server.ts; ADR 0009 amendment "Refunds retried with backoff").
+ * (modules/scheduled-sends/service.server.ts; ADR 0041).
  */
 export function nextAttemptAfter(attempts: number, at: Date, giveUpAt: Date, random: () => number = Math.random): Date {
   const jitter = 0.9 + 0.2 * random();

@@ -1,4 +1,4 @@
-// Settings › Webhooks (ADR 0029), an Owner's page: register an endpoint (its URL and the events it
+// Settings › Webhooks (ADR 0045), an Owner's page: register an endpoint (its URL and the events it
 // receives), see its signing secret once in the action's answer, list the endpoints with their
 // last delivery, send a test ping, delete one, and open an endpoint's deliveries
 // (portal.settings.webhook-deliveries.tsx). Plain forms that work without JavaScript; one action
