@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # Multi-stage image on the official Node 24 base. Written with care but not built here:
-# no Docker engine runs on the development machines (see README).
+# no Docker engine runs on the development machines (see docs/OPERATIONS.md "Docker").
 
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app

@@ -42,7 +42,7 @@ const serverOptions = {
   gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
 } as const;
 
-// Only variables a user sets too (README "Configuration"); NODE_ENV is the entry's own (ADR 0024).
+// Only variables a user sets too (docs/OPERATIONS.md "Configuration"); NODE_ENV is the entry's own (ADR 0024).
 const serverEnv = {
   HOST: "127.0.0.1",
   DATABASE_URL: "memory://",
@@ -109,7 +109,7 @@ export default defineConfig({
   ],
   webServer: [
     {
-      // A real OpenID Connect provider (oidc-provider) for single sign-on (ADR 0036).
+      // A real OpenID Connect provider (oidc-provider) for single sign-on (ADR 0046).
       command: `"${process.execPath}" tests/e2e/oidc-provider-server.ts`,
       url: `http://127.0.0.1:${OIDC_PORT}/.well-known/openid-configuration`,
       ...serverOptions,

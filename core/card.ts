@@ -85,7 +85,7 @@ export const PAY_INTENTS = {
   /** A Manager's order at or above the approval threshold (ADR 0022 §6): freeze it for an Owner. */
   requestApproval: "request-approval",
   /**
-   * Pay from the company's prepaid balance (ADR 0029, amendment): named after its API route,
+   * Pay from the company's prepaid balance (ADR 0043): named after its API route,
    * POST /api/Balance/pay-order (ADR 0032). A button of the payment form, after its card button.
    */
   payOrder: "pay-order",

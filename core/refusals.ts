@@ -28,7 +28,7 @@ export const REFUSAL_KINDS = [
   "reset-link-invalid",
   "reset-link-expired",
   "reset-link-used",
-  // Two-factor sign-in (ADR 0023): a challenge refused in the step's answer (400) or as its credential (401)
+  // Two-factor sign-in (ADR 0042): a challenge refused in the step's answer (400) or as its credential (401)
   "wrong-code",
   "code-reused",
   "wrong-recovery-code",
@@ -42,7 +42,7 @@ export const REFUSAL_KINDS = [
   "two-factor-not-on",
   "two-factor-setup-first",
   "two-factor-required-by-company",
-  // Single sign-on (ADR 0036)
+  // Single sign-on (ADR 0046)
   "single-sign-on-required",
   "sso-not-configured",
   "sso-provider-unavailable",
@@ -71,7 +71,7 @@ export const REFUSAL_KINDS = [
   "wrong-current-password",
   "same-email",
   "no-email-change",
-  // API keys (ADR 0028) and webhooks (ADR 0029)
+  // API keys (ADR 0028) and webhooks (ADR 0045)
   "api-key-not-found",
   "webhook-not-found",
   "delivery-not-found",
@@ -116,14 +116,14 @@ export const REFUSAL_KINDS = [
   "member-on-unreleased-order",
   "line-amount",
   "line-member-inactive",
-  // Orders placed with an API key (ADR 0029)
+  // Orders placed with an API key (ADR 0044)
   "idempotency-key-reused",
   "recipient-manager-email",
   // Scheduled sends (ADR 0026)
   "send-too-soon",
   "send-too-late",
   "not-scheduled",
-  // Balance top-ups (ADR 0029)
+  // Balance top-ups (ADR 0043)
   "top-up-not-found",
   "top-up-other-processor",
   "top-up-not-whole-dollars",

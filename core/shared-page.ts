@@ -1,6 +1,6 @@
 // The `headers` of a route whose page is the same for every visitor without a session: it says, the
 // standard way (RFC 9111), that any shared cache may keep it for a minute. The process's own cache
-// (server/http/page-cache.ts) and any in front of the app (README, "Running for real") keep it
+// (server/http/page-cache.ts) and any in front of the app (docs/OPERATIONS.md, "Running for real") keep it
 // and serve it to every visitor without a session; browsers keep it too but ask again each time
 // (max-age=0), with the ETag the edge adds (server/http/anonymous-pages.ts), and get a 304 while
 // it has not changed. The edge answers a signed-in visitor's copy, and any answer that sets a

@@ -1,6 +1,6 @@
 // `npm run db:backup -- FILE`: a consistent copy of the embedded database (the PGlite directory
 // DATABASE_URL names, unset: ./data/db) as one file, taken with the app stopped; it refuses while
-// the app runs on it. On PostgreSQL use pg_dump. README "Backup and restore"; server/db/backup.ts.
+// the app runs on it. On PostgreSQL use pg_dump. docs/OPERATIONS.md "Backup and restore"; server/db/backup.ts.
 import { ConfigError, loadConfig } from "../server/config.ts";
 import { BackupRefused, backupDatabase } from "../server/db/backup.ts";
 

@@ -60,7 +60,7 @@ if (!["memory", "pglite-dir", "postgres"].includes(DATABASE)) throw new Error("-
 if (!(MANAGERS > 0 && DURATION_S > 0)) throw new Error("--managers and --duration must be positive");
 if (!(Number.isInteger(PROCESSES) && PROCESSES >= 1)) throw new Error("--processes must be a whole number, 1 or more");
 if (PROCESSES > 1 && DATABASE !== "postgres") {
-  // README "Running for real": a PGlite directory takes one process (a second one stops at
+  // docs/OPERATIONS.md "Running for real": a PGlite directory takes one process (a second one stops at
   // start), and each memory:// process would have a database of its own.
   console.error(
     `load: --processes ${PROCESSES} needs --database postgres. A PGlite database (--database ${DATABASE}) belongs to one process; use --processes 1, or --database postgres for several processes on one database.`,

@@ -39,7 +39,7 @@ const envSchema = z.object({
   HOST: z.string().trim().min(1).default("0.0.0.0"),
   APP_URL: optionalUrl(httpUrl),
   DATABASE_URL: z.string().trim().min(1).default("./data/db"),
-  /** Connections each process may open to a PostgreSQL server (README: scaling out). */
+  /** Connections each process may open to a PostgreSQL server (docs/OPERATIONS.md "Scaling out"). */
   DATABASE_POOL_SIZE: z.coerce.number().int("must be a whole number").min(1).max(100).default(DEFAULT_POOL_SIZE),
   SESSION_SECRET: z
     .string()

@@ -123,7 +123,7 @@ export async function createApplication(options: AppOptions): Promise<RunningApp
     options.mailTransport ??
     (config.SMTP_URL ? smtpTransport(config.SMTP_URL, config.APP_URL) : devMailboxTransport(logger));
   const mailWorker: MailWorker = jobs.register(
-    // A recipient's reward email makes its webhook event when it is sent or given up (ADR 0029).
+    // A recipient's reward email makes its webhook event when it is sent or given up (ADR 0045).
     mailJob({ db: database.db, transport, from: config.MAIL_FROM, logger, onSettled: emitRewardEmailEvents }),
     options.startWorker ?? true,
   );

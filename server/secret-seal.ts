@@ -1,5 +1,5 @@
 // The one seal of secrets the server must read back (docs/requirements.md §D7): webhook endpoint
-// secrets (ADR 0029), single sign-on client secrets (ADR 0036), TOTP secrets (ADR 0023) and the web
+// secrets (ADR 0045), single sign-on client secrets (ADR 0046), TOTP secrets (ADR 0042) and the web
 // sessions' data (server/web-sessions.ts). Each is encrypted with AES-256-GCM under a key derived
 // by HKDF-SHA-256 from the server secret with the use's own label, and authenticated with the id
 // of the row it belongs to (the additional data), so a sealed value copied to another row, or read

@@ -33,7 +33,7 @@ export function refusalWords(failure: ApiFailure, shown: PageRefusals | "any" | 
   return words === true ? failure.detail : words;
 }
 
-/** What the two-factor calls refuse (ADR 0023), said on every page that makes them. */
+/** What the two-factor calls refuse (ADR 0042), said on every page that makes them. */
 export const TWO_FACTOR_REFUSALS = inApiWords(
   "wrong-code",
   "code-reused",

@@ -26,7 +26,7 @@ export interface SessionData {
 
 export interface SessionFlashData {
   toast: Toast;
-  /** New two-factor recovery codes, shown once on the next page (ADR 0023), then gone from the session. */
+  /** New two-factor recovery codes, shown once on the next page (ADR 0042), then gone from the session. */
   recoveryCodes: string[];
 }
 

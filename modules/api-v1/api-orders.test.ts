@@ -1,4 +1,4 @@
-// POST /api/v1/orders (ADR 0029): a company's own system places an order with its API key, paid
+// POST /api/v1/orders (ADR 0044): a company's own system places an order with its API key, paid
 // from the prepaid balance, safe to retry with an Idempotency-Key. On PGlite and PostgreSQL:
 // released at once with the recipients' emails and the balance less the total exactly; members
 // matched by address or created; 20 concurrent replays make one order and one charge; another
@@ -237,7 +237,7 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
   });
 
   it("two keys of one company sending the same Idempotency-Key each get their own order and charge; each replay answers its own; another body on one key is still 409", async () => {
-    // Idempotency keys belong to the API key that sent them (docs/requirements.md §D7, ADR 0029 amendment):
+    // Idempotency keys belong to the API key that sent them (docs/requirements.md §D7, ADR 0044):
     // two systems of one company that happen to pick the same key are two requests, not one.
     const { a, aKey, post, get, topUp } = await world();
     const hrKey = await a.json<CreatedApiKey>("POST", "ApiKeys", { name: "HR system" }, 201);
@@ -405,7 +405,7 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
   });
 
   it("an order awaiting approval whose key has since been revoked may still be approved: the Owner approves the order itself", async () => {
-    // ADR 0029 amendment "Idempotency keys belong to the API key": revoking stops the key's
+    // ADR 0044: revoking stops the key's
     // calls (401), not the orders it already placed; the Owner reviews and decides each one.
     const { a, aKey, post, get, topUp } = await world();
     await a.json("PUT", "Approvals/threshold", { thresholdDollars: 100 });
@@ -630,7 +630,7 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
 
   /**
    * The company's money reconciles: the ledger's sum is the balance, and each order was charged
-   * once and either released once or refunded once (docs/requirements.md §D5, ADR 0029 §1 and §7).
+   * once and either released once or refunded once (docs/requirements.md §D5, ADR 0043 §1 and ADR 0043 §5).
    */
   async function expectReconciled(companyId: number, orderIds: readonly number[]) {
     const entries = await db().select().from(balanceEntries).where(eq(balanceEntries.companyId, companyId));
@@ -658,7 +658,7 @@ describeEachDatabase("POST /api/v1/orders", ({ database }) => {
     const res = await post(order([100, 100]));
     expect(res.status, await res.clone().text()).toBe(202);
     const placed = v1OrderSchema.parse(await res.json());
-    // The order is recorded as placed by the key's Owner (ADR 0029 §9), who now checks out a
+    // The order is recorded as placed by the key's Owner (ADR 0044 §5), who now checks out a
     // small draft of their own by card: a draft's checkout supersedes only the draft's orders.
     await seedDraft(db(), a, [10], "Small thanks");
     expect((await payDraftByCard(a, [10])).status).toBe("succeeded");

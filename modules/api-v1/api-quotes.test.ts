@@ -1,4 +1,4 @@
-// POST /api/v1/quotes (ADR 0029, amendment "Quotes"): the same body as POST /api/v1/orders answers
+// POST /api/v1/quotes (ADR 0044): the same body as POST /api/v1/orders answers
 // what that order would cost and the balance it would leave, and keeps nothing. On PGlite and
 // PostgreSQL: the figures are chargesFor's and equal what the order then charges; not a row is
 // written (orders, members, lines, keys, balance entries, audit, events, emails) and the balance

@@ -1,4 +1,4 @@
-// The calls a company's own systems make with an API key (ADR 0028, ADR 0029):
+// The calls a company's own systems make with an API key (ADR 0028, ADR 0044):
 //   POST /api/v1/orders (Idempotency-Key header) { rewardName, message?, sendAt?, recipients: [{ email,
 //                                            firstName, lastName, amount }] } → 201 the order (as GET
 //                                            below), 202 when it waits for an Owner's approval, 200 when

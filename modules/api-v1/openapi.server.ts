@@ -254,7 +254,7 @@ export function openApiJson(): string {
 // middleware was marked with where it is declared (server/http/route-doc.ts): the body and page
 // query schemas the routes validate with, their path ids, and who may call. The /api/v1
 // operations are V1_OPERATIONS' own, answers included; the others name no answer schema (their
-// answers are TypeScript types, not schemas) and point to the README's "API" section.
+// answers are TypeScript types, not schemas) and point to docs/API.md "The API".
 
 /** A route of the Hono app's table: one entry per handler of its chain (middleware ALL ones skipped). */
 export interface AppRoute {
@@ -321,7 +321,10 @@ function genericOperation(method: string, path: string, doc: RouteDoc): JsonSche
     params[param as string] = declared[param as string] ?? z.string();
   }
   const responses: JsonSchema = {
-    "2XX": { description: 'Done. JSON unless the README\'s "API" section says otherwise (a CSV export, a PDF, 204).' },
+    "2XX": {
+      description:
+        'Done. JSON unless the API guide (docs/API.md, "The API") says otherwise (a CSV export, a PDF, 204).',
+    },
   };
   if (doc.security) responses[401] = problemResponse("No valid credentials for this call.");
   responses["4XX"] = problemResponse(

@@ -28,7 +28,7 @@ export const V1_ORDER_MAX_RECIPIENTS = 1000;
 /** The Idempotency-Key header: 1 to 255 printable ASCII characters (a UUID is a good choice). */
 export const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e][\x20-\x7e]{0,254}$/;
 
-/** How long a used Idempotency-Key answers its order (at least 24 hours, ADR 0029). */
+/** How long a used Idempotency-Key answers its order (at least 24 hours, ADR 0044). */
 export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60_000;
 
 /** The refusals of POST /api/v1/orders (problem+json `detail`), word for word. */

@@ -1,4 +1,4 @@
-// Orders a company's own system places with an API key (ADR 0029): POST /api/v1/orders, paid from
+// Orders a company's own system places with an API key (ADR 0044): POST /api/v1/orders, paid from
 // the company's prepaid balance (balance.ts), safe to retry with an Idempotency-Key.
 //
 // In ONE transaction: the order row, then the API key's api_idempotency_keys row for the key

@@ -1,4 +1,4 @@
-// The pure parts of API orders (ADR 0029): the request's fingerprint behind the Idempotency-Key
+// The pure parts of API orders (ADR 0044): the request's fingerprint behind the Idempotency-Key
 // (the same order however it is spelt, another order for any change that matters) and the body's
 // schema (whole dollars, each address once, at most V1_ORDER_MAX_RECIPIENTS).
 import { describe, expect, it } from "vitest";

@@ -143,7 +143,7 @@ export interface ApprovalSummary {
   reason: string | null;
   /** The requester's draft is no longer the version this order froze. */
   draftChanged: boolean;
-  /** Placed by a company system with an API key (ADR 0029): approving pays it from the balance and releases it. */
+  /** Placed by a company system with an API key (ADR 0044): approving pays it from the balance and releases it. */
   viaApiKey: boolean;
   /** By how much it passed its placer's or key's monthly budget when requested (ADR 0034); null: it did not. */
   overBudgetCents: number | null;

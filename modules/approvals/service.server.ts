@@ -147,7 +147,7 @@ function summaryQuery(db: Conn) {
 
 export function stateOf(order: OrderRow): ApprovalState {
   if (order.releasedAt || order.paidAt) return "paid";
-  // An order a system placed with an API key is charged to the balance by its approval (ADR 0029).
+  // An order a system placed with an API key is charged to the balance by its approval (ADR 0044).
   if (order.processor === "balance" && order.approvalStatus === "approved") return "paid";
   if (order.approvalStatus === "declined") return "declined";
   if (order.failureReason === "superseded") return "superseded";
@@ -163,7 +163,7 @@ function toSummary(row: SummaryRow): ApprovalSummary {
     approvalStatus: o.approvalStatus ?? "requested",
     totalCents: o.totalCents,
     recipientCount: Number(row.recipientCount),
-    // A system's order (ADR 0029) was asked for by its API key; the email is the key's Owner's.
+    // A system's order (ADR 0044) was asked for by its API key; the email is the key's Owner's.
     requestedBy: {
       userId: o.placedBy,
       // An automation's run (ADR 0035) is named as the automation, not the Owner who made it.
@@ -311,7 +311,7 @@ export async function activeOwners(tx: Conn, companyId: number) {
 
 /**
  * What every approval request does once its order is marked requested, in the caller's
- * transaction: the audit entry, the approval.requested event (ADR 0029) and an email to every
+ * transaction: the audit entry, the approval.requested event (ADR 0045) and an email to every
  * Owner. A manager's request (requestApproval) and a system's order (api-orders.ts) share it.
  */
 export async function announceApprovalRequest(
@@ -460,7 +460,7 @@ async function lockRequest(tx: Tx, caller: ApprovalCaller, orderId: number) {
     .from(orders)
     .where(and(eq(orders.id, orderId), eq(orders.companyId, caller.companyId), isNotNull(orders.approvalStatus)));
   if (!head) throw new Refusal("order-not-found");
-  // An order placed with an API key (ADR 0029) has no draft: nothing to lock or compare.
+  // An order placed with an API key (ADR 0044) has no draft: nothing to lock or compare.
   let draftVersion: number | null = null;
   if (head.draftId !== null) {
     const [draft] = await tx
@@ -503,7 +503,7 @@ async function decisionContext(tx: Tx, order: OrderRow, deciderId: number) {
  * An Owner approves: refused when the requester's draft is no longer the version frozen. An order
  * a system placed with an API key is paid from the company's balance in the same transaction
  * (there is no manager to pay it; refused whole, 402, when the balance is short) and released
- * after commit (ADR 0029).
+ * after commit (ADR 0044).
  */
 export async function approveRequest(s: ApprovalServices, caller: ApprovalCaller, orderId: number) {
   const now = s.now();

@@ -1,4 +1,4 @@
-// The company's prepaid balance (ADR 0029; docs/requirements.md §D5): what a system's /api/v1 orders are
+// The company's prepaid balance (ADR 0043; docs/requirements.md §D5): what a system's /api/v1 orders are
 // paid from, topped up by card by an Owner in the portal.
 //   GET  /api/Balance                         (bearer, Owner or Manager) → { balance, entries[], canTopUp, processor, minTopUp, maxTopUp }
 //                                             amounts in cents; entries newest first (the latest 50)
@@ -14,7 +14,7 @@
 //                                             { amount (cents), rewardName?, wording? } → { orderId, amount, balance, sendAt }:
 //                                             the caller's reward list (or its approved order) paid from the balance and
 //                                             released (or scheduled); 402 when the balance is short, nothing changed;
-//                                             409 when a card payment for it was made or is under way (ADR 0029, amendment)
+//                                             409 when a card payment for it was made or is under way (ADR 0043)
 // and, only while the simulated card processor is in use (404 otherwise):
 //   POST /api/Balance/TopUps/{id}/pay-simulated          (Owner) { cardNumber, expiry, cvc, nameOnCard }
 //   POST /api/Balance/TopUps/{id}/authenticate-simulated (Owner) { outcome: complete | fail }

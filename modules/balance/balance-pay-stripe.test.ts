@@ -1,5 +1,5 @@
 // Paying a reward list from the prepaid balance while a Stripe card payment exists for it (ADR
-// 0029, amendment "The balance pays for the portal too"; msw stands in for Stripe's API, events
+// 0043; msw stands in for Stripe's API, events
 // signed by the stripe package), on PGlite and PostgreSQL:
 // - a PaymentIntent the card form made and nobody paid is cancelled at Stripe, and the balance
 //   pays; the card can no longer pay it and a late failure event changes nothing;

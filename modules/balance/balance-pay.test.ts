@@ -1,5 +1,4 @@
-// The portal's reward list paid from the company's prepaid balance (ADR 0029, amendment "The
-// balance pays for the portal too"), through the API, on PGlite and PostgreSQL:
+// The portal's reward list paid from the company's prepaid balance (ADR 0043), through the API, on PGlite and PostgreSQL:
 // - a Manager pays from the balance: one charge (a ledger entry), the order released once, the
 //   tax invoice "Paid from the prepaid balance"; a repeat of the post answers the same order;
 // - a short balance is 402 with both amounts, and nothing changes;
@@ -286,7 +285,7 @@ describeEachDatabase("paying from the prepaid balance", ({ kind, database }) => 
     const intent = (await (
       await manager.go("POST", "StripePayment/create-payment-intent", { amount: TOTAL })
     ).json()) as { paymentIntentId: string; orderId: number };
-    // Superseded by another way of paying the same list (ADR 0009), its cancel lost: it paid later.
+    // Superseded by another way of paying the same list (ADR 0041), its cancel lost: it paid later.
     await db()
       .update(orders)
       .set({ status: "failed", failureReason: "superseded" })

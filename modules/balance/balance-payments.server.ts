@@ -1,5 +1,4 @@
-// The portal's reward list paid from the company's prepaid balance (ADR 0029, amendment "The
-// balance pays for the portal too"). The card path's rules hold (ADR 0009): the server computes
+// The portal's reward list paid from the company's prepaid balance (ADR 0043). The card path's rules hold (ADR 0041): the server computes
 // every amount from the frozen draft, a manager has one live payment, the release is exactly once.
 //
 // One payment per reward list, whichever way:
@@ -239,7 +238,7 @@ async function stopCardPayments(s: PaymentServices, caller: Caller): Promise<Set
 }
 
 /**
- * Card orders of the draft as it is now that another way of paying superseded (ADR 0009: the card
+ * Card orders of the draft as it is now that another way of paying superseded (ADR 0041: the card
  * form and Checkout for one list): their payments were cancelled then, but a cancel that failed
  * would leave a card able to pay this very list, so they are stopped and read back again.
  */

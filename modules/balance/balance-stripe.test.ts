@@ -1,4 +1,4 @@
-// Top-ups of the prepaid balance (ADR 0029) with the Stripe adapter, msw standing in for Stripe's
+// Top-ups of the prepaid balance (ADR 0043) with the Stripe adapter, msw standing in for Stripe's
 // API and webhook signatures made by the stripe package: the PaymentIntent names the top-up (not
 // an order) with an idempotency key from its id; the signed webhook routes by that metadata and
 // credits once under replays racing ten check calls; a declined payment fails the top-up; a

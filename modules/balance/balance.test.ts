@@ -1,4 +1,4 @@
-// The prepaid balance's card top-ups (ADR 0029) through the API, on PGlite and PostgreSQL: an
+// The prepaid balance's card top-ups (ADR 0043) through the API, on PGlite and PostgreSQL: an
 // Owner tops up by the simulated card (4242… credits once, 4000 0000 0000 0002 is declined and
 // changes nothing, 4000 0025 0000 3155 needs the authentication step); ten concurrent checks, the
 // webhook's handler and the reconciler credit one payment exactly once; a payment that does not

@@ -1,4 +1,4 @@
-// The top-up amounts as the portal's form reads them and the API checks them (ADR 0029).
+// The top-up amounts as the portal's form reads them and the API checks them (ADR 0043).
 import { expect, it } from "vitest";
 import { z } from "zod";
 import {

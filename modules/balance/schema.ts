@@ -1,4 +1,4 @@
-// The prepaid balance (ADR 0029) as the API and the portal share it: the top-up calls' request
+// The prepaid balance (ADR 0043) as the API and the portal share it: the top-up calls' request
 // schemas, answers and refusals word for word, and the statement's view. Pure code: the browser
 // bundle may import the types (the schemas are for the server and the page's action).
 import * as z from "zod/mini";

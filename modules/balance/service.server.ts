@@ -1,4 +1,4 @@
-// A company's prepaid balance (ADR 0029): what a system's orders are paid from, topped up by card
+// A company's prepaid balance (ADR 0043): what a system's orders are paid from, topped up by card
 // by an Owner. companies.balance_cents is the running sum of balance_entries; each movement
 // changes both in one statement pair inside the caller's transaction. The conditional update
 // (balance_cents >= the amount taken) and the column's check make an overdraft impossible even

@@ -1,4 +1,4 @@
-// A top-up of the prepaid balance has one payment (ADR 0009 amendment of 2026-11-28, ADR 0029), on
+// A top-up of the prepaid balance has one payment (ADR 0041, ADR 0043), on
 // PGlite and PostgreSQL, through the real API: with Stripe (msw standing in for its API, events
 // signed by the stripe package) the card form's top-up and a Checkout started at once are two
 // top-ups, each made with its one payment, and nothing afterwards (the check, the page, the

@@ -1,4 +1,4 @@
-// Card top-ups of a company's prepaid balance (ADR 0029; docs/requirements.md §D5 "paid from a prepaid
+// Card top-ups of a company's prepaid balance (ADR 0043; docs/requirements.md §D5 "paid from a prepaid
 // company balance, topped up by card in the portal"). An Owner asks for a whole number of dollars
 // ($10 to $100,000, modules/balance/schema.ts): a `balance_top_ups` row (pending) and a payment
 // through the payments port for exactly that amount, no fee and no GST (those are charged when an
@@ -245,7 +245,7 @@ export async function creditTopUp(
     if (!topUp) return { outcome: "not_found" };
     // A paid top-up names the payment that paid it (paysTopUp), so any other payment for it is a
     // mismatch, logged and refused, never acknowledged as credited: a top-up has one payment (ADR
-    // 0009 amendment of 2026-11-28), and money that is not its payment is not kept in silence.
+    // 0041), and money that is not its payment is not kept in silence.
     if (topUp.status === "paid" && topUp.paymentIntentId === payment.paymentIntentId) {
       return { outcome: "already_credited" };
     }

@@ -137,7 +137,7 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
         if (result.status === "verified") return c.json({ accessToken: result.accessToken });
         if (result.status === "sso_required") throw new Refusal("single-sign-on-required");
         if (result.status === "second_factor") {
-          // As login answers (ADR 0023): the address is verified, and a second factor comes first.
+          // As login answers (ADR 0042): the address is verified, and a second factor comes first.
           const challenge = await startLoginChallenge(deps.db, result.userId, result.purpose, now());
           return c.json({ twoFactor: result.purpose, challengeToken: challenge.challengeToken });
         }
@@ -148,13 +148,13 @@ export function identityRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
         await limits.loginAttempt(body.userName, c.get("clientIp"));
         await requireCaptcha(deps, c, body, "login");
         // An address in a domain that requires single sign-on is refused before its password is
-        // checked (ADR 0036); the rest of who may sign in is the chokepoint's (domain/sign-in.ts).
+        // checked (ADR 0046); the rest of who may sign in is the chokepoint's (domain/sign-in.ts).
         if (await passwordRefusedForAddress(deps.db, body.userName)) throw new Refusal("single-sign-on-required");
         const result = await login(deps.db, { email: body.userName, password: body.password }, now(), loginOrigin(c));
         if (result.status === "not_verified") return refuseUnverifiedLogin(c.get("clientIp"), result.publicId);
         if (result.status === "sso_required") throw new Refusal("single-sign-on-required");
         if (result.status === "second_factor") {
-          // No token yet (ADR 0023): a challenge for the code, or for setting an app up. The
+          // No token yet (ADR 0042): a challenge for the code, or for setting an app up. The
           // address's failures are not forgotten until the code is right too (modules/two-factor/api.server.ts).
           const challenge = await startLoginChallenge(deps.db, result.userId, result.purpose, now());
           return c.json({ twoFactor: result.purpose, challengeToken: challenge.challengeToken });

@@ -1,5 +1,5 @@
 // Where password reset, password change, email change and two-factor sign-in meet, through the
-// API against the real database (PGlite and PostgreSQL). docs/requirements.md §D7 and ADR 0023's Amendment:
+// API against the real database (PGlite and PostgreSQL). docs/requirements.md §D7 and ADR 0042:
 // a password reset, a password change or an email change ends every open sign-in challenge of
 // the user (a "verify" one and the company's forced "setup" one, with any app secret waiting for
 // its first code) and voids every reset link the user has not used. Otherwise someone holding the
@@ -90,7 +90,7 @@ describeEachDatabase("a password or email change ends open sign-ins and reset li
       .where(and(eq(accessTokens.userId, userId), isNull(accessTokens.revokedAt)));
   const userRow = async (userId: number) => (await db().select().from(users).where(eq(users.id, userId)))[0]!;
 
-  /** A verified Owner without an app whose company requires one; their sign-up session stays open (ADR 0023 §6). */
+  /** A verified Owner without an app whose company requires one; their sign-up session stays open (ADR 0042 §8). */
   async function ownerWithRequirement(api: Api) {
     const owner = await signUpVerified(api, db());
     await expectJson(

@@ -307,7 +307,7 @@ export const resetFormSchema = z.pipe(
 export interface DashboardSummary {
   history: RewardHistoryPage;
   spend: SpendSummary;
-  /** The prepaid balance every manager sees (ADR 0029); only an Owner tops it up. */
+  /** The prepaid balance every manager sees (ADR 0043); only an Owner tops it up. */
   balance: { balanceCents: number; canTopUp: boolean };
   pendingApprovals: ApprovalSummary[] | null;
   /** The caller's own monthly budget this month (ADR 0034): null unless they are a Manager with one. */

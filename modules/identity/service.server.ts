@@ -10,7 +10,7 @@
 //     writes); revoked at logout, and all of a user's tokens at a password reset.
 //   - a password reset, a password change and an email change end the user's sign-ins in
 //     progress (endSignInsInProgress: login challenges, an app secret not yet confirmed, unused
-//     reset links) in the transaction of the change (docs/requirements.md §D7, ADR 0023's Amendment).
+//     reset links) in the transaction of the change (docs/requirements.md §D7, ADR 0042).
 //
 // The onboarding-video flag lives on the user (markOnboardingVideoWatched), so it follows the
 // account from browser to browser. hasProvidedCompanyDetails is derived from the company row.
@@ -226,7 +226,7 @@ export type VerifyEmailResult =
   | { status: "verified"; accessToken: string }
   /** Verified, and the sign-in rules (sign-in.ts) owe a second factor first. */
   | { status: "second_factor"; userId: number; purpose: "verify" | "setup" }
-  /** Verified, and the company signs in through its provider only (ADR 0036). */
+  /** Verified, and the company signs in through its provider only (ADR 0046). */
   | { status: "sso_required" }
   | { status: "invalid_request" | "used" | "superseded" | "too_many" | "expired" | "wrong_code" };
 
@@ -319,11 +319,11 @@ export type LoginResult =
   /** `publicId`: the id the verification calls take (requestVerificationCode), as Register answers it. */
   | { status: "not_verified"; publicId: string }
   /**
-   * The password was right and a second factor is owed before any token (ADR 0023): "verify"
+   * The password was right and a second factor is owed before any token (ADR 0042): "verify"
    * asks for a code, "setup" for setting an app up first (the company requires one).
    */
   | { status: "second_factor"; userId: number; email: string; purpose: "verify" | "setup" }
-  /** The password was right and the company signs this manager in through its provider only (ADR 0036). */
+  /** The password was right and the company signs this manager in through its provider only (ADR 0046). */
   | { status: "sso_required" }
   | { status: "invalid" };
 
@@ -456,7 +456,7 @@ export async function completePasswordReset(
   const passwordHash = await hashPassword(password);
   return db.transaction(async (tx) => {
     // The user's row first (as every change of the user takes it), then the sign-in rules: a
-    // manager whose company requires single sign-on sets no password (sign-in.ts, ADR 0036).
+    // manager whose company requires single sign-on sets no password (sign-in.ts, ADR 0046).
     await tx.select({ id: users.id }).from(users).where(eq(users.id, reset.userId)).for("update");
     const rule = await signInRule(tx, { userId: reset.userId, method: "reset" });
     if (rule.status === "refused")
@@ -492,14 +492,14 @@ export async function completePasswordReset(
 
 /**
  * What a password reset, a password change and an email change all end, called inside the
- * transaction that makes the change (docs/requirements.md §D7; ADR 0023, Amendment). Each of them may be the
+ * transaction that makes the change (docs/requirements.md §D7; ADR 0042). Each of them may be the
  * owner shutting out someone who had the old password or the old address's mailbox, so nothing
  * that someone started with them may finish afterwards:
  *   - the user's open login challenges ("verify" and the company's forced "setup"): otherwise the
  *     holder of the old password finishes the sign-in and gets a session;
  *   - an app secret waiting for its first code: it was shown to whoever started the set-up, maybe
  *     through such a challenge, and the owner's own set-up would show the same one again
- *     (ADR 0023 §3), putting that person's authenticator on the account;
+ *     (ADR 0042 §2), putting that person's authenticator on the account;
  *   - the reset links not yet used: emailed to the address as it was, or asked for by someone who
  *     knew it. They are deleted, so they answer "not valid" rather than "already used".
  * An app already turned on and the recovery codes stay: they are the owner's own second factor.

@@ -1,4 +1,4 @@
-// Who may sign in (docs/rules.md "Who may sign in"; ADR 0036 Amendment, ADR 0023): the one
+// Who may sign in (docs/rules.md "Who may sign in"; ADR 0046, ADR 0042): the one
 // function that opens a session. Every door that ends in an access token — password login, email
 // verification, accepting an invitation, the second-factor step, the single sign-on callback —
 // calls signIn, and a reset completion asks the same rules (signInRule) before it sets a password.
@@ -8,9 +8,9 @@
 //      manager signs in only through the provider, whatever their address is now (an address moved
 //      out of the company's domains keeps the requirement), the break-glass Owner excepted while
 //      they are an active Owner;
-//   3. the second factor (ADR 0023): a manager with an app on, or of a company that requires one,
+//   3. the second factor (ADR 0042): a manager with an app on, or of a company that requires one,
 //      gets a challenge instead of a token; not when completing that step, and not through the
-//      provider (its own multi-factor policy is the second factor there, ADR 0036 §7).
+//      provider (its own multi-factor policy is the second factor there, ADR 0046 §4).
 // This module is the only writer of access_tokens rows (tests/rules/sign-in.test.ts); revoking
 // them (logout, removal, reset, back-channel logout) stays with those operations.
 import { and, eq, sql } from "drizzle-orm";
@@ -99,7 +99,7 @@ export async function newManagerSignsInThroughProvider(db: Conn, companyId: numb
   return row?.required === true;
 }
 
-/** The break-glass Owner keeps their password only while they are an active Owner (ADR 0036 §5). */
+/** The break-glass Owner keeps their password only while they are an active Owner (ADR 0046 §6). */
 const isBreakGlass = (row: { id: number; managerRole: string | null; breakGlassUserId: number | null }) =>
   row.breakGlassUserId === row.id && row.managerRole === "owner";
 
@@ -114,7 +114,7 @@ export async function signIn(
     userId: number;
     method: SignInMethod;
     origin?: LoginOrigin;
-    /** The provider's session and subject (ADR 0036 §6), kept for its back-channel logout. */
+    /** The provider's session and subject (ADR 0046 §7), kept for its back-channel logout. */
     sso?: { sid: string | null; sub: string };
   },
   now: Date,
@@ -140,7 +140,7 @@ export async function signIn(
 /**
  * Whether a password (login, reset request) is refused for an address before anything about it is
  * checked: decided by the address's domain, so the answer does not tell whether the company has a
- * manager with it (ADR 0036 §5). A domain of a company that requires single sign-on refuses, but
+ * manager with it (ADR 0046 §6). A domain of a company that requires single sign-on refuses, but
  * for the break-glass Owner's address and for an active manager of another company (whose own
  * company's rules then apply, in signInRule). A manager whose address is outside every required
  * domain is not refused here: signInRule refuses them after their password, by their company.

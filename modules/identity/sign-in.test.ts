@@ -1,4 +1,4 @@
-// Who may sign in (docs/rules.md; modules/identity/sign-in.server.ts, ADR 0036 Amendment): every door that
+// Who may sign in (docs/rules.md; modules/identity/sign-in.server.ts, ADR 0046): every door that
 // opens a session asks one function, so the company's single sign-on requirement holds at each of
 // them, by the manager's company and not by the address they have now; a removed manager does not
 // come back through the provider; and a back-channel logout ends its session in whichever company

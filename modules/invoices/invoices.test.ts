@@ -190,7 +190,7 @@ describeEachDatabase("tax invoices", ({ database }) => {
     expect(await pdfOf(card.manager, card.invoiceNumber)).toContain("Paid by card at checkout.");
     expect(pageText(cardInvoice)).toContain("Paid by card at checkout.");
 
-    // An order a system placed with its API key, paid from the company's prepaid balance (ADR 0029).
+    // An order a system placed with its API key, paid from the company's prepaid balance (ADR 0044).
     const owner = await payingManager(card.api, db(), "Balance Co Pty Ltd");
     await db().transaction(async (tx) => {
       const [topUp] = await tx

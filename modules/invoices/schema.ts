@@ -46,12 +46,12 @@ export interface TaxInvoice {
   gstCents: number;
   totalCents: number;
   amountPaidCents: number;
-  /** How the order was paid: by card at checkout, or from the company's prepaid balance (ADR 0029). */
+  /** How the order was paid: by card at checkout, or from the company's prepaid balance (ADR 0043). */
   paidFrom: "card" | "balance";
   /**
    * A cancelled order's decreasing adjustment (the whole total, refunded to where it came from):
    * when it was refunded (or cancelled, while the refund is still under way or after it failed
-   * for good, ADR 0029's refund retries). Null: none.
+   * for good, ADR 0041's refund retries). Null: none.
    */
   adjustment: {
     date: string;

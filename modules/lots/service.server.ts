@@ -14,7 +14,7 @@
 //     changes; the partner's idempotency key is UNIQUE and inserted first, so a replay (even ten
 //     at once) waits for the first, then answers its outcome and changes nothing.
 //
-// Each of these emits its webhook events in its own transaction (ADR 0029 and its amendment
+// Each of these emits its webhook events in its own transaction (ADR 0045
 // "Reward-life events"): reward.expiring / reward.expiry_reminder_sent per reminded lot,
 // reward.expired / reward.forfeited per forfeited lot (also when a member is removed), and
 // reward.redeemed per redemption.
@@ -124,7 +124,7 @@ export async function forfeitExpiredLots(
     if (options.isStopped?.()) break;
     // The CTE locks its lots; a concurrent run blocked on one of them re-checks the condition
     // once it is free and leaves out what this one forfeited.
-    // One transaction with the lots' webhook events (ADR 0029): they exist iff the forfeiture does.
+    // One transaction with the lots' webhook events (ADR 0045): they exist iff the forfeiture does.
     const result: unknown = await db.transaction(async (tx) => {
       const forfeited: unknown = await tx.execute(sql`
       with due as (
@@ -262,7 +262,7 @@ export async function remindExpiringLots(
         );
         await enqueueEmails(tx, emails, now);
       }
-      // One transaction with the reminders: the webhook events exist iff they were queued (ADR 0029).
+      // One transaction with the reminders: the webhook events exist iff they were queued (ADR 0045).
       await emitEvents(
         tx,
         rows.flatMap((r) => {
@@ -459,7 +459,7 @@ async function spend(
     balanceCents,
     lots: draws.map((d) => ({ lotId: d.lotId, amountCents: d.amountCents, expiresAt: d.expiresAt.toISOString() })),
   };
-  // In the redemption's transaction (ADR 0029): the event exists iff the spending does.
+  // In the redemption's transaction (ADR 0045): the event exists iff the spending does.
   await emitEvents(
     tx,
     [rewardRedeemedEvent({ ...view, companyId: input.companyId, userId: input.userId, redeemedAt: input.now })],
@@ -564,7 +564,7 @@ export async function forfeitMemberLots(tx: Tx, companyId: number, userId: numbe
   const [head] = rowsOf<{ cents: string | number; forfeited: ForfeitedLot[] | string | null }>(result);
   const lotsOut: ForfeitedLot[] =
     typeof head?.forfeited === "string" ? JSON.parse(head.forfeited) : (head?.forfeited ?? []);
-  // In the removal's transaction (ADR 0029): one reward.forfeited per lot that had something left.
+  // In the removal's transaction (ADR 0045): one reward.forfeited per lot that had something left.
   await emitEvents(
     tx,
     lotsOut.map((l) =>

@@ -124,12 +124,12 @@ export function managersRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, l
         userAgent: c.req.header("user-agent"),
       });
       if (result.status === "email_in_use") throw new Refusal("email-in-use");
-      // The company requires single sign-on (ADR 0036 Amendment): no password; the page offers the provider.
+      // The company requires single sign-on (ADR 0046): no password; the page offers the provider.
       if (result.status === "sso_required") {
         throw new Refusal("invite-through-provider");
       }
       if (result.status === "accepted_setup_owed") {
-        // The company requires a second factor: a set-up challenge, as login answers (ADR 0023).
+        // The company requires a second factor: a set-up challenge, as login answers (ADR 0042).
         const challenge = await startLoginChallenge(deps.db, result.userId, "setup", now());
         return c.json({ twoFactor: "setup" as const, challengeToken: challenge.challengeToken });
       }

@@ -130,7 +130,7 @@ export interface InvitePreview {
   email: string;
   managerRole: ManagerRole;
   /**
-   * The company signs its managers in through its identity provider (ADR 0036 Amendment): the
+   * The company signs its managers in through its identity provider (ADR 0046): the
    * invitation is accepted by signing in there, not with a password.
    */
   signInWithProvider: boolean;

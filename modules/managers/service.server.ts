@@ -464,17 +464,17 @@ export async function previewInvite(db: Db, token: string, now: Date): Promise<P
     inviterName: invite.inviterName,
     email: invite.email,
     managerRole: invite.managerRole,
-    // The page offers the provider instead of a password (sign-in.ts decides, ADR 0036 Amendment).
+    // The page offers the provider instead of a password (sign-in.ts decides, ADR 0046).
     signInWithProvider: await newManagerSignsInThroughProvider(db, invite.companyId),
   };
 }
 
 export type AcceptResult =
   | { status: "accepted"; userId: number; accessToken: string; appSettings: AppSettings }
-  /** The company requires a second factor (ADR 0023): no token until the new manager sets one up. */
+  /** The company requires a second factor (ADR 0042): no token until the new manager sets one up. */
   | { status: "accepted_setup_owed"; userId: number }
   /**
-   * The company signs its managers in through its provider (ADR 0036 Amendment): no password is
+   * The company signs its managers in through its provider (ADR 0046): no password is
    * taken and nothing changes; the invitee signs in with the provider, whose callback accepts the
    * invitation (acceptInviteThroughProvider).
    */
@@ -550,7 +550,7 @@ export async function acceptInvite(
 }
 
 /**
- * The single sign-on callback's side of an invitation (ADR 0036 Amendment): the company's provider
+ * The single sign-on callback's side of an invitation (ADR 0046): the company's provider
  * vouched for `email`, which has no active manager; a pending invitation of that address in the
  * company, from an inviter who is still an active Owner, is accepted now: the manager is created
  * with the invitation's role, verified and without a password, and the acceptance is audited as

@@ -63,7 +63,7 @@ async function buildWorld(db: Db) {
   const cardOrder = await cardOrderOf(a.companyId);
   const bCardOrder = await cardOrderOf(b.companyId);
 
-  // A paid top-up of $500, credited as every path credits one (moveBalance, ADR 0029).
+  // A paid top-up of $500, credited as every path credits one (moveBalance, ADR 0043).
   await db.transaction(async (tx) => {
     const [row] = await tx
       .insert(balanceTopUps)

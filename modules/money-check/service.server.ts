@@ -1,15 +1,15 @@
-// The money reconciliation (README "Running for real"; `npm run check:money`, and hourly in every
+// The money reconciliation (docs/OPERATIONS.md "Money reconciliation"; `npm run check:money`, and hourly in every
 // process: modules/money-check/job.server.ts). It only reads, and reads every table in ONE read-only,
-// repeatable-read transaction: every money movement commits whole in one transaction (ADR 0009,
-// 0027, 0029), so a consistent snapshot of a healthy database never shows half of one, and what
+// repeatable-read transaction: every money movement commits whole in one transaction (ADR 0041,
+// 0027, 0043), so a consistent snapshot of a healthy database never shows half of one, and what
 // it finds is a real inconsistency, not a race with a release or a charge.
 //
 // Each rule is one query that answers only the rows that break it (so a healthy database costs a
 // few aggregate scans and answers nothing):
-//   company-balance   companies.balance_cents = Σ balance_entries.amount_cents (ADR 0029 §1)
+//   company-balance   companies.balance_cents = Σ balance_entries.amount_cents (ADR 0043 §1)
 //   order-state       a paid, charged or balance order is released (status paid + its
 //                     reward_releases row), scheduled, awaiting approval (uncharged) or refunded
-//                     (ADR 0009, 0026, 0029 §6-8)
+//                     (ADR 0041, 0026, 0043 §5, 0044 §3–4)
 //   order-charge      a balance order that was charged has exactly one 'order' entry, of its total;
 //                     no other order has one (a card order charged to the balance too is paid twice)
 //   release-lots      a release has one lot per order line, summing to the released amount; every
@@ -17,12 +17,12 @@
 //   recipient-balance a recipient's lots' remaining = issued − redeemed − forfeited from lots, and
 //                     = their reward_ledger sum (ADR 0027 §2)
 //   refund            at most one balance refund per order, only for a cancelled balance order, of
-//                     its total, and every refunded balance order has it (ADR 0029 §8)
-//   extra-payment     a second card payment for an order (ADR 0009 "One live payment per order") is
+//                     its total, and every refunded balance order has it (ADR 0044 §4)
+//   extra-payment     a second card payment for an order (ADR 0041 "One live payment per order") is
 //                     refunded within the grace below, and is never the payment that paid its order
 //   top-up            a paid top-up has exactly one credit of its amount to its own company; an
-//                     unpaid one has none, and no credit names no top-up (ADR 0029; a top-up has
-//                     one payment: ADR 0009 amendment of 2026-11-28)
+//                     unpaid one has none, and no credit names no top-up (ADR 0043; a top-up has
+//                     one payment: ADR 0041)
 //   order-amounts     fee = 10 % of the rewards, GST = 10 % of the fee, each half up to the cent,
 //                     total = their sum, rewards = the order lines' sum (docs/requirements.md §D5, core/money.ts)
 //   removed-member-credit      no lot or ledger credit for a member after their removal (its
@@ -44,7 +44,7 @@
 // - There is no recipient balance column: a balance is the ledger's sum (docs/requirements.md §D4), and the
 //   lots keep what is left (ADR 0027 §2), so the check compares those two with the lots' history.
 // - A card payment that succeeded at the processor but whose order is still pending is invisible
-//   here (this reads only the database); the reconciler asks the processor and releases it (ADR 0009).
+//   here (this reads only the database); the reconciler asks the processor and releases it (ADR 0041).
 // - A card refund is one column (orders.refund_id) made with one idempotency key at the processor,
 //   so it cannot be recorded twice in this database; "twice" here is a second balance refund, or a
 //   balance refund of a card order (refunded to the card and to the balance).
@@ -93,9 +93,9 @@ export interface MoneyCheckResult {
 
 /**
  * How long a state that is on its way may last before it is a finding: a charged balance order is
- * released by the call that charged it, else by the scheduler after its 60 s grace (ADR 0029 §7);
+ * released by the call that charged it, else by the scheduler after its 60 s grace (ADR 0043 §5);
  * a cancelled order's refund follows the cancel and is retried by the scheduler with backoff
- * (modules/scheduled-sends/service.server.ts; ADR 0009 amendment "Refunds retried with backoff"). Fifteen
+ * (modules/scheduled-sends/service.server.ts; ADR 0041). Fifteen
  * minutes is many passes of the one and five tries of the other: a refund still owed then keeps
  * failing, which is worth a finding.
  */
@@ -158,7 +158,7 @@ const rules: Record<MoneyRule, { query: (now: Date) => ReturnType<typeof sql>; f
           or (o.status = 'scheduled' and o.released_at is null and r.order_id is null)
           -- cancelled before its release and refunded (the refund of a balance order is checked by 'refund')
           or (o.status = 'cancelled' and o.refunded_at is not null and r.order_id is null)
-          -- an Owner has not decided yet: nothing is paid or charged before the approval (ADR 0022, 0029 §8)
+          -- an Owner has not decided yet: nothing is paid or charged before the approval (ADR 0022, 0044 §4)
           or (o.status = 'pending' and o.approval_status = 'requested' and o.paid_at is null and c.order_id is null)
           -- on its way: charged and about to be released, or cancelled and about to be refunded
           or (o.status = 'pending' and o.processor = 'balance' and c.at > ${since}::timestamptz)
@@ -182,7 +182,7 @@ const rules: Record<MoneyRule, { query: (now: Date) => ReturnType<typeof sql>; f
       from orders o
       left join (${sql.raw(CHARGES)}) c on c.order_id = o.id
       where case
-        -- charged when it was placed, or when an Owner approved it (ADR 0029 §6, §8)
+        -- charged when it was placed, or when an Owner approved it (ADR 0044 §3, §4)
         when o.processor = 'balance' and (o.paid_at is not null or o.status in ('paid', 'scheduled', 'cancelled')
           or o.approval_status = 'approved' or (o.status = 'pending' and o.approval_status is null))
           then coalesce(c.n, 0) <> 1 or c.cents <> o.total_cents

@@ -1,5 +1,5 @@
 // The payment forms as they are posted (docs/requirements.md §S2 Reward My Team Review, §S3 reward
-// name, §D6 the simulated card, §D8 its labels; ADR 0022 §6 the approval request; ADR 0029 the
+// name, §D6 the simulated card, §D8 its labels; ADR 0022 §6 the approval request; ADR 0043 the
 // balance's top-ups): the card's four fields, the reward's wording and when it is sent, composed
 // into the schema of each form. Written once with zod/mini (ADR 0017): the route actions read the
 // posts with these, and the browser checks the same schemas through conform's parseWithZod before
@@ -131,7 +131,7 @@ export const stripePaySchema = z
   .check(scheduleCheck);
 
 /**
- * "Pay from the company balance" (ADR 0029, amendment): the wording and the total the page showed;
+ * "Pay from the company balance" (ADR 0043): the wording and the total the page showed;
  * the card fields of the same form are not read.
  */
 export const payOrderSchema = z
@@ -159,7 +159,7 @@ export const saveMessageSchema = z.object({
  */
 export const simulatedAuthenticationSchema = z.object({ outcome: z.enum(["complete", "fail"]) });
 
-/** A balance top-up's card form (ADR 0029): the card alone, for the top-up's own amount. */
+/** A balance top-up's card form (ADR 0043): the card alone, for the top-up's own amount. */
 export const topUpCardSchema = z.object({ intent: z.literal("pay"), ...cardFields });
 
 /** The top-up page's posts: the card form, or the simulated authentication step's Complete and Fail. */

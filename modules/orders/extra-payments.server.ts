@@ -1,4 +1,4 @@
-// A second card payment for one order (ADR 0009 amendment "One live payment per order"). An order
+// A second card payment for one order (ADR 0041). An order
 // claims one way of paying when it is frozen (orders.payment_path), so the portal never makes two
 // payments for it; this is what happens if one succeeds anyway (a payment made before that claim
 // existed, a superseded tab paid after all): the first succeeded payment releases the order

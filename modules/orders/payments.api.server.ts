@@ -3,7 +3,7 @@
 //   POST /StripePayment/check-payment-intent       { paymentIntent } → { amount (dollars), status, message? }
 //   POST /StripePayment/webhook                    Stripe's signed events (not bearer-authenticated); 503 without
 //                                                  STRIPE_WEBHOOK_SECRET, 400 for a payment that does not match its order;
-//                                                  an event whose metadata names a top-up credits the prepaid balance (ADR 0029)
+//                                                  an event whose metadata names a top-up credits the prepaid balance (ADR 0043)
 //   POST /StripePayment/create-checkout-session    Stripe only, the no-JavaScript path → { url, orderId, amount }
 // and, only while the simulated card processor is in use (404 otherwise):
 //   POST /StripePayment/confirm-simulated-payment  { paymentIntent, clientSecret, cardNumber, expiry, cvc, nameOnCard }
@@ -167,7 +167,7 @@ export function paymentsRoutes(
           throw error;
         }
         if (event.type === "other") return c.json({ received: true, handled: false });
-        // A top-up of the prepaid balance (ADR 0029): its metadata names the top-up, never an order.
+        // A top-up of the prepaid balance (ADR 0043): its metadata names the top-up, never an order.
         if (event.payment.metadata.topUpId !== undefined) {
           const outcome = await handleTopUpEvent(services, event);
           deps.logger.info({ eventId: event.id, type: event.type, outcome }, "stripe webhook (top-up)");

@@ -13,12 +13,12 @@
 // race with the check call or the webhook, changes nothing. PGlite is one process, and a pass
 // never overlaps another pass of the same reconciler.
 //
-// Top-ups of the prepaid balance (ADR 0029) are reconciled the same way in the same pass: a
+// Top-ups of the prepaid balance (ADR 0043) are reconciled the same way in the same pass: a
 // pending (or declined, then paid with another card) top-up whose payment succeeded is credited
 // once (domain/balance-top-ups.ts reconcileTopUp, under the top-up's row lock), claimed with
 // their own advisory-lock namespace.
 //
-// Then the backstop for a second payment (ADR 0009 amendments "One live payment per order" and
+// Then the backstop for a second payment (ADR 0041 and
 // 2026-11-28): every payment the processor made for an order is kept (order_payments), and those
 // the order does not name as its payer (one written over by a later payment or by the release,
 // a Checkout Session of an order another payment paid) are asked about until they can pay nothing

@@ -1,6 +1,5 @@
 // Refunds of cancelled scheduled orders that the processor refuses, retried by the scheduler with
-// a simulated clock under the webhooks' retry policy (ADR 0009 amendment "Refunds retried with
-// backoff"; ADR 0029 §11): growing delays instead of a call on every pass, a final failed state
+// a simulated clock under the webhooks' retry policy (ADR 0041; ADR 0045 §2): growing delays instead of a call on every pass, a final failed state
 // after 72 hours that emails the support address once and tells the company on the order's page
 // (GET /RewardOrders/:id), and refunds taken by their due time, so refunds that keep failing
 // never hold back a newer one that can be made.

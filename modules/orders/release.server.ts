@@ -82,7 +82,7 @@ export function hashRecipientPassword(password: string): Promise<string> {
   return hash(password, RECIPIENT_ARGON2);
 }
 
-/** balance: paid from the company's prepaid balance (an API order, or its approval: api-orders.ts, ADR 0029). */
+/** balance: paid from the company's prepaid balance (an API order, or its approval: api-orders.ts, ADR 0044). */
 export type ReleaseSource = "check" | "webhook" | "simulated-confirm" | "retry" | "reconcile" | "scheduler" | "balance";
 
 export interface ReleaseContext {
@@ -342,7 +342,7 @@ async function releaseOnce(db: Db, input: ReleaseInput, ctx: ReleaseContext): Pr
 
     // Empty the draft only if it is still what was paid for (the manager may have started anew).
     const draftCleared = await clearDraftIfUnchanged(tx, order.draftId, order.draftVersion, now);
-    // The company's webhooks learn of it iff this transaction commits (ADR 0029).
+    // The company's webhooks learn of it iff this transaction commits (ADR 0045).
     await emitEvent(tx, orderReleasedEvent(order, { invoiceNumber, recipients: lines.length, releasedAt: now }), now);
 
     await recordAudit(tx, ...(wasScheduled ? [] : [paidAudit(order, input, invoiceNumber, now)]), {
@@ -431,7 +431,7 @@ function paidAudit(order: typeof orders.$inferSelect, input: ReleaseInput, invoi
  * releases it at its time (scheduled-sends.ts).
  */
 /**
- * Locks the order's draft (when it has one: an API order has none, ADR 0029), then the order:
+ * Locks the order's draft (when it has one: an API order has none, ADR 0044), then the order:
  * create-payment-intent takes them in the same order, so the two never wait on each other.
  */
 async function lockDraftThenOrder(tx: Tx, draftId: number | null, orderId: number) {

@@ -24,7 +24,7 @@ export const PAYMENT_DETAILS = {
   /** docs/requirements.md §S8: the payment form's fallback and the check failure. */
   paymentError: "There was an error with your payment",
   checkFailed: "An error occurred while processing the payment. Please try again.",
-  /** The balance pays for the portal too (ADR 0029, amendment): one way of paying per reward list. */
+  /** The balance pays for the portal too (ADR 0043): one way of paying per reward list. */
   paidFromBalance: "This reward list is already being paid from the company balance.",
   cardUnderWay:
     "A card payment for this reward list has already been made or is still being processed, so it was not paid from the company balance.",

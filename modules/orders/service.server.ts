@@ -4,12 +4,12 @@
 // must equal it, or the call is refused (the draft changed). check-payment-intent, the webhook
 // and the simulated card form read the payment back and release the order (release.ts).
 //
-// Decisions (docs/decisions/0009-payments-and-release-once.md):
+// Decisions (docs/decisions/0041-payments-and-release-once.md):
 //   - Calling create twice for an unchanged draft (a double click, a reload of the Review page)
 //     reuses the pending order and, through the idempotency key derived from the order id, the
 //     same payment. A changed draft makes a new order; the manager's older pending orders OF
 //     THEIR DRAFT are marked failed ('superseded') and their payments cancelled, so the old amount
-//     cannot be paid. An order a system placed with an API key is never one of them (ADR 0029).
+//     cannot be paid. An order a system placed with an API key is never one of them (ADR 0044).
 //   - The simulated card form refuses a payment whose order is no longer payable (superseded,
 //     or its draft moved on to another version) before touching the card.
 //   - A payment that did succeed is always released, even when the draft moved on meanwhile
@@ -150,8 +150,8 @@ export async function snapshotOfDraft(
 /**
  * The orders a new order of the caller's draft may supersede: the portal's, placed from a draft.
  * An order a system placed with an API key (api_key_id set, no draft) is recorded as placed by the
- * key's Owner (ADR 0029 §9) but is not theirs to replace: it waits for an approval of its own, or
- * it is charged to the balance and must end released or refunded (ADR 0029 §7). Superseding it
+ * key's Owner (ADR 0044 §5) but is not theirs to replace: it waits for an approval of its own, or
+ * it is charged to the balance and must end released or refunded (ADR 0043 §5). Superseding it
  * would strand it, since the scheduler's backstop only looks at pending orders
  * (modules/api-v1/api-orders.test.ts: "survives its Owner's card checkout").
  */
@@ -183,8 +183,7 @@ export async function liveDraftOrders(tx: Conn, caller: Caller, lock = true): Pr
 /**
  * An order charged to the prepaid balance from the portal (payment_path 'balance', claimed and
  * charged in one transaction: balance-payments.ts) and not released yet is paid: a card call
- * must neither supersede it nor pay that reward list again (ADR 0029, amendment "The balance pays
- * for the portal too").
+ * must neither supersede it nor pay that reward list again (ADR 0043).
  */
 const notPaidFromBalance = or(isNull(orders.paymentPath), ne(orders.paymentPath, "balance"));
 
@@ -354,7 +353,7 @@ export async function reopenApproved(tx: Tx, order: OrderRow): Promise<OrderRow>
  * Claims the order's way of paying in the transaction that froze or reused it, under the draft's
  * lock, before any payment exists: a card-form call and a Checkout call racing for one draft
  * queue on that lock, and the second sees the first's claim (the payment ids are only saved after
- * the processor answered, too late to tell them apart). ADR 0009 "One live payment per order".
+ * the processor answered, too late to tell them apart). ADR 0041 "One live payment per order".
  */
 export async function claimPaymentPath(tx: Tx, order: OrderRow, path: "intent" | "checkout"): Promise<OrderRow> {
   if (order.paymentPath === path) return order;
@@ -486,7 +485,7 @@ async function savePayment(
 ): Promise<void> {
   const saved = await s.db.transaction(async (tx) => {
     // Kept whether or not the order takes it, and when a later payment writes over it: the
-    // reconciler's backstop asks about every payment of the order it does not name (ADR 0009
+    // reconciler's backstop asks about every payment of the order it does not name (ADR 0041
     // amendment of 2026-11-28), so a second one paid without a webhook is still refunded.
     await tx
       .insert(orderPayments)
@@ -842,7 +841,7 @@ export type PaymentReconcileOutcome =
 
 /**
  * The reconciler's backstop for one payment the order does not name (modules/orders/reconciler.server.ts;
- * ADR 0009 amendment of 2026-11-28): a payment written over by a later one, a Checkout Session of
+ * ADR 0041): a payment written over by a later one, a Checkout Session of
  * an order another payment paid, a payment saved on an order superseded meanwhile. Asked at the
  * processor; a succeeded one that pays for the order goes through `releaseWith` like the webhook's:
  * it releases the order if nothing paid it yet, else it is an extra payment, recorded, refunded,

@@ -1,5 +1,5 @@
 // One live payment per order, with Stripe (msw standing in for its API, events signed by the
-// stripe package; ADR 0009 amendment "One live payment per order"):
+// stripe package; ADR 0041):
 // - the card form's PaymentIntent and a Checkout Session started at once for one draft never
 //   both belong to one pending order: the order claims its way of paying when it is frozen, and
 //   the other way's order is superseded and its payment cancelled or expired at Stripe;
@@ -10,7 +10,7 @@
 // - a second payment whose webhook never came (a PaymentIntent made again for the same order after
 //   Stripe pruned its idempotency key; a pre-claim order's card payment written over by its
 //   Checkout's) is found by the reconciler's backstop and refunded once, audited and its payer
-//   emailed; a second pass and the late webhook change nothing (ADR 0009 amendment of 2026-11-28);
+//   emailed; a second pass and the late webhook change nothing (ADR 0041);
 // - the money check stays clean throughout.
 import { eq, sql } from "drizzle-orm";
 import { beforeEach, expect, it } from "vitest";

@@ -641,7 +641,7 @@ export async function clearDraftIfUnchanged(
   version: number | null,
   now: Date,
 ): Promise<boolean> {
-  // An order placed with an API key has no draft (ADR 0029).
+  // An order placed with an API key has no draft (ADR 0044).
   if (draftId === null || version === null) return false;
   const [row] = await tx
     .update(rewardDrafts)

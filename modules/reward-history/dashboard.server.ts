@@ -1,5 +1,5 @@
 // What the dashboard shows, gathered in one call (GET /api/Dashboard, modules/reward-history/api.server.ts):
-// a page of the reward history, the spend picture, the prepaid balance (ADR 0029; every manager
+// a page of the reward history, the spend picture, the prepaid balance (ADR 0043; every manager
 // sees it, only an Owner tops it up), and the approval requests waiting for an Owner (a Manager
 // does not decide them, ADR 0022, so theirs is null), and a Manager's own monthly budget this month
 // (ADR 0034). The reads are independent;

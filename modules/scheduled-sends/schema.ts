@@ -157,6 +157,6 @@ export interface RewardOrderView {
    * release may pay a member"); null otherwise.
    */
   cancelledForRemoved: string[] | null;
-  /** How it was paid: by card, or from the prepaid balance (a system's key, or the portal: ADR 0029 and its amendment). */
+  /** How it was paid: by card, or from the prepaid balance (a system's key, or the portal: ADR 0044). */
   paidFrom: "card" | "balance";
 }

@@ -11,11 +11,10 @@
 //
 // A cancelled order is refunded in full after its cancellation commits (a network call holds no
 // locks). The refund's idempotency key makes a retry the same refund. A refund that failed is
-// retried by the scheduler as a webhook delivery is (ADR 0029 §11, the same backoff function:
+// retried by the scheduler as a webhook delivery is (ADR 0045 §2, the same backoff function:
 // 30 s doubling to hourly, ±10 % jitter), each try claimed by moving its due time ahead, until it
 // goes through (only then is the payer emailed) or, at its last try 72 hours after the cancel, is
-// marked failed: support is emailed and the order's page says so (ADR 0009 amendment "Refunds
-// retried with backoff"). The scheduler takes refunds by their due time, all that are due in a
+// marked failed: support is emailed and the order's page says so (ADR 0041). The scheduler takes refunds by their due time, all that are due in a
 // pass, so refunds that keep failing wait out their backoff and never hold back another.
 import { and, asc, eq, exists, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { Conn } from "../../server/db/client.ts";
@@ -40,12 +39,12 @@ const LOCK_NAMESPACE = 0x5343_4831; // "SCH1"
 
 /**
  * A balance order charged this long ago and still pending was not released by the call that
- * charged it (its process died, or the release failed): the scheduler releases it (ADR 0029).
+ * charged it (its process died, or the release failed): the scheduler releases it (ADR 0043 §5).
  * Younger ones are left to that call.
  */
 export const CHARGED_RELEASE_GRACE_MS = 60_000;
 
-/** A refund is retried for as long as a webhook delivery is, counted from the cancel (ADR 0029 §11). */
+/** A refund is retried for as long as a webhook delivery is, counted from the cancel (ADR 0045 §2). */
 export const REFUND_RETRY_WINDOW_MS = WEBHOOK_RETRY_WINDOW_MS;
 
 /**
@@ -408,7 +407,7 @@ async function makeRefund(
   appUrl?: string,
 ): Promise<boolean> {
   const fromBalance = order.processor === "balance";
-  // A balance order's refund goes back to the balance, in the transaction below (ADR 0029).
+  // A balance order's refund goes back to the balance, in the transaction below (ADR 0043).
   let refundId = `balance:${order.id}`;
   if (order.paymentIntentId && !fromBalance) {
     ({ refundId } = await s.payments.refund({

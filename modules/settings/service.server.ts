@@ -16,7 +16,7 @@
 //
 // A password change and an email change also end the manager's sign-ins in progress (login
 // challenges, an app secret not yet confirmed, unused reset links: identity.ts
-// endSignInsInProgress), in the transaction of the change (docs/requirements.md §D7, ADR 0023's Amendment).
+// endSignInsInProgress), in the transaction of the change (docs/requirements.md §D7, ADR 0042).
 import { and, desc, eq, gt, isNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Conn, Db } from "../../server/db/client.ts";
 import { accessTokens, emailChanges, users, webSessions } from "../../server/db/schema.ts";

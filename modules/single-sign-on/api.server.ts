@@ -1,4 +1,4 @@
-// Single sign-on with the company's OpenID Connect provider (ADR 0036):
+// Single sign-on with the company's OpenID Connect provider (ADR 0046):
 //   GET  /api/SingleSignOn                → { config: {...} | null }          (Owner)
 //   PUT  /api/SingleSignOn  {...}         → { config }                        (Owner; audited)
 //   POST /api/SingleSignOn/test           → { ok, detail, notes? }            (Owner; discovery,

@@ -1,4 +1,4 @@
-// Where a company's OpenID Connect provider may be (ADR 0036, amended): the one rule both for
+// Where a company's OpenID Connect provider may be (ADR 0046, amended): the one rule both for
 // the issuers single sign-on accepts (saving the settings, discovery) and for where the login
 // page's form may send the browser (its Content-Security-Policy `form-action`, server/http/app.ts).
 // One rule, so every issuer the product accepts is reachable from the login form without

@@ -1,4 +1,4 @@
-// The one rule for where a single sign-on provider may be (ADR 0036, amended): every issuer it
+// The one rule for where a single sign-on provider may be (ADR 0046, amended): every issuer it
 // accepts is a target the login page's form-action allows (Chrome applies form-action to the
 // redirect that answers the login form's post), in a local run and in a deployment.
 import { describe, expect, it } from "vitest";

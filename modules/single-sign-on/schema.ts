@@ -1,4 +1,4 @@
-// Single sign-on with a company's OpenID Connect provider (ADR 0036): what an Owner sets in
+// Single sign-on with a company's OpenID Connect provider (ADR 0046): what an Owner sets in
 // Settings → Single sign-on, what the API takes and answers, and the words every refusal shows.
 // Browser-safe (no server imports).
 import * as z from "zod/mini";
@@ -162,7 +162,7 @@ export interface SingleSignOnView {
 export type SingleSignOnTestResult = { ok: true; detail: string; notes: string[] } | { ok: false; detail: string };
 
 /**
- * Who may sign in (ADR 0036 Amendment; modules/identity/sign-in.server.ts): the words of its refusals that
+ * Who may sign in (ADR 0046; modules/identity/sign-in.server.ts): the words of its refusals that
  * are about single sign-on, kept apart from SSO_DETAILS.
  */
 export const SSO_SIGN_IN_DETAILS = {

@@ -1,4 +1,4 @@
-// Single sign-on with a company's OpenID Connect provider (ADR 0036), through openid-client (a
+// Single sign-on with a company's OpenID Connect provider (ADR 0046), through openid-client (a
 // certified relying party): the Owner's configuration, "Test the connection", and the sign-in
 // itself — the authorization code flow with PKCE, `state` and `nonce`.
 //
@@ -115,7 +115,7 @@ export type SaveSingleSignOnResult =
 /**
  * Saves the provider, the domains and the flags in one transaction, audited. The Owner who saves
  * becomes the break-glass Owner when none is set yet (or the one set is no longer an active Owner):
- * someone must be able to sign in when the provider is broken (ADR 0036). Turning "require"
+ * someone must be able to sign in when the provider is broken (ADR 0046). Turning "require"
  * on ends the open password sign-ins of the domains' other managers (their login challenges).
  */
 export async function saveSingleSignOn(
@@ -267,7 +267,7 @@ async function discover(settings: ProviderSettings, appUrl: string, now?: Date):
     {
       timeout: 10,
       // The ID token's signature is checked under the provider's published keys (jwks_uri), as ADR
-      // 0036 says: openid-client 6 skips it for a token from the token endpoint unless asked.
+      // 0046 says: openid-client 6 skips it for a token from the token endpoint unless asked.
       execute: [oidc.enableNonRepudiationChecks, ...(plainHttp ? [oidc.allowInsecureRequests] : [])],
     },
   );
@@ -550,7 +550,7 @@ async function signInManager(
   let hasWatchedOnboardingVideo = false;
   // Only active managers are matched (above). No active one: an invitation waiting for the address
   // is accepted through the provider; otherwise a manager an Owner removed stays removed until an
-  // Owner invites them again (ADR 0036 Amendment), and only then is someone new created.
+  // Owner invites them again (ADR 0046), and only then is someone new created.
   const invited = existing ? null : await acceptInviteThroughProvider(tx, person, now, origin);
   if (!existing && !invited && (await wasRemoved(tx, person.companyId, person.email))) {
     return refused("removed", new Refusal("sso-access-removed", { companyName: company.name }));

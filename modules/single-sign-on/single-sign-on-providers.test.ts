@@ -1,4 +1,4 @@
-// Single sign-on (ADR 0036, amended) with providers set up as IT departments often leave them,
+// Single sign-on (ADR 0046, amended) with providers set up as IT departments often leave them,
 // against the real oidc-provider (tests/support/oidc-provider.ts) through the real API, on PGlite
 // and PostgreSQL: the email claims at the UserInfo endpoint only (`conformIdTokenClaims`), a
 // discovery document whose `claims_supported` leaves out email, a client registered for

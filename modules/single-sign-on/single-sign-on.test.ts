@@ -1,4 +1,4 @@
-// Single sign-on (ADR 0036) against a real OpenID Connect provider: oidc-provider on a loopback
+// Single sign-on (ADR 0046) against a real OpenID Connect provider: oidc-provider on a loopback
 // port (tests/support/oidc-provider.ts), its own login page driven with fetch and a cookie jar, the
 // code exchanged and the ID token's signature checked by openid-client. Every refusal the issue
 // lists (forged state, replayed callback, wrong audience, wrong nonce, expired token, unverified

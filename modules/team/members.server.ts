@@ -22,7 +22,7 @@ export interface MatchedMember {
 
 /**
  * The rows as team members of the company, in the order given (the reward CSV import's and the
- * API order's rule, ADR 0029): an active user with the address (any letter case) is that member,
+ * API order's rule, ADR 0044): an active user with the address (any letter case) is that member,
  * keeping their names; a new address becomes an active member with the row's names; a program
  * manager's address calls `onManagerEmail` with its row's index, which must throw (only team
  * members are rewarded). Locked FOR SHARE, so a removal waits for the caller's commit.

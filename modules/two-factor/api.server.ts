@@ -1,4 +1,4 @@
-// Two-factor sign-in (ADR 0023):
+// Two-factor sign-in (ADR 0042):
 //   POST /api/Identity/login-code            (public) { challengeToken, code | recoveryCode } → { accessToken, appSettings }
 //   GET  /api/TwoFactor                      (bearer) the caller's status and the company's requirement
 //   POST /api/TwoFactor/setup                (bearer, or a set-up challenge) → { secret, otpauthUri }
@@ -11,7 +11,7 @@
 // token when a second factor is owed (modules/identity/api.server.ts). Every code and password checked
 // here spends the login budgets of rate-limits.ts, as a password at login does, and every code
 // checked against a login challenge spends one of its five attempts first (countChallengeAttempt;
-// docs/requirements.md §D7, ADR 0023's Amendments).
+// docs/requirements.md §D7, ADR 0042).
 import { Hono, type MiddlewareHandler } from "hono";
 import { DETAILS } from "../../core/public-forms.ts";
 import type { RefusalKind } from "../../core/refusals.ts";
@@ -198,7 +198,7 @@ export function twoFactorRoutes(deps: ApiDeps, auth: MiddlewareHandler<ApiEnv>, 
         const caller = await setupCaller(c, body.challengeToken);
         // A signed-in manager gives the password again: a session alone (maybe a stolen one)
         // enrols no second factor. A login's set-up challenge was opened by the password and
-        // stands in for it (domain/two-factor.ts EnrolmentProof; ADR 0023's Amendments).
+        // stands in for it (domain/two-factor.ts EnrolmentProof; ADR 0042).
         if (!caller.challenge && body.password === undefined) {
           throw new Refusal("password-required");
         }

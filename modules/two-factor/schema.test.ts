@@ -1,4 +1,4 @@
-// The two-factor schemas (ADR 0023) as the API and the forms read them: the authenticator code
+// The two-factor schemas (ADR 0042) as the API and the forms read them: the authenticator code
 // (6 digits, or "123 456" as apps show it), the recovery code, exactly one of the two at the
 // login's second step, and each form of the security page with its own message.
 import { parseWithZod } from "@conform-to/zod/v4";

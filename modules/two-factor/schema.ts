@@ -1,4 +1,4 @@
-// Payload schemas of two-factor sign-in (ADR 0023): the login's second step, setting up and
+// Payload schemas of two-factor sign-in (ADR 0042): the login's second step, setting up and
 // turning off an authenticator app, new recovery codes and the company's requirement, and the
 // forms that post them. Shared by the provider API, the route actions and the browser (ADR 0017).
 import * as z from "zod/mini";
@@ -72,7 +72,7 @@ export const twoFactorSetupSchema = z.object({ challengeToken: z.optional(challe
 /**
  * POST /api/TwoFactor/confirm: the first code from the app turns it on. With a bearer the current
  * password is required too (a session alone enrols no second factor, docs/requirements.md §D7); the set-up
- * challenge of a login stands in for it (ADR 0023's Amendments). Optional here, because which one
+ * challenge of a login stands in for it (ADR 0042). Optional here, because which one
  * applies depends on the caller: the handler answers a missing one as a field error.
  */
 export const twoFactorConfirmSchema = z.object({

@@ -1,4 +1,4 @@
-// Two-factor sign-in (ADR 0023): a TOTP authenticator app per manager (RFC 6238 through
+// Two-factor sign-in (ADR 0042): a TOTP authenticator app per manager (RFC 6238 through
 // `otpauth`), ten single-use recovery codes, the company's requirement, and the login challenge
 // that sits between a right password and the second factor. Plain functions over the database;
 // the caller passes the clock and the keys (derived from the server secret).
@@ -11,7 +11,7 @@
 //     the database alone tells none of them.
 //   - login challenges: the token handed to the browser as its SHA-256; short-lived, single use,
 //     at most MAX_CHALLENGE_ATTEMPTS codes checked, each counted before it is checked
-//     (countChallengeAttempt; docs/requirements.md §D7, ADR 0023's Amendments).
+//     (countChallengeAttempt; docs/requirements.md §D7, ADR 0042).
 //   - users.totp_last_step: the time step of the last accepted code; the same code (or an older
 //     one) is refused afterwards, so an observed code cannot be replayed within its window.
 import { createHmac, hkdfSync, randomInt } from "node:crypto";
@@ -172,7 +172,7 @@ export type SetupStarter = `token:${number}` | `challenge:${number}`;
  * Offers an app to set up. The secret waiting for its first code is offered again only to the
  * session that was shown it (so reloading the page shows the same QR code as the app scanned);
  * anyone else gets a new one, stored sealed, which replaces it. So a session that is not the
- * owner's (a stolen one) never knows the secret the owner goes on to confirm (ADR 0023's
+ * owner's (a stolen one) never knows the secret the owner goes on to confirm (ADR 0042's
  * amendment "A waiting secret belongs to the session that asked for it").
  */
 export async function startSetup(
@@ -198,7 +198,7 @@ export async function startSetup(
 
 /**
  * What shows that the manager turning an app on is the account's owner (docs/requirements.md §D7: a second
- * factor is enrolled only after the current password is given again; ADR 0023's Amendments):
+ * factor is enrolled only after the current password is given again; ADR 0042):
  *   - `password`: a signed-in manager gives it again. A bearer token alone is a session, maybe a
  *     stolen one, and an app turned on with it would lock the owner out;
  *   - `challengeId`: the company's forced set-up at login. Its "setup" challenge was opened by the

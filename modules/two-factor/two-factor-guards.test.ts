@@ -1,6 +1,6 @@
 // Two-factor sign-in's guards through the API, against the real database (PGlite and PostgreSQL;
 // the concurrent cases on PostgreSQL only, where requests really run side by side). docs/requirements.md §D7
-// and ADR 0023's Amendments:
+// and ADR 0042:
 //   - a second factor is enrolled only after the current password is given again: a bearer token
 //     alone (a stolen session) cannot put someone's authenticator on the account. The company's
 //     forced set-up at login needs no password again: its challenge was opened by the password and

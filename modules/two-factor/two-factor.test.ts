@@ -1,4 +1,4 @@
-// Two-factor sign-in through the API (ADR 0023), against the real database (PGlite and
+// Two-factor sign-in through the API (ADR 0042), against the real database (PGlite and
 // PostgreSQL): set-up, login with a TOTP code and with a recovery code (once), wrong codes refused
 // and rate-limited, the company's requirement forcing set-up at login, an Owner-only requirement,
 // turning off and new recovery codes with the password, and the secret sealed at rest.

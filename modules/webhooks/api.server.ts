@@ -1,4 +1,4 @@
-// A company's webhooks (ADR 0029), an Owner's calls:
+// A company's webhooks (ADR 0045), an Owner's calls:
 //   GET    /api/Webhooks                         → [{ id, url, events, createdAt, createdBy, lastDelivery }]
 //   POST   /api/Webhooks  { url, events }        → 201 { id, url, events, secret, createdAt }
 //                                                  (the secret is answered this once; it is kept sealed)
@@ -9,7 +9,7 @@
 // Another company's endpoint (or delivery) is 404. The role is checked before the body is read
 // (ADR 0022 §2): a Manager gets 403 and nothing changes. Ping and re-send share two budgets, one
 // per endpoint and one per company (rate-limits.ts webhookSendEndpoint, webhookSendCompany; ADR
-// 0029 amendment): on the operations, so the Settings pages' forms, which call them, are limited too.
+// 0045): on the operations, so the Settings pages' forms, which call them, are limited too.
 import type { Context, MiddlewareHandler } from "hono";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";

@@ -1,4 +1,4 @@
-// The webhook events' payloads (ADR 0029, README "Webhooks"), one builder per type, so what a
+// The webhook events' payloads (ADR 0045, docs/API.md "Webhooks"), one builder per type, so what a
 // receiver gets is defined in one place. Each is emitted in the transaction of its happening
 // (webhooks.ts emitEvents). Ids, amounts in cents (AUD), times in ISO 8601; never an access
 // code, a password or a link that signs someone in.
@@ -121,7 +121,7 @@ export function rewardExpiringEvent(lot: {
 /**
  * The same reminder as reward.expiring, under the name of the reward's life-cycle events
  * (reward.redeemed, reward.forfeited): both are emitted together, so an endpoint subscribes to
- * either (ADR 0029, amendment "Reward-life events"). Subject: the lot.
+ * either (ADR 0045). Subject: the lot.
  */
 export function rewardExpiryReminderSentEvent(lot: Parameters<typeof rewardExpiringEvent>[0]): EmittedEvent {
   return { ...rewardExpiringEvent(lot), type: "reward.expiry_reminder_sent" };

@@ -1,5 +1,4 @@
-// Keeps the webhook history bounded (ADR 0029 amendment "ping and re-send are limited, history is
-// kept 30 days"; README "Webhooks"): every process runs this job hourly. A pass deletes the
+// Keeps the webhook history bounded (ADR 0045; docs/API.md "Webhooks"): every process runs this job hourly. A pass deletes the
 // deliveries settled (delivered or failed) more than WEBHOOK_HISTORY_DAYS ago, by their last
 // attempt (a re-send by hand starts their clock again), and then the events older than that which
 // no delivery refers to any more. A pending delivery is still due (the worker will try it or give

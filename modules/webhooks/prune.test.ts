@@ -1,4 +1,4 @@
-// The webhook history is bounded (ADR 0029 amendment, README "Webhooks"): the periodic prune job
+// The webhook history is bounded (ADR 0045, docs/API.md "Webhooks"): the periodic prune job
 // deletes deliveries settled (delivered or failed) more than 30 days ago and then events older
 // than 30 days that no delivery refers to any more. A delivery still pending (due, or re-sent by
 // hand) is kept, whatever its age, with its event; so is one settled within the 30 days.

@@ -1,4 +1,4 @@
-// A company's webhooks (ADR 0029): the events an Owner may subscribe an endpoint to, their labels,
+// A company's webhooks (ADR 0045): the events an Owner may subscribe an endpoint to, their labels,
 // what the API takes and answers, and the Settings › Webhooks page's forms. Browser-safe (no server
 // imports); the signature recipe, which needs node:crypto, is modules/webhooks/signature.ts.
 import * as z from "zod/mini";

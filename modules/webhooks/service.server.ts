@@ -1,4 +1,4 @@
-// A company's webhooks (ADR 0029): an Owner registers HTTPS endpoints and chooses events; each
+// A company's webhooks (ADR 0045): an Owner registers HTTPS endpoints and chooses events; each
 // happening the portal reports becomes one event row and one delivery per subscribed endpoint,
 // written by emitEvent in the transaction of the happening itself (the durable outbox: the event
 // exists if and only if what it reports was committed; modules/webhooks/worker.server.ts sends it). An

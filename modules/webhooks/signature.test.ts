@@ -1,4 +1,4 @@
-// The Standard Webhooks key of an endpoint secret (modules/webhooks/signature.ts; ADR 0029, amendment
+// The Standard Webhooks key of an endpoint secret (modules/webhooks/signature.ts; ADR 0045
 // "Standard Webhooks headers"): the secret as issued now is used as it is by the standardwebhooks
 // library; one issued before (base64url) keeps its key, and its base64 spelling verifies.
 import { randomBytes } from "node:crypto";

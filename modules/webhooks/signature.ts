@@ -1,4 +1,4 @@
-// The webhook signature recipe (ADR 0029, README "Webhooks"): what the delivery worker signs with
+// The webhook signature recipe (ADR 0045, docs/API.md "Webhooks"): what the delivery worker signs with
 // and what a receiver checks with. Pure functions over node:crypto, no server imports, so a
 // receiver written in Node can copy this file as it is.
 //
@@ -9,14 +9,14 @@
 // deduplicates by the event id in the body (a delivery may arrive more than once).
 //
 // Every delivery also carries the Standard Webhooks headers (https://www.standardwebhooks.com;
-// ADR 0029, amendment "Standard Webhooks headers"), so an off-the-shelf library can verify it:
+// ADR 0045), so an off-the-shelf library can verify it:
 //
 //   webhook-id: <the event id>   webhook-timestamp: <unix seconds>
 //   webhook-signature: v1,<base64 HMAC-SHA256(key, `${id}.${timestamp}.${rawBody}`)>
 //
 // Their key is the bytes the secret encodes after `whsec_` (base64, as that spec has it), so the
 // secret can be handed to such a library as it is. Secrets issued before were base64url; Node's
-// base64 decoder reads both alphabets, so those keep the same key (README "Webhooks").
+// base64 decoder reads both alphabets, so those keep the same key (docs/API.md "Webhooks").
 import { createHmac, timingSafeEqual } from "node:crypto";
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;

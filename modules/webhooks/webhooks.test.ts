@@ -1,4 +1,4 @@
-// A company's webhooks through the API (ADR 0029): an Owner registers an endpoint (the secret
+// A company's webhooks through the API (ADR 0045): an Owner registers an endpoint (the secret
 // answered once, kept sealed), lists, deletes, pings and re-sends; a Manager gets 403 and another
 // company's endpoint is 404, with nothing changed; a URL the server may not call is 400 with
 // nothing changed. And the events: each happening (a release, a reward email's delivery or

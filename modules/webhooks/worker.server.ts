@@ -1,4 +1,4 @@
-// The webhook delivery worker (ADR 0029), on a timer in every process (WEBHOOK_INTERVAL_SECONDS)
+// The webhook delivery worker (ADR 0045), on a timer in every process (WEBHOOK_INTERVAL_SECONDS)
 // and nudged when a delivery is queued by hand. Each pass claims due deliveries with
 // `FOR UPDATE SKIP LOCKED` and a lease (locked_until), so two processes never call one endpoint
 // with one delivery at the same time, and a process that dies mid-call leaves its claims to the
@@ -13,7 +13,7 @@
 // The endpoint's status and the first 500 characters of its answer are kept either way.
 //
 // Delivery is at least once: a receiver that took the event but whose answer was lost gets it
-// again, so receivers deduplicate by the event id (README "Webhooks").
+// again, so receivers deduplicate by the event id (docs/API.md "Webhooks").
 import { lookup } from "node:dns/promises";
 import { and, asc, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import type { Config } from "../../server/config.ts";
@@ -301,7 +301,7 @@ async function deliverOne(
  * The first address a host name resolves to that is not public, or null (deployments only; see
  * webhookUrlProblem). fetch resolves the name again, so a name that changes its answer between
  * the two (DNS rebinding) is not stopped by this alone: an egress firewall is the complete answer
- * (README "Webhooks").
+ * (docs/API.md "Webhooks").
  */
 async function privateAddressOf(url: string, timeoutMs: number): Promise<string | null> {
   const host = new URL(url).hostname.replace(/^\[|\]$/g, "");

@@ -1,4 +1,4 @@
-// The webhook delivery worker (ADR 0029) against a real HTTP receiver this test starts on
+// The webhook delivery worker (ADR 0045) against a real HTTP receiver this test starts on
 // 127.0.0.1, with the worker's clock injected: a delivery is signed so that the documented recipe
 // verifies it (verifyWebhookSignature and an independent node:crypto HMAC here), a captured
 // delivery replayed after the 5-minute window is refused by that verification, the Standard
@@ -105,12 +105,12 @@ function startReceiver() {
 
 type Verify = (secret: string, header: string, rawBody: string, now?: number) => boolean;
 
-/** The README's "Webhooks" verification snippet, as a receiver would copy it, loaded as a module. */
+/** The API guide's (docs/API.md) "Webhooks" verification snippet, as a receiver would copy it, loaded as a module. */
 async function readmeVerify(): Promise<Verify> {
-  const readme = await readFile(new URL("../../README.md", import.meta.url), "utf8");
-  const section = readme.slice(readme.indexOf("### Webhooks"));
+  const guide = await readFile(new URL("../../docs/API.md", import.meta.url), "utf8");
+  const section = guide.slice(guide.indexOf("## Webhooks"));
   const code = /```js\n([\s\S]*?)```/.exec(section)?.[1];
-  if (!code) throw new Error("README: no js block in the Webhooks section");
+  if (!code) throw new Error("docs/API.md: no js block in the Webhooks section");
   const file = join(await mkdtemp(join(tmpdir(), "readme-verify-")), "verify.mjs");
   await writeFile(file, `${code}\nexport { verify };\n`);
   return ((await import(pathToFileURL(file).href)) as { verify: Verify }).verify;
@@ -204,7 +204,7 @@ describeEachDatabase("webhook deliveries to a real receiver", ({ database }) => 
     );
     expect(verifyWebhookSignature(`${endpoint.secret}x`, header, got.rawBody, clock.now()).ok).toBe(false);
 
-    // The README's recipe, copied as a receiver would: verifies it, refuses a changed body.
+    // The API guide's recipe (docs/API.md), copied as a receiver would: verifies it, refuses a changed body.
     const readme = await readmeVerify();
     expect(readme(endpoint.secret, header, got.rawBody, clock.now().getTime())).toBe(true);
     expect(readme(endpoint.secret, header, `${got.rawBody} `, clock.now().getTime())).toBe(false);

@@ -113,11 +113,11 @@ export function createApi(deps: ApiDeps) {
       .route("/", apiKeysRoutes(deps, auth, now))
       // Monthly budgets this month (ADR 0034).
       .route("/", budgetsRoutes(deps, auth, now))
-      // Signed webhooks of the company's events (ADR 0029).
+      // Signed webhooks of the company's events (ADR 0045).
       .route("/", webhooksRoutes(deps, auth, now, limits))
-      // Single sign-on with the company's OpenID Connect provider (ADR 0036).
+      // Single sign-on with the company's OpenID Connect provider (ADR 0046).
       .route("/", singleSignOnRoutes(deps, auth, limits, now))
-      // The prepaid balance and its card top-ups (ADR 0029).
+      // The prepaid balance and its card top-ups (ADR 0043).
       .route("/", balanceRoutes(deps, payments, auth, now, limits))
       // Birthday and work-anniversary automations (ADR 0035).
       .route("/", automationsRoutes(deps, auth, now))

@@ -74,31 +74,30 @@ export const RATE_RULES = {
    */
   apiKey: { points: 600, durationSeconds: 60, per: "account" },
   /**
-   * Top-ups an Owner starts, per company (ADR 0029): each makes a payment at the processor, so a
+   * Top-ups an Owner starts, per company (ADR 0043): each makes a payment at the processor, so a
    * script cannot flood it; room for any real use (a top-up is for hundreds of dollars or more).
    */
   topUpCreate: { points: 20, durationSeconds: 60 * 60, per: "account" },
   /**
-   * Reward lists paid from the prepaid balance, per company (ADR 0029, amendment "The balance pays
-   * for the portal too"): no card is tried, so cardPayment's budget does not fit; each post locks
+   * Reward lists paid from the prepaid balance, per company (ADR 0043): no card is tried, so cardPayment's budget does not fit; each post locks
    * the draft and may stop card payments at the processor, so a script cannot loop it.
    */
   balancePayment: { points: 30, durationSeconds: 10 * 60, per: "account" },
   /**
-   * Webhook test pings and re-sends by hand, together, per endpoint (ADR 0029 amendment): each makes
+   * Webhook test pings and re-sends by hand, together, per endpoint (ADR 0045): each makes
    * the server call the endpoint's address, retried for 72 hours, so unlimited they would make it a
    * traffic amplifier against any address an Owner registers. Room for testing a receiver by hand.
    */
   webhookSendEndpoint: { points: 10, durationSeconds: 60 * 60, per: "account" },
-  /** The same, per company across all of its endpoints (at most 10 live ones, ADR 0029 §14). */
+  /** The same, per company across all of its endpoints (at most 10 live ones, ADR 0045 §5). */
   webhookSendCompany: { points: 60, durationSeconds: 60 * 60, per: "account" },
   /**
-   * "Test the connection" of a company's single sign-on (ADR 0036), per company: each makes the
+   * "Test the connection" of a company's single sign-on (ADR 0046), per company: each makes the
    * server call the issuer an Owner typed, so it is bounded like the webhook pings.
    */
   ssoTest: { points: 30, durationSeconds: 60 * 60, per: "account" },
   /**
-   * Back-channel logouts an identity provider posts (ADR 0036), per client address: each may make
+   * Back-channel logouts an identity provider posts (ADR 0046), per client address: each may make
    * the server fetch the provider's keys, so a flood of forged tokens cannot make it a fetcher.
    */
   ssoLogout: { points: 60, durationSeconds: 60, per: "client" },

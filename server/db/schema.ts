@@ -157,7 +157,7 @@ export const companies = pgTable(
     approvalThresholdCents: bigint("approval_threshold_cents", { mode: "number" }),
     /** Every manager of the company must sign in with a second factor (set up at the next login). */
     twoFactorRequired: boolean("two_factor_required").notNull().default(false),
-    /** The prepaid balance (ADR 0029): the running sum of balance_entries, never below zero. */
+    /** The prepaid balance (ADR 0043): the running sum of balance_entries, never below zero. */
     balanceCents: bigint("balance_cents", { mode: "number" }).notNull().default(0),
     /**
      * The automations' monthly budget (ADR 0035), set by an Owner, independent of any manager: an
@@ -209,8 +209,7 @@ export const users = pgTable(
     /** The TOTP secret (base32), sealed with the server secret like session data; null: none set up. */
     totpSecretSealed: text("totp_secret_sealed"),
     /**
-     * Who was shown the secret still waiting for its first code (ADR 0023, amendment "A waiting
-     * secret belongs to the session that asked for it"): `token:<access token id>` for a signed-in
+     * Who was shown the secret still waiting for its first code (ADR 0042): `token:<access token id>` for a signed-in
      * manager, `challenge:<login challenge id>` for the forced set-up at sign-in; null once on.
      * Another session asking to set up gets a new secret, and only this one may confirm it.
      */
@@ -327,7 +326,7 @@ export const accessTokens = pgTable(
     clientIp: text("client_ip"),
     userAgent: text("user_agent"),
     /**
-     * A sign-in through the company's identity provider (ADR 0036): the provider's session id
+     * A sign-in through the company's identity provider (ADR 0046): the provider's session id
      * (`sid`) and subject (`sub`) from the ID token, so the provider's back-channel logout ends it.
      */
     ssoSessionId: text("sso_session_id"),
@@ -478,11 +477,11 @@ export const orders = pgTable(
     placedBy: userRef("placed_by"),
     /**
      * The draft and its version the snapshot was taken from (no foreign key: history outlives
-     * drafts); null for an order a system placed with an API key (ADR 0029), which has no draft.
+     * drafts); null for an order a system placed with an API key (ADR 0044), which has no draft.
      */
     draftId: bigint("draft_id", { mode: "number" }),
     draftVersion: integer("draft_version"),
-    /** The API key an order placed by a company's own system came through (ADR 0029); null from the portal. */
+    /** The API key an order placed by a company's own system came through (ADR 0044); null from the portal. */
     apiKeyId: bigint("api_key_id", { mode: "number" }).references(() => apiKeys.id),
     /** The automation whose run placed the order (ADR 0035); null for every other source. */
     automationId: bigint("automation_id", { mode: "number" }).references(() => automations.id),
@@ -505,7 +504,7 @@ export const orders = pgTable(
     status: text("status", { enum: ["pending", "scheduled", "paid", "failed", "cancelled"] })
       .notNull()
       .default("pending"),
-    /** Who took the money: the card processors, or the company's prepaid balance (ADR 0029). */
+    /** Who took the money: the card processors, or the company's prepaid balance (ADR 0043). */
     processor: text("processor", { enum: ["simulated", "stripe", "balance"] }).notNull(),
     /** The processor's payment (Stripe PaymentIntent id, or pi_sim_… of the simulated one). */
     paymentIntentId: text("payment_intent_id"),
@@ -515,7 +514,7 @@ export const orders = pgTable(
      * How a card order is paid, claimed in the transaction that froze or reused it, before any
      * payment exists: the card form's PaymentIntent ('intent') or a Checkout Session ('checkout').
      * Two calls racing for one order see the claim, so one order never has a payment of each way
-     * (ADR 0009 amendment "One live payment per order"). Null: no card payment claimed yet.
+     * (ADR 0041). Null: no card payment claimed yet.
      */
     paymentPath: text("payment_path", { enum: ["intent", "checkout", "balance"] }),
     failureReason: text("failure_reason"),
@@ -545,8 +544,7 @@ export const orders = pgTable(
     refundId: text("refund_id"),
     refundedAt: timestamptz("refunded_at"),
     /**
-     * A cancelled order's refund, retried as webhooks are (ADR 0009 amendment "Refunds retried
-     * with backoff"): the failed tries so far, when the next one is due (null: at once; while a
+     * A cancelled order's refund, retried as webhooks are (ADR 0041): the failed tries so far, when the next one is due (null: at once; while a
      * try is in hand, the end of its claim), the last failure's reason, and when it was given up
      * on (at its last try, 72 hours after the cancel; support is emailed then).
      */
@@ -570,7 +568,7 @@ export const orders = pgTable(
     uniqueIndex("orders_payment_intent_idx").on(t.paymentIntentId),
     // The scheduler's scan: scheduled orders by their time.
     index("orders_scheduled_idx").on(t.sendAt).where(sql`${t.status} = 'scheduled'`),
-    // The scheduler's other scan (ADR 0029): balance orders charged but not yet released. With the
+    // The scheduler's other scan (ADR 0043): balance orders charged but not yet released. With the
     // index above, PostgreSQL answers the scheduler's OR of the two with a bitmap of both, not a
     // scan of every order, on every pass in every process.
     index("orders_balance_pending_idx")
@@ -592,7 +590,7 @@ export const orders = pgTable(
 );
 
 /**
- * A card payment that succeeded for an order another payment had already paid (ADR 0009 amendment
+ * A card payment that succeeded for an order another payment had already paid (ADR 0041
  * "One live payment per order"): recorded once per payment, refunded in full by the processor
  * (its idempotency key makes every try the same refund), the payer emailed and audited when the
  * refund went through. A failed try is retried with the refunds' backoff (modules/orders/
@@ -630,7 +628,7 @@ export const extraPayments = pgTable(
  * Checkout Session (cs_…), kept when the order no longer names it (a payment made again after
  * Stripe pruned its idempotency key, one the release wrote over, one saved on an order superseded
  * meanwhile). The reconciler's backstop asks the processor about each one that is not the order's
- * own until it is settled (ADR 0009 amendment of 2026-11-28): a succeeded one releases the order
+ * own until it is settled (ADR 0041): a succeeded one releases the order
  * or, when another payment paid it, is an extra payment (refunded: extra_payments).
  */
 export const orderPayments = pgTable(
@@ -987,7 +985,7 @@ export const apiKeys = pgTable(
 );
 
 /**
- * A card payment into a company's prepaid balance (ADR 0029), made by an Owner in the portal:
+ * A card payment into a company's prepaid balance (ADR 0043), made by an Owner in the portal:
  * pending → paid (credited exactly once, by the balance_entries row with its unique top_up_id)
  * or failed. Paid through the same payments port as orders; the payment's metadata names the
  * top-up instead of an order.
@@ -1019,7 +1017,7 @@ export const balanceTopUps = pgTable(
 );
 
 /**
- * The prepaid balance's ledger (ADR 0029): every movement, signed (a top-up and a refund add, an
+ * The prepaid balance's ledger (ADR 0043): every movement, signed (a top-up and a refund add, an
  * order takes). companies.balance_cents is its running sum, changed in the same transaction as
  * the row, and can never go below zero (its check), so two orders cannot spend one dollar twice.
  */
@@ -1050,10 +1048,10 @@ export const balanceEntries = pgTable(
 );
 
 /**
- * An Idempotency-Key a system sent with POST /api/v1/orders (ADR 0029), per API key: the same key
+ * An Idempotency-Key a system sent with POST /api/v1/orders (ADR 0044), per API key: the same key
  * with the same body (request_hash, sha256 of its canonical JSON) answers the same order; with
  * another body, 409. Two keys of one company are two systems, so the same value sent by each is
- * two requests (docs/requirements.md §D7; ADR 0029 amendment "Idempotency keys belong to the API key").
+ * two requests (docs/requirements.md §D7; ADR 0044).
  * Kept at least 24 hours (expires_at); the row is inserted in the transaction that creates the
  * order, so a concurrent replay waits on the unique index and then finds it.
  */
@@ -1080,7 +1078,7 @@ export const apiIdempotencyKeys = pgTable(
 );
 
 /**
- * An HTTPS endpoint an Owner registered for the company's events (ADR 0029). The signing secret
+ * An HTTPS endpoint an Owner registered for the company's events (ADR 0045). The signing secret
  * is kept sealed (as a TOTP secret is) because it must be read again to sign each delivery.
  */
 export const webhookEndpoints = pgTable(
@@ -1121,7 +1119,7 @@ export const webhookEvents = pgTable(
 );
 
 /**
- * One event to one endpoint: the durable outbox of webhooks (ADR 0029), retried with backoff until
+ * One event to one endpoint: the durable outbox of webhooks (ADR 0045), retried with backoff until
  * the endpoint answers 2xx or 72 hours have passed, and re-sendable by hand.
  */
 export const webhookDeliveries = pgTable(
@@ -1160,7 +1158,7 @@ export const webhookDeliveries = pgTable(
   ],
 );
 
-// ─── Single sign-on (ADR 0036) ───────────────────────────────────────────────────────────────
+// ─── Single sign-on (ADR 0046) ───────────────────────────────────────────────────────────────
 
 /**
  * A company's OpenID Connect identity provider, set by an Owner (Settings → Single sign-on).
@@ -1180,11 +1178,11 @@ export const singleSignOnConfigs = pgTable("single_sign_on_configs", {
     .default("manager"),
   /** Password sign-in, reset and the two-factor step are refused for the domains' managers (but the break-glass Owner's). */
   required: boolean("required").notNull().default(false),
-  /** How the client authenticates at the token endpoint (ADR 0036 amendment): Basic or in the form body. */
+  /** How the client authenticates at the token endpoint (ADR 0046): Basic or in the form body. */
   tokenEndpointAuthMethod: text("token_endpoint_auth_method", { enum: ["client_secret_basic", "client_secret_post"] })
     .notNull()
     .default("client_secret_basic"),
-  /** The one Owner who may always sign in with a password and a second factor (ADR 0036 "break-glass"). */
+  /** The one Owner who may always sign in with a password and a second factor (ADR 0046 "break-glass"). */
   breakGlassUserId: optionalUserRef("break_glass_user_id"),
   updatedBy: optionalUserRef("updated_by"),
   updatedAt: timestamptz("updated_at").notNull().defaultNow(),

@@ -45,7 +45,7 @@ describe("edge app", () => {
   });
 
   describe("security headers (production mode)", () => {
-    it("only the login page lets its form post go on to another site (an identity provider, ADR 0036)", async () => {
+    it("only the login page lets its form post go on to another site (an identity provider, ADR 0046)", async () => {
       for (const path of ["/corporate/login", "/corporate/login/"]) {
         const login = cspDirectives(await running.app.request(path));
         // A local run (APP_URL on loopback): any loopback provider too, which only `http:` can name

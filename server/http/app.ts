@@ -127,7 +127,7 @@ export function createServerApp(options: ServerAppOptions) {
   const scriptHosts = [...captchaHosts, ...(stripe ? ["https://js.stripe.com"] : [])];
   const formAction = stripe ? "'self' https://checkout.stripe.com" : "'self'";
   // The login page's "Sign in with your company account" is a plain form post answered by a
-  // redirect to the company's own identity provider (ADR 0036), and Chrome applies form-action to
+  // redirect to the company's own identity provider (ADR 0046), and Chrome applies form-action to
   // that redirect. The login page alone allows every provider single sign-on accepts (the same
   // rule decides both: modules/single-sign-on/issuers.server.ts).
   const loginFormAction = ssoLoginFormActionSources(config.APP_URL);

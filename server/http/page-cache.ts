@@ -7,7 +7,7 @@
 // names its ETag. Anything else goes to the edge, which stays the only place that decides what a
 // page may say (server/http/app.ts: anything rendered for a session or setting a cookie is
 // `private, no-store`). A shared cache in front of the app (a CDN, a caching proxy) reads the same
-// headers (README, "Running for real").
+// headers (docs/OPERATIONS.md, "Running for real").
 //
 // Stricter than RFC 9111 requires, as a cache may be:
 // - a request with a web session cookie is never answered from the cache nor stored: a visitor

@@ -3,7 +3,7 @@
 // JSON body's and a page query's zod schema (validate.ts jsonBody, pageParams), path ids (idParams)
 // and who may call (the bearer, API key and partner key checks). A route's handler chain is in
 // the Hono app's route table, so the document is built from that table and these marks, and no
-// second list of routes is kept by hand (ADR 0029, amendment "An OpenAPI document of /api").
+// second list of routes is kept by hand (ADR 0044).
 import type { z } from "zod";
 
 /**

@@ -257,8 +257,8 @@ export interface BackoffSchedule {
 }
 
 /**
- * The schedule of webhook deliveries and of refund retries (ADR 0029; ADR 0009 amendment "Refunds
- * retried with backoff"): 30 s, 1 min, 2 min, … capped at 1 hour.
+ * The schedule of webhook deliveries and of refund retries (ADR 0045; ADR 0041 on refunds
+ * retried with backoff): 30 s, 1 min, 2 min, … capped at 1 hour.
  */
 export const STANDARD_BACKOFF: BackoffSchedule = { baseMs: 30_000, maxMs: 60 * 60_000 };
 

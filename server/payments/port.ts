@@ -1,6 +1,6 @@
 // The payments port (docs/requirements.md §D6): Stripe PaymentIntents in production (stripe.ts), the
 // built-in simulated card processor by default (simulated.ts). The domain only ever sees this
-// shape: a payment made for an order's frozen total (or a prepaid balance top-up, ADR 0029),
+// shape: a payment made for an order's frozen total (or a prepaid balance top-up, ADR 0043),
 // with the order or top-up id in its metadata and an idempotency key derived from it, and its
 // status read back from the processor.
 
@@ -37,7 +37,7 @@ export type OrderPaymentMetadata = {
 };
 
 /**
- * A top-up of a company's prepaid balance (ADR 0029): names the top-up and never an order, so
+ * A top-up of a company's prepaid balance (ADR 0043): names the top-up and never an order, so
  * the webhook and the reconciler route it to the balance, and no order path can release on it.
  */
 export type TopUpPaymentMetadata = {

@@ -1,4 +1,4 @@
-// Paying a reward list from the company's prepaid balance on Review & Pay (ADR 0029, amendment
+// Paying a reward list from the company's prepaid balance on Review & Pay (ADR 0043
 // "The balance pays for the portal too"), in every project (desktop and phone, JavaScript on and
 // off): with a balance that covers the total, the option pays it and the confirmation says so; with
 // a short balance, the option says how much is short and links to Settings → Balance. The

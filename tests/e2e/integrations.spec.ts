@@ -1,4 +1,4 @@
-// A company rewarding from its own system (ADR 0028, ADR 0029), in every project (desktop and
+// A company rewarding from its own system (ADR 0028, ADR 0044), in every project (desktop and
 // phone, JavaScript on and off): an Owner creates an API key, tops up the prepaid balance with the
 // simulated card and registers a webhook endpoint (a real HTTP receiver this test starts), all
 // through the portal's forms; then the "system" places an order with plain HTTP requests as curl

@@ -4,7 +4,7 @@
 // A second one on another loopback address (127.0.0.2, same port) whose client authenticates with
 // client_secret_post, whose email claims come from UserInfo only and whose discovery does not list
 // the email claim (single-sign-on.spec.ts): reached from the login form without JavaScript too
-// (ADR 0036, amended). Best effort: a machine whose loopback has only 127.0.0.1 (macOS) runs
+// (ADR 0046, amended). Best effort: a machine whose loopback has only 127.0.0.1 (macOS) runs
 // without it, and the spec skips that test.
 import { startTestProvider, type TestProvider } from "../support/oidc-provider.ts";
 

@@ -1,4 +1,4 @@
-// Single sign-on (ADR 0036) in the four projects (JavaScript on and off, 360 px and 1280 px),
+// Single sign-on (ADR 0046) in the four projects (JavaScript on and off, 360 px and 1280 px),
 // against a real OpenID Connect provider (oidc-provider, started by playwright.config.ts from
 // tests/e2e/oidc-provider-server.ts): an Owner configures it in Settings › Single sign-on and tests
 // the connection; a new colleague presses "Sign in with your company account", signs in on the
@@ -103,7 +103,7 @@ test("an Owner sets up single sign-on; a new colleague signs in through the prov
   await expect(breakGlass).toHaveURL(/\/portal\/dashboard$/);
 });
 
-// ADR 0036, amended: every issuer single sign-on accepts is reachable from the login form, also
+// ADR 0046, amended: every issuer single sign-on accepts is reachable from the login form, also
 // without JavaScript (Chrome applies form-action to the redirect that answers its post). The run's
 // second provider (tests/e2e/oidc-provider-server.ts) is on 127.0.0.2, which the login page's old
 // form-action (localhost and 127.0.0.1 only) did not allow; it wants client_secret_post, sends the

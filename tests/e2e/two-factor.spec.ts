@@ -1,4 +1,4 @@
-// Two-factor sign-in (ADR 0023) in the browser, with JavaScript on and off, at 360 px and
+// Two-factor sign-in (ADR 0042) in the browser, with JavaScript on and off, at 360 px and
 // 1280 px: set-up on Settings › Security (the key read from the page, codes computed here with the
 // same library as the server, the current password asked for and a wrong one refused), the recovery codes shown once, logout, login with a code, login
 // with a recovery code (once), and an Owner's requirement forcing set-up at a Manager's next login.
@@ -38,7 +38,7 @@ async function logOut(page: Page) {
 /**
  * Sets an app up on the page in front of it (Settings › Security or the forced set-up): answers the
  * key. `password`: the security page asks for the current password with the code (a session alone
- * enrols no second factor, ADR 0023's Amendments), and a wrong one is refused first; the forced
+ * enrols no second factor, ADR 0042), and a wrong one is refused first; the forced
  * set-up has no such field (its login challenge was opened with the password).
  */
 async function confirmApp(page: Page, submit: string, password?: string): Promise<string> {

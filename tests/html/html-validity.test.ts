@@ -210,7 +210,7 @@ describe.skipIf(!java && !isCI)("HTML validity of every page (Nu HTML Checker)",
     await page(visitor, "features/site/not-found.tsx", "not found", "/no-such-page", 404);
     await page(visitor, "features/site/dev.mailbox.tsx", "dev mailbox, empty", "/dev/mailbox");
     await page(visitor, "features/accounts/corporate.login.tsx", "login", "/corporate/login");
-    // A callback this browser did not start (no state cookie): the page that says so (ADR 0036).
+    // A callback this browser did not start (no state cookie): the page that says so (ADR 0046).
     await page(
       visitor,
       "features/accounts/corporate.sso.callback.tsx",
@@ -484,8 +484,7 @@ describe.skipIf(!java && !isCI)("HTML validity of every page (Nu HTML Checker)",
       `/portal/settings/balance/top-ups/${authenticated.topUpId}`,
     );
     await call("POST", `/api/Balance/TopUps/${authenticated.topUpId}/authenticate-simulated`, { outcome: "complete" });
-    // A reward list paid from that balance (ADR 0029, amendment "The balance pays for the portal
-    // too"): its review with the balance's button beside the card, and the order's confirmation.
+    // A reward list paid from that balance (ADR 0043): its review with the balance's button beside the card, and the order's confirmation.
     const balanceTotal = await draft([20], "Markup From Balance");
     await page(
       owner,
@@ -609,7 +608,7 @@ describe.skipIf(!java && !isCI)("HTML validity of every page (Nu HTML Checker)",
 
     // Two-factor sign-in: the Owner sets it up, then requires it of every manager of the company.
     const setup = await call<{ secret: string }>("POST", "/api/TwoFactor/setup", {});
-    // With the current password, which a signed-in set-up may be asked for (ADR 0023).
+    // With the current password, which a signed-in set-up may be asked for (ADR 0042).
     await call("POST", "/api/TwoFactor/confirm", {
       code: TOTP.generate({ secret: Secret.fromBase32(setup.secret) }),
       password: PASSWORD,

@@ -190,7 +190,7 @@ describe("a newcomer runs the README's commands on a fresh clone, with only PATH
         confirmPassword: MANAGER.password,
       });
       expect(headingOf(verify.html)).toBe("Verify");
-      // The README: with no SMTP_URL a local run's emails are in the dev mailbox.
+      // docs/OPERATIONS.md "Configuration": with no SMTP_URL a local run's emails are in the dev mailbox.
       const mailbox = await browser.open("/dev/mailbox");
       const code = /Verification code: (\d{6})/.exec(mailbox.html)?.[1];
       expect(code, "the verification email in /dev/mailbox").toBeDefined();
@@ -256,7 +256,7 @@ describe("a newcomer runs the README's commands on a fresh clone, with only PATH
     const file = join(clone, "newcomer-backup.tar.gz");
     await npm(["run", "db:backup", "--", file]);
     expect(existsSync(file)).toBe(true);
-    // DATABASE_URL is how a user points the app at another folder (README "Configuration").
+    // DATABASE_URL is how a user points the app at another folder (docs/OPERATIONS.md "Configuration").
     const restored = { DATABASE_URL: join(clone, "restored/db") };
     await npm(["run", "db:restore", "--", file], restored);
     const app = await start(["start"], restored, 60_000);

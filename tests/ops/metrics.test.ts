@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { type AppProcess, startApp, until } from "../support/app-process.ts";
 import { createPostgresDatabase, postgresAdminUrl } from "../support/db.ts";
 
-/** What an operator sets as METRICS_TOKEN and gives their Prometheus server (README "Metrics"). */
+/** What an operator sets as METRICS_TOKEN and gives their Prometheus server (docs/OPERATIONS.md "Metrics"). */
 const TOKEN = "metrics-test-token-0123456789abcdefghijklmnop";
 
 let app: AppProcess | undefined;
@@ -91,7 +91,7 @@ describe.skipIf(!postgresAdminUrl)("GET /metrics on the real process, on Postgre
       {
         DATABASE_URL: url,
         METRICS_TOKEN: TOKEN,
-        // An operator may lower the limits too (README "Configuration"); here it makes the second
+        // An operator may lower the limits too (docs/OPERATIONS.md "Configuration"); here it makes the second
         // login from this address in five minutes a refusal (the login budget becomes 1).
         RATE_LIMIT_FACTOR: "0.04",
       },

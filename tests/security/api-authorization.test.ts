@@ -159,7 +159,7 @@ describeEachDatabase("authorization matrix over every /api route", ({ database }
       for (const secret of aSecrets) expect(text, `${r.key} answered A's data to B`).not.toContain(secret);
     }
     // Two snapshots of the whole database per bearer route: past the default 30 s on a loaded
-    // 2-core machine once the route table grew (single sign-on, ADR 0036).
+    // 2-core machine once the route table grew (single sign-on, ADR 0046).
   }, 90_000);
 
   // ADR 0022 §1–2: a Manager has the team and rewards; an Owner-only call answers the Manager 403

@@ -59,7 +59,7 @@ async function pendingInvite(w: World): Promise<number> {
   return ((await res.json()) as { id: number }).id;
 }
 
-/** A fresh pending top-up of A's prepaid balance (ADR 0029), by A's Owner. */
+/** A fresh pending top-up of A's prepaid balance (ADR 0043), by A's Owner. */
 async function topUpOfA(w: World): Promise<number> {
   const res = await call(w.api, "POST", "/api/Balance/TopUps", { amount: 5000 }, w.a.accessToken);
   return (await jsonOf<{ topUpId: number }>(res, "A's top-up")).topUpId;
@@ -176,7 +176,7 @@ async function roomForWebhookOfA(w: World): Promise<void> {
   for (const e of endpoints) await call(w.api, "DELETE", `/api/Webhooks/${e.id}`, undefined, w.a.accessToken);
 }
 
-/** A fresh webhook endpoint of A's with one delivery (a test ping), by A's Owner (ADR 0029). */
+/** A fresh webhook endpoint of A's with one delivery (a test ping), by A's Owner (ADR 0045). */
 async function webhookOfA(w: World): Promise<{ endpointId: number; deliveryId: number }> {
   await roomForWebhookOfA(w);
   const body = { url: "http://127.0.0.1:9/hook", events: ["order.released"] };
@@ -644,7 +644,7 @@ export const API_ROUTES: Record<string, Entry> = {
     owner: (w) => ({ path: `Managers/${w.aManager.userId}`, status: 204 }),
     order: 7,
   },
-  // Two-factor sign-in (ADR 0023): A turns it on, gets new codes and turns it off, before logging out.
+  // Two-factor sign-in (ADR 0042): A turns it on, gets new codes and turns it off, before logging out.
   "GET /api/TwoFactor": { kind: "bearer", scope: "self", owner: () => ({ path: "TwoFactor" }) },
   "POST /api/TwoFactor/setup": {
     kind: "bearer",
@@ -760,7 +760,7 @@ export const API_ROUTES: Record<string, Entry> = {
     ownerOnly: true,
     owner: async (w) => ({ path: `ApiKeys/${await spareKeyOfA(w)}`, status: 204 }),
   },
-  // Signed webhooks (ADR 0029): an Owner's calls.
+  // Signed webhooks (ADR 0045): an Owner's calls.
   "GET /api/Webhooks": { kind: "bearer", scope: "self", ownerOnly: true, owner: () => ({ path: "Webhooks" }) },
   "POST /api/Webhooks": {
     kind: "bearer",
@@ -802,7 +802,7 @@ export const API_ROUTES: Record<string, Entry> = {
     ownerOnly: true,
     owner: async (w) => ({ path: `Webhooks/${(await webhookOfA(w)).endpointId}/ping`, status: 202 }),
   },
-  // The prepaid balance (ADR 0029): every manager reads it; only an Owner tops it up.
+  // The prepaid balance (ADR 0043): every manager reads it; only an Owner tops it up.
   // Automations (ADR 0035): an Owner's calls.
   "GET /api/Automations": { kind: "bearer", scope: "self", ownerOnly: true, owner: () => ({ path: "Automations" }) },
   "POST /api/Automations/create-automation": {
@@ -890,7 +890,7 @@ export const API_ROUTES: Record<string, Entry> = {
     scope: "self",
     request: () => ({ path: "v1/orders?pageNumber=1&pageSize=5" }),
   },
-  // An order paid from the balance (ADR 0029). A's threshold is $0 (as the approval routes set
+  // An order paid from the balance (ADR 0043). A's threshold is $0 (as the approval routes set
   // it), so A's key's order waits for an Owner (202, nothing charged); B has no threshold and no
   // balance: 402 for B's own order.
   "POST /api/v1/orders": {
@@ -917,7 +917,7 @@ export const API_ROUTES: Record<string, Entry> = {
     },
     bStatus: 402,
   },
-  // What an order would cost (ADR 0029 amendment "Quotes"): reads the key's own company only, writes nothing.
+  // What an order would cost (ADR 0044): reads the key's own company only, writes nothing.
   "POST /api/v1/quotes": {
     kind: "apiKey",
     scope: "self",
@@ -938,7 +938,7 @@ export const API_ROUTES: Record<string, Entry> = {
     scope: "ids",
     request: (w) => ({ path: `v1/orders/${w.scheduledOrder}` }),
   },
-  // Single sign-on (ADR 0036), an Owner's calls. The provider saved is a closed loopback port, so
+  // Single sign-on (ADR 0046), an Owner's calls. The provider saved is a closed loopback port, so
   // "Test the connection" fails at once without leaving the machine; each save names its own
   // domain (a domain is one company's, and company B makes the same calls).
   "GET /api/SingleSignOn": { kind: "bearer", scope: "self", ownerOnly: true, owner: () => ({ path: "SingleSignOn" }) },

@@ -125,7 +125,7 @@ const OPERATIONS: Record<string, Operation> = {
       file: "features/accounts/corporate.login.tsx",
       fields: (i) => ({ userName: `nobody.${i}@example.com`, password: PASSWORD, ...captcha }),
     },
-    // The password login and both single sign-on calls (ADR 0036) share the address's login budget.
+    // The password login and both single sign-on calls (ADR 0046) share the address's login budget.
     api: (path, i) =>
       path.endsWith("/sso/start")
         ? { email: `nobody.sso.${i}@example.com` }
@@ -189,7 +189,7 @@ const OPERATIONS: Record<string, Operation> = {
         : { token: "z".repeat(43) },
   },
   ssoLogout: {
-    // An identity provider's back-channel logout (ADR 0036): a forged token, refused after it is counted.
+    // An identity provider's back-channel logout (ADR 0046): a forged token, refused after it is counted.
     api: (_, i) => ({ logout_token: `forged.${i}.token` }),
   },
   cardPayment: {

@@ -1,4 +1,4 @@
-// The webhook test ping and re-send (ADR 0029 amendment "ping and re-send are limited"), tried as
+// The webhook test ping and re-send (ADR 0045), tried as
 // an attacker would, through the real process (server.ts on the production build, over HTTP), as
 // tests/security/rate-limits.test.ts tries docs/requirements.md §D7's limits: each ping adds an event and a
 // delivery retried for 72 hours, so unlimited they would turn the server into a traffic amplifier
@@ -15,7 +15,7 @@ import { createSmtpServer, type TestSmtpServer } from "../support/smtp.ts";
 import { type FormSession, openForm, postForm, postJson, urlVariants } from "./http.ts";
 
 const FACTOR = 0.2;
-// The documented budgets (README "API", ADR 0029 amendment): 10 an hour per endpoint and 60 an
+// The documented budgets (README "API", ADR 0045): 10 an hour per endpoint and 60 an
 // hour per company, ping and re-send together.
 const ENDPOINT_PER_HOUR = 10;
 const COMPANY_PER_HOUR = 60;

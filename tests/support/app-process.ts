@@ -89,7 +89,7 @@ export async function launchApp(env: Record<string, string>, options: LaunchOpti
   const child = spawn(process.execPath, [...flags, options.production ? serverEntry : testEntry], {
     cwd: options.cwd ?? root,
     env: {
-      // Only variables a user sets too (README "Configuration"): the entry settles NODE_ENV itself
+      // Only variables a user sets too (docs/OPERATIONS.md "Configuration"): the entry settles NODE_ENV itself
       // (ADR 0024), and a harness that set it would hide a start that breaks without it.
       ...inherited,
       HOST: "127.0.0.1",

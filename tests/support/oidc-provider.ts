@@ -1,4 +1,4 @@
-// A real OpenID Connect provider for the tests (ADR 0036): `oidc-provider`, a certified
+// A real OpenID Connect provider for the tests (ADR 0046): `oidc-provider`, a certified
 // implementation, on a loopback port, with one confidential client (PKCE required) whose redirect
 // URI is the app's /corporate/sso/callback, and test accounts. Its own development login page
 // (devInteractions: any password, the login field names the account) is what Chromium fills in

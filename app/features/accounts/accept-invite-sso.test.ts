@@ -1,4 +1,4 @@
-// The accept page of an invitation where the company requires single sign-on (ADR 0036
+// The accept page of an invitation where the company requires single sign-on (ADR 0046
 // Amendment; modules/identity/sign-in.server.ts), through the real edge and route modules
 // (tests/security/web.ts, which renders the loader and action data), as a browser without
 // JavaScript posts (with JavaScript the same data reach the page): the data the page turns into

@@ -5,7 +5,7 @@
 // makes one) on the dashboard of the company. An unknown, expired, used or withdrawn link, or one
 // whose inviter is no longer an Owner, shows its own message instead of the form. The form posts
 // to the page's own address; the action reads the token from it. Honeypot and, for a visitor
-// with a session, CSRF as on every form. Where the company requires single sign-on (ADR 0036
+// with a session, CSRF as on every form. Where the company requires single sign-on (ADR 0046
 // Amendment) no password is asked for: the page says so and sends the invitee to the login page's
 // "Sign in with your company account", whose callback accepts the invitation (a link, so it works
 // without JavaScript; the provider's redirect answers the login page's own form, whose
@@ -95,7 +95,7 @@ export async function action({ context, request }: Route.ActionArgs) {
     return data(refused, reply.init ?? undefined);
   }
 
-  // The company requires a second factor (ADR 0023): set it up first, as a login would.
+  // The company requires a second factor (ADR 0042): set it up first, as a login would.
   if ("twoFactor" in result.data) {
     const headers = { "set-cookie": await setChallengeCookie(context, result.data.challengeToken) };
     throw redirect(href("/corporate/two-factor-setup"), { headers });

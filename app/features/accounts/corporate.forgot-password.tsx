@@ -37,7 +37,7 @@ const SHOWN_RESET = inApiWords(
   "reset-link-invalid",
   "reset-link-expired",
   "reset-link-used",
-  // The company requires single sign-on for this address (ADR 0036).
+  // The company requires single sign-on for this address (ADR 0046).
   "single-sign-on-required",
 );
 

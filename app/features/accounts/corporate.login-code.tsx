@@ -1,4 +1,4 @@
-// Login, the second step (ADR 0023): after the right password of a manager with two-factor
+// Login, the second step (ADR 0042): after the right password of a manager with two-factor
 // sign-in on, the 6-digit code from the authenticator app (intent=code) or one recovery code
 // (intent=recovery). The login's challenge is in an httpOnly cookie (two-factor-login.server.ts);
 // without one the browser goes back to the login page. Success starts the session as the login

@@ -75,7 +75,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 /**
- * "Sign in with your company account" (ADR 0036): only the email is needed. Its domain's
+ * "Sign in with your company account" (ADR 0046): only the email is needed. Its domain's
  * identity provider gets the browser (a redirect, so it works without JavaScript), with the
  * sign-in's state in a cookie for the callback (corporate.sso.callback.tsx); a domain without
  * single sign-on is told so on this page.
@@ -120,7 +120,7 @@ async function logInWithPassword(context: Route.ActionArgs["context"], form: Pos
     });
   }
 
-  // Two-factor sign-in (ADR 0023): no token yet; the challenge goes in an httpOnly cookie to the
+  // Two-factor sign-in (ADR 0042): no token yet; the challenge goes in an httpOnly cookie to the
   // code page, or to the set-up page when the company requires an app the manager has not set up.
   if ("twoFactor" in result.data) {
     const next =

@@ -1,4 +1,4 @@
-// Where the company's identity provider sends the browser back (ADR 0036): GET
+// Where the company's identity provider sends the browser back (ADR 0046): GET
 // /corporate/sso/callback?code=…&state=…&iss=…. The loader hands the query and the state this
 // browser kept (its cookie) to the API, which checks the state, the code (PKCE), the ID token's
 // signature, issuer, audience, expiry, nonce and verified email, and answers an access token; then
@@ -17,7 +17,7 @@ import { startSignedInSession } from "./sign-in.server.ts";
 import { clearSsoStateCookie, ssoStateOf } from "./single-sign-on.server.ts";
 
 /** API answers shown word for word; anything else is the generic failure. */
-/** The refusals of ADR 0036 said in the API's words; any other shows SSO_DETAILS.failed. */
+/** The refusals of ADR 0046 said in the API's words; any other shows SSO_DETAILS.failed. */
 const SHOWN = inApiWords(
   "sso-failed",
   "sso-no-email",
@@ -46,7 +46,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     headers.append("set-cookie", clear);
     throw redirect(DASHBOARD_PATH, { headers });
   }
-  // The rate limit's answer says when to try again; the refusals of ADR 0036 say what failed.
+  // The rate limit's answer says when to try again; the refusals of ADR 0046 say what failed.
   const shown = result && !result.ok && (result.status === 429 ? result.detail : refusalWords(result, SHOWN));
   const detail = shown || SSO_DETAILS.failed;
   return data({ detail }, { status: result?.status === 429 ? 429 : 400, headers: { "set-cookie": clear } });

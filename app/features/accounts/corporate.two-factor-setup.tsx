@@ -1,4 +1,4 @@
-// Login when the company requires two-factor sign-in and the manager has none yet (ADR 0023):
+// Login when the company requires two-factor sign-in and the manager has none yet (ADR 0042):
 // set up an authenticator app before any session. The login's set-up challenge (an httpOnly
 // cookie, two-factor-login.server.ts) stands in for the bearer of the set-up calls. The first
 // right code turns it on and starts the session; the security page then shows the recovery codes

@@ -1,4 +1,4 @@
-// Single sign-on's browser side (ADR 0036): the state of a sign-in sent to the company's
+// Single sign-on's browser side (ADR 0046): the state of a sign-in sent to the company's
 // identity provider travels in a short-lived httpOnly cookie, so only the browser that started it
 // can finish it (a callback carried to another browser is refused: login CSRF). SameSite=Lax, not
 // Strict: the provider sends the browser back with a top-level GET from its own site, which a

@@ -1,4 +1,4 @@
-// The second step of a login with two-factor sign-in (ADR 0023): the challenge token the API
+// The second step of a login with two-factor sign-in (ADR 0042): the challenge token the API
 // answered after the right password travels in a short-lived httpOnly cookie (never in a URL or
 // in the page), scoped to /corporate; the code page and the forced set-up page read it, and it is
 // cleared once the session starts.

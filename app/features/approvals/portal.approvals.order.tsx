@@ -52,7 +52,7 @@ const SHOWN = inApiWords(
   "owner-only",
   "payment-stale",
 );
-/** Approving an API order the company's balance cannot cover: its words name both amounts (ADR 0029). */
+/** Approving an API order the company's balance cannot cover: its words name both amounts (ADR 0044). */
 const SHOWN_DECISION = { ...SHOWN, ...inApiWords("balance-short") };
 
 type Intent = "approve" | "decline" | "pay";
@@ -118,7 +118,7 @@ export async function action({ context, request, params }: Route.ActionArgs) {
               api.Approvals[":orderId"].decline.$post({ param, json: { reason: value.reason } }),
             );
       if (!done.ok) return reply(replyFailure(submission, done, { shown: SHOWN_DECISION }), which);
-      // A system's order has no requester to email: approving pays it from the balance (ADR 0029).
+      // A system's order has no requester to email: approving pays it from the balance (ADR 0044).
       const decided = await client.call((api) => api.Approvals[":orderId"].$get({ param }));
       const viaApiKey = decided.ok && decided.data.viaApiKey;
       return redirectWithToast(context, path(orderId), {

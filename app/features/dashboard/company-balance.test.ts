@@ -1,4 +1,4 @@
-// The dashboard's company balance (ADR 0029, amendment "The balance pays for the portal too"):
+// The dashboard's company balance (ADR 0043):
 // every manager sees it with a link to the statement; only an Owner (the API's canTopUp) is
 // offered "Top up". Rendered on the server as React Router does.
 import { createElement } from "react";

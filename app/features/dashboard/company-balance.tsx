@@ -1,5 +1,4 @@
-// The dashboard's company balance (ADR 0029 §3 and its amendment "The balance pays for the
-// portal too"): every manager sees what the prepaid balance holds, since every manager may pay a
+// The dashboard's company balance (ADR 0043 §3–4): every manager sees what the prepaid balance holds, since every manager may pay a
 // reward list from it on Review & Pay; the statement is in Settings → Balance. Topping up stays an
 // Owner's (the API's canTopUp, ADR 0022 §2), so only an Owner is offered it.
 import { href, Link } from "react-router";

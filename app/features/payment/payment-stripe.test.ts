@@ -4,7 +4,7 @@
 // the Payment Element's settings, that the no-JavaScript button saves the reward name and goes to
 // the Stripe Checkout page the API made, that the Payment Element's post gets a client secret for
 // the total the page showed, and that the API's refusal (the draft changed) is shown word for word.
-// Paying from the company balance (ADR 0029, amendment) goes through the same action with either
+// Paying from the company balance (ADR 0043) goes through the same action with either
 // processor: the balance the loader reads, the one call, the redirect and the 402's banner.
 import { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";

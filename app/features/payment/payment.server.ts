@@ -138,7 +138,7 @@ export function approvalStepOf(
 }
 
 /**
- * The company's prepaid balance as the Review page offers it (ADR 0029, amendment): what it holds
+ * The company's prepaid balance as the Review page offers it (ADR 0043): what it holds
  * and whether the caller may top it up (an Owner). Null when it could not be read: the page then
  * offers the card alone.
  */

@@ -51,7 +51,7 @@ export const PAYMENT_TEXT = {
   balanceHeading: "Pay from the company balance",
 } as const;
 
-/** The balance option's button (ADR 0029, amendment): the total, like the card's. */
+/** The balance option's button (ADR 0043): the total, like the card's. */
 export function payFromBalanceText(totalCents: number): string {
   return `Pay ${formatDollars(totalCents)} from the company balance`;
 }

@@ -12,7 +12,7 @@
 // (STRIPE_SECRET_KEY set), the Payment Element confirms in the browser with JavaScript, and
 // without JavaScript the button goes to a Stripe Checkout page; both return to the confirmation page.
 //
-// The company's prepaid balance (ADR 0029, amendment "The balance pays for the portal too"): below
+// The company's prepaid balance (ADR 0043): below
 // the card, "Pay $<total> from the company balance" when the balance covers the total, else what it
 // holds, how much is short, and a link to Settings → Balance (where an Owner tops up). Its button
 // belongs to the payment form (its form attribute) and comes after the card's button, so Enter in

@@ -1,5 +1,5 @@
 // The Review & Pay page's action (portal.reward-my-team-review.tsx): the Pay post (simulated card,
-// Stripe's Payment Element or Checkout), "Pay from the company balance" (ADR 0029, amendment),
+// Stripe's Payment Element or Checkout), "Pay from the company balance" (ADR 0043),
 // "Request approval", and saving the message for the email preview. Each Pay post is at most two API calls: the payment (or the approval request), which
 // saves the wording and freezes the draft in one transaction (modules/reward-drafts/schema.ts
 // rewardWordingSchema), then, for the simulated card, the card's confirmation.

@@ -3,7 +3,7 @@
 // refunds it in full. Cancelling asks first: the confirmation is a pane at ?cancel (a link, so it
 // works without JavaScript). Once released, the page points to its delivery; once cancelled, it
 // says whether the refund went through, or, once it was given up on after 72 hours of retries,
-// that it failed and whom to contact (ADR 0009 amendment "Refunds retried with backoff").
+// that it failed and whom to contact (ADR 0041).
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, useSearchParams } from "react-router";

@@ -1,4 +1,4 @@
-// The scheduled order's page for a cancelled order whose refund the scheduler gave up on (ADR 0009
+// The scheduled order's page for a cancelled order whose refund the scheduler gave up on (ADR 0041
 // amendment "Refunds retried with backoff"): it says the refund failed and names the support
 // address to contact, instead of "on its way". Rendered on the server as React Router does for a
 // cancelled order (no forms on the page then), with the loader's data as the API answers it.

@@ -1,4 +1,4 @@
-// Settings › Balance › a top-up's card step (ADR 0029), at /portal/settings/balance/top-ups/{id}:
+// Settings › Balance › a top-up's card step (ADR 0043), at /portal/settings/balance/top-ups/{id}:
 // the address the Balance page's "Top up" goes to with the simulated processor, and the one Stripe
 // Checkout returns to. Its loader checks the payment (POST /api/Balance/TopUps/{id}/check, which
 // credits the balance exactly once when it succeeded): paid → back to the Balance page with a

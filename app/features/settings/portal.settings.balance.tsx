@@ -1,4 +1,4 @@
-// Settings › Balance (ADR 0029; docs/requirements.md §D5 "paid from a prepaid company balance, topped up by
+// Settings › Balance (ADR 0043; docs/requirements.md §D5 "paid from a prepaid company balance, topped up by
 // card in the portal"): the company's prepaid balance, what systems' /api/v1 orders are paid
 // from, and its statement (date, what, amount, balance after), newest first. An Owner tops it up
 // by card: the amount in whole dollars posts to this page's action, which makes the top-up through

@@ -1,7 +1,7 @@
-// Settings › Security (ADR 0022 §1, ADR 0023): the manager's own two-factor sign-in. Off: a
+// Settings › Security (ADR 0022 §1, ADR 0042): the manager's own two-factor sign-in. Off: a
 // button that starts set-up; set-up under way: the QR code, the secret as text and the form for
 // the current password and the first code (a session alone enrols no second factor, docs/requirements.md §D7,
-// ADR 0023's Amendments); on: new recovery codes and turning it off (both with the password). New
+// ADR 0042); on: new recovery codes and turning it off (both with the password). New
 // recovery codes are flashed through the session and shown on the next load only. Owners also
 // get the company's requirement. One action, one form per intent; each redirects on success.
 import { getFormProps, useForm } from "@conform-to/react";

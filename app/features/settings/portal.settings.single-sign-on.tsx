@@ -1,4 +1,4 @@
-// Settings › Single sign-on (ADR 0036), an Owner's page: the company's OpenID Connect provider
+// Settings › Single sign-on (ADR 0046), an Owner's page: the company's OpenID Connect provider
 // (issuer URL, client ID, client secret — kept sealed, never shown again), the email domains it
 // vouches for, the role of a manager who signs in for the first time, and whether single sign-on
 // is required (password sign-in refused for the domains' managers but the break-glass Owner, shown
@@ -145,7 +145,7 @@ export default function SingleSignOnSettings({ loaderData, actionData }: Route.C
             </p>
           ) : null}
           {test?.ok && test.notes.length > 0 ? (
-            // Beside the success: worth a look, not a failure (ADR 0036 amendment).
+            // Beside the success: worth a look, not a failure (ADR 0046).
             <ul data-testid="sso-test-notes" className="mt-2 list-disc space-y-1 pl-5 text-slate-800">
               {test.notes.map((note) => (
                 <li key={note}>{note}</li>

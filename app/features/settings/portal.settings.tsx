@@ -1,5 +1,5 @@
 // The settings area of the portal (ADR 0022): a tab nav over its pages. Profile and Security are
-// every manager's own settings, and Balance every manager's to read (an Owner's to top up, ADR 0029);
+// every manager's own settings, and Balance every manager's to read (an Owner's to top up, ADR 0043);
 // Company, Approvals, Managers, Audit and API keys are an Owner's (ADR 0022 §1),
 // so their tabs are shown only to Owners — each of those pages also answers a Manager with its own
 // "Only an Owner…" message, and the API refuses them (403) whatever a page shows.
@@ -36,7 +36,7 @@ const SETTINGS_TABS: readonly SettingsTab[] = [
   { to: href("/portal/settings/api-keys"), label: "API keys", ownerOnly: true },
   { to: href("/portal/settings/webhooks"), label: "Webhooks", ownerOnly: true },
   { to: href("/portal/settings/single-sign-on"), label: "Single sign-on", ownerOnly: true },
-  // Every manager sees the prepaid balance; only an Owner tops it up (ADR 0029).
+  // Every manager sees the prepaid balance; only an Owner tops it up (ADR 0043).
   { to: href("/portal/settings/balance"), label: "Balance", ownerOnly: false },
 ];
 

@@ -1,4 +1,4 @@
-// Settings › Webhooks › an endpoint's deliveries (ADR 0029), an Owner's page at
+// Settings › Webhooks › an endpoint's deliveries (ADR 0045), an Owner's page at
 // /portal/settings/webhooks/:endpointId: the newest deliveries with their event, state, attempts,
 // the endpoint's last status and the start of its last answer, and a "Re-send" per delivery and
 // "Send test ping" (plain forms, one action told apart by `intent`: modules/webhooks/schema.ts

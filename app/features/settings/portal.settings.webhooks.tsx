@@ -1,4 +1,4 @@
-// Settings › Webhooks (ADR 0029), an Owner's page: register an endpoint (its URL and the events it
+// Settings › Webhooks (ADR 0045), an Owner's page: register an endpoint (its URL and the events it
 // receives), see its signing secret once in the action's answer, list the endpoints with their
 // last delivery, send a test ping, delete one, and open an endpoint's deliveries
 // (portal.settings.webhook-deliveries.tsx). Plain forms that work without JavaScript; one action
@@ -122,8 +122,8 @@ export default function WebhooksSettings({ loaderData, actionData }: Route.Compo
         </h2>
         <p className="mt-1 text-slate-700">
           We POST a signed JSON message to your HTTPS address when the events you choose happen, and retry for 72 hours
-          until it answers with a 2xx status. Check the <code>{WEBHOOK_SIGNATURE_HEADER}</code> header as the README's
-          “Webhooks” section shows, and ignore an event id you have already handled.
+          until it answers with a 2xx status. Check the <code>{WEBHOOK_SIGNATURE_HEADER}</code> header as the “Webhooks”
+          section of the API guide (docs/API.md) shows, and ignore an event id you have already handled.
         </p>
         <RegisterForm reply={intentOf === "register" ? reply : undefined} />
       </section>

@@ -1,5 +1,5 @@
 // The panel of a secret shown once, right after it was made (an API key, ADR 0028; a webhook's
-// signing secret, ADR 0029): a heading, what to do with it, and a read-only field to copy it from.
+// signing secret, ADR 0044, ADR 0045): a heading, what to do with it, and a read-only field to copy it from.
 // The page never holds it again, so this is the only place it appears.
 import type { ReactNode } from "react";
 import { controlClass, labelClass } from "./settings-styles.ts";

@@ -1,8 +1,8 @@
-// Two-factor set-up as the security page and the forced set-up at login both show it (ADR 0023):
+// Two-factor set-up as the security page and the forced set-up at login both show it (ADR 0042):
 // the QR code and the secret as text, the form for the app's first code, and the recovery codes
 // shown once afterwards. On the security page the set-up form also asks for the current password
 // (a session alone enrols no second factor, docs/requirements.md §D7); the forced set-up at login does not,
-// its challenge was opened with the password (ADR 0023's Amendments).
+// its challenge was opened with the password (ADR 0042).
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";

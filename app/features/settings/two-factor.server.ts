@@ -1,4 +1,4 @@
-// Server-only helpers of two-factor set-up (ADR 0023): the QR code of an otpauth URI, drawn on
+// Server-only helpers of two-factor set-up (ADR 0042): the QR code of an otpauth URI, drawn on
 // the server as an SVG data URI (an <img> any browser shows, JavaScript or not; the page's CSP
 // allows data: images), and the secret grouped in fours for typing into an app by hand.
 import QRCode from "qrcode";

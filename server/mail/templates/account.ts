@@ -30,7 +30,7 @@ export function passwordResetEmail(to: string, firstName: string, link: string):
 }
 
 /**
- * A login challenge used up by wrong second-factor codes (ADR 0023's Amendments): the password
+ * A login challenge used up by wrong second-factor codes (ADR 0042): the password
  * was right, so whoever tried knows it. The owner is told, and pointed at a reset, which ends
  * every session and every sign-in in progress (identity.ts completePasswordReset).
  */
@@ -98,7 +98,7 @@ export function managerInviteEmail(input: {
   });
 }
 
-/** To each Owner when someone joined the company through its single sign-on (ADR 0036, just in time). */
+/** To each Owner when someone joined the company through its single sign-on (ADR 0046, just in time). */
 export function singleSignOnManagerJoinedEmail(input: {
   to: string;
   ownerFirstName: string;

@@ -1,6 +1,6 @@
 // The payer's emails: the Australian tax invoice of a paid reward (release.ts), the notice that a
 // scheduled reward was cancelled and refunded (scheduled-sends.ts), and the refund of a second
-// payment for an order already paid (extra-payments.ts, ADR 0009).
+// payment for an order already paid (extra-payments.ts, ADR 0041).
 
 import { formatDollars } from "../../../core/money.ts";
 import { invoiceView, type TaxInvoice } from "../../../modules/invoices/schema.ts";
@@ -59,7 +59,7 @@ export function scheduledRewardCancelledEmail(input: {
   totalCents: number;
   invoiceNumber: string | null;
   orderUrl: string;
-  /** Where the refund went: the card (default), or the company's prepaid balance (ADR 0029). */
+  /** Where the refund went: the card (default), or the company's prepaid balance (ADR 0043). */
   refundedTo?: "card" | "balance";
   /** Cancelled at its release because these members were removed after it was paid (docs/rules.md). */
   removedMembers?: string[] | null;
