@@ -1,5 +1,5 @@
 // `npm start` on a fresh clone builds first; later starts reuse the build unless sources are newer:
-// the web app (React Router's build) when app/, core/ or public/ changed, the server bundle
+// the web app (React Router's build) when app/, modules/, core/ or public/ changed, the server bundle
 // (build/server.js, ADR 0024) alone when only the server's sources changed.
 import { execSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -17,8 +17,13 @@ function newestMtime(path: string): number {
 
 const builtAt = (file: string) => (existsSync(file) ? statSync(file).mtimeMs : 0);
 
-const webSources = Math.max(newestMtime("app"), newestMtime("core"), newestMtime("public"));
-const serverSources = Math.max(newestMtime("server"), newestMtime("core"), newestMtime("server.ts"));
+const webSources = Math.max(newestMtime("app"), newestMtime("modules"), newestMtime("core"), newestMtime("public"));
+const serverSources = Math.max(
+  newestMtime("server"),
+  newestMtime("modules"),
+  newestMtime("core"),
+  newestMtime("server.ts"),
+);
 if (builtAt(webBuild) < webSources) {
   console.log("Building the web app…");
   execSync("npm run build", { stdio: "inherit" });
