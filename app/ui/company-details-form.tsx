@@ -2,8 +2,8 @@
 // 'Step 3: Add Your Company Details' screen and its form, posted to the onboarding route's
 // action, which saves through PUT /api/Companies/ and redirects to the dashboard. The portal
 // layout shows this screen in place of any portal page until the details are saved.
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { Form, href } from "react-router";
 import { ABN_LENGTH } from "../../core/limits.ts";
 import { companyDetailsSchema } from "../../modules/identity/schema.ts";
@@ -14,6 +14,7 @@ import {
   hasFieldErrors,
   INDUSTRY_OPTIONS,
 } from "../lib/forms.ts";
+import { useSchemaForm } from "../lib/use-schema-form.ts";
 import {
   CsrfInput,
   FieldError,
@@ -80,15 +81,12 @@ export function CompanyDetailsForm({
   className = "mt-6 space-y-4",
 }: { companyName: string; reply?: FormReply } & CompanyDetailsFormOptions) {
   const { onSubmit, busy } = useFormSubmit(action);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(companyDetailsSchema, {
     id: "company-details-form",
     lastResult: reply?.result,
     defaultValue: { name: companyName, ...saved },
     constraint,
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: companyDetailsSchema }),
     onSubmit,
   });
   const { key: abnKey, ...abnProps } = getInputProps(fields.ABN, { type: "text" });

@@ -10,8 +10,8 @@
 // "Sign in with your company account", whose callback accepts the invitation (a link, so it works
 // without JavaScript; the provider's redirect answers the login page's own form, whose
 // Content-Security-Policy allows it).
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps } from "@conform-to/react";
 import { data, href, Link, redirect } from "react-router";
 import { isPasswordAcceptable } from "../../../modules/identity/password.ts";
 import { SIGN_UP_CONFIRM_LABEL } from "../../../modules/identity/schema.ts";
@@ -28,6 +28,7 @@ import { type FormReply, firstInvalidField, formConstraint, hasFieldErrors } fro
 import { inApiWords, refusedAs } from "../../lib/refusals.ts";
 import { flashToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { AuthAlert, linkClass, NameFields } from "../../ui/auth-fields.tsx";
 import { CsrfInput, OwnAddressForm, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
@@ -167,14 +168,11 @@ function AcceptForm({
 }) {
   const hydrated = useHydrated();
   const { onSubmit, busy } = useFormSubmit(PATH);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(acceptInviteFormSchema, {
     id: "accept-invite-form",
     lastResult: reply?.result,
     constraint,
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: acceptInviteFormSchema }),
     onSubmit,
   });
   const passwords = usePasswordPair(form.id);

@@ -1,8 +1,8 @@
 // Forgot password request (docs/requirements.md §S2, §S4 password reset, §S5 forgot request, §S8): an email field,
 // then (post/redirect/get to ?sent=1) the confirmation. The API answers the same whether or not
 // the address exists; a failure shows its detail in red.
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps } from "@conform-to/react";
 import { Form, href, Link, redirect, useSearchParams } from "react-router";
 import { sharedPageHeaders } from "../../../core/shared-page.ts";
 import { forgotFormSchema } from "../../../modules/identity/schema.ts";
@@ -15,6 +15,7 @@ import {
   formConstraint,
   hasFieldErrors,
 } from "../../lib/forms.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
 import { CsrfInput, FormSuccess, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
@@ -56,14 +57,11 @@ const constraint = formConstraint(forgotFormSchema);
 
 function ForgotForm({ reply }: { reply?: FormReply }) {
   const { onSubmit, busy } = useFormSubmit(ACTION);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(forgotFormSchema, {
     id: "forgot-form",
     lastResult: reply?.result,
     constraint,
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotFormSchema }),
     onSubmit,
   });
   const messages = form.errors ?? [];

@@ -4,8 +4,8 @@
 // the login page with a success toast. The form posts to the page's own address and the action
 // reads the token from it, so the page holds nothing of the link. It is rendered for its visitor
 // alone and kept by no cache (private, no-store: server/http/app.ts).
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps } from "@conform-to/react";
 import { href, Link, redirect } from "react-router";
 import { isPasswordAcceptable } from "../../../modules/identity/password.ts";
 import { RESET_CONFIRM_LABEL, resetFormSchema } from "../../../modules/identity/schema.ts";
@@ -21,6 +21,7 @@ import {
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { AuthAlert, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
 import { CsrfInput, OwnAddressForm, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
@@ -84,14 +85,11 @@ const constraint = formConstraint(resetFormSchema);
 function ResetForm({ reply }: { reply?: FormReply }) {
   const hydrated = useHydrated();
   const { onSubmit, busy } = useFormSubmit(PATH);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(resetFormSchema, {
     id: "reset-form",
     lastResult: reply?.result,
     constraint,
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetFormSchema }),
     onSubmit,
   });
   const passwords = usePasswordPair(form.id);

@@ -3,8 +3,8 @@
 // (intent=recovery). The login's challenge is in an httpOnly cookie (two-factor-login.server.ts);
 // without one the browser goes back to the login page. Success starts the session as the login
 // page does. Not a kept page: it is one visitor's sign-in.
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps } from "@conform-to/react";
 import { data, Form, href, Link, redirect } from "react-router";
 import { loginCodeFormSchema, TWO_FACTOR_MESSAGES } from "../../../modules/two-factor/schema.ts";
 import { createApiClient } from "../../lib/api.server.ts";
@@ -12,6 +12,7 @@ import { optionalSignedIn } from "../../lib/auth.server.ts";
 import { readPostedForm, replyBanner, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { refusedAs, TWO_FACTOR_REFUSALS } from "../../lib/refusals.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
 import { CsrfInput, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
@@ -95,24 +96,18 @@ function CodeForms({ reply }: { reply?: CodeReply }) {
   const codeReply = reply?.intent === "code" ? reply : undefined;
   const recoveryReply = reply?.intent === "recovery" ? reply : undefined;
   const { onSubmit, busy } = useFormSubmit(ACTION);
-  const [codeForm, codeFields] = useForm({
+  const [codeForm, codeFields] = useSchemaForm(loginCodeFormSchema, {
     id: "login-code-form",
     lastResult: codeReply?.result,
     constraint: { code: { required: true, maxLength: 7 } },
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginCodeFormSchema }),
     onSubmit,
   });
-  const [recoveryForm, recoveryFields] = useForm({
+  const [recoveryForm, recoveryFields] = useSchemaForm(loginCodeFormSchema, {
     id: "login-recovery-form",
     lastResult: recoveryReply?.result,
     constraint: { recoveryCode: { required: true, maxLength: 64 } },
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: loginCodeFormSchema }),
     onSubmit,
   });
 

@@ -5,8 +5,8 @@
 // and the browser goes to the verify page (step 2), as after sign-up.
 // A manager with two-factor sign-in goes on to the code page (corporate.login-code.tsx), or sets
 // an app up first when the company requires one (corporate.two-factor-setup.tsx).
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps } from "@conform-to/react";
 import { useState } from "react";
 import { Form, href, Link, redirect } from "react-router";
 import { sharedPageHeaders } from "../../../core/shared-page.ts";
@@ -23,6 +23,7 @@ import {
   hasFieldErrors,
 } from "../../lib/forms.ts";
 import { inApiWords, refusalWords, refusedAs } from "../../lib/refusals.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass } from "../../ui/auth-fields.tsx";
 import { useCaptcha } from "../../ui/captcha.tsx";
 import { CsrfInput, SubmitButton, type SubmitPreparer, useFormSubmit } from "../../ui/form-fields.tsx";
@@ -152,18 +153,17 @@ function LoginForm({ reply }: { reply?: FormReply }) {
     },
   };
   const { onSubmit, busy, clientError } = useFormSubmit(ACTION, preparer);
-  const [form, fields] = useForm({
-    id: "login-form",
-    lastResult: reply?.result,
-    constraint,
-    defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    // The company-account button needs only the email (the schema of the intent pressed).
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: formData.get("intent") === "sso" ? ssoLoginFormSchema : loginFormSchema }),
-    onSubmit,
-  });
+  const [form, fields] = useSchemaForm(
+    (formData) => (formData.get("intent") === "sso" ? ssoLoginFormSchema : loginFormSchema),
+    {
+      id: "login-form",
+      lastResult: reply?.result,
+      constraint,
+      defaultNoValidate: false,
+      // The company-account button needs only the email (the schema of the intent pressed).
+      onSubmit,
+    },
+  );
   // docs/requirements.md §S4: editing email or password clears the banner (until the next answer).
   const [clearedFor, setClearedFor] = useState<unknown>(null);
   const bannerKey = reply ?? clientError;

@@ -1,8 +1,8 @@
 // Sign-up, step 1 (docs/requirements.md §S2 sign-up page, §S4 captcha and registration, §S5 sign-up and password
 // rules, §S8 registration errors): Register emails the code and answers { userId, requestToken },
 // so success goes straight to /corporate/verify with both in the address.
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps } from "@conform-to/react";
 import { Form, href, Link, redirect } from "react-router";
 import { sharedPageHeaders } from "../../../core/shared-page.ts";
 import { isPasswordAcceptable } from "../../../modules/identity/password.ts";
@@ -17,6 +17,7 @@ import {
   hasFieldErrors,
 } from "../../lib/forms.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { AuthAlert, AuthField, inlineTargetClass, linkClass, NameFields } from "../../ui/auth-fields.tsx";
 import { useCaptcha } from "../../ui/captcha.tsx";
 import { UrlDialog } from "../../ui/dialog.tsx";
@@ -73,14 +74,11 @@ function SignUpForm({ reply }: { reply?: FormReply }) {
   const { terms, privacy } = usePolicyDialogs("#sign-up-heading");
   const captcha = useCaptcha({ action: "signup", reply });
   const { onSubmit, busy, clientError } = useFormSubmit(ACTION, captcha);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(signUpFormSchema, {
     id: "sign-up-form",
     lastResult: reply?.result,
     constraint,
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: signUpFormSchema }),
     onSubmit,
   });
   const passwords = usePasswordPair(form.id);

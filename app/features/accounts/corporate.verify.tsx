@@ -5,8 +5,8 @@
 // visitor alone and kept by no cache (private, no-store: server/http/app.ts).
 // Success: VerifyEmail answers the access token; the user's details and settings are fetched
 // with it, a new session starts, and the browser lands on the dashboard.
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps } from "@conform-to/react";
 import { data, href, redirect, useNavigation, useSearchParams } from "react-router";
 import { VERIFICATION_CODE_LENGTH } from "../../../core/limits.ts";
 import { VERIFICATION_CODE_MESSAGE, verifyFormSchema } from "../../../modules/identity/schema.ts";
@@ -16,6 +16,7 @@ import { readPostedForm, replyBanner, replyFields, replyInvalid, unknownIntent }
 import { ACCOUNT_MESSAGES, type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { inApiWords, refusalWords, refusedAs } from "../../lib/refusals.ts";
 import { startNewSession } from "../../lib/session.server.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { AuthAlert, AuthField, inlineTargetClass } from "../../ui/auth-fields.tsx";
 import { CsrfInput, HiddenHoneypot, OwnAddressForm, SubmitButton } from "../../ui/form-fields.tsx";
 import { HoneypotInputs } from "../../ui/honeypot-inputs.tsx";
@@ -172,15 +173,12 @@ function VerifyForm({ reply }: { reply?: VerifyReply }) {
   const resending = postingIntent === "resend";
   const verifying = postingIntent === "verify";
 
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(verifyFormSchema, {
     id: "verify-form",
     lastResult: reply?.result,
     // The schema's rule is a pattern (docs/requirements.md §S5: exactly 6 digits); the input is capped at 6.
     constraint: { verificationCode: { required: true, maxLength: VERIFICATION_CODE_LENGTH } },
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: verifyFormSchema }),
   });
 
   const resent = searchParams.get("resent") === "1" && !reply;

@@ -4,6 +4,7 @@
 // total (POST /api/Approvals/:orderId/payment-intent, never a new snapshot); the requester sees
 // the state and pays from Review & Pay. One action, switched on the form's intent; each form
 // redirects on success and shows the API's refusal otherwise (e.g. the draft changed since).
+
 import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, href, Link } from "react-router";
@@ -21,6 +22,7 @@ import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.
 import { inApiWords } from "../../lib/refusals.ts";
 import { idFromParam } from "../../lib/route-ids.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { ApprovalStateBox, formatWhen } from "../../ui/approval-view.tsx";
 import { FormAlert, HiddenFormInputs, SubmitButton, TextAreaField, useFormSubmit } from "../../ui/form-fields.tsx";
 import { CARD_SECRET_FIELDS, followSimulatedCard, normalisedCard } from "../payment/payment.server.ts";
@@ -250,13 +252,10 @@ function ApproveForm({ orderId, reply, stale }: { orderId: number; reply?: Appro
 function DeclineForm({ orderId, reply }: { orderId: number; reply?: ApprovalReply }) {
   const action = path(orderId);
   const { onSubmit, busy } = useFormSubmit(action);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(approvalDecisionFormSchema, {
     id: "decline-form",
     lastResult: reply?.result,
     constraint: { reason: { required: true, maxLength: DECLINE_REASON_MAX } },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: approvalDecisionFormSchema }),
     onSubmit,
   });
   return (

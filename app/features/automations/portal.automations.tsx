@@ -6,8 +6,8 @@
 // told apart by `intent` (modules/automations/schema.ts automationsFormSchema, one switch). The API is the
 // judge (modules/automations/api.server.ts): a Manager gets 403, so this page shows them the Owner-only
 // message.
-import { getFormProps, getSelectProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps, getSelectProps } from "@conform-to/react";
 import { Form, href, Link, useLocation } from "react-router";
 import { PORTAL_TIME_ZONE } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
@@ -27,6 +27,7 @@ import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../..
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import {
   CheckboxField,
   FieldError,
@@ -208,7 +209,7 @@ function AutomationList({ automations }: { automations: AutomationView[] }) {
 function AutomationForm({ editing, reply }: { editing: AutomationView | null; reply?: FormReply }) {
   const { onSubmit, busy } = useFormSubmit(PAGE);
   const intent = editing ? "update-automation" : "create-automation";
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(automationsFormSchema, {
     id: editing ? `automation-${editing.automationId}` : "automation-new",
     lastResult: reply?.result,
     defaultValue: editing
@@ -221,9 +222,6 @@ function AutomationForm({ editing, reply }: { editing: AutomationView | null; re
           enabled: editing.enabled ? "on" : undefined,
         }
       : { occasion: "birthday", enabled: "on", message: "Happy birthday, {firstName}!" },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: automationsFormSchema }),
     onSubmit,
   });
   const { key: occasionKey, ...occasionProps } = getSelectProps(fields.occasion);
@@ -404,13 +402,10 @@ function Preview({ answer }: { answer: AutomationsAnswer }) {
 
 function BudgetForm({ answer, reply }: { answer: AutomationsAnswer; reply?: FormReply }) {
   const { onSubmit, busy } = useFormSubmit(PAGE);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(automationsFormSchema, {
     id: "automation-budget",
     lastResult: reply?.result,
     defaultValue: { budget: answer.budgetCents === null ? "" : String(answer.budgetCents / 100) },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: automationsFormSchema }),
     onSubmit,
   });
   return (

@@ -1,11 +1,12 @@
 // The public Contact Us form (docs/requirements.md §S2 public Help Centre, §S5 contact rules): first name, last
 // name, email, message (≤ 256), honeypot, CSRF and captcha; posted to the /help action, which
 // redirects to /help?sent=1#contact. The signed-in variant (message only) is portal-contact-form.tsx.
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps } from "@conform-to/react";
 import { Form, href, Link } from "react-router";
 import { contactFormSchema } from "../../../core/public-forms.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { useCaptcha } from "../../ui/captcha.tsx";
 import {
   CsrfInput,
@@ -23,14 +24,11 @@ const constraint = formConstraint(contactFormSchema);
 export function PublicContactForm({ reply, action = href("/help") }: { reply?: FormReply; action?: string }) {
   const captcha = useCaptcha({ action: "help", reply });
   const { onSubmit, busy, clientError } = useFormSubmit(action, captcha);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(contactFormSchema, {
     id: "contact-form",
     lastResult: reply?.result,
     constraint,
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: contactFormSchema }),
     onSubmit,
   });
   const alerts = [...(form.errors ?? []), ...(clientError ? [clientError] : [])];

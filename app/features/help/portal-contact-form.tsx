@@ -1,11 +1,12 @@
 // The signed-in Contact Us form (docs/requirements.md §S2 Help (portal), §S3 contact (signed in), §S5 contact):
 // the message only (≤ 256); the sender is the signed-in user. Posted to the /portal/help action
 // (POST /api/Help/create-help), which redirects to /portal/help?sent=1#contact.
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps } from "@conform-to/react";
 import { Form, href, Link } from "react-router";
 import { helpSchema } from "../../../modules/identity/schema.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import {
   CsrfInput,
   FormAlert,
@@ -22,14 +23,11 @@ const constraint = formConstraint(helpSchema);
 
 export function PortalContactForm({ reply }: { reply?: FormReply }) {
   const { onSubmit, busy } = useFormSubmit(PORTAL_HELP_ACTION);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(helpSchema, {
     id: "portal-contact-form",
     lastResult: reply?.result,
     constraint,
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: helpSchema }),
     onSubmit,
   });
 

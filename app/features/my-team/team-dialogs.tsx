@@ -5,8 +5,8 @@
 // - with JavaScript an opener opens its dialog in place (no page load; Headless UI traps the
 //   focus and returns it on close), the forms post through fetchers, and the list reloads when
 //   a dialog closes. A success redirects to the list, which closes the dialog.
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { useFetcher, useLocation } from "react-router";
 import { parseId } from "../../../core/fields.ts";
@@ -14,6 +14,7 @@ import { AUSTRALIAN_STATES, MONTH_NAMES, STATE_NAMES } from "../../../core/membe
 import { type TeamMember, teamMemberSchema } from "../../../modules/team/schema.ts";
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { UrlDialog, type UrlDialogControl, type UrlDialogOptions } from "../../ui/dialog.tsx";
 import { FormAlert, HiddenFormInputs, SelectField, SubmitButton, TextField } from "../../ui/form-fields.tsx";
 import { formReplyOf, listHref, REMOVE_WARNING, TEAM_INTENT, type TeamActionData } from "./team.ts";
@@ -165,15 +166,12 @@ function TeamMemberForm({
   const fetcher = useFetcher<TeamActionData>();
   const action = useTeamFormAction();
   const current = formReplyOf(fetcher.data) ?? reply;
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(teamMemberSchema, {
     id,
     lastResult: current?.result,
     defaultValue: member ? memberDefaults(member) : undefined,
     constraint,
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: teamMemberSchema }),
   });
   const busy = fetcher.state !== "idle";
 

@@ -10,8 +10,8 @@
 //   imports it, answered with data, then the dialog closes); without it the file is checked and
 //   staged by the server's import and the dialog shows its preview with Save and 'Choose another
 //   file', then a working view until the import is applied.
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { useEffect, useId, useRef } from "react";
 import { useFetcher } from "react-router";
 import { formatDollars } from "../../../core/money.ts";
@@ -19,6 +19,7 @@ import { newRewardUserSchema } from "../../../modules/reward-drafts/schema.ts";
 import type { PendingCsvUpload } from "../../lib/csv-upload.ts";
 import { formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import {
   type CsvPreviewColumn,
   CsvUploadPane,
@@ -79,14 +80,11 @@ function SingleForm({ reply, onDone }: { reply?: SingleAddReply; onDone: () => v
   const fetcher = useFetcher<SingleAddReply>({ key: "reward-single-add" });
   const current = hydrated ? fetcher.data : reply;
   const failure = current && !current.ok ? current : undefined;
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(newRewardUserSchema, {
     id: SINGLE_FORM_ID,
     lastResult: failure?.result,
     constraint: singleConstraint,
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: newRewardUserSchema }),
   });
 
   // Added: the toast says so (flashed by the action); close the dialog and start afresh.

@@ -4,8 +4,8 @@
 // works without JavaScript). Once released, the page points to its delivery; once cancelled, it
 // says whether the refund went through, or, once it was given up on after 72 hours of retries,
 // that it failed and whom to contact (ADR 0041).
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps } from "@conform-to/react";
 import { data, Form, Link, useSearchParams } from "react-router";
 import { z } from "zod";
 import { formatDollars } from "../../../core/money.ts";
@@ -23,6 +23,7 @@ import { readPostedForm, replyBanner, replyFields, replyInvalid, unknownIntent }
 import type { FormReply } from "../../lib/forms.ts";
 import { idFromParam } from "../../lib/route-ids.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { dangerButtonClass, outlineButtonClass, textLinkClass } from "../../ui/buttons.ts";
 import { FormAlert, HiddenFormInputs, SubmitButton, TextField, useFormSubmit } from "../../ui/form-fields.tsx";
 import { releasePath } from "../deliveries/delivery-paths.ts";
@@ -250,14 +251,11 @@ function RescheduleForm({
 }) {
   const action = scheduledPath(orderId);
   const { onSubmit, busy } = useFormSubmit(action);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(rescheduleFormSchema, {
     id: "reschedule-form",
     lastResult: reply?.result,
     defaultValue: { sendAt: sendAt ? sydneyWallTime(sendAt) : "" },
     constraint: { sendAt: { required: true, min: bounds.min, max: bounds.max } },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: rescheduleFormSchema }),
     onSubmit,
   });
   return (

@@ -7,8 +7,8 @@
 // Ending the other sessions deletes every web session of the manager's (the API cannot tell which
 // holds this browser's token), so this browser continues in a fresh session with the token it
 // already holds (startNewSession): it stays signed in, every other browser lands on the login page.
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps } from "@conform-to/react";
 import { useState } from "react";
 import { data, Form, href, redirect, useNavigation } from "react-router";
 import {
@@ -29,6 +29,7 @@ import { inApiWords } from "../../lib/refusals.ts";
 import { startNewSession } from "../../lib/session.server.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { AuthField, NameFields } from "../../ui/auth-fields.tsx";
 import { FormAlert, HiddenFormInputs, SubmitButton } from "../../ui/form-fields.tsx";
 import { NewPasswordFields, passwordFocus } from "../../ui/password-checklist.tsx";
@@ -220,15 +221,12 @@ export default function ProfileSettings({ loaderData, actionData }: Route.Compon
 
 function NameSection({ firstName, lastName, reply }: { firstName: string; lastName: string; reply?: ProfileReply }) {
   const busy = useBusy("name");
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(nameFormSchema, {
     id: "name-form",
     lastResult: reply?.result,
     defaultValue: { firstName, lastName },
     constraint: formConstraint(nameFormSchema),
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: nameFormSchema }),
   });
   const focusFirst = firstInvalidField(reply?.result.error, ["firstName", "lastName"]);
   return (
@@ -278,14 +276,11 @@ function EmailSection({
 
 function EmailRequestForm({ reply }: { reply?: ProfileReply }) {
   const busy = useBusy("email-request");
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(emailRequestFormSchema, {
     id: "email-request-form",
     lastResult: reply?.result,
     constraint: formConstraint(emailRequestFormSchema),
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: emailRequestFormSchema }),
   });
   const focusFirst = firstInvalidField(reply?.result.error, ["newEmail", "currentPassword"]);
   return (
@@ -331,14 +326,11 @@ function EmailRequestForm({ reply }: { reply?: ProfileReply }) {
 function EmailCodeForm({ pendingEmail, reply }: { pendingEmail: string; reply?: ProfileReply }) {
   const busy = useBusy("email-confirm");
   const cancelling = useBusy("email-cancel");
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(emailConfirmFormSchema, {
     id: "email-confirm-form",
     lastResult: reply?.result,
     constraint: formConstraint(emailConfirmFormSchema, { verificationCode: { required: true, maxLength: 6 } }),
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: emailConfirmFormSchema }),
   });
   return (
     <div className="space-y-4 border-t border-slate-200 pt-4">
@@ -389,14 +381,11 @@ function PasswordSection({ reply }: { reply?: ProfileReply }) {
   const busy = useBusy("password");
   const [password, setPassword] = useState("");
   const [confirmation, setConfirmation] = useState("");
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(passwordFormSchema, {
     id: "password-form",
     lastResult: reply?.result,
     constraint: formConstraint(passwordFormSchema),
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: passwordFormSchema }),
   });
   const focusFirst = firstInvalidField(reply?.result.error, ["currentPassword", "newPassword", "confirmPassword"]);
   const showChecklist = hydrated && password !== "";

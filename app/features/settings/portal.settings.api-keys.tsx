@@ -5,8 +5,8 @@
 // judge (modules/api-keys/api.server.ts): a Manager gets 403, so this page shows them the Owner-only message.
 // Each live key has its monthly budget (ADR 0034): set or cleared in place (intent `budget`, PUT
 // /api/ApiKeys/{id}/budget), with what it used and has left this Sydney month (GET /api/Budgets).
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { Form, href, Link } from "react-router";
 import { formatDate } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
@@ -24,6 +24,7 @@ import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../..
 import type { FormReply } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -191,12 +192,9 @@ function NewKey({ created }: { created: CreatedApiKey }) {
 function CreateForm({ reply }: { reply?: FormReply }) {
   const { onSubmit, busy } = useFormSubmit(PAGE);
   const isCreate = (reply?.result?.initialValue as { intent?: string } | undefined)?.intent === "create";
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(apiKeysFormSchema, {
     id: "create-api-key-form",
     lastResult: isCreate ? reply?.result : undefined,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: apiKeysFormSchema }),
     onSubmit,
   });
   const { key: nameKey, ...nameProps } = getInputProps(fields.name, { type: "text" });

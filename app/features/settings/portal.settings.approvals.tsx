@@ -2,8 +2,8 @@
 // order whose total is at or above it waits for an Owner's approval before it can be paid; blank
 // means no approval step. The API is the judge (PUT /api/Approvals/threshold): a negative or
 // fractional amount is refused with its message next to the field and nothing changes.
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { data, Form, href, useRouteLoaderData } from "react-router";
 import { formatDollars } from "../../../core/money.ts";
 import { approvalThresholdFormSchema } from "../../../modules/approvals/schema.ts";
@@ -11,6 +11,7 @@ import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.serv
 import type { FormReply } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -62,13 +63,10 @@ export default function ApprovalSettings({ loaderData, actionData }: Route.Compo
 
 function ThresholdForm({ thresholdDollars, reply }: { thresholdDollars: number | null; reply?: FormReply }) {
   const { onSubmit, busy } = useFormSubmit(ACTION);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(approvalThresholdFormSchema, {
     id: "approval-threshold",
     lastResult: reply?.result,
     defaultValue: { thresholdDollars: thresholdDollars === null ? "" : String(thresholdDollars) },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: approvalThresholdFormSchema }),
     onSubmit,
   });
   const field = fields.thresholdDollars;

@@ -7,8 +7,7 @@
 // message, 4000 0025 0000 3155 asks for the authentication step, shown here with Complete and
 // Fail); with Stripe, what became of the Checkout and the way back. Plain form posts; the address
 // holds only the top-up's id (the API finds its payment for the signed-in Owner), no secret.
-import { useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
 import { data, Form, href, Link, redirect } from "react-router";
 import { parseId } from "../../../core/fields.ts";
 import { formatDollars } from "../../../core/money.ts";
@@ -20,6 +19,7 @@ import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../..
 import { type FormReply, formConstraint } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { outlineButtonClass, primaryButtonClass } from "../../ui/buttons.ts";
 import { FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { normalisedCard } from "../payment/payment.server.ts";
@@ -164,14 +164,11 @@ export default function TopUpPage({ loaderData, actionData }: Route.ComponentPro
 function CardForm({ check, reply }: { check: TopUpCheck & { processor: string }; reply?: FormReply }) {
   const path = pagePath(check.topUpId);
   const { onSubmit, busy } = useFormSubmit(path);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(topUpCardSchema, {
     id: `top-up-card-${check.topUpId}`,
     lastResult: reply?.result,
     // The card form's schema, the one the action's (topUpPostSchema) takes for a payment.
     constraint: formConstraint(topUpCardSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: topUpCardSchema }),
     onSubmit,
   });
   // The last decline as the API recorded it, until this form has its own answer.

@@ -6,8 +6,8 @@
 // (/portal/settings/balance/top-ups/{id}), or Stripe's hosted Checkout page, which returns there.
 // That page checks the payment and comes back here with a toast. Plain forms, no JavaScript
 // needed. A Manager sees the balance and statement read-only; the API refuses their top-ups (403).
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { data, Form, href, redirect } from "react-router";
 import { formatDate } from "../../../core/dates.ts";
 import { formatDollars } from "../../../core/money.ts";
@@ -23,6 +23,7 @@ import { services } from "../../context.ts";
 import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.server.ts";
 import type { FormReply } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { ColumnHeads } from "../../ui/table.tsx";
 import { portalUser } from "../portal/portal.server.ts";
@@ -130,12 +131,9 @@ export default function BalanceSettings({ loaderData, actionData }: Route.Compon
 
 function TopUpForm({ view, reply }: { view: BalanceView; reply?: FormReply }) {
   const { onSubmit, busy } = useFormSubmit(BALANCE_PATH);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(topUpFormSchema, {
     id: "top-up-form",
     lastResult: reply?.result,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: topUpFormSchema }),
     onSubmit,
   });
   const { key, ...amountProps } = getInputProps(fields.amount, { type: "text" });

@@ -8,8 +8,8 @@
 // Each manager's row also has their monthly budget (ADR 0034): set or cleared in place (intent
 // `budget`, PUT /api/Managers/{id}/budget), with what they used and have left this Sydney month
 // (GET /api/Budgets).
-import { getFormProps, getInputProps, getSelectProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { Form, href } from "react-router";
 import { formatDollars } from "../../../core/money.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
@@ -26,6 +26,7 @@ import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../..
 import { type FormReply, formConstraint } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { UrlDialog, type UrlDialogControl, type UrlDialogLinkProps, useUrlDialog } from "../../ui/dialog.tsx";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
@@ -355,13 +356,10 @@ const inviteConstraint = formConstraint(managersFormSchema);
 function InviteForm({ reply }: { reply?: FormReply }) {
   const { onSubmit, busy } = useFormSubmit(PAGE);
   const isInvite = (reply?.result?.initialValue as { intent?: string } | undefined)?.intent === "invite";
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(managersFormSchema, {
     id: "invite-manager-form",
     lastResult: isInvite ? reply?.result : undefined,
     constraint: inviteConstraint,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: managersFormSchema }),
     onSubmit,
   });
   const { key: emailKey, ...emailProps } = getInputProps(fields.email, { type: "email" });

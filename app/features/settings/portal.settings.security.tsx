@@ -4,8 +4,8 @@
 // ADR 0042); on: new recovery codes and turning it off (both with the password). New
 // recovery codes are flashed through the session and shown on the next load only. Owners also
 // get the company's requirement. One action, one form per intent; each redirects on success.
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps } from "@conform-to/react";
 import { data, Form, href, redirect, useRouteLoaderData } from "react-router";
 import { CURRENT_PASSWORD_LABEL } from "../../../modules/settings/schema.ts";
 import { securityFormSchema } from "../../../modules/two-factor/schema.ts";
@@ -14,6 +14,7 @@ import { type FormReply, hasFieldErrors } from "../../lib/forms.ts";
 import { inApiWords, TWO_FACTOR_REFUSALS } from "../../lib/refusals.ts";
 import { getSession } from "../../lib/session.server.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { AuthField } from "../../ui/auth-fields.tsx";
 import { FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
@@ -216,14 +217,11 @@ function PasswordForm({
   submitLabel: string;
 }) {
   const { onSubmit, busy } = useFormSubmit(ACTION);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(securityFormSchema, {
     id: `two-factor-${intent}-form`,
     lastResult: reply?.result,
     constraint: { password: { required: true, maxLength: 256 } },
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: securityFormSchema }),
     onSubmit,
   });
   const headingId = `two-factor-${intent}-heading`;

@@ -7,8 +7,8 @@
 // words what failed (and, beside a success, what the discovery document leaves out). Plain forms
 // that work without JavaScript; one action told apart by `intent`. The API judges
 // (modules/single-sign-on/api.server.ts): a Manager gets 403.
-import { type FieldMetadata, getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { type FieldMetadata, getFormProps, getInputProps } from "@conform-to/react";
 import { Form, href } from "react-router";
 import { DETAILS } from "../../../core/public-forms.ts";
 import {
@@ -25,6 +25,7 @@ import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../..
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -169,11 +170,9 @@ export default function SingleSignOnSettings({ loaderData, actionData }: Route.C
 
 function SettingsForm({ config, reply }: { config: SingleSignOnView | null; reply?: FormReply }) {
   const { onSubmit, busy } = useFormSubmit(PAGE);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(singleSignOnPageSchema, {
     id: "sso-form",
     lastResult: reply?.result,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
     defaultValue: config
       ? {
           issuerUrl: config.issuerUrl,
@@ -184,7 +183,6 @@ function SettingsForm({ config, reply }: { config: SingleSignOnView | null; repl
           required: config.required ? "on" : undefined,
         }
       : { newManagerRole: "manager", tokenEndpointAuthMethod: "client_secret_basic" },
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: singleSignOnPageSchema }),
     onSubmit,
   });
   const role = (fields.newManagerRole.initialValue as string | undefined) ?? "manager";

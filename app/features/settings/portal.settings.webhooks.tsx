@@ -4,8 +4,8 @@
 // (portal.settings.webhook-deliveries.tsx). Plain forms that work without JavaScript; one action
 // told apart by `intent` (modules/webhooks/schema.ts webhooksFormSchema). The API is the judge
 // (modules/webhooks/api.server.ts): a Manager gets 403, so this page shows them the Owner-only message.
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps, getInputProps } from "@conform-to/react";
 import { Form, href, Link } from "react-router";
 import { formatDate } from "../../../core/dates.ts";
 import { DETAILS } from "../../../core/public-forms.ts";
@@ -23,6 +23,7 @@ import { readPostedForm, replyFailure, replyInvalid, unknownIntent } from "../..
 import { type FormReply, GENERIC_FORM_ERROR } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { redirectWithToast } from "../../lib/toast.server.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { FieldError, FormAlert, HiddenFormInputs, SubmitButton, useFormSubmit } from "../../ui/form-fields.tsx";
 import { portalUser } from "../portal/portal.server.ts";
 import { type PortalHandle, portalMeta } from "../portal/portal-pages.ts";
@@ -168,12 +169,9 @@ function NewEndpoint({ created }: { created: CreatedWebhookEndpoint }) {
 
 function RegisterForm({ reply }: { reply?: FormReply }) {
   const { onSubmit, busy } = useFormSubmit(PAGE);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(webhooksFormSchema, {
     id: "register-webhook-form",
     lastResult: reply?.result,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: webhooksFormSchema }),
     onSubmit,
   });
   const { key: urlKey, ...urlProps } = getInputProps(fields.url, { type: "url" });

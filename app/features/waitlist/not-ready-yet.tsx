@@ -1,7 +1,7 @@
 // The waitlist (docs/requirements.md §S2 waitlist page, §S5 waitlist rules, §S8): banner, the form with the
 // required terms box (Terms and Privacy open in dialogs), then 'Thank You!' after joining.
-import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
+
+import { getFormProps } from "@conform-to/react";
 import { useState } from "react";
 import { Form, href, redirect, useSearchParams } from "react-router";
 import { waitlistFormSchema } from "../../../core/public-forms.ts";
@@ -11,6 +11,7 @@ import { readPostedForm, replyFailure, replyInvalid } from "../../lib/forms.serv
 import { type FormReply, formConstraint, hasFieldErrors } from "../../lib/forms.ts";
 import { inApiWords } from "../../lib/refusals.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
+import { useSchemaForm } from "../../lib/use-schema-form.ts";
 import { useSite } from "../../root.tsx";
 import { Banner } from "../../ui/banner.tsx";
 import { useCaptcha } from "../../ui/captcha.tsx";
@@ -78,14 +79,11 @@ function WaitlistForm({ reply }: { reply?: FormReply }) {
   const { terms, privacy } = usePolicyDialogs("#waitlist-heading");
   const captcha = useCaptcha({ action: "waitlist", reply });
   const { onSubmit, busy, clientError } = useFormSubmit(ACTION, captcha);
-  const [form, fields] = useForm({
+  const [form, fields] = useSchemaForm(waitlistFormSchema, {
     id: "waitlist-form",
     lastResult: reply?.result,
     constraint,
     defaultNoValidate: false,
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: waitlistFormSchema }),
     onSubmit,
   });
   const [termsTicked, setTermsTicked] = useState(fields.terms.initialValue === "on");
