@@ -56,17 +56,19 @@ function amountInput(page: Page, fullName: string): Locator {
   return page.getByRole("textbox", { name: `Amount for ${fullName}`, exact: true });
 }
 
-/** Review & Pay: a link when allowed; otherwise a control marked aria-disabled that leads nowhere. */
+/**
+ * Review & Pay: when allowed, a submit button of the amounts form (it saves the amounts as typed,
+ * then opens the review); otherwise a control marked aria-disabled that leads nowhere.
+ */
 async function expectReviewDisabled(page: Page) {
   await expect(page.getByRole("link", { name: "Review & Pay" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Review & Pay" })).toHaveAttribute("aria-disabled", "true");
 }
 
 async function expectReviewEnabled(page: Page) {
-  await expect(page.getByRole("link", { name: "Review & Pay" })).toHaveAttribute(
-    "href",
-    "/portal/reward-my-team-review",
-  );
+  const review = page.getByRole("button", { name: "Review & Pay" });
+  await expect(review).toHaveAttribute("type", "submit");
+  await expect(review).not.toHaveAttribute("aria-disabled", "true");
 }
 
 /** Sets an amount the way a person would: type, then leave the field (JS) or press Enter (no JS: 'Save amounts'). */
@@ -266,8 +268,32 @@ test("amounts: edit, conversions and messages, apply to everyone, totals, Review
   // Reload: the amounts were saved on the server.
   await visit(page, PAGE);
   await expect(amountInput(page, "Cat Chan")).toHaveValue("1250");
-  await page.getByRole("link", { name: "Review & Pay" }).click();
+  await page.getByRole("button", { name: "Review & Pay" }).click();
   await expect(page).toHaveURL(/\/portal\/reward-my-team-review$/);
+});
+
+test("Review & Pay carries an amount typed and not saved: the review shows it and its total", async ({
+  page,
+  request,
+  manager,
+}) => {
+  const people = [member("Gus", "Grant"), member("Hana", "Hill")];
+  await addToDraft(request, manager, await addMembers(request, manager, people), [50, 50]);
+  await visit(page, PAGE);
+  await expect(totals(page)).toHaveText("Total Recipients: 2 | Total Reward Dollars (ex GST): $100.00");
+  // Typed, never saved: no Save amounts, no Enter, no leaving the field before the button.
+  await amountInput(page, "Gus Grant").fill("60");
+  await page.getByRole("button", { name: "Review & Pay" }).click();
+  await expect(page).toHaveURL(/\/portal\/reward-my-team-review$/);
+  await expect(page.getByText("Gus Grant ($60.00)")).toBeVisible();
+  await expect(page.getByText("Hana Hill ($50.00)")).toBeVisible();
+  // $110 of Reward Dollars + 10 % fee ($11) + GST on the fee ($1.10) = $122.10.
+  await expect(page.getByRole("button", { name: "Pay $122.10 and Send Emails" })).toBeVisible();
+  // Without JavaScript the page has one primary action: Save amounts is the secondary one.
+  await page.goto(PAGE);
+  if (!jsEnabled()) {
+    await expect(page.getByRole("button", { name: "Save amounts" })).not.toHaveClass(/bg-brand-700/);
+  }
 });
 
 test("remove one, then Remove All with its confirmation", async ({ page, request, manager }) => {

@@ -6,7 +6,7 @@
 // with the whole draft's totals), so a draft of MAX_DRAFT_RECIPIENTS (50,000) recipients never travels whole. Every post
 // goes to this route's action with an `intent`, handled by its own function in
 // app/features/reward-my-team/reward-draft-actions.server.ts.
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
 import { asQuery } from "../../lib/api.server.ts";
 import type { PendingCsvUpload } from "../../lib/csv-upload.ts";
 import { pageNumberOf } from "../../lib/paging.ts";
@@ -23,8 +23,8 @@ import {
   INTENTS,
   type PendingRewardUpload,
   REMOVE_ALL_DIALOG,
-  REWARD_REVIEW_PATH,
   type RewardDraftView,
+  THEN_REVIEW,
   totalsLine,
   UPLOAD_PREVIEW_ROWS,
 } from "./reward-draft.ts";
@@ -34,7 +34,7 @@ import { RewardDraftApplyAll } from "./reward-draft-apply-all.tsx";
 import { RewardDraftPager } from "./reward-draft-pager.tsx";
 import { RewardDraftRemoveAllDialog } from "./reward-draft-remove-all.tsx";
 import { RewardDraftSearch } from "./reward-draft-search.tsx";
-import { RewardDraftTable } from "./reward-draft-table.tsx";
+import { AMOUNTS_FORM_ID, RewardDraftTable } from "./reward-draft-table.tsx";
 
 const TITLE = "Reward My Team";
 export const handle = { title: TITLE } satisfies PortalHandle;
@@ -185,9 +185,15 @@ export default function RewardMyTeam({ loaderData, actionData }: Route.Component
           </button>
         )}
         {reviewable ? (
-          <Link to={REWARD_REVIEW_PATH} className={primaryLinkClass}>
+          <button
+            type="submit"
+            form={AMOUNTS_FORM_ID}
+            name={THEN_REVIEW.name}
+            value={THEN_REVIEW.value}
+            className={primaryLinkClass}
+          >
             Review &amp; Pay
-          </Link>
+          </button>
         ) : (
           <button type="button" aria-disabled="true" className={disabledLinkClass} aria-describedby="review-hint">
             Review &amp; Pay

@@ -31,8 +31,10 @@ import {
   type Intent,
   pageHref,
   REWARD_MY_TEAM_PATH,
+  REWARD_REVIEW_PATH,
   type SingleAddReply,
   singleAddedToast,
+  THEN_REVIEW,
   VIA_FETCHER,
 } from "./reward-draft.ts";
 import type { AmountReply, AmountsReply } from "./reward-draft-table.tsx";
@@ -109,7 +111,7 @@ async function saveAmount({ user, form }: DraftPost) {
   return data<AmountReply>({ ok: true, userId, dollars: result.data.reward ?? 0 });
 }
 
-/** Without JavaScript: every amount of the page; only changed ones are sent. */
+/** Every amount of the page (Save amounts without JavaScript, Review & Pay always); only changed ones are sent. */
 async function saveAmounts({ user, form, back }: DraftPost) {
   const ids = form.getAll("userId").map(parseId);
   const previous = form.getAll("previous").map(String);
@@ -127,7 +129,7 @@ async function saveAmounts({ user, form, back }: DraftPost) {
   if (Object.keys(reply.errors).length > 0) {
     return data<ActionReply>({ intent: INTENTS.saveAmounts, reply }, 400);
   }
-  return redirect(back);
+  return redirect(form.get(THEN_REVIEW.name) === THEN_REVIEW.value ? REWARD_REVIEW_PATH : back);
 }
 
 /** Apply to All: one amount for every recipient. */

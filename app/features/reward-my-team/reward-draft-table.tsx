@@ -5,7 +5,9 @@
 //   empty or negative → 0) and a refused value (a fraction, over 10,000) shows its message next
 //   to the field.
 // - Without JavaScript the amounts are the inputs of one form whose only submit button is
-//   'Save amounts' (so Enter in a field saves the amounts, never removes anyone: docs/requirements.md §D8).
+//   'Save amounts' (so Enter in a field saves the amounts, never removes anyone: docs/requirements.md §D8),
+//   a secondary button: the page's one primary action is Review & Pay, which posts this form too
+//   (its form attribute; reward-draft.ts THEN_REVIEW) and so carries the amounts as typed.
 //   Each Remove button belongs to a small form of its own (the `form` attribute), rendered after
 //   the table.
 import { type FocusEvent, type KeyboardEvent, useEffect, useRef, useState } from "react";
@@ -19,6 +21,7 @@ import {
   pageHref,
   type RewardDraftRow,
   type RewardDraftView,
+  THEN_REVIEW,
   VIA_FETCHER,
 } from "./reward-draft.ts";
 import { useDraftPost } from "./reward-draft-hooks.ts";
@@ -85,8 +88,19 @@ export function RewardDraftTable({
         method="post"
         // The page number in the address too: refused amounts re-render this same page (no JavaScript).
         action={pageHref(pageParam)}
-        // With JavaScript each field saves itself; nothing is posted as a whole.
-        onSubmit={hydrated ? (event) => event.preventDefault() : undefined}
+        // With JavaScript each field saves itself; the form is posted as a whole only by Review & Pay
+        // (THEN_REVIEW), which saves what is typed and opens the review. That post is the browser's
+        // own (a document load, as without JavaScript): a client-side navigation racing the field's
+        // own save on leaving it could leave the review page without its data.
+        reloadDocument
+        onSubmit={
+          hydrated
+            ? (event) => {
+                const submitter = (event.nativeEvent as SubmitEvent).submitter;
+                if (submitter?.getAttribute("name") !== THEN_REVIEW.name) event.preventDefault();
+              }
+            : undefined
+        }
         aria-label="Recipient amounts"
       >
         <HiddenFormInputs intent={INTENTS.saveAmounts} />
@@ -131,10 +145,7 @@ export function RewardDraftTable({
         </div>
         {!hydrated && view.rows.length > 0 ? (
           <div className="mt-3 flex justify-end">
-            <button
-              type="submit"
-              className="inline-flex min-h-11 items-center justify-center rounded-md bg-brand-700 px-6 py-2 font-semibold text-white shadow-sm hover:bg-brand-800 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-700"
-            >
+            <button type="submit" className={secondaryButtonClass}>
               Save amounts
             </button>
           </div>

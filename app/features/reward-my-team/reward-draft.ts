@@ -31,6 +31,14 @@ export const INTENTS = {
 export type Intent = (typeof INTENTS)[keyof typeof INTENTS];
 
 /**
+ * Review & Pay is a submit button of the amounts form (name and value below): the amounts as
+ * typed are saved, then the review opens, so an amount typed and not yet saved is never left
+ * behind (without JavaScript there is no save on leaving a field; with it, a save may still be
+ * on its way when the button is pressed).
+ */
+export const THEN_REVIEW = { name: "then", value: "review" } as const;
+
+/**
  * Posts sent by a fetcher carry `via=fetcher`: the action answers data for them (the page stays,
  * the loaders revalidate); a plain form post (no JavaScript) is answered with a redirect.
  */
