@@ -283,6 +283,7 @@ test("Review & Pay carries an amount typed and not saved: the review shows it an
   await expect(totals(page)).toHaveText("Total Recipients: 2 | Total Reward Dollars (ex GST): $100.00");
   // Typed, never saved: no Save amounts, no Enter, no leaving the field before the button.
   await amountInput(page, "Gus Grant").fill("60");
+  await shoot(page, "typed-not-saved");
   await page.getByRole("button", { name: "Review & Pay" }).click();
   await expect(page).toHaveURL(/\/portal\/reward-my-team-review$/);
   await expect(page.getByText("Gus Grant ($60.00)")).toBeVisible();
